@@ -1,0 +1,124 @@
+# npusim: one non-recursive Makefile.
+#   make [BUILD=debug|release|asan|ubsan]   build libnpusim.a, npusim and the tests
+#   make check      build and run every test (unit, conformance, fuzz replay)
+#   make demo       install missing packages, build, run the bundled model
+#   make bench      benchmarks (release build)
+#   make fuzz       libFuzzer targets (clang)
+# All output goes under build/$(BUILD)/.
+
+BUILD ?= debug
+B ?= build/$(BUILD)
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+
+SHARED ?= ../shared
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wformat=2 -Wvla -Wundef
+CSTD := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
+DEPFLAGS := -MMD -MP
+OPT_debug := -O1 -g
+OPT_release := -O2 -g -DNDEBUG
+OPT_asan := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT_ubsan := -O1 -g -fsanitize=undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT := $(OPT_$(BUILD))
+ifeq ($(OPT),)
+$(error BUILD must be debug, release, asan or ubsan)
+endif
+CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) -I. $(CFLAGS)
+LDFLAGS_ALL := $(filter -fsanitize=%,$(OPT)) $(LDFLAGS)
+LDLIBS_ALL := -lm -lpthread $(LDLIBS)
+
+# The library: every module but the visualizer (SDL2) and the tools.
+LIB_MODULES := base graph isa compiler memory interconnect sim traces report
+LIB_SRCS := $(foreach m,$(LIB_MODULES),$(wildcard $(m)/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+LIB := $(B)/libnpusim.a
+
+TOOL_SRCS := $(wildcard tools/*.c)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(B)/%.o)
+NPUSIM := $(B)/npusim
+
+TEST_SRCS := $(wildcard tests/*/test_*.c)
+TEST_BINS := $(TEST_SRCS:%.c=$(B)/%)
+TEST_SUPPORT_SRCS := $(filter-out $(TEST_SRCS),$(wildcard tests/*.c))
+TEST_SUPPORT_OBJS := $(TEST_SUPPORT_SRCS:%.c=$(B)/%.o)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+FUZZ_TARGETS := $(basename $(notdir $(filter-out fuzz/replay_main.c,$(wildcard fuzz/*.c))))
+FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
+
+ALL_OBJS := $(LIB_OBJS) $(TOOL_OBJS) $(TEST_SUPPORT_OBJS) $(TEST_SRCS:%.c=$(B)/%.o) \
+            $(FUZZ_TARGETS:%=$(B)/fuzz/%.o) $(B)/fuzz/replay_main.o
+
+.PHONY: all check test conform fuzz fuzz-regress demo bench deps lint clean golden-update
+all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY)
+
+$(B)/%.o: %.c | $(B)/.dirs
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
+
+$(B)/.dirs:
+	@mkdir -p $(B)
+	@touch $@
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(NPUSIM): $(TOOL_OBJS) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(TOOL_OBJS) $(LIB) $(LDLIBS_ALL)
+
+$(B)/tests/%: $(B)/tests/%.o $(TEST_SUPPORT_OBJS) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB) $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+$(B)/fuzz/replay_%: $(B)/fuzz/%.o $(B)/fuzz/replay_main.o $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+# ---------------------------------------------------------------- checks
+# Unit tests, then the conformance corpus against the known-failure lists,
+# then the fuzz corpus replay.  tests/run_tests.sh prints the summary.
+check: all
+	@SHARED=$(SHARED) B=$(B) ./tests/run_tests.sh
+
+test: all
+	@SHARED=$(SHARED) B=$(B) ONLY=unit ./tests/run_tests.sh
+
+conform: all
+	@SHARED=$(SHARED) B=$(B) ONLY=conform ./tests/run_tests.sh
+
+fuzz-regress: $(FUZZ_REPLAY)
+	@SHARED=$(SHARED) B=$(B) ONLY=fuzz ./tests/run_tests.sh
+
+# libFuzzer builds (clang), one binary per target under build/fuzz/.
+FUZZ_B := build/fuzz
+FUZZ_CFLAGS := $(CSTD) $(WARN) -O1 -g -I. -fsanitize=fuzzer,address,undefined
+fuzz:
+	@mkdir -p $(FUZZ_B)
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "clang $$t"; \
+	  clang $(FUZZ_CFLAGS) -o $(FUZZ_B)/$$t fuzz/$$t.c $(LIB_SRCS) -lm -lpthread || exit 1; \
+	done
+	@echo "run e.g.: $(FUZZ_B)/graph_parse fuzz/corpus/graph_parse -max_total_time=60"
+
+deps:
+	@./scripts/install-deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory BUILD=release all
+	@./scripts/demo.sh build/release/npusim
+
+bench:
+	@$(MAKE) --no-print-directory BUILD=release all
+	@SHARED=$(SHARED) ./bench/run.sh build/release
+
+lint:
+	cppcheck --quiet --std=c11 --enable=warning,performance,portability --error-exitcode=1 \
+	  -I. $(LIB_MODULES) tools
+
+clean:
+	rm -rf build
+
+-include $(ALL_OBJS:.o=.d)

@@ -1,0 +1,370 @@
+/* base: the ground floor of npusim.
+ *
+ * Status codes and located diagnostics, arenas, logging, a deterministic RNG,
+ * element types with exact numerics, reference-counted tensors and .npy I/O.
+ * Nothing here knows about graphs, chips or simulation.
+ */
+#ifndef NPUSIM_BASE_H
+#define NPUSIM_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define BASE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define BASE_NORETURN __attribute__((noreturn))
+#else
+#define BASE_PRINTF(f, a)
+#define BASE_NORETURN
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                              */
+
+#define BASE_STATUS_LIST(X)                                   \
+    X(OK, "ok")                                               \
+    X(ERR_NOMEM, "out of memory")                             \
+    X(ERR_IO, "I/O error")                                    \
+    X(ERR_PARSE, "parse error")                               \
+    X(ERR_INVALID, "invalid argument")                        \
+    X(ERR_VERIFY, "verification failed")                      \
+    X(ERR_UNSUPPORTED, "unsupported")                         \
+    X(ERR_LIMIT, "limit exceeded")                            \
+    X(ERR_RUNTIME, "runtime error")                           \
+    X(ERR_CHECK, "check failed")                              \
+    X(ERR_INTERNAL, "internal error")
+
+enum base_status {
+#define X(name, text) BASE_##name,
+    BASE_STATUS_LIST(X)
+#undef X
+    BASE_STATUS_COUNT
+};
+
+const char *base_status_str(enum base_status st);
+
+/* Invariant checks stay on in every build. */
+#define BASE_ASSERT(cond)                                                   \
+    do {                                                                    \
+        if (!(cond)) base_assert_fail(#cond, __FILE__, __LINE__);           \
+    } while (0)
+BASE_NORETURN void base_assert_fail(const char *expr, const char *file, int line);
+
+/* Propagate a failing status. */
+#define TRY(expr)                                                           \
+    do {                                                                    \
+        enum base_status try_st_ = (expr);                                  \
+        if (try_st_ != BASE_OK) return try_st_;                             \
+    } while (0)
+
+/* ------------------------------------------------------------------------ */
+/* Located diagnostics                                                       */
+
+#define BASE_DIAG_MSG_MAX 512
+#define BASE_DIAG_SNIPPET_MAX 200
+#define BASE_DIAG_FILE_MAX 256
+
+/* One diagnostic: where (file:line:col, 1-based; 0 = unknown), what, and the
+ * offending text.  Library code fills one in and returns a status; only the
+ * tools print and exit. */
+struct base_diag {
+    enum base_status status;
+    char file[BASE_DIAG_FILE_MAX];
+    int line;
+    int col;
+    char msg[BASE_DIAG_MSG_MAX];
+    char snippet[BASE_DIAG_SNIPPET_MAX];
+};
+
+void base_diag_clear(struct base_diag *d);
+/* Sets d (if not NULL) and returns st, so callers can `return base_diag_set(...)`.
+ * An already-set diagnostic is kept: the first error wins. */
+enum base_status base_diag_set(struct base_diag *d, enum base_status st, const char *file,
+                               int line, int col, const char *fmt, ...) BASE_PRINTF(6, 7);
+enum base_status base_diag_vset(struct base_diag *d, enum base_status st, const char *file,
+                                int line, int col, const char *fmt, va_list ap);
+void base_diag_set_snippet(struct base_diag *d, const char *text, size_t len);
+/* "file:line:col: error: msg\n    snippet" */
+void base_diag_format(const struct base_diag *d, char *buf, size_t cap);
+void base_diag_print(const struct base_diag *d, FILE *f);
+
+/* ------------------------------------------------------------------------ */
+/* Arena: bump allocation, freed in one call.                                */
+
+struct base_arena_chunk;
+struct base_arena {
+    struct base_arena_chunk *head;
+    size_t chunk_bytes;
+    size_t total_bytes; /* bytes handed out */
+};
+
+void base_arena_init(struct base_arena *a, size_t chunk_bytes);
+void base_arena_deinit(struct base_arena *a);
+/* Zeroed, 16-byte aligned.  NULL only when out of memory. */
+void *base_arena_alloc(struct base_arena *a, size_t n);
+char *base_arena_strndup(struct base_arena *a, const char *s, size_t n);
+char *base_arena_strdup(struct base_arena *a, const char *s);
+
+/* ------------------------------------------------------------------------ */
+/* Logging                                                                   */
+
+#define LOG_CATS(X)        \
+    X(BASE, "base")        \
+    X(GRAPH, "graph")      \
+    X(INTERP, "interp")    \
+    X(ISA, "isa")          \
+    X(COMP, "compiler")    \
+    X(SIM, "sim")          \
+    X(MEM, "memory")       \
+    X(ICN, "interconnect") \
+    X(TRACE, "traces")     \
+    X(REPORT, "report")    \
+    X(TOOL, "tool")
+
+enum base_log_cat {
+#define X(name, text) BASE_LOG_##name,
+    LOG_CATS(X)
+#undef X
+    BASE_LOG_CAT_COUNT
+};
+
+enum base_log_level { BASE_LOG_ERROR, BASE_LOG_WARN, BASE_LOG_INFO, BASE_LOG_DEBUG, BASE_LOG_TRACE };
+
+#ifndef LOG_MAX_LEVEL
+#define LOG_MAX_LEVEL BASE_LOG_TRACE
+#endif
+
+typedef void (*base_log_sink_fn)(void *user, enum base_log_cat cat, enum base_log_level level,
+                                 uint64_t sim_time_ps, const char *msg);
+
+/* A logger is an explicit context (no globals).  A NULL logger drops messages. */
+struct base_logger {
+    base_log_sink_fn sink; /* NULL: stderr */
+    void *user;
+    enum base_log_level level;
+    uint64_t sim_time_ps; /* stamped on each message */
+};
+
+void base_logger_init(struct base_logger *lg, enum base_log_level level);
+void base_log_write(struct base_logger *lg, enum base_log_cat cat, enum base_log_level level,
+                    const char *fmt, ...) BASE_PRINTF(4, 5);
+const char *base_log_cat_name(enum base_log_cat cat);
+const char *base_log_level_name(enum base_log_level level);
+
+#define BASE_LOG(lg, CAT, LEVEL, ...)                                              \
+    do {                                                                           \
+        if (BASE_LOG_##LEVEL <= LOG_MAX_LEVEL && (lg) && BASE_LOG_##LEVEL <= (lg)->level) \
+            base_log_write((lg), BASE_LOG_##CAT, BASE_LOG_##LEVEL, __VA_ARGS__);   \
+    } while (0)
+
+/* ------------------------------------------------------------------------ */
+/* Deterministic RNG (splitmix64)                                            */
+
+struct base_rng {
+    uint64_t state;
+};
+void base_rng_seed(struct base_rng *r, uint64_t seed);
+uint64_t base_rng_next(struct base_rng *r);
+double base_rng_uniform(struct base_rng *r);  /* [0, 1) */
+double base_rng_normal(struct base_rng *r);   /* N(0, 1), Box-Muller */
+
+/* ------------------------------------------------------------------------ */
+/* Element types                                                             */
+
+enum base_dtype_kind { BASE_KIND_BOOL, BASE_KIND_SINT, BASE_KIND_UINT, BASE_KIND_FLOAT, BASE_KIND_COMPLEX };
+
+/* X(ENUM, "mlir name", value bits, storage bytes, kind)
+ * Storage: one element per storage unit, little-endian; sub-byte types take a
+ * whole byte (signed ones sign-extended, floats in the low bits).  i1 is 0 or 1.
+ * index is a 64-bit signed integer (it appears in attributes). */
+#define BASE_DTYPES(X)                                   \
+    X(I1, "i1", 1, 1, BOOL)                              \
+    X(SI2, "i2", 2, 1, SINT)                             \
+    X(SI4, "i4", 4, 1, SINT)                             \
+    X(SI8, "i8", 8, 1, SINT)                             \
+    X(SI16, "i16", 16, 2, SINT)                          \
+    X(SI32, "i32", 32, 4, SINT)                          \
+    X(SI64, "i64", 64, 8, SINT)                          \
+    X(UI2, "ui2", 2, 1, UINT)                            \
+    X(UI4, "ui4", 4, 1, UINT)                            \
+    X(UI8, "ui8", 8, 1, UINT)                            \
+    X(UI16, "ui16", 16, 2, UINT)                         \
+    X(UI32, "ui32", 32, 4, UINT)                         \
+    X(UI64, "ui64", 64, 8, UINT)                         \
+    X(INDEX, "index", 64, 8, SINT)                       \
+    X(F4E2M1FN, "f4E2M1FN", 4, 1, FLOAT)                 \
+    X(F6E2M3FN, "f6E2M3FN", 6, 1, FLOAT)                 \
+    X(F6E3M2FN, "f6E3M2FN", 6, 1, FLOAT)                 \
+    X(F8E3M4, "f8E3M4", 8, 1, FLOAT)                     \
+    X(F8E4M3, "f8E4M3", 8, 1, FLOAT)                     \
+    X(F8E4M3FN, "f8E4M3FN", 8, 1, FLOAT)                 \
+    X(F8E4M3FNUZ, "f8E4M3FNUZ", 8, 1, FLOAT)             \
+    X(F8E4M3B11FNUZ, "f8E4M3B11FNUZ", 8, 1, FLOAT)       \
+    X(F8E5M2, "f8E5M2", 8, 1, FLOAT)                     \
+    X(F8E5M2FNUZ, "f8E5M2FNUZ", 8, 1, FLOAT)             \
+    X(F8E8M0FNU, "f8E8M0FNU", 8, 1, FLOAT)               \
+    X(BF16, "bf16", 16, 2, FLOAT)                        \
+    X(F16, "f16", 16, 2, FLOAT)                          \
+    X(F32, "f32", 32, 4, FLOAT)                          \
+    X(F64, "f64", 64, 8, FLOAT)                          \
+    X(C64, "complex<f32>", 64, 8, COMPLEX)               \
+    X(C128, "complex<f64>", 128, 16, COMPLEX)
+
+enum base_dtype {
+#define X(e, name, bits, bytes, kind) BASE_DT_##e,
+    BASE_DTYPES(X)
+#undef X
+    BASE_DT_COUNT
+};
+
+const char *base_dtype_name(enum base_dtype dt);
+int base_dtype_bits(enum base_dtype dt);      /* value bits: 1 for i1, 4 for i4, 64 for c64 */
+size_t base_dtype_size(enum base_dtype dt);   /* storage bytes per element */
+enum base_dtype_kind base_dtype_kind(enum base_dtype dt);
+/* Parses an MLIR element type name ("bf16", "ui8", "complex<f32>", "f8E4M3FN").
+ * Returns false when s[0..n) is not one. */
+bool base_dtype_parse(const char *s, size_t n, enum base_dtype *out);
+static inline bool base_dtype_is_float(enum base_dtype dt) { return base_dtype_kind(dt) == BASE_KIND_FLOAT; }
+static inline bool base_dtype_is_complex(enum base_dtype dt) { return base_dtype_kind(dt) == BASE_KIND_COMPLEX; }
+static inline bool base_dtype_is_int(enum base_dtype dt) {
+    enum base_dtype_kind k = base_dtype_kind(dt);
+    return k == BASE_KIND_SINT || k == BASE_KIND_UINT;
+}
+/* For complex types, the component float type (f32 / f64); otherwise dt. */
+enum base_dtype base_dtype_component(enum base_dtype dt);
+
+/* Float format parameters (for FLOAT kinds only).
+ *  - IEEE-like formats (bf16, f16, f32, f64, f8E5M2, f8E4M3, f8E3M4) have inf and NaN
+ *    at the all-ones exponent.
+ *  - FN formats (f8E4M3FN, f6*, f4*) have no inf; f8E4M3FN's NaN is S.1111.111; f4/f6 have no NaN.
+ *  - FNUZ formats have no inf, no negative zero, and NaN is 0x80.
+ *  - f8E8M0FNU is unsigned, exponent only, no zero and no inf, NaN is 0xFF. */
+struct base_float_format {
+    int exp_bits;
+    int man_bits;
+    int bias;
+    bool has_sign;
+    bool has_inf;
+    bool has_nan;
+    bool has_neg_zero;
+    bool has_zero;
+    double max_finite;
+    double min_normal;
+    double min_subnormal; /* smallest positive; == min_normal when no subnormals */
+};
+const struct base_float_format *base_float_format(enum base_dtype dt);
+
+/* Exact numerics.  All float conversions round to nearest, ties to even.
+ * Overflow gives inf where the format has one, else NaN where it has one,
+ * else the largest finite value with the sign (saturation; f4/f6).
+ * NaN maps to the format's canonical quiet NaN (sign kept where possible). */
+uint64_t base_float_bits_from_f64(enum base_dtype dt, double v);
+double base_float_f64_from_bits(enum base_dtype dt, uint64_t bits);
+/* Exact integer to float (one rounding, no double-rounding through f64). */
+uint64_t base_float_bits_from_i64(enum base_dtype dt, int64_t v);
+uint64_t base_float_bits_from_u64(enum base_dtype dt, uint64_t v);
+/* Rounds v to the precision/range of dt and back (RNE); dt is a float dtype. */
+double base_float_round(enum base_dtype dt, double v);
+
+/* Fast paths used in hot loops. */
+static inline float base_bf16_to_f32(uint16_t b) {
+    union { uint32_t u; float f; } c;
+    c.u = (uint32_t)b << 16;
+    return c.f;
+}
+uint16_t base_f32_to_bf16(float f);
+float base_f16_to_f32(uint16_t h);
+uint16_t base_f32_to_f16(float f);
+
+/* Element access on raw storage (index i in elements).  Integers come back
+ * sign- or zero-extended to 64 bits; setters wrap to the type's width.
+ * get_f64 works for every real type (ints converted exactly where possible);
+ * set_f64 rounds to nearest even for floats and truncates toward zero with
+ * saturation for ints (NaN -> 0), as StableHLO convert does. */
+int64_t base_elem_get_i64(enum base_dtype dt, const void *data, size_t i);
+uint64_t base_elem_get_u64(enum base_dtype dt, const void *data, size_t i);
+void base_elem_set_i64(enum base_dtype dt, void *data, size_t i, int64_t v);
+double base_elem_get_f64(enum base_dtype dt, const void *data, size_t i);
+void base_elem_set_f64(enum base_dtype dt, void *data, size_t i, double v);
+/* Raw storage bits (zero-extended), for bitcasts and exact compares. */
+uint64_t base_elem_get_bits(enum base_dtype dt, const void *data, size_t i);
+void base_elem_set_bits(enum base_dtype dt, void *data, size_t i, uint64_t bits);
+/* Complex parts; for real types im is 0 and set ignores im. */
+void base_elem_get_c128(enum base_dtype dt, const void *data, size_t i, double *re, double *im);
+void base_elem_set_c128(enum base_dtype dt, void *data, size_t i, double re, double im);
+
+/* Convert n elements between any two dtypes with StableHLO `convert` semantics
+ * (bool<->number, int<->int wraps, float->int truncates and saturates, NaN->0,
+ * int->float and float->float round to nearest even, complex->real takes the
+ * real part, real->complex has zero imaginary part). */
+void base_convert(enum base_dtype dst_dt, void *dst, enum base_dtype src_dt, const void *src, size_t n);
+
+/* Minimum and maximum finite values (ints) as int64/uint64. */
+int64_t base_int_min(enum base_dtype dt);
+uint64_t base_int_max(enum base_dtype dt);
+
+/* ------------------------------------------------------------------------ */
+/* Tensors: shape, element type, contiguous row-major buffer.                */
+
+#define BASE_MAX_RANK 16
+/* Largest element count a tensor may have (guards against hostile shapes). */
+#define BASE_MAX_ELEMS (INT64_C(1) << 36)
+
+struct base_blob; /* reference-counted storage, shared by reshaped views */
+
+/* A tensor is immutable once it has been handed to someone else; writers fill
+ * a fresh one.  Reference counts are atomic, so tensors may be shared between
+ * threads (the interpreter runs one thread per process). */
+struct base_tensor {
+    enum base_dtype dtype;
+    int rank;
+    int64_t dims[BASE_MAX_RANK];
+    int64_t count;  /* product of dims (1 for rank 0) */
+    void *data;     /* count * base_dtype_size(dtype) bytes, 64-byte aligned */
+    struct base_blob *blob;
+    _Atomic long refs; /* use retain/release */
+};
+
+/* New zero-filled tensor with one reference.  ERR_LIMIT for shapes that are
+ * negative or too large, ERR_NOMEM when allocation fails. */
+enum base_status base_tensor_create(enum base_dtype dt, int rank, const int64_t *dims,
+                                    struct base_tensor **out);
+/* Same shape and type as t, zero-filled. */
+enum base_status base_tensor_create_like(const struct base_tensor *t, struct base_tensor **out);
+/* A new tensor sharing t's storage with another shape of the same count. */
+enum base_status base_tensor_reshape(struct base_tensor *t, int rank, const int64_t *dims,
+                                     struct base_tensor **out);
+/* A deep copy. */
+enum base_status base_tensor_clone(const struct base_tensor *t, struct base_tensor **out);
+struct base_tensor *base_tensor_retain(struct base_tensor *t);
+void base_tensor_release(struct base_tensor *t); /* NULL is a no-op */
+size_t base_tensor_nbytes(const struct base_tensor *t);
+/* Element count of a shape; -1 when a dim is negative or the count overflows BASE_MAX_ELEMS. */
+int64_t base_shape_count(int rank, const int64_t *dims);
+/* Row-major strides in elements. */
+void base_shape_strides(int rank, const int64_t *dims, int64_t *strides);
+/* "2x3xf32" */
+void base_tensor_type_str(const struct base_tensor *t, char *buf, size_t cap);
+
+/* ------------------------------------------------------------------------ */
+/* NumPy .npy files (format 1.0/2.0/3.0, little-endian, C order).            */
+/* bool, i1..i8, u1..u8, f2, f4, f8, c8, c16 map to the obvious dtypes.  bf16 is
+ * written as '<V2' (raw 16-bit patterns, as ml_dtypes' bfloat16 saves) and read
+ * back as bf16.  Fortran-order and big-endian files are rejected with a diag. */
+enum base_status base_npy_read(const char *path, struct base_tensor **out, struct base_diag *diag);
+enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name,
+                                   struct base_tensor **out, struct base_diag *diag);
+enum base_status base_npy_write(const char *path, const struct base_tensor *t, struct base_diag *diag);
+
+/* ------------------------------------------------------------------------ */
+/* Small file helpers                                                        */
+
+/* Reads a whole file into a NUL-terminated heap buffer (free with free()). */
+enum base_status base_file_read(const char *path, char **out, size_t *len, struct base_diag *diag);
+
+#endif

@@ -1,0 +1,172 @@
+/* Private to graph/: the golden interpreter's internals, shared by the kernel
+ * families (interp_elementwise.c, interp_shape.c, interp_reduce.c,
+ * interp_linalg.c, interp_collective.c, interp_quant.c, interp_check.c).
+ *
+ * Semantics follow the StableHLO spec (docs/spec.md).  Each kernel reads its
+ * operands, allocates fresh result tensors and never mutates an operand.
+ */
+#ifndef NPUSIM_GRAPH_INTERP_H
+#define NPUSIM_GRAPH_INTERP_H
+
+#include "graph/graph.h"
+
+/* ------------------------------------------------------------------------ */
+/* Runtime values                                                            */
+
+enum interp_value_kind { IV_TENSOR, IV_TOKEN, IV_TUPLE };
+
+struct interp_value {
+    _Atomic long refs;
+    enum interp_value_kind kind;
+    struct base_tensor *t;          /* IV_TENSOR: owned reference */
+    int n;                          /* IV_TUPLE */
+    struct interp_value **elems;    /* IV_TUPLE: owned references */
+};
+
+/* Wraps a tensor, taking over the caller's reference to it.  NULL on OOM
+ * (and then t is released). */
+struct interp_value *iv_tensor(struct base_tensor *t);
+struct interp_value *iv_token(void);
+/* Takes over the references in elems. */
+struct interp_value *iv_tuple(int n, struct interp_value **elems);
+struct interp_value *iv_retain(struct interp_value *v);
+void iv_release(struct interp_value *v); /* NULL is a no-op */
+
+/* ------------------------------------------------------------------------ */
+/* Processes                                                                 */
+
+struct interp_run;    /* one run: module, options, rendezvous state (interp.c) */
+struct interp_coll;   /* collective rendezvous state (interp_collective.c) */
+
+struct interp_proc {
+    struct interp_run *run;
+    const struct graph_module *module;
+    const struct graph_interp_options *opt;
+    int replica_id;
+    int partition_id;
+    int process_id;                 /* replica_id * num_partitions + partition_id */
+    int num_replicas;
+    int num_partitions;
+    struct interp_value **env;      /* value id -> current value (SSA, module-wide ids) */
+    int call_depth;
+    struct base_diag diag;          /* first error of this process */
+    /* check results */
+    int n_checks, cap_checks, n_checks_failed;
+    struct graph_check_result *checks;
+    /* Set by the quantization wrapper: kernels then produce the expressed
+     * (float) type instead of the quantized storage type. */
+    bool dequant_mode;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Kernels                                                                   */
+
+/* A kernel reads in[0..op->n_operands) and sets out[0..op->n_results) to new
+ * references.  On failure it returns a status after interp_fail(); any out[]
+ * it already set are released by the caller. */
+typedef enum base_status (*interp_kernel_fn)(struct interp_proc *p, const struct graph_op *op,
+                                              struct interp_value *const *in,
+                                              struct interp_value **out);
+
+/* Each family fills the entries it implements (called once, in interp.c). */
+void interp_register_elementwise(interp_kernel_fn *table);
+void interp_register_shape(interp_kernel_fn *table);
+void interp_register_reduce(interp_kernel_fn *table);
+void interp_register_linalg(interp_kernel_fn *table);
+void interp_register_collective(interp_kernel_fn *table);
+void interp_register_quant(interp_kernel_fn *table);
+void interp_register_check(interp_kernel_fn *table);
+void interp_register_control(interp_kernel_fn *table);
+
+/* Records a located runtime error naming the op; returns st. */
+enum base_status interp_fail(struct interp_proc *p, const struct graph_op *op, enum base_status st,
+                             const char *fmt, ...) BASE_PRINTF(4, 5);
+
+/* Result element type and static shape of result i, honouring dequant_mode
+ * (quantized results report their expressed type).  Dims may be GRAPH_DYN:
+ * kernels whose output shape depends on values compute it themselves. */
+enum base_dtype interp_result_dtype(struct interp_proc *p, const struct graph_op *op, int i);
+const struct graph_type *interp_result_type(const struct graph_op *op, int i);
+/* A zero-filled tensor of result i's dtype and static shape; ERR_UNSUPPORTED if
+ * the result type is dynamic. */
+enum base_status interp_alloc_result(struct interp_proc *p, const struct graph_op *op, int i,
+                                     struct base_tensor **out);
+
+/* The tensor of an IV_TENSOR value (NULL for tokens/tuples). */
+static inline struct base_tensor *iv_t(const struct interp_value *v) {
+    return v && v->kind == IV_TENSOR ? v->t : NULL;
+}
+
+/* Runs a region's entry block with the given arguments (borrowed).  Results of
+ * its terminator are returned as new references in results[0..*n_results);
+ * cap is the capacity of results. */
+enum base_status interp_call_region(struct interp_proc *p, const struct graph_region *r, int n_args,
+                                    struct interp_value *const *args, struct interp_value **results,
+                                    int cap, int *n_results);
+/* Calls a func.func op with borrowed args. */
+enum base_status interp_call_func(struct interp_proc *p, const struct graph_op *func, int n_args,
+                                  struct interp_value *const *args, struct interp_value **results,
+                                  int cap, int *n_results);
+
+/* If region r is a single binary elementwise op over its two scalar arguments
+ * (in either order) whose result is returned, e.g. the `add` of a sum
+ * reduction, returns that op's kind; otherwise GRAPH_OP_UNKNOWN.  Kernels use
+ * it to skip the per-element region call. */
+enum graph_op_kind interp_region_simple_binary(const struct graph_region *r);
+
+/* Applies a simple binary op kind (from interp_region_simple_binary) to two
+ * scalars held as raw elements of dtype dt: dst[di] = a[ai] op b[bi]. */
+void interp_scalar_binary(enum graph_op_kind k, enum base_dtype dt, void *dst, size_t di,
+                          const void *a, size_t ai, const void *b, size_t bi);
+
+/* Elementwise binary op on whole tensors of equal shape (used by reductions'
+ * fast paths and collectives).  Out is a new tensor. */
+enum base_status interp_binary_tensors(struct interp_proc *p, const struct graph_op *op,
+                                       enum graph_op_kind k, struct base_tensor *a,
+                                       struct base_tensor *b, struct base_tensor **out);
+
+/* Records the outcome of a check op. */
+void interp_record_check(struct interp_proc *p, const struct graph_op *op, bool passed,
+                         const char *fmt, ...) BASE_PRINTF(4, 5);
+
+/* Index helpers. */
+void interp_index_from_linear(int rank, const int64_t *dims, int64_t linear, int64_t *idx);
+int64_t interp_linear_from_index(int rank, const int64_t *dims, const int64_t *idx);
+/* Advances a multi-index in row-major order; returns false after the last. */
+bool interp_index_next(int rank, const int64_t *dims, int64_t *idx);
+
+/* ------------------------------------------------------------------------ */
+/* Collectives (interp_collective.c)                                         */
+
+/* Process groups per the spec's cross_replica / cross_partition /
+ * cross_replica_and_partition / flattened_ids modes.  Returns the group (as
+ * process ids, in group order) that contains p, or an error. */
+enum base_status interp_process_group(struct interp_proc *p, const struct graph_op *op,
+                                      int *group, int cap, int *n);
+
+/* Blocks until every process in group has contributed `mine` for this op
+ * instance, then returns all contributions in group order (new references in
+ * all[0..n)).  Deterministic: the order is the group order. */
+enum base_status interp_rendezvous(struct interp_proc *p, const struct graph_op *op,
+                                   const int *group, int n, struct interp_value *mine,
+                                   struct interp_value **all);
+
+/* Runs funcs[i] on process i (i < n), each in its own thread, with args
+ * args[i][0..n_args[i]); collects results.  Used by graph_interp_run and
+ * interpreter.run_parallel. */
+struct interp_run *interp_run_create(const struct graph_module *m, const struct graph_interp_options *opt,
+                                     int num_replicas, int num_partitions);
+void interp_run_destroy(struct interp_run *run);
+
+/* ------------------------------------------------------------------------ */
+/* Quantization (interp_quant.c)                                             */
+
+/* Dequantizes a tensor stored in q->storage to q->expressed. */
+enum base_status interp_dequantize(const struct graph_quant *q, const struct base_tensor *in,
+                                   struct base_tensor **out);
+/* Quantizes a float tensor to q->storage (round half to even? per spec:
+ * round to nearest, ties away from zero... see interp_quant.c), clamped. */
+enum base_status interp_quantize(const struct graph_quant *q, const struct base_tensor *in,
+                                 struct base_tensor **out);
+
+#endif

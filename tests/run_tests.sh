@@ -1,0 +1,68 @@
+#!/bin/sh
+# Runs npusim's checks and prints one summary.  Called by `make check`.
+#   B=build/debug      build directory
+#   SHARED=../shared   shared corpus
+#   ONLY=unit|conform|fuzz   run one part
+set -u
+B=${B:-build/debug}
+SHARED=${SHARED:-../shared}
+ONLY=${ONLY:-}
+export SHARED
+export SDL_VIDEODRIVER=${SDL_VIDEODRIVER:-dummy}
+
+pass=0
+fail=0
+failed=""
+
+run() { # name, command...
+    name=$1
+    shift
+    log="$B/test-logs/$(echo "$name" | tr '/ ' '__').log"
+    mkdir -p "$B/test-logs"
+    start=$(date +%s)
+    if "$@" >"$log" 2>&1; then
+        pass=$((pass + 1))
+        printf '  ok    %-44s %3ss\n' "$name" "$(( $(date +%s) - start ))"
+    else
+        fail=$((fail + 1))
+        failed="$failed $name"
+        printf '  FAIL  %-44s %3ss   (log: %s)\n' "$name" "$(( $(date +%s) - start ))" "$log"
+        tail -n 25 "$log" | sed 's/^/        | /'
+    fi
+}
+
+if [ -z "$ONLY" ] || [ "$ONLY" = unit ]; then
+    echo "unit tests:"
+    for t in $(find "$B/tests" -type f -name 'test_*' -perm -u+x | sort); do
+        run "${t#"$B"/tests/}" "$t"
+    done
+fi
+
+if [ -z "$ONLY" ] || [ "$ONLY" = conform ]; then
+    echo "conformance (known failures: tests/conformance/*.known):"
+    if [ -d "$SHARED/conformance" ]; then
+        for suite in stablehlo-testdata stablehlo-interpret; do
+            run "conform/$suite" "$B/npusim" conform --known "tests/conformance/$suite.known" \
+                "$SHARED/conformance/$suite"
+        done
+    else
+        echo "  FAIL  shared corpus not found at $SHARED (set SHARED=...)"
+        fail=$((fail + 1))
+        failed="$failed conform"
+    fi
+fi
+
+if [ -z "$ONLY" ] || [ "$ONLY" = fuzz ]; then
+    echo "fuzz corpus replay:"
+    for r in $(find "$B/fuzz" -type f -name 'replay_*' -perm -u+x 2>/dev/null | sort); do
+        target=${r##*/replay_}
+        run "fuzz/$target" "$r" "fuzz/corpus/$target"
+    done
+fi
+
+echo
+echo "summary: $pass passed, $fail failed"
+if [ "$fail" -ne 0 ]; then
+    echo "failed:$failed"
+    exit 1
+fi
