@@ -17,9 +17,11 @@
 
 #if defined(__GNUC__)
 #define BASE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define BASE_VPRINTF(f) __attribute__((format(printf, f, 0)))
 #define BASE_NORETURN __attribute__((noreturn))
 #else
 #define BASE_PRINTF(f, a)
+#define BASE_VPRINTF(f)
 #define BASE_NORETURN
 #endif
 
@@ -87,7 +89,7 @@ void base_diag_clear(struct base_diag *d);
 enum base_status base_diag_set(struct base_diag *d, enum base_status st, const char *file,
                                int line, int col, const char *fmt, ...) BASE_PRINTF(6, 7);
 enum base_status base_diag_vset(struct base_diag *d, enum base_status st, const char *file,
-                                int line, int col, const char *fmt, va_list ap);
+                                int line, int col, const char *fmt, va_list ap) BASE_VPRINTF(6);
 void base_diag_set_snippet(struct base_diag *d, const char *text, size_t len);
 /* "file:line:col: error: msg\n    snippet" */
 void base_diag_format(const struct base_diag *d, char *buf, size_t cap);
@@ -122,7 +124,7 @@ char *base_arena_strdup(struct base_arena *a, const char *s);
     X(SIM, "sim")          \
     X(MEM, "memory")       \
     X(ICN, "interconnect") \
-    X(TRACE, "traces")     \
+    X(TRACES, "traces")    \
     X(REPORT, "report")    \
     X(TOOL, "tool")
 
