@@ -47,14 +47,17 @@ TEST_SUPPORT_SRCS := $(filter-out $(TEST_SRCS),$(wildcard tests/*.c))
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT_SRCS:%.c=$(B)/%.o)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(BENCH_SRCS:%.c=$(B)/%)
+
 FUZZ_TARGETS := $(basename $(notdir $(filter-out fuzz/replay_main.c,$(wildcard fuzz/*.c))))
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
 
 ALL_OBJS := $(LIB_OBJS) $(TOOL_OBJS) $(TEST_SUPPORT_OBJS) $(TEST_SRCS:%.c=$(B)/%.o) \
-            $(FUZZ_TARGETS:%=$(B)/fuzz/%.o) $(B)/fuzz/replay_main.o
+            $(FUZZ_TARGETS:%=$(B)/fuzz/%.o) $(B)/fuzz/replay_main.o $(BENCH_SRCS:%.c=$(B)/%.o)
 
 .PHONY: all check test conform fuzz fuzz-regress demo bench deps lint clean golden-update
-all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY)
+all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
 
 $(B)/%.o: %.c | $(B)/.dirs
 	@mkdir -p $(dir $@)
@@ -73,6 +76,9 @@ $(NPUSIM): $(TOOL_OBJS) $(LIB)
 
 $(B)/tests/%: $(B)/tests/%.o $(TEST_SUPPORT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB) $(CMOCKA_LIBS) $(LDLIBS_ALL)
+
+$(B)/bench/%: $(B)/bench/%.o $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIB) $(LDLIBS_ALL)
 
 $(B)/fuzz/replay_%: $(B)/fuzz/%.o $(B)/fuzz/replay_main.o $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)

@@ -214,10 +214,15 @@ struct graph_op *graph_module_find_func(const struct graph_module *m, const char
 /* The function to run by default: @main, else the only public function, else NULL. */
 struct graph_op *graph_module_entry(const struct graph_module *m);
 const char *graph_func_name(const struct graph_op *func);
+/* Device count of the module's first sdy.mesh (product of its axis sizes),
+ * or 1 when it has none: the num_partitions an SPMD program expects. */
+int graph_module_mesh_size(const struct graph_module *m);
 int graph_func_n_results(const struct graph_op *func);
 const struct graph_type *graph_func_result_type(const struct graph_op *func, int i);
 
 const struct graph_attr *graph_op_attr(const struct graph_op *op, const char *name);
+/* Number of devices of the module's (first) sdy.mesh, or 1 without a mesh. */
+int graph_module_mesh_size(const struct graph_module *m);
 /* The op that ends a block (return / stablehlo.return / func.return / sdy.return), or NULL. */
 const struct graph_op *graph_block_terminator(const struct graph_block *b);
 
@@ -239,7 +244,7 @@ enum base_status graph_parse_file(const char *path, struct graph_module **out, s
 void graph_module_destroy(struct graph_module *m);
 
 /* Splits a file at lines "// -----" into chunks (as -split-input-file does).
- * Chunks point into text; *starts/*lens/*first_lines are heap arrays (free()). */
+ * Chunks point into text; starts, lens and first_lines are heap arrays (free()). */
 enum base_status graph_split_chunks(const char *text, size_t len, int *n_chunks, size_t **starts,
                                     size_t **lens, int **first_lines);
 
@@ -293,5 +298,32 @@ enum base_status graph_interp_run(const struct graph_module *m, const char *entr
                                   const struct graph_interp_options *opt,
                                   struct graph_interp_result *res, struct base_diag *diag);
 void graph_interp_result_free(struct graph_interp_result *res);
+
+/* ------------------------------------------------------------------------ */
+/* Conformance cases                                                         */
+
+enum graph_case_outcome {
+    GRAPH_CASE_PASS,        /* ran, and every check passed (or it has none) */
+    GRAPH_CASE_FAIL,        /* a check failed, or parsing/verifying/running failed */
+    GRAPH_CASE_UNSUPPORTED, /* uses an op, type or attribute npusim does not support */
+    GRAPH_CASE_NOCHECK,     /* entry takes arguments and nothing supplies them: parsed and
+                               verified only (the dynamic-shape programs of the testdata) */
+};
+
+struct graph_case_result {
+    enum graph_case_outcome outcome;
+    int n_checks;
+    int n_checks_failed;
+    char reason[600]; /* first failure, located */
+};
+
+/* Parses, verifies and runs one conformance case: a whole file or one
+ * `// -----` chunk of it (first_line: the chunk's first line in the file,
+ * so reported lines match the file).  The entry is @main or the module's
+ * only function.  Never fails for a bad case: the outcome says what happened;
+ * only out-of-memory is returned as an error. */
+enum base_status graph_run_case(const char *text, size_t len, const char *path, int first_line,
+                                const struct graph_interp_options *opt, struct graph_case_result *res);
+const char *graph_case_outcome_name(enum graph_case_outcome o);
 
 #endif

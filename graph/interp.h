@@ -49,6 +49,7 @@ struct interp_proc {
     int num_partitions;
     struct interp_value **env;      /* value id -> current value (SSA, module-wide ids) */
     int call_depth;
+    const struct graph_op **call_stack; /* active func.func ops, call_depth of them */
     struct base_diag diag;          /* first error of this process */
     /* check results */
     int n_checks, cap_checks, n_checks_failed;
@@ -56,6 +57,9 @@ struct interp_proc {
     /* Set by the quantization wrapper: kernels then produce the expressed
      * (float) type instead of the quantized storage type. */
     bool dequant_mode;
+    /* interpreter.probe recordings (interp_check.c) */
+    int n_probes;
+    struct interp_probe *probes;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -73,6 +77,11 @@ void interp_register_elementwise(interp_kernel_fn *table);
 void interp_register_shape(interp_kernel_fn *table);
 void interp_register_reduce(interp_kernel_fn *table);
 void interp_register_linalg(interp_kernel_fn *table);
+/* The linear-algebra family is split over files; interp_register_linalg
+ * (interp_linalg.c) calls these. */
+void interp_register_dot(interp_kernel_fn *table);  /* interp_dot.c: dot_general, dot, chlo.ragged_dot */
+void interp_register_conv(interp_kernel_fn *table); /* interp_conv.c: convolution, dynamic_conv */
+void interp_register_fft(interp_kernel_fn *table);  /* interp_fft.c: fft */
 void interp_register_collective(interp_kernel_fn *table);
 void interp_register_quant(interp_kernel_fn *table);
 void interp_register_check(interp_kernel_fn *table);
@@ -125,6 +134,11 @@ enum base_status interp_binary_tensors(struct interp_proc *p, const struct graph
                                        enum graph_op_kind k, struct base_tensor *a,
                                        struct base_tensor *b, struct base_tensor **out);
 
+/* custom_call @check.<target> (interp_check.c); target excludes "check.". */
+enum base_status interp_check_custom_call(struct interp_proc *p, const struct graph_op *op, const char *target,
+                                          size_t len, struct interp_value *const *in, struct interp_value **out);
+void interp_probes_free(struct interp_proc *p);
+
 /* Records the outcome of a check op. */
 void interp_record_check(struct interp_proc *p, const struct graph_op *op, bool passed,
                          const char *fmt, ...) BASE_PRINTF(4, 5);
@@ -151,12 +165,42 @@ enum base_status interp_rendezvous(struct interp_proc *p, const struct graph_op 
                                    const int *group, int n, struct interp_value *mine,
                                    struct interp_value **all);
 
-/* Runs funcs[i] on process i (i < n), each in its own thread, with args
- * args[i][0..n_args[i]); collects results.  Used by graph_interp_run and
- * interpreter.run_parallel. */
+/* Rendezvous state for one process grid (interp_collective.c).  abort wakes
+ * every waiting process with an error, so one failing process cannot hang
+ * the others. */
+struct interp_coll *interp_coll_create(int n_processes);
+void interp_coll_destroy(struct interp_coll *c);
+void interp_coll_abort(struct interp_coll *c);
+
+/* Functions listed by interpreter.run_parallel's `infeed` attribute, in
+ * order: each stablehlo.infeed of the grid calls the next one and returns its
+ * results (interp_collective.c).  funcs is copied. */
+enum base_status interp_coll_set_infeed(struct interp_coll *c, const struct graph_op *const *funcs, int n);
+
+/* Copies the box of extent size[] at src_off[] in src to dst_off[] in dst
+ * (same dtype and rank; no bounds checks). */
+void interp_copy_box(struct base_tensor *dst, const int64_t *dst_off, const struct base_tensor *src,
+                     const int64_t *src_off, const int64_t *size);
+
+/* sdy.manual_computation (interp_sdy.c); interp_register_collective calls it. */
+void interp_register_sdy(interp_kernel_fn *table);
+
+/* A process grid over a module (interp.c). */
 struct interp_run *interp_run_create(const struct graph_module *m, const struct graph_interp_options *opt,
                                      int num_replicas, int num_partitions);
 void interp_run_destroy(struct interp_run *run);
+/* The grid of process p. */
+struct interp_coll *interp_proc_coll(const struct interp_proc *p);
+
+/* Runs funcs[i] as process i of a new num_replicas x num_partitions grid, each
+ * in its own thread (interpreter.run_parallel, sdy.manual_computation).
+ * Process i takes n_args[i] borrowed args starting at the sum of the previous
+ * n_args, and returns cap[i] values into results at the sum of the previous
+ * caps (new references).  Checks recorded by the processes are merged into p. */
+enum base_status interp_run_parallel(struct interp_proc *p, const struct graph_op *op,
+                                     const struct graph_op *const *funcs, int num_replicas, int num_partitions,
+                                     struct interp_value *const *args, const int *n_args,
+                                     struct interp_value **results, const int *cap);
 
 /* ------------------------------------------------------------------------ */
 /* Quantization (interp_quant.c)                                             */

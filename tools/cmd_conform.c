@@ -1,0 +1,519 @@
+/* npusim conform [--json] [--known FILE] [-v] [--jobs N] [--timeout S] PATH...
+ *
+ * Each file (or each `// -----` chunk of it) is one case, run in a forked
+ * child so that a crash or a hang is reported as that case's failure. */
+#include "tools/tools.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct conf_case {
+    char *file;      /* path as found */
+    char *id;        /* path relative to the root given, plus "#N" for chunk N of a split file */
+    int chunk;       /* 0-based */
+    int n_chunks;
+    struct graph_case_result res;
+    const char *known_reason; /* from --known */
+    bool listed;
+};
+
+struct conf_list {
+    struct conf_case *v;
+    int n, cap;
+};
+
+struct known {
+    char *id;
+    char *reason;
+    bool seen;
+};
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: npusim conform [options] PATH...\n"
+            "\n"
+            "Runs StableHLO conformance tests: .mlir files, or folders searched recursively.\n"
+            "A file is split at lines '// -----' and each chunk is a case (id: file#N).\n"
+            "A case passes when it parses, verifies, runs, and every check op in it passes\n"
+            "(check.expect_*, custom_call @check.*).  Cases whose entry function takes\n"
+            "arguments and that embed no inputs are counted as 'nocheck' (parse+verify only).\n"
+            "\n"
+            "options:\n"
+            "  --known FILE   list of expected failures ('ID  reason' per line, '#' comments):\n"
+            "                 an unlisted failure fails the run, and so does a listed case\n"
+            "                 that now passes (remove it from the list)\n"
+            "  --json         print results as JSON on stdout\n"
+            "  -v             print every case, not only failures\n"
+            "  --jobs N       cases run in parallel (default 2)\n"
+            "  --timeout S    seconds before a case is killed (default 300)\n"
+            "  --no-fork      run cases in this process (for debugging)\n"
+            "exit status: 0 all as expected, 1 unexpected results, 2 usage.\n");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Collecting files                                                          */
+
+static bool has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && !strcmp(s + n - m, suf);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+struct strvec {
+    char **v;
+    int n, cap;
+};
+
+static void strvec_push(struct strvec *s, char *x)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->v = realloc(s->v, (size_t)s->cap * sizeof *s->v);
+        if (!s->v) {
+            fprintf(stderr, "npusim conform: out of memory\n");
+            exit(TOOL_FAIL);
+        }
+    }
+    s->v[s->n++] = x;
+}
+
+static void walk(const char *dir, struct strvec *out)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "npusim conform: cannot open %s: %s\n", dir, strerror(errno));
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *p = malloc(n);
+        if (!p) continue;
+        snprintf(p, n, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            walk(p, out);
+            free(p);
+        } else if (has_suffix(p, ".mlir")) {
+            strvec_push(out, p);
+        } else {
+            free(p);
+        }
+    }
+    closedir(d);
+}
+
+static void add_cases(struct conf_list *cl, const char *root, const char *file)
+{
+    char *text = NULL;
+    size_t len = 0;
+    struct base_diag d;
+    base_diag_clear(&d);
+    int n_chunks = 1;
+    size_t *starts = NULL, *lens = NULL;
+    int *lines = NULL;
+    if (base_file_read(file, &text, &len, &d) == BASE_OK &&
+        graph_split_chunks(text, len, &n_chunks, &starts, &lens, &lines) != BASE_OK)
+        n_chunks = 1;
+    free(text);
+    free(starts);
+    free(lens);
+    free(lines);
+    const char *rel = file;
+    size_t rl = strlen(root);
+    if (!strncmp(file, root, rl) && file[rl] == '/') rel = file + rl + 1;
+    for (int c = 0; c < n_chunks; c++) {
+        if (cl->n == cl->cap) {
+            cl->cap = cl->cap ? cl->cap * 2 : 256;
+            cl->v = realloc(cl->v, (size_t)cl->cap * sizeof *cl->v);
+            if (!cl->v) exit(TOOL_FAIL);
+        }
+        struct conf_case *k = &cl->v[cl->n++];
+        memset(k, 0, sizeof *k);
+        k->file = strdup(file);
+        size_t n = strlen(rel) + 16;
+        k->id = malloc(n);
+        if (n_chunks > 1) snprintf(k->id, n, "%s#%d", rel, c + 1);
+        else snprintf(k->id, n, "%s", rel);
+        k->chunk = c;
+        k->n_chunks = n_chunks;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running                                                                   */
+
+static void run_case_here(struct conf_case *k)
+{
+    char *text = NULL;
+    size_t len = 0;
+    struct base_diag d;
+    base_diag_clear(&d);
+    memset(&k->res, 0, sizeof k->res);
+    if (base_file_read(k->file, &text, &len, &d) != BASE_OK) {
+        k->res.outcome = GRAPH_CASE_FAIL;
+        base_diag_format(&d, k->res.reason, sizeof k->res.reason);
+        return;
+    }
+    int n_chunks = 1;
+    size_t *starts = NULL, *lens = NULL;
+    int *lines = NULL;
+    const char *ctext = text;
+    size_t clen = len;
+    int first_line = 1;
+    if (graph_split_chunks(text, len, &n_chunks, &starts, &lens, &lines) == BASE_OK && k->chunk < n_chunks) {
+        ctext = text + starts[k->chunk];
+        clen = lens[k->chunk];
+        first_line = lines[k->chunk];
+    }
+    struct graph_interp_options opt = {0};
+    if (graph_run_case(ctext, clen, k->file, first_line, &opt, &k->res) != BASE_OK) {
+        k->res.outcome = GRAPH_CASE_FAIL;
+        snprintf(k->res.reason, sizeof k->res.reason, "%s: out of memory", k->file);
+    }
+    free(starts);
+    free(lens);
+    free(lines);
+    free(text);
+}
+
+struct slot {
+    pid_t pid;
+    int fd;
+    int idx;
+    struct timespec start;
+    size_t got;
+};
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static void finish_slot(struct conf_list *cl, struct slot *s, bool timed_out, int timeout_s)
+{
+    struct conf_case *k = &cl->v[s->idx];
+    int status = 0;
+    if (timed_out) kill(s->pid, SIGKILL);
+    waitpid(s->pid, &status, 0);
+    close(s->fd);
+    if (timed_out) {
+        memset(&k->res, 0, sizeof k->res);
+        k->res.outcome = GRAPH_CASE_FAIL;
+        snprintf(k->res.reason, sizeof k->res.reason, "%s: timed out after %d s", k->file, timeout_s);
+    } else if (s->got != sizeof k->res) {
+        memset(&k->res, 0, sizeof k->res);
+        k->res.outcome = GRAPH_CASE_FAIL;
+        if (WIFSIGNALED(status))
+            snprintf(k->res.reason, sizeof k->res.reason, "%s: crashed (signal %d: %s)", k->file, WTERMSIG(status),
+                     strsignal(WTERMSIG(status)));
+        else
+            snprintf(k->res.reason, sizeof k->res.reason, "%s: runner exited (status %d) without a result", k->file,
+                     WEXITSTATUS(status));
+    }
+    s->pid = 0;
+}
+
+static void run_all(struct conf_list *cl, int jobs, int timeout_s, bool fork_cases)
+{
+    if (!fork_cases) {
+        for (int i = 0; i < cl->n; i++) run_case_here(&cl->v[i]);
+        return;
+    }
+    if (jobs < 1) jobs = 1;
+    struct slot *slots = calloc((size_t)jobs, sizeof *slots);
+    struct pollfd *pfd = calloc((size_t)jobs, sizeof *pfd);
+    if (!slots || !pfd) exit(TOOL_FAIL);
+    int next = 0, running = 0;
+    fflush(stdout);
+    fflush(stderr);
+    while (next < cl->n || running > 0) {
+        for (int j = 0; j < jobs && next < cl->n; j++) {
+            if (slots[j].pid) continue;
+            int fds[2];
+            if (pipe(fds) != 0) {
+                perror("pipe");
+                exit(TOOL_FAIL);
+            }
+            pid_t pid = fork();
+            if (pid < 0) {
+                perror("fork");
+                exit(TOOL_FAIL);
+            }
+            if (pid == 0) {
+                close(fds[0]);
+                struct conf_case *k = &cl->v[next];
+                run_case_here(k);
+                const char *p = (const char *)&k->res;
+                size_t left = sizeof k->res;
+                while (left) {
+                    ssize_t w = write(fds[1], p, left);
+                    if (w <= 0) _exit(3);
+                    p += w;
+                    left -= (size_t)w;
+                }
+                _exit(0);
+            }
+            close(fds[1]);
+            slots[j].pid = pid;
+            slots[j].fd = fds[0];
+            slots[j].idx = next++;
+            slots[j].got = 0;
+            clock_gettime(CLOCK_MONOTONIC, &slots[j].start);
+            running++;
+        }
+        int np = 0;
+        int map[64];
+        for (int j = 0; j < jobs && np < 64; j++)
+            if (slots[j].pid) {
+                pfd[np].fd = slots[j].fd;
+                pfd[np].events = POLLIN;
+                pfd[np].revents = 0;
+                map[np++] = j;
+            }
+        poll(pfd, (nfds_t)np, 200);
+        for (int q = 0; q < np; q++) {
+            struct slot *s = &slots[map[q]];
+            if (pfd[q].revents & (POLLIN | POLLHUP | POLLERR)) {
+                char *dst = (char *)&cl->v[s->idx].res + s->got;
+                ssize_t r = read(s->fd, dst, sizeof cl->v[s->idx].res - s->got);
+                if (r > 0) {
+                    s->got += (size_t)r;
+                    if (s->got < sizeof cl->v[s->idx].res) continue;
+                }
+                finish_slot(cl, s, false, timeout_s);
+                running--;
+            } else if (since(&s->start) > timeout_s) {
+                finish_slot(cl, s, true, timeout_s);
+                running--;
+            }
+        }
+    }
+    free(slots);
+    free(pfd);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Known failures                                                            */
+
+static struct known *load_known(const char *path, int *n_out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    struct base_diag d;
+    base_diag_clear(&d);
+    *n_out = 0;
+    if (base_file_read(path, &text, &len, &d) != BASE_OK) {
+        tool_print_diag(&d);
+        exit(TOOL_USAGE);
+    }
+    int cap = 64, n = 0;
+    struct known *k = malloc((size_t)cap * sizeof *k);
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        while (*line == ' ' || *line == '\t') line++;
+        if (!*line || *line == '#') continue;
+        char *sp = line;
+        while (*sp && *sp != ' ' && *sp != '\t') sp++;
+        char *reason = sp;
+        if (*sp) {
+            *sp = 0;
+            reason = sp + 1;
+            while (*reason == ' ' || *reason == '\t') reason++;
+        }
+        if (n == cap) k = realloc(k, (size_t)(cap *= 2) * sizeof *k);
+        k[n].id = strdup(line);
+        k[n].reason = strdup(reason);
+        k[n].seen = false;
+        n++;
+    }
+    free(text);
+    *n_out = n;
+    return k;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                    */
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static bool is_failure(enum graph_case_outcome o) { return o == GRAPH_CASE_FAIL || o == GRAPH_CASE_UNSUPPORTED; }
+
+int cmd_conform(int argc, char **argv)
+{
+    struct strvec roots = {0};
+    const char *known_path = NULL, *v = NULL;
+    bool json = false, verbose = false, fork_cases = true;
+    int jobs = 2, timeout_s = 300;
+    for (int i = 1; i < argc; i++) {
+        if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
+            help(stdout);
+            return TOOL_OK;
+        } else if (tool_flag(argv[i], "--json")) {
+            json = true;
+        } else if (tool_flag(argv[i], "-v") || tool_flag(argv[i], "--verbose")) {
+            verbose = true;
+        } else if (tool_flag(argv[i], "--no-fork")) {
+            fork_cases = false;
+        } else if (tool_opt(argc, argv, &i, "--known", &known_path)) {
+        } else if (tool_opt(argc, argv, &i, "--jobs", &v)) {
+            jobs = atoi(v);
+            if (jobs < 1 || jobs > 64) {
+                fprintf(stderr, "npusim conform: --jobs must be 1..64\n");
+                return TOOL_USAGE;
+            }
+        } else if (tool_opt(argc, argv, &i, "--timeout", &v)) {
+            timeout_s = atoi(v);
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "npusim conform: unknown option %s\n", argv[i]);
+            help(stderr);
+            return TOOL_USAGE;
+        } else {
+            strvec_push(&roots, argv[i]);
+        }
+    }
+    if (!roots.n) {
+        help(stderr);
+        return TOOL_USAGE;
+    }
+
+    struct conf_list cl = {0};
+    for (int r = 0; r < roots.n; r++) {
+        char *root = roots.v[r];
+        size_t rl = strlen(root);
+        while (rl > 1 && root[rl - 1] == '/') root[--rl] = 0;
+        struct stat st;
+        if (stat(root, &st) != 0) {
+            fprintf(stderr, "npusim conform: %s: %s\n", root, strerror(errno));
+            return TOOL_FAIL;
+        }
+        struct strvec files = {0};
+        if (S_ISDIR(st.st_mode)) walk(root, &files);
+        else strvec_push(&files, strdup(root));
+        qsort(files.v, (size_t)files.n, sizeof *files.v, cmp_str);
+        const char *base = S_ISDIR(st.st_mode) ? root : "";
+        for (int f = 0; f < files.n; f++) {
+            add_cases(&cl, base, files.v[f]);
+            free(files.v[f]);
+        }
+        free(files.v);
+    }
+
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    run_all(&cl, jobs, timeout_s, fork_cases);
+    double secs = since(&t0);
+
+    int n_known = 0;
+    struct known *known = known_path ? load_known(known_path, &n_known) : NULL;
+    for (int i = 0; i < cl.n; i++)
+        for (int k = 0; k < n_known; k++)
+            if (!strcmp(known[k].id, cl.v[i].id)) {
+                cl.v[i].listed = true;
+                cl.v[i].known_reason = known[k].reason;
+                known[k].seen = true;
+            }
+
+    int counts[4] = {0};
+    int unexpected = 0, fixed = 0, stale = 0;
+    int files_with_checks = 0, files_with_checks_passed = 0;
+    for (int i = 0; i < cl.n; i++) {
+        struct conf_case *k = &cl.v[i];
+        counts[k->res.outcome]++;
+        if (k->n_chunks == 1 && k->res.n_checks > 0) {
+            files_with_checks++;
+            if (k->res.outcome == GRAPH_CASE_PASS) files_with_checks_passed++;
+        }
+        bool fail = is_failure(k->res.outcome);
+        if (fail && !k->listed) unexpected++;
+        if (!fail && k->listed) fixed++;
+    }
+    for (int k = 0; k < n_known; k++)
+        if (!known[k].seen) stale++;
+
+    if (json) {
+        printf("{\n  \"cases\": [\n");
+        for (int i = 0; i < cl.n; i++) {
+            struct conf_case *k = &cl.v[i];
+            printf("    {\"id\": ");
+            json_str(stdout, k->id);
+            printf(", \"outcome\": \"%s\", \"checks\": %d, \"checks_failed\": %d, \"known\": %s, \"reason\": ",
+                   graph_case_outcome_name(k->res.outcome), k->res.n_checks, k->res.n_checks_failed,
+                   k->listed ? "true" : "false");
+            json_str(stdout, k->res.reason);
+            printf("}%s\n", i + 1 < cl.n ? "," : "");
+        }
+        printf("  ],\n  \"summary\": {\"cases\": %d, \"passed\": %d, \"failed\": %d, \"unsupported\": %d, "
+               "\"nocheck\": %d, \"single_file_cases_with_checks\": %d, \"of_them_passed\": %d, "
+               "\"unexpected_failures\": %d, \"listed_but_passing\": %d, \"listed_but_missing\": %d, "
+               "\"seconds\": %.1f}\n}\n",
+               cl.n, counts[GRAPH_CASE_PASS], counts[GRAPH_CASE_FAIL], counts[GRAPH_CASE_UNSUPPORTED],
+               counts[GRAPH_CASE_NOCHECK], files_with_checks, files_with_checks_passed, unexpected, fixed, stale,
+               secs);
+    } else {
+        for (int i = 0; i < cl.n; i++) {
+            struct conf_case *k = &cl.v[i];
+            bool fail = is_failure(k->res.outcome);
+            if (fail && !k->listed)
+                printf("%-11s %s: %s\n", k->res.outcome == GRAPH_CASE_FAIL ? "FAIL" : "UNSUPPORTED", k->id,
+                       k->res.reason);
+            else if (!fail && k->listed)
+                printf("NOW-PASSES  %s (listed as known failure: %s) - remove it from %s\n", k->id, k->known_reason,
+                       known_path);
+            else if (verbose)
+                printf("%-11s %s%s%s\n", fail ? "known-fail" : graph_case_outcome_name(k->res.outcome), k->id,
+                       fail ? ": " : "", fail ? k->res.reason : "");
+        }
+        for (int k = 0; k < n_known; k++)
+            if (!known[k].seen) printf("STALE       %s is listed in %s but no such case ran\n", known[k].id, known_path);
+        printf("summary: %d cases in %.1f s: %d passed, %d failed, %d unsupported, %d nocheck (parse+verify only)\n",
+               cl.n, secs, counts[GRAPH_CASE_PASS], counts[GRAPH_CASE_FAIL], counts[GRAPH_CASE_UNSUPPORTED],
+               counts[GRAPH_CASE_NOCHECK]);
+        if (files_with_checks)
+            printf("         single-case files with checks: %d/%d passed (%.1f%%)\n", files_with_checks_passed,
+                   files_with_checks, 100.0 * files_with_checks_passed / files_with_checks);
+        int ran = counts[GRAPH_CASE_PASS] + counts[GRAPH_CASE_FAIL] + counts[GRAPH_CASE_UNSUPPORTED];
+        if (ran) printf("         cases run: %d/%d passed (%.1f%%)\n", counts[GRAPH_CASE_PASS], ran,
+                        100.0 * counts[GRAPH_CASE_PASS] / ran);
+        if (known_path)
+            printf("         against %s: %d unexpected failures, %d listed cases now pass, %d stale entries\n",
+                   known_path, unexpected, fixed, stale);
+    }
+    for (int i = 0; i < cl.n; i++) {
+        free(cl.v[i].file);
+        free(cl.v[i].id);
+    }
+    free(cl.v);
+    for (int k = 0; k < n_known; k++) {
+        free(known[k].id);
+        free(known[k].reason);
+    }
+    free(known);
+    free(roots.v);
+    if (known_path) return unexpected || fixed || stale ? TOOL_FAIL : TOOL_OK;
+    return counts[GRAPH_CASE_FAIL] || counts[GRAPH_CASE_UNSUPPORTED] ? TOOL_FAIL : TOOL_OK;
+}

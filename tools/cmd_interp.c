@@ -1,0 +1,267 @@
+/* npusim interp MODEL.mlir [--inputs a.npy,...] [--random-inputs SEED] [--out DIR] ... */
+#include "tools/tools.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: npusim interp MODEL.mlir [--inputs A.npy,B.npy,...] [--random-inputs SEED]\n"
+            "                     [--out DIR] [--entry NAME] [--partitions N] [--replicas N]\n"
+            "\n"
+            "Runs a StableHLO program on the golden interpreter (StableHLO spec semantics)\n"
+            "and prints a summary of each output.\n"
+            "  --inputs LIST        one .npy per entry-function argument, in order\n"
+            "  --random-inputs SEED generate inputs: floats ~ N(0,1), scaled by 1/sqrt(last dim)\n"
+            "                       for rank >= 2 (weight-like); integers uniform in [0, 1000);\n"
+            "                       booleans 50/50.  Deterministic for a seed.\n"
+            "  --out DIR            write outputs as DIR/output_<i>.npy (process p of a\n"
+            "                       multi-process run: DIR/p<p>_output_<i>.npy)\n"
+            "  --entry NAME         function to run (default: @main, or the only function)\n"
+            "  --partitions N       SPMD partitions (default: the size of the module's sdy.mesh)\n"
+            "  --replicas N         replicas (default 1)\n"
+            "bf16 is read and written as '<V2' .npy (ml_dtypes' raw bfloat16).\n");
+}
+
+/* Fast, deterministic, approximately normal samples: the sum of four 16-bit
+ * uniforms (Irwin-Hall), centred and scaled to unit variance. */
+static double approx_normal(struct base_rng *r)
+{
+    uint64_t x = base_rng_next(r);
+    double s = (double)(x & 0xFFFF) + (double)((x >> 16) & 0xFFFF) + (double)((x >> 32) & 0xFFFF) +
+               (double)(x >> 48);
+    /* mean 4*32767.5, variance 4*(65536^2-1)/12 */
+    return (s - 131070.0) / 37837.23;
+}
+
+static enum base_status random_tensor(const struct graph_type *ty, struct base_rng *rng, struct base_tensor **out)
+{
+    *out = NULL;
+    if (ty->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ty)) return BASE_ERR_UNSUPPORTED;
+    TRY(base_tensor_create(ty->elem, ty->rank, ty->dims, out));
+    struct base_tensor *t = *out;
+    double scale = ty->rank >= 2 && ty->dims[ty->rank - 1] > 0 ? 1.0 / sqrt((double)ty->dims[ty->rank - 1]) : 1.0;
+    enum base_dtype dt = ty->elem;
+    enum base_dtype_kind k = base_dtype_kind(dt);
+    if (dt == BASE_DT_BF16) {
+        uint16_t *p = t->data;
+        for (int64_t i = 0; i < t->count; i++) p[i] = base_f32_to_bf16((float)(approx_normal(rng) * scale));
+    } else if (dt == BASE_DT_F32) {
+        float *p = t->data;
+        for (int64_t i = 0; i < t->count; i++) p[i] = (float)(approx_normal(rng) * scale);
+    } else if (k == BASE_KIND_FLOAT) {
+        for (int64_t i = 0; i < t->count; i++) base_elem_set_f64(dt, t->data, (size_t)i, approx_normal(rng) * scale);
+    } else if (k == BASE_KIND_COMPLEX) {
+        for (int64_t i = 0; i < t->count; i++)
+            base_elem_set_c128(dt, t->data, (size_t)i, approx_normal(rng) * scale, approx_normal(rng) * scale);
+    } else if (k == BASE_KIND_BOOL) {
+        for (int64_t i = 0; i < t->count; i++) ((uint8_t *)t->data)[i] = base_rng_next(rng) & 1;
+    } else {
+        uint64_t hi = base_int_max(dt);
+        uint64_t range = hi < 999 ? hi + 1 : 1000;
+        for (int64_t i = 0; i < t->count; i++)
+            base_elem_set_i64(dt, t->data, (size_t)i, (int64_t)(base_rng_next(rng) % range));
+    }
+    return BASE_OK;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void summarize(int i, const struct base_tensor *t)
+{
+    char ty[128];
+    base_tensor_type_str(t, ty, sizeof ty);
+    printf("output %d: tensor<%s>", i, ty);
+    enum base_dtype_kind k = base_dtype_kind(t->dtype);
+    if (t->count == 0) {
+        printf(" (empty)\n");
+        return;
+    }
+    if (k == BASE_KIND_COMPLEX) {
+        printf("\n");
+        return;
+    }
+    double mn = INFINITY, mx = -INFINITY, sum = 0;
+    int64_t nan = 0;
+    for (int64_t j = 0; j < t->count; j++) {
+        double v = base_elem_get_f64(t->dtype, t->data, (size_t)j);
+        if (isnan(v)) {
+            nan++;
+            continue;
+        }
+        if (v < mn) mn = v;
+        if (v > mx) mx = v;
+        sum += v;
+    }
+    int64_t n = t->count - nan;
+    printf("  min %.6g  max %.6g  mean %.6g", mn, mx, n ? sum / (double)n : NAN);
+    if (nan) printf("  NaN: %lld", (long long)nan);
+    printf("  first:");
+    for (int64_t j = 0; j < t->count && j < 4; j++) printf(" %.6g", base_elem_get_f64(t->dtype, t->data, (size_t)j));
+    printf("\n");
+}
+
+int cmd_interp(int argc, char **argv)
+{
+    const char *path = NULL, *inputs = NULL, *out_dir = NULL, *entry = NULL, *v = NULL;
+    long seed = -1;
+    int partitions = 0, replicas = 1;
+    for (int i = 1; i < argc; i++) {
+        if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
+            help(stdout);
+            return TOOL_OK;
+        } else if (tool_opt(argc, argv, &i, "--inputs", &inputs)) {
+        } else if (tool_opt(argc, argv, &i, "--out", &out_dir)) {
+        } else if (tool_opt(argc, argv, &i, "--entry", &entry)) {
+        } else if (tool_opt(argc, argv, &i, "--random-inputs", &v)) {
+            char *end;
+            seed = strtol(v, &end, 0);
+            if (*end || seed < 0) {
+                fprintf(stderr, "npusim interp: --random-inputs needs a seed >= 0\n");
+                return TOOL_USAGE;
+            }
+        } else if (tool_opt(argc, argv, &i, "--partitions", &v)) {
+            partitions = atoi(v);
+        } else if (tool_opt(argc, argv, &i, "--replicas", &v)) {
+            replicas = atoi(v);
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "npusim interp: unknown option %s\n", argv[i]);
+            help(stderr);
+            return TOOL_USAGE;
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            fprintf(stderr, "npusim interp: one model at a time\n");
+            return TOOL_USAGE;
+        }
+    }
+    if (!path) {
+        help(stderr);
+        return TOOL_USAGE;
+    }
+    if (inputs && seed >= 0) {
+        fprintf(stderr, "npusim interp: give --inputs or --random-inputs, not both\n");
+        return TOOL_USAGE;
+    }
+    if (replicas < 1 || partitions < 0 || (long)replicas * (partitions ? partitions : 1) > 4096) {
+        fprintf(stderr, "npusim interp: bad --replicas/--partitions\n");
+        return TOOL_USAGE;
+    }
+    double t0 = now_s();
+    struct graph_module *m = tool_load_model(path, true);
+    if (!m) return TOOL_FAIL;
+    double t_parse = now_s() - t0;
+    const struct graph_op *func = entry ? graph_module_find_func(m, entry) : graph_module_entry(m);
+    if (!func || func->n_regions < 1 || func->regions[0].n_blocks < 1) {
+        fprintf(stderr, "npusim interp: %s: no function %s%s to run\n", path, entry ? "@" : "@main",
+                entry ? entry : "");
+        graph_module_destroy(m);
+        return TOOL_FAIL;
+    }
+    if (!partitions) partitions = graph_module_mesh_size(m);
+    const struct graph_block *b = &func->regions[0].blocks[0];
+    int n_args = b->n_args;
+    struct base_tensor **in = calloc((size_t)(n_args ? n_args : 1), sizeof *in);
+    int rc = TOOL_FAIL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (inputs) {
+        char *list = strdup(inputs), *save = NULL;
+        int n = 0;
+        for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (n >= n_args) {
+                n++;
+                continue;
+            }
+            if (base_npy_read(tok, &in[n], &d) != BASE_OK) {
+                tool_print_diag(&d);
+                free(list);
+                goto done;
+            }
+            n++;
+        }
+        free(list);
+        if (n != n_args) {
+            fprintf(stderr, "npusim interp: @%s takes %d inputs, --inputs gives %d\n", graph_func_name(func), n_args, n);
+            goto done;
+        }
+    } else if (n_args > 0) {
+        if (seed < 0) {
+            fprintf(stderr, "npusim interp: @%s takes %d inputs: give --inputs or --random-inputs SEED\n",
+                    graph_func_name(func), n_args);
+            goto done;
+        }
+        struct base_rng rng;
+        base_rng_seed(&rng, (uint64_t)seed);
+        for (int i = 0; i < n_args; i++) {
+            enum base_status st = random_tensor(b->args[i].type, &rng, &in[i]);
+            if (st != BASE_OK) {
+                char ty[128];
+                graph_type_str(b->args[i].type, ty, sizeof ty);
+                fprintf(stderr, "npusim interp: cannot generate input %d of type %s: %s\n", i, ty,
+                        base_status_str(st));
+                goto done;
+            }
+        }
+        fprintf(stderr, "npusim interp: random inputs, seed %ld\n", seed);
+    }
+    double t1 = now_s();
+    struct graph_interp_options opt = {0};
+    opt.num_replicas = replicas;
+    opt.num_partitions = partitions;
+    struct base_logger log;
+    base_logger_init(&log, BASE_LOG_WARN);
+    opt.log = &log;
+    struct graph_interp_result res;
+    enum base_status st = graph_interp_run(m, entry, in, n_args, &opt, &res, &d);
+    double t_run = now_s() - t1;
+    if (res.n_checks)
+        printf("checks: %d run, %d failed\n", res.n_checks, res.n_checks_failed);
+    for (int i = 0; i < res.n_checks; i++)
+        if (!res.checks[i].passed)
+            printf("  FAIL %s:%d:%d: %s\n", path, res.checks[i].loc.line, res.checks[i].loc.col, res.checks[i].what);
+    if (st != BASE_OK) {
+        tool_print_diag(&d);
+        graph_interp_result_free(&res);
+        goto done;
+    }
+    int nproc = res.n_processes;
+    for (int i = 0; i < res.n_outputs; i++) summarize(i, res.outputs[i]);
+    if (out_dir) {
+        if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "npusim interp: cannot create %s: %s\n", out_dir, strerror(errno));
+            graph_interp_result_free(&res);
+            goto done;
+        }
+        for (int p = 0; p < nproc; p++)
+            for (int i = 0; i < res.n_outputs; i++) {
+                char file[4096];
+                if (nproc == 1) snprintf(file, sizeof file, "%s/output_%d.npy", out_dir, i);
+                else snprintf(file, sizeof file, "%s/p%d_output_%d.npy", out_dir, p, i);
+                if (base_npy_write(file, res.outputs[p * res.n_outputs + i], &d) != BASE_OK) {
+                    tool_print_diag(&d);
+                    graph_interp_result_free(&res);
+                    goto done;
+                }
+            }
+        printf("wrote %d output file(s) to %s\n", nproc * res.n_outputs, out_dir);
+    }
+    fprintf(stderr, "npusim interp: parse+verify %.2f s, run %.2f s on %d process(es)\n", t_parse, t_run, nproc);
+    rc = res.n_checks_failed ? TOOL_FAIL : TOOL_OK;
+    graph_interp_result_free(&res);
+done:
+    for (int i = 0; i < n_args; i++) base_tensor_release(in[i]);
+    free(in);
+    graph_module_destroy(m);
+    return rc;
+}

@@ -1,0 +1,30 @@
+/* Shared bits of the npusim command line (tools/ only). */
+#ifndef NPUSIM_TOOLS_H
+#define NPUSIM_TOOLS_H
+
+#include "npusim.h"
+
+#define NPUSIM_VERSION "0.1.0"
+
+/* Exit codes: 0 ok, 1 the work failed (bad input, failing checks), 2 usage. */
+enum { TOOL_OK = 0, TOOL_FAIL = 1, TOOL_USAGE = 2 };
+
+struct tool_cmd {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+};
+
+int cmd_parse(int argc, char **argv);
+int cmd_interp(int argc, char **argv);
+int cmd_conform(int argc, char **argv);
+
+/* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...". */
+void tool_print_diag(const struct base_diag *d);
+/* Parses and verifies a model file; prints the diagnostic on failure. */
+struct graph_module *tool_load_model(const char *path, bool verify);
+/* Option parsing helpers: "--name value" or "--name=value". */
+bool tool_opt(int argc, char **argv, int *i, const char *name, const char **value);
+bool tool_flag(const char *arg, const char *name);
+
+#endif
