@@ -133,7 +133,7 @@ static void add_cases(struct conf_list *cl, const char *root, const char *file)
     free(lines);
     const char *rel = file;
     size_t rl = strlen(root);
-    if (!strncmp(file, root, rl) && file[rl] == '/') rel = file + rl + 1;
+    if (rl && !strncmp(file, root, rl) && file[rl] == '/') rel = file + rl + 1;
     for (int c = 0; c < n_chunks; c++) {
         if (cl->n == cl->cap) {
             cl->cap = cl->cap ? cl->cap * 2 : 256;
