@@ -166,6 +166,7 @@ static void register_all(interp_kernel_fn *table)
     interp_register_collective(table);
     interp_register_quant(table);
     interp_register_check(table);
+    interp_register_rng(table);
 }
 
 static struct interp_run *run_create(const struct graph_module *m, const struct graph_interp_options *opt,
@@ -379,6 +380,11 @@ static enum base_status run_kernel(struct interp_proc *p, const struct graph_op 
     for (int i = 0; i < n; i++) iv_release(deq[i]);
     free(deq);
     if (st != BASE_OK) return st;
+    /* Inside the region of a dequantized op (reduce_window, sort, all_reduce
+     * ... on quantized types) the enclosing kernel works on expressed values:
+     * results stay expressed (interp_dequantize passes expressed operands
+     * through). */
+    if (p->dequant_mode) return BASE_OK;
     for (int i = 0; i < op->n_results; i++) {
         const struct graph_type *t = op->results[i].type;
         if (!type_is_quant(t) || !out[i] || out[i]->kind != IV_TENSOR) continue;

@@ -86,6 +86,7 @@ void interp_register_collective(interp_kernel_fn *table);
 void interp_register_quant(interp_kernel_fn *table);
 void interp_register_check(interp_kernel_fn *table);
 void interp_register_control(interp_kernel_fn *table);
+void interp_register_rng(interp_kernel_fn *table);
 
 /* Records a located runtime error naming the op; returns st. */
 enum base_status interp_fail(struct interp_proc *p, const struct graph_op *op, enum base_status st,
@@ -171,6 +172,11 @@ enum base_status interp_rendezvous(struct interp_proc *p, const struct graph_op 
 struct interp_coll *interp_coll_create(int n_processes);
 void interp_coll_destroy(struct interp_coll *c);
 void interp_coll_abort(struct interp_coll *c);
+
+/* Tells the grid that one of its processes has finished its program, so a
+ * wait that only finished processes could satisfy is reported as a deadlock
+ * instead of hanging.  Call once per process, after its function returned. */
+void interp_coll_process_done(struct interp_coll *c);
 
 /* Functions listed by interpreter.run_parallel's `infeed` attribute, in
  * order: each stablehlo.infeed of the grid calls the next one and returns its
