@@ -60,8 +60,12 @@ enum base_status graph_run_case(const char *text, size_t len, const char *path, 
         graph_module_destroy(m);
         return BASE_OK;
     }
+    /* a program written for a Shardy mesh runs on one process per device */
+    struct graph_interp_options o = {0};
+    if (opt) o = *opt;
+    if (o.num_partitions <= 0) o.num_partitions = graph_module_mesh_size(m);
     struct graph_interp_result ir;
-    st = graph_interp_run(m, graph_func_name(entry), NULL, 0, opt, &ir, &d);
+    st = graph_interp_run(m, graph_func_name(entry), NULL, 0, &o, &ir, &d);
     res->n_checks = ir.n_checks;
     res->n_checks_failed = ir.n_checks_failed;
     if (st != BASE_OK) {

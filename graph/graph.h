@@ -214,9 +214,6 @@ struct graph_op *graph_module_find_func(const struct graph_module *m, const char
 /* The function to run by default: @main, else the only public function, else NULL. */
 struct graph_op *graph_module_entry(const struct graph_module *m);
 const char *graph_func_name(const struct graph_op *func);
-/* Device count of the module's first sdy.mesh (product of its axis sizes),
- * or 1 when it has none: the num_partitions an SPMD program expects. */
-int graph_module_mesh_size(const struct graph_module *m);
 int graph_func_n_results(const struct graph_op *func);
 const struct graph_type *graph_func_result_type(const struct graph_op *func, int i);
 

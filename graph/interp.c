@@ -608,6 +608,7 @@ static void *proc_thread(void *arg)
     struct proc_job *j = arg;
     j->st = interp_call_func(&j->proc, j->func, j->n_args, j->args, j->results, j->cap, &j->n_results);
     if (j->st != BASE_OK) interp_coll_abort(j->proc.run->coll);
+    else interp_coll_process_done(j->proc.run->coll);
     return NULL;
 }
 
@@ -683,7 +684,8 @@ static void merge_checks(struct interp_proc *dst, const struct interp_proc *src)
 enum base_status interp_run_parallel(struct interp_proc *p, const struct graph_op *op,
                                      const struct graph_op *const *funcs, int num_replicas, int num_partitions,
                                      struct interp_value *const *args, const int *n_args,
-                                     struct interp_value **results, const int *cap)
+                                     struct interp_value **results, const int *cap,
+                                     const struct graph_op *const *infeed, int n_infeed)
 {
     int n = num_replicas * num_partitions;
     struct interp_run *run = run_create(p->module, p->opt, num_replicas, num_partitions, p->run->live);
@@ -693,7 +695,7 @@ enum base_status interp_run_parallel(struct interp_proc *p, const struct graph_o
         free(jobs);
         return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
     }
-    enum base_status st = BASE_OK;
+    enum base_status st = n_infeed > 0 ? interp_coll_set_infeed(run->coll, infeed, n_infeed) : BASE_OK;
     int arg_off = 0, res_off = 0;
     for (int i = 0; i < n && st == BASE_OK; i++) {
         st = proc_init(&jobs[i].proc, run, i);

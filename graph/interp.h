@@ -206,16 +206,19 @@ struct interp_coll *interp_proc_coll(const struct interp_proc *p);
 enum base_status interp_run_parallel(struct interp_proc *p, const struct graph_op *op,
                                      const struct graph_op *const *funcs, int num_replicas, int num_partitions,
                                      struct interp_value *const *args, const int *n_args,
-                                     struct interp_value **results, const int *cap);
+                                     struct interp_value **results, const int *cap,
+                                     const struct graph_op *const *infeed, int n_infeed);
 
 /* ------------------------------------------------------------------------ */
 /* Quantization (interp_quant.c)                                             */
 
-/* Dequantizes a tensor stored in q->storage to q->expressed. */
+/* Dequantizes a tensor stored in q->storage to q->expressed, in f32 as the
+ * reference's lowering does: f32(i32(q) - zp) * f32(scale).  A float tensor
+ * (already expressed) comes back as a new reference. */
 enum base_status interp_dequantize(const struct graph_quant *q, const struct base_tensor *in,
                                    struct base_tensor **out);
-/* Quantizes a float tensor to q->storage (round half to even? per spec:
- * round to nearest, ties away from zero... see interp_quant.c), clamped. */
+/* Quantizes a float tensor to q->storage, in f32: round half to even of
+ * clamp(x / scale + zp, storage_min, storage_max). */
 enum base_status interp_quantize(const struct graph_quant *q, const struct base_tensor *in,
                                  struct base_tensor **out);
 

@@ -210,15 +210,30 @@ static enum base_status k_run_parallel(struct interp_proc *p, const struct graph
         return interp_fail(p, op, BASE_ERR_INVALID, "programs must be a list of lists of symbols");
     int np = row0->u.array.n;
     int n = nr * np;
-    if (graph_op_attr(op, "infeed"))
-        return interp_fail(p, op, BASE_ERR_UNSUPPORTED, "run_parallel with infeed is not supported");
+    const struct graph_attr *inf = graph_op_attr(op, "infeed");
+    if (inf && inf->kind != GRAPH_ATTR_ARRAY)
+        return interp_fail(p, op, BASE_ERR_INVALID, "infeed must be a list of symbols");
+    int n_infeed = inf ? inf->u.array.n : 0;
     const struct graph_op **funcs = calloc((size_t)n, sizeof *funcs);
     int *n_args = calloc((size_t)n, sizeof *n_args);
     int *cap = calloc((size_t)n, sizeof *cap);
+    const struct graph_op **infeed = calloc((size_t)(n_infeed ? n_infeed : 1), sizeof *infeed);
     enum base_status st = BASE_OK;
-    if (!funcs || !n_args || !cap) {
+    if (!funcs || !n_args || !cap || !infeed) {
         st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
         goto done;
+    }
+    for (int i = 0; i < n_infeed && st == BASE_OK; i++) {
+        const struct graph_attr *sym = inf->u.array.items[i];
+        char name[256];
+        if (sym->kind != GRAPH_ATTR_SYMBOL) {
+            st = interp_fail(p, op, BASE_ERR_INVALID, "infeed entries must be symbols");
+            break;
+        }
+        snprintf(name, sizeof name, "%.*s", (int)sym->u.str.len, sym->u.str.s);
+        infeed[i] = graph_module_find_func(p->module, name);
+        if (!infeed[i] || infeed[i]->n_regions < 1 || infeed[i]->regions[0].n_blocks < 1)
+            st = interp_fail(p, op, BASE_ERR_INVALID, "no function @%s (infeed)", name);
     }
     int total_args = 0, total_res = 0;
     for (int r = 0; r < nr && st == BASE_OK; r++) {
@@ -254,8 +269,9 @@ static enum base_status k_run_parallel(struct interp_proc *p, const struct graph
     if (st == BASE_OK && total_res != op->n_results)
         st = interp_fail(p, op, BASE_ERR_INVALID, "programs return %d values in all, op has %d results", total_res,
                          op->n_results);
-    if (st == BASE_OK) st = interp_run_parallel(p, op, funcs, nr, np, in, n_args, out, cap);
+    if (st == BASE_OK) st = interp_run_parallel(p, op, funcs, nr, np, in, n_args, out, cap, infeed, n_infeed);
 done:
+    free(infeed);
     free(funcs);
     free(n_args);
     free(cap);
