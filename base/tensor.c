@@ -8,21 +8,27 @@
 struct base_blob {
     atomic_long refs;
     size_t nbytes;
-    void *data;
+    void *data; /* 64-byte aligned, inside raw */
+    void *raw;
 };
 
 static struct base_blob *blob_create(size_t nbytes)
 {
     struct base_blob *b = malloc(sizeof *b);
     if (!b) return NULL;
-    size_t alloc = (nbytes + 63) & ~(size_t)63;
-    if (alloc == 0) alloc = 64;
-    b->data = aligned_alloc(64, alloc);
-    if (!b->data) {
+    /* calloc rather than aligned_alloc + memset: large blocks come from
+     * mmap already zeroed, so big tensors cost no up-front fill. */
+    size_t alloc = nbytes + 64;
+    if (alloc < nbytes) {
         free(b);
         return NULL;
     }
-    memset(b->data, 0, alloc);
+    b->raw = calloc(1, alloc);
+    if (!b->raw) {
+        free(b);
+        return NULL;
+    }
+    b->data = (void *)(((uintptr_t)b->raw + 63) & ~(uintptr_t)63);
     atomic_init(&b->refs, 1);
     b->nbytes = nbytes;
     return b;
@@ -31,7 +37,7 @@ static struct base_blob *blob_create(size_t nbytes)
 static void blob_release(struct base_blob *b)
 {
     if (b && atomic_fetch_sub(&b->refs, 1) == 1) {
-        free(b->data);
+        free(b->raw);
         free(b);
     }
 }
