@@ -56,6 +56,9 @@ FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
 ALL_OBJS := $(LIB_OBJS) $(TOOL_OBJS) $(TEST_SUPPORT_OBJS) $(TEST_SRCS:%.c=$(B)/%.o) \
             $(FUZZ_TARGETS:%=$(B)/fuzz/%.o) $(B)/fuzz/replay_main.o $(BENCH_SRCS:%.c=$(B)/%.o)
 
+# keep objects of test and bench binaries (make would delete them as intermediates)
+.SECONDARY:
+
 .PHONY: all check test conform fuzz fuzz-regress demo bench deps lint clean golden-update
 all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
 

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 static void help(FILE *f)
@@ -238,7 +237,7 @@ int cmd_interp(int argc, char **argv)
     int nproc = res.n_processes;
     for (int i = 0; i < res.n_outputs; i++) summarize(i, res.outputs[i]);
     if (out_dir) {
-        if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+        if (tool_mkdir_p(out_dir) != 0) {
             fprintf(stderr, "npusim interp: cannot create %s: %s\n", out_dir, strerror(errno));
             graph_interp_result_free(&res);
             goto done;

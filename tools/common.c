@@ -1,8 +1,10 @@
 /* Helpers shared by the subcommands. */
 #include "tools/tools.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void tool_print_diag(const struct base_diag *d)
 {
@@ -45,4 +47,20 @@ bool tool_opt(int argc, char **argv, int *i, const char *name, const char **valu
     }
     *value = argv[++*i];
     return true;
+}
+
+int tool_mkdir_p(const char *path)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf) return -1;
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != 0) continue;
+        char c = buf[i];
+        buf[i] = 0;
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+        buf[i] = c;
+    }
+    return 0;
 }

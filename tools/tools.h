@@ -26,5 +26,7 @@ struct graph_module *tool_load_model(const char *path, bool verify);
 /* Option parsing helpers: "--name value" or "--name=value". */
 bool tool_opt(int argc, char **argv, int *i, const char *name, const char **value);
 bool tool_flag(const char *arg, const char *name);
+/* mkdir -p; 0 on success, -1 with errno set. */
+int tool_mkdir_p(const char *path);
 
 #endif
