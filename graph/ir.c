@@ -1,0 +1,508 @@
+/* IR helpers: type and attribute queries, structural equality, module
+ * lookup and teardown, and the split-input-file chunker. */
+#include "graph/graph.h"
+#include "graph/print_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Types                                                                     */
+
+static bool quant_equal(const struct graph_quant *a, const struct graph_quant *b)
+{
+    if (a == b) return true;
+    if (!a || !b) return false;
+    if (a->storage != b->storage || a->expressed != b->expressed ||
+        a->storage_min != b->storage_min || a->storage_max != b->storage_max ||
+        a->quant_dim != b->quant_dim || a->n_scales != b->n_scales)
+        return false;
+    for (int i = 0; i < a->n_scales; i++) {
+        if (memcmp(&a->scales[i], &b->scales[i], sizeof(double)) != 0) return false;
+        if (a->zero_points[i] != b->zero_points[i]) return false;
+    }
+    return true;
+}
+
+bool graph_type_equal(const struct graph_type *a, const struct graph_type *b)
+{
+    if (a == b) return true;
+    if (!a || !b || a->kind != b->kind) return false;
+    switch (a->kind) {
+    case GRAPH_TYPE_TOKEN:
+        return true;
+    case GRAPH_TYPE_TUPLE:
+        if (a->n_elems != b->n_elems) return false;
+        for (int i = 0; i < a->n_elems; i++)
+            if (!graph_type_equal(a->elems[i], b->elems[i])) return false;
+        return true;
+    case GRAPH_TYPE_TENSOR:
+        if (a->elem != b->elem || a->rank != b->rank) return false;
+        for (int i = 0; i < a->rank; i++)
+            if (a->dims[i] != b->dims[i]) return false;
+        if (!quant_equal(a->quant, b->quant)) return false;
+        if (a->encoding || b->encoding) {
+            if (!a->encoding || !b->encoding) return false;
+            return attr_equal(a->encoding, b->encoding);
+        }
+        return true;
+    }
+    return false;
+}
+
+bool graph_type_is_static(const struct graph_type *t)
+{
+    if (!t) return false;
+    switch (t->kind) {
+    case GRAPH_TYPE_TOKEN:
+        return true;
+    case GRAPH_TYPE_TUPLE:
+        for (int i = 0; i < t->n_elems; i++)
+            if (!graph_type_is_static(t->elems[i])) return false;
+        return true;
+    case GRAPH_TYPE_TENSOR:
+        if (t->rank < 0) return false;
+        for (int i = 0; i < t->rank; i++)
+            if (t->dims[i] < 0) return false;
+        return true;
+    }
+    return false;
+}
+
+int64_t graph_type_count(const struct graph_type *t)
+{
+    if (!t || t->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(t)) return -1;
+    return base_shape_count(t->rank, t->dims);
+}
+
+void graph_type_str(const struct graph_type *t, char *buf, size_t cap)
+{
+    if (!buf || cap == 0) return;
+    struct sbuf s;
+    sb_init_fixed(&s, buf, cap);
+    if (t) print_type(&s, t);
+    else sb_puts(&s, "<null type>");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Attributes                                                                */
+
+static bool str_eq(const char *a, const char *b)
+{
+    if (a == b) return true;
+    if (!a || !b) return false;
+    return strcmp(a, b) == 0;
+}
+
+static bool tensor_equal(const struct base_tensor *a, const struct base_tensor *b)
+{
+    if (a == b) return true;
+    if (!a || !b) return false;
+    if (a->dtype != b->dtype || a->rank != b->rank || a->count != b->count) return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->dims[i] != b->dims[i]) return false;
+    return memcmp(a->data, b->data, base_tensor_nbytes(a)) == 0;
+}
+
+static bool named_attrs_equal(int n, const struct graph_named_attr *a, int nb,
+                              const struct graph_named_attr *b)
+{
+    if (n != nb) return false;
+    for (int i = 0; i < n; i++) {
+        if (!str_eq(a[i].name, b[i].name)) return false;
+        if (!attr_equal(a[i].value, b[i].value)) return false;
+    }
+    return true;
+}
+
+bool attr_equal(const struct graph_attr *a, const struct graph_attr *b)
+{
+    if (a == b) return true;
+    if (!a || !b || a->kind != b->kind || !str_eq(a->tag, b->tag)) return false;
+    switch (a->kind) {
+    case GRAPH_ATTR_UNIT:
+        return true;
+    case GRAPH_ATTR_BOOL:
+        return a->u.b == b->u.b;
+    case GRAPH_ATTR_INT:
+        return a->elem == b->elem && a->u.i == b->u.i;
+    case GRAPH_ATTR_FLOAT:
+        return a->elem == b->elem && memcmp(&a->u.f, &b->u.f, sizeof(double)) == 0;
+    case GRAPH_ATTR_STRING:
+    case GRAPH_ATTR_SYMBOL:
+    case GRAPH_ATTR_KEYWORD:
+    case GRAPH_ATTR_OPAQUE:
+        return a->u.str.len == b->u.str.len &&
+               (a->u.str.len == 0 || memcmp(a->u.str.s, b->u.str.s, a->u.str.len) == 0);
+    case GRAPH_ATTR_ARRAY:
+        if (a->u.array.n != b->u.array.n) return false;
+        for (int i = 0; i < a->u.array.n; i++)
+            if (!attr_equal(a->u.array.items[i], b->u.array.items[i])) return false;
+        return true;
+    case GRAPH_ATTR_DENSE_ARRAY:
+        if (a->elem != b->elem || a->u.dense.n != b->u.dense.n) return false;
+        if ((a->u.dense.i == NULL) != (b->u.dense.i == NULL)) return false;
+        if (a->u.dense.n == 0) return true;
+        if (a->u.dense.i)
+            return memcmp(a->u.dense.i, b->u.dense.i, (size_t)a->u.dense.n * sizeof(int64_t)) == 0;
+        if (!a->u.dense.f || !b->u.dense.f) return a->u.dense.f == b->u.dense.f;
+        return memcmp(a->u.dense.f, b->u.dense.f, (size_t)a->u.dense.n * sizeof(double)) == 0;
+    case GRAPH_ATTR_ELEMENTS:
+        return graph_type_equal(a->u.elements.type, b->u.elements.type) &&
+               str_eq(a->u.elements.resource, b->u.elements.resource) &&
+               tensor_equal(a->u.elements.value, b->u.elements.value);
+    case GRAPH_ATTR_DICT:
+        return named_attrs_equal(a->u.dict.n, a->u.dict.items, b->u.dict.n, b->u.dict.items);
+    case GRAPH_ATTR_TYPE:
+        return graph_type_equal(a->u.type, b->u.type);
+    }
+    return false;
+}
+
+const struct graph_attr *graph_dict_get(const struct graph_attr *dict, const char *name)
+{
+    if (!dict || dict->kind != GRAPH_ATTR_DICT || !name) return NULL;
+    for (int i = 0; i < dict->u.dict.n; i++)
+        if (dict->u.dict.items[i].name && strcmp(dict->u.dict.items[i].name, name) == 0)
+            return dict->u.dict.items[i].value;
+    return NULL;
+}
+
+bool graph_attr_as_i64(const struct graph_attr *a, int64_t *out)
+{
+    if (!a || a->kind != GRAPH_ATTR_INT) return false;
+    if (out) *out = a->u.i;
+    return true;
+}
+
+int graph_attr_as_i64_list(const struct graph_attr *a, int64_t *out, int cap)
+{
+    if (!a) return -1;
+    switch (a->kind) {
+    case GRAPH_ATTR_DENSE_ARRAY: {
+        if (!a->u.dense.i && a->u.dense.n > 0) return -1;
+        int n = a->u.dense.n;
+        for (int i = 0; i < n && i < cap; i++) out[i] = a->u.dense.i[i];
+        return n;
+    }
+    case GRAPH_ATTR_ARRAY: {
+        int n = a->u.array.n;
+        for (int i = 0; i < n; i++)
+            if (!a->u.array.items[i] || a->u.array.items[i]->kind != GRAPH_ATTR_INT) return -1;
+        for (int i = 0; i < n && i < cap; i++) out[i] = a->u.array.items[i]->u.i;
+        return n;
+    }
+    case GRAPH_ATTR_ELEMENTS: {
+        const struct base_tensor *t = a->u.elements.value;
+        if (!t || t->rank > 1) return -1;
+        enum base_dtype_kind k = base_dtype_kind(t->dtype);
+        if (k != BASE_KIND_SINT && k != BASE_KIND_UINT && k != BASE_KIND_BOOL) return -1;
+        if (t->count > INT32_MAX) return -1;
+        int n = (int)t->count;
+        for (int i = 0; i < n && i < cap; i++) out[i] = base_elem_get_i64(t->dtype, t->data, (size_t)i);
+        return n;
+    }
+    default:
+        return -1;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Ops, functions, modules                                                   */
+
+const struct graph_attr *graph_op_attr(const struct graph_op *op, const char *name)
+{
+    if (!op || !name) return NULL;
+    for (int i = 0; i < op->n_attrs; i++)
+        if (op->attrs[i].name && strcmp(op->attrs[i].name, name) == 0) return op->attrs[i].value;
+    return NULL;
+}
+
+const char *graph_func_name(const struct graph_op *func)
+{
+    const struct graph_attr *a = graph_op_attr(func, "sym_name");
+    if (!a || (a->kind != GRAPH_ATTR_STRING && a->kind != GRAPH_ATTR_SYMBOL)) return NULL;
+    return a->u.str.s;
+}
+
+struct graph_op *graph_module_find_func(const struct graph_module *m, const char *name)
+{
+    if (!m || !name) return NULL;
+    for (int i = 0; i < m->body.n_ops; i++) {
+        struct graph_op *op = m->body.ops[i];
+        if (op->kind != GRAPH_OP_FUNC) continue;
+        const char *n = graph_func_name(op);
+        if (n && strcmp(n, name) == 0) return op;
+    }
+    return NULL;
+}
+
+static bool func_is_public(const struct graph_op *f)
+{
+    const struct graph_attr *v = graph_op_attr(f, "sym_visibility");
+    if (!v || v->kind != GRAPH_ATTR_STRING) return true;
+    return strcmp(v->u.str.s, "public") == 0;
+}
+
+struct graph_op *graph_module_entry(const struct graph_module *m)
+{
+    if (!m) return NULL;
+    struct graph_op *main_fn = graph_module_find_func(m, "main");
+    if (main_fn) return main_fn;
+    struct graph_op *only = NULL;
+    for (int i = 0; i < m->body.n_ops; i++) {
+        struct graph_op *op = m->body.ops[i];
+        if (op->kind != GRAPH_OP_FUNC || !func_is_public(op)) continue;
+        if (op->n_regions < 1 || op->regions[0].n_blocks == 0) continue; /* declaration */
+        if (only) return NULL;
+        only = op;
+    }
+    return only;
+}
+
+static const struct graph_attr *func_results_attr(const struct graph_op *func)
+{
+    const struct graph_attr *ft = graph_op_attr(func, "function_type");
+    if (!ft) return NULL;
+    const struct graph_attr *r = graph_dict_get(ft, "results");
+    if (!r || r->kind != GRAPH_ATTR_ARRAY) return NULL;
+    return r;
+}
+
+int graph_func_n_results(const struct graph_op *func)
+{
+    const struct graph_attr *r = func_results_attr(func);
+    return r ? r->u.array.n : -1;
+}
+
+const struct graph_type *graph_func_result_type(const struct graph_op *func, int i)
+{
+    const struct graph_attr *r = func_results_attr(func);
+    if (!r || i < 0 || i >= r->u.array.n) return NULL;
+    const struct graph_attr *t = r->u.array.items[i];
+    return t && t->kind == GRAPH_ATTR_TYPE ? t->u.type : NULL;
+}
+
+const struct graph_op *graph_block_terminator(const struct graph_block *b)
+{
+    if (!b || b->n_ops == 0) return NULL;
+    const struct graph_op *op = b->ops[b->n_ops - 1];
+    switch (op->kind) {
+    case GRAPH_OP_RETURN:
+    case GRAPH_OP_FUNC_RETURN:
+    case GRAPH_OP_SDY_RETURN:
+        return op;
+    default:
+        return NULL;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Teardown: releases every literal tensor reachable from the module (an
+ * attribute shared by several ops is released once: its pointer is cleared),
+ * then the arena. */
+
+#define WALK_MAX_DEPTH 512
+
+static void release_attr(const struct graph_attr *ca, int depth);
+
+static void release_type(const struct graph_type *t, int depth)
+{
+    if (!t || depth > WALK_MAX_DEPTH) return;
+    if (t->kind == GRAPH_TYPE_TENSOR && t->encoding) release_attr(t->encoding, depth + 1);
+    if (t->kind == GRAPH_TYPE_TUPLE)
+        for (int i = 0; i < t->n_elems; i++) release_type(t->elems[i], depth + 1);
+}
+
+static void release_attr(const struct graph_attr *ca, int depth)
+{
+    if (!ca || depth > WALK_MAX_DEPTH) return;
+    struct graph_attr *a = (struct graph_attr *)ca; /* the module owns its attributes */
+    switch (a->kind) {
+    case GRAPH_ATTR_ELEMENTS:
+        if (a->u.elements.value) {
+            base_tensor_release(a->u.elements.value);
+            a->u.elements.value = NULL;
+        }
+        break;
+    case GRAPH_ATTR_ARRAY:
+        for (int i = 0; i < a->u.array.n; i++) release_attr(a->u.array.items[i], depth + 1);
+        break;
+    case GRAPH_ATTR_DICT:
+        for (int i = 0; i < a->u.dict.n; i++) release_attr(a->u.dict.items[i].value, depth + 1);
+        break;
+    case GRAPH_ATTR_TYPE:
+        release_type(a->u.type, depth + 1);
+        break;
+    default:
+        break;
+    }
+}
+
+void attr_release_tensors(const struct graph_attr *a) { release_attr(a, 0); }
+
+static void release_block(const struct graph_block *b, int depth);
+
+static void release_op(const struct graph_op *op, int depth)
+{
+    for (int i = 0; i < op->n_attrs; i++) release_attr(op->attrs[i].value, depth + 1);
+    for (int i = 0; i < op->n_results; i++) release_type(op->results[i].type, depth + 1);
+    for (int r = 0; r < op->n_regions; r++)
+        for (int bi = 0; bi < op->regions[r].n_blocks; bi++)
+            release_block(&op->regions[r].blocks[bi], depth + 1);
+}
+
+static void release_block(const struct graph_block *b, int depth)
+{
+    if (depth > WALK_MAX_DEPTH) return;
+    for (int i = 0; i < b->n_args; i++) release_type(b->args[i].type, depth + 1);
+    for (int i = 0; i < b->n_ops; i++) release_op(b->ops[i], depth);
+}
+
+void graph_module_destroy(struct graph_module *m)
+{
+    if (!m) return;
+    for (int i = 0; i < m->n_attrs; i++) release_attr(m->attrs[i].value, 0);
+    release_block(&m->body, 0);
+    base_arena_deinit(&m->arena);
+    free(m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Structural equality                                                       */
+
+struct eq_ctx {
+    uint32_t *map; /* a's value id -> b's value id, UINT32_MAX when unmapped */
+    uint32_t n_a;
+    uint32_t n_b;
+};
+
+static bool bind_value(struct eq_ctx *c, const struct graph_value *a, const struct graph_value *b)
+{
+    if (a->id >= c->n_a || b->id >= c->n_b) return false;
+    if (!graph_type_equal(a->type, b->type)) return false;
+    c->map[a->id] = b->id;
+    return true;
+}
+
+static bool block_equal(struct eq_ctx *c, const struct graph_block *a, const struct graph_block *b,
+                        int depth);
+
+static bool op_equal(struct eq_ctx *c, const struct graph_op *a, const struct graph_op *b, int depth)
+{
+    if (a->kind != b->kind || !str_eq(a->name, b->name)) return false;
+    if (a->n_operands != b->n_operands || a->n_results != b->n_results ||
+        a->n_regions != b->n_regions)
+        return false;
+    if (!named_attrs_equal(a->n_attrs, a->attrs, b->n_attrs, b->attrs)) return false;
+    for (int i = 0; i < a->n_operands; i++) {
+        const struct graph_value *va = a->operands[i], *vb = b->operands[i];
+        if (!va || !vb || va->id >= c->n_a || c->map[va->id] != vb->id) return false;
+    }
+    for (int r = 0; r < a->n_regions; r++) {
+        if (a->regions[r].n_blocks != b->regions[r].n_blocks) return false;
+        for (int bi = 0; bi < a->regions[r].n_blocks; bi++)
+            if (!block_equal(c, &a->regions[r].blocks[bi], &b->regions[r].blocks[bi], depth + 1))
+                return false;
+    }
+    for (int i = 0; i < a->n_results; i++)
+        if (!bind_value(c, &a->results[i], &b->results[i])) return false;
+    return true;
+}
+
+static bool block_equal(struct eq_ctx *c, const struct graph_block *a, const struct graph_block *b,
+                        int depth)
+{
+    if (depth > WALK_MAX_DEPTH) return false;
+    if (a->n_args != b->n_args || a->n_ops != b->n_ops) return false;
+    for (int i = 0; i < a->n_args; i++)
+        if (!bind_value(c, &a->args[i], &b->args[i])) return false;
+    for (int i = 0; i < a->n_ops; i++)
+        if (!op_equal(c, a->ops[i], b->ops[i], depth)) return false;
+    return true;
+}
+
+bool graph_module_equal(const struct graph_module *a, const struct graph_module *b)
+{
+    if (a == b) return true;
+    if (!a || !b) return false;
+    if (!str_eq(a->name, b->name)) return false;
+    if (!named_attrs_equal(a->n_attrs, a->attrs, b->n_attrs, b->attrs)) return false;
+    struct eq_ctx c = {NULL, a->n_values, b->n_values};
+    c.map = malloc(((size_t)a->n_values + 1) * sizeof *c.map);
+    if (!c.map) return false;
+    memset(c.map, 0xff, ((size_t)a->n_values + 1) * sizeof *c.map);
+    bool eq = block_equal(&c, &a->body, &b->body, 0);
+    free(c.map);
+    return eq;
+}
+
+/* ------------------------------------------------------------------------ */
+/* split-input-file                                                          */
+
+static bool is_split_line(const char *p, const char *end)
+{
+    static const char marker[] = "// -----";
+    size_t n = sizeof marker - 1;
+    if ((size_t)(end - p) < n || memcmp(p, marker, n) != 0) return false;
+    for (p += n; p < end && *p != '\n'; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\r') return false;
+    return true;
+}
+
+enum base_status graph_split_chunks(const char *text, size_t len, int *n_chunks, size_t **starts,
+                                    size_t **lens, int **first_lines)
+{
+    *n_chunks = 0;
+    *starts = NULL;
+    *lens = NULL;
+    if (first_lines) *first_lines = NULL;
+    size_t cap = 8;
+    size_t *st = malloc(cap * sizeof *st), *ln = malloc(cap * sizeof *ln);
+    int *fl = malloc(cap * sizeof *fl);
+    if (!st || !ln || !fl) goto nomem;
+    const char *end = text + len;
+    const char *p = text, *chunk = text;
+    int line = 1, chunk_line = 1, n = 0;
+    for (;;) {
+        const char *eol = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+        const char *next = eol ? eol + 1 : end;
+        bool split = p < end && is_split_line(p, end);
+        if (split || p >= end) {
+            if ((size_t)n == cap) {
+                cap *= 2;
+                size_t *s2 = realloc(st, cap * sizeof *st);
+                if (s2) st = s2;
+                size_t *l2 = realloc(ln, cap * sizeof *ln);
+                if (l2) ln = l2;
+                int *f2 = realloc(fl, cap * sizeof *fl);
+                if (f2) fl = f2;
+                if (!s2 || !l2 || !f2) goto nomem;
+            }
+            st[n] = (size_t)(chunk - text);
+            ln[n] = (size_t)(p - chunk);
+            fl[n] = chunk_line;
+            n++;
+            if (p >= end) break;
+            chunk = next;
+            chunk_line = line + 1;
+        }
+        if (!eol) {
+            p = end;
+            continue;
+        }
+        p = next;
+        line++;
+    }
+    *n_chunks = n;
+    *starts = st;
+    *lens = ln;
+    if (first_lines) *first_lines = fl;
+    else free(fl);
+    return BASE_OK;
+nomem:
+    free(st);
+    free(ln);
+    free(fl);
+    return BASE_ERR_NOMEM;
+}

@@ -1,0 +1,51 @@
+/* The op table: GRAPH_OPS expanded into names and categories, and the
+ * name -> kind lookup.
+ *
+ * The lookup filters by length and by the name's last character (both kept
+ * in the table) before comparing bytes, so a miss costs ~170 integer compares
+ * and a hit a handful of memcmp calls.  The parser keeps its own per-parse
+ * cache on top of this. */
+#include "graph/graph.h"
+
+#include <string.h>
+
+struct op_info {
+    const char *name;
+    unsigned char len;
+    unsigned char last;
+    unsigned char cat;
+};
+
+#define OP_LAST(name) ((unsigned char)(name)[sizeof(name) - 2])
+static const struct op_info op_table[] = {
+#define X(e, name, cat) {name, (unsigned char)(sizeof(name) - 1), OP_LAST(name), GRAPH_CAT_##cat},
+    GRAPH_OPS(X)
+#undef X
+};
+#undef OP_LAST
+_Static_assert(ARRAY_LEN(op_table) == GRAPH_OP_COUNT, "op table out of sync with GRAPH_OPS");
+
+const char *graph_op_kind_name(enum graph_op_kind k)
+{
+    if ((unsigned)k >= GRAPH_OP_COUNT) return "<invalid>";
+    return op_table[k].name;
+}
+
+enum graph_op_cat graph_op_kind_cat(enum graph_op_kind k)
+{
+    if ((unsigned)k >= GRAPH_OP_COUNT) return GRAPH_CAT_MISC;
+    return (enum graph_op_cat)op_table[k].cat;
+}
+
+enum graph_op_kind graph_op_kind_from_name(const char *name, size_t len)
+{
+    if (!name || len == 0 || len > 255) return GRAPH_OP_UNKNOWN;
+    unsigned char last = (unsigned char)name[len - 1];
+    /* entry 0 is the UNKNOWN placeholder */
+    for (int k = 1; k < GRAPH_OP_COUNT; k++) {
+        const struct op_info *e = &op_table[k];
+        if (e->len == len && e->last == last && memcmp(e->name, name, len) == 0)
+            return (enum graph_op_kind)k;
+    }
+    return GRAPH_OP_UNKNOWN;
+}

@@ -1,0 +1,2027 @@
+/* StableHLO text parser: types, attributes and literals.
+ *
+ * Literal conversion (documented choice): a decimal literal is converted to
+ * the correctly rounded double, then rounded once more (to nearest even) to
+ * the element type.  That is what MLIR does (Token::getFloatingPointValue,
+ * then APFloat::convert), so the tensors match what stablehlo-translate
+ * builds from the same text, including the rare double-rounding cases.
+ * Hexadecimal literals (0x7FC00000) are bit patterns of the element type.
+ */
+#include "graph/graph.h"
+#include "graph/parse_internal.h"
+#include "graph/print_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+const char TAG_FUNCTION_TYPE[] = "builtin.function_type";
+const char TAG_SDY_SHARDING[] = "sdy.sharding";
+const char TAG_SDY_MESH[] = "sdy.mesh";
+const char TAG_CONV[] = "stablehlo.conv";
+const char TAG_DOT[] = "stablehlo.dot";
+const char TAG_DOT_ALGORITHM[] = "stablehlo.dot_algorithm";
+const char TAG_PRECISION[] = "stablehlo.precision";
+const char TAG_CHLO_PRECISION[] = "chlo.precision";
+const char TAG_SDY_SUB_AXIS[] = "sdy.sub_axis";
+
+/* Literal tensors are materialised; hostile shapes stop here. */
+#define MAX_LITERAL_BYTES (UINT64_C(1) << 32)
+
+static const struct graph_type token_type = {.kind = GRAPH_TYPE_TOKEN};
+
+static enum base_status nomem(struct parser *p)
+{
+    return perr_st(p, p->cur, BASE_ERR_NOMEM, "out of memory");
+}
+
+static bool starts_with(struct parser *p, const char *s)
+{
+    size_t n = strlen(s);
+    return (size_t)(p->end - p->cur) >= n && memcmp(p->cur, s, n) == 0;
+}
+
+struct graph_attr *new_attr(struct parser *p, enum graph_attr_kind kind)
+{
+    struct graph_attr *a = palloc(p, sizeof *a);
+    if (a) a->kind = kind;
+    return a;
+}
+
+const struct graph_attr *attr_int(struct parser *p, int64_t v, enum base_dtype elem)
+{
+    struct graph_attr *a = new_attr(p, GRAPH_ATTR_INT);
+    if (!a) return NULL;
+    a->elem = elem;
+    a->u.i = v;
+    return a;
+}
+
+const struct graph_attr *attr_bool(struct parser *p, bool v)
+{
+    struct graph_attr *a = new_attr(p, GRAPH_ATTR_BOOL);
+    if (a) a->u.b = v;
+    return a;
+}
+
+const struct graph_attr *attr_string(struct parser *p, const char *s, size_t len)
+{
+    struct graph_attr *a = new_attr(p, GRAPH_ATTR_STRING);
+    if (!a) return NULL;
+    a->u.str.s = s;
+    a->u.str.len = len;
+    return a;
+}
+
+const struct graph_attr *attr_keyword(struct parser *p, const char *tag, const char *s, size_t len)
+{
+    struct graph_attr *a = new_attr(p, GRAPH_ATTR_KEYWORD);
+    if (!a) return NULL;
+    a->tag = tag;
+    a->u.str.s = pstrndup(p, s, len);
+    a->u.str.len = len;
+    return a->u.str.s ? a : NULL;
+}
+
+const struct graph_attr *attr_dense_i64(struct parser *p, const int64_t *v, int n)
+{
+    struct graph_attr *a = new_attr(p, GRAPH_ATTR_DENSE_ARRAY);
+    if (!a) return NULL;
+    a->elem = BASE_DT_SI64;
+    int64_t *d = palloc(p, (size_t)(n ? n : 1) * sizeof *d);
+    if (!d) return NULL;
+    if (n) memcpy(d, v, (size_t)n * sizeof *d);
+    a->u.dense.n = n;
+    a->u.dense.i = d;
+    return a;
+}
+
+const struct graph_type *make_tensor_type(struct parser *p, enum base_dtype elem,
+                                          const struct graph_quant *q, int rank, const int64_t *dims)
+{
+    struct graph_type *t = palloc(p, sizeof *t);
+    if (!t) return NULL;
+    t->kind = GRAPH_TYPE_TENSOR;
+    t->elem = elem;
+    t->quant = q;
+    t->rank = rank;
+    for (int i = 0; i < rank && i < GRAPH_MAX_RANK; i++) t->dims[i] = dims[i];
+    return t;
+}
+
+static enum base_status track_tensor(struct parser *p, struct base_tensor *t)
+{
+    return ps_push(p, &p->tensors, &t);
+}
+
+const struct graph_attr *attr_elements_i64(struct parser *p, const int64_t *v, int rank, const int64_t *dims)
+{
+    struct base_tensor *t;
+    if (base_tensor_create(BASE_DT_SI64, rank, dims, &t) != BASE_OK) return NULL;
+    if (track_tensor(p, t) != BASE_OK) {
+        base_tensor_release(t);
+        return NULL;
+    }
+    if (t->count) memcpy(t->data, v, (size_t)t->count * sizeof(int64_t));
+    struct graph_attr *a = new_attr(p, GRAPH_ATTR_ELEMENTS);
+    if (!a) return NULL;
+    a->u.elements.type = make_tensor_type(p, BASE_DT_SI64, NULL, rank, dims);
+    a->u.elements.value = t;
+    return a->u.elements.type ? a : NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Numbers                                                                   */
+
+enum base_status parse_f64_lit(struct parser *p, double *out, const char *ctx)
+{
+    skip_ws(p);
+    const char *pos = p->cur;
+    bool neg = false;
+    if (p->cur < p->end && (*p->cur == '-' || *p->cur == '+')) {
+        neg = *p->cur == '-';
+        p->cur++;
+    }
+    size_t idn = lex_bare_id(p->cur, p->end);
+    if ((idn == 3 && !memcmp(p->cur, "inf", 3)) || (idn == 3 && !memcmp(p->cur, "nan", 3))) {
+        *out = p->cur[0] == 'i' ? (neg ? -INFINITY : INFINITY) : (neg ? -NAN : NAN);
+        p->cur += 3;
+        return BASE_OK;
+    }
+    struct lex_number num;
+    size_t n = lex_number(p->cur, p->end, &num);
+    if (!n || num.is_hex) {
+        char found[48];
+        describe_at(p, pos, found, sizeof found);
+        p->cur = pos;
+        return perr(p, pos, "expected a number %s, found %s", ctx, found);
+    }
+    double d;
+    if (!lex_parse_f64(p->cur, n, &d)) return perr(p, pos, "numeric literal too long");
+    p->cur += n;
+    *out = neg ? -d : d;
+    return BASE_OK;
+}
+
+/* ": <scalar type>" after a number, when the type is a builtin scalar. */
+static bool accept_scalar_type_suffix(struct parser *p, enum base_dtype *dt)
+{
+    skip_ws(p);
+    if (p->cur >= p->end || *p->cur != ':') return false;
+    const char *q = lex_skip_ws(p->cur + 1, p->end);
+    size_t n = lex_bare_id(q, p->end);
+    if (!n) return false;
+    enum base_dtype d;
+    if (n == 5 && !memcmp(q, "index", 5)) d = BASE_DT_INDEX;
+    else if (n >= 2 && q[0] == 'u' && lex_is_digit(q[1])) {
+        char buf[16];
+        if (n + 1 >= sizeof buf) return false;
+        buf[0] = 'u';
+        buf[1] = 'i';
+        memcpy(buf + 2, q + 1, n - 1);
+        if (!base_dtype_parse(buf, n + 1, &d)) return false;
+    } else if (n >= 3 && q[0] == 's' && q[1] == 'i' && lex_is_digit(q[2])) {
+        if (!base_dtype_parse(q + 1, n - 1, &d)) return false;
+    } else if (!base_dtype_parse(q, n, &d)) {
+        return false;
+    }
+    if (base_dtype_is_complex(d)) return false;
+    p->cur = q + n;
+    *dt = d;
+    return true;
+}
+
+static double round_to(enum base_dtype dt, double v)
+{
+    if (dt == BASE_DT_F64 || !base_dtype_is_float(dt)) return v;
+    if (dt == BASE_DT_F32) return (double)(float)v;
+    return base_float_f64_from_bits(dt, base_float_bits_from_f64(dt, v));
+}
+
+enum base_status parse_float_attr_value(struct parser *p, enum base_dtype elem, const struct graph_attr **out)
+{
+    double d;
+    TRY(parse_f64_lit(p, &d, "(float attribute)"));
+    enum base_dtype t;
+    if (accept_scalar_type_suffix(p, &t)) {
+        if (!base_dtype_is_float(t)) return perr(p, p->cur, "expected a float type after the float value");
+        elem = t;
+    }
+    struct graph_attr *a = new_attr(p, GRAPH_ATTR_FLOAT);
+    if (!a) return nomem(p);
+    a->elem = elem;
+    a->u.f = round_to(elem, d);
+    *out = a;
+    return BASE_OK;
+}
+
+/* integer / float / hex number as an attribute, with an optional ": type" */
+static enum base_status parse_number_attr(struct parser *p, const struct graph_attr **out)
+{
+    const char *pos = p->cur;
+    bool neg = false;
+    if (*p->cur == '-' || *p->cur == '+') {
+        neg = *p->cur == '-';
+        p->cur++;
+    }
+    struct lex_number num;
+    size_t n = lex_number(p->cur, p->end, &num);
+    if (!n) return perr(p, pos, "expected a number");
+    const char *text = p->cur;
+    p->cur += n;
+    enum base_dtype dt;
+    bool typed = accept_scalar_type_suffix(p, &dt);
+    if (num.is_float || (typed && base_dtype_is_float(dt) && !num.is_hex)) {
+        double d;
+        if (!lex_parse_f64(text, n, &d)) return perr(p, pos, "numeric literal too long");
+        struct graph_attr *a = new_attr(p, GRAPH_ATTR_FLOAT);
+        if (!a) return nomem(p);
+        a->elem = typed ? dt : BASE_DT_F64;
+        if (!base_dtype_is_float(a->elem)) return perr(p, pos, "a float literal needs a float type");
+        a->u.f = round_to(a->elem, neg ? -d : d);
+        *out = a;
+        return BASE_OK;
+    }
+    if (num.overflow) return perr(p, pos, "integer literal does not fit in 64 bits");
+    if (typed && base_dtype_is_float(dt)) { /* hex bit pattern */
+        if (neg) return perr(p, pos, "a hexadecimal float literal cannot be negative");
+        int bits = base_dtype_bits(dt);
+        if (bits < 64 && (num.mag >> bits)) return perr(p, pos, "hexadecimal literal does not fit in %d bits", bits);
+        struct graph_attr *a = new_attr(p, GRAPH_ATTR_FLOAT);
+        if (!a) return nomem(p);
+        a->elem = dt;
+        a->u.f = base_float_f64_from_bits(dt, num.mag);
+        *out = a;
+        return BASE_OK;
+    }
+    if (typed && dt == BASE_DT_I1) {
+        if (neg || num.mag > 1) return perr(p, pos, "an i1 value must be 0 or 1");
+        *out = attr_bool(p, num.mag != 0);
+        return *out ? BASE_OK : nomem(p);
+    }
+    if (neg && num.mag > (UINT64_C(1) << 63)) return perr(p, pos, "integer literal is out of the 64-bit range");
+    *out = attr_int(p, neg ? (int64_t)(0 - num.mag) : (int64_t)num.mag, typed ? dt : BASE_DT_SI64);
+    return *out ? BASE_OK : nomem(p);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Types                                                                     */
+
+static enum base_status parse_quant(struct parser *p, struct graph_quant **out)
+{
+    /* after "!quant.uniform<" */
+    struct graph_quant *q = palloc(p, sizeof *q);
+    if (!q) return nomem(p);
+    const char *pos;
+    size_t n;
+    skip_ws(p);
+    pos = p->cur;
+    const char *id = take_bare_id(p, &n);
+    bool ok = false;
+    if (n >= 2 && n < 8 && (id[0] == 'i' || id[0] == 'u')) {
+        char buf[16];
+        size_t k = 0;
+        if (id[0] == 'u' && id[1] != 'i') {
+            buf[k++] = 'u';
+            buf[k++] = 'i';
+            memcpy(buf + k, id + 1, n - 1);
+            k += n - 1;
+        } else {
+            memcpy(buf, id, n);
+            k = n;
+        }
+        ok = base_dtype_parse(buf, k, &q->storage) && base_dtype_is_int(q->storage);
+    }
+    if (!ok) return perr(p, pos, "expected a quantized storage type (i8, u8, i4, i16, i32), found '%.*s'", (int)n, id);
+    q->storage_min = base_int_min(q->storage);
+    q->storage_max = (int64_t)base_int_max(q->storage);
+    if (accept_char(p, '<')) {
+        TRY(parse_int_lit(p, &q->storage_min, "(storage minimum)"));
+        TRY(expect_char(p, ':', "in the storage range"));
+        TRY(parse_int_lit(p, &q->storage_max, "(storage maximum)"));
+        TRY(expect_char(p, '>', "to close the storage range"));
+    }
+    TRY(expect_char(p, ':', "after the quantized storage type"));
+    skip_ws(p);
+    pos = p->cur;
+    id = take_bare_id(p, &n);
+    if (!n || !base_dtype_parse(id, n, &q->expressed) || !base_dtype_is_float(q->expressed))
+        return perr(p, pos, "expected the expressed float type of the quantized type");
+    q->quant_dim = -1;
+    if (accept_char(p, ':')) {
+        int64_t d;
+        TRY(parse_int_lit(p, &d, "(quantization dimension)"));
+        if (d < 0 || d >= GRAPH_MAX_RANK) return perr(p, p->cur, "quantization dimension out of range");
+        q->quant_dim = (int)d;
+    }
+    TRY(expect_char(p, ',', "before the quantization scale"));
+    bool per_axis = accept_char(p, '{');
+    if (per_axis != (q->quant_dim >= 0))
+        return perr(p, p->cur, per_axis ? "per-axis scales need a quantization dimension"
+                                        : "a quantization dimension needs per-axis scales {s:zp, ...}");
+    size_t fb = p->f64s.n, ib = p->i64s.n;
+    do {
+        double s;
+        int64_t zp = 0;
+        TRY(parse_f64_lit(p, &s, "(quantization scale)"));
+        if (accept_char(p, ':')) TRY(parse_int_lit(p, &zp, "(zero point)"));
+        TRY(ps_push(p, &p->f64s, &s));
+        TRY(ps_push(p, &p->i64s, &zp));
+        if (p->f64s.n - fb > (size_t)p->max_elements)
+            return perr_st(p, p->cur, BASE_ERR_LIMIT, "too many quantization scales");
+    } while (per_axis && accept_char(p, ','));
+    if (per_axis) TRY(expect_char(p, '}', "to close the per-axis scales"));
+    void *tmp;
+    int ns;
+    TRY(ps_take(p, &p->f64s, fb, &tmp, &ns));
+    q->scales = tmp;
+    TRY(ps_take(p, &p->i64s, ib, &tmp, &ns));
+    q->zero_points = tmp;
+    q->n_scales = ns;
+    TRY(expect_char(p, '>', "to close the quantized type"));
+    *out = q;
+    return BASE_OK;
+}
+
+static enum base_status parse_elem_type(struct parser *p, enum base_dtype *dt, const struct graph_quant **q)
+{
+    skip_ws(p);
+    const char *pos = p->cur;
+    *q = NULL;
+    if (starts_with(p, "!quant.uniform<")) {
+        p->cur += 15;
+        struct graph_quant *qq = NULL;
+        TRY(enter_nesting(p, pos));
+        TRY(parse_quant(p, &qq));
+        leave_nesting(p);
+        *q = qq;
+        *dt = qq->storage;
+        return BASE_OK;
+    }
+    size_t n;
+    const char *id = take_bare_id(p, &n);
+    if (n == 7 && !memcmp(id, "complex", 7)) {
+        TRY(expect_char(p, '<', "after 'complex'"));
+        skip_ws(p);
+        const char *cpos = p->cur;
+        const char *c = take_bare_id(p, &n);
+        if (n == 3 && !memcmp(c, "f32", 3)) *dt = BASE_DT_C64;
+        else if (n == 3 && !memcmp(c, "f64", 3)) *dt = BASE_DT_C128;
+        else return perr(p, cpos, "unsupported complex element type (complex<f32> or complex<f64>)");
+        return expect_char(p, '>', "to close complex<...>");
+    }
+    if (!n || !base_dtype_parse(id, n, dt)) {
+        char found[48];
+        p->cur = pos;
+        describe_at(p, pos, found, sizeof found);
+        return perr(p, pos, "expected an element type (i32, f32, bf16, complex<f32>, !quant.uniform<...>), found %s",
+                    found);
+    }
+    return BASE_OK;
+}
+
+/* End of a bracketed span starting after `open` (depth 1), or NULL. */
+static const char *match_angle(const char *q, const char *end)
+{
+    int depth = 1;
+    while (q < end) {
+        char c = *q;
+        if (c == '<') depth++;
+        else if (c == '>' && q[-1] != '-') {
+            if (--depth == 0) return q + 1;
+        } else if (c == '"') {
+            size_t n = lex_string(q, end);
+            if (!n) return NULL;
+            q += n;
+            continue;
+        } else if (c == '{' || c == '}' || c == ';') {
+            /* types never hold these outside strings: stop scanning */
+            if (c != '{' && c != '}') return NULL;
+        }
+        q++;
+    }
+    return NULL;
+}
+
+static enum base_status parse_tensor_type(struct parser *p, const struct graph_type **out)
+{
+    const char *start = p->cur;
+    /* common case: no nested '<' before the first '>' (found with memchr) */
+    const char *span_end = NULL, *sc = start + 7;
+    while (sc < p->end && *sc != '>' && *sc != '<' && *sc != '"') sc++;
+    if (sc < p->end && *sc == '>') span_end = sc + 1;
+    else span_end = match_angle(start + 7, p->end);
+    if (span_end) {
+        const struct graph_type *t = type_cache_get(p, start, (size_t)(span_end - start));
+        if (t) {
+            p->cur = span_end;
+            *out = t;
+            return BASE_OK;
+        }
+    }
+    TRY(enter_nesting(p, start));
+    p->cur = start + 7;
+    struct graph_type *t = palloc(p, sizeof *t);
+    if (!t) return nomem(p);
+    t->kind = GRAPH_TYPE_TENSOR;
+    skip_ws(p);
+    if (p->cur < p->end && *p->cur == '*') {
+        p->cur++;
+        t->rank = -1;
+        TRY(expect_char(p, 'x', "after '*' in an unranked tensor type"));
+    } else {
+        for (;;) {
+            skip_ws(p);
+            const char *dpos = p->cur;
+            if (dpos >= p->end) break;
+            int64_t dim;
+            if (*dpos == '?') {
+                dim = GRAPH_DYN;
+                p->cur++;
+            } else if (lex_is_digit(*dpos)) {
+                uint64_t v = 0;
+                const char *q = dpos;
+                while (q < p->end && lex_is_digit(*q)) {
+                    v = v * 10 + (uint64_t)(*q - '0');
+                    if (v > (uint64_t)INT64_MAX / 16)
+                        return perr_st(p, dpos, BASE_ERR_LIMIT, "tensor dimension is too large");
+                    q++;
+                }
+                dim = (int64_t)v;
+                p->cur = q;
+            } else {
+                break;
+            }
+            if (t->rank >= GRAPH_MAX_RANK)
+                return perr_st(p, dpos, BASE_ERR_LIMIT, "tensor rank exceeds the maximum of %d", GRAPH_MAX_RANK);
+            t->dims[t->rank++] = dim;
+            TRY(expect_char(p, 'x', "after a tensor dimension"));
+        }
+    }
+    enum base_dtype dt;
+    const struct graph_quant *q;
+    TRY(parse_elem_type(p, &dt, &q));
+    t->elem = dt;
+    t->quant = q;
+    if (accept_char(p, ',')) {
+        const struct graph_attr *enc;
+        TRY(parse_attr(p, &enc));
+        t->encoding = enc;
+    }
+    TRY(expect_char(p, '>', "to close the tensor type"));
+    if (t->rank > 0) {
+        bool stat = true;
+        for (int i = 0; i < t->rank; i++)
+            if (t->dims[i] < 0) stat = false;
+        if (stat) {
+            int64_t count = base_shape_count(t->rank, t->dims);
+            if (count < 0 || count > p->max_elements)
+                return perr_st(p, start, BASE_ERR_LIMIT, "tensor type has more elements than the limit of %lld",
+                               (long long)p->max_elements);
+        }
+    }
+    leave_nesting(p);
+    if (p->cur == span_end) TRY(type_cache_put(p, start, (size_t)(span_end - start), t));
+    *out = t;
+    return BASE_OK;
+}
+
+static enum base_status parse_tuple_type(struct parser *p, const struct graph_type **out, int tuple_depth)
+{
+    const char *pos = p->cur;
+    if (tuple_depth >= GRAPH_MAX_TUPLE_DEPTH)
+        return perr_st(p, pos, BASE_ERR_LIMIT, "tuple types nested deeper than %d", GRAPH_MAX_TUPLE_DEPTH);
+    TRY(enter_nesting(p, pos));
+    p->cur += 6;
+    size_t base = p->tys.n;
+    if (!accept_char(p, '>')) {
+        do {
+            const struct graph_type *e;
+            skip_ws(p);
+            if (starts_with(p, "tuple<")) TRY(parse_tuple_type(p, &e, tuple_depth + 1));
+            else TRY(parse_type(p, &e));
+            TRY(ps_push(p, &p->tys, &e));
+        } while (accept_char(p, ','));
+        TRY(expect_char(p, '>', "to close the tuple type"));
+    }
+    struct graph_type *t = palloc(p, sizeof *t);
+    if (!t) return nomem(p);
+    t->kind = GRAPH_TYPE_TUPLE;
+    void *tmp;
+    TRY(ps_take(p, &p->tys, base, &tmp, &t->n_elems));
+    t->elems = tmp;
+    leave_nesting(p);
+    *out = t;
+    return BASE_OK;
+}
+
+enum base_status parse_type(struct parser *p, const struct graph_type **out)
+{
+    skip_ws(p);
+    const char *pos = p->cur;
+    if (starts_with(p, "tensor<")) return parse_tensor_type(p, out);
+    if (starts_with(p, "tuple<")) return parse_tuple_type(p, out, 0);
+    if (pos < p->end && *pos == '!') {
+        size_t n = 1 + lex_suffix_id(pos + 1, p->end);
+        if (n == 16 && !memcmp(pos, "!stablehlo.token", 16)) {
+            p->cur += n;
+            *out = &token_type;
+            return BASE_OK;
+        }
+        const struct graph_type *t = lookup_alias(p, pos, n, ALIAS_TYPE);
+        if (t) {
+            p->cur += n;
+            *out = t;
+            return BASE_OK;
+        }
+        if (memchr(pos, '.', n))
+            return perr_st(p, pos, BASE_ERR_UNSUPPORTED, "unsupported type '%.*s'", (int)n, pos);
+        return perr(p, pos, "undefined type alias '%.*s'", (int)n, pos);
+    }
+    char found[48];
+    describe_at(p, pos, found, sizeof found);
+    size_t n = lex_bare_id(pos, p->end);
+    enum base_dtype dt;
+    if (n && (base_dtype_parse(pos, n, &dt) || (n == 7 && !memcmp(pos, "complex", 7))))
+        return perr_st(p, pos, BASE_ERR_UNSUPPORTED,
+                       "scalar type %s used as a value type: StableHLO values are tensors", found);
+    return perr(p, pos, "expected a type (tensor<...>, tuple<...> or !stablehlo.token), found %s", found);
+}
+
+enum base_status parse_function_type(struct parser *p, int *n_in, int *n_out)
+{
+    size_t base = p->tys.n;
+    TRY(expect_char(p, '(', "to open a function type"));
+    if (!accept_char(p, ')')) {
+        do {
+            const struct graph_type *t;
+            TRY(parse_type(p, &t));
+            TRY(ps_push(p, &p->tys, &t));
+        } while (accept_char(p, ','));
+        TRY(expect_char(p, ')', "to close the input types"));
+    }
+    *n_in = (int)(p->tys.n - base);
+    TRY(expect_str(p, "->", "in a function type"));
+    if (accept_char(p, '(')) {
+        if (!accept_char(p, ')')) {
+            do {
+                const struct graph_type *t;
+                TRY(parse_type(p, &t));
+                TRY(ps_push(p, &p->tys, &t));
+            } while (accept_char(p, ','));
+            TRY(expect_char(p, ')', "to close the result types"));
+        }
+    } else {
+        const struct graph_type *t;
+        TRY(parse_type(p, &t));
+        TRY(ps_push(p, &p->tys, &t));
+    }
+    *n_out = (int)(p->tys.n - base) - *n_in;
+    return BASE_OK;
+}
+
+/* (T...) -> (R...) as DICT tag builtin.function_type {inputs, results} */
+static enum base_status parse_function_type_attr(struct parser *p, const struct graph_attr **out)
+{
+    size_t base = p->tys.n;
+    int n_in, n_out;
+    TRY(parse_function_type(p, &n_in, &n_out));
+    const struct graph_attr **items = palloc(p, (size_t)(n_in + n_out + 1) * sizeof *items);
+    if (!items) return nomem(p);
+    for (int i = 0; i < n_in + n_out; i++) {
+        struct graph_attr *a = new_attr(p, GRAPH_ATTR_TYPE);
+        if (!a) return nomem(p);
+        a->u.type = *(const struct graph_type **)ps_at(&p->tys, base + (size_t)i);
+        items[i] = a;
+    }
+    p->tys.n = base;
+    struct graph_attr *in = new_attr(p, GRAPH_ATTR_ARRAY), *res = new_attr(p, GRAPH_ATTR_ARRAY);
+    struct graph_attr *d = new_attr(p, GRAPH_ATTR_DICT);
+    struct graph_named_attr *f = palloc(p, 2 * sizeof *f);
+    if (!in || !res || !d || !f) return nomem(p);
+    in->u.array.n = n_in;
+    in->u.array.items = items;
+    res->u.array.n = n_out;
+    res->u.array.items = items + n_in;
+    f[0].name = "inputs";
+    f[0].value = in;
+    f[1].name = "results";
+    f[1].value = res;
+    d->tag = TAG_FUNCTION_TYPE;
+    d->u.dict.n = 2;
+    d->u.dict.items = f;
+    *out = d;
+    return BASE_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Dense element literals                                                    */
+
+struct lit {
+    struct parser *p;
+    enum base_dtype dt;
+    enum base_dtype_kind kind;
+    size_t esize;
+    int bits;
+    unsigned char *data;
+    const struct graph_type *type;
+};
+
+static void store_int(const struct lit *L, unsigned char *dst, uint64_t v)
+{
+    switch (L->esize) {
+    case 1:
+        if (L->bits < 8) {
+            uint64_t m = (UINT64_C(1) << L->bits) - 1;
+            v &= m;
+            if (L->kind == BASE_KIND_SINT && (v >> (L->bits - 1))) v |= ~m;
+        }
+        *dst = (unsigned char)v;
+        break;
+    case 2: {
+        uint16_t x = (uint16_t)v;
+        memcpy(dst, &x, 2);
+        break;
+    }
+    case 4: {
+        uint32_t x = (uint32_t)v;
+        memcpy(dst, &x, 4);
+        break;
+    }
+    default:
+        memcpy(dst, &v, 8);
+        break;
+    }
+}
+
+static void store_float_bits(enum base_dtype dt, unsigned char *dst, uint64_t bits)
+{
+    size_t sz = base_dtype_size(dt);
+    if (sz == 1) *dst = (unsigned char)bits;
+    else if (sz == 2) {
+        uint16_t x = (uint16_t)bits;
+        memcpy(dst, &x, 2);
+    } else if (sz == 4) {
+        uint32_t x = (uint32_t)bits;
+        memcpy(dst, &x, 4);
+    } else {
+        memcpy(dst, &bits, 8);
+    }
+}
+
+static void store_float(enum base_dtype dt, unsigned char *dst, double d)
+{
+    if (dt == BASE_DT_F32) {
+        float f = (float)d;
+        memcpy(dst, &f, 4);
+    } else if (dt == BASE_DT_F64) {
+        memcpy(dst, &d, 8);
+    } else {
+        store_float_bits(dt, dst, base_float_bits_from_f64(dt, d));
+    }
+}
+
+/* One real float element (of type dt) at q. */
+static enum base_status lit_float(struct lit *L, enum base_dtype dt, const char **qp, const char *end,
+                                  unsigned char *dst)
+{
+    struct parser *p = L->p;
+    const char *q = *qp, *pos = q;
+    bool neg = false;
+    if (q < end && (*q == '-' || *q == '+')) neg = *q++ == '-';
+    struct lex_number num;
+    size_t n = lex_number(q, end, &num);
+    if (n) {
+        if (num.is_hex) {
+            int bits = base_dtype_bits(dt);
+            if (neg) return perr(p, pos, "a hexadecimal float literal cannot be negative");
+            if (num.overflow || (bits < 64 && (num.mag >> bits)))
+                return perr(p, pos, "hexadecimal literal does not fit in the %d bits of %s", bits, base_dtype_name(dt));
+            store_float_bits(dt, dst, num.mag);
+        } else {
+            double d;
+            if (!lex_parse_f64(q, n, &d)) return perr(p, pos, "numeric literal too long");
+            store_float(dt, dst, neg ? -d : d);
+        }
+        *qp = q + n;
+        return BASE_OK;
+    }
+    size_t idn = lex_bare_id(q, end);
+    if (idn == 3 && (!memcmp(q, "inf", 3) || !memcmp(q, "nan", 3))) {
+        store_float(dt, dst, q[0] == 'i' ? (neg ? -INFINITY : INFINITY) : (neg ? -NAN : NAN));
+        *qp = q + 3;
+        return BASE_OK;
+    }
+    char found[48];
+    describe_at(p, pos, found, sizeof found);
+    return perr(p, pos, "expected a %s literal, found %s", base_dtype_name(dt), found);
+}
+
+static enum base_status lit_elem(struct lit *L, const char **qp, const char *end, unsigned char *dst)
+{
+    struct parser *p = L->p;
+    const char *q = lex_skip_ws(*qp, end), *pos = q;
+    switch (L->kind) {
+    case BASE_KIND_FLOAT:
+        TRY(lit_float(L, L->dt, &q, end, dst));
+        break;
+    case BASE_KIND_COMPLEX: {
+        enum base_dtype c = base_dtype_component(L->dt);
+        size_t cs = base_dtype_size(c);
+        if (q >= end || *q != '(') return perr(p, q, "expected a complex literal (re, im)");
+        q = lex_skip_ws(q + 1, end);
+        TRY(lit_float(L, c, &q, end, dst));
+        q = lex_skip_ws(q, end);
+        if (q >= end || *q != ',') return perr(p, q, "expected ',' between the parts of a complex literal");
+        q = lex_skip_ws(q + 1, end);
+        TRY(lit_float(L, c, &q, end, dst + cs));
+        q = lex_skip_ws(q, end);
+        if (q >= end || *q != ')') return perr(p, q, "expected ')' to close a complex literal");
+        q++;
+        break;
+    }
+    case BASE_KIND_BOOL: {
+        size_t idn = lex_bare_id(q, end);
+        if (idn == 4 && !memcmp(q, "true", 4)) {
+            *dst = 1;
+            q += 4;
+        } else if (idn == 5 && !memcmp(q, "false", 5)) {
+            *dst = 0;
+            q += 5;
+        } else {
+            struct lex_number num;
+            size_t n = lex_number(q, end, &num);
+            if (!n || num.is_float || num.mag > 1) return perr(p, pos, "expected true, false, 0 or 1 for an i1 element");
+            *dst = (unsigned char)num.mag;
+            q += n;
+        }
+        break;
+    }
+    default: { /* SINT, UINT */
+        bool neg = false;
+        if (q < end && (*q == '-' || *q == '+')) neg = *q++ == '-';
+        struct lex_number num;
+        size_t n = lex_number(q, end, &num);
+        if (!n) {
+            size_t idn = lex_bare_id(q, end);
+            if (idn == 4 && !memcmp(q, "true", 4)) num.mag = 1, n = 4;
+            else if (idn == 5 && !memcmp(q, "false", 5)) num.mag = 0, n = 5;
+            else {
+                char found[48];
+                describe_at(p, pos, found, sizeof found);
+                return perr(p, pos, "expected an integer literal for %s, found %s", base_dtype_name(L->dt), found);
+            }
+        } else if (num.is_float) {
+            return perr(p, pos, "expected an integer literal for %s, found a float", base_dtype_name(L->dt));
+        }
+        int w = L->bits;
+        uint64_t umax = w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+        if (num.overflow || num.mag > umax)
+            return perr(p, pos, "integer literal is out of range for %s", base_dtype_name(L->dt));
+        if (neg) {
+            if (L->kind == BASE_KIND_UINT && num.mag)
+                return perr(p, pos, "negative literal for unsigned type %s", base_dtype_name(L->dt));
+            if (num.mag > (UINT64_C(1) << (w - 1)))
+                return perr(p, pos, "integer literal is out of range for %s", base_dtype_name(L->dt));
+        }
+        store_int(L, dst, neg ? 0 - num.mag : num.mag);
+        q += n;
+    }
+    }
+    *qp = q;
+    return BASE_OK;
+}
+
+static enum base_status lit_list(struct lit *L, const char **qp, const char *end, int level, int64_t *index)
+{
+    struct parser *p = L->p;
+    const struct graph_type *t = L->type;
+    const char *q = lex_skip_ws(*qp, end), *pos = q;
+    if (q >= end || *q != '[') return perr(p, q, "expected '[' at nesting level %d of the dense literal", level + 1);
+    q++;
+    int64_t n = 0, want = t->dims[level];
+    q = lex_skip_ws(q, end);
+    if (q < end && *q == ']') {
+        q++;
+    } else {
+        for (;;) {
+            if (n >= want)
+                return perr(p, q, "dense literal has more than %lld elements in dimension %d", (long long)want, level);
+            if (level + 1 < t->rank) {
+                TRY(lit_list(L, &q, end, level + 1, index));
+            } else {
+                TRY(lit_elem(L, &q, end, L->data + (size_t)*index * L->esize));
+                (*index)++;
+            }
+            n++;
+            q = lex_skip_ws(q, end);
+            if (q < end && *q == ',') {
+                q++;
+                continue;
+            }
+            if (q < end && *q == ']') {
+                q++;
+                break;
+            }
+            char found[48];
+            describe_at(p, q, found, sizeof found);
+            return perr(p, q, "expected ',' or ']' in the dense literal, found %s", found);
+        }
+    }
+    if (n != want)
+        return perr(p, pos, "dense literal has %lld elements in dimension %d but its type has %lld", (long long)n,
+                    level, (long long)want);
+    *qp = q;
+    return BASE_OK;
+}
+
+static void fill_splat(unsigned char *data, size_t esize, int64_t count)
+{
+    size_t total = (size_t)count * esize, done = esize;
+    while (done < total) {
+        size_t n = done < total - done ? done : total - done;
+        memcpy(data + done, data, n);
+        done += n;
+    }
+}
+
+static enum base_status decode_hex(struct parser *p, const char *pos, const char *h, size_t n, unsigned char *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        int hi = lex_hex_digit(h[2 * i]), lo = lex_hex_digit(h[2 * i + 1]);
+        if (hi < 0 || lo < 0) return perr(p, pos, "invalid hex digit in a hex literal");
+        out[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return BASE_OK;
+}
+
+/* Normalises raw element bytes (sub-byte types: mask / sign-extend). */
+static void normalize_raw(const struct lit *L, int64_t count)
+{
+    if (L->esize != 1) return;
+    if (L->kind == BASE_KIND_SINT || L->kind == BASE_KIND_UINT) {
+        if (L->bits >= 8) return;
+        for (int64_t i = 0; i < count; i++) store_int(L, L->data + i, L->data[i]);
+    } else if (L->kind == BASE_KIND_BOOL) {
+        for (int64_t i = 0; i < count; i++) L->data[i] = L->data[i] ? 1 : 0;
+    } else if (L->kind == BASE_KIND_FLOAT && L->bits < 8) {
+        for (int64_t i = 0; i < count; i++) L->data[i] &= (unsigned char)((1u << L->bits) - 1);
+    }
+}
+
+static enum base_status new_literal_tensor(struct parser *p, const char *pos, const struct graph_type *t,
+                                           struct base_tensor **out)
+{
+    if (t->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(t))
+        return perr(p, pos, "a dense literal needs a statically shaped tensor type");
+    int64_t count = base_shape_count(t->rank, t->dims);
+    size_t esize = base_dtype_size(t->elem);
+    if (count < 0 || count > p->max_elements || (uint64_t)count * esize > MAX_LITERAL_BYTES)
+        return perr_st(p, pos, BASE_ERR_LIMIT, "dense literal is too large (%lld elements)", (long long)count);
+    enum base_status st = base_tensor_create(t->elem, t->rank, t->dims, out);
+    if (st != BASE_OK) return perr_st(p, pos, st, "cannot allocate a literal of %lld elements", (long long)count);
+    st = track_tensor(p, *out);
+    if (st != BASE_OK) {
+        base_tensor_release(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+static enum base_status parse_literal_body(struct parser *p, const char *q, const char *end,
+                                           const struct graph_type *t, struct base_tensor **out)
+{
+    struct base_tensor *tensor;
+    TRY(new_literal_tensor(p, q, t, &tensor));
+    struct lit L = {p, t->elem, base_dtype_kind(t->elem), base_dtype_size(t->elem), base_dtype_bits(t->elem),
+                    tensor->data, t};
+    int64_t count = tensor->count;
+    q = lex_skip_ws(q, end);
+    if (q >= end) {
+        if (count != 0) return perr(p, q, "empty dense literal for a type with %lld elements", (long long)count);
+    } else if (*q == '"') {
+        size_t sn = lex_string(q, end);
+        if (!sn || sn < 4 || q[1] != '0' || (q[2] != 'x' && q[2] != 'X'))
+            return perr(p, q, "expected a hex string \"0x...\" in the dense literal");
+        const char *h = q + 3;
+        size_t hn = sn - 4;
+        if (hn % 2) return perr(p, q, "hex literal has an odd number of digits");
+        size_t bytes = hn / 2;
+        size_t need = (size_t)count * L.esize;
+        if (bytes == need) {
+            TRY(decode_hex(p, q, h, bytes, L.data));
+            normalize_raw(&L, count);
+        } else if (bytes == L.esize && count > 0) {
+            TRY(decode_hex(p, q, h, bytes, L.data));
+            normalize_raw(&L, 1);
+            fill_splat(L.data, L.esize, count);
+        } else {
+            return perr(p, q, "hex literal has %zu bytes but %s needs %zu (or one element, %zu)", bytes,
+                        base_dtype_name(t->elem), need, L.esize);
+        }
+        q += sn;
+    } else if (*q == '[') {
+        int64_t index = 0;
+        if (t->rank == 0) return perr(p, q, "a rank-0 literal is a single value, not a list");
+        TRY(lit_list(&L, &q, end, 0, &index));
+    } else {
+        unsigned char elem[16];
+        struct lit E = L;
+        E.data = elem;
+        TRY(lit_elem(&E, &q, end, elem));
+        if (count) {
+            memcpy(L.data, elem, L.esize);
+            fill_splat(L.data, L.esize, count);
+        }
+    }
+    q = lex_skip_ws(q, end);
+    if (q < end) {
+        char found[48];
+        describe_at(p, q, found, sizeof found);
+        return perr(p, q, "unexpected %s after the dense literal", found);
+    }
+    *out = tensor;
+    return BASE_OK;
+}
+
+/* After "dense": scans <literal> and returns its text span. */
+static enum base_status scan_dense(struct parser *p, const char **lit, const char **lit_end)
+{
+    TRY(expect_char(p, '<', "after 'dense'"));
+    const char *q = p->cur;
+    *lit = q;
+    while (q < p->end && *q != '>') {
+        if (*q == '"') {
+            size_t n = lex_string(q, p->end);
+            if (!n) return perr(p, q, "unterminated string in the dense literal");
+            q += n;
+            continue;
+        }
+        if (*q == '/' && q + 1 < p->end && q[1] == '/') {
+            q = lex_skip_ws(q, p->end);
+            continue;
+        }
+        if (*q == '<' || *q == '{' || *q == '}') return perr(p, q, "unexpected '%c' in a dense literal", *q);
+        q++;
+    }
+    if (q >= p->end) return perr(p, *lit, "unclosed dense literal: missing '>'");
+    *lit_end = q;
+    p->cur = q + 1;
+    return BASE_OK;
+}
+
+/* ': type' after a dense literal, then the literal is read with that type */
+static enum base_status finish_dense(struct parser *p, const char *lit, const char *lit_end,
+                                     const struct graph_attr **out)
+{
+    TRY(expect_char(p, ':', "and a type after the dense literal"));
+    const struct graph_type *t;
+    TRY(parse_type(p, &t));
+    struct base_tensor *tensor = NULL;
+    TRY(parse_literal_body(p, lit, lit_end, t, &tensor));
+    struct graph_attr *a = new_attr(p, GRAPH_ATTR_ELEMENTS);
+    if (!a) return nomem(p);
+    a->u.elements.type = t;
+    a->u.elements.value = tensor;
+    *out = a;
+    return BASE_OK;
+}
+
+static enum base_status parse_dense(struct parser *p, const struct graph_attr **out)
+{
+    const char *lit, *lit_end;
+    TRY(scan_dense(p, &lit, &lit_end));
+    return finish_dense(p, lit, lit_end, out);
+}
+
+/* check.expect_almost_eq_const: dense<...>, tolerance = X : T is accepted too */
+enum base_status parse_elements_attr_tol(struct parser *p, const struct graph_attr **out)
+{
+    skip_ws(p);
+    const char *pos = p->cur;
+    size_t n = lex_bare_id(pos, p->end);
+    if (n != 5 || memcmp(pos, "dense", 5)) return parse_elements_attr(p, out);
+    p->cur += 5;
+    const char *lit, *lit_end;
+    TRY(scan_dense(p, &lit, &lit_end));
+    if (at_char(p, ',')) {
+        const char *q = lex_skip_ws(p->cur + 1, p->end);
+        if (lex_bare_id(q, p->end) == 9 && !memcmp(q, "tolerance", 9)) {
+            p->cur = q + 9;
+            TRY(expect_char(p, '=', "after 'tolerance'"));
+            const struct graph_attr *t;
+            TRY(parse_float_attr_value(p, BASE_DT_F64, &t));
+            TRY(push_attr(p, "tolerance", t));
+        }
+    }
+    return finish_dense(p, lit, lit_end, out);
+}
+
+enum base_status parse_elements_attr(struct parser *p, const struct graph_attr **out)
+{
+    skip_ws(p);
+    const char *pos = p->cur;
+    size_t n = lex_bare_id(pos, p->end);
+    if (n == 5 && !memcmp(pos, "dense", 5)) {
+        p->cur += 5;
+        return parse_dense(p, out);
+    }
+    TRY(parse_attr(p, out));
+    if ((*out)->kind != GRAPH_ATTR_ELEMENTS) return perr(p, pos, "expected a dense<...> literal");
+    return BASE_OK;
+}
+
+/* After "dense_resource": <name> : type */
+static enum base_status parse_dense_resource(struct parser *p, const struct graph_attr **out)
+{
+    const char *pos = p->cur;
+    TRY(expect_char(p, '<', "after 'dense_resource'"));
+    skip_ws(p);
+    size_t n = lex_suffix_id(p->cur, p->end);
+    if (!n) return perr(p, p->cur, "expected a resource name in dense_resource<...>");
+    const char *name = pstrndup(p, p->cur, n);
+    if (!name) return nomem(p);
+    p->cur += n;
+    TRY(expect_char(p, '>', "to close dense_resource<...>"));
+    TRY(expect_char(p, ':', "and a type after dense_resource<...>"));
+    const struct graph_type *t;
+    TRY(parse_type(p, &t));
+    if (t->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(t))
+        return perr(p, pos, "dense_resource needs a statically shaped tensor type");
+    struct graph_attr *a = new_attr(p, GRAPH_ATTR_ELEMENTS);
+    if (!a) return nomem(p);
+    a->u.elements.type = t;
+    a->u.elements.resource = name;
+    struct pending_resource r = {a, pos};
+    TRY(ps_push(p, &p->resources, &r));
+    *out = a;
+    return BASE_OK;
+}
+
+/* {-# dialect_resources: { builtin: { name: "0x..." } } #-} */
+enum base_status parse_resource_trailer(struct parser *p)
+{
+    const char *pos = p->cur;
+    TRY(expect_str(p, "{-#", "to open the resource section"));
+    TRY(enter_nesting(p, pos));
+    while (!accept_str(p, "#-}")) {
+        const char *sec;
+        size_t sn;
+        TRY(expect_bare_id(p, &sec, &sn, "(resource section name)"));
+        TRY(expect_char(p, ':', "after the resource section name"));
+        TRY(expect_char(p, '{', "to open the resource section"));
+        bool dialect = sn == 17 && !memcmp(sec, "dialect_resources", 17);
+        if (!accept_char(p, '}')) {
+            do {
+                const char *dn;
+                size_t dl;
+                TRY(expect_bare_id(p, &dn, &dl, "(resource dialect)"));
+                TRY(expect_char(p, ':', "after the resource dialect"));
+                TRY(expect_char(p, '{', "to open the resource entries"));
+                if (!accept_char(p, '}')) {
+                    do {
+                        skip_ws(p);
+                        const char *kpos = p->cur;
+                        size_t kn = lex_suffix_id(kpos, p->end);
+                        if (!kn) return perr(p, kpos, "expected a resource name");
+                        p->cur += kn;
+                        TRY(expect_char(p, ':', "after the resource name"));
+                        skip_ws(p);
+                        const char *vpos = p->cur;
+                        size_t vn = lex_string(vpos, p->end);
+                        if (vn) {
+                            p->cur += vn;
+                        } else {
+                            const struct graph_attr *ignored;
+                            TRY(parse_attr(p, &ignored));
+                        }
+                        if (dialect && vn && dl == 7 && !memcmp(dn, "builtin", 7)) {
+                            struct blob_entry b = {kpos, kn, vpos, vn};
+                            TRY(ps_push(p, &p->blobs, &b));
+                        }
+                    } while (accept_char(p, ','));
+                    TRY(expect_char(p, '}', "to close the resource entries"));
+                }
+            } while (accept_char(p, ','));
+            TRY(expect_char(p, '}', "to close the resource section"));
+        }
+        accept_char(p, ',');
+        skip_ws(p);
+        if (p->cur >= p->end) return perr(p, pos, "unclosed resource section: missing '#-}'");
+    }
+    leave_nesting(p);
+    return BASE_OK;
+}
+
+enum base_status resolve_resources(struct parser *p)
+{
+    for (size_t i = 0; i < p->resources.n; i++) {
+        struct pending_resource *r = ps_at(&p->resources, i);
+        const char *name = r->attr->u.elements.resource;
+        size_t nl = strlen(name);
+        const struct blob_entry *blob = NULL;
+        for (size_t j = 0; j < p->blobs.n; j++) {
+            const struct blob_entry *b = ps_at(&p->blobs, j);
+            if (b->len == nl && !memcmp(b->name, name, nl)) blob = b;
+        }
+        if (!blob) continue; /* absent: the literal has no data */
+        const char *s = blob->text;
+        size_t sn = blob->text_len;
+        if (sn < 4 || s[1] != '0' || (s[2] != 'x' && s[2] != 'X') || (sn - 4) % 2)
+            return perr(p, blob->name, "resource '%s' is not a hex string \"0x...\"", name);
+        size_t bytes = (sn - 4) / 2;
+        if (bytes < 4) return perr(p, blob->name, "resource '%s' lacks its 4-byte alignment header", name);
+        const struct graph_type *t = r->attr->u.elements.type;
+        struct base_tensor *tensor;
+        TRY(new_literal_tensor(p, r->pos, t, &tensor));
+        size_t need = base_tensor_nbytes(tensor);
+        if (bytes - 4 != need)
+            return perr(p, r->pos, "resource '%s' holds %zu bytes but %s needs %zu", name, bytes - 4,
+                        base_dtype_name(t->elem), need);
+        TRY(decode_hex(p, blob->name, s + 3 + 8, need, tensor->data));
+        struct lit L = {p, t->elem, base_dtype_kind(t->elem), base_dtype_size(t->elem), base_dtype_bits(t->elem),
+                        tensor->data, t};
+        normalize_raw(&L, tensor->count);
+        r->attr->u.elements.value = tensor;
+    }
+    return BASE_OK;
+}
+
+/* array<i64: 1, 2> */
+static enum base_status parse_dense_array(struct parser *p, const struct graph_attr **out)
+{
+    TRY(expect_char(p, '<', "after 'array'"));
+    skip_ws(p);
+    const char *tpos = p->cur;
+    size_t n;
+    const char *id = take_bare_id(p, &n);
+    enum base_dtype dt;
+    if (!n || !base_dtype_parse(id, n, &dt) || base_dtype_is_complex(dt))
+        return perr(p, tpos, "expected the element type of array<...>");
+    struct graph_attr *a = new_attr(p, GRAPH_ATTR_DENSE_ARRAY);
+    if (!a) return nomem(p);
+    a->elem = dt;
+    bool fl = base_dtype_is_float(dt);
+    size_t base = fl ? p->f64s.n : p->i64s.n;
+    if (accept_char(p, ':')) {
+        do {
+            skip_ws(p);
+            const char *vpos = p->cur;
+            if (fl) {
+                double d;
+                TRY(parse_f64_lit(p, &d, "in array<...>"));
+                d = round_to(dt, d);
+                TRY(ps_push(p, &p->f64s, &d));
+            } else {
+                int64_t v;
+                if (accept_kw(p, "true")) v = 1;
+                else if (accept_kw(p, "false")) v = 0;
+                else TRY(parse_int_lit(p, &v, "in array<...>"));
+                if (dt == BASE_DT_I1 && (v < 0 || v > 1)) return perr(p, vpos, "an i1 array holds true or false");
+                TRY(ps_push(p, &p->i64s, &v));
+            }
+            if ((fl ? p->f64s.n : p->i64s.n) - base > (size_t)p->max_elements)
+                return perr_st(p, vpos, BASE_ERR_LIMIT, "array<...> has too many elements");
+        } while (accept_char(p, ','));
+    }
+    TRY(expect_char(p, '>', "to close array<...>"));
+    void *tmp;
+    if (fl) {
+        TRY(ps_take(p, &p->f64s, base, &tmp, &a->u.dense.n));
+        a->u.dense.f = tmp ? tmp : palloc(p, sizeof(double));
+    } else {
+        TRY(ps_take(p, &p->i64s, base, &tmp, &a->u.dense.n));
+        a->u.dense.i = tmp ? tmp : palloc(p, sizeof(int64_t));
+    }
+    if (!a->u.dense.f && !a->u.dense.i) return nomem(p);
+    *out = a;
+    return BASE_OK;
+}
+
+/* [1, -2, 3] -> DENSE_ARRAY i64 */
+enum base_status parse_dense_i64_list(struct parser *p, const struct graph_attr **out)
+{
+    TRY(expect_char(p, '[', "to open an integer list"));
+    size_t base = p->i64s.n;
+    if (!accept_char(p, ']')) {
+        do {
+            int64_t v;
+            TRY(parse_int_lit(p, &v, "in the list"));
+            TRY(ps_push(p, &p->i64s, &v));
+            if (p->i64s.n - base > (size_t)p->max_elements)
+                return perr_st(p, p->cur, BASE_ERR_LIMIT, "integer list is too long");
+        } while (accept_char(p, ','));
+        TRY(expect_char(p, ']', "to close the integer list"));
+    }
+    *out = attr_dense_i64(p, ps_at(&p->i64s, base), (int)(p->i64s.n - base));
+    p->i64s.n = base;
+    return *out ? BASE_OK : nomem(p);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Dictionaries, arrays, dialect attributes                                  */
+
+static enum base_status take_dict(struct parser *p, size_t base, const char *tag, bool sort, const char *pos,
+                                  const struct graph_attr **out)
+{
+    struct graph_attr *d = new_attr(p, GRAPH_ATTR_DICT);
+    if (!d) return nomem(p);
+    void *tmp;
+    TRY(ps_take(p, &p->nattrs, base, &tmp, &d->u.dict.n));
+    struct graph_named_attr *items = tmp;
+    if (sort) {
+        for (int i = 1; i < d->u.dict.n; i++) {
+            struct graph_named_attr x = items[i];
+            int j = i - 1;
+            while (j >= 0 && strcmp(items[j].name, x.name) > 0) {
+                items[j + 1] = items[j];
+                j--;
+            }
+            items[j + 1] = x;
+        }
+        for (int i = 1; i < d->u.dict.n; i++)
+            if (!strcmp(items[i - 1].name, items[i].name))
+                return perr(p, pos, "duplicate key '%s' in the dictionary", items[i].name);
+    }
+    d->tag = tag;
+    d->u.dict.items = items;
+    *out = d;
+    return BASE_OK;
+}
+
+enum base_status parse_attr_dict(struct parser *p)
+{
+    skip_ws(p);
+    const char *pos = p->cur;
+    TRY(expect_char(p, '{', "to open an attribute dictionary"));
+    TRY(enter_nesting(p, pos));
+    if (!accept_char(p, '}')) {
+        do {
+            skip_ws(p);
+            const char *kpos = p->cur;
+            const char *key;
+            size_t kn;
+            if (kpos < p->end && *kpos == '"') {
+                TRY(parse_string_lit(p, &key, &kn));
+            } else {
+                kn = lex_bare_id(kpos, p->end);
+                if (!kn) {
+                    char found[48];
+                    describe_at(p, kpos, found, sizeof found);
+                    return perr(p, kpos, "expected an attribute name, found %s", found);
+                }
+                key = pstrndup(p, kpos, kn);
+                if (!key) return nomem(p);
+                p->cur += kn;
+            }
+            const struct graph_attr *v;
+            if (accept_char(p, '=')) {
+                TRY(parse_attr(p, &v));
+            } else {
+                v = new_attr(p, GRAPH_ATTR_UNIT);
+                if (!v) return nomem(p);
+            }
+            TRY(push_attr(p, key, v));
+        } while (accept_char(p, ','));
+        TRY(expect_char(p, '}', "to close the attribute dictionary"));
+    }
+    leave_nesting(p);
+    return BASE_OK;
+}
+
+enum base_status parse_attr_dict_value(struct parser *p, const struct graph_attr **out)
+{
+    skip_ws(p);
+    const char *pos = p->cur;
+    size_t base = p->nattrs.n;
+    TRY(parse_attr_dict(p));
+    return take_dict(p, base, NULL, true, pos, out);
+}
+
+/* Captures #dialect.name<...> verbatim. */
+static enum base_status parse_opaque(struct parser *p, const char *start, const struct graph_attr **out)
+{
+    const char *q = p->cur;
+    if (q < p->end && *q == '<') {
+        int depth = 0;
+        while (q < p->end) {
+            char c = *q;
+            if (c == '"') {
+                size_t n = lex_string(q, p->end);
+                if (!n) return perr(p, q, "unterminated string in an attribute");
+                q += n;
+                continue;
+            }
+            if (c == '-' && q + 1 < p->end && q[1] == '>') {
+                q += 2;
+                continue;
+            }
+            if (c == '<' || c == '(' || c == '[' || c == '{') depth++;
+            else if (c == '>' || c == ')' || c == ']' || c == '}') {
+                if (--depth == 0) {
+                    q++;
+                    break;
+                }
+                if (depth < 0) return perr(p, q, "unbalanced brackets in an attribute");
+            }
+            if (depth > p->max_nesting) return perr_st(p, q, BASE_ERR_LIMIT, "attribute nested too deeply");
+            q++;
+        }
+        if (depth != 0) return perr(p, start, "unclosed dialect attribute: missing '>'");
+    }
+    struct graph_attr *a = new_attr(p, GRAPH_ATTR_OPAQUE);
+    if (!a) return nomem(p);
+    a->u.str.s = pstrndup(p, start, (size_t)(q - start));
+    a->u.str.len = (size_t)(q - start);
+    if (!a->u.str.s) return nomem(p);
+    p->cur = q;
+    *out = a;
+    return BASE_OK;
+}
+
+/* Canonical field order of the StableHLO struct attributes. */
+static const char *const gather_fields[] = {"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+                                            "start_indices_batching_dims", "start_index_map", "index_vector_dim",
+                                            NULL};
+static const char *const scatter_fields[] = {"update_window_dims",
+                                             "inserted_window_dims",
+                                             "input_batching_dims",
+                                             "scatter_indices_batching_dims",
+                                             "scatter_dims_to_operand_dims",
+                                             "index_vector_dim",
+                                             NULL};
+static const char *const dot_fields[] = {"lhs_batching_dimensions", "rhs_batching_dimensions",
+                                         "lhs_contracting_dimensions", "rhs_contracting_dimensions", NULL};
+static const char *const ragged_fields[] = {"lhs_batching_dimensions",    "rhs_batching_dimensions",
+                                            "lhs_contracting_dimensions", "rhs_contracting_dimensions",
+                                            "lhs_ragged_dimensions",      "rhs_group_dimensions",
+                                            NULL};
+static const char *const algo_fields[] = {"lhs_precision_type",  "rhs_precision_type",       "accumulation_type",
+                                          "lhs_component_count", "rhs_component_count",      "num_primitive_operations",
+                                          "allow_imprecise_accumulation", NULL};
+static const char *const channel_fields[] = {"handle", "type", NULL};
+static const char *const alias_fields[] = {"output_tuple_indices", "operand_index", "operand_tuple_indices", NULL};
+static const char *const conv_fields[] = {"input_batch_dimension",          "input_feature_dimension",
+                                          "input_spatial_dimensions",       "kernel_input_feature_dimension",
+                                          "kernel_output_feature_dimension", "kernel_spatial_dimensions",
+                                          "output_batch_dimension",         "output_feature_dimension",
+                                          "output_spatial_dimensions",      NULL};
+
+struct struct_attr {
+    const char *tag;
+    const char *const *fields;
+};
+static const struct struct_attr struct_attrs[] = {
+    {"stablehlo.gather", gather_fields},       {"stablehlo.scatter", scatter_fields},
+    {TAG_DOT, dot_fields},                     {TAG_DOT_ALGORITHM, algo_fields},
+    {"stablehlo.channel_handle", channel_fields}, {"stablehlo.output_operand_alias", alias_fields},
+    {"chlo.ragged_dot", ragged_fields},
+};
+
+/* Sorts the fields of a struct attribute into canonical order (unknown ones last). */
+static void order_fields(struct graph_named_attr *items, int n, const char *const *fields)
+{
+    int k = 0;
+    for (int f = 0; fields[f]; f++)
+        for (int i = k; i < n; i++)
+            if (!strcmp(items[i].name, fields[f])) {
+                struct graph_named_attr x = items[i];
+                memmove(items + k + 1, items + k, (size_t)(i - k) * sizeof *items);
+                items[k++] = x;
+                break;
+            }
+}
+
+/* <key = value, ...> with [ints] -> DENSE, ints -> INT, bare words -> KEYWORD */
+static enum base_status parse_struct_body(struct parser *p, const char *tag, const char *const *fields,
+                                          const struct graph_attr **out)
+{
+    const char *pos = p->cur;
+    TRY(expect_char(p, '<', "to open the attribute parameters"));
+    size_t base = p->nattrs.n;
+    if (!accept_char(p, '>')) {
+        do {
+            const char *key;
+            size_t kn;
+            skip_ws(p);
+            const char *kpos = p->cur;
+            TRY(expect_bare_id(p, &key, &kn, "(attribute parameter)"));
+            for (size_t i = base; i < p->nattrs.n; i++) {
+                struct graph_named_attr *na = ps_at(&p->nattrs, i);
+                if (strlen(na->name) == kn && !memcmp(na->name, key, kn))
+                    return perr(p, kpos, "parameter '%.*s' is given twice", (int)kn, key);
+            }
+            const char *kname = NULL;
+            for (int f = 0; fields && fields[f]; f++)
+                if (strlen(fields[f]) == kn && !memcmp(fields[f], key, kn)) kname = fields[f];
+            if (!kname) kname = pstrndup(p, key, kn);
+            if (!kname) return nomem(p);
+            TRY(expect_char(p, '=', "after the parameter name"));
+            skip_ws(p);
+            const struct graph_attr *v;
+            char c = p->cur < p->end ? *p->cur : 0;
+            if (c == '[') {
+                TRY(parse_dense_i64_list(p, &v));
+            } else if (c == '-' || lex_is_digit(c)) {
+                int64_t iv;
+                TRY(parse_int_lit(p, &iv, "(parameter value)"));
+                v = attr_int(p, iv, BASE_DT_SI64);
+                if (!v) return nomem(p);
+            } else if (peek_kw(p, "true") || peek_kw(p, "false")) {
+                bool bv = accept_kw(p, "true");
+                if (!bv) accept_kw(p, "false");
+                v = attr_bool(p, bv);
+                if (!v) return nomem(p);
+            } else if (lex_is_id_start(c)) {
+                size_t n;
+                const char *w = take_bare_id(p, &n);
+                v = attr_keyword(p, NULL, w, n);
+                if (!v) return nomem(p);
+            } else {
+                TRY(parse_attr(p, &v));
+            }
+            TRY(push_attr(p, kname, v));
+        } while (accept_char(p, ','));
+        TRY(expect_char(p, '>', "to close the attribute parameters"));
+    }
+    TRY(take_dict(p, base, tag, false, pos, out));
+    if (fields) order_fields((struct graph_named_attr *)(*out)->u.dict.items, (*out)->u.dict.n, fields);
+    return BASE_OK;
+}
+
+enum base_status parse_dot_algorithm_body(struct parser *p, const struct graph_attr **out)
+{
+    return parse_struct_body(p, TAG_DOT_ALGORITHM, algo_fields, out);
+}
+
+/* One bracket list of the compact conv form; letters name the non-spatial dims. */
+static enum base_status conv_list(struct parser *p, char l1, char l2, int64_t *d1, int64_t *d2, int64_t *spatial,
+                                  int *n_spatial)
+{
+    const char *pos = p->cur;
+    TRY(expect_char(p, '[', "to open a convolution dimension list"));
+    int64_t pos_i = 0;
+    int n = 0;
+    *d1 = *d2 = -1;
+    int64_t sp[GRAPH_MAX_RANK];
+    bool seen[GRAPH_MAX_RANK] = {false};
+    int max_sp = -1;
+    if (!accept_char(p, ']')) {
+        do {
+            skip_ws(p);
+            const char *ipos = p->cur;
+            if (pos_i >= GRAPH_MAX_RANK)
+                return perr_st(p, ipos, BASE_ERR_LIMIT, "convolution rank exceeds %d", GRAPH_MAX_RANK);
+            if (ipos < p->end && (*ipos == l1 || *ipos == l2) && !lex_is_id_char(ipos + 1 < p->end ? ipos[1] : ' ')) {
+                int64_t *d = *ipos == l1 ? d1 : d2;
+                if (*d >= 0) return perr(p, ipos, "dimension '%c' appears twice", *ipos);
+                *d = pos_i;
+                p->cur++;
+            } else {
+                int64_t k;
+                TRY(parse_int_lit(p, &k, "(spatial dimension) or a dimension letter"));
+                if (k < 0 || k >= GRAPH_MAX_RANK || seen[k])
+                    return perr(p, ipos, "invalid or repeated spatial dimension %lld", (long long)k);
+                seen[k] = true;
+                sp[k] = pos_i;
+                if (k > max_sp) max_sp = (int)k;
+                n++;
+            }
+            pos_i++;
+        } while (accept_char(p, ','));
+        TRY(expect_char(p, ']', "to close the convolution dimension list"));
+    }
+    if (*d1 < 0 || *d2 < 0) return perr(p, pos, "dimension list lacks '%c' or '%c'", l1, l2);
+    if (max_sp + 1 != n) return perr(p, pos, "spatial dimensions must be numbered 0..%d", n - 1);
+    for (int i = 0; i < n; i++) spatial[i] = sp[i];
+    *n_spatial = n;
+    return BASE_OK;
+}
+
+enum base_status parse_conv_dims(struct parser *p, const struct graph_attr **out)
+{
+    skip_ws(p);
+    const char *pos = p->cur;
+    if (accept_kw(p, "raw")) {
+        /* raw field form, up to the closing '>' of #stablehlo.conv<raw ...> */
+        size_t base = p->nattrs.n;
+        do {
+            const char *key;
+            size_t kn;
+            TRY(expect_bare_id(p, &key, &kn, "(convolution field)"));
+            const char *kname = NULL;
+            for (int f = 0; conv_fields[f]; f++)
+                if (strlen(conv_fields[f]) == kn && !memcmp(conv_fields[f], key, kn)) kname = conv_fields[f];
+            if (!kname) return perr(p, key, "unknown convolution field '%.*s'", (int)kn, key);
+            TRY(expect_char(p, '=', "after the field name"));
+            const struct graph_attr *v;
+            if (at_char(p, '[')) {
+                TRY(parse_dense_i64_list(p, &v));
+            } else {
+                int64_t iv;
+                TRY(parse_int_lit(p, &iv, "(dimension)"));
+                v = attr_int(p, iv, BASE_DT_SI64);
+                if (!v) return nomem(p);
+            }
+            TRY(push_attr(p, kname, v));
+        } while (accept_char(p, ','));
+        TRY(take_dict(p, base, TAG_CONV, false, pos, out));
+        order_fields((struct graph_named_attr *)(*out)->u.dict.items, (*out)->u.dict.n, conv_fields);
+        return BASE_OK;
+    }
+    int64_t ib, ifeat, kin, kout, ob, of;
+    int64_t is[GRAPH_MAX_RANK], ks[GRAPH_MAX_RANK], os[GRAPH_MAX_RANK];
+    int nis, nks, nos;
+    TRY(conv_list(p, 'b', 'f', &ib, &ifeat, is, &nis));
+    TRY(expect_char(p, 'x', "between the input and kernel dimension lists"));
+    TRY(conv_list(p, 'i', 'o', &kin, &kout, ks, &nks));
+    TRY(expect_str(p, "->", "between the kernel and output dimension lists"));
+    TRY(conv_list(p, 'b', 'f', &ob, &of, os, &nos));
+    if (nis != nks || nis != nos) return perr(p, pos, "input, kernel and output have different spatial ranks");
+    size_t base = p->nattrs.n;
+    const struct graph_attr *v[9] = {
+        attr_int(p, ib, BASE_DT_SI64),   attr_int(p, ifeat, BASE_DT_SI64), attr_dense_i64(p, is, nis),
+        attr_int(p, kin, BASE_DT_SI64),  attr_int(p, kout, BASE_DT_SI64),  attr_dense_i64(p, ks, nks),
+        attr_int(p, ob, BASE_DT_SI64),   attr_int(p, of, BASE_DT_SI64),    attr_dense_i64(p, os, nos)};
+    for (int i = 0; i < 9; i++) {
+        if (!v[i]) return nomem(p);
+        TRY(push_attr(p, conv_fields[i], v[i]));
+    }
+    return take_dict(p, base, TAG_CONV, false, pos, out);
+}
+
+/* An axis reference: "x", or a sub-axis "x":(1)2 kept in its full spelling
+ * (a STRING tagged sdy.sub_axis, so it prints back verbatim). */
+static enum base_status parse_axis_ref(struct parser *p, const struct graph_attr **out)
+{
+    skip_ws(p);
+    const char *start = p->cur;
+    const char *s;
+    size_t n;
+    TRY(parse_string_lit(p, &s, &n));
+    if (p->cur + 1 < p->end && p->cur[0] == ':' && p->cur[1] == '(') {
+        const char *q = p->cur + 2;
+        const char *d1 = q;
+        while (q < p->end && lex_is_digit(*q)) q++;
+        if (q == d1 || q >= p->end || *q != ')') return perr(p, p->cur, "expected a sub-axis \"x\":(pre)size");
+        const char *d2 = ++q;
+        while (q < p->end && lex_is_digit(*q)) q++;
+        if (q == d2) return perr(p, p->cur, "expected a sub-axis \"x\":(pre)size");
+        p->cur = q;
+        struct graph_attr *a = (struct graph_attr *)attr_string(p, pstrndup(p, start, (size_t)(q - start)),
+                                                                (size_t)(q - start));
+        if (!a || !a->u.str.s) return nomem(p);
+        a->tag = TAG_SDY_SUB_AXIS;
+        *out = a;
+        return BASE_OK;
+    }
+    *out = attr_string(p, s, n);
+    return *out ? BASE_OK : nomem(p);
+}
+
+/* {"a", "b"} -> ARRAY of STRING */
+enum base_status parse_sdy_axis_set(struct parser *p, const struct graph_attr **out)
+{
+    TRY(expect_char(p, '{', "to open a set of axis names"));
+    size_t base = p->attrs.n;
+    if (!accept_char(p, '}')) {
+        do {
+            const struct graph_attr *a;
+            TRY(parse_axis_ref(p, &a));
+            TRY(ps_push(p, &p->attrs, &a));
+        } while (accept_char(p, ','));
+        TRY(expect_char(p, '}', "to close the set of axis names"));
+    }
+    struct graph_attr *arr = new_attr(p, GRAPH_ATTR_ARRAY);
+    if (!arr) return nomem(p);
+    void *tmp;
+    TRY(ps_take(p, &p->attrs, base, &tmp, &arr->u.array.n));
+    arr->u.array.items = tmp;
+    *out = arr;
+    return BASE_OK;
+}
+
+static enum base_status take_array(struct parser *p, size_t base, const struct graph_attr **out)
+{
+    struct graph_attr *arr = new_attr(p, GRAPH_ATTR_ARRAY);
+    if (!arr) return nomem(p);
+    void *tmp;
+    TRY(ps_take(p, &p->attrs, base, &tmp, &arr->u.array.n));
+    arr->u.array.items = tmp;
+    *out = arr;
+    return BASE_OK;
+}
+
+/* ["x"=2, "y"=4], device_ids=[...]> */
+enum base_status parse_sdy_mesh_body(struct parser *p, const struct graph_attr **out)
+{
+    const char *pos = p->cur;
+    size_t nbase = p->nattrs.n;
+    if (at_char(p, '[')) {
+        p->cur++;
+        size_t abase = p->attrs.n;
+        if (!accept_char(p, ']')) {
+            do {
+                const char *s;
+                size_t n;
+                int64_t size;
+                TRY(parse_string_lit(p, &s, &n));
+                TRY(expect_char(p, '=', "after a mesh axis name"));
+                TRY(parse_int_lit(p, &size, "(mesh axis size)"));
+                size_t b2 = p->nattrs.n;
+                const struct graph_attr *an = attr_string(p, s, n), *as = attr_int(p, size, BASE_DT_SI64);
+                if (!an || !as) return nomem(p);
+                TRY(push_attr(p, "name", an));
+                TRY(push_attr(p, "size", as));
+                const struct graph_attr *axis;
+                TRY(take_dict(p, b2, NULL, false, pos, &axis));
+                TRY(ps_push(p, &p->attrs, &axis));
+            } while (accept_char(p, ','));
+            TRY(expect_char(p, ']', "to close the mesh axes"));
+        }
+        const struct graph_attr *axes;
+        TRY(take_array(p, abase, &axes));
+        TRY(push_attr(p, "axes", axes));
+        if (accept_char(p, ',')) {
+            TRY(expect_kw(p, "device_ids", "in the mesh"));
+            TRY(expect_char(p, '=', "after device_ids"));
+            const struct graph_attr *ids;
+            TRY(parse_dense_i64_list(p, &ids));
+            TRY(push_attr(p, "device_ids", ids));
+        }
+    } else if (accept_kw(p, "device_ids")) {
+        TRY(expect_char(p, '=', "after device_ids"));
+        const struct graph_attr *ids;
+        TRY(parse_dense_i64_list(p, &ids));
+        const struct graph_attr *axes = new_attr(p, GRAPH_ATTR_ARRAY);
+        if (!axes) return nomem(p);
+        TRY(push_attr(p, "axes", axes));
+        TRY(push_attr(p, "device_ids", ids));
+    }
+    TRY(expect_char(p, '>', "to close the mesh"));
+    return take_dict(p, nbase, TAG_SDY_MESH, false, pos, out);
+}
+
+/* @mesh, [{"x"}, {}], replicated={"y"}> */
+enum base_status parse_sdy_sharding_body(struct parser *p, const struct graph_attr **out)
+{
+    const char *pos = p->cur;
+    size_t nbase = p->nattrs.n;
+    const struct graph_attr *mesh;
+    skip_ws(p);
+    if (accept_char(p, '@')) {
+        const char *s;
+        size_t n;
+        TRY(parse_symbol_name(p, &s, &n));
+        struct graph_attr *a = new_attr(p, GRAPH_ATTR_SYMBOL);
+        if (!a) return nomem(p);
+        a->u.str.s = s;
+        a->u.str.len = n;
+        mesh = a;
+    } else if (accept_kw(p, "mesh")) {
+        TRY(expect_char(p, '<', "after 'mesh'"));
+        TRY(parse_sdy_mesh_body(p, &mesh));
+    } else {
+        TRY(parse_attr(p, &mesh));
+    }
+    TRY(push_attr(p, "mesh", mesh));
+    TRY(expect_char(p, ',', "after the sharding's mesh"));
+    TRY(expect_char(p, '[', "to open the dimension shardings"));
+    size_t dbase = p->attrs.n;
+    if (!accept_char(p, ']')) {
+        do {
+            TRY(expect_char(p, '{', "to open a dimension sharding"));
+            size_t abase = p->attrs.n;
+            if (!accept_char(p, '}')) {
+                do {
+                    const struct graph_attr *a;
+                    if (accept_char(p, '?')) {
+                        a = attr_keyword(p, NULL, "?", 1);
+                        if (!a) return nomem(p);
+                    } else {
+                        TRY(parse_axis_ref(p, &a));
+                    }
+                    TRY(ps_push(p, &p->attrs, &a));
+                } while (accept_char(p, ','));
+                TRY(expect_char(p, '}', "to close a dimension sharding"));
+            }
+            if (p->cur < p->end && *p->cur == 'p' && p->cur + 1 < p->end && lex_is_digit(p->cur[1])) {
+                size_t n = lex_bare_id(p->cur, p->end);
+                const struct graph_attr *pr = attr_keyword(p, NULL, p->cur, n);
+                if (!pr) return nomem(p);
+                p->cur += n;
+                TRY(ps_push(p, &p->attrs, &pr));
+            }
+            const struct graph_attr *dim;
+            TRY(take_array(p, abase, &dim));
+            TRY(ps_push(p, &p->attrs, &dim));
+        } while (accept_char(p, ','));
+        TRY(expect_char(p, ']', "to close the dimension shardings"));
+    }
+    const struct graph_attr *dims;
+    TRY(take_array(p, dbase, &dims));
+    TRY(push_attr(p, "dims", dims));
+    while (accept_char(p, ',')) {
+        const char *k;
+        size_t kn;
+        TRY(expect_bare_id(p, &k, &kn, "(replicated or unreduced)"));
+        const char *name = kn == 10 && !memcmp(k, "replicated", 10) ? "replicated"
+                           : kn == 9 && !memcmp(k, "unreduced", 9) ? "unreduced"
+                                                                    : NULL;
+        if (!name) return perr(p, k, "unknown sharding field '%.*s'", (int)kn, k);
+        TRY(expect_char(p, '=', "after the sharding field"));
+        const struct graph_attr *set;
+        TRY(parse_sdy_axis_set(p, &set));
+        TRY(push_attr(p, name, set));
+    }
+    TRY(expect_char(p, '>', "to close the sharding"));
+    return take_dict(p, nbase, TAG_SDY_SHARDING, false, pos, out);
+}
+
+static const char *dialect_tag(struct parser *p, const char *d, size_t dn, const char *e, size_t en)
+{
+    char *t = palloc(p, dn + en + 2);
+    if (!t) return NULL;
+    memcpy(t, d, dn);
+    t[dn] = '.';
+    memcpy(t + dn + 1, e, en);
+    t[dn + en + 1] = 0;
+    return t;
+}
+
+/* '#' attributes: aliases, #dialect<enum VALUE>, known struct attributes, opaque */
+static enum base_status parse_hash_attr(struct parser *p, const struct graph_attr **out)
+{
+    const char *start = p->cur;
+    size_t n = lex_suffix_id(start + 1, p->end);
+    if (!n) return perr(p, start, "expected an attribute name after '#'");
+    const char *name = start + 1;
+    const char *after = name + n;
+    bool dotted = memchr(name, '.', n) != NULL;
+    if (!dotted && (after >= p->end || *after != '<')) {
+        const struct graph_attr *a = lookup_alias(p, start, n + 1, ALIAS_ATTR);
+        if (!a) return perr(p, start, "undefined attribute alias '%.*s'", (int)n + 1, start);
+        p->cur = after;
+        *out = a;
+        return BASE_OK;
+    }
+    p->cur = after;
+    if (!dotted) {
+        /* #dialect<enum VALUE> or #sdy<manual_axes{...}> */
+        const char *q = lex_skip_ws(after + 1, p->end);
+        size_t en = lex_bare_id(q, p->end);
+        if (en == 11 && n == 3 && !memcmp(name, "sdy", 3) && !memcmp(q, "manual_axes", 11)) {
+            p->cur = q + en;
+            TRY(parse_sdy_axis_set(p, out));
+            return expect_char(p, '>', "to close #sdy<manual_axes...>");
+        }
+        const char *v = lex_skip_ws(q + en, p->end);
+        size_t vn = lex_bare_id(v, p->end);
+        const char *close = lex_skip_ws(v + vn, p->end);
+        if (en && vn && close < p->end && *close == '>') {
+            const char *tag = dialect_tag(p, name, n, q, en);
+            if (!tag) return nomem(p);
+            *out = attr_keyword(p, tag, v, vn);
+            p->cur = close + 1;
+            return *out ? BASE_OK : nomem(p);
+        }
+        return parse_opaque(p, start, out);
+    }
+    for (size_t i = 0; i < ARRAY_LEN(struct_attrs); i++)
+        if (strlen(struct_attrs[i].tag) == n && !memcmp(struct_attrs[i].tag, name, n))
+            return parse_struct_body(p, struct_attrs[i].tag, struct_attrs[i].fields, out);
+    if (n == 14 && !memcmp(name, TAG_CONV, 14)) {
+        TRY(expect_char(p, '<', "after #stablehlo.conv"));
+        TRY(parse_conv_dims(p, out));
+        return expect_char(p, '>', "to close #stablehlo.conv<...>");
+    }
+    if (n == 12 && !memcmp(name, TAG_SDY_SHARDING, 12)) {
+        TRY(expect_char(p, '<', "after #sdy.sharding"));
+        return parse_sdy_sharding_body(p, out);
+    }
+    if (n == 8 && !memcmp(name, TAG_SDY_MESH, 8)) {
+        TRY(expect_char(p, '<', "after #sdy.mesh"));
+        return parse_sdy_mesh_body(p, out);
+    }
+    if (n == 22 && !memcmp(name, "sdy.sharding_per_value", 22)) {
+        TRY(expect_char(p, '<', "after #sdy.sharding_per_value"));
+        TRY(expect_char(p, '[', "to open the shardings"));
+        size_t base = p->attrs.n;
+        if (!accept_char(p, ']')) {
+            do {
+                const struct graph_attr *s;
+                TRY(expect_char(p, '<', "to open a sharding"));
+                TRY(parse_sdy_sharding_body(p, &s));
+                TRY(ps_push(p, &p->attrs, &s));
+            } while (accept_char(p, ','));
+            TRY(expect_char(p, ']', "to close the shardings"));
+        }
+        TRY(take_array(p, base, out));
+        return expect_char(p, '>', "to close #sdy.sharding_per_value<...>");
+    }
+    return parse_opaque(p, start, out);
+}
+
+static bool is_type_word(const char *s, size_t n)
+{
+    enum base_dtype dt;
+    if (base_dtype_parse(s, n, &dt)) return true;
+    if ((n == 4 && !memcmp(s, "none", 4)) || (n == 4 && !memcmp(s, "tf32", 4))) return true;
+    size_t k = s[0] == 'i' ? 1 : (n > 2 && (s[0] == 's' || s[0] == 'u') && s[1] == 'i') ? 2 : 0;
+    if (!k || k >= n) return false;
+    for (size_t i = k; i < n; i++)
+        if (!lex_is_digit(s[i])) return false;
+    return true;
+}
+
+enum base_status parse_attr(struct parser *p, const struct graph_attr **out)
+{
+    skip_ws(p);
+    const char *pos = p->cur;
+    if (pos >= p->end) return perr(p, pos, "expected an attribute, found end of input");
+    TRY(enter_nesting(p, pos));
+    char c = *pos;
+    enum base_status st = BASE_OK;
+    if (c == '"') {
+        const char *s;
+        size_t n;
+        st = parse_string_lit(p, &s, &n);
+        if (st == BASE_OK) {
+            *out = attr_string(p, s, n);
+            if (!*out) st = nomem(p);
+        }
+    } else if (c == '@') {
+        p->cur++;
+        const char *s;
+        size_t n;
+        st = parse_symbol_name(p, &s, &n);
+        if (st == BASE_OK) {
+            struct graph_attr *a = new_attr(p, GRAPH_ATTR_SYMBOL);
+            if (!a) return nomem(p);
+            a->u.str.s = s;
+            a->u.str.len = n;
+            *out = a;
+        }
+    } else if (c == '[') {
+        p->cur++;
+        size_t base = p->attrs.n;
+        if (!accept_char(p, ']')) {
+            do {
+                const struct graph_attr *a;
+                TRY(parse_attr(p, &a));
+                TRY(ps_push(p, &p->attrs, &a));
+            } while (accept_char(p, ','));
+            st = expect_char(p, ']', "to close the array attribute");
+        }
+        if (st == BASE_OK) st = take_array(p, base, out);
+    } else if (c == '{') {
+        st = parse_attr_dict_value(p, out);
+    } else if (c == '#') {
+        st = parse_hash_attr(p, out);
+    } else if (c == '(') {
+        st = parse_function_type_attr(p, out);
+    } else if (c == '!') {
+        const struct graph_type *t;
+        st = parse_type(p, &t);
+        if (st == BASE_OK) {
+            struct graph_attr *a = new_attr(p, GRAPH_ATTR_TYPE);
+            if (!a) return nomem(p);
+            a->u.type = t;
+            *out = a;
+        }
+    } else if (c == '-' || c == '+' || lex_is_digit(c)) {
+        st = parse_number_attr(p, out);
+    } else if (lex_is_id_start(c)) {
+        size_t n = lex_bare_id(pos, p->end);
+        const char *after = pos + n;
+        if ((n == 4 && !memcmp(pos, "true", 4)) || (n == 5 && !memcmp(pos, "false", 5))) {
+            p->cur = after;
+            *out = attr_bool(p, n == 4);
+            if (!*out) st = nomem(p);
+        } else if (n == 4 && !memcmp(pos, "unit", 4)) {
+            p->cur = after;
+            *out = new_attr(p, GRAPH_ATTR_UNIT);
+            if (!*out) st = nomem(p);
+        } else if (n == 5 && !memcmp(pos, "dense", 5)) {
+            p->cur = after;
+            st = parse_dense(p, out);
+        } else if (n == 14 && !memcmp(pos, "dense_resource", 14)) {
+            p->cur = after;
+            st = parse_dense_resource(p, out);
+        } else if (n == 5 && !memcmp(pos, "array", 5)) {
+            p->cur = after;
+            st = parse_dense_array(p, out);
+        } else if ((n == 6 && !memcmp(pos, "tensor", 6)) || (n == 5 && !memcmp(pos, "tuple", 5))) {
+            const struct graph_type *t;
+            st = parse_type(p, &t);
+            if (st == BASE_OK) {
+                struct graph_attr *a = new_attr(p, GRAPH_ATTR_TYPE);
+                if (!a) return nomem(p);
+                a->u.type = t;
+                *out = a;
+            }
+        } else if (after < p->end && *after == '<') {
+            /* affine_map<...>, complex<f32>, vector<...>, sparse<...>: verbatim */
+            p->cur = after;
+            st = parse_opaque(p, pos, out);
+        } else if (is_type_word(pos, n)) {
+            p->cur = after;
+            *out = attr_keyword(p, NULL, pos, n);
+            if (!*out) st = nomem(p);
+        } else {
+            st = perr(p, pos, "unexpected identifier '%.*s' where an attribute was expected", (int)(n > 40 ? 40 : n),
+                      pos);
+        }
+    } else {
+        char found[48];
+        describe_at(p, pos, found, sizeof found);
+        st = perr(p, pos, "expected an attribute, found %s", found);
+    }
+    if (st == BASE_OK) leave_nesting(p);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Canonical attributes per op (see docs/graph-ir.md)                        */
+
+static const char *const dense_attr_names[] = {
+    "broadcast_dimensions", "known_expanding_dimensions", "known_nonexpanding_dimensions", "broadcast_sizes",
+    "permutation", "dimensions", "start_indices", "limit_indices", "strides", "slice_sizes", "edge_padding_low",
+    "edge_padding_high", "interior_padding", "window_dimensions", "window_strides", "base_dilations",
+    "window_dilations", "lhs_dilation", "rhs_dilation", "fft_length", NULL};
+
+static bool op_uses_dense(enum graph_op_kind k)
+{
+    switch (k) {
+    case GRAPH_OP_BROADCAST_IN_DIM:
+    case GRAPH_OP_DYNAMIC_BROADCAST_IN_DIM:
+    case GRAPH_OP_BROADCAST:
+    case GRAPH_OP_TRANSPOSE:
+    case GRAPH_OP_REVERSE:
+    case GRAPH_OP_SLICE:
+    case GRAPH_OP_DYNAMIC_SLICE:
+    case GRAPH_OP_PAD:
+    case GRAPH_OP_REDUCE:
+    case GRAPH_OP_MAP:
+    case GRAPH_OP_REDUCE_WINDOW:
+    case GRAPH_OP_SELECT_AND_SCATTER:
+    case GRAPH_OP_CONVOLUTION:
+    case GRAPH_OP_DYNAMIC_CONV:
+    case GRAPH_OP_GATHER:
+    case GRAPH_OP_FFT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* dense<[1, 2]> : tensor<2xi64> -> array<i64: 1, 2> */
+static const struct graph_attr *elements_to_dense(struct parser *p, const struct graph_attr *a, enum base_dtype elem)
+{
+    const struct base_tensor *t = a->u.elements.value;
+    if (!t || t->rank > 1) return a;
+    enum base_dtype_kind k = base_dtype_kind(t->dtype);
+    if (k != BASE_KIND_SINT && k != BASE_KIND_UINT && k != BASE_KIND_BOOL) return a;
+    if (t->count > INT32_MAX) return a;
+    struct graph_attr *d = new_attr(p, GRAPH_ATTR_DENSE_ARRAY);
+    int64_t *v = palloc(p, (size_t)(t->count ? t->count : 1) * sizeof *v);
+    if (!d || !v) return NULL;
+    for (int64_t i = 0; i < t->count; i++) v[i] = base_elem_get_i64(t->dtype, t->data, (size_t)i);
+    d->elem = elem;
+    d->u.dense.n = (int)t->count;
+    d->u.dense.i = v;
+    /* the literal is not referenced any more, unless an alias shares it */
+    for (size_t j = is_alias_value(p, a) ? 0 : p->tensors.n; j-- > 0;) {
+        struct base_tensor **slot = ps_at(&p->tensors, j);
+        if (*slot == t) {
+            *slot = NULL;
+            base_tensor_release((struct base_tensor *)t);
+            ((struct graph_attr *)a)->u.elements.value = NULL;
+            break;
+        }
+    }
+    return d;
+}
+
+enum base_status normalize_op_attrs(struct parser *p, struct op_build *b)
+{
+    size_t n = p->nattrs.n - b->nattr_base;
+    struct graph_named_attr *a = ps_at(&p->nattrs, b->nattr_base);
+    bool dense = op_uses_dense(b->kind);
+    for (size_t i = 0; i < n; i++) {
+        if (a[i].value->kind == GRAPH_ATTR_ELEMENTS && dense) {
+            for (int k = 0; dense_attr_names[k]; k++)
+                if (!strcmp(a[i].name, dense_attr_names[k])) {
+                    a[i].value = elements_to_dense(p, a[i].value, BASE_DT_SI64);
+                    if (!a[i].value) return nomem(p);
+                }
+            if (!strcmp(a[i].name, "window_reversal")) {
+                a[i].value = elements_to_dense(p, a[i].value, BASE_DT_I1);
+                if (!a[i].value) return nomem(p);
+            }
+        }
+        if ((b->kind == GRAPH_OP_CHECK_EXPECT_SERIALIZED_EQ || b->kind == GRAPH_OP_INTERP_PROBE) &&
+            !strcmp(a[i].name, "iteration"))
+            a[i].name = "iter";
+    }
+    return BASE_OK;
+}

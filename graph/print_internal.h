@@ -1,0 +1,41 @@
+/* Private to graph/: the string builder and the type/attribute printers
+ * shared by printer.c and ir.c (graph_type_str). */
+#ifndef NPUSIM_GRAPH_PRINT_INTERNAL_H
+#define NPUSIM_GRAPH_PRINT_INTERNAL_H
+
+#include "graph/graph.h"
+
+/* A growable (heap) or fixed (caller buffer, truncating) string. */
+struct sbuf {
+    char *p;
+    size_t n;
+    size_t cap;
+    bool fixed;
+    bool oom; /* heap growth failed: content is incomplete */
+};
+
+void sb_init(struct sbuf *s);
+void sb_init_fixed(struct sbuf *s, char *buf, size_t cap);
+void sb_free(struct sbuf *s);
+void sb_putc(struct sbuf *s, char c);
+void sb_putn(struct sbuf *s, const char *t, size_t n);
+void sb_puts(struct sbuf *s, const char *t);
+void sb_printf(struct sbuf *s, const char *fmt, ...) BASE_PRINTF(2, 3);
+
+/* MLIR spellings. */
+void print_type(struct sbuf *s, const struct graph_type *t);
+void print_attr(struct sbuf *s, const struct graph_attr *a);
+/* A float as a literal MLIR reads back to the same double ("1.0", "2.5e-05"). */
+void print_f64(struct sbuf *s, double v);
+/* "text" with MLIR escapes. */
+void print_string(struct sbuf *s, const char *t, size_t n);
+/* @name, quoted when it is not a bare identifier. */
+void print_symbol(struct sbuf *s, const char *t, size_t n);
+
+/* Releases the literal tensors held by a (nested) attribute and clears them. */
+void attr_release_tensors(const struct graph_attr *a);
+
+/* Attribute equality (deep; floats and tensors bitwise). */
+bool attr_equal(const struct graph_attr *a, const struct graph_attr *b);
+
+#endif

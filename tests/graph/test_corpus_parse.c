@@ -1,0 +1,153 @@
+/* Every file of the shared corpora parses and round-trips:
+ * parse -> print -> parse gives an equal module, printed identically.
+ * Files are split at `// -----` lines (each chunk parsed on its own). */
+#include "tests/harness.h"
+
+#include "graph/graph.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+struct tally {
+    int files;
+    int chunks;
+    int failures;
+    size_t bytes;
+};
+
+static void report_failure(struct tally *t, const char *what, const char *path, int line, const struct base_diag *d)
+{
+    if (t->failures++ < 10) {
+        char buf[1024] = "";
+        if (d) base_diag_format(d, buf, sizeof buf);
+        print_message("%s: %s (chunk at line %d) %s\n", what, path, line, buf);
+    }
+}
+
+static void check_chunk(struct tally *t, const char *path, const char *text, size_t len, int line)
+{
+    struct graph_parse_options opt = {path, 0, 0};
+    struct graph_module *a = NULL, *b = NULL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    t->chunks++;
+    if (graph_parse(text, len, &opt, &a, &d) != BASE_OK) {
+        report_failure(t, "parse failed", path, line, &d);
+        return;
+    }
+    char *p1 = NULL, *p2 = NULL;
+    size_t n1 = 0, n2 = 0;
+    if (graph_print_str(a, &p1, &n1) != BASE_OK) {
+        report_failure(t, "print failed", path, line, NULL);
+        graph_module_destroy(a);
+        return;
+    }
+    base_diag_clear(&d);
+    struct graph_parse_options opt2 = {"<printed>", 0, 0};
+    if (graph_parse(p1, n1, &opt2, &b, &d) != BASE_OK) {
+        report_failure(t, "printed text does not parse", path, line, &d);
+    } else if (!graph_module_equal(a, b)) {
+        report_failure(t, "round trip changed the module", path, line, NULL);
+    } else if (graph_print_str(b, &p2, &n2) != BASE_OK || n1 != n2 || memcmp(p1, p2, n1) != 0) {
+        report_failure(t, "second printing differs", path, line, NULL);
+    }
+    free(p1);
+    free(p2);
+    graph_module_destroy(a);
+    graph_module_destroy(b);
+}
+
+static void check_file(struct tally *t, const char *path)
+{
+    char *text;
+    size_t len;
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (base_file_read(path, &text, &len, &d) != BASE_OK) {
+        report_failure(t, "cannot read", path, 0, &d);
+        return;
+    }
+    t->files++;
+    t->bytes += len;
+    int n;
+    size_t *starts, *lens;
+    int *lines;
+    assert_int_equal(graph_split_chunks(text, len, &n, &starts, &lens, &lines), BASE_OK);
+    for (int i = 0; i < n; i++) check_chunk(t, path, text + starts[i], lens[i], lines[i]);
+    free(starts);
+    free(lens);
+    free(lines);
+    free(text);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void walk(struct tally *t, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fail_msg("cannot open %s (set SHARED to the shared folder)", dir);
+        return;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 256;
+            names = realloc(names, cap * sizeof *names);
+            assert_non_null(names);
+        }
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        names[n] = malloc(len);
+        snprintf(names[n++], len, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_names);
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        size_t len = strlen(names[i]);
+        if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode)) walk(t, names[i]);
+        else if (len > 5 && strcmp(names[i] + len - 5, ".mlir") == 0) check_file(t, names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
+static void run_corpus(const char *rel, int min_files)
+{
+    struct tally t = {0, 0, 0, 0};
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", test_shared_path(rel));
+    walk(&t, dir);
+    print_message("%s: %d files, %d chunks, %.1f MB, %d failures\n", rel, t.files, t.chunks, (double)t.bytes / 1e6,
+                  t.failures);
+    assert_true(t.files >= min_files);
+    assert_int_equal(t.failures, 0);
+}
+
+static void test_corpus_testdata_parses_and_round_trips(void **state)
+{
+    (void)state;
+    run_corpus("conformance/stablehlo-testdata", 1427);
+}
+
+static void test_corpus_interpret_chunks_parse_and_round_trip(void **state)
+{
+    (void)state;
+    run_corpus("conformance/stablehlo-interpret", 100);
+}
+
+static void test_corpus_models_parse_and_round_trip(void **state)
+{
+    (void)state;
+    run_corpus("models", 2);
+}
+
+TEST_MAIN(NULL, NULL, T(test_corpus_testdata_parses_and_round_trips),
+          T(test_corpus_interpret_chunks_parse_and_round_trip), T(test_corpus_models_parse_and_round_trip))
