@@ -1,0 +1,504 @@
+/* Reductions on the golden interpreter: reduce, reduce_window,
+ * select_and_scatter, map and chlo.scan.  Expected values are the spec's
+ * worked examples, the reference interpreter's test suite, or worked by hand
+ * in the comments. */
+#include "tests/harness.h"
+
+#include <math.h>
+
+#include "graph/graph.h"
+
+struct run {
+    struct graph_module *m;
+    struct graph_interp_result res;
+    struct base_diag diag;
+};
+
+/* Parses and runs src (a @main taking the given inputs); asserts success. */
+static void run_program(struct run *r, const char *src, struct base_tensor *const *inputs, int n_inputs)
+{
+    memset(r, 0, sizeof *r);
+    base_diag_clear(&r->diag);
+    struct graph_parse_options popt = {.path = "test.mlir"};
+    enum base_status st = graph_parse(src, strlen(src), &popt, &r->m, &r->diag);
+    if (st != BASE_OK) base_diag_print(&r->diag, stderr);
+    assert_int_equal(st, BASE_OK);
+    struct graph_interp_options opt = {.num_replicas = 1, .num_partitions = 1};
+    st = graph_interp_run(r->m, NULL, inputs, n_inputs, &opt, &r->res, &r->diag);
+    if (st != BASE_OK) base_diag_print(&r->diag, stderr);
+    assert_int_equal(st, BASE_OK);
+    for (int i = 0; i < r->res.n_checks; i++)
+        if (!r->res.checks[i].passed) fprintf(stderr, "check failed: %s\n", r->res.checks[i].what);
+    assert_int_equal(r->res.n_checks_failed, 0);
+}
+
+static void run_free(struct run *r)
+{
+    graph_interp_result_free(&r->res);
+    graph_module_destroy(r->m);
+}
+
+static const struct base_tensor *out(const struct run *r, int i)
+{
+    assert_true(i < r->res.n_outputs);
+    return r->res.outputs[i];
+}
+
+static void expect_i64(const struct base_tensor *t, const int64_t *want, int64_t n)
+{
+    assert_int_equal(t->count, n);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t got = base_elem_get_i64(t->dtype, t->data, (size_t)i);
+        if (got != want[i]) fprintf(stderr, "element %lld: got %lld, want %lld\n", (long long)i, (long long)got, (long long)want[i]);
+        assert_int_equal(got, want[i]);
+    }
+}
+
+static void expect_f64(const struct base_tensor *t, const double *want, int64_t n)
+{
+    assert_int_equal(t->count, n);
+    for (int64_t i = 0; i < n; i++) {
+        double got = base_elem_get_f64(t->dtype, t->data, (size_t)i);
+        if (!(got == want[i] || (isnan(got) && isnan(want[i]))))
+            fprintf(stderr, "element %lld: got %.17g, want %.17g\n", (long long)i, got, want[i]);
+        assert_true(got == want[i] || (isnan(got) && isnan(want[i])));
+    }
+}
+
+/* ---- reduce -------------------------------------------------------------- */
+
+/* spec example: sum over dimension 1 of [[0, 1, 2, 3, 4, 5]] is [15]. */
+static void test_reduce_spec_example_sums_row(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<1xi64> {\n"
+                "  %input = stablehlo.constant dense<[[0, 1, 2, 3, 4, 5]]> : tensor<1x6xi64>\n"
+                "  %init = stablehlo.constant dense<0> : tensor<i64>\n"
+                "  %r = \"stablehlo.reduce\"(%input, %init) ({\n"
+                "    ^bb0(%a: tensor<i64>, %b: tensor<i64>):\n"
+                "      %s = stablehlo.add %a, %b : tensor<i64>\n"
+                "      stablehlo.return %s : tensor<i64>\n"
+                "  }) {dimensions = array<i64: 1>} : (tensor<1x6xi64>, tensor<i64>) -> tensor<1xi64>\n"
+                "  return %r : tensor<1xi64>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t want[] = {15};
+    expect_i64(out(&r, 0), want, 1);
+    run_free(&r);
+}
+
+/* Reducing the outer dimension of a 2x3 matrix keeps the columns:
+ * [[1, 2, 3], [10, 20, 30]] -> [11, 22, 33] (and max -> [10, 20, 30]). */
+static void test_reduce_outer_dimension_keeps_columns(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> (tensor<3xf32>, tensor<3xf32>) {\n"
+                "  %x = stablehlo.constant dense<[[1.0, 2.0, 3.0], [10.0, 20.0, 30.0]]> : tensor<2x3xf32>\n"
+                "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+                "  %m = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+                "  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
+                "  %t = stablehlo.reduce(%x init: %m) applies stablehlo.maximum across dimensions = [0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>\n"
+                "  return %s, %t : tensor<3xf32>, tensor<3xf32>\n"
+                "}\n",
+                NULL, 0);
+    const double sums[] = {11, 22, 33}, maxs[] = {10, 20, 30};
+    expect_f64(out(&r, 0), sums, 3);
+    expect_f64(out(&r, 1), maxs, 3);
+    run_free(&r);
+}
+
+/* A bf16 sum is accumulated in double and rounded once: 256 + 1 + 1 + 1 + 1
+ * is 260 (exact in bf16), while adding in bf16 step by step would give 256
+ * (257 is not a bf16 value and rounds to even, 256). */
+static void test_reduce_bf16_sum_rounds_once(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<bf16> {\n"
+                "  %x = stablehlo.constant dense<[256.0, 1.0, 1.0, 1.0, 1.0]> : tensor<5xbf16>\n"
+                "  %z = stablehlo.constant dense<0.0> : tensor<bf16>\n"
+                "  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<5xbf16>, tensor<bf16>) -> tensor<bf16>\n"
+                "  return %s : tensor<bf16>\n"
+                "}\n",
+                NULL, 0);
+    const double want[] = {260};
+    expect_f64(out(&r, 0), want, 1);
+    run_free(&r);
+}
+
+/* maximum propagates NaN (IEEE-754 maximum): max(1, NaN, 3) is NaN. */
+static void test_reduce_max_propagates_nan(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<f32> {\n"
+                "  %x = stablehlo.constant dense<[1.0, 0x7FC00000, 3.0]> : tensor<3xf32>\n"
+                "  %m = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+                "  %s = stablehlo.reduce(%x init: %m) applies stablehlo.maximum across dimensions = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<f32>\n"
+                "  return %s : tensor<f32>\n"
+                "}\n",
+                NULL, 0);
+    const double want[] = {NAN};
+    expect_f64(out(&r, 0), want, 1);
+    run_free(&r);
+}
+
+/* Variadic reduce computing (max, argmax) with a body that keeps the earlier
+ * index on ties: [3, 7, 7, 1] -> (7, 1). */
+static void test_reduce_variadic_argmax_keeps_first_tie(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> (tensor<i32>, tensor<i32>) {\n"
+                "  %v = stablehlo.constant dense<[3, 7, 7, 1]> : tensor<4xi32>\n"
+                "  %i = stablehlo.constant dense<[0, 1, 2, 3]> : tensor<4xi32>\n"
+                "  %v0 = stablehlo.constant dense<-2147483648> : tensor<i32>\n"
+                "  %i0 = stablehlo.constant dense<0> : tensor<i32>\n"
+                "  %r:2 = \"stablehlo.reduce\"(%v, %i, %v0, %i0) ({\n"
+                "    ^bb0(%av: tensor<i32>, %ai: tensor<i32>, %bv: tensor<i32>, %bi: tensor<i32>):\n"
+                "      %gt = stablehlo.compare GT, %bv, %av : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+                "      %nv = stablehlo.select %gt, %bv, %av : tensor<i1>, tensor<i32>\n"
+                "      %ni = stablehlo.select %gt, %bi, %ai : tensor<i1>, tensor<i32>\n"
+                "      stablehlo.return %nv, %ni : tensor<i32>, tensor<i32>\n"
+                "  }) {dimensions = array<i64: 0>} : (tensor<4xi32>, tensor<4xi32>, tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)\n"
+                "  return %r#0, %r#1 : tensor<i32>, tensor<i32>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t v[] = {7}, i[] = {1};
+    expect_i64(out(&r, 0), v, 1);
+    expect_i64(out(&r, 1), i, 1);
+    run_free(&r);
+}
+
+/* The body sees (accumulator, element) in row-major order: with
+ * body(a, b) = 2a + b and init 0 over [1, 2, 3]: ((0*2+1)*2+2)*2+3 = 11. */
+static void test_reduce_generic_body_order(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<i64> {\n"
+                "  %x = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi64>\n"
+                "  %z = stablehlo.constant dense<0> : tensor<i64>\n"
+                "  %r = \"stablehlo.reduce\"(%x, %z) ({\n"
+                "    ^bb0(%a: tensor<i64>, %b: tensor<i64>):\n"
+                "      %d = stablehlo.add %a, %a : tensor<i64>\n"
+                "      %s = stablehlo.add %d, %b : tensor<i64>\n"
+                "      stablehlo.return %s : tensor<i64>\n"
+                "  }) {dimensions = array<i64: 0>} : (tensor<3xi64>, tensor<i64>) -> tensor<i64>\n"
+                "  return %r : tensor<i64>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t want[] = {11};
+    expect_i64(out(&r, 0), want, 1);
+    run_free(&r);
+}
+
+/* A body using values from the enclosing function (as exporters write "any"):
+ * or(a, b) then select(or, true, false) over rows [[F, F], [F, T]] -> [F, T]. */
+static void test_reduce_body_with_captured_constants(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<2xi1> {\n"
+                "  %x = stablehlo.constant dense<[[false, false], [false, true]]> : tensor<2x2xi1>\n"
+                "  %t = stablehlo.constant dense<true> : tensor<i1>\n"
+                "  %f = stablehlo.constant dense<false> : tensor<i1>\n"
+                "  %r = stablehlo.reduce(%x init: %f) across dimensions = [1] : (tensor<2x2xi1>, tensor<i1>) -> tensor<2xi1>\n"
+                "   reducer(%a: tensor<i1>, %b: tensor<i1>) {\n"
+                "    %o = stablehlo.or %a, %b : tensor<i1>\n"
+                "    %s = stablehlo.select %o, %t, %f : tensor<i1>, tensor<i1>\n"
+                "    stablehlo.return %s : tensor<i1>\n"
+                "  }\n"
+                "  return %r : tensor<2xi1>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t want[] = {0, 1};
+    expect_i64(out(&r, 0), want, 2);
+    run_free(&r);
+}
+
+/* A body with an op the scalar evaluator does not cover (abs) runs through
+ * region calls: max |x| over [-5, 3, -2] is 5. */
+static void test_reduce_body_with_other_ops(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<i32> {\n"
+                "  %x = stablehlo.constant dense<[-5, 3, -2]> : tensor<3xi32>\n"
+                "  %z = stablehlo.constant dense<0> : tensor<i32>\n"
+                "  %r = \"stablehlo.reduce\"(%x, %z) ({\n"
+                "    ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+                "      %m = stablehlo.abs %b : tensor<i32>\n"
+                "      %s = stablehlo.maximum %a, %m : tensor<i32>\n"
+                "      stablehlo.return %s : tensor<i32>\n"
+                "  }) {dimensions = array<i64: 0>} : (tensor<3xi32>, tensor<i32>) -> tensor<i32>\n"
+                "  return %r : tensor<i32>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t want[] = {5};
+    expect_i64(out(&r, 0), want, 1);
+    run_free(&r);
+}
+
+/* compare with TOTALORDER orders NaN above +inf: a max-by-total-order body
+ * over [1, NaN, inf] keeps NaN; with FLOAT comparison NaN never wins. */
+static void test_reduce_total_order_compare(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> (tensor<f32>, tensor<f32>) {\n"
+                "  %x = stablehlo.constant dense<[1.0, 0x7FC00000, 0x7F800000]> : tensor<3xf32>\n"
+                "  %m = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+                "  %t = \"stablehlo.reduce\"(%x, %m) ({\n"
+                "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+                "      %c = stablehlo.compare GT, %b, %a, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+                "      %s = stablehlo.select %c, %b, %a : tensor<i1>, tensor<f32>\n"
+                "      stablehlo.return %s : tensor<f32>\n"
+                "  }) {dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> tensor<f32>\n"
+                "  %u = \"stablehlo.reduce\"(%x, %m) ({\n"
+                "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+                "      %c = stablehlo.compare GT, %b, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+                "      %s = stablehlo.select %c, %b, %a : tensor<i1>, tensor<f32>\n"
+                "      stablehlo.return %s : tensor<f32>\n"
+                "  }) {dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> tensor<f32>\n"
+                "  return %t, %u : tensor<f32>, tensor<f32>\n"
+                "}\n",
+                NULL, 0);
+    const double nan_want[] = {NAN}, inf_want[] = {INFINITY};
+    expect_f64(out(&r, 0), nan_want, 1);
+    expect_f64(out(&r, 1), inf_want, 1);
+    run_free(&r);
+}
+
+/* ---- reduce_window ------------------------------------------------------- */
+
+/* spec example (interpret/reduce_window.mlir): base and window dilations with
+ * padding give [[0, 0], [3, 4]]. */
+static void test_reduce_window_spec_example(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<2x2xi64> {\n"
+                "  %input = stablehlo.constant dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi64>\n"
+                "  %init = stablehlo.constant dense<0> : tensor<i64>\n"
+                "  %r = \"stablehlo.reduce_window\"(%input, %init) ({\n"
+                "    ^bb0(%a: tensor<i64>, %b: tensor<i64>):\n"
+                "      %s = stablehlo.add %a, %b : tensor<i64>\n"
+                "      stablehlo.return %s : tensor<i64>\n"
+                "  }) {base_dilations = array<i64: 2, 1>, padding = dense<[[2, 1], [0, 0]]> : tensor<2x2xi64>,\n"
+                "      window_dilations = array<i64: 3, 1>, window_dimensions = array<i64: 2, 1>,\n"
+                "      window_strides = array<i64: 4, 1>} : (tensor<3x2xi64>, tensor<i64>) -> tensor<2x2xi64>\n"
+                "  return %r : tensor<2x2xi64>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t want[] = {0, 0, 3, 4};
+    expect_i64(out(&r, 0), want, 4);
+    run_free(&r);
+}
+
+/* 1-D max pool, window 2, stride 2, padding [1, 1] with -inf:
+ * padded [-inf, 1, 5, 2, 4, 3, -inf] -> windows [-inf,1] [5,2] [4,3] -> [1, 5, 4]. */
+static void test_reduce_window_max_pool_with_padding(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<3xf32> {\n"
+                "  %x = stablehlo.constant dense<[1.0, 5.0, 2.0, 4.0, 3.0]> : tensor<5xf32>\n"
+                "  %m = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+                "  %r = \"stablehlo.reduce_window\"(%x, %m) ({\n"
+                "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+                "      %s = stablehlo.maximum %a, %b : tensor<f32>\n"
+                "      stablehlo.return %s : tensor<f32>\n"
+                "  }) {padding = dense<[[1, 1]]> : tensor<1x2xi64>, window_dimensions = array<i64: 2>,\n"
+                "      window_strides = array<i64: 2>} : (tensor<5xf32>, tensor<f32>) -> tensor<3xf32>\n"
+                "  return %r : tensor<3xf32>\n"
+                "}\n",
+                NULL, 0);
+    const double want[] = {1, 5, 4};
+    expect_f64(out(&r, 0), want, 3);
+    run_free(&r);
+}
+
+/* The generic path (a body that is not a single op): window sums of squares
+ * (a + b*b), window 2, stride 1 over [1, 2, 3] -> [1+4, 4+9] = [5, 13]. */
+static void test_reduce_window_generic_body(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<2xi32> {\n"
+                "  %x = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>\n"
+                "  %z = stablehlo.constant dense<0> : tensor<i32>\n"
+                "  %r = \"stablehlo.reduce_window\"(%x, %z) ({\n"
+                "    ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+                "      %q = stablehlo.multiply %b, %b : tensor<i32>\n"
+                "      %s = stablehlo.add %a, %q : tensor<i32>\n"
+                "      stablehlo.return %s : tensor<i32>\n"
+                "  }) {window_dimensions = array<i64: 2>} : (tensor<3xi32>, tensor<i32>) -> tensor<2xi32>\n"
+                "  return %r : tensor<2xi32>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t want[] = {5, 13};
+    expect_i64(out(&r, 0), want, 2);
+    run_free(&r);
+}
+
+/* ---- select_and_scatter -------------------------------------------------- */
+
+/* spec example (interpret/select_and_scatter.mlir). */
+static void test_select_and_scatter_spec_example(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<4x2xi64> {\n"
+                "  %operand = stablehlo.constant dense<[[1, 5], [2, 5], [3, 6], [4, 4]]> : tensor<4x2xi64>\n"
+                "  %source = stablehlo.constant dense<[[5, 6], [7, 8]]> : tensor<2x2xi64>\n"
+                "  %init = stablehlo.constant dense<0> : tensor<i64>\n"
+                "  %r = \"stablehlo.select_and_scatter\"(%operand, %source, %init) ({\n"
+                "    ^bb0(%a: tensor<i64>, %b: tensor<i64>):\n"
+                "      %c = stablehlo.compare GE, %a, %b : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+                "      stablehlo.return %c : tensor<i1>\n"
+                "  }, {\n"
+                "    ^bb0(%a: tensor<i64>, %b: tensor<i64>):\n"
+                "      %s = stablehlo.add %a, %b : tensor<i64>\n"
+                "      stablehlo.return %s : tensor<i64>\n"
+                "  }) {window_dimensions = array<i64: 3, 1>, window_strides = array<i64: 2, 1>,\n"
+                "      padding = dense<[[0, 1], [0, 0]]> : tensor<2x2xi64>} :\n"
+                "      (tensor<4x2xi64>, tensor<2x2xi64>, tensor<i64>) -> tensor<4x2xi64>\n"
+                "  return %r : tensor<4x2xi64>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t want[] = {0, 0, 0, 0, 5, 14, 7, 0};
+    expect_i64(out(&r, 0), want, 8);
+    run_free(&r);
+}
+
+/* ---- map ----------------------------------------------------------------- */
+
+/* spec example: map multiply over two 2x2 tensors. */
+static void test_map_spec_example(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<2x2xi64> {\n"
+                "  %a = stablehlo.constant dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>\n"
+                "  %b = stablehlo.constant dense<[[4, 5], [6, 7]]> : tensor<2x2xi64>\n"
+                "  %r = \"stablehlo.map\"(%a, %b) ({\n"
+                "    ^bb0(%x: tensor<i64>, %y: tensor<i64>):\n"
+                "      %m = stablehlo.multiply %x, %y : tensor<i64>\n"
+                "      stablehlo.return %m : tensor<i64>\n"
+                "  }) {dimensions = array<i64: 0, 1>} : (tensor<2x2xi64>, tensor<2x2xi64>) -> tensor<2x2xi64>\n"
+                "  return %r : tensor<2x2xi64>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t want[] = {0, 5, 12, 21};
+    expect_i64(out(&r, 0), want, 4);
+    run_free(&r);
+}
+
+/* A map body with several ops and a result type of its own: x - y compared
+ * with 0 gives [1 > 2, 5 > 3] = [false, true]. */
+static void test_map_generic_body_changes_type(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<2xi1> {\n"
+                "  %a = stablehlo.constant dense<[1, 5]> : tensor<2xi32>\n"
+                "  %b = stablehlo.constant dense<[2, 3]> : tensor<2xi32>\n"
+                "  %r = \"stablehlo.map\"(%a, %b) ({\n"
+                "    ^bb0(%x: tensor<i32>, %y: tensor<i32>):\n"
+                "      %d = stablehlo.subtract %x, %y : tensor<i32>\n"
+                "      %z = stablehlo.constant dense<0> : tensor<i32>\n"
+                "      %c = stablehlo.compare GT, %d, %z : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+                "      stablehlo.return %c : tensor<i1>\n"
+                "  }) {dimensions = array<i64: 0>} : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>\n"
+                "  return %r : tensor<2xi1>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t want[] = {0, 1};
+    expect_i64(out(&r, 0), want, 2);
+    run_free(&r);
+}
+
+/* ---- chlo.scan ----------------------------------------------------------- */
+
+/* interpret/chlo/scan.mlir: cumulative sum along dimension 1. */
+static void test_scan_cumsum_along_dim1(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> (tensor<2x3xi32>, tensor<2xi32>) {\n"
+                "  %input = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>\n"
+                "  %init = stablehlo.constant dense<0> : tensor<2xi32>\n"
+                "  %0:2 = chlo.scan(%input) inits(%init) dimension=1 {\n"
+                "  ^bb0(%x: tensor<2xi32>, %c: tensor<2xi32>):\n"
+                "    %1 = stablehlo.add %x, %c : tensor<2xi32>\n"
+                "    stablehlo.return %1, %1 : tensor<2xi32>, tensor<2xi32>\n"
+                "  } : (tensor<2x3xi32>, tensor<2xi32>) -> (tensor<2x3xi32>, tensor<2xi32>)\n"
+                "  return %0#0, %0#1 : tensor<2x3xi32>, tensor<2xi32>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t sums[] = {1, 3, 6, 4, 9, 15}, carry[] = {6, 15};
+    expect_i64(out(&r, 0), sums, 6);
+    expect_i64(out(&r, 1), carry, 2);
+    run_free(&r);
+}
+
+/* is_reverse scans from the end: suffix sums of [1, 2, 3, 4] are [10, 9, 7, 4]. */
+static void test_scan_reverse_gives_suffix_sums(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> (tensor<4xi32>, tensor<i32>) {\n"
+                "  %input = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xi32>\n"
+                "  %init = stablehlo.constant dense<0> : tensor<i32>\n"
+                "  %0:2 = chlo.scan(%input) inits(%init) dimension=0 attributes {is_reverse = true} {\n"
+                "  ^bb0(%x: tensor<i32>, %c: tensor<i32>):\n"
+                "    %1 = stablehlo.add %x, %c : tensor<i32>\n"
+                "    stablehlo.return %1, %1 : tensor<i32>, tensor<i32>\n"
+                "  } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)\n"
+                "  return %0#0, %0#1 : tensor<4xi32>, tensor<i32>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t sums[] = {10, 9, 7, 4}, carry[] = {10};
+    expect_i64(out(&r, 0), sums, 4);
+    expect_i64(out(&r, 1), carry, 1);
+    run_free(&r);
+}
+
+TEST_MAIN(NULL, NULL,
+          T(test_reduce_spec_example_sums_row),
+          T(test_reduce_outer_dimension_keeps_columns),
+          T(test_reduce_bf16_sum_rounds_once),
+          T(test_reduce_max_propagates_nan),
+          T(test_reduce_variadic_argmax_keeps_first_tie),
+          T(test_reduce_generic_body_order),
+          T(test_reduce_body_with_captured_constants),
+          T(test_reduce_body_with_other_ops),
+          T(test_reduce_total_order_compare),
+          T(test_reduce_window_spec_example),
+          T(test_reduce_window_max_pool_with_padding),
+          T(test_reduce_window_generic_body),
+          T(test_select_and_scatter_spec_example),
+          T(test_map_spec_example),
+          T(test_map_generic_body_changes_type),
+          T(test_scan_cumsum_along_dim1),
+          T(test_scan_reverse_gives_suffix_sums))
