@@ -13,6 +13,11 @@
 #include <complex.h>
 #include <stdbool.h>
 
+/* glibc defines CMPLX for gcc only; clang has the same builtin. */
+#ifndef CMPLX
+#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))
+#endif
+
 /* ---- real special functions ------------------------------------------- */
 
 /* Cube root, correctly rounded in practice (glibc's cbrt is off by an ulp

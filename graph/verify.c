@@ -12,8 +12,8 @@
 /* ------------------------------------------------------------------------ */
 /* Failing                                                                   */
 
-static enum base_status vfail(struct verify_ctx *cx, const struct graph_op *op,
-                              enum base_status st, const char *fmt, va_list ap)
+BASE_VPRINTF(4) static enum base_status vfail(struct verify_ctx *cx, const struct graph_op *op,
+                                             enum base_status st, const char *fmt, va_list ap)
 {
     char msg[BASE_DIAG_MSG_MAX];
     vsnprintf(msg, sizeof msg, fmt, ap);
