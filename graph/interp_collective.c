@@ -34,12 +34,20 @@ struct coll_key {
     int64_t *seq;     /* per process: rendezvous entered on this key */
 };
 
+/* The processes blocked on one slot or channel.  n_waiting of them are
+ * counted in n_blocked; wake() releases them all and bumps gen, so a waiter
+ * can tell its release from a wakeup meant for someone else. */
+struct coll_waitq {
+    int n_waiting;
+    uint64_t gen;
+};
+
 struct coll_slot {
     struct coll_slot *next;
     const struct coll_key *key;
     int64_t seq;
     int arrived, taken;
-    int n_waiting;              /* members blocked on it (counted in n_blocked) */
+    struct coll_waitq q;        /* members blocked on it */
     struct interp_value **vals; /* by position in key->members */
     const struct graph_op *first_op;
     int first_process;
@@ -56,7 +64,7 @@ struct coll_chan {
     struct coll_chan *next;
     int64_t id;
     struct coll_msg *head, *tail;
-    int n_waiting;              /* receivers blocked on it (counted in n_blocked) */
+    struct coll_waitq q;        /* receivers blocked on it */
 };
 
 struct interp_coll {
@@ -170,14 +178,17 @@ enum base_status interp_coll_set_infeed(struct interp_coll *c, const struct grap
 }
 
 /* Waits on the grid's condition variable; with the mutex held.  The caller
- * registers in *waiting (the slot or channel it waits for); whoever satisfies
- * that wait takes the waiters off n_blocked (wake()), so n_blocked counts only
- * processes nobody has released yet.  Returns false when the grid was aborted
- * (or deadlocked) meanwhile. */
-static bool coll_wait(struct interp_coll *c, int *waiting)
+ * registers in q (the slot or channel it waits for); whoever satisfies that
+ * wait takes the waiters off n_blocked (wake()), so n_blocked counts only
+ * processes nobody has released yet.  The condition variable is shared by
+ * the whole grid: a broadcast for another slot or channel (or a spurious
+ * wakeup) leaves the caller registered, so it waits on without counting
+ * itself again.  Returns false when the grid was aborted (or deadlocked)
+ * meanwhile. */
+static bool coll_wait(struct interp_coll *c, struct coll_waitq *q)
 {
     if (c->aborted) return false;
-    (*waiting)++;
+    q->n_waiting++;
     c->n_blocked++;
     if (c->n_blocked + c->n_done >= c->n) {
         /* every process of the grid waits or has finished: nobody can make
@@ -187,15 +198,17 @@ static bool coll_wait(struct interp_coll *c, int *waiting)
         pthread_cond_broadcast(&c->cv);
         return false;
     }
-    pthread_cond_wait(&c->cv, &c->mu);
+    uint64_t gen = q->gen;
+    while (q->gen == gen && !c->aborted) pthread_cond_wait(&c->cv, &c->mu);
     return !c->aborted;
 }
 
-/* Releases the waiters registered in *waiting; with the mutex held. */
-static void wake(struct interp_coll *c, int *waiting)
+/* Releases the waiters registered in q; with the mutex held. */
+static void wake(struct interp_coll *c, struct coll_waitq *q)
 {
-    c->n_blocked -= *waiting;
-    *waiting = 0;
+    c->n_blocked -= q->n_waiting;
+    q->n_waiting = 0;
+    q->gen++;
     pthread_cond_broadcast(&c->cv);
 }
 
@@ -337,9 +350,9 @@ static enum base_status exchange(struct interp_proc *p, const struct graph_op *o
     }
     s->vals[member_pos(k, p->process_id)] = iv_retain(mine);
     s->arrived++;
-    if (s->arrived == n) wake(c, &s->n_waiting);
+    if (s->arrived == n) wake(c, &s->q);
     while (s->arrived < n && !c->aborted)
-        if (!coll_wait(c, &s->n_waiting)) break;
+        if (!coll_wait(c, &s->q)) break;
     if (s->arrived < n) { /* aborted; the slot stays until the grid is destroyed */
         pthread_mutex_unlock(&c->mu);
         return fail_aborted(p, op, c);
@@ -1266,7 +1279,7 @@ static enum base_status k_send(struct interp_proc *p, const struct graph_op *op,
     if (ch->tail) ch->tail->next = m;
     else ch->head = m;
     ch->tail = m;
-    wake(c, &ch->n_waiting);
+    wake(c, &ch->q);
     pthread_mutex_unlock(&c->mu);
     return new_token(p, op, &out[0]);
 }
@@ -1282,7 +1295,7 @@ static enum base_status k_recv(struct interp_proc *p, const struct graph_op *op,
     pthread_mutex_lock(&c->mu);
     struct coll_chan *ch = c->aborted ? NULL : chan_get(c, op_channel_id(op));
     while (ch && !ch->head && !c->aborted)
-        if (!coll_wait(c, &ch->n_waiting)) break;
+        if (!coll_wait(c, &ch->q)) break;
     if (!ch || !ch->head) {
         bool ab = c->aborted;
         pthread_mutex_unlock(&c->mu);

@@ -315,6 +315,52 @@ static void test_recv_without_send_reports_deadlock(void **state)
     run_free(&r);
 }
 
+/* The grid shares one condition variable: while process 2 waits for process
+ * 3 (slow), the pair 0/1 completing its all_reduce wakes it too.  That wakeup
+ * must not count process 2 as blocked twice, or 0 and 1 finishing would make
+ * "every process blocked or done" look true and abort a healthy grid as a
+ * deadlock.  The race is timing-dependent, so the grid runs several times. */
+static void test_unrelated_wakeup_is_not_a_deadlock(void **state)
+{
+    (void)state;
+    const char *src =
+        "func.func @spin(%x : tensor<2xi64>, %n : tensor<i64>) -> tensor<2xi64> {\n"
+        "  %zero = stablehlo.constant dense<0> : tensor<i64>\n"
+        "  %one = stablehlo.constant dense<1> : tensor<i64>\n"
+        "  %r:2 = stablehlo.while(%i = %zero, %v = %x) : tensor<i64>, tensor<2xi64>\n"
+        "   cond {\n"
+        "    %c = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+        "    stablehlo.return %c : tensor<i1>\n"
+        "  } do {\n"
+        "    %i1 = stablehlo.add %i, %one : tensor<i64>\n"
+        "    stablehlo.return %i1, %v : tensor<i64>, tensor<2xi64>\n"
+        "  }\n"
+        "  %s = \"stablehlo.all_reduce\"(%r#1) ({\n"
+        "    ^bb0(%a: tensor<i64>, %b: tensor<i64>):\n"
+        "      %t = stablehlo.add %a, %b : tensor<i64>\n"
+        "      stablehlo.return %t : tensor<i64>\n"
+        "  }) {replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>} : (tensor<2xi64>) -> tensor<2xi64>\n"
+        "  return %s : tensor<2xi64>\n"
+        "}\n"
+        "func.func @main() {\n"
+        "  %a = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n"
+        "  %b = stablehlo.constant dense<[10, 20]> : tensor<2xi64>\n"
+        "  %short = stablehlo.constant dense<200> : tensor<i64>\n"
+        "  %none = stablehlo.constant dense<0> : tensor<i64>\n"
+        "  %long = stablehlo.constant dense<20000> : tensor<i64>\n"
+        "  %r:4 = \"interpreter.run_parallel\"(%a, %short, %a, %short, %b, %none, %b, %long)\n"
+        "      {programs = [[@spin], [@spin], [@spin], [@spin]]} :\n"
+        "      (tensor<2xi64>, tensor<i64>, tensor<2xi64>, tensor<i64>, tensor<2xi64>, tensor<i64>,\n"
+        "       tensor<2xi64>, tensor<i64>) -> (tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>)\n"
+        "  check.expect_eq_const %r#0, dense<[2, 4]> : tensor<2xi64>\n"
+        "  check.expect_eq_const %r#1, dense<[2, 4]> : tensor<2xi64>\n"
+        "  check.expect_eq_const %r#2, dense<[20, 40]> : tensor<2xi64>\n"
+        "  check.expect_eq_const %r#3, dense<[20, 40]> : tensor<2xi64>\n"
+        "  func.return\n"
+        "}\n";
+    for (int i = 0; i < 12; i++) run_checks(src, 1, 1, 4);
+}
+
 /* collective_permute (spec example): 0 -> 1; process 0 is no target and gets
  * zeros. */
 static void test_collective_permute_zeros_for_non_targets(void **state)
@@ -467,6 +513,7 @@ TEST_MAIN(NULL, NULL, T(test_all_reduce_sums_group_in_order), T(test_all_reduce_
           T(test_all_reduce_runs_general_region_in_group_order),
           T(test_large_all_reduce_folds_in_group_order), T(test_failing_process_aborts_waiting_collective),
           T(test_mismatched_collectives_fail), T(test_recv_without_send_reports_deadlock),
+          T(test_unrelated_wakeup_is_not_a_deadlock),
           T(test_collective_permute_zeros_for_non_targets), T(test_mesh_size_is_product_of_axes),
           T(test_manual_computation_shards_and_rebuilds), T(test_tensor_parallel_matmul_equals_unsharded),
           T(test_manual_computation_needs_mesh_sized_grid))
