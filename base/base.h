@@ -348,6 +348,10 @@ void base_tensor_release(struct base_tensor *t); /* NULL is a no-op */
 size_t base_tensor_nbytes(const struct base_tensor *t);
 /* Element count of a shape; -1 when a dim is negative or the count overflows BASE_MAX_ELEMS. */
 int64_t base_shape_count(int rank, const int64_t *dims);
+/* Fills t with deterministic random data for tests and estimates: floats
+ * (and complex parts) uniform with mean 0 and standard deviation `scale`;
+ * integers uniform in [0, min(1000, max+1)); booleans 50/50. */
+enum base_status base_tensor_fill_random(struct base_tensor *t, uint64_t seed, double scale);
 /* Row-major strides in elements. */
 void base_shape_strides(int rank, const int64_t *dims, int64_t *strides);
 /* "2x3xf32" */
