@@ -1,6 +1,8 @@
 /* Reference-counted tensors: creation, limits, reshape views, clones. */
 #include "tests/harness.h"
 
+#include <math.h>
+
 static void test_tensor_create_is_zeroed_and_aligned(void **state)
 {
     (void)state;
@@ -205,7 +207,65 @@ static void test_tensor_type_str(void **state)
     base_tensor_release(t);
 }
 
+/* Uniform fill: mean 0 and the requested standard deviation (within the
+ * statistical error of 2^16 samples), all values inside +-sqrt(3) scale,
+ * identical for the same seed, different for another. */
+static void test_tensor_fill_random_moments_and_determinism(void **state)
+{
+    (void)state;
+    int64_t dims[1] = {1 << 16};
+    struct base_tensor *a = NULL, *b = NULL, *c = NULL;
+    assert_int_equal(base_tensor_create(BASE_DT_F32, 1, dims, &a), BASE_OK);
+    assert_int_equal(base_tensor_create(BASE_DT_F32, 1, dims, &b), BASE_OK);
+    assert_int_equal(base_tensor_create(BASE_DT_BF16, 1, dims, &c), BASE_OK);
+    assert_int_equal(base_tensor_fill_random(a, 7, 0.5), BASE_OK);
+    assert_int_equal(base_tensor_fill_random(b, 7, 0.5), BASE_OK);
+    assert_int_equal(base_tensor_fill_random(c, 8, 0.5), BASE_OK);
+    assert_memory_equal(a->data, b->data, base_tensor_nbytes(a));
+    const float *f = a->data;
+    double sum = 0, sq = 0;
+    for (int64_t i = 0; i < a->count; i++) {
+        assert_true(fabs(f[i]) <= 0.5 * sqrt(3.0));
+        sum += f[i];
+        sq += (double)f[i] * f[i];
+    }
+    double mean = sum / (double)a->count, sd = sqrt(sq / (double)a->count - mean * mean);
+    assert_true(fabs(mean) < 0.01);
+    assert_true(fabs(sd - 0.5) < 0.01);
+    /* another seed, another stream (bf16 values compared through f64) */
+    int same = 0;
+    for (int64_t i = 0; i < 64; i++)
+        same += base_elem_get_f64(BASE_DT_BF16, c->data, (size_t)i) == base_float_round(BASE_DT_BF16, f[i]);
+    assert_true(same < 16);
+    base_tensor_release(a);
+    base_tensor_release(b);
+    base_tensor_release(c);
+}
+
+static void test_tensor_fill_random_integers_in_range(void **state)
+{
+    (void)state;
+    int64_t dims[1] = {4096};
+    struct base_tensor *t = NULL, *u = NULL;
+    assert_int_equal(base_tensor_create(BASE_DT_SI64, 1, dims, &t), BASE_OK);
+    assert_int_equal(base_tensor_create(BASE_DT_UI4, 1, dims, &u), BASE_OK);
+    assert_int_equal(base_tensor_fill_random(t, 1, 1.0), BASE_OK);
+    assert_int_equal(base_tensor_fill_random(u, 1, 1.0), BASE_OK);
+    int64_t mx = 0;
+    for (int64_t i = 0; i < t->count; i++) {
+        int64_t v = ((int64_t *)t->data)[i];
+        assert_true(v >= 0 && v < 1000);
+        if (v > mx) mx = v;
+        assert_true(base_elem_get_u64(BASE_DT_UI4, u->data, (size_t)i) < 16);
+    }
+    assert_true(mx > 900);
+    base_tensor_release(t);
+    base_tensor_release(u);
+}
+
 TEST_MAIN(NULL, NULL,
+          T(test_tensor_fill_random_moments_and_determinism),
+          T(test_tensor_fill_random_integers_in_range),
           T(test_tensor_create_is_zeroed_and_aligned),
           T(test_tensor_rank0_has_one_element),
           T(test_tensor_zero_sized_dims),
