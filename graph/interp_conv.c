@@ -7,10 +7,18 @@
  * features.  feature_group_count splits input features and output features
  * into groups; batch_group_count splits the batch and the output features.
  *
- * Sums run over the window in row-major order of the spatial dims with the
- * input feature innermost, in double (complex: two doubles; integers: 64-bit
- * wrapping), rounded once.  Padding contributes 0 * kernel, which only matters
- * when the kernel holds inf or NaN, so those terms are added only then.
+ * Sums follow the rule for sums of products (interp_dot.c): the reference
+ * interpreter computes each window as a dot_general contracting the input
+ * spatial dims (in the order dimension_numbers lists them) and then the input
+ * feature, so the products of a window are summed in row-major order of the
+ * kernel spatial index with the input feature innermost.  Float results sum
+ * in A = f64 for f64 results, f32 otherwise (operands converted to A, each
+ * product rounded to A, no FMA), complex results in complex<A>, rounded once
+ * to the result type; integers sum in 64-bit wrapping arithmetic.  Padding
+ * contributes 0 * kernel: the running sum starts at +0 and never becomes -0
+ * (x + (-x) is +0 under round to nearest), so adding a zero product leaves it
+ * unchanged, and those terms only matter (and are only added) when the kernel
+ * holds inf or NaN.
  */
 #include "graph/interp.h"
 
@@ -110,26 +118,55 @@ static enum base_status read_padding_tensor(struct interp_proc *p, const struct 
     return BASE_OK;
 }
 
-enum conv_acc { CACC_F64, CACC_C128, CACC_I64, CACC_BOOL };
+/* F32 / F64: real sums in A; C64 / C128: complex sums with A parts; I64:
+ * wrapping integer sums; BOOL: OR of ANDs (as interp_dot.c). */
+enum conv_acc { CACC_F32, CACC_F64, CACC_C64, CACC_C128, CACC_I64, CACC_BOOL };
 
 static enum conv_acc acc_for(enum base_dtype res, enum base_dtype a, enum base_dtype b)
 {
-    if (base_dtype_is_complex(res) || base_dtype_is_complex(a) || base_dtype_is_complex(b)) return CACC_C128;
+    if (base_dtype_is_complex(res) || base_dtype_is_complex(a) || base_dtype_is_complex(b))
+        return res == BASE_DT_C64 ? CACC_C64 : CACC_C128;
     bool ints = !base_dtype_is_float(a) && !base_dtype_is_float(b);
     enum base_dtype_kind rk = base_dtype_kind(res);
     if (rk == BASE_KIND_BOOL) return ints ? CACC_BOOL : CACC_F64;
-    if ((rk == BASE_KIND_SINT || rk == BASE_KIND_UINT) && ints) return CACC_I64;
-    return CACC_F64;
+    if (rk == BASE_KIND_SINT || rk == BASE_KIND_UINT) return ints ? CACC_I64 : CACC_F64;
+    return res == BASE_DT_F64 ? CACC_F64 : CACC_F32;
 }
 
-/* Operand values as doubles (re, and im for complex) or 64-bit integers. */
+/* Element i converted to f64 (one rounding; 64-bit integers directly). */
+static double to_f64(enum base_dtype dt, const void *d, int64_t i)
+{
+    switch (base_dtype_kind(dt)) {
+    case BASE_KIND_UINT: return (double)base_elem_get_u64(dt, d, (size_t)i);
+    case BASE_KIND_SINT:
+    case BASE_KIND_BOOL: return (double)base_elem_get_i64(dt, d, (size_t)i);
+    default: return base_elem_get_f64(dt, d, (size_t)i);
+    }
+}
+
+/* Element i converted to f32 with one rounding. */
+static float to_f32(enum base_dtype dt, const void *d, int64_t i)
+{
+    switch (base_dtype_kind(dt)) {
+    case BASE_KIND_UINT: return (float)base_elem_get_u64(dt, d, (size_t)i);
+    case BASE_KIND_SINT:
+    case BASE_KIND_BOOL: return (float)base_elem_get_i64(dt, d, (size_t)i);
+    default: return (float)base_elem_get_f64(dt, d, (size_t)i); /* exact, or f64 rounded once */
+    }
+}
+
+/* Operand values in the accumulation type: floats (re, and im for complex),
+ * doubles, or 64-bit integers. */
 struct conv_vals {
+    float *fre, *fim;
     double *re, *im;
     uint64_t *u;
 };
 
 static void vals_free(struct conv_vals *v)
 {
+    free(v->fre);
+    free(v->fim);
     free(v->re);
     free(v->im);
     free(v->u);
@@ -139,7 +176,9 @@ static enum base_status vals_load(const struct base_tensor *t, enum conv_acc acc
 {
     memset(v, 0, sizeof *v);
     size_t n = (size_t)(t->count > 0 ? t->count : 1);
-    if (acc == CACC_I64 || acc == CACC_BOOL) {
+    switch (acc) {
+    case CACC_I64:
+    case CACC_BOOL: {
         v->u = malloc(n * sizeof *v->u);
         if (!v->u) return BASE_ERR_NOMEM;
         bool uns = base_dtype_kind(t->dtype) == BASE_KIND_UINT;
@@ -148,22 +187,66 @@ static enum base_status vals_load(const struct base_tensor *t, enum conv_acc acc
                           : (uint64_t)base_elem_get_i64(t->dtype, t->data, (size_t)i);
         return BASE_OK;
     }
-    v->re = malloc(n * sizeof *v->re);
-    if (acc == CACC_C128) v->im = malloc(n * sizeof *v->im);
-    if (!v->re || (acc == CACC_C128 && !v->im)) return BASE_ERR_NOMEM;
-    for (int64_t i = 0; i < t->count; i++) {
-        if (acc == CACC_C128) base_elem_get_c128(t->dtype, t->data, (size_t)i, &v->re[i], &v->im[i]);
-        else v->re[i] = base_elem_get_f64(t->dtype, t->data, (size_t)i);
+    case CACC_F32:
+    case CACC_C64: {
+        bool cplx = acc == CACC_C64;
+        v->fre = malloc(n * sizeof *v->fre);
+        if (cplx) v->fim = malloc(n * sizeof *v->fim);
+        if (!v->fre || (cplx && !v->fim)) return BASE_ERR_NOMEM;
+        for (int64_t i = 0; i < t->count; i++) {
+            if (base_dtype_is_complex(t->dtype)) {
+                double re, im;
+                base_elem_get_c128(t->dtype, t->data, (size_t)i, &re, &im);
+                v->fre[i] = (float)re;
+                if (cplx) v->fim[i] = (float)im;
+            } else {
+                v->fre[i] = to_f32(t->dtype, t->data, i);
+                if (cplx) v->fim[i] = 0.0f;
+            }
+        }
+        return BASE_OK;
+    }
+    case CACC_F64:
+    case CACC_C128: {
+        bool cplx = acc == CACC_C128;
+        v->re = malloc(n * sizeof *v->re);
+        if (cplx) v->im = malloc(n * sizeof *v->im);
+        if (!v->re || (cplx && !v->im)) return BASE_ERR_NOMEM;
+        for (int64_t i = 0; i < t->count; i++) {
+            if (base_dtype_is_complex(t->dtype)) {
+                double re, im;
+                base_elem_get_c128(t->dtype, t->data, (size_t)i, &re, &im);
+                v->re[i] = re;
+                if (cplx) v->im[i] = im;
+            } else {
+                v->re[i] = to_f64(t->dtype, t->data, i);
+                if (cplx) v->im[i] = 0.0;
+            }
+        }
+        return BASE_OK;
+    }
     }
     return BASE_OK;
 }
 
 static bool any_nonfinite(const struct conv_vals *v, int64_t n)
 {
-    if (!v->re) return false;
-    for (int64_t i = 0; i < n; i++)
-        if (!isfinite(v->re[i]) || (v->im && !isfinite(v->im[i]))) return true;
+    for (int64_t i = 0; i < n; i++) {
+        if (v->fre && (!isfinite(v->fre[i]) || (v->fim && !isfinite(v->fim[i])))) return true;
+        if (v->re && (!isfinite(v->re[i]) || (v->im && !isfinite(v->im[i])))) return true;
+    }
     return false;
+}
+
+/* Stores an f32 sum into element i of a float tensor, rounded once. */
+static void store_f32(enum base_dtype dt, void *d, int64_t i, float v)
+{
+    switch (dt) {
+    case BASE_DT_F32: ((float *)d)[i] = v; break;
+    case BASE_DT_BF16: ((uint16_t *)d)[i] = base_f32_to_bf16(v); break;
+    case BASE_DT_F16: ((uint16_t *)d)[i] = base_f32_to_f16(v); break;
+    default: base_elem_set_f64(dt, d, (size_t)i, (double)v); break;
+    }
 }
 
 static enum base_status conv_run(struct interp_proc *p, const struct graph_op *op, const struct base_tensor *lhs,
@@ -265,6 +348,7 @@ static enum base_status conv_run(struct interp_proc *p, const struct graph_op *o
         int64_t f0 = fgc > 1 ? g * KI : 0;
         int64_t lbase = batch * ls[cd.ib] + f0 * ls[cd.ifeat];
         int64_t rbase = of * rs[cd.ko];
+        float fr = 0.0f, fi = 0.0f;
         double sr = 0.0, si = 0.0;
         uint64_t su = 0;
         bool sb = false;
@@ -282,14 +366,33 @@ static enum base_status conv_run(struct interp_proc *p, const struct graph_op *o
             if (!inside && !pad_terms) continue;
             for (int64_t f = 0; f < KI; f++) {
                 int64_t li = loff + f * ls[cd.ifeat], ri = roff + f * rs[cd.ki];
+                /* each product rounded to A, then added: no FMA (ISO C
+                 * mode does not contract) */
                 switch (acc) {
-                case CACC_F64:
-                    sr += (inside ? lv.re[li] : 0.0) * rv.re[ri];
+                case CACC_F32: {
+                    float prod = (inside ? lv.fre[li] : 0.0f) * rv.fre[ri];
+                    fr = fr + prod;
                     break;
+                }
+                case CACC_F64: {
+                    double prod = (inside ? lv.re[li] : 0.0) * rv.re[ri];
+                    sr = sr + prod;
+                    break;
+                }
+                case CACC_C64: {
+                    float xr = inside ? lv.fre[li] : 0.0f, xi = inside ? lv.fim[li] : 0.0f;
+                    float rr = xr * rv.fre[ri], ii = xi * rv.fim[ri], ri2 = xr * rv.fim[ri], ir = xi * rv.fre[ri];
+                    float pr = rr - ii, pi = ri2 + ir;
+                    fr = fr + pr;
+                    fi = fi + pi;
+                    break;
+                }
                 case CACC_C128: {
                     double xr = inside ? lv.re[li] : 0.0, xi = inside ? lv.im[li] : 0.0;
-                    sr += xr * rv.re[ri] - xi * rv.im[ri];
-                    si += xr * rv.im[ri] + xi * rv.re[ri];
+                    double rr = xr * rv.re[ri], ii = xi * rv.im[ri], ri2 = xr * rv.im[ri], ir = xi * rv.re[ri];
+                    double pr = rr - ii, pi = ri2 + ir;
+                    sr = sr + pr;
+                    si = si + pi;
                     break;
                 }
                 case CACC_I64:
@@ -302,6 +405,8 @@ static enum base_status conv_run(struct interp_proc *p, const struct graph_op *o
             }
         }
         switch (acc) {
+        case CACC_F32: store_f32(res->dtype, res->data, o, fr); break;
+        case CACC_C64: base_elem_set_c128(res->dtype, res->data, (size_t)o, fr, fi); break;
         case CACC_F64: base_elem_set_f64(res->dtype, res->data, (size_t)o, sr); break;
         case CACC_C128: base_elem_set_c128(res->dtype, res->data, (size_t)o, sr, si); break;
         case CACC_I64: base_elem_set_i64(res->dtype, res->data, (size_t)o, (int64_t)su); break;

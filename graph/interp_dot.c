@@ -1,20 +1,32 @@
 /* Golden interpreter: dot_general, dot and chlo.ragged_dot.
  *
- * Numerics: products are summed in double (complex: two doubles) starting from
- * +0, over the contracting index space in row-major order of the contracting
- * dimensions as listed, and rounded once to the result type.  Integer results
- * accumulate in 64-bit unsigned arithmetic (wrapping) and wrap to the result
- * width; boolean results are the OR of the ANDs.
+ * Numerics (the rule for every sum of products: dot_general, dot,
+ * convolution, dynamic_conv, chlo.ragged_dot, einsum), as XLA and the
+ * StableHLO reference interpreter compute them:
+ *  - float result: the accumulation type A is f64 for an f64 result and f32
+ *    for every other float result (f32, bf16, f16, f8/f6/f4).  Operands are
+ *    converted to A (one rounding), each product is rounded to A (a separate
+ *    multiply: no fused multiply-add), and added to a running sum in A that
+ *    starts at +0, sequentially over the contracting index tuple in row-major
+ *    order of the contracting dimensions as listed; the sum is rounded once to
+ *    the result type.
+ *  - complex result: the same in complex<f32> (complex<f64> for complex<f64>
+ *    results), per component: a product (a+bi)(c+di) is re = ac - bd,
+ *    im = ad + bc with every product and the difference / sum rounded to A.
+ *  - integer result: 64-bit unsigned (wrapping) sums of the products, wrapped
+ *    to the result width; boolean results are the OR of the ANDs.
  *
- * Speed: real-typed products with a float result (and integer products whose
- * sums stay exact in double) go through a cache-blocked GEMM: blocks packed
- * into double, a 4x12 register-blocked micro-kernel, and one thread per core
- * (at most 8) splitting batches, rows or columns.  Each output element is still
- * the sequential sum acc = ((0 + p0) + p1) + ... in double, so the result does
- * not depend on the blocking, the thread count or the micro-kernel: when the
- * products are exact in double (input significands add up to <= 53 bits, e.g.
- * bf16/f16/f32 operands) an FMA gives the same bits as a multiply then add;
- * otherwise (f64 operands) a kernel without FMA is used.
+ * Speed: real-typed products go through a cache-blocked GEMM when they are
+ * big enough: panels packed into A (f32: 6x16 register tiles; f64: 4x12), a
+ * register-blocked micro-kernel that vectorises across output columns (never
+ * across k), and one thread per core (at most 8) splitting batches, rows or
+ * columns.  Each output element is still the sequential sum
+ * acc = ((0 + p0) + p1) + ... with the k blocks taken in order, so the result
+ * does not depend on the blocking, the thread count or the micro-kernel.
+ * Integer products whose partial sums are exact in double (int8 x int8 and
+ * the like) use the f64 GEMM too.  No kernel uses FMA: under -std=c11 gcc
+ * does not contract a * b + c (-ffp-contract=off), and no function here is
+ * compiled for the fma target.
  */
 #include "graph/interp.h"
 
@@ -170,16 +182,22 @@ static enum base_status dot_problem_init(struct interp_proc *p, const struct gra
 /* ------------------------------------------------------------------------ */
 /* Accumulation kinds and element access                                     */
 
-enum acc_kind { ACC_F64, ACC_C128, ACC_I64, ACC_BOOL };
+/* F32 / F64: real sums in that type (A in the rule above); C64 / C128:
+ * complex sums with f32 / f64 parts; I64: wrapping integer sums; BOOL: OR of
+ * ANDs. */
+enum acc_kind { ACC_F32, ACC_F64, ACC_C64, ACC_C128, ACC_I64, ACC_BOOL };
 
 static enum acc_kind acc_kind_for(enum base_dtype res, enum base_dtype a, enum base_dtype b)
 {
-    if (base_dtype_is_complex(res) || base_dtype_is_complex(a) || base_dtype_is_complex(b)) return ACC_C128;
+    if (base_dtype_is_complex(res) || base_dtype_is_complex(a) || base_dtype_is_complex(b))
+        return res == BASE_DT_C64 ? ACC_C64 : ACC_C128;
     enum base_dtype_kind rk = base_dtype_kind(res);
-    bool a_int = !base_dtype_is_float(a), b_int = !base_dtype_is_float(b);
-    if (rk == BASE_KIND_BOOL) return a_int && b_int ? ACC_BOOL : ACC_F64;
-    if (rk == BASE_KIND_SINT || rk == BASE_KIND_UINT) return a_int && b_int ? ACC_I64 : ACC_F64;
-    return ACC_F64;
+    bool ints = !base_dtype_is_float(a) && !base_dtype_is_float(b);
+    /* integer or boolean results of float operands are not valid StableHLO;
+     * they keep a double sum truncated to the result */
+    if (rk == BASE_KIND_BOOL) return ints ? ACC_BOOL : ACC_F64;
+    if (rk == BASE_KIND_SINT || rk == BASE_KIND_UINT) return ints ? ACC_I64 : ACC_F64;
+    return res == BASE_DT_F64 ? ACC_F64 : ACC_F32;
 }
 
 /* Integer value of an element: bools 0/1, signed sign-extended, unsigned
@@ -190,98 +208,166 @@ static inline uint64_t get_u(enum base_dtype dt, const void *d, int64_t i)
                                                  : (uint64_t)base_elem_get_i64(dt, d, (size_t)i);
 }
 
-/* Significand bits of a type's values once converted to double. */
-static int sig_bits(enum base_dtype dt)
+/* Element i of (dt, d) converted to f32 with one rounding (RNE). */
+static inline float ld_f32(enum base_dtype dt, const void *d, int64_t i)
 {
     switch (dt) {
-    case BASE_DT_F64: return 53;
-    case BASE_DT_F32: return 24;
-    case BASE_DT_F16: return 11;
-    case BASE_DT_BF16: return 8;
+    case BASE_DT_F32: return ((const float *)d)[i];
+    case BASE_DT_BF16: return base_bf16_to_f32(((const uint16_t *)d)[i]);
+    case BASE_DT_F16: return base_f16_to_f32(((const uint16_t *)d)[i]);
+    case BASE_DT_F64: return (float)((const double *)d)[i];
     default: break;
     }
-    int bits = base_dtype_bits(dt);
-    if (base_dtype_is_float(dt)) return bits <= 8 ? 8 : 53;
-    return bits > 53 ? 53 : bits;
+    switch (base_dtype_kind(dt)) {
+    case BASE_KIND_UINT: return (float)base_elem_get_u64(dt, d, (size_t)i);
+    case BASE_KIND_SINT:
+    case BASE_KIND_BOOL: return (float)base_elem_get_i64(dt, d, (size_t)i);
+    default: return (float)base_elem_get_f64(dt, d, (size_t)i); /* narrower floats: exact */
+    }
+}
+
+/* Element i of (dt, d) converted to f64 with one rounding. */
+static inline double ld_f64(enum base_dtype dt, const void *d, int64_t i)
+{
+    switch (dt) {
+    case BASE_DT_F64: return ((const double *)d)[i];
+    case BASE_DT_F32: return ((const float *)d)[i];
+    case BASE_DT_BF16: return base_bf16_to_f32(((const uint16_t *)d)[i]);
+    case BASE_DT_F16: return base_f16_to_f32(((const uint16_t *)d)[i]);
+    default: break;
+    }
+    switch (base_dtype_kind(dt)) {
+    case BASE_KIND_UINT: return (double)base_elem_get_u64(dt, d, (size_t)i);
+    case BASE_KIND_SINT:
+    case BASE_KIND_BOOL: return (double)base_elem_get_i64(dt, d, (size_t)i);
+    default: return base_elem_get_f64(dt, d, (size_t)i);
+    }
+}
+
+/* Complex (or real, im 0) element converted to complex<f32> / complex<f64>. */
+static inline void ld_c64(enum base_dtype dt, const void *d, int64_t i, float *re, float *im)
+{
+    if (dt == BASE_DT_C64) {
+        *re = ((const float *)d)[2 * i];
+        *im = ((const float *)d)[2 * i + 1];
+    } else if (dt == BASE_DT_C128) {
+        *re = (float)((const double *)d)[2 * i];
+        *im = (float)((const double *)d)[2 * i + 1];
+    } else {
+        *re = ld_f32(dt, d, i);
+        *im = 0.0f;
+    }
+}
+
+static inline void ld_c128(enum base_dtype dt, const void *d, int64_t i, double *re, double *im)
+{
+    if (base_dtype_is_complex(dt)) {
+        base_elem_get_c128(dt, d, (size_t)i, re, im);
+    } else {
+        *re = ld_f64(dt, d, i);
+        *im = 0.0;
+    }
+}
+
+/* f32 -> bf16, round to nearest even; NaN -> canonical quiet NaN with its
+ * sign (as base_f32_to_bf16, inlined for the store loops). */
+static inline uint16_t bf16_from_f32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)(((u >> 16) & 0x8000u) | 0x7fc0u);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+
+/* Stores an f32 sum into element i of a float tensor, rounded once. */
+static inline void st_f32(enum base_dtype dt, void *d, int64_t i, float v)
+{
+    switch (dt) {
+    case BASE_DT_F32: ((float *)d)[i] = v; break;
+    case BASE_DT_BF16: ((uint16_t *)d)[i] = bf16_from_f32(v); break;
+    case BASE_DT_F16: ((uint16_t *)d)[i] = base_f32_to_f16(v); break;
+    default: base_elem_set_f64(dt, d, (size_t)i, (double)v); break;
+    }
+}
+
+/* One step of each accumulation: acc = acc + round_A(x * y). */
+static inline float step_f32(float acc, float x, float y)
+{
+    float p = x * y;
+    return acc + p;
+}
+
+static inline double step_f64(double acc, double x, double y)
+{
+    double p = x * y;
+    return acc + p;
+}
+
+static inline void step_c64(float *ar, float *ai, float xr, float xi, float yr, float yi)
+{
+    float rr = xr * yr, ii = xi * yi, ri = xr * yi, ir = xi * yr;
+    float pr = rr - ii, pi = ri + ir;
+    *ar = *ar + pr;
+    *ai = *ai + pi;
+}
+
+static inline void step_c128(double *ar, double *ai, double xr, double xi, double yr, double yi)
+{
+    double rr = xr * yr, ii = xi * yi, ri = xr * yi, ir = xi * yr;
+    double pr = rr - ii, pi = ri + ir;
+    *ar = *ar + pr;
+    *ai = *ai + pi;
 }
 
 /* ------------------------------------------------------------------------ */
-/* Double -> result element, rounded once (RNE).                             */
-
-/* Fast bf16 rounding for values in bf16's normal range; everything else
- * (zero, subnormal, overflow, inf, NaN) goes through the exact codec. */
-static inline uint16_t bf16_from_f64(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    uint64_t e = (u >> 52) & 0x7ff;
-    if (e >= 1023 - 126 && e <= 1023 + 127) {
-        uint64_t lsb = (u >> 45) & 1;
-        uint64_t rnd = u + ((UINT64_C(1) << 44) - 1) + lsb;
-        uint64_t e2 = (rnd >> 52) & 0x7ff;
-        if (e2 <= 1023 + 127) {
-            uint16_t sign = (uint16_t)((u >> 48) & 0x8000);
-            return (uint16_t)(sign | ((e2 - 1023 + 127) << 7) | ((rnd >> 45) & 0x7f));
-        }
-    }
-    return (uint16_t)base_float_bits_from_f64(BASE_DT_BF16, d);
-}
-
-static void store_f64_array(struct base_tensor *t, const double *c, int64_t count)
-{
-    switch (t->dtype) {
-    case BASE_DT_F64:
-        memcpy(t->data, c, (size_t)count * sizeof *c);
-        break;
-    case BASE_DT_F32: {
-        float *o = t->data;
-        for (int64_t i = 0; i < count; i++) o[i] = (float)c[i];
-        break;
-    }
-    case BASE_DT_BF16: {
-        uint16_t *o = t->data;
-        for (int64_t i = 0; i < count; i++) o[i] = bf16_from_f64(c[i]);
-        break;
-    }
-    default:
-        for (int64_t i = 0; i < count; i++) base_elem_set_f64(t->dtype, t->data, (size_t)i, c[i]);
-        break;
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* Naive reference loops (tiny products, complex, integers)                  */
+/* Naive reference loop (small products, complex, integers)                  */
 
 static void naive_dot(const struct dot_problem *dp, enum acc_kind kind, const struct base_tensor *l,
-                      const struct base_tensor *r, struct base_tensor *out, double *cbuf)
+                      const struct base_tensor *r, struct base_tensor *out)
 {
     enum base_dtype ad = l->dtype, bd = r->dtype, od = out->dtype;
+    const void *a = l->data, *b = r->data;
     int64_t idx = 0;
-    for (int64_t b = 0; b < dp->nb; b++)
+    for (int64_t bb = 0; bb < dp->nb; bb++)
         for (int64_t i = 0; i < dp->m; i++)
             for (int64_t j = 0; j < dp->n; j++, idx++) {
-                int64_t ao = dp->a_off_b[b] + dp->a_off_m[i];
-                int64_t bo = dp->b_off_b[b] + dp->b_off_n[j];
+                int64_t ao = dp->a_off_b[bb] + dp->a_off_m[i];
+                int64_t bo = dp->b_off_b[bb] + dp->b_off_n[j];
+                const int64_t *ak = dp->a_off_k, *bk = dp->b_off_k;
                 switch (kind) {
+                case ACC_F32: {
+                    float acc = 0.0f;
+                    for (int64_t q = 0; q < dp->k; q++)
+                        acc = step_f32(acc, ld_f32(ad, a, ao + ak[q]), ld_f32(bd, b, bo + bk[q]));
+                    st_f32(od, out->data, idx, acc);
+                    break;
+                }
                 case ACC_F64: {
                     double acc = 0.0;
+                    for (int64_t q = 0; q < dp->k; q++)
+                        acc = step_f64(acc, ld_f64(ad, a, ao + ak[q]), ld_f64(bd, b, bo + bk[q]));
+                    base_elem_set_f64(od, out->data, (size_t)idx, acc);
+                    break;
+                }
+                case ACC_C64: {
+                    float re = 0.0f, im = 0.0f;
                     for (int64_t q = 0; q < dp->k; q++) {
-                        double x = base_elem_get_f64(ad, l->data, (size_t)(ao + dp->a_off_k[q]));
-                        double y = base_elem_get_f64(bd, r->data, (size_t)(bo + dp->b_off_k[q]));
-                        acc += x * y;
+                        float xr, xi, yr, yi;
+                        ld_c64(ad, a, ao + ak[q], &xr, &xi);
+                        ld_c64(bd, b, bo + bk[q], &yr, &yi);
+                        step_c64(&re, &im, xr, xi, yr, yi);
                     }
-                    if (cbuf) cbuf[idx] = acc;
-                    else base_elem_set_f64(od, out->data, (size_t)idx, acc);
+                    base_elem_set_c128(od, out->data, (size_t)idx, re, im); /* exact for c64 */
                     break;
                 }
                 case ACC_C128: {
                     double re = 0.0, im = 0.0;
                     for (int64_t q = 0; q < dp->k; q++) {
                         double xr, xi, yr, yi;
-                        base_elem_get_c128(ad, l->data, (size_t)(ao + dp->a_off_k[q]), &xr, &xi);
-                        base_elem_get_c128(bd, r->data, (size_t)(bo + dp->b_off_k[q]), &yr, &yi);
-                        re += xr * yr - xi * yi;
-                        im += xr * yi + xi * yr;
+                        ld_c128(ad, a, ao + ak[q], &xr, &xi);
+                        ld_c128(bd, b, bo + bk[q], &yr, &yi);
+                        step_c128(&re, &im, xr, xi, yr, yi);
                     }
                     base_elem_set_c128(od, out->data, (size_t)idx, re, im);
                     break;
@@ -289,15 +375,14 @@ static void naive_dot(const struct dot_problem *dp, enum acc_kind kind, const st
                 case ACC_I64: {
                     uint64_t acc = 0;
                     for (int64_t q = 0; q < dp->k; q++)
-                        acc += get_u(ad, l->data, ao + dp->a_off_k[q]) * get_u(bd, r->data, bo + dp->b_off_k[q]);
+                        acc += get_u(ad, a, ao + ak[q]) * get_u(bd, b, bo + bk[q]);
                     base_elem_set_i64(od, out->data, (size_t)idx, (int64_t)acc);
                     break;
                 }
                 case ACC_BOOL: {
                     bool acc = false;
                     for (int64_t q = 0; q < dp->k && !acc; q++)
-                        acc = get_u(ad, l->data, ao + dp->a_off_k[q]) != 0 &&
-                              get_u(bd, r->data, bo + dp->b_off_k[q]) != 0;
+                        acc = get_u(ad, a, ao + ak[q]) != 0 && get_u(bd, b, bo + bk[q]) != 0;
                     base_elem_set_i64(od, out->data, (size_t)idx, acc ? 1 : 0);
                     break;
                 }
@@ -306,13 +391,16 @@ static void naive_dot(const struct dot_problem *dp, enum acc_kind kind, const st
 }
 
 /* ------------------------------------------------------------------------ */
-/* Blocked GEMM over doubles                                                 */
+/* Blocked GEMM (f32 or f64 panels)                                          */
 
-#define MR 4
-#define NR 12
+#define MR32 6 /* PACK_BODY unrolls 6-row panels */
+#define NR32 16
+#define MR64 4
+#define NR64 12
+#define NR_MAX 16
 #define KC 256
-#define MC 96   /* multiple of MR */
-#define NC 3072 /* multiple of NR */
+#define MC 96   /* multiple of MR32 and MR64 */
+#define NC 3072 /* multiple of NR32 and NR64 */
 #define NO_STRIDE INT64_MIN
 
 struct gemm_operand {
@@ -324,14 +412,21 @@ struct gemm_operand {
     int64_t k_stride;      /* off_k[i] == i * k_stride, or NO_STRIDE */
 };
 
-typedef void (*ukernel_fn)(int64_t kc, const double *ap, const double *bp, double *c, int64_t ldc);
+/* c[i][j] = c[i][j] + a[i] * b[j] over kc steps of packed panels, starting
+ * from +0 instead of c when first (the first k block: c is not read, so
+ * fresh pages are only written); c is one mr x nr tile (row stride nr).
+ * Element types follow the GEMM (float or double). */
+typedef void (*ukernel_fn)(int64_t kc, const void *ap, const void *bp, void *c, bool first);
 
 struct gemm {
     struct gemm_operand a, b;
     int64_t nb, m, n, k;
-    double *c; /* [nb][n/NR][m/MR][MR][NR] (rounded up) tiles, zero on entry */
+    bool f32;       /* f32 panels, tiles and sums; else f64 */
+    int mr, nr;
+    void *c;        /* [nb][n/nr][m/mr][mr][nr] tiles (rounded up); NULL when
+                     * k fits one k block and no sum outlives its tile */
+    struct base_tensor *out; /* [nb][m][n] result, written tile by tile */
     ukernel_fn uk;
-    bool avx2;      /* vectorised packing available */
     bool b_n_unit;  /* rhs columns (n) are contiguous */
 };
 
@@ -346,7 +441,8 @@ static int64_t linear_stride(const int64_t *off, int64_t count)
     return s;
 }
 
-/* The body of pack_panel for one element type T. */
+/* The body of pack_panel_*: rows r0..r0+nr of op, k range k0..k0+kc, into
+ * dst[kk * W + r] of the panel type, converting each element with CONV. */
 #define PACK_BODY(T, CONV)                                                                  \
     do {                                                                                    \
         const T *s_ = (const T *)op->data;                                                  \
@@ -355,13 +451,27 @@ static int64_t linear_stride(const int64_t *off, int64_t count)
             if (rows_unit && ks_ != 1) {                                                    \
                 for (int64_t kk = 0; kk < kc; kk++) {                                       \
                     const T *sp_ = s_ + roff[0] + (k0 + kk) * ks_;                          \
-                    double *d_ = dst + kk * W;                                              \
-                    if (nr == W) {                                                          \
-                        for (int rr = 0; rr < W; rr++) d_[rr] = CONV(sp_[rr]);              \
-                    } else {                                                                \
-                        for (int rr = 0; rr < nr; rr++) d_[rr] = CONV(sp_[rr]);             \
-                    }                                                                       \
+                    for (int rr = 0; rr < nr; rr++) dst[kk * W + rr] = CONV(sp_[rr]);       \
                 }                                                                           \
+            } else if (ks_ == 1) {                                                          \
+                /* k-contiguous rows (lhs [M, K], rhs [N, K]): nr read streams, \
+                 * sequential writes */                                                     \
+                const T *rp_[NR_MAX];                                                       \
+                for (int rr = 0; rr < nr; rr++) rp_[rr] = s_ + roff[rr] + k0;               \
+                if (nr == 6 && W == 6) { /* the f32 lhs panel (MR32), unrolled */           \
+                    const T *p0_ = rp_[0], *p1_ = rp_[1], *p2_ = rp_[2];                    \
+                    const T *p3_ = rp_[3], *p4_ = rp_[4], *p5_ = rp_[5];                    \
+                    for (int64_t kk = 0; kk < kc; kk++) {                                   \
+                        dst[kk * 6 + 0] = CONV(p0_[kk]);                                    \
+                        dst[kk * 6 + 1] = CONV(p1_[kk]);                                    \
+                        dst[kk * 6 + 2] = CONV(p2_[kk]);                                    \
+                        dst[kk * 6 + 3] = CONV(p3_[kk]);                                    \
+                        dst[kk * 6 + 4] = CONV(p4_[kk]);                                    \
+                        dst[kk * 6 + 5] = CONV(p5_[kk]);                                    \
+                    }                                                                       \
+                } else                                                                      \
+                    for (int64_t kk = 0; kk < kc; kk++)                                     \
+                        for (int rr = 0; rr < nr; rr++) dst[kk * W + rr] = CONV(rp_[rr][kk]); \
             } else {                                                                        \
                 for (int rr = 0; rr < nr; rr++) {                                           \
                     const T *sp_ = s_ + roff[rr] + k0 * ks_;                                \
@@ -375,157 +485,95 @@ static int64_t linear_stride(const int64_t *off, int64_t count)
         }                                                                                   \
     } while (0)
 
-static inline double cv_bf16(uint16_t v)
+/* Conversions of storage values to the panel type (one rounding at most). */
+#define CV_NUM(x) (x)
+static inline float cvf_bf16(uint16_t v)
 {
-    return (double)base_bf16_to_f32(v);
+    return base_bf16_to_f32(v);
 }
-static inline double cv_f16(uint16_t v)
+static inline float cvf_f16(uint16_t v)
 {
-    return (double)base_f16_to_f32(v);
+    return base_f16_to_f32(v);
 }
-static inline double cv_f32(float v)
-{
-    return (double)v;
-}
-static inline double cv_f64(double v)
+static inline float cvf_f32(float v)
 {
     return v;
 }
-static inline double cv_i8(int8_t v)
+static inline float cvf_f64(double v)
 {
-    return (double)v;
+    return (float)v;
 }
-static inline double cv_u8(uint8_t v)
+static inline double cvd_bf16(uint16_t v)
 {
-    return (double)v;
+    return base_bf16_to_f32(v);
 }
-static inline double cv_i16(int16_t v)
+static inline double cvd_f16(uint16_t v)
 {
-    return (double)v;
-}
-static inline double cv_i32(int32_t v)
-{
-    return (double)v;
+    return base_f16_to_f32(v);
 }
 
-#if DOT_HAVE_X86
-/* Vectorised packs of np full panels of an rhs whose panel rows (n) are
- * contiguous (the usual [K, N] layout): reads each k row sequentially, which
- * the hardware prefetcher streams, and scatters NR values into each panel. */
-__attribute__((target("avx2"))) static void pack_bf16_block_avx2(double *dst, const uint16_t *src, int64_t ks,
-                                                                 int64_t kc, int64_t np)
+/* Row offsets of a panel; rows_unit when they are consecutive elements. */
+static bool panel_rows(const struct gemm_operand *op, int64_t boff, int64_t r0, int nr, int64_t *roff)
 {
-    for (int64_t kk = 0; kk < kc; kk++, src += ks) {
-        const uint16_t *s = src;
-        double *d = dst + kk * NR;
-        for (int64_t q = 0; q < np; q++, s += NR, d += kc * NR) {
-            __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)s));
-            __m256 f = _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
-            _mm256_storeu_pd(d, _mm256_cvtps_pd(_mm256_castps256_ps128(f)));
-            _mm256_storeu_pd(d + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
-            __m128i w2 = _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)(s + 8)));
-            _mm256_storeu_pd(d + 8, _mm256_cvtps_pd(_mm_castsi128_ps(_mm_slli_epi32(w2, 16))));
-        }
-    }
-}
-
-__attribute__((target("avx2"))) static void pack_f32_block_avx2(double *dst, const float *src, int64_t ks,
-                                                                int64_t kc, int64_t np)
-{
-    for (int64_t kk = 0; kk < kc; kk++, src += ks) {
-        const float *s = src;
-        double *d = dst + kk * NR;
-        for (int64_t q = 0; q < np; q++, s += NR, d += kc * NR) {
-            _mm256_storeu_pd(d, _mm256_cvtps_pd(_mm_loadu_ps(s)));
-            _mm256_storeu_pd(d + 4, _mm256_cvtps_pd(_mm_loadu_ps(s + 4)));
-            _mm256_storeu_pd(d + 8, _mm256_cvtps_pd(_mm_loadu_ps(s + 8)));
-        }
-    }
-}
-
-/* Vectorised A-panel packs for a k-contiguous lhs (the usual [M, K]): four
- * rows of four k values are converted and transposed in registers. */
-#define TRANSPOSE_STORE4(dst, kk, r)                                                           \
-    do {                                                                                       \
-        __m256d t0_ = _mm256_unpacklo_pd(r[0], r[1]), t1_ = _mm256_unpackhi_pd(r[0], r[1]);    \
-        __m256d t2_ = _mm256_unpacklo_pd(r[2], r[3]), t3_ = _mm256_unpackhi_pd(r[2], r[3]);    \
-        _mm256_storeu_pd(dst + ((kk) + 0) * MR, _mm256_permute2f128_pd(t0_, t2_, 0x20));       \
-        _mm256_storeu_pd(dst + ((kk) + 1) * MR, _mm256_permute2f128_pd(t1_, t3_, 0x20));       \
-        _mm256_storeu_pd(dst + ((kk) + 2) * MR, _mm256_permute2f128_pd(t0_, t2_, 0x31));       \
-        _mm256_storeu_pd(dst + ((kk) + 3) * MR, _mm256_permute2f128_pd(t1_, t3_, 0x31));       \
-    } while (0)
-
-__attribute__((target("avx2"))) static void pack_a_bf16_avx2(double *dst, const uint16_t *const *rows, int64_t kc)
-{
-    int64_t kk = 0;
-    for (; kk + 4 <= kc; kk += 4) {
-        __m256d r[4];
-        for (int i = 0; i < 4; i++) {
-            __m128i w = _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)(rows[i] + kk)));
-            r[i] = _mm256_cvtps_pd(_mm_castsi128_ps(_mm_slli_epi32(w, 16)));
-        }
-        TRANSPOSE_STORE4(dst, kk, r);
-    }
-    for (; kk < kc; kk++)
-        for (int i = 0; i < 4; i++) dst[kk * MR + i] = (double)base_bf16_to_f32(rows[i][kk]);
-}
-
-__attribute__((target("avx2"))) static void pack_a_f32_avx2(double *dst, const float *const *rows, int64_t kc)
-{
-    int64_t kk = 0;
-    for (; kk + 4 <= kc; kk += 4) {
-        __m256d r[4];
-        for (int i = 0; i < 4; i++) r[i] = _mm256_cvtps_pd(_mm_loadu_ps(rows[i] + kk));
-        TRANSPOSE_STORE4(dst, kk, r);
-    }
-    for (; kk < kc; kk++)
-        for (int i = 0; i < 4; i++) dst[kk * MR + i] = (double)rows[i][kk];
-}
-#endif
-
-/* Packs rows r0..r0+nr of operand op (batch offset boff), k range k0..k0+kc,
- * into dst[kk * W + r] as doubles; rows nr..W are zero. */
-static void pack_panel(double *dst, int W, const struct gemm_operand *op, int64_t boff, int64_t r0, int nr,
-                       int64_t k0, int64_t kc, bool avx2)
-{
-    int64_t roff[NR > MR ? NR : MR];
     bool rows_unit = true;
     for (int rr = 0; rr < nr; rr++) {
         roff[rr] = boff + op->off_r[r0 + rr];
         if (rr > 0 && roff[rr] != roff[0] + rr) rows_unit = false;
     }
-#if DOT_HAVE_X86
-    if (avx2 && W == MR && nr == MR && op->k_stride == 1) {
-        if (op->dt == BASE_DT_BF16) {
-            const uint16_t *rows[MR];
-            for (int i = 0; i < MR; i++) rows[i] = (const uint16_t *)op->data + roff[i] + k0;
-            pack_a_bf16_avx2(dst, rows, kc);
-            return;
-        }
-        if (op->dt == BASE_DT_F32) {
-            const float *rows[MR];
-            for (int i = 0; i < MR; i++) rows[i] = (const float *)op->data + roff[i] + k0;
-            pack_a_f32_avx2(dst, rows, kc);
-            return;
-        }
-    }
-#else
-    (void)avx2;
-#endif
+    return rows_unit;
+}
+
+/* Packs rows r0..r0+nr of operand op (batch offset boff), k range k0..k0+kc,
+ * into dst[kk * W + r] as floats; rows nr..W are zero. */
+static void pack_panel_f32(float *dst, int W, const struct gemm_operand *op, int64_t boff, int64_t r0, int nr,
+                           int64_t k0, int64_t kc)
+{
+    int64_t roff[NR_MAX];
+    bool rows_unit = panel_rows(op, boff, r0, nr, roff);
     switch (op->dt) {
-    case BASE_DT_BF16: PACK_BODY(uint16_t, cv_bf16); break;
-    case BASE_DT_F16: PACK_BODY(uint16_t, cv_f16); break;
-    case BASE_DT_F32: PACK_BODY(float, cv_f32); break;
-    case BASE_DT_F64: PACK_BODY(double, cv_f64); break;
-    case BASE_DT_SI8: PACK_BODY(int8_t, cv_i8); break;
-    case BASE_DT_UI8: PACK_BODY(uint8_t, cv_u8); break;
-    case BASE_DT_SI16: PACK_BODY(int16_t, cv_i16); break;
-    case BASE_DT_SI32: PACK_BODY(int32_t, cv_i32); break;
+    case BASE_DT_BF16: PACK_BODY(uint16_t, cvf_bf16); break;
+    case BASE_DT_F16: PACK_BODY(uint16_t, cvf_f16); break;
+    case BASE_DT_F32: PACK_BODY(float, cvf_f32); break;
+    case BASE_DT_F64: PACK_BODY(double, cvf_f64); break;
+    case BASE_DT_SI8: PACK_BODY(int8_t, (float)); break;
+    case BASE_DT_UI8: PACK_BODY(uint8_t, (float)); break;
+    case BASE_DT_SI16: PACK_BODY(int16_t, (float)); break;
+    case BASE_DT_UI16: PACK_BODY(uint16_t, (float)); break;
+    case BASE_DT_SI32: PACK_BODY(int32_t, (float)); break;
     default:
         for (int rr = 0; rr < nr; rr++)
             for (int64_t kk = 0; kk < kc; kk++) {
                 int64_t ko = op->k_stride != NO_STRIDE ? (k0 + kk) * op->k_stride : op->off_k[k0 + kk];
-                dst[kk * W + rr] = base_elem_get_f64(op->dt, op->data, (size_t)(roff[rr] + ko));
+                dst[kk * W + rr] = ld_f32(op->dt, op->data, roff[rr] + ko);
+            }
+        break;
+    }
+    if (nr < W)
+        for (int64_t kk = 0; kk < kc; kk++)
+            for (int rr = nr; rr < W; rr++) dst[kk * W + rr] = 0.0f;
+}
+
+/* The same into doubles. */
+static void pack_panel_f64(double *dst, int W, const struct gemm_operand *op, int64_t boff, int64_t r0, int nr,
+                           int64_t k0, int64_t kc)
+{
+    int64_t roff[NR_MAX];
+    bool rows_unit = panel_rows(op, boff, r0, nr, roff);
+    switch (op->dt) {
+    case BASE_DT_BF16: PACK_BODY(uint16_t, cvd_bf16); break;
+    case BASE_DT_F16: PACK_BODY(uint16_t, cvd_f16); break;
+    case BASE_DT_F32: PACK_BODY(float, (double)); break;
+    case BASE_DT_F64: PACK_BODY(double, CV_NUM); break;
+    case BASE_DT_SI8: PACK_BODY(int8_t, (double)); break;
+    case BASE_DT_UI8: PACK_BODY(uint8_t, (double)); break;
+    case BASE_DT_SI16: PACK_BODY(int16_t, (double)); break;
+    case BASE_DT_UI16: PACK_BODY(uint16_t, (double)); break;
+    case BASE_DT_SI32: PACK_BODY(int32_t, (double)); break;
+    default:
+        for (int rr = 0; rr < nr; rr++)
+            for (int64_t kk = 0; kk < kc; kk++) {
+                int64_t ko = op->k_stride != NO_STRIDE ? (k0 + kk) * op->k_stride : op->off_k[k0 + kk];
+                dst[kk * W + rr] = ld_f64(op->dt, op->data, roff[rr] + ko);
             }
         break;
     }
@@ -534,181 +582,270 @@ static void pack_panel(double *dst, int W, const struct gemm_operand *op, int64_
             for (int rr = nr; rr < W; rr++) dst[kk * W + rr] = 0.0;
 }
 
-/* Portable micro-kernel: c[i][j] += a[i] * b[j], k ascending. */
-static void ukernel_c(int64_t kc, const double *restrict ap, const double *restrict bp, double *restrict c,
-                      int64_t ldc)
+/* Packs np full NR32-wide f32 panels of an rhs whose columns (n) are
+ * contiguous (the usual [K, N] layout): reads each k row sequentially, which
+ * the hardware prefetcher streams, and writes NR32 values into each panel. */
+static void pack_b_rows_bf16(float *dst, const uint16_t *src, int64_t ks, int64_t kc, int64_t np)
 {
-    double acc[MR][NR];
-    for (int i = 0; i < MR; i++)
-        for (int j = 0; j < NR; j++) acc[i][j] = c[i * ldc + j];
-    for (int64_t kk = 0; kk < kc; kk++) {
-        const double *a = ap + kk * MR, *b = bp + kk * NR;
-        for (int i = 0; i < MR; i++) {
-            double ai = a[i];
-            for (int j = 0; j < NR; j++) acc[i][j] += ai * b[j];
-        }
+    for (int64_t kk = 0; kk < kc; kk++, src += ks) {
+        const uint16_t *s = src;
+        float *d = dst + kk * NR32;
+        for (int64_t q = 0; q < np; q++, s += NR32, d += kc * NR32)
+            for (int j = 0; j < NR32; j++) d[j] = base_bf16_to_f32(s[j]);
     }
-    for (int i = 0; i < MR; i++)
-        for (int j = 0; j < NR; j++) c[i * ldc + j] = acc[i][j];
+}
+
+static void pack_b_rows_f32(float *dst, const float *src, int64_t ks, int64_t kc, int64_t np)
+{
+    for (int64_t kk = 0; kk < kc; kk++, src += ks) {
+        const float *s = src;
+        float *d = dst + kk * NR32;
+        for (int64_t q = 0; q < np; q++, s += NR32, d += kc * NR32) memcpy(d, s, NR32 * sizeof *d);
+    }
+}
+
+/* Portable micro-kernels: c[i][j] = c[i][j] + a[i] * b[j], k ascending. */
+static void uk_f32_c(int64_t kc, const void *apv, const void *bpv, void *cv, bool first)
+{
+    const float *ap = apv, *bp = bpv;
+    float *c = cv;
+    float acc[MR32][NR32];
+    if (first)
+        for (int i = 0; i < MR32; i++)
+            for (int j = 0; j < NR32; j++) acc[i][j] = 0.0f;
+    else
+        memcpy(acc, c, sizeof acc);
+    for (int64_t kk = 0; kk < kc; kk++, ap += MR32, bp += NR32)
+        for (int i = 0; i < MR32; i++)
+            for (int j = 0; j < NR32; j++) acc[i][j] = step_f32(acc[i][j], ap[i], bp[j]);
+    memcpy(c, acc, sizeof acc);
+}
+
+static void uk_f64_c(int64_t kc, const void *apv, const void *bpv, void *cv, bool first)
+{
+    const double *ap = apv, *bp = bpv;
+    double *c = cv;
+    double acc[MR64][NR64];
+    if (first)
+        for (int i = 0; i < MR64; i++)
+            for (int j = 0; j < NR64; j++) acc[i][j] = 0.0;
+    else
+        memcpy(acc, c, sizeof acc);
+    for (int64_t kk = 0; kk < kc; kk++, ap += MR64, bp += NR64)
+        for (int i = 0; i < MR64; i++)
+            for (int j = 0; j < NR64; j++) acc[i][j] = step_f64(acc[i][j], ap[i], bp[j]);
+    memcpy(c, acc, sizeof acc);
 }
 
 #if DOT_HAVE_X86
-#define UK_LOAD(i)                                                   \
-    __m256d c##i##0 = _mm256_loadu_pd(c + (i) * ldc);                \
-    __m256d c##i##1 = _mm256_loadu_pd(c + (i) * ldc + 4);            \
-    __m256d c##i##2 = _mm256_loadu_pd(c + (i) * ldc + 8)
-#define UK_STORE(i)                                   \
-    _mm256_storeu_pd(c + (i) * ldc, c##i##0);         \
-    _mm256_storeu_pd(c + (i) * ldc + 4, c##i##1);     \
-    _mm256_storeu_pd(c + (i) * ldc + 8, c##i##2)
+/* AVX2 f32: a 6 x 16 tile in 12 registers, 8 output columns per register;
+ * multiply, then add (two roundings). */
+#define UK32_LOAD(i)                                                        \
+    __m256 c##i##0 = first ? _mm256_setzero_ps() : _mm256_loadu_ps(c + (i) * NR32); \
+    __m256 c##i##1 = first ? _mm256_setzero_ps() : _mm256_loadu_ps(c + (i) * NR32 + 8)
+#define UK32_STEP(i)                                         \
+    a = _mm256_broadcast_ss(ap + (i));                       \
+    c##i##0 = _mm256_add_ps(c##i##0, _mm256_mul_ps(a, b0));  \
+    c##i##1 = _mm256_add_ps(c##i##1, _mm256_mul_ps(a, b1))
+#define UK32_STORE(i)                                        \
+    _mm256_storeu_ps(c + (i) * NR32, c##i##0);               \
+    _mm256_storeu_ps(c + (i) * NR32 + 8, c##i##1)
 
-/* AVX2 + FMA: only used when every product is exact in double, so the fused
- * multiply-add rounds exactly like the separate add. */
-__attribute__((target("avx2,fma"))) static void ukernel_fma(int64_t kc, const double *ap, const double *bp,
-                                                            double *c, int64_t ldc)
+__attribute__((target("avx2"))) static void uk_f32_avx2(int64_t kc, const void *apv, const void *bpv, void *cv,
+                                                        bool first)
 {
-    UK_LOAD(0);
-    UK_LOAD(1);
-    UK_LOAD(2);
-    UK_LOAD(3);
+    const float *ap = apv, *bp = bpv;
+    float *c = cv;
+    UK32_LOAD(0);
+    UK32_LOAD(1);
+    UK32_LOAD(2);
+    UK32_LOAD(3);
+    UK32_LOAD(4);
+    UK32_LOAD(5);
+    for (int64_t kk = 0; kk < kc; kk++) {
+        __m256 b0 = _mm256_loadu_ps(bp), b1 = _mm256_loadu_ps(bp + 8);
+        __m256 a;
+        UK32_STEP(0);
+        UK32_STEP(1);
+        UK32_STEP(2);
+        UK32_STEP(3);
+        UK32_STEP(4);
+        UK32_STEP(5);
+        ap += MR32;
+        bp += NR32;
+    }
+    UK32_STORE(0);
+    UK32_STORE(1);
+    UK32_STORE(2);
+    UK32_STORE(3);
+    UK32_STORE(4);
+    UK32_STORE(5);
+}
+
+/* AVX2 f64: a 4 x 12 tile in 12 registers; multiply, then add. */
+#define UK64_LOAD(i)                                                             \
+    __m256d c##i##0 = first ? _mm256_setzero_pd() : _mm256_loadu_pd(c + (i) * NR64);     \
+    __m256d c##i##1 = first ? _mm256_setzero_pd() : _mm256_loadu_pd(c + (i) * NR64 + 4); \
+    __m256d c##i##2 = first ? _mm256_setzero_pd() : _mm256_loadu_pd(c + (i) * NR64 + 8)
+#define UK64_STEP(i)                                         \
+    a = _mm256_broadcast_sd(ap + (i));                       \
+    c##i##0 = _mm256_add_pd(c##i##0, _mm256_mul_pd(a, b0));  \
+    c##i##1 = _mm256_add_pd(c##i##1, _mm256_mul_pd(a, b1));  \
+    c##i##2 = _mm256_add_pd(c##i##2, _mm256_mul_pd(a, b2))
+#define UK64_STORE(i)                                        \
+    _mm256_storeu_pd(c + (i) * NR64, c##i##0);               \
+    _mm256_storeu_pd(c + (i) * NR64 + 4, c##i##1);           \
+    _mm256_storeu_pd(c + (i) * NR64 + 8, c##i##2)
+
+__attribute__((target("avx2"))) static void uk_f64_avx2(int64_t kc, const void *apv, const void *bpv, void *cv,
+                                                        bool first)
+{
+    const double *ap = apv, *bp = bpv;
+    double *c = cv;
+    UK64_LOAD(0);
+    UK64_LOAD(1);
+    UK64_LOAD(2);
+    UK64_LOAD(3);
     for (int64_t kk = 0; kk < kc; kk++) {
         __m256d b0 = _mm256_loadu_pd(bp), b1 = _mm256_loadu_pd(bp + 4), b2 = _mm256_loadu_pd(bp + 8);
         __m256d a;
-        a = _mm256_broadcast_sd(ap + 0);
-        c00 = _mm256_fmadd_pd(a, b0, c00);
-        c01 = _mm256_fmadd_pd(a, b1, c01);
-        c02 = _mm256_fmadd_pd(a, b2, c02);
-        a = _mm256_broadcast_sd(ap + 1);
-        c10 = _mm256_fmadd_pd(a, b0, c10);
-        c11 = _mm256_fmadd_pd(a, b1, c11);
-        c12 = _mm256_fmadd_pd(a, b2, c12);
-        a = _mm256_broadcast_sd(ap + 2);
-        c20 = _mm256_fmadd_pd(a, b0, c20);
-        c21 = _mm256_fmadd_pd(a, b1, c21);
-        c22 = _mm256_fmadd_pd(a, b2, c22);
-        a = _mm256_broadcast_sd(ap + 3);
-        c30 = _mm256_fmadd_pd(a, b0, c30);
-        c31 = _mm256_fmadd_pd(a, b1, c31);
-        c32 = _mm256_fmadd_pd(a, b2, c32);
-        ap += MR;
-        bp += NR;
+        UK64_STEP(0);
+        UK64_STEP(1);
+        UK64_STEP(2);
+        UK64_STEP(3);
+        ap += MR64;
+        bp += NR64;
     }
-    UK_STORE(0);
-    UK_STORE(1);
-    UK_STORE(2);
-    UK_STORE(3);
-}
-
-/* AVX2, multiply then add (each rounded), for products that are not exact. */
-__attribute__((target("avx2"))) static void ukernel_avx2(int64_t kc, const double *ap, const double *bp,
-                                                         double *c, int64_t ldc)
-{
-    UK_LOAD(0);
-    UK_LOAD(1);
-    UK_LOAD(2);
-    UK_LOAD(3);
-    for (int64_t kk = 0; kk < kc; kk++) {
-        __m256d b0 = _mm256_loadu_pd(bp), b1 = _mm256_loadu_pd(bp + 4), b2 = _mm256_loadu_pd(bp + 8);
-        __m256d a;
-        a = _mm256_broadcast_sd(ap + 0);
-        c00 = _mm256_add_pd(c00, _mm256_mul_pd(a, b0));
-        c01 = _mm256_add_pd(c01, _mm256_mul_pd(a, b1));
-        c02 = _mm256_add_pd(c02, _mm256_mul_pd(a, b2));
-        a = _mm256_broadcast_sd(ap + 1);
-        c10 = _mm256_add_pd(c10, _mm256_mul_pd(a, b0));
-        c11 = _mm256_add_pd(c11, _mm256_mul_pd(a, b1));
-        c12 = _mm256_add_pd(c12, _mm256_mul_pd(a, b2));
-        a = _mm256_broadcast_sd(ap + 2);
-        c20 = _mm256_add_pd(c20, _mm256_mul_pd(a, b0));
-        c21 = _mm256_add_pd(c21, _mm256_mul_pd(a, b1));
-        c22 = _mm256_add_pd(c22, _mm256_mul_pd(a, b2));
-        a = _mm256_broadcast_sd(ap + 3);
-        c30 = _mm256_add_pd(c30, _mm256_mul_pd(a, b0));
-        c31 = _mm256_add_pd(c31, _mm256_mul_pd(a, b1));
-        c32 = _mm256_add_pd(c32, _mm256_mul_pd(a, b2));
-        ap += MR;
-        bp += NR;
-    }
-    UK_STORE(0);
-    UK_STORE(1);
-    UK_STORE(2);
-    UK_STORE(3);
+    UK64_STORE(0);
+    UK64_STORE(1);
+    UK64_STORE(2);
+    UK64_STORE(3);
 }
 #endif
 
-static bool have_avx2(void)
+static ukernel_fn pick_ukernel(bool f32)
 {
 #if DOT_HAVE_X86
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
-#else
-    return false;
+    if (__builtin_cpu_supports("avx2")) return f32 ? uk_f32_avx2 : uk_f64_avx2;
 #endif
+    return f32 ? uk_f32_c : uk_f64_c;
 }
 
-static ukernel_fn pick_ukernel(bool products_exact)
+static inline size_t gemm_esize(const struct gemm *g)
 {
-#if DOT_HAVE_X86
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) {
-        if (products_exact && __builtin_cpu_supports("fma")) return ukernel_fma;
-        return ukernel_avx2;
-    }
-#else
-    (void)products_exact;
-#endif
-    return ukernel_c;
+    return g->f32 ? sizeof(float) : sizeof(double);
 }
 
-/* Packs columns jc..jc+nc, k range pc..pc+kc of the rhs into NR-wide panels. */
-static void pack_b_block(const struct gemm *g, double *bbuf, int64_t boff, int64_t jc, int64_t nc, int64_t pc,
-                         int64_t kc)
+/* Packs rows r0..r0+nr (nr <= W) of operand op into a W-wide panel. */
+static void pack_panel(const struct gemm *g, void *dst, int W, const struct gemm_operand *op, int64_t boff,
+                       int64_t r0, int nr, int64_t k0, int64_t kc)
 {
-    int64_t full = 0;
-#if DOT_HAVE_X86
+    if (g->f32) pack_panel_f32(dst, W, op, boff, r0, nr, k0, kc);
+    else pack_panel_f64(dst, W, op, boff, r0, nr, k0, kc);
+}
+
+/* Packs columns jc+j0..jc+j1 (j0 a multiple of nr), k range pc..pc+kc of the
+ * rhs into nr-wide panels at their place in the block buffer. */
+static void pack_b_range(const struct gemm *g, void *bbuf, int64_t boff, int64_t jc, int64_t j0, int64_t j1,
+                         int64_t pc, int64_t kc)
+{
     const struct gemm_operand *op = &g->b;
-    if (g->avx2 && g->b_n_unit && op->k_stride != NO_STRIDE && op->k_stride != 1 &&
+    size_t es = gemm_esize(g);
+    int64_t full = 0;
+    if (g->f32 && g->b_n_unit && op->k_stride != NO_STRIDE && op->k_stride != 1 &&
         (op->dt == BASE_DT_BF16 || op->dt == BASE_DT_F32)) {
-        full = nc / NR;
-        int64_t start = boff + op->off_r[jc] + pc * op->k_stride;
+        full = (j1 - j0) / NR32;
+        int64_t start = boff + op->off_r[jc + j0] + pc * op->k_stride;
+        float *dst = (float *)bbuf + (j0 / NR32) * kc * NR32;
         if (op->dt == BASE_DT_BF16)
-            pack_bf16_block_avx2(bbuf, (const uint16_t *)op->data + start, op->k_stride, kc, full);
+            pack_b_rows_bf16(dst, (const uint16_t *)op->data + start, op->k_stride, kc, full);
         else
-            pack_f32_block_avx2(bbuf, (const float *)op->data + start, op->k_stride, kc, full);
+            pack_b_rows_f32(dst, (const float *)op->data + start, op->k_stride, kc, full);
     }
-#endif
-    for (int64_t jr = full * NR; jr < nc; jr += NR) {
-        int nr = (int)(nc - jr < NR ? nc - jr : NR);
-        pack_panel(bbuf + (jr / NR) * kc * NR, NR, &g->b, boff, jc + jr, nr, pc, kc, g->avx2);
+    for (int64_t jr = j0 + full * g->nr; jr < j1; jr += g->nr) {
+        int nr = (int)(j1 - jr < g->nr ? j1 - jr : g->nr);
+        pack_panel(g, (char *)bbuf + (size_t)((jr / g->nr) * kc * g->nr) * es, g->nr, op, boff, jc + jr, nr, pc,
+                   kc);
+    }
+}
+
+/* rhs panels packed together, just before their first use, so that they are
+ * still in cache when the micro-kernel reads them (8 x 16 x KC floats). */
+#define B_GROUP_PANELS 8
+
+/* Writes the finished tile at (row0, col0) of batch b to the result,
+ * rounding each sum once (integer results: exact sums wrapped to the result
+ * width); edge tiles write only their rows and columns inside the result. */
+static void store_tile(const struct gemm *g, int64_t b, int64_t row0, int64_t col0, const void *tile)
+{
+    struct base_tensor *t = g->out;
+    int rows = (int)(g->m - row0 < g->mr ? g->m - row0 : g->mr);
+    int cnt = (int)(g->n - col0 < g->nr ? g->n - col0 : g->nr);
+    for (int r = 0; r < rows; r++) {
+        int64_t o = (b * g->m + row0 + r) * g->n + col0;
+        if (g->f32) {
+            const float *row = (const float *)tile + r * g->nr;
+            switch (t->dtype) {
+            case BASE_DT_F32:
+                memcpy((float *)t->data + o, row, (size_t)cnt * sizeof *row);
+                break;
+            case BASE_DT_BF16:
+                for (int j = 0; j < cnt; j++) ((uint16_t *)t->data)[o + j] = bf16_from_f32(row[j]);
+                break;
+            default:
+                for (int j = 0; j < cnt; j++) st_f32(t->dtype, t->data, o + j, row[j]);
+                break;
+            }
+        } else {
+            const double *row = (const double *)tile + r * g->nr;
+            if (t->dtype == BASE_DT_F64) memcpy((double *)t->data + o, row, (size_t)cnt * sizeof *row);
+            else if (base_dtype_is_float(t->dtype))
+                for (int j = 0; j < cnt; j++) base_elem_set_f64(t->dtype, t->data, (size_t)(o + j), row[j]);
+            else
+                for (int j = 0; j < cnt; j++) base_elem_set_i64(t->dtype, t->data, (size_t)(o + j), (int64_t)row[j]);
+        }
     }
 }
 
 /* Computes batches [b0, b1), rows [m0, m1) and columns [n0, n1) of g. */
 static void gemm_part(const struct gemm *g, int64_t b0, int64_t b1, int64_t m0, int64_t m1, int64_t n0, int64_t n1,
-                      double *abuf, double *bbuf)
+                      void *abuf, void *bbuf, void *tbuf)
 {
-    int64_t mt = (g->m + MR - 1) / MR, nt = (g->n + NR - 1) / NR;
+    const int64_t mr = g->mr, nr = g->nr;
+    const size_t es = gemm_esize(g), tile = (size_t)(mr * nr) * es;
+    int64_t mt = (g->m + mr - 1) / mr, nt = (g->n + nr - 1) / nr;
+    char *ab = abuf, *bb = bbuf;
     for (int64_t b = b0; b < b1; b++) {
-        double *cb = g->c + b * mt * nt * (MR * NR);
+        char *cb = g->c ? (char *)g->c + (size_t)(b * mt * nt) * tile : NULL;
         for (int64_t jc = n0; jc < n1; jc += NC) {
             int64_t nc = n1 - jc < NC ? n1 - jc : NC;
             for (int64_t pc = 0; pc < g->k; pc += KC) {
                 int64_t kc = g->k - pc < KC ? g->k - pc : KC;
-                pack_b_block(g, bbuf, g->b.off_b[b], jc, nc, pc, kc);
+                int64_t packed = 0; /* columns of this block packed so far */
                 for (int64_t ic = m0; ic < m1; ic += MC) {
                     int64_t mc = m1 - ic < MC ? m1 - ic : MC;
-                    for (int64_t ir = 0; ir < mc; ir += MR) {
-                        int mr = (int)(mc - ir < MR ? mc - ir : MR);
-                        pack_panel(abuf + (ir / MR) * kc * MR, MR, &g->a, g->a.off_b[b], ic + ir, mr, pc, kc, g->avx2);
+                    for (int64_t ir = 0; ir < mc; ir += mr) {
+                        int rows = (int)(mc - ir < mr ? mc - ir : mr);
+                        pack_panel(g, ab + (size_t)((ir / mr) * kc * mr) * es, (int)mr, &g->a, g->a.off_b[b], ic + ir,
+                                   rows, pc, kc);
                     }
                     /* C tiles are stored tile-major, column of tiles by column
                      * of tiles, so consecutive ir touch consecutive memory;
                      * edge tiles are padded, their extra entries unused */
-                    for (int64_t jr = 0; jr < nc; jr += NR) {
-                        const double *bp = bbuf + (jr / NR) * kc * NR;
-                        double *ct = cb + (((jc + jr) / NR) * mt + ic / MR) * (MR * NR);
-                        for (int64_t ir = 0; ir < mc; ir += MR, ct += MR * NR)
-                            g->uk(kc, abuf + (ir / MR) * kc * MR, bp, ct, NR);
+                    for (int64_t jr = 0; jr < nc; jr += nr) {
+                        if (jr >= packed) {
+                            int64_t end = jr + B_GROUP_PANELS * nr < nc ? jr + B_GROUP_PANELS * nr : nc;
+                            pack_b_range(g, bb, g->b.off_b[b], jc, jr, end, pc, kc);
+                            packed = end;
+                        }
+                        const char *bp = bb + (size_t)((jr / nr) * kc * nr) * es;
+                        char *ct = cb ? cb + (size_t)(((jc + jr) / nr) * mt + ic / mr) * tile : tbuf;
+                        for (int64_t ir = 0; ir < mc; ir += mr, ct += cb ? tile : 0) {
+                            g->uk(kc, ab + (size_t)((ir / mr) * kc * mr) * es, bp, ct, pc == 0);
+                            /* the last k block: round and store while the tile is hot */
+                            if (pc + kc == g->k) store_tile(g, b, ic + ir, jc + jr, ct);
+                        }
                     }
                 }
             }
@@ -725,10 +862,12 @@ struct gemm_worker {
 static void *gemm_worker_main(void *arg)
 {
     struct gemm_worker *w = arg;
-    double *abuf = aligned_alloc(64, (size_t)MC * KC * sizeof(double));
-    double *bbuf = aligned_alloc(64, (size_t)NC * KC * sizeof(double));
+    size_t es = gemm_esize(w->g);
+    void *abuf = aligned_alloc(64, (size_t)MC * KC * es + (size_t)MR32 * NR32 * sizeof(double));
+    void *bbuf = aligned_alloc(64, (size_t)NC * KC * es);
     w->ok = abuf && bbuf;
-    if (w->ok) gemm_part(w->g, w->b0, w->b1, w->m0, w->m1, w->n0, w->n1, abuf, bbuf);
+    /* the tile scratch (used when g->c is NULL) follows the lhs panels */
+    if (w->ok) gemm_part(w->g, w->b0, w->b1, w->m0, w->m1, w->n0, w->n1, abuf, bbuf, (char *)abuf + (size_t)MC * KC * es);
     free(abuf);
     free(bbuf);
     return NULL;
@@ -764,18 +903,18 @@ static enum base_status gemm_run(const struct gemm *g)
             if (w[nw].b1 > w[nw].b0) nw++;
         }
     } else if (t > 1 && g->m > g->n) {
-        int64_t panels = (g->m + MR - 1) / MR;
+        int64_t panels = (g->m + g->mr - 1) / g->mr;
         for (int i = 0; i < t; i++) {
             int64_t p0 = panels * i / t, p1 = panels * (i + 1) / t;
-            int64_t m0 = p0 * MR, m1 = p1 * MR < g->m ? p1 * MR : g->m;
+            int64_t m0 = p0 * g->mr, m1 = p1 * g->mr < g->m ? p1 * g->mr : g->m;
             w[nw] = (struct gemm_worker){g, 0, g->nb, m0, m1, 0, g->n, false};
             if (m1 > m0) nw++;
         }
     } else if (t > 1) {
-        int64_t panels = (g->n + NR - 1) / NR;
+        int64_t panels = (g->n + g->nr - 1) / g->nr;
         for (int i = 0; i < t; i++) {
             int64_t p0 = panels * i / t, p1 = panels * (i + 1) / t;
-            int64_t n0 = p0 * NR, n1 = p1 * NR < g->n ? p1 * NR : g->n;
+            int64_t n0 = p0 * g->nr, n1 = p1 * g->nr < g->n ? p1 * g->nr : g->n;
             w[nw] = (struct gemm_worker){g, 0, g->nb, 0, g->m, n0, n1, false};
             if (n1 > n0) nw++;
         }
@@ -796,64 +935,12 @@ static enum base_status gemm_run(const struct gemm *g)
     return BASE_OK;
 }
 
-/* Writes the tile-major accumulators of a [nb][m][n] product to t, rounding
- * each once (integer results: exact sums wrapped to the result width). */
-static void store_tiles(struct base_tensor *t, const double *c, int64_t nb, int64_t m, int64_t n)
-{
-    int64_t mt = (m + MR - 1) / MR, nt = (n + NR - 1) / NR;
-    bool is_float = base_dtype_is_float(t->dtype);
-    const double *src = c;
-    /* walk the tiles in memory order */
-    for (int64_t b = 0; b < nb; b++)
-        for (int64_t jt = 0; jt < nt; jt++) {
-            int cnt = (int)(n - jt * NR < NR ? n - jt * NR : NR);
-            for (int64_t it = 0; it < mt; it++, src += MR * NR) {
-                int rows = (int)(m - it * MR < MR ? m - it * MR : MR);
-                for (int r = 0; r < rows; r++) {
-                    const double *row = src + r * NR;
-                    int64_t o = (b * m + it * MR + r) * n + jt * NR;
-                    switch (t->dtype) {
-                    case BASE_DT_F32:
-                        for (int j = 0; j < cnt; j++) ((float *)t->data)[o + j] = (float)row[j];
-                        break;
-                    case BASE_DT_BF16:
-                        for (int j = 0; j < cnt; j++) ((uint16_t *)t->data)[o + j] = bf16_from_f64(row[j]);
-                        break;
-                    case BASE_DT_F64:
-                        memcpy((double *)t->data + o, row, (size_t)cnt * sizeof *row);
-                        break;
-                    default:
-                        for (int j = 0; j < cnt; j++) {
-                            if (is_float) base_elem_set_f64(t->dtype, t->data, (size_t)(o + j), row[j]);
-                            else base_elem_set_i64(t->dtype, t->data, (size_t)(o + j), (int64_t)row[j]);
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-}
-
 /* Problems smaller than this (multiply-adds) use the naive loop. */
 #define GEMM_MIN_MACS 4096
 
-static enum base_status float_dot(const struct dot_problem *dp, const struct base_tensor *l,
-                                  const struct base_tensor *r, struct base_tensor *out)
+static enum base_status gemm_dot(const struct dot_problem *dp, const struct base_tensor *l,
+                                 const struct base_tensor *r, struct base_tensor *out, bool f32)
 {
-    if (dp->nb * dp->m * dp->n * dp->k < GEMM_MIN_MACS) {
-        int64_t count = dp->nb * dp->m * dp->n;
-        double *c = calloc((size_t)(count > 0 ? count : 1), sizeof *c);
-        if (!c) return BASE_ERR_NOMEM;
-        naive_dot(dp, ACC_F64, l, r, out, c);
-        if (base_dtype_is_float(out->dtype)) store_f64_array(out, c, count);
-        else
-            for (int64_t i = 0; i < count; i++) base_elem_set_i64(out->dtype, out->data, (size_t)i, (int64_t)c[i]);
-        free(c);
-        return BASE_OK;
-    }
-    int64_t tiles = dp->nb * ((dp->m + MR - 1) / MR) * ((dp->n + NR - 1) / NR);
-    double *c = calloc((size_t)(tiles * MR * NR), sizeof *c);
-    if (!c) return BASE_ERR_NOMEM;
     struct gemm g = {
         .a = {l->dtype, l->data, dp->a_off_b, dp->a_off_m, dp->a_off_k, linear_stride(dp->a_off_k, dp->k)},
         .b = {r->dtype, r->data, dp->b_off_b, dp->b_off_n, dp->b_off_k, linear_stride(dp->b_off_k, dp->k)},
@@ -861,18 +948,25 @@ static enum base_status float_dot(const struct dot_problem *dp, const struct bas
         .m = dp->m,
         .n = dp->n,
         .k = dp->k,
-        .c = c,
-        .uk = pick_ukernel(sig_bits(l->dtype) + sig_bits(r->dtype) <= 53),
-        .avx2 = have_avx2(),
+        .f32 = f32,
+        .mr = f32 ? MR32 : MR64,
+        .nr = f32 ? NR32 : NR64,
+        .uk = pick_ukernel(f32),
         .b_n_unit = linear_stride(dp->b_off_n, dp->n) == 1,
+        .out = out,
     };
+    int64_t tiles = dp->nb * ((dp->m + g.mr - 1) / g.mr) * ((dp->n + g.nr - 1) / g.nr);
+    /* every tile is written by the first k block (k > 0 here); with a single
+     * k block each tile is finished at once and lives in a scratch tile */
+    if (dp->k > KC) {
+        g.c = malloc((size_t)(tiles * g.mr * g.nr) * gemm_esize(&g));
+        if (!g.c) return BASE_ERR_NOMEM;
+    }
     enum base_status st = gemm_run(&g);
-    if (st == BASE_OK) store_tiles(out, c, dp->nb, dp->m, dp->n);
-    free(c);
+    free(g.c);
     return st;
 }
 
-/* Computes the product described by dp into out (already shaped). */
 /* Magnitude bits of an integer type's values: |v| <= 2^bits. */
 static int int_mag_bits(enum base_dtype dt)
 {
@@ -881,7 +975,7 @@ static int int_mag_bits(enum base_dtype dt)
 }
 
 /* Integer products whose every partial sum is an integer below 2^53 are
- * computed exactly by the double GEMM, so it can stand in for the 64-bit
+ * computed exactly by the f64 GEMM, so it can stand in for the 64-bit
  * wrapping loop (int8 x int8 -> int32 and the like). */
 static bool int_sums_exact(const struct dot_problem *dp, enum base_dtype a, enum base_dtype b)
 {
@@ -890,15 +984,19 @@ static bool int_sums_exact(const struct dot_problem *dp, enum base_dtype a, enum
     return int_mag_bits(a) + int_mag_bits(b) + kbits <= 53;
 }
 
+/* Computes the product described by dp into out (already shaped). */
 static enum base_status dot_compute(const struct dot_problem *dp, const struct base_tensor *l,
                                     const struct base_tensor *r, struct base_tensor *out)
 {
     enum acc_kind kind = acc_kind_for(out->dtype, l->dtype, r->dtype);
-    if (kind == ACC_F64 && base_dtype_is_float(out->dtype)) return float_dot(dp, l, r, out);
-    if (kind == ACC_I64 && base_dtype_kind(l->dtype) != BASE_KIND_BOOL && base_dtype_kind(r->dtype) != BASE_KIND_BOOL &&
-        int_sums_exact(dp, l->dtype, r->dtype))
-        return float_dot(dp, l, r, out);
-    naive_dot(dp, kind, l, r, out, NULL);
+    if (dp->nb * dp->m * dp->n * dp->k >= GEMM_MIN_MACS) {
+        if (kind == ACC_F32) return gemm_dot(dp, l, r, out, true);
+        if (kind == ACC_F64 && out->dtype == BASE_DT_F64) return gemm_dot(dp, l, r, out, false);
+        if (kind == ACC_I64 && base_dtype_kind(l->dtype) != BASE_KIND_BOOL &&
+            base_dtype_kind(r->dtype) != BASE_KIND_BOOL && int_sums_exact(dp, l->dtype, r->dtype))
+            return gemm_dot(dp, l, r, out, false);
+    }
+    naive_dot(dp, kind, l, r, out);
     return BASE_OK;
 }
 
@@ -1161,7 +1259,8 @@ static enum base_status k_ragged_dot(struct interp_proc *p, const struct graph_o
         } else if (rg.mode == RAGGED_BATCH) {
             zero = ragged_group_of(&rg, lidx, lidx[rg.ragged_dim]) < 0;
         }
-        double acc = 0.0, acc_im = 0.0;
+        float f32_re = 0.0f, f32_im = 0.0f;
+        double f64_re = 0.0, f64_im = 0.0;
         uint64_t iacc = 0;
         bool bacc = false;
         int64_t kidx[BASE_MAX_RANK] = {0};
@@ -1179,31 +1278,43 @@ static enum base_status k_ragged_dot(struct interp_proc *p, const struct graph_o
                 int64_t x = lidx[rg.ragged_dim];
                 if (x < cs || x >= ce) continue;
             }
-            size_t li = (size_t)interp_linear_from_index(l->rank, l->dims, lidx);
-            size_t ri = (size_t)interp_linear_from_index(r->rank, r->dims, ridx);
+            int64_t li = interp_linear_from_index(l->rank, l->dims, lidx);
+            int64_t ri = interp_linear_from_index(r->rank, r->dims, ridx);
+            const void *a = l->data, *b = r->data;
             switch (kind) {
-            case ACC_F64:
-                acc += base_elem_get_f64(l->dtype, l->data, li) * base_elem_get_f64(r->dtype, r->data, ri);
+            case ACC_F32:
+                f32_re = step_f32(f32_re, ld_f32(l->dtype, a, li), ld_f32(r->dtype, b, ri));
                 break;
+            case ACC_F64:
+                f64_re = step_f64(f64_re, ld_f64(l->dtype, a, li), ld_f64(r->dtype, b, ri));
+                break;
+            case ACC_C64: {
+                float xr, xi, yr, yi;
+                ld_c64(l->dtype, a, li, &xr, &xi);
+                ld_c64(r->dtype, b, ri, &yr, &yi);
+                step_c64(&f32_re, &f32_im, xr, xi, yr, yi);
+                break;
+            }
             case ACC_C128: {
                 double xr, xi, yr, yi;
-                base_elem_get_c128(l->dtype, l->data, li, &xr, &xi);
-                base_elem_get_c128(r->dtype, r->data, ri, &yr, &yi);
-                acc += xr * yr - xi * yi;
-                acc_im += xr * yi + xi * yr;
+                ld_c128(l->dtype, a, li, &xr, &xi);
+                ld_c128(r->dtype, b, ri, &yr, &yi);
+                step_c128(&f64_re, &f64_im, xr, xi, yr, yi);
                 break;
             }
             case ACC_I64:
-                iacc += get_u(l->dtype, l->data, (int64_t)li) * get_u(r->dtype, r->data, (int64_t)ri);
+                iacc += get_u(l->dtype, a, li) * get_u(r->dtype, b, ri);
                 break;
             case ACC_BOOL:
-                bacc = bacc || (get_u(l->dtype, l->data, (int64_t)li) && get_u(r->dtype, r->data, (int64_t)ri));
+                bacc = bacc || (get_u(l->dtype, a, li) && get_u(r->dtype, b, ri));
                 break;
             }
         }
         switch (kind) {
-        case ACC_F64: base_elem_set_f64(t->dtype, t->data, (size_t)o, acc); break;
-        case ACC_C128: base_elem_set_c128(t->dtype, t->data, (size_t)o, acc, acc_im); break;
+        case ACC_F32: st_f32(t->dtype, t->data, o, f32_re); break;
+        case ACC_F64: base_elem_set_f64(t->dtype, t->data, (size_t)o, f64_re); break;
+        case ACC_C64: base_elem_set_c128(t->dtype, t->data, (size_t)o, f32_re, f32_im); break;
+        case ACC_C128: base_elem_set_c128(t->dtype, t->data, (size_t)o, f64_re, f64_im); break;
         case ACC_I64: base_elem_set_i64(t->dtype, t->data, (size_t)o, (int64_t)iacc); break;
         case ACC_BOOL: base_elem_set_i64(t->dtype, t->data, (size_t)o, bacc ? 1 : 0); break;
         }

@@ -3,8 +3,12 @@
  * einsum, and registers the family (dot_general, dot and chlo.ragged_dot live
  * in interp_dot.c, convolution in interp_conv.c, fft in interp_fft.c).
  *
- * All arithmetic is done in double (complex: two doubles) and rounded once to
- * the result type.
+ * einsum follows the rule for sums of products (interp_dot.c): a float
+ * result sums in A = f64 for f64 results and f32 otherwise (complex: in
+ * complex<A>), operands converted to A, each product rounded to A (no FMA),
+ * added in row-major order of the contracted labels, rounded once to the
+ * result type; integer results wrap.  The other ops compute in double
+ * (complex: two doubles) and round once to the result type.
  */
 #include "graph/interp.h"
 
@@ -404,6 +408,25 @@ static enum base_status k_triangular_solve(struct interp_proc *p, const struct g
     return set_out(p, op, r, &out[0]);
 }
 
+/* Element i as complex<f32> (real types: im 0), each part rounded once. */
+static void load_f32c(const struct base_tensor *t, int64_t i, float *re, float *im)
+{
+    *im = 0.0f;
+    switch (base_dtype_kind(t->dtype)) {
+    case BASE_KIND_COMPLEX: {
+        double r, m;
+        base_elem_get_c128(t->dtype, t->data, (size_t)i, &r, &m);
+        *re = (float)r;
+        *im = (float)m;
+        break;
+    }
+    case BASE_KIND_UINT: *re = (float)base_elem_get_u64(t->dtype, t->data, (size_t)i); break;
+    case BASE_KIND_SINT:
+    case BASE_KIND_BOOL: *re = (float)base_elem_get_i64(t->dtype, t->data, (size_t)i); break;
+    default: *re = (float)get(t, i); break;
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* einsum ("ab,bc->ac"; no ellipsis)                                         */
 
@@ -479,6 +502,9 @@ static enum base_status k_einsum(struct interp_proc *p, const struct graph_op *o
     int64_t scount = base_shape_count(nsum, size + nout);
     bool cplx = base_dtype_is_complex(res->dtype) || base_dtype_is_complex(l->dtype);
     bool ints = base_dtype_is_int(res->dtype) && base_dtype_is_int(l->dtype) && base_dtype_is_int(r->dtype);
+    /* accumulation in f32 (complex<f32>) unless the result is f64 / c128 or an integer */
+    bool f32 = !ints && res->dtype != BASE_DT_F64 && res->dtype != BASE_DT_C128 &&
+               (base_dtype_is_float(res->dtype) || res->dtype == BASE_DT_C64);
     int64_t oidx[BASE_MAX_RANK] = {0};
     for (int64_t o = 0; o < res->count; o++) {
         if (o > 0) interp_index_next(nout, size, oidx);
@@ -489,6 +515,7 @@ static enum base_status k_einsum(struct interp_proc *p, const struct graph_op *o
         }
         int64_t sidx[3 * BASE_MAX_RANK] = {0};
         double re = 0.0, im = 0.0;
+        float fre = 0.0f, fim = 0.0f;
         int64_t acc = 0;
         for (int64_t q = 0; q < scount; q++) {
             if (q > 0) interp_index_next(nsum, size + nout, sidx);
@@ -500,15 +527,26 @@ static enum base_status k_einsum(struct interp_proc *p, const struct graph_op *o
             if (ints) {
                 acc = (int64_t)((uint64_t)acc + (uint64_t)base_elem_get_i64(l->dtype, l->data, (size_t)li) *
                                                     (uint64_t)base_elem_get_i64(r->dtype, r->data, (size_t)ri));
+            } else if (f32) {
+                /* operands rounded to f32, products and sums rounded to f32 */
+                float xr, xi, yr, yi;
+                load_f32c(l, li, &xr, &xi);
+                load_f32c(r, ri, &yr, &yi);
+                float rr = xr * yr, ii = xi * yi, ri2 = xr * yi, ir = xi * yr;
+                float pr = rr - ii, pi = ri2 + ir;
+                fre = fre + pr;
+                if (cplx) fim = fim + pi;
             } else if (cplx) {
                 struct cplx pr = c_mul(load_c(l, li), load_c(r, ri));
-                re += pr.re;
-                im += pr.im;
+                re = re + pr.re;
+                im = im + pr.im;
             } else {
-                re += get(l, li) * get(r, ri);
+                double pr = get(l, li) * get(r, ri);
+                re = re + pr;
             }
         }
         if (ints) base_elem_set_i64(res->dtype, res->data, (size_t)o, acc);
+        else if (f32) base_elem_set_c128(res->dtype, res->data, (size_t)o, fre, fim); /* f32 -> result: one rounding */
         else base_elem_set_c128(res->dtype, res->data, (size_t)o, re, im);
     }
     return set_out(p, op, res, &out[0]);

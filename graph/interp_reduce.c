@@ -7,10 +7,13 @@
  * spec leaves the order implementation-defined; this one is fixed.
  *
  * Fast paths (one input whose body is a single add/max/min/mul/and/or/xor,
- * found by interp_region_simple_binary) keep that order.  A float or complex
- * `add` accumulates in double and rounds once at the end, as the numerics
- * rules decide for sums; every other op is applied step by step in the element
- * type (interp_scalar_binary), exactly as the body would be.
+ * found by interp_region_simple_binary) keep that order and give exactly the
+ * bits the body would: every step is computed in the element type of the
+ * body, as interp_scalar_binary (the elementwise kernels) computes it, e.g. a
+ * bf16 add body rounds the running sum to bf16 at every step.  There is no
+ * wider accumulator: f32 steps run on floats, f64 on doubles, bf16 on floats
+ * rounded back to bf16 after each step, everything else through
+ * interp_scalar_binary itself.
  */
 #include "graph/interp.h"
 
@@ -145,7 +148,8 @@ static bool is_fast_kind(enum graph_op_kind k)
     }
 }
 
-/* IEEE-754 maximum / minimum: NaN propagates, -0 < +0. */
+/* IEEE-754 maximum / minimum: NaN propagates (the first NaN operand), -0 <
+ * +0; the same as the elementwise kernels' maximum / minimum. */
 static inline double max_ieee(double a, double b)
 {
     if (a != a) return a;
@@ -162,28 +166,84 @@ static inline double min_ieee(double a, double b)
     return a < b ? a : b;
 }
 
-/* How a fast path accumulates.  F64: real floats (add, or max/min on the hot
- * types) in a double per output; C128: complex add; STEP: op applied in the
- * element type, one element at a time. */
-enum fold_mode { FOLD_F64, FOLD_C128, FOLD_STEP };
-
-static enum fold_mode fold_mode_for(enum graph_op_kind k, enum base_dtype dt)
+static inline float maxf_ieee(float a, float b)
 {
-    if (k == GRAPH_OP_ADD && base_dtype_is_float(dt)) return FOLD_F64;
-    if (k == GRAPH_OP_ADD && base_dtype_is_complex(dt)) return FOLD_C128;
-    if ((k == GRAPH_OP_MAXIMUM || k == GRAPH_OP_MINIMUM) &&
-        (dt == BASE_DT_F32 || dt == BASE_DT_BF16 || dt == BASE_DT_F64))
-        return FOLD_F64;
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == b) return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+
+static inline float minf_ieee(float a, float b)
+{
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == b) return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+
+/* How a fast path steps.  F32 / F64: the op on floats / doubles, exactly as
+ * the element type computes it; BF16: the op on floats, rounded back to bf16
+ * after each step; STEP: interp_scalar_binary on raw elements. */
+enum fold_type { FOLD_F32, FOLD_BF16, FOLD_F64, FOLD_STEP };
+
+static enum fold_type fold_type_for(enum graph_op_kind k, enum base_dtype dt)
+{
+    bool arith = k == GRAPH_OP_ADD || k == GRAPH_OP_MAXIMUM || k == GRAPH_OP_MINIMUM || k == GRAPH_OP_MULTIPLY;
+    if (!arith) return FOLD_STEP;
+    if (dt == BASE_DT_F32) return FOLD_F32;
+    if (dt == BASE_DT_F64) return FOLD_F64;
+    /* bf16 products of two bf16 values can round twice through f32 in the
+     * subnormal range; multiply keeps the exact interp_scalar_binary path */
+    if (dt == BASE_DT_BF16 && k != GRAPH_OP_MULTIPLY) return FOLD_BF16;
     return FOLD_STEP;
+}
+
+static inline float fold_f32(enum graph_op_kind k, float acc, float x)
+{
+    switch (k) {
+    case GRAPH_OP_ADD: return acc + x;
+    case GRAPH_OP_MULTIPLY: return acc * x;
+    case GRAPH_OP_MAXIMUM: return maxf_ieee(acc, x);
+    default: return minf_ieee(acc, x);
+    }
 }
 
 static inline double fold_f64(enum graph_op_kind k, double acc, double x)
 {
     switch (k) {
     case GRAPH_OP_ADD: return acc + x;
+    case GRAPH_OP_MULTIPLY: return acc * x;
     case GRAPH_OP_MAXIMUM: return max_ieee(acc, x);
     default: return min_ieee(acc, x);
     }
+}
+
+/* The f32 value of the bf16 that the elementwise kernels store for the f32
+ * result s: round to nearest even; NaN quieted with its sign and top payload
+ * bits.  For + of two bf16 values f32 has more than 2 * 8 + 2 bits, so
+ * rounding the f32 sum equals rounding the exact sum, as the kernels do. */
+static inline float bf16_round_f32(float s)
+{
+    uint32_t u;
+    memcpy(&u, &s, sizeof u);
+    if ((u & 0x7fffffffu) > 0x7f800000u) u |= 0x00400000u;
+    else u += 0x7fffu + ((u >> 16) & 1u);
+    u &= 0xffff0000u;
+    memcpy(&s, &u, sizeof s);
+    return s;
+}
+
+static inline float fold_bf16(enum graph_op_kind k, float acc, float x)
+{
+    return bf16_round_f32(fold_f32(k, acc, x));
+}
+
+static inline uint16_t bf16_bits_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return (uint16_t)(u >> 16);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -527,32 +587,92 @@ static enum base_status body_pred(struct interp_proc *p, const struct graph_op *
 /* ------------------------------------------------------------------------ */
 /* reduce                                                                    */
 
+/* A boolean body compiled to a scalar program (pure: its captured values are
+ * fixed for the whole op) takes only four argument pairs; tab[a][x] is its
+ * result for (accumulator a, element x), so a boolean reduce (an "any" or
+ * "all" written as or + select) is a table lookup per element. */
+static bool bool_body_table(struct body *bd, uint8_t tab[2][2])
+{
+    if (!bd->sp || bd->n_args != 2 || bd->n_rets != 1) return false;
+    for (int a = 0; a < 2; a++)
+        for (int x = 0; x < 2; x++) {
+            uint8_t av = (uint8_t)a, xv = (uint8_t)x, r = 0;
+            sp_set_arg(bd->sp, 0, BASE_DT_I1, &av, 0);
+            sp_set_arg(bd->sp, 1, BASE_DT_I1, &xv, 0);
+            sprog_run(bd->sp);
+            const struct sp_slot *ret = &bd->sp->slot[bd->sp->ret[0]];
+            base_convert(BASE_DT_I1, &r, ret->dt, ret->v, 1);
+            tab[a][x] = r != 0;
+        }
+    return true;
+}
+
+/* One input row of a fast reduce: acc[j * os] = acc[j * os] (op) x[j] for j
+ * ascending (os == 0: all into *acc). */
+static void fold_row_f32(enum graph_op_kind k, const float *restrict x, int64_t n, float *restrict acc, int64_t os)
+{
+    if (os == 0) {
+        float a = *acc;
+        if (k == GRAPH_OP_ADD)
+            for (int64_t j = 0; j < n; j++) a = a + x[j];
+        else if (k == GRAPH_OP_MAXIMUM)
+            for (int64_t j = 0; j < n; j++) a = maxf_ieee(a, x[j]);
+        else
+            for (int64_t j = 0; j < n; j++) a = fold_f32(k, a, x[j]);
+        *acc = a;
+    } else if (os == 1 && k == GRAPH_OP_ADD) {
+        for (int64_t j = 0; j < n; j++) acc[j] = acc[j] + x[j];
+    } else {
+        for (int64_t j = 0; j < n; j++) acc[j * os] = fold_f32(k, acc[j * os], x[j]);
+    }
+}
+
+static void fold_row_bf16(enum graph_op_kind k, const uint16_t *restrict x, int64_t n, float *restrict acc,
+                          int64_t os)
+{
+    if (os == 0) {
+        float a = *acc;
+        if (k == GRAPH_OP_ADD)
+            for (int64_t j = 0; j < n; j++) a = bf16_round_f32(a + base_bf16_to_f32(x[j]));
+        else
+            for (int64_t j = 0; j < n; j++) a = fold_bf16(k, a, base_bf16_to_f32(x[j]));
+        *acc = a;
+    } else {
+        for (int64_t j = 0; j < n; j++) acc[j * os] = fold_bf16(k, acc[j * os], base_bf16_to_f32(x[j]));
+    }
+}
+
+static void fold_row_f64(enum graph_op_kind k, const double *restrict x, int64_t n, double *restrict acc,
+                         int64_t os)
+{
+    if (os == 0) {
+        double a = *acc;
+        for (int64_t j = 0; j < n; j++) a = fold_f64(k, a, x[j]);
+        *acc = a;
+    } else {
+        for (int64_t j = 0; j < n; j++) acc[j * os] = fold_f64(k, acc[j * os], x[j]);
+    }
+}
+
 /* Fast single-input reduce: out[o] = init (op) in[i] for i in row-major order,
- * ostride[d] is the output stride of input dim d (0 for reduced dims). */
+ * ostride[d] is the output stride of input dim d (0 for reduced dims).  Every
+ * step is rounded to the element type (fold_type_for). */
 static enum base_status reduce_fast(enum graph_op_kind k, const struct base_tensor *in,
                                     const struct base_tensor *init, const int64_t *ostride, struct base_tensor *out)
 {
     enum base_dtype dt = in->dtype;
-    enum fold_mode mode = fold_mode_for(k, dt);
+    enum fold_type ft = fold_type_for(k, dt);
     int rank = in->rank;
     int64_t inner = rank ? in->dims[rank - 1] : 1;
     int64_t inner_os = rank ? ostride[rank - 1] : 0;
     int64_t rows = inner ? in->count / inner : 0;
-    double *acc = NULL, *acc_im = NULL;
-    if (mode != FOLD_STEP) {
-        acc = malloc((size_t)(out->count ? out->count : 1) * sizeof *acc);
-        acc_im = mode == FOLD_C128 ? malloc((size_t)(out->count ? out->count : 1) * sizeof *acc_im) : NULL;
-        if (!acc || (mode == FOLD_C128 && !acc_im)) {
-            free(acc);
-            free(acc_im);
-            return BASE_ERR_NOMEM;
-        }
-        double ir, ii;
-        base_elem_get_c128(init->dtype, init->data, 0, &ir, &ii);
-        for (int64_t o = 0; o < out->count; o++) {
-            acc[o] = ir;
-            if (acc_im) acc_im[o] = ii;
-        }
+    /* accumulators: the result itself, or floats holding bf16 values */
+    float *facc = NULL;
+    if (ft == FOLD_BF16) {
+        facc = malloc((size_t)(out->count ? out->count : 1) * sizeof *facc);
+        if (!facc) return BASE_ERR_NOMEM;
+        float f0 = base_bf16_to_f32(*(const uint16_t *)init->data);
+        for (int64_t o = 0; o < out->count; o++) facc[o] = f0;
     } else {
         fill_with(out, init);
     }
@@ -560,51 +680,22 @@ static enum base_status reduce_fast(enum graph_op_kind k, const struct base_tens
     int64_t obase = 0;
     for (int64_t row = 0; row < rows; row++) {
         int64_t i0 = row * inner;
-        if (mode == FOLD_F64 && dt == BASE_DT_F32) {
-            const float *x = (const float *)in->data + i0;
-            if (inner_os == 0) {
-                double a = acc[obase];
-                if (k == GRAPH_OP_ADD)
-                    for (int64_t j = 0; j < inner; j++) a += (double)x[j];
-                else
-                    for (int64_t j = 0; j < inner; j++) a = fold_f64(k, a, (double)x[j]);
-                acc[obase] = a;
-            } else {
-                for (int64_t j = 0; j < inner; j++)
-                    acc[obase + j * inner_os] = fold_f64(k, acc[obase + j * inner_os], (double)x[j]);
-            }
-        } else if (mode == FOLD_F64 && dt == BASE_DT_BF16) {
-            const uint16_t *x = (const uint16_t *)in->data + i0;
-            if (inner_os == 0) {
-                double a = acc[obase];
-                if (k == GRAPH_OP_ADD)
-                    for (int64_t j = 0; j < inner; j++) a += (double)base_bf16_to_f32(x[j]);
-                else
-                    for (int64_t j = 0; j < inner; j++) a = fold_f64(k, a, (double)base_bf16_to_f32(x[j]));
-                acc[obase] = a;
-            } else {
-                for (int64_t j = 0; j < inner; j++)
-                    acc[obase + j * inner_os] =
-                        fold_f64(k, acc[obase + j * inner_os], (double)base_bf16_to_f32(x[j]));
-            }
-        } else if (mode == FOLD_F64) {
-            for (int64_t j = 0; j < inner; j++) {
-                int64_t o = obase + j * inner_os;
-                acc[o] = fold_f64(k, acc[o], base_elem_get_f64(dt, in->data, (size_t)(i0 + j)));
-            }
-        } else if (mode == FOLD_C128) {
-            for (int64_t j = 0; j < inner; j++) {
-                int64_t o = obase + j * inner_os;
-                double re, im;
-                base_elem_get_c128(dt, in->data, (size_t)(i0 + j), &re, &im);
-                acc[o] += re;
-                acc_im[o] += im;
-            }
-        } else {
+        switch (ft) {
+        case FOLD_F32:
+            fold_row_f32(k, (const float *)in->data + i0, inner, (float *)out->data + obase, inner_os);
+            break;
+        case FOLD_BF16:
+            fold_row_bf16(k, (const uint16_t *)in->data + i0, inner, facc + obase, inner_os);
+            break;
+        case FOLD_F64:
+            fold_row_f64(k, (const double *)in->data + i0, inner, (double *)out->data + obase, inner_os);
+            break;
+        case FOLD_STEP:
             for (int64_t j = 0; j < inner; j++) {
                 size_t o = (size_t)(obase + j * inner_os);
                 interp_scalar_binary(k, dt, out->data, o, out->data, o, in->data, (size_t)(i0 + j));
             }
+            break;
         }
         /* advance the odometer over the outer dims */
         for (int d = rank - 2; d >= 0; d--) {
@@ -615,13 +706,11 @@ static enum base_status reduce_fast(enum graph_op_kind k, const struct base_tens
             idx[d] = 0;
         }
     }
-    if (mode == FOLD_F64) {
-        for (int64_t o = 0; o < out->count; o++) base_elem_set_f64(out->dtype, out->data, (size_t)o, acc[o]);
-    } else if (mode == FOLD_C128) {
-        for (int64_t o = 0; o < out->count; o++) base_elem_set_c128(out->dtype, out->data, (size_t)o, acc[o], acc_im[o]);
+    if (ft == FOLD_BF16) {
+        uint16_t *o16 = out->data;
+        for (int64_t o = 0; o < out->count; o++) o16[o] = bf16_bits_of(facc[o]);
+        free(facc);
     }
-    free(acc);
-    free(acc_im);
     return BASE_OK;
 }
 
@@ -688,9 +777,22 @@ static enum base_status k_reduce(struct interp_proc *p, const struct graph_op *o
         }
         struct body bd;
         body_init(p, &bd, body, 2 * n, n, dts);
+        uint8_t tab[2][2];
+        bool tabulated = n == 1 && x0->dtype == BASE_DT_I1 && res[0]->dtype == BASE_DT_I1 && bool_body_table(&bd, tab);
         int64_t idx[BASE_MAX_RANK] = {0};
         int64_t obase = 0;
-        for (int64_t e = 0; e < x0->count && st == BASE_OK; e++) {
+        for (int64_t e = 0; e < x0->count && tabulated; e++) {
+            uint8_t *acc = (uint8_t *)res[0]->data + obase;
+            *acc = tab[*acc != 0][((const uint8_t *)x0->data)[e] != 0];
+            for (int d = x0->rank - 1; d >= 0; d--) {
+                idx[d]++;
+                obase += ostride[d];
+                if (idx[d] < x0->dims[d]) break;
+                obase -= ostride[d] * x0->dims[d];
+                idx[d] = 0;
+            }
+        }
+        for (int64_t e = 0; e < x0->count && st == BASE_OK && !tabulated; e++) {
             for (int i = 0; i < n && st == BASE_OK; i++) {
                 st = body_arg(&bd, i, res[i]->dtype, res[i]->data, obase);
                 if (st == BASE_OK) st = body_arg(&bd, n + i, iv_t(in[i])->dtype, iv_t(in[i])->data, e);
@@ -858,7 +960,7 @@ static enum base_status k_reduce_window(struct interp_proc *p, const struct grap
     const struct base_tensor *init0 = iv_t(in[1]);
     bool fast = st == BASE_OK && n == 1 && is_fast_kind(k) && x0->dtype == init0->dtype &&
                 x0->dtype == res[0]->dtype;
-    enum fold_mode mode = fast ? fold_mode_for(k, x0->dtype) : FOLD_STEP;
+    enum fold_type ft = fast ? fold_type_for(k, x0->dtype) : FOLD_STEP;
     enum base_dtype dts[2 * MAX_VARIADIC] = {BASE_DT_I1};
     for (int i = 0; i < n && st == BASE_OK; i++) {
         dts[i] = res[i]->dtype;
@@ -872,24 +974,34 @@ static enum base_status k_reduce_window(struct interp_proc *p, const struct grap
     for (int64_t o = 0; o < ocount && st == BASE_OK; o++) {
         if (o > 0) interp_index_next(rank, wm.out_dims, oidx);
         int64_t widx[BASE_MAX_RANK] = {0};
-        if (fast && mode != FOLD_STEP) {
-            double ir, ii;
-            base_elem_get_c128(init0->dtype, init0->data, 0, &ir, &ii);
-            double acc = ir, acc_im = ii;
-            for (int64_t w = 0; w < wcount; w++) {
-                if (w > 0) interp_index_next(rank, wa.win, widx);
-                int64_t s = window_src(&wm, istride, oidx, widx);
-                double re = ir, im = ii;
-                if (s >= 0) base_elem_get_c128(x0->dtype, x0->data, (size_t)s, &re, &im);
-                if (mode == FOLD_C128) {
-                    acc += re;
-                    acc_im += im;
-                } else {
-                    acc = fold_f64(k, acc, re);
+        if (ft != FOLD_STEP) {
+            /* padding reads the init value; every step rounds to the type */
+            const void *xd = x0->data, *id = init0->data;
+            if (ft == FOLD_F64) {
+                double acc = *(const double *)id;
+                for (int64_t w = 0; w < wcount; w++) {
+                    if (w > 0) interp_index_next(rank, wa.win, widx);
+                    int64_t s = window_src(&wm, istride, oidx, widx);
+                    acc = fold_f64(k, acc, s >= 0 ? ((const double *)xd)[s] : *(const double *)id);
                 }
+                ((double *)res[0]->data)[o] = acc;
+            } else if (ft == FOLD_F32) {
+                float acc = *(const float *)id;
+                for (int64_t w = 0; w < wcount; w++) {
+                    if (w > 0) interp_index_next(rank, wa.win, widx);
+                    int64_t s = window_src(&wm, istride, oidx, widx);
+                    acc = fold_f32(k, acc, s >= 0 ? ((const float *)xd)[s] : *(const float *)id);
+                }
+                ((float *)res[0]->data)[o] = acc;
+            } else {
+                float f0 = base_bf16_to_f32(*(const uint16_t *)id), acc = f0;
+                for (int64_t w = 0; w < wcount; w++) {
+                    if (w > 0) interp_index_next(rank, wa.win, widx);
+                    int64_t s = window_src(&wm, istride, oidx, widx);
+                    acc = fold_bf16(k, acc, s >= 0 ? base_bf16_to_f32(((const uint16_t *)xd)[s]) : f0);
+                }
+                ((uint16_t *)res[0]->data)[o] = bf16_bits_of(acc);
             }
-            if (mode == FOLD_C128) base_elem_set_c128(res[0]->dtype, res[0]->data, (size_t)o, acc, acc_im);
-            else base_elem_set_f64(res[0]->dtype, res[0]->data, (size_t)o, acc);
             continue;
         }
         if (fast) {

@@ -1,8 +1,13 @@
 /* Linear algebra on the golden interpreter: dot_general, dot, ragged_dot,
  * convolution, fft, triangular_solve, cholesky, batch_norm_*, einsum.
  * Expected values are the spec's worked examples, closed forms (identity
- * matrices, the DFT of an impulse, known Cholesky factors), or, for the
- * blocked GEMM, a plain sequential double sum computed here. */
+ * matrices, the DFT of an impulse, known Cholesky factors), sums worked by
+ * hand in the comments, or, for the blocked GEMM, a plain sequential loop
+ * written here.
+ *
+ * Sums of products accumulate step by step in A = f32 (f64 for f64 results):
+ * each product is rounded to A, then added (no fused multiply-add), and the
+ * sum is rounded once to the result type (XLA and the reference interpreter). */
 #include "tests/harness.h"
 
 #include <math.h>
@@ -144,6 +149,72 @@ static void test_dot_general_complex(void **state)
     run_free(&r);
 }
 
+/* f32 sums step by step: 1e8 + 1 is 1e8 in f32 (the f32 spacing at 1e8 is
+ * 8), so [1e8, 1, -1e8] . [1, 1, 1] is 0; summed in double and rounded once
+ * it would be 1.  An f64 result sums in f64: 1. */
+static void test_dot_general_f32_sums_step_by_step(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> (tensor<f32>, tensor<bf16>, tensor<f64>) {\n"
+                "  %a = stablehlo.constant dense<[1.0e8, 1.0, -1.0e8]> : tensor<3xf32>\n"
+                "  %o = stablehlo.constant dense<1.0> : tensor<3xf32>\n"
+                "  %d = stablehlo.dot_general %a, %o, contracting_dims = [0] x [0] : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>\n"
+                "  %e = stablehlo.dot_general %a, %o, contracting_dims = [0] x [0] : (tensor<3xf32>, tensor<3xf32>) -> tensor<bf16>\n"
+                "  %a64 = stablehlo.constant dense<[1.0e8, 1.0, -1.0e8]> : tensor<3xf64>\n"
+                "  %o64 = stablehlo.constant dense<1.0> : tensor<3xf64>\n"
+                "  %f = stablehlo.dot_general %a64, %o64, contracting_dims = [0] x [0] : (tensor<3xf64>, tensor<3xf64>) -> tensor<f64>\n"
+                "  return %d, %e, %f : tensor<f32>, tensor<bf16>, tensor<f64>\n"
+                "}\n",
+                NULL, 0);
+    const double zero[] = {0.0}, one[] = {1.0};
+    expect_near(out(&r, 0), zero, 1, 0.0);
+    expect_near(out(&r, 1), zero, 1, 0.0);
+    expect_near(out(&r, 2), one, 1, 0.0);
+    run_free(&r);
+}
+
+/* Each product is rounded to f32 before the add (no fused multiply-add):
+ * a = 1 + 2^-12, a * a = 1 + 2^-11 + 2^-24 is a tie in f32 and rounds to even,
+ * 1 + 2^-11; after -(1 + 2^-11) the sum is 0, where a fused multiply-add
+ * would keep 2^-24. */
+static void test_dot_general_rounds_product_before_add(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<f32> {\n"
+                "  %a = stablehlo.constant dense<[-1.00048828125, 1.000244140625]> : tensor<2xf32>\n"
+                "  %b = stablehlo.constant dense<[1.0, 1.000244140625]> : tensor<2xf32>\n"
+                "  %d = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<2xf32>, tensor<2xf32>) -> tensor<f32>\n"
+                "  return %d : tensor<f32>\n"
+                "}\n",
+                NULL, 0);
+    const double zero[] = {0.0};
+    expect_near(out(&r, 0), zero, 1, 0.0);
+    run_free(&r);
+}
+
+/* complex<f32> sums in complex<f32>: (1e8 + 1e8i) + (1 + 1i) + (-1e8 - 1e8i)
+ * (times 1) is 0 in each part. */
+static void test_dot_general_c64_sums_in_f32(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<complex<f32>> {\n"
+                "  %a = stablehlo.constant dense<[(1.0e8, 1.0e8), (1.0, 1.0), (-1.0e8, -1.0e8)]> : tensor<3xcomplex<f32>>\n"
+                "  %o = stablehlo.constant dense<(1.0, 0.0)> : tensor<3xcomplex<f32>>\n"
+                "  %d = stablehlo.dot_general %a, %o, contracting_dims = [0] x [0] : (tensor<3xcomplex<f32>>, tensor<3xcomplex<f32>>) -> tensor<complex<f32>>\n"
+                "  return %d : tensor<complex<f32>>\n"
+                "}\n",
+                NULL, 0);
+    const double want[] = {0.0, 0.0};
+    expect_complex_near(out(&r, 0), want, 1, 0.0);
+    run_free(&r);
+}
+
 /* legacy dot: matrix times vector. [[1,2],[3,4]] . [5,6] = [17, 39]. */
 static void test_dot_matrix_vector(void **state)
 {
@@ -162,8 +233,8 @@ static void test_dot_matrix_vector(void **state)
     run_free(&r);
 }
 
-/* Deterministic pseudo-random bf16 values in [-2, 2). */
-static void fill_bf16(struct base_tensor *t, uint64_t seed)
+/* Deterministic pseudo-random values in [-2, 2), rounded to t's type. */
+static void fill_uniform(struct base_tensor *t, uint64_t seed)
 {
     struct base_rng rng;
     base_rng_seed(&rng, seed);
@@ -171,16 +242,19 @@ static void fill_bf16(struct base_tensor *t, uint64_t seed)
         base_elem_set_f64(t->dtype, t->data, (size_t)i, base_rng_uniform(&rng) * 4.0 - 2.0);
 }
 
-/* The blocked, threaded GEMM equals the plain loop bit for bit:
- * out[b][i][j] = round_bf16(sum_k a * b) summed in double, k ascending.
- * lhs [B, M, K] (contracting dim last), rhs [B, N, K] or [B, K, N]. */
-static void check_gemm_bf16(int64_t nb, int64_t m, int64_t k, int64_t n, bool rhs_transposed)
+/* The blocked, threaded GEMM equals a plain sequential loop bit for bit:
+ * out[b][i][j] = round(acc), acc = acc + (a * b) in f32 (f64 for f64), k
+ * ascending.  lhs [B, M, K] (contracting dim last), rhs [B, N, K] or
+ * [B, K, N]; dt is bf16 (products exact in f32), f32 or f64 (products
+ * rounded: an FMA would differ). */
+static void check_gemm(enum base_dtype dt, int64_t nb, int64_t m, int64_t k, int64_t n, bool rhs_transposed)
 {
+    const char *e = base_dtype_name(dt);
     long long r1 = rhs_transposed ? n : k, r2 = rhs_transposed ? k : n;
     char at[64], bt[64], ct[64], src[1024];
-    snprintf(at, sizeof at, "tensor<%lldx%lldx%lldxbf16>", (long long)nb, (long long)m, (long long)k);
-    snprintf(bt, sizeof bt, "tensor<%lldx%lldx%lldxbf16>", (long long)nb, r1, r2);
-    snprintf(ct, sizeof ct, "tensor<%lldx%lldx%lldxbf16>", (long long)nb, (long long)m, (long long)n);
+    snprintf(at, sizeof at, "tensor<%lldx%lldx%lldx%s>", (long long)nb, (long long)m, (long long)k, e);
+    snprintf(bt, sizeof bt, "tensor<%lldx%lldx%lldx%s>", (long long)nb, r1, r2, e);
+    snprintf(ct, sizeof ct, "tensor<%lldx%lldx%lldx%s>", (long long)nb, (long long)m, (long long)n, e);
     snprintf(src, sizeof src,
              "func.func @main(%%a: %s, %%b: %s) -> %s {\n"
              "  %%d = stablehlo.dot_general %%a, %%b, batching_dims = [0] x [0], contracting_dims = [2] x [%d] :\n"
@@ -190,10 +264,10 @@ static void check_gemm_bf16(int64_t nb, int64_t m, int64_t k, int64_t n, bool rh
              at, bt, ct, rhs_transposed ? 2 : 1, at, bt, ct, ct);
     int64_t ad[3] = {nb, m, k}, bd[3] = {nb, r1, r2};
     struct base_tensor *a = NULL, *b = NULL;
-    assert_int_equal(base_tensor_create(BASE_DT_BF16, 3, ad, &a), BASE_OK);
-    assert_int_equal(base_tensor_create(BASE_DT_BF16, 3, bd, &b), BASE_OK);
-    fill_bf16(a, test_seed() * 7 + 1);
-    fill_bf16(b, test_seed() * 7 + 2);
+    assert_int_equal(base_tensor_create(dt, 3, ad, &a), BASE_OK);
+    assert_int_equal(base_tensor_create(dt, 3, bd, &b), BASE_OK);
+    fill_uniform(a, test_seed() * 7 + 1);
+    fill_uniform(b, test_seed() * 7 + 2);
     struct base_tensor *in[2] = {a, b};
     struct run r;
     run_program(&r, src, in, 2);
@@ -203,16 +277,24 @@ static void check_gemm_bf16(int64_t nb, int64_t m, int64_t k, int64_t n, bool rh
     for (int64_t bb = 0; bb < nb; bb++)
         for (int64_t i = 0; i < m; i++)
             for (int64_t j = 0; j < n; j++) {
-                double acc = 0.0;
+                float acc = 0.0f;
+                double acc64 = 0.0;
                 for (int64_t q = 0; q < k; q++) {
-                    double x = base_elem_get_f64(BASE_DT_BF16, a->data, (size_t)((bb * m + i) * k + q));
+                    double x = base_elem_get_f64(dt, a->data, (size_t)((bb * m + i) * k + q));
                     size_t bi = rhs_transposed ? (size_t)((bb * n + j) * k + q) : (size_t)((bb * k + q) * n + j);
-                    acc += x * base_elem_get_f64(BASE_DT_BF16, b->data, bi);
+                    double y = base_elem_get_f64(dt, b->data, bi);
+                    if (dt == BASE_DT_F64) {
+                        volatile double prod = x * y; /* rounded whatever the compiler flags */
+                        acc64 = acc64 + prod;
+                    } else {
+                        volatile float prod = (float)x * (float)y;
+                        acc = acc + prod;
+                    }
                 }
-                uint64_t want = base_float_bits_from_f64(BASE_DT_BF16, acc);
-                uint64_t got = base_elem_get_bits(BASE_DT_BF16, c->data, (size_t)((bb * m + i) * n + j));
+                uint64_t want = base_float_bits_from_f64(dt, dt == BASE_DT_F64 ? acc64 : (double)acc);
+                uint64_t got = base_elem_get_bits(dt, c->data, (size_t)((bb * m + i) * n + j));
                 if (got != want && bad++ < 5)
-                    fprintf(stderr, "[%lld][%lld][%lld]: got 0x%04llx, want 0x%04llx (seed %llu)\n", (long long)bb,
+                    fprintf(stderr, "[%lld][%lld][%lld]: got 0x%llx, want 0x%llx (seed %llu)\n", (long long)bb,
                             (long long)i, (long long)j, (unsigned long long)got, (unsigned long long)want,
                             (unsigned long long)test_seed());
             }
@@ -220,6 +302,11 @@ static void check_gemm_bf16(int64_t nb, int64_t m, int64_t k, int64_t n, bool rh
     run_free(&r);
     base_tensor_release(a);
     base_tensor_release(b);
+}
+
+static void check_gemm_bf16(int64_t nb, int64_t m, int64_t k, int64_t n, bool rhs_transposed)
+{
+    check_gemm(BASE_DT_BF16, nb, m, k, n, rhs_transposed);
 }
 
 /* Large enough for the blocked kernel, several threads, edge tiles and two
@@ -249,6 +336,28 @@ static void test_dot_general_blocked_gemm_batched(void **state)
 {
     (void)state;
     check_gemm_bf16(6, 33, 160, 140, false);
+}
+
+/* f32 operands: every product is rounded to f32 before it is added, on the
+ * blocked path as in the plain loop (edge tiles in both directions). */
+static void test_dot_general_blocked_gemm_f32_rounds_each_product(void **state)
+{
+    (void)state;
+    check_gemm(BASE_DT_F32, 1, 37, 300, 45, false);
+}
+
+/* f32, rhs [N, K], batched. */
+static void test_dot_general_blocked_gemm_f32_batched_transposed(void **state)
+{
+    (void)state;
+    check_gemm(BASE_DT_F32, 3, 20, 130, 70, true);
+}
+
+/* f64 results sum in f64 (4 x 12 tiles), also rounding each product. */
+static void test_dot_general_blocked_gemm_f64(void **state)
+{
+    (void)state;
+    check_gemm(BASE_DT_F64, 2, 21, 270, 29, false);
 }
 
 /* Integer GEMMs large enough for the blocked kernel give the exact wrapped
@@ -383,6 +492,27 @@ static void test_convolution_spec_example(void **state)
                 NULL, 0);
     const int64_t want[] = {10, 26, 46, 62};
     expect_i64(out(&r, 0), want, 4);
+    run_free(&r);
+}
+
+/* A window sums in f32 step by step, in window order: input [1e8, 1, -1e8],
+ * kernel [1, 1, 1] gives 0 (1e8 + 1 is 1e8 in f32), not 1. */
+static void test_convolution_f32_sums_step_by_step(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<1x1x1xf32> {\n"
+                "  %x = stablehlo.constant dense<[[[1.0e8], [1.0], [-1.0e8]]]> : tensor<1x3x1xf32>\n"
+                "  %k = stablehlo.constant dense<1.0> : tensor<3x1x1xf32>\n"
+                "  %r = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {}\n"
+                "      {batch_group_count = 1 : i64, feature_group_count = 1 : i64}\n"
+                "      : (tensor<1x3x1xf32>, tensor<3x1x1xf32>) -> tensor<1x1x1xf32>\n"
+                "  return %r : tensor<1x1x1xf32>\n"
+                "}\n",
+                NULL, 0);
+    const double want[] = {0.0};
+    expect_near(out(&r, 0), want, 1, 0.0);
     run_free(&r);
 }
 
@@ -599,6 +729,24 @@ static void test_batch_norm_spec_examples(void **state)
 
 /* ---- einsum -------------------------------------------------------------- */
 
+/* einsum sums in f32 step by step: "i,i->" of [1e8, 1, -1e8] and ones is 0. */
+static void test_einsum_f32_sums_step_by_step(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<f32> {\n"
+                "  %a = stablehlo.constant dense<[1.0e8, 1.0, -1.0e8]> : tensor<3xf32>\n"
+                "  %o = stablehlo.constant dense<1.0> : tensor<3xf32>\n"
+                "  %r = \"stablehlo.einsum\"(%a, %o) {einsum_config = \"i,i->\"} : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>\n"
+                "  return %r : tensor<f32>\n"
+                "}\n",
+                NULL, 0);
+    const double want[] = {0.0};
+    expect_near(out(&r, 0), want, 1, 0.0);
+    run_free(&r);
+}
+
 /* "ab,bc->ac" is a matrix product: [[1,2],[3,4]] x [[5,6],[7,8]] = [[19,22],[43,50]]. */
 static void test_einsum_matrix_product(void **state)
 {
@@ -622,6 +770,12 @@ TEST_MAIN(NULL, NULL,
           T(test_dot_general_integer_widening_and_wrap),
           T(test_dot_general_complex),
           T(test_dot_matrix_vector),
+          T(test_dot_general_f32_sums_step_by_step),
+          T(test_dot_general_rounds_product_before_add),
+          T(test_dot_general_c64_sums_in_f32),
+          T(test_dot_general_blocked_gemm_f32_rounds_each_product),
+          T(test_dot_general_blocked_gemm_f32_batched_transposed),
+          T(test_dot_general_blocked_gemm_f64),
           T(test_dot_general_blocked_gemm_matches_plain_sum),
           T(test_dot_general_blocked_gemm_rhs_transposed),
           T(test_dot_general_blocked_gemm_tall),
@@ -631,6 +785,7 @@ TEST_MAIN(NULL, NULL,
           T(test_ragged_dot_mode1_groups_rows),
           T(test_ragged_dot_mode2_splits_contraction),
           T(test_convolution_spec_example),
+          T(test_convolution_f32_sums_step_by_step),
           T(test_convolution_feature_groups),
           T(test_convolution_batch_groups),
           T(test_fft_impulse_closed_form),
@@ -640,4 +795,5 @@ TEST_MAIN(NULL, NULL,
           T(test_triangular_solve_right_transpose_unit),
           T(test_cholesky_spec_example_lower_and_upper),
           T(test_batch_norm_spec_examples),
-          T(test_einsum_matrix_product))
+          T(test_einsum_matrix_product),
+          T(test_einsum_f32_sums_step_by_step))

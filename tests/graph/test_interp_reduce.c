@@ -1,7 +1,11 @@
 /* Reductions on the golden interpreter: reduce, reduce_window,
  * select_and_scatter, map and chlo.scan.  Expected values are the spec's
  * worked examples, the reference interpreter's test suite, or worked by hand
- * in the comments. */
+ * in the comments.
+ *
+ * Fast paths (a body that is a single add / max / ...) must give exactly the
+ * bits the body gives when it is called: every step is rounded to the element
+ * type (a bf16 sum rounds to bf16 at every step; no wider accumulator). */
 #include "tests/harness.h"
 
 #include <math.h>
@@ -111,10 +115,10 @@ static void test_reduce_outer_dimension_keeps_columns(void **state)
     run_free(&r);
 }
 
-/* A bf16 sum is accumulated in double and rounded once: 256 + 1 + 1 + 1 + 1
- * is 260 (exact in bf16), while adding in bf16 step by step would give 256
- * (257 is not a bf16 value and rounds to even, 256). */
-static void test_reduce_bf16_sum_rounds_once(void **state)
+/* A bf16 sum rounds to bf16 at every step, as its add body does: 256 + 1 is
+ * 257, not a bf16 value (the spacing at 256 is 2), and rounds to even, 256;
+ * so 256 + 1 + 1 + 1 + 1 is 256 (summing in a wider type would give 260). */
+static void test_reduce_bf16_sum_rounds_every_step(void **state)
 {
     (void)state;
     struct run r;
@@ -126,9 +130,140 @@ static void test_reduce_bf16_sum_rounds_once(void **state)
                 "  return %s : tensor<bf16>\n"
                 "}\n",
                 NULL, 0);
-    const double want[] = {260};
+    const double want[] = {256};
     expect_f64(out(&r, 0), want, 1);
     run_free(&r);
+}
+
+/* An f32 sum adds in f32: 1e8 + 1 is 1e8 (the f32 spacing at 1e8 is 8), so
+ * [1e8, 1, -1e8] sums to 0, along the last dim and along an outer dim. */
+static void test_reduce_f32_sums_step_by_step(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> (tensor<f32>, tensor<2xf32>) {\n"
+                "  %x = stablehlo.constant dense<[1.0e8, 1.0, -1.0e8]> : tensor<3xf32>\n"
+                "  %y = stablehlo.constant dense<[[1.0e8, 2.0], [1.0, 2.0], [-1.0e8, 2.0]]> : tensor<3x2xf32>\n"
+                "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+                "  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<3xf32>, tensor<f32>) -> tensor<f32>\n"
+                "  %t = stablehlo.reduce(%y init: %z) applies stablehlo.add across dimensions = [0] : (tensor<3x2xf32>, tensor<f32>) -> tensor<2xf32>\n"
+                "  return %s, %t : tensor<f32>, tensor<2xf32>\n"
+                "}\n",
+                NULL, 0);
+    const double s0[] = {0}, t0[] = {0, 6};
+    expect_f64(out(&r, 0), s0, 1);
+    expect_f64(out(&r, 1), t0, 2);
+    run_free(&r);
+}
+
+/* Runs an op (pre + body + post: reduce or reduce_window text over %x with
+ * init %z) twice: once with a plain add body (the fast path) and once with
+ * add, negate, negate (the same values, through region calls); the results
+ * are outputs 0 and 1. */
+static void run_add_both_ways(struct run *r, const char *pre, const char *post, const char *ty, const char *rty,
+                              struct base_tensor *x)
+{
+    const char *fast = "    %s = stablehlo.add %a, %b : tensor<ELT>\n    stablehlo.return %s : tensor<ELT>\n";
+    const char *slow = "    %s = stablehlo.add %a, %b : tensor<ELT>\n    %n = stablehlo.negate %s : tensor<ELT>\n"
+                       "    %m = stablehlo.negate %n : tensor<ELT>\n    stablehlo.return %m : tensor<ELT>\n";
+    const char *elt = base_dtype_name(x->dtype);
+    char body[2][512], src[4096];
+    for (int i = 0; i < 2; i++) {
+        const char *b = i ? slow : fast;
+        size_t o = 0;
+        for (const char *c = b; *c && o + 16 < sizeof body[i]; c++) {
+            if (!strncmp(c, "ELT", 3)) {
+                o += (size_t)snprintf(body[i] + o, sizeof body[i] - o, "%s", elt);
+                c += 2;
+            } else {
+                body[i][o++] = *c;
+            }
+        }
+        body[i][o] = 0;
+    }
+    snprintf(src, sizeof src,
+             "func.func @main(%%x: %s) -> (%s, %s) {\n"
+             "  %%z = stablehlo.constant dense<0.0> : tensor<%s>\n"
+             "  %%r0 = %s%s%s\n"
+             "  %%r1 = %s%s%s\n"
+             "  return %%r0, %%r1 : %s, %s\n"
+             "}\n",
+             ty, rty, rty, elt, pre, body[0], post, pre, body[1], post, rty, rty);
+    struct base_tensor *in[1] = {x};
+    run_program(r, src, in, 1);
+}
+
+/* Pseudo-random values in [-4, 4) spread over magnitudes, rounded to t's type. */
+static void fill_spread(struct base_tensor *t)
+{
+    struct base_rng rng;
+    base_rng_seed(&rng, test_seed() * 31 + 3);
+    for (int64_t i = 0; i < t->count; i++) {
+        double v = (base_rng_uniform(&rng) * 8.0 - 4.0) * ldexp(1.0, (int)(base_rng_next(&rng) % 12) - 6);
+        base_elem_set_f64(t->dtype, t->data, (size_t)i, v);
+    }
+}
+
+static void expect_same_bits(const struct base_tensor *a, const struct base_tensor *b)
+{
+    assert_int_equal(a->count, b->count);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < a->count; i++) {
+        uint64_t x = base_elem_get_bits(a->dtype, a->data, (size_t)i), y = base_elem_get_bits(b->dtype, b->data, (size_t)i);
+        if (x != y && bad++ < 5)
+            fprintf(stderr, "element %lld: 0x%llx vs 0x%llx (seed %llu)\n", (long long)i, (unsigned long long)x,
+                    (unsigned long long)y, (unsigned long long)test_seed());
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* The fast bf16 / f32 sums give exactly the bits of their body called
+ * element by element, and of a plain loop that rounds to the type after each
+ * add; along the last dim and along the first. */
+static void check_reduce_sum_matches_body(enum base_dtype dt)
+{
+    int64_t dims[2] = {3, 400};
+    struct base_tensor *x = NULL;
+    assert_int_equal(base_tensor_create(dt, 2, dims, &x), BASE_OK);
+    fill_spread(x);
+    for (int d = 0; d < 2; d++) {
+        char ty[64], rty[64], pre[256], post[256];
+        const char *e = base_dtype_name(dt);
+        snprintf(ty, sizeof ty, "tensor<3x400x%s>", e);
+        snprintf(rty, sizeof rty, "tensor<%dx%s>", d ? 3 : 400, e);
+        snprintf(pre, sizeof pre, "\"stablehlo.reduce\"(%%x, %%z) ({\n  ^bb0(%%a: tensor<%s>, %%b: tensor<%s>):\n", e, e);
+        snprintf(post, sizeof post, "  }) {dimensions = array<i64: %d>} : (%s, tensor<%s>) -> %s", d, ty, e, rty);
+        struct run r;
+        run_add_both_ways(&r, pre, post, ty, rty, x);
+        expect_same_bits(out(&r, 0), out(&r, 1));
+        /* plain loop: acc = round(acc + x) in the element type, row-major */
+        int64_t n_out = d ? 3 : 400;
+        for (int64_t o = 0; o < n_out; o++) {
+            double acc = 0.0;
+            for (int64_t q = 0; q < (d ? 400 : 3); q++) {
+                int64_t i = d ? o * 400 + q : q * 400 + o;
+                acc = base_float_round(dt, acc + base_elem_get_f64(dt, x->data, (size_t)i));
+            }
+            double got = base_elem_get_f64(dt, out(&r, 0)->data, (size_t)o);
+            if (got != acc) fprintf(stderr, "dim %d output %lld: got %.17g, want %.17g\n", d, (long long)o, got, acc);
+            assert_true(got == acc);
+        }
+        run_free(&r);
+    }
+    base_tensor_release(x);
+}
+
+static void test_reduce_bf16_sum_matches_body(void **state)
+{
+    (void)state;
+    check_reduce_sum_matches_body(BASE_DT_BF16);
+}
+
+static void test_reduce_f32_sum_matches_body(void **state)
+{
+    (void)state;
+    check_reduce_sum_matches_body(BASE_DT_F32);
 }
 
 /* maximum propagates NaN (IEEE-754 maximum): max(1, NaN, 3) is NaN. */
@@ -223,6 +358,30 @@ static void test_reduce_body_with_captured_constants(void **state)
                 NULL, 0);
     const int64_t want[] = {0, 1};
     expect_i64(out(&r, 0), want, 2);
+    run_free(&r);
+}
+
+/* A boolean body that is not symmetric, (acc > x), keeps the argument order
+ * (accumulator first): init true over rows [0,0,0] [0,0,1] [1,0,0] gives
+ * T (1>0 thrice), F (1>1 at the end), F (1>1 at once, then 0>0). */
+static void test_reduce_boolean_body_keeps_argument_order(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<3xi1> {\n"
+                "  %x = stablehlo.constant dense<[[false, false, false], [false, false, true], [true, false, false]]> : tensor<3x3xi1>\n"
+                "  %t = stablehlo.constant dense<true> : tensor<i1>\n"
+                "  %r = \"stablehlo.reduce\"(%x, %t) ({\n"
+                "    ^bb0(%a: tensor<i1>, %b: tensor<i1>):\n"
+                "      %g = stablehlo.compare GT, %a, %b : (tensor<i1>, tensor<i1>) -> tensor<i1>\n"
+                "      stablehlo.return %g : tensor<i1>\n"
+                "  }) {dimensions = array<i64: 1>} : (tensor<3x3xi1>, tensor<i1>) -> tensor<3xi1>\n"
+                "  return %r : tensor<3xi1>\n"
+                "}\n",
+                NULL, 0);
+    const int64_t want[] = {1, 0, 0};
+    expect_i64(out(&r, 0), want, 3);
     run_free(&r);
 }
 
@@ -329,6 +488,47 @@ static void test_reduce_window_max_pool_with_padding(void **state)
                 NULL, 0);
     const double want[] = {1, 5, 4};
     expect_f64(out(&r, 0), want, 3);
+    run_free(&r);
+}
+
+/* A bf16 running sum (reduce_window, window 64 with padding, as a cumsum)
+ * gives the bits of its body called step by step. */
+static void test_reduce_window_bf16_sum_matches_body(void **state)
+{
+    (void)state;
+    int64_t dims[1] = {300};
+    struct base_tensor *x = NULL;
+    assert_int_equal(base_tensor_create(BASE_DT_BF16, 1, dims, &x), BASE_OK);
+    fill_spread(x);
+    const char *pre = "\"stablehlo.reduce_window\"(%x, %z) ({\n  ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):\n";
+    const char *post = "  }) {padding = dense<[[63, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 64>} "
+                       ": (tensor<300xbf16>, tensor<bf16>) -> tensor<300xbf16>";
+    struct run r;
+    run_add_both_ways(&r, pre, post, "tensor<300xbf16>", "tensor<300xbf16>", x);
+    expect_same_bits(out(&r, 0), out(&r, 1));
+    run_free(&r);
+    base_tensor_release(x);
+}
+
+/* A window sums in f32 step by step: a window of 3 over [1e8, 1, -1e8] is 0. */
+static void test_reduce_window_f32_sums_step_by_step(void **state)
+{
+    (void)state;
+    struct run r;
+    run_program(&r,
+                "func.func @main() -> tensor<1xf32> {\n"
+                "  %x = stablehlo.constant dense<[1.0e8, 1.0, -1.0e8]> : tensor<3xf32>\n"
+                "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+                "  %r = \"stablehlo.reduce_window\"(%x, %z) ({\n"
+                "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+                "      %s = stablehlo.add %a, %b : tensor<f32>\n"
+                "      stablehlo.return %s : tensor<f32>\n"
+                "  }) {window_dimensions = array<i64: 3>} : (tensor<3xf32>, tensor<f32>) -> tensor<1xf32>\n"
+                "  return %r : tensor<1xf32>\n"
+                "}\n",
+                NULL, 0);
+    const double want[] = {0};
+    expect_f64(out(&r, 0), want, 1);
     run_free(&r);
 }
 
@@ -487,16 +687,22 @@ static void test_scan_reverse_gives_suffix_sums(void **state)
 TEST_MAIN(NULL, NULL,
           T(test_reduce_spec_example_sums_row),
           T(test_reduce_outer_dimension_keeps_columns),
-          T(test_reduce_bf16_sum_rounds_once),
+          T(test_reduce_bf16_sum_rounds_every_step),
+          T(test_reduce_f32_sums_step_by_step),
+          T(test_reduce_bf16_sum_matches_body),
+          T(test_reduce_f32_sum_matches_body),
           T(test_reduce_max_propagates_nan),
           T(test_reduce_variadic_argmax_keeps_first_tie),
           T(test_reduce_generic_body_order),
           T(test_reduce_body_with_captured_constants),
+          T(test_reduce_boolean_body_keeps_argument_order),
           T(test_reduce_body_with_other_ops),
           T(test_reduce_total_order_compare),
           T(test_reduce_window_spec_example),
           T(test_reduce_window_max_pool_with_padding),
           T(test_reduce_window_generic_body),
+          T(test_reduce_window_bf16_sum_matches_body),
+          T(test_reduce_window_f32_sums_step_by_step),
           T(test_select_and_scatter_spec_example),
           T(test_map_spec_example),
           T(test_map_generic_body_changes_type),
