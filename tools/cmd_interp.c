@@ -46,8 +46,25 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* One line per output: type, min/max/mean over the non-NaN elements and the
- * first values.  Converted in chunks with base_convert (fast for bf16/f32),
+/* A 64-bit digest of a tensor's bytes (and shape), to compare runs. */
+static uint64_t digest(const struct base_tensor *t)
+{
+    uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)t->dtype;
+    for (int d = 0; d < t->rank; d++) h = (h ^ (uint64_t)t->dims[d]) * UINT64_C(0x100000001B3);
+    size_t n = base_tensor_nbytes(t), i = 0;
+    const unsigned char *p = t->data;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * UINT64_C(0xFF51AFD7ED558CCD);
+        h ^= h >> 32;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * UINT64_C(0x100000001B3);
+    return h;
+}
+
+/* One line per output: type, min/max/mean over the non-NaN elements, the
+ * first values and a digest of the bytes.  Converted in chunks with base_convert (fast for bf16/f32),
  * as outputs of real models have hundreds of millions of elements. */
 static void summarize(int i, const struct base_tensor *t)
 {
@@ -55,7 +72,7 @@ static void summarize(int i, const struct base_tensor *t)
     base_tensor_type_str(t, ty, sizeof ty);
     printf("output %d: tensor<%s>", i, ty);
     if (t->count == 0 || base_dtype_is_complex(t->dtype)) {
-        printf(t->count ? "\n" : " (empty)\n");
+        printf("%s  digest %016llx\n", t->count ? "" : " (empty)", (unsigned long long)digest(t));
         return;
     }
     enum { CHUNK = 4096 };
@@ -83,7 +100,7 @@ static void summarize(int i, const struct base_tensor *t)
     if (nan) printf("  NaN: %lld", (long long)nan);
     printf("  first:");
     for (int64_t j = 0; j < t->count && j < 4; j++) printf(" %.6g", first[j]);
-    printf("\n");
+    printf("  digest %016llx\n", (unsigned long long)digest(t));
 }
 
 int cmd_interp(int argc, char **argv)
