@@ -33,14 +33,15 @@ static enum base_status call_region_n(struct interp_proc *p, const struct graph_
     return BASE_OK;
 }
 
-static enum base_status k_call(struct interp_proc *p, const struct graph_op *op, struct interp_value *const *in,
-                               struct interp_value **out)
+/* Calls the function named by the op's SYMBOL attribute `attr` with the op's
+ * operands; its results become the op's. */
+static enum base_status call_symbol(struct interp_proc *p, const struct graph_op *op, const char *attr,
+                                    struct interp_value *const *in, struct interp_value **out)
 {
-    const struct graph_attr *callee = graph_op_attr(op, "callee");
-    if (!callee || callee->kind != GRAPH_ATTR_SYMBOL)
-        return interp_fail(p, op, BASE_ERR_INVALID, "call without a callee");
+    const struct graph_attr *sym = graph_op_attr(op, attr);
+    if (!sym || sym->kind != GRAPH_ATTR_SYMBOL) return interp_fail(p, op, BASE_ERR_INVALID, "missing %s", attr);
     char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)callee->u.str.len, callee->u.str.s);
+    snprintf(name, sizeof name, "%.*s", (int)sym->u.str.len, sym->u.str.s);
     const struct graph_op *f = graph_module_find_func(p->module, name);
     if (!f) return interp_fail(p, op, BASE_ERR_INVALID, "no function @%s", name);
     int got = 0;
@@ -52,23 +53,17 @@ static enum base_status k_call(struct interp_proc *p, const struct graph_op *op,
     return BASE_OK;
 }
 
+static enum base_status k_call(struct interp_proc *p, const struct graph_op *op, struct interp_value *const *in,
+                               struct interp_value **out)
+{
+    return call_symbol(p, op, "callee", in, out);
+}
+
+/* A composite runs its decomposition (the spec's semantics). */
 static enum base_status k_composite(struct interp_proc *p, const struct graph_op *op,
                                     struct interp_value *const *in, struct interp_value **out)
 {
-    const struct graph_attr *d = graph_op_attr(op, "decomposition");
-    if (!d || d->kind != GRAPH_ATTR_SYMBOL)
-        return interp_fail(p, op, BASE_ERR_INVALID, "composite without a decomposition");
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)d->u.str.len, d->u.str.s);
-    const struct graph_op *f = graph_module_find_func(p->module, name);
-    if (!f) return interp_fail(p, op, BASE_ERR_INVALID, "no function @%s", name);
-    int got = 0;
-    TRY(interp_call_func(p, f, op->n_operands, in, out, op->n_results, &got));
-    if (got != op->n_results) {
-        for (int i = 0; i < got; i++) iv_release(out[i]);
-        return interp_fail(p, op, BASE_ERR_INVALID, "@%s returned %d values, %d expected", name, got, op->n_results);
-    }
-    return BASE_OK;
+    return call_symbol(p, op, "decomposition", in, out);
 }
 
 static bool scalar_pred(const struct interp_value *v, bool *out)
