@@ -184,12 +184,12 @@ int cmd_interp(int argc, char **argv)
         }
         free(list);
         if (n != n_args) {
-            fprintf(stderr, "npusim interp: @%s takes %d inputs, --inputs gives %d\n", graph_func_name(func), n_args, n);
+            fprintf(stderr, "npusim interp: @%s takes %d input(s), --inputs gives %d\n", graph_func_name(func), n_args, n);
             goto done;
         }
     } else if (n_args > 0) {
         if (seed < 0) {
-            fprintf(stderr, "npusim interp: @%s takes %d inputs: give --inputs or --random-inputs SEED\n",
+            fprintf(stderr, "npusim interp: @%s takes %d input(s): give --inputs or --random-inputs SEED\n",
                     graph_func_name(func), n_args);
             goto done;
         }

@@ -31,6 +31,8 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    /* progress goes to stderr, results to stdout: keep them in order on a terminal or a pipe */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2) {
         usage(stderr);
         return 2;
