@@ -113,6 +113,10 @@ bool graph_attr_as_i64(const struct graph_attr *a, int64_t *out);
 /* DENSE_ARRAY of ints, or ARRAY of INT, or 1-D integer ELEMENTS: copies up to cap values,
  * returns the count (-1 if a is not such an attribute). */
 int graph_attr_as_i64_list(const struct graph_attr *a, int64_t *out, int cap);
+/* BOOL as is, UNIT as true, INT as non-zero; dflt when a is NULL or of another kind. */
+bool graph_attr_bool_or(const struct graph_attr *a, bool dflt);
+/* True when a is a KEYWORD spelled exactly word ("LT", "TOTALORDER", "THREE_FRY"). */
+bool graph_attr_is_keyword(const struct graph_attr *a, const char *word);
 
 /* ------------------------------------------------------------------------ */
 /* IR                                                                        */
@@ -271,9 +275,12 @@ struct graph_check_result {
 struct graph_interp_options {
     int num_replicas;          /* default 1 */
     int num_partitions;        /* default 1 */
-    const char *probe_dir;     /* for interpreter.probe; NULL: keep in memory */
-    struct base_logger *log;
-    uint64_t seed;             /* --random-inputs */
+    const char *probe_dir;     /* interpreter.probe writes <dir>/<id>_<iteration>.npy (several
+                                  processes: <dir>/p<process>_<id>_<iteration>.npy); NULL: keep
+                                  probes in memory only */
+    struct base_logger *log;   /* written to by every process thread at once: its sink must be
+                                  thread-safe (the default, stderr, is) */
+    uint64_t seed;             /* seeds stablehlo.rng (with each op's id) */
     int max_call_depth;        /* 0: 256 */
 };
 

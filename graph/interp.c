@@ -21,7 +21,7 @@ static struct interp_value *iv_alloc(enum interp_value_kind kind)
     return v;
 }
 
-struct interp_value *iv_tensor(struct base_tensor *t)
+struct interp_value *interp_value_tensor(struct base_tensor *t)
 {
     if (!t) return NULL;
     struct interp_value *v = iv_alloc(IV_TENSOR);
@@ -33,16 +33,16 @@ struct interp_value *iv_tensor(struct base_tensor *t)
     return v;
 }
 
-struct interp_value *iv_token(void) { return iv_alloc(IV_TOKEN); }
+struct interp_value *interp_value_token(void) { return iv_alloc(IV_TOKEN); }
 
-struct interp_value *iv_tuple(int n, struct interp_value **elems)
+struct interp_value *interp_value_tuple(int n, struct interp_value **elems)
 {
     struct interp_value *v = iv_alloc(IV_TUPLE);
     struct interp_value **copy = n ? malloc((size_t)n * sizeof *copy) : NULL;
     if (!v || (n && !copy)) {
         free(v);
         free(copy);
-        for (int i = 0; i < n; i++) iv_release(elems[i]);
+        for (int i = 0; i < n; i++) interp_value_release(elems[i]);
         return NULL;
     }
     if (n) memcpy(copy, elems, (size_t)n * sizeof *copy);
@@ -51,17 +51,17 @@ struct interp_value *iv_tuple(int n, struct interp_value **elems)
     return v;
 }
 
-struct interp_value *iv_retain(struct interp_value *v)
+struct interp_value *interp_value_retain(struct interp_value *v)
 {
     if (v) atomic_fetch_add(&v->refs, 1);
     return v;
 }
 
-void iv_release(struct interp_value *v)
+void interp_value_release(struct interp_value *v)
 {
     if (!v || atomic_fetch_sub(&v->refs, 1) != 1) return;
     base_tensor_release(v->t);
-    for (int i = 0; i < v->n; i++) iv_release(v->elems[i]);
+    for (int i = 0; i < v->n; i++) interp_value_release(v->elems[i]);
     free(v->elems);
     free(v);
 }
@@ -225,6 +225,11 @@ enum base_status interp_fail(struct interp_proc *p, const struct graph_op *op, e
     return st;
 }
 
+int interp_i64_list(const struct graph_attr *a, int64_t *out, int cap)
+{
+    return a ? graph_attr_as_i64_list(a, out, cap) : 0;
+}
+
 const struct graph_type *interp_result_type(const struct graph_op *op, int i)
 {
     return op->results[i].type;
@@ -249,6 +254,33 @@ enum base_status interp_alloc_result(struct interp_proc *p, const struct graph_o
     enum base_status st = base_tensor_create(interp_result_dtype(p, op, i), t->rank, t->dims, out);
     if (st != BASE_OK) return interp_fail(p, op, st, "cannot allocate result %d", i);
     return BASE_OK;
+}
+
+enum base_status interp_set_out(struct interp_proc *p, const struct graph_op *op, struct interp_value **out, int i,
+                                struct base_tensor *t)
+{
+    out[i] = interp_value_tensor(t);
+    if (!out[i]) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory for result %d", i);
+    return BASE_OK;
+}
+
+enum base_status interp_set_outs(struct interp_proc *p, const struct graph_op *op, enum base_status st,
+                                 struct interp_value **out, struct base_tensor **res, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (st == BASE_OK) st = interp_set_out(p, op, out, i, res[i]);
+        else base_tensor_release(res[i]);
+        res[i] = NULL;
+    }
+    return st;
+}
+
+void interp_values_release(struct interp_value **v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        interp_value_release(v[i]);
+        v[i] = NULL;
+    }
 }
 
 void interp_index_from_linear(int rank, const int64_t *dims, int64_t linear, int64_t *idx)
@@ -365,10 +397,10 @@ static enum base_status run_kernel(struct interp_proc *p, const struct graph_op 
                 interp_fail(p, op, st, "cannot dequantize operand %d", i);
                 break;
             }
-            deq[i] = iv_tensor(f);
+            deq[i] = interp_value_tensor(f);
             if (!deq[i]) st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
         } else {
-            deq[i] = iv_retain(in[i]);
+            deq[i] = interp_value_retain(in[i]);
         }
     }
     if (st == BASE_OK) {
@@ -377,7 +409,7 @@ static enum base_status run_kernel(struct interp_proc *p, const struct graph_op 
         st = k(p, op, deq, out);
         p->dequant_mode = saved;
     }
-    for (int i = 0; i < n; i++) iv_release(deq[i]);
+    for (int i = 0; i < n; i++) interp_value_release(deq[i]);
     free(deq);
     if (st != BASE_OK) return st;
     /* Inside the region of a dequantized op (reduce_window, sort, all_reduce
@@ -392,8 +424,8 @@ static enum base_status run_kernel(struct interp_proc *p, const struct graph_op 
         struct base_tensor *q = NULL;
         st = interp_quantize(t->quant, out[i]->t, &q);
         if (st != BASE_OK) return interp_fail(p, op, st, "cannot quantize result %d", i);
-        iv_release(out[i]);
-        out[i] = iv_tensor(q);
+        interp_value_release(out[i]);
+        out[i] = interp_value_tensor(q);
         if (!out[i]) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
     }
     return BASE_OK;
@@ -437,12 +469,12 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
         }
     }
     if (st != BASE_OK) {
-        for (int i = 0; i < op->n_results; i++) iv_release(out[i]);
+        for (int i = 0; i < op->n_results; i++) interp_value_release(out[i]);
         goto done;
     }
     for (int i = 0; i < op->n_results; i++) {
         uint32_t id = op->results[i].id;
-        iv_release(p->env[id]);
+        interp_value_release(p->env[id]);
         p->env[id] = out[i];
     }
 done:
@@ -456,7 +488,7 @@ static void release_dead(struct interp_proc *p, const struct graph_op *op)
     const struct interp_liveness *lv = p->run->live;
     for (uint32_t j = lv->dead_start[op->id]; j < lv->dead_start[op->id + 1]; j++) {
         uint32_t v = lv->dead[j];
-        iv_release(p->env[v]);
+        interp_value_release(p->env[v]);
         p->env[v] = NULL;
     }
 }
@@ -465,13 +497,13 @@ static void release_dead(struct interp_proc *p, const struct graph_op *op)
 static void clear_block(struct interp_proc *p, const struct graph_block *b, int upto)
 {
     for (int a = 0; a < b->n_args; a++) {
-        iv_release(p->env[b->args[a].id]);
+        interp_value_release(p->env[b->args[a].id]);
         p->env[b->args[a].id] = NULL;
     }
     for (int i = 0; i < upto && i < b->n_ops; i++)
         for (int r = 0; r < b->ops[i]->n_results; r++) {
             uint32_t id = b->ops[i]->results[r].id;
-            iv_release(p->env[id]);
+            interp_value_release(p->env[id]);
             p->env[id] = NULL;
         }
 }
@@ -486,8 +518,8 @@ static enum base_status exec_block(struct interp_proc *p, const struct graph_blo
         return interp_fail(p, owner, BASE_ERR_INVALID, "region expects %d arguments, got %d", b->n_args, n_args);
     }
     for (int a = 0; a < n_args; a++) {
-        iv_release(p->env[b->args[a].id]);
-        p->env[b->args[a].id] = iv_retain(args[a]);
+        interp_value_release(p->env[b->args[a].id]);
+        p->env[b->args[a].id] = interp_value_retain(args[a]);
     }
     enum base_status st = BASE_OK;
     for (int i = 0; i < b->n_ops; i++) {
@@ -501,12 +533,12 @@ static enum base_status exec_block(struct interp_proc *p, const struct graph_blo
             for (int r = 0; r < op->n_operands; r++) {
                 struct interp_value *v = p->env[op->operands[r]->id];
                 if (!v) {
-                    for (int q = 0; q < r; q++) iv_release(results[q]);
+                    for (int q = 0; q < r; q++) interp_value_release(results[q]);
                     st = interp_fail(p, op, BASE_ERR_INTERNAL, "returned value %d has no value", r);
                     clear_block(p, b, i);
                     return st;
                 }
-                results[r] = iv_retain(v);
+                results[r] = interp_value_retain(v);
             }
             *n_results = op->n_operands;
             release_dead(p, op);
@@ -562,6 +594,25 @@ enum base_status interp_call_func(struct interp_proc *p, const struct graph_op *
     return st;
 }
 
+enum base_dtype interp_region_arg_dtype(const struct graph_region *r, int i, enum base_dtype fallback)
+{
+    if (r->n_blocks < 1 || i >= r->blocks[0].n_args) return fallback;
+    const struct graph_type *t = r->blocks[0].args[i].type;
+    if (!t || t->kind != GRAPH_TYPE_TENSOR || t->quant) return fallback;
+    return t->elem;
+}
+
+bool interp_store_scalar(const struct interp_value *v, struct base_tensor *t, int64_t i)
+{
+    const struct base_tensor *s = iv_t(v);
+    if (!s || s->count != 1) return false;
+    size_t es = base_dtype_size(t->dtype);
+    char *dst = (char *)t->data + (size_t)i * es;
+    if (s->dtype == t->dtype) memcpy(dst, s->data, es);
+    else base_convert(t->dtype, dst, s->dtype, s->data, 1);
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Processes                                                                 */
 
@@ -586,7 +637,7 @@ static enum base_status proc_init(struct interp_proc *p, struct interp_run *run,
 static void proc_deinit(struct interp_proc *p)
 {
     if (p->env)
-        for (uint32_t i = 0; i < p->module->n_values; i++) iv_release(p->env[i]);
+        for (uint32_t i = 0; i < p->module->n_values; i++) interp_value_release(p->env[i]);
     free(p->env);
     free(p->call_stack);
     free(p->checks);
@@ -720,7 +771,7 @@ enum base_status interp_run_parallel(struct interp_proc *p, const struct graph_o
         merge_checks(p, &jobs[i].proc);
         if (st != BASE_OK)
             for (int r = 0; r < jobs[i].n_results; r++) {
-                iv_release(jobs[i].results[r]);
+                interp_value_release(jobs[i].results[r]);
                 jobs[i].results[r] = NULL;
             }
         else if (jobs[i].n_results != cap[i])
@@ -791,7 +842,7 @@ enum base_status graph_interp_run(const struct graph_module *m, const char *entr
         goto done;
     }
     for (int i = 0; i < n_inputs; i++) {
-        args[i] = iv_tensor(base_tensor_retain(inputs[i]));
+        args[i] = interp_value_tensor(base_tensor_retain(inputs[i]));
         if (!args[i]) {
             st = BASE_ERR_NOMEM;
             goto done;
@@ -843,9 +894,9 @@ done:
         for (int i = 0; i < n; i++)
             if (jobs[i].proc.env) proc_deinit(&jobs[i].proc);
     if (outs)
-        for (int i = 0; i < n * n_out; i++) iv_release(outs[i]);
+        for (int i = 0; i < n * n_out; i++) interp_value_release(outs[i]);
     if (args)
-        for (int i = 0; i < n_inputs; i++) iv_release(args[i]);
+        for (int i = 0; i < n_inputs; i++) interp_value_release(args[i]);
     free(outs);
     free(args);
     free(jobs);

@@ -1,6 +1,5 @@
-/* Private to graph/: the golden interpreter's internals, shared by the kernel
- * families (interp_elementwise.c, interp_shape.c, interp_reduce.c,
- * interp_linalg.c, interp_collective.c, interp_quant.c, interp_check.c).
+/* Private to graph/: the golden interpreter's internals (interp.c), shared by
+ * the kernel families (interp_<family>.c; each registers its kernels below).
  *
  * Semantics follow the StableHLO spec (docs/spec.md).  Each kernel reads its
  * operands, allocates fresh result tensors and never mutates an operand.
@@ -25,12 +24,12 @@ struct interp_value {
 
 /* Wraps a tensor, taking over the caller's reference to it.  NULL on OOM
  * (and then t is released). */
-struct interp_value *iv_tensor(struct base_tensor *t);
-struct interp_value *iv_token(void);
+struct interp_value *interp_value_tensor(struct base_tensor *t);
+struct interp_value *interp_value_token(void);
 /* Takes over the references in elems. */
-struct interp_value *iv_tuple(int n, struct interp_value **elems);
-struct interp_value *iv_retain(struct interp_value *v);
-void iv_release(struct interp_value *v); /* NULL is a no-op */
+struct interp_value *interp_value_tuple(int n, struct interp_value **elems);
+struct interp_value *interp_value_retain(struct interp_value *v);
+void interp_value_release(struct interp_value *v); /* NULL is a no-op */
 
 /* ------------------------------------------------------------------------ */
 /* Processes                                                                 */
@@ -88,6 +87,10 @@ void interp_register_check(interp_kernel_fn *table);
 void interp_register_control(interp_kernel_fn *table);
 void interp_register_rng(interp_kernel_fn *table);
 
+/* graph_attr_as_i64_list, except that an absent attribute (a == NULL) reads
+ * as an empty list (0), the spec's default for dimension lists. */
+int interp_i64_list(const struct graph_attr *a, int64_t *out, int cap);
+
 /* Records a located runtime error naming the op; returns st. */
 enum base_status interp_fail(struct interp_proc *p, const struct graph_op *op, enum base_status st,
                              const char *fmt, ...) BASE_PRINTF(4, 5);
@@ -101,6 +104,18 @@ const struct graph_type *interp_result_type(const struct graph_op *op, int i);
  * the result type is dynamic. */
 enum base_status interp_alloc_result(struct interp_proc *p, const struct graph_op *op, int i,
                                      struct base_tensor **out);
+
+/* Hands t (taking the caller's reference) to out[i]; a located ERR_NOMEM
+ * when that fails (t is then released). */
+enum base_status interp_set_out(struct interp_proc *p, const struct graph_op *op, struct interp_value **out, int i,
+                                struct base_tensor *t);
+/* With st == BASE_OK, hands res[0..n) to out[0..n) one by one as
+ * interp_set_out does; what is not handed over (everything, when st is an
+ * error) is released.  Clears res; returns st or the first failure. */
+enum base_status interp_set_outs(struct interp_proc *p, const struct graph_op *op, enum base_status st,
+                                 struct interp_value **out, struct base_tensor **res, int n);
+/* Releases v[0..n) and sets them to NULL. */
+void interp_values_release(struct interp_value **v, int n);
 
 /* The tensor of an IV_TENSOR value (NULL for tokens/tuples). */
 static inline struct base_tensor *iv_t(const struct interp_value *v) {
@@ -118,16 +133,60 @@ enum base_status interp_call_func(struct interp_proc *p, const struct graph_op *
                                   struct interp_value *const *args, struct interp_value **results,
                                   int cap, int *n_results);
 
+/* The element type that argument i of region r's entry block declares, or
+ * fallback when it declares none (no such block or argument, not a tensor,
+ * or a quantized one). */
+enum base_dtype interp_region_arg_dtype(const struct graph_region *r, int i, enum base_dtype fallback);
+/* Copies the one element of scalar value v (a region's result) into element
+ * i of t, converted to t's element type; false when v is not a one-element
+ * tensor. */
+bool interp_store_scalar(const struct interp_value *v, struct base_tensor *t, int64_t i);
+
 /* If region r is a single binary elementwise op over its two scalar arguments
- * (in either order) whose result is returned, e.g. the `add` of a sum
- * reduction, returns that op's kind; otherwise GRAPH_OP_UNKNOWN.  Kernels use
- * it to skip the per-element region call. */
+ * (in either order for commutative ops) whose result is returned, e.g. the
+ * `add` of a sum reduction, returns that op's kind; otherwise
+ * GRAPH_OP_UNKNOWN.  Kernels use it to skip the per-element region call. */
 enum graph_op_kind interp_region_simple_binary(const struct graph_region *r);
 
 /* Applies a simple binary op kind (from interp_region_simple_binary) to two
  * scalars held as raw elements of dtype dt: dst[di] = a[ai] op b[bi]. */
 void interp_scalar_binary(enum graph_op_kind k, enum base_dtype dt, void *dst, size_t di,
                           const void *a, size_t ai, const void *b, size_t bi);
+
+/* comparison_direction values, in the spec's order. */
+enum interp_cmp_dir { INTERP_CMP_EQ, INTERP_CMP_NE, INTERP_CMP_GE, INTERP_CMP_GT, INTERP_CMP_LE, INTERP_CMP_LT };
+
+/* x <dir> y for real operands of one type (a NaN operand makes every
+ * direction but NE false, as IEEE comparisons do). */
+#define INTERP_CMP(dir, x, y)                                                                      \
+    ((dir) == INTERP_CMP_LT   ? (x) < (y)                                                          \
+     : (dir) == INTERP_CMP_GT ? (x) > (y)                                                          \
+     : (dir) == INTERP_CMP_LE ? (x) <= (y)                                                         \
+     : (dir) == INTERP_CMP_GE ? (x) >= (y)                                                         \
+     : (dir) == INTERP_CMP_EQ ? (x) == (y)                                                         \
+                              : (x) != (y))
+
+/* The comparison_direction of a compare op; false when absent or unknown
+ * (interp_elementwise.c). */
+bool interp_compare_dir(const struct graph_op *cmp, enum interp_cmp_dir *dir);
+
+/* The sign-bit mask of float type dt; 0 when the format has no sign. */
+uint64_t interp_float_sign_mask(enum base_dtype dt);
+
+/* IEEE totalOrder of a float's raw bits as a signed key: -NaN < -inf < ... <
+ * -0 < +0 < ... < +inf < +NaN.  sign is interp_float_sign_mask of its type
+ * (0: an unsigned format, whose bits are the key). */
+static inline int64_t interp_total_order_key(uint64_t bits, uint64_t sign)
+{
+    if (!sign) return (int64_t)bits;
+    int64_t mag = (int64_t)(bits & ~sign);
+    return (bits & sign) ? -mag - 1 : mag;
+}
+
+/* The binary ops that the scalar fast paths (compiled reduction bodies,
+ * scatter updates) apply with interp_scalar_binary: add, subtract, multiply,
+ * maximum, minimum, and, or, xor. */
+bool interp_scalar_binary_is_fast(enum graph_op_kind k);
 
 /* Elementwise binary op on whole tensors of equal shape (used by reductions'
  * fast paths and collectives).  Out is a new tensor. */

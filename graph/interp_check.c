@@ -218,8 +218,7 @@ enum base_status interp_check_custom_call(struct interp_proc *p, const struct gr
             enum base_status st = base_tensor_create(BASE_DT_I1, 0, NULL, &res);
             if (st != BASE_OK) return interp_fail(p, op, st, "out of memory");
             ((uint8_t *)res->data)[0] = ok;
-            out[0] = iv_tensor(res);
-            if (!out[0]) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+            TRY(interp_set_out(p, op, out, 0, res));
         }
         return BASE_OK;
     } else {
@@ -283,14 +282,17 @@ static enum base_status k_probe(struct interp_proc *p, const struct graph_op *op
     }
     pr->values[pr->n++] = base_tensor_retain(t);
     if (p->opt && p->opt->probe_dir) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%.*s_%d.npy", p->opt->probe_dir, (int)id->u.str.len, id->u.str.s, pr->n - 1);
+        /* the processes of a grid run at once: each writes its own files */
+        char path[1024], proc[32] = "";
+        if (p->num_replicas * p->num_partitions > 1) snprintf(proc, sizeof proc, "p%d_", p->process_id);
+        snprintf(path, sizeof path, "%s/%s%.*s_%d.npy", p->opt->probe_dir, proc, (int)id->u.str.len, id->u.str.s,
+                 pr->n - 1);
         struct base_diag d;
         base_diag_clear(&d);
         if (base_npy_write(path, t, &d) != BASE_OK)
             return interp_fail(p, op, BASE_ERR_IO, "cannot write probe %s: %s", path, d.msg);
     }
-    out[0] = iv_retain(in[0]);
+    out[0] = interp_value_retain(in[0]);
     return BASE_OK;
 }
 

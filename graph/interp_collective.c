@@ -104,7 +104,7 @@ static void msgs_free(struct coll_msg *m)
 {
     while (m) {
         struct coll_msg *next = m->next;
-        iv_release(m->v);
+        interp_value_release(m->v);
         free(m);
         m = next;
     }
@@ -116,7 +116,7 @@ void interp_coll_destroy(struct interp_coll *c)
     /* slots first: they point at their keys */
     for (struct coll_slot *s = c->slots; s;) {
         struct coll_slot *next = s->next;
-        for (int i = 0; s->vals && i < s->key->n; i++) iv_release(s->vals[i]);
+        for (int i = 0; s->vals && i < s->key->n; i++) interp_value_release(s->vals[i]);
         free(s->vals);
         free(s);
         s = next;
@@ -263,7 +263,7 @@ static void slot_unlink_free(struct interp_coll *c, struct coll_slot *s)
             *pp = s->next;
             break;
         }
-    for (int i = 0; i < s->key->n; i++) iv_release(s->vals[i]);
+    for (int i = 0; i < s->key->n; i++) interp_value_release(s->vals[i]);
     free(s->vals);
     free(s);
 }
@@ -311,7 +311,7 @@ static enum base_status exchange(struct interp_proc *p, const struct graph_op *o
     if (n == 1) { /* nothing to wait for */
         if (sorted != small) free(sorted);
         if (c->aborted) return fail_aborted(p, op, c);
-        all[0] = iv_retain(mine);
+        all[0] = interp_value_retain(mine);
         return BASE_OK;
     }
 
@@ -348,7 +348,7 @@ static enum base_status exchange(struct interp_proc *p, const struct graph_op *o
         snprintf(s->why, sizeof s->why, "process %d runs %s (line %d) where process %d runs %s (line %d)",
                  p->process_id, op->name, op->loc.line, s->first_process, s->first_op->name, s->first_op->loc.line);
     }
-    s->vals[member_pos(k, p->process_id)] = iv_retain(mine);
+    s->vals[member_pos(k, p->process_id)] = interp_value_retain(mine);
     s->arrived++;
     if (s->arrived == n) wake(c, &s->q);
     while (s->arrived < n && !c->aborted)
@@ -364,7 +364,7 @@ static enum base_status exchange(struct interp_proc *p, const struct graph_op *o
         pthread_mutex_unlock(&c->mu);
         return interp_fail(p, op, BASE_ERR_RUNTIME, "collective mismatch: %s", why);
     }
-    for (int i = 0; i < n; i++) all[i] = iv_retain(s->vals[member_pos(k, group[i])]);
+    for (int i = 0; i < n; i++) all[i] = interp_value_retain(s->vals[member_pos(k, group[i])]);
     if (++s->taken == n) slot_unlink_free(c, s);
     pthread_mutex_unlock(&c->mu);
     return BASE_OK;
@@ -616,8 +616,8 @@ static struct interp_value *pack(struct interp_value *const *in, int n)
     struct interp_value *small[16];
     struct interp_value **e = n <= 16 ? small : malloc((size_t)n * sizeof *e);
     if (!e) return NULL;
-    for (int i = 0; i < n; i++) e[i] = iv_retain(in[i]);
-    struct interp_value *t = iv_tuple(n, e);
+    for (int i = 0; i < n; i++) e[i] = interp_value_retain(in[i]);
+    struct interp_value *t = interp_value_tuple(n, e);
     if (e != small) free(e);
     return t;
 }
@@ -625,14 +625,6 @@ static struct interp_value *pack(struct interp_value *const *in, int n)
 static struct base_tensor *elem_t(struct interp_value *packed, int i)
 {
     return packed && packed->kind == IV_TUPLE && i < packed->n ? iv_t(packed->elems[i]) : NULL;
-}
-
-static void release_all(struct interp_value **v, int n)
-{
-    for (int i = 0; i < n; i++) {
-        iv_release(v[i]);
-        v[i] = NULL;
-    }
 }
 
 static enum base_status get_int_attr(struct interp_proc *p, const struct graph_op *op, const char *name, int64_t *v)
@@ -685,7 +677,7 @@ static enum base_status exchange_operands(struct interp_proc *p, const struct gr
     struct interp_value *mine = pack(in, n_ops);
     if (!mine) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
     enum base_status st = interp_rendezvous(p, op, group, n, mine, all);
-    iv_release(mine);
+    interp_value_release(mine);
     return st;
 }
 
@@ -720,7 +712,7 @@ static enum base_status combine(struct interp_proc *p, const struct graph_op *op
         }
         memcpy(ta->data, (const char *)(*acc)->data + (size_t)i * ea, ea);
         memcpy(tb->data, (const char *)b->data + (size_t)i * eb, eb);
-        struct interp_value *args[2] = {iv_tensor(ta), iv_tensor(tb)};
+        struct interp_value *args[2] = {interp_value_tensor(ta), interp_value_tensor(tb)};
         struct interp_value *res = NULL;
         int got = 0;
         if (!args[0] || !args[1]) {
@@ -729,13 +721,13 @@ static enum base_status combine(struct interp_proc *p, const struct graph_op *op
             st = interp_call_region(p, r, 2, args, &res, 1, &got);
             if (st == BASE_OK && got != 1) st = interp_fail(p, op, BASE_ERR_INVALID, "computation must return one value");
         }
-        iv_release(args[0]);
-        iv_release(args[1]);
+        interp_value_release(args[0]);
+        interp_value_release(args[1]);
         const struct base_tensor *rt = st == BASE_OK ? iv_t(res) : NULL;
         if (st == BASE_OK && (!rt || rt->count != 1 || base_dtype_size(rt->dtype) != ea))
             st = interp_fail(p, op, BASE_ERR_INVALID, "computation must return a scalar of the operand type");
         if (st == BASE_OK) base_convert(o->dtype, (char *)o->data + (size_t)i * ea, rt->dtype, rt->data, 1);
-        iv_release(res);
+        interp_value_release(res);
     }
     if (st != BASE_OK) {
         base_tensor_release(o);
@@ -746,7 +738,40 @@ static enum base_status combine(struct interp_proc *p, const struct graph_op *op
     return BASE_OK;
 }
 
-/* Reduces parts[0..n) (borrowed) in order with op's region 0 into *out. */
+/* Elements [lo, hi) of t as a new 1-D tensor of element type dt. */
+static enum base_status flat_range(const struct base_tensor *t, int64_t lo, int64_t hi, enum base_dtype dt,
+                                   struct base_tensor **out)
+{
+    int64_t len = hi - lo;
+    TRY(base_tensor_create(dt, 1, &len, out));
+    size_t es = base_dtype_size(t->dtype);
+    const char *src = (const char *)t->data + (size_t)lo * es;
+    if (dt == t->dtype) memcpy((*out)->data, src, (size_t)len * es);
+    else base_convert(dt, (*out)->data, t->dtype, src, (size_t)len);
+    return BASE_OK;
+}
+
+/* t in element type dt: a new reference to t, or a converted copy. */
+static enum base_status as_dtype(struct base_tensor *t, enum base_dtype dt, struct base_tensor **out)
+{
+    if (t->dtype == dt) {
+        *out = base_tensor_retain(t);
+        return BASE_OK;
+    }
+    TRY(base_tensor_create(dt, t->rank, t->dims, out));
+    base_convert(dt, (*out)->data, t->dtype, t->data, (size_t)t->count);
+    return BASE_OK;
+}
+
+/* The element type E of op's computation, in which the operands (of type dt)
+ * are reduced: the spec lets E be wider than dt (is_promotable). */
+static enum base_dtype computation_dtype(const struct graph_op *op, enum base_dtype dt)
+{
+    return op->n_regions > 0 ? interp_region_arg_dtype(&op->regions[0], 0, dt) : dt;
+}
+
+/* Reduces parts[0..n) (borrowed) in order with op's region 0 into *out, in
+ * the computation's element type. */
 static enum base_status reduce_parts(struct interp_proc *p, const struct graph_op *op, struct base_tensor *const *parts,
                                      int n, struct base_tensor **out)
 {
@@ -754,10 +779,15 @@ static enum base_status reduce_parts(struct interp_proc *p, const struct graph_o
     if (op->n_regions < 1) return interp_fail(p, op, BASE_ERR_INVALID, "missing computation region");
     const struct graph_region *r = &op->regions[0];
     enum graph_op_kind simple = interp_region_simple_binary(r);
+    enum base_dtype e = computation_dtype(op, parts[0]->dtype);
     struct base_tensor *acc = NULL;
-    if (base_tensor_clone(parts[0], &acc) != BASE_OK) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+    if (as_dtype(parts[0], e, &acc) != BASE_OK) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
     for (int k = 1; k < n; k++) {
-        enum base_status st = combine(p, op, r, simple, &acc, parts[k]);
+        struct base_tensor *b = NULL;
+        enum base_status st = as_dtype(parts[k], e, &b);
+        if (st != BASE_OK) st = interp_fail(p, op, st, "out of memory");
+        else st = combine(p, op, r, simple, &acc, b);
+        base_tensor_release(b);
         if (st != BASE_OK) {
             base_tensor_release(acc);
             return st;
@@ -783,8 +813,7 @@ static enum base_status to_result(struct interp_proc *p, const struct graph_op *
         base_tensor_release(t);
         t = c;
     }
-    *out = iv_tensor(t);
-    return *out ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+    return interp_set_out(p, op, out, 0, t);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -824,7 +853,7 @@ static enum base_status k_all_gather(struct interp_proc *p, const struct graph_o
         }
         st = to_result(p, op, i, r, &out[i]);
     }
-    release_all(all, n);
+    interp_values_release(all, n);
     free(all);
     return st;
 }
@@ -844,16 +873,6 @@ static enum base_status reduce_group(struct interp_proc *p, const struct graph_o
 /* Below this many elements per process every member reduces everything. */
 #define COOP_MIN_ELEMS_PER_PROCESS 4096
 
-/* Elements [lo, hi) of t as a new 1-D tensor. */
-static enum base_status flat_range(const struct base_tensor *t, int64_t lo, int64_t hi, struct base_tensor **out)
-{
-    int64_t len = hi - lo;
-    TRY(base_tensor_create(t->dtype, 1, &len, out));
-    size_t es = base_dtype_size(t->dtype);
-    memcpy((*out)->data, (const char *)t->data + (size_t)lo * es, (size_t)len * es);
-    return BASE_OK;
-}
-
 /* A large all_reduce whose region is a plain binary op: member m folds the
  * m-th slice of the elements (in group order, as every member would), then
  * the members swap their slices.  Same values as the plain path, 1/n of the
@@ -869,11 +888,12 @@ static enum base_status all_reduce_shared(struct interp_proc *p, const struct gr
     for (int i = 0; st == BASE_OK && i < n_ops; i++) {
         const struct base_tensor *t0 = elem_t(all[0], i);
         int64_t lo = t0->count * me / n, hi = t0->count * (me + 1) / n;
+        enum base_dtype e = computation_dtype(op, t0->dtype);
         struct base_tensor *acc = NULL;
-        if (flat_range(t0, lo, hi, &acc) != BASE_OK) st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+        if (flat_range(t0, lo, hi, e, &acc) != BASE_OK) st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
         for (int k = 1; st == BASE_OK && k < n; k++) {
             struct base_tensor *b = NULL, *o = NULL;
-            if (flat_range(elem_t(all[k], i), lo, hi, &b) != BASE_OK) {
+            if (flat_range(elem_t(all[k], i), lo, hi, e, &b) != BASE_OK) {
                 st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
                 break;
             }
@@ -883,19 +903,19 @@ static enum base_status all_reduce_shared(struct interp_proc *p, const struct gr
             acc = o;
         }
         if (st == BASE_OK) {
-            part[i] = iv_tensor(acc);
+            part[i] = interp_value_tensor(acc);
             if (!part[i]) st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
         } else {
             base_tensor_release(acc);
         }
     }
-    struct interp_value *mine = st == BASE_OK ? iv_tuple(n_ops, part) : NULL;
+    struct interp_value *mine = st == BASE_OK ? interp_value_tuple(n_ops, part) : NULL;
     if (st == BASE_OK) {
         memset(part, 0, (size_t)n_ops * sizeof *part);
         if (!mine) st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
     }
     if (st == BASE_OK) st = interp_rendezvous(p, op, group, n, mine, all2);
-    iv_release(mine);
+    interp_value_release(mine);
     for (int i = 0; st == BASE_OK && i < n_ops; i++) {
         const struct base_tensor *t0 = elem_t(all[0], i), *c0 = elem_t(all2[0], i);
         struct base_tensor *r = NULL;
@@ -912,8 +932,8 @@ static enum base_status all_reduce_shared(struct interp_proc *p, const struct gr
         st = to_result(p, op, i, r, &out[i]);
     }
     if (part)
-        for (int i = 0; i < n_ops; i++) iv_release(part[i]);
-    if (all2) release_all(all2, n);
+        for (int i = 0; i < n_ops; i++) interp_value_release(part[i]);
+    if (all2) interp_values_release(all2, n);
     free(part);
     free(all2);
     return st;
@@ -935,7 +955,7 @@ static enum base_status k_all_reduce(struct interp_proc *p, const struct graph_o
     }
     if (shared) {
         st = all_reduce_shared(p, op, simple, all, group, n, out);
-        release_all(all, n);
+        interp_values_release(all, n);
         free(all);
         return st;
     }
@@ -944,7 +964,7 @@ static enum base_status k_all_reduce(struct interp_proc *p, const struct graph_o
         st = reduce_group(p, op, all, n, i, &r);
         if (st == BASE_OK) st = to_result(p, op, i, r, &out[i]);
     }
-    release_all(all, n);
+    interp_values_release(all, n);
     free(all);
     return st;
 }
@@ -972,7 +992,7 @@ static enum base_status k_collective_reduce(struct interp_proc *p, const struct 
         }
         if (st == BASE_OK) st = to_result(p, op, i, r, &out[i]);
     }
-    if (all) release_all(all, n);
+    if (all) interp_values_release(all, n);
     free(all);
     return st;
 }
@@ -1020,7 +1040,7 @@ static enum base_status k_reduce_scatter(struct interp_proc *p, const struct gra
         }
         if (st == BASE_OK) st = to_result(p, op, i, r, &out[i]);
     }
-    release_all(all, n);
+    interp_values_release(all, n);
     free(all);
     free(parts);
     return st;
@@ -1048,7 +1068,7 @@ static enum base_status k_cross_replica_sum(struct interp_proc *p, const struct 
         if (st == BASE_OK) st = to_result(p, op, i, acc, &out[i]);
         else base_tensor_release(acc);
     }
-    release_all(all, n);
+    interp_values_release(all, n);
     free(all);
     return st;
 }
@@ -1097,7 +1117,7 @@ static enum base_status k_all_to_all(struct interp_proc *p, const struct graph_o
         }
         st = to_result(p, op, i, r, &out[i]);
     }
-    release_all(all, n);
+    interp_values_release(all, n);
     free(all);
     return st;
 }
@@ -1146,7 +1166,7 @@ static enum base_status k_collective_broadcast(struct interp_proc *p, const stru
         }
         st = to_result(p, op, i, r, &out[i]);
     }
-    release_all(all, n);
+    interp_values_release(all, n);
     free(all);
     return st;
 }
@@ -1204,7 +1224,7 @@ static enum base_status k_collective_permute(struct interp_proc *p, const struct
             else st = to_result(p, op, 0, r, &out[0]);
         }
     }
-    release_all(all, n);
+    interp_values_release(all, n);
     free(all);
     free(used);
     return st;
@@ -1251,7 +1271,7 @@ static struct coll_chan *chan_get(struct interp_coll *c, int64_t id)
 
 static enum base_status new_token(struct interp_proc *p, const struct graph_op *op, struct interp_value **out)
 {
-    *out = iv_token();
+    *out = interp_value_token();
     return *out ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
 }
 
@@ -1309,7 +1329,7 @@ static enum base_status k_recv(struct interp_proc *p, const struct graph_op *op,
     if (m->v->n != n) {
         st = interp_fail(p, op, BASE_ERR_INVALID, "received %d values, %d expected", m->v->n, n);
     } else {
-        for (int i = 0; i < n; i++) out[i] = iv_retain(m->v->elems[i]);
+        for (int i = 0; i < n; i++) out[i] = interp_value_retain(m->v->elems[i]);
         st = new_token(p, op, &out[n]);
     }
     m->next = NULL;
@@ -1331,7 +1351,7 @@ static enum base_status k_infeed(struct interp_proc *p, const struct graph_op *o
     int got = 0;
     TRY(interp_call_func(p, f, 0, NULL, out, n, &got));
     if (got != n) {
-        release_all(out, got);
+        interp_values_release(out, got);
         return interp_fail(p, op, BASE_ERR_INVALID, "infeed function @%s returned %d values, %d expected",
                            graph_func_name(f), got, n);
     }

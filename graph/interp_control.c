@@ -13,8 +13,7 @@ static enum base_status k_constant(struct interp_proc *p, const struct graph_op 
     const struct graph_attr *v = graph_op_attr(op, "value");
     if (!v || v->kind != GRAPH_ATTR_ELEMENTS || !v->u.elements.value)
         return interp_fail(p, op, BASE_ERR_INVALID, "constant without a dense value");
-    out[0] = iv_tensor(base_tensor_retain(v->u.elements.value));
-    return out[0] ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+    return interp_set_out(p, op, out, 0, base_tensor_retain(v->u.elements.value));
 }
 
 /* Calls a region and checks it produced exactly n results into out. */
@@ -25,12 +24,21 @@ static enum base_status call_region_n(struct interp_proc *p, const struct graph_
     TRY(interp_call_region(p, r, n_args, args, out, n, &got));
     if (got != n) {
         for (int i = 0; i < got; i++) {
-            iv_release(out[i]);
+            interp_value_release(out[i]);
             out[i] = NULL;
         }
         return interp_fail(p, op, BASE_ERR_INVALID, "region returned %d values, %d expected", got, n);
     }
     return BASE_OK;
+}
+
+/* The function a SYMBOL attribute names, or NULL; name[] gets the name (for
+ * messages).  A name that does not fit name[] is not looked up. */
+static const struct graph_op *symbol_func(const struct interp_proc *p, const struct graph_attr *sym, char *name,
+                                          size_t cap)
+{
+    snprintf(name, cap, "%.*s", (int)sym->u.str.len, sym->u.str.s);
+    return sym->u.str.len < cap ? graph_module_find_func(p->module, name) : NULL;
 }
 
 /* Calls the function named by the op's SYMBOL attribute `attr` with the op's
@@ -41,13 +49,12 @@ static enum base_status call_symbol(struct interp_proc *p, const struct graph_op
     const struct graph_attr *sym = graph_op_attr(op, attr);
     if (!sym || sym->kind != GRAPH_ATTR_SYMBOL) return interp_fail(p, op, BASE_ERR_INVALID, "missing %s", attr);
     char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)sym->u.str.len, sym->u.str.s);
-    const struct graph_op *f = graph_module_find_func(p->module, name);
+    const struct graph_op *f = symbol_func(p, sym, name, sizeof name);
     if (!f) return interp_fail(p, op, BASE_ERR_INVALID, "no function @%s", name);
     int got = 0;
     TRY(interp_call_func(p, f, op->n_operands, in, out, op->n_results, &got));
     if (got != op->n_results) {
-        for (int i = 0; i < got; i++) iv_release(out[i]);
+        for (int i = 0; i < got; i++) interp_value_release(out[i]);
         return interp_fail(p, op, BASE_ERR_INVALID, "@%s returned %d values, %d expected", name, got, op->n_results);
     }
     return BASE_OK;
@@ -86,7 +93,7 @@ static enum base_status k_while(struct interp_proc *p, const struct graph_op *op
         free(next);
         return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
     }
-    for (int i = 0; i < n; i++) cur[i] = iv_retain(in[i]);
+    for (int i = 0; i < n; i++) cur[i] = interp_value_retain(in[i]);
     enum base_status st = BASE_OK;
     for (;;) {
         struct interp_value *c = NULL;
@@ -94,7 +101,7 @@ static enum base_status k_while(struct interp_proc *p, const struct graph_op *op
         if (st != BASE_OK) break;
         bool go = false;
         bool ok = scalar_pred(c, &go);
-        iv_release(c);
+        interp_value_release(c);
         if (!ok) {
             st = interp_fail(p, op, BASE_ERR_INVALID, "while condition must return tensor<i1>");
             break;
@@ -103,7 +110,7 @@ static enum base_status k_while(struct interp_proc *p, const struct graph_op *op
         st = call_region_n(p, op, &op->regions[1], n, cur, next, n);
         if (st != BASE_OK) break;
         for (int i = 0; i < n; i++) {
-            iv_release(cur[i]);
+            interp_value_release(cur[i]);
             cur[i] = next[i];
             next[i] = NULL;
         }
@@ -111,7 +118,7 @@ static enum base_status k_while(struct interp_proc *p, const struct graph_op *op
     if (st == BASE_OK) {
         for (int i = 0; i < n; i++) out[i] = cur[i];
     } else {
-        for (int i = 0; i < n; i++) iv_release(cur[i]);
+        for (int i = 0; i < n; i++) interp_value_release(cur[i]);
     }
     free(cur);
     free(next);
@@ -145,7 +152,7 @@ static enum base_status k_passthrough(struct interp_proc *p, const struct graph_
 {
     if (op->n_operands != op->n_results)
         return interp_fail(p, op, BASE_ERR_INVALID, "%d operands but %d results", op->n_operands, op->n_results);
-    for (int i = 0; i < op->n_results; i++) out[i] = iv_retain(in[i]);
+    for (int i = 0; i < op->n_results; i++) out[i] = interp_value_retain(in[i]);
     return BASE_OK;
 }
 
@@ -154,8 +161,8 @@ static enum base_status k_tuple(struct interp_proc *p, const struct graph_op *op
 {
     struct interp_value **elems = calloc((size_t)(op->n_operands ? op->n_operands : 1), sizeof *elems);
     if (!elems) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
-    for (int i = 0; i < op->n_operands; i++) elems[i] = iv_retain(in[i]);
-    out[0] = iv_tuple(op->n_operands, elems);
+    for (int i = 0; i < op->n_operands; i++) elems[i] = interp_value_retain(in[i]);
+    out[0] = interp_value_tuple(op->n_operands, elems);
     free(elems);
     return out[0] ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
 }
@@ -167,7 +174,7 @@ static enum base_status k_get_tuple_element(struct interp_proc *p, const struct 
     if (in[0]->kind != IV_TUPLE) return interp_fail(p, op, BASE_ERR_INVALID, "operand is not a tuple");
     if (!graph_attr_as_i64(graph_op_attr(op, "index"), &idx) || idx < 0 || idx >= in[0]->n)
         return interp_fail(p, op, BASE_ERR_INVALID, "index out of range");
-    out[0] = iv_retain(in[0]->elems[idx]);
+    out[0] = interp_value_retain(in[0]->elems[idx]);
     return BASE_OK;
 }
 
@@ -175,7 +182,7 @@ static enum base_status k_token(struct interp_proc *p, const struct graph_op *op
                                 struct interp_value **out)
 {
     (void)in;
-    out[0] = iv_token();
+    out[0] = interp_value_token();
     return out[0] ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
 }
 
@@ -225,8 +232,7 @@ static enum base_status k_run_parallel(struct interp_proc *p, const struct graph
             st = interp_fail(p, op, BASE_ERR_INVALID, "infeed entries must be symbols");
             break;
         }
-        snprintf(name, sizeof name, "%.*s", (int)sym->u.str.len, sym->u.str.s);
-        infeed[i] = graph_module_find_func(p->module, name);
+        infeed[i] = symbol_func(p, sym, name, sizeof name);
         if (!infeed[i] || infeed[i]->n_regions < 1 || infeed[i]->regions[0].n_blocks < 1)
             st = interp_fail(p, op, BASE_ERR_INVALID, "no function @%s (infeed)", name);
     }
@@ -244,8 +250,7 @@ static enum base_status k_run_parallel(struct interp_proc *p, const struct graph
                 st = interp_fail(p, op, BASE_ERR_INVALID, "programs entries must be symbols");
                 break;
             }
-            snprintf(name, sizeof name, "%.*s", (int)s->u.str.len, s->u.str.s);
-            const struct graph_op *f = graph_module_find_func(p->module, name);
+            const struct graph_op *f = symbol_func(p, s, name, sizeof name);
             if (!f || f->n_regions < 1 || f->regions[0].n_blocks < 1) {
                 st = interp_fail(p, op, BASE_ERR_INVALID, "no function @%s", name);
                 break;

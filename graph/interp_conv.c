@@ -21,6 +21,7 @@
  * holds inf or NaN.
  */
 #include "graph/interp.h"
+#include "graph/interp_acc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,12 +34,6 @@ struct conv_dims {
     int64_t ki, ko, ks[CONV_MAX_SPATIAL];
     int64_t ob, of, os[CONV_MAX_SPATIAL];
 };
-
-static int i64_list(const struct graph_attr *a, int64_t *out, int cap)
-{
-    if (!a) return 0;
-    return graph_attr_as_i64_list(a, out, cap);
-}
 
 static bool dict_i64(const struct graph_attr *d, const char *name, int64_t *out)
 {
@@ -53,9 +48,9 @@ static enum base_status read_dims(struct interp_proc *p, const struct graph_op *
         !dict_i64(d, "kernel_input_feature_dimension", &cd->ki) ||
         !dict_i64(d, "kernel_output_feature_dimension", &cd->ko) ||
         !dict_i64(d, "output_batch_dimension", &cd->ob) || !dict_i64(d, "output_feature_dimension", &cd->of) ||
-        i64_list(graph_dict_get(d, "input_spatial_dimensions"), cd->is, CONV_MAX_SPATIAL) != s ||
-        i64_list(graph_dict_get(d, "kernel_spatial_dimensions"), cd->ks, CONV_MAX_SPATIAL) != s ||
-        i64_list(graph_dict_get(d, "output_spatial_dimensions"), cd->os, CONV_MAX_SPATIAL) != s)
+        interp_i64_list(graph_dict_get(d, "input_spatial_dimensions"), cd->is, CONV_MAX_SPATIAL) != s ||
+        interp_i64_list(graph_dict_get(d, "kernel_spatial_dimensions"), cd->ks, CONV_MAX_SPATIAL) != s ||
+        interp_i64_list(graph_dict_get(d, "output_spatial_dimensions"), cd->os, CONV_MAX_SPATIAL) != s)
         return interp_fail(p, op, BASE_ERR_INVALID, "malformed dimension_numbers for rank %d", rank);
     /* each of input / kernel / output dims must be a permutation of [0, rank) */
     const int64_t *groups[3][3] = {{&cd->ib, &cd->ifeat, cd->is}, {&cd->ki, &cd->ko, cd->ks}, {&cd->ob, &cd->of, cd->os}};
@@ -82,7 +77,7 @@ static enum base_status read_list(struct interp_proc *p, const struct graph_op *
         for (int i = 0; i < s; i++) out[i] = dflt;
         return BASE_OK;
     }
-    if (i64_list(a, out, CONV_MAX_SPATIAL) != s)
+    if (interp_i64_list(a, out, CONV_MAX_SPATIAL) != s)
         return interp_fail(p, op, BASE_ERR_INVALID, "%s must have %d elements", name, s);
     return BASE_OK;
 }
@@ -133,28 +128,6 @@ static enum conv_acc acc_for(enum base_dtype res, enum base_dtype a, enum base_d
     return res == BASE_DT_F64 ? CACC_F64 : CACC_F32;
 }
 
-/* Element i converted to f64 (one rounding; 64-bit integers directly). */
-static double to_f64(enum base_dtype dt, const void *d, int64_t i)
-{
-    switch (base_dtype_kind(dt)) {
-    case BASE_KIND_UINT: return (double)base_elem_get_u64(dt, d, (size_t)i);
-    case BASE_KIND_SINT:
-    case BASE_KIND_BOOL: return (double)base_elem_get_i64(dt, d, (size_t)i);
-    default: return base_elem_get_f64(dt, d, (size_t)i);
-    }
-}
-
-/* Element i converted to f32 with one rounding. */
-static float to_f32(enum base_dtype dt, const void *d, int64_t i)
-{
-    switch (base_dtype_kind(dt)) {
-    case BASE_KIND_UINT: return (float)base_elem_get_u64(dt, d, (size_t)i);
-    case BASE_KIND_SINT:
-    case BASE_KIND_BOOL: return (float)base_elem_get_i64(dt, d, (size_t)i);
-    default: return (float)base_elem_get_f64(dt, d, (size_t)i); /* exact, or f64 rounded once */
-    }
-}
-
 /* Operand values in the accumulation type: floats (re, and im for complex),
  * doubles, or 64-bit integers. */
 struct conv_vals {
@@ -181,10 +154,7 @@ static enum base_status vals_load(const struct base_tensor *t, enum conv_acc acc
     case CACC_BOOL: {
         v->u = malloc(n * sizeof *v->u);
         if (!v->u) return BASE_ERR_NOMEM;
-        bool uns = base_dtype_kind(t->dtype) == BASE_KIND_UINT;
-        for (int64_t i = 0; i < t->count; i++)
-            v->u[i] = uns ? base_elem_get_u64(t->dtype, t->data, (size_t)i)
-                          : (uint64_t)base_elem_get_i64(t->dtype, t->data, (size_t)i);
+        for (int64_t i = 0; i < t->count; i++) v->u[i] = interp_acc_ld_u(t->dtype, t->data, i);
         return BASE_OK;
     }
     case CACC_F32:
@@ -194,15 +164,10 @@ static enum base_status vals_load(const struct base_tensor *t, enum conv_acc acc
         if (cplx) v->fim = malloc(n * sizeof *v->fim);
         if (!v->fre || (cplx && !v->fim)) return BASE_ERR_NOMEM;
         for (int64_t i = 0; i < t->count; i++) {
-            if (base_dtype_is_complex(t->dtype)) {
-                double re, im;
-                base_elem_get_c128(t->dtype, t->data, (size_t)i, &re, &im);
-                v->fre[i] = (float)re;
-                if (cplx) v->fim[i] = (float)im;
-            } else {
-                v->fre[i] = to_f32(t->dtype, t->data, i);
-                if (cplx) v->fim[i] = 0.0f;
-            }
+            float re, im;
+            interp_acc_ld_c64(t->dtype, t->data, i, &re, &im);
+            v->fre[i] = re;
+            if (cplx) v->fim[i] = im;
         }
         return BASE_OK;
     }
@@ -213,15 +178,10 @@ static enum base_status vals_load(const struct base_tensor *t, enum conv_acc acc
         if (cplx) v->im = malloc(n * sizeof *v->im);
         if (!v->re || (cplx && !v->im)) return BASE_ERR_NOMEM;
         for (int64_t i = 0; i < t->count; i++) {
-            if (base_dtype_is_complex(t->dtype)) {
-                double re, im;
-                base_elem_get_c128(t->dtype, t->data, (size_t)i, &re, &im);
-                v->re[i] = re;
-                if (cplx) v->im[i] = im;
-            } else {
-                v->re[i] = to_f64(t->dtype, t->data, i);
-                if (cplx) v->im[i] = 0.0;
-            }
+            double re, im;
+            interp_acc_ld_c128(t->dtype, t->data, i, &re, &im);
+            v->re[i] = re;
+            if (cplx) v->im[i] = im;
         }
         return BASE_OK;
     }
@@ -236,17 +196,6 @@ static bool any_nonfinite(const struct conv_vals *v, int64_t n)
         if (v->re && (!isfinite(v->re[i]) || (v->im && !isfinite(v->im[i])))) return true;
     }
     return false;
-}
-
-/* Stores an f32 sum into element i of a float tensor, rounded once. */
-static void store_f32(enum base_dtype dt, void *d, int64_t i, float v)
-{
-    switch (dt) {
-    case BASE_DT_F32: ((float *)d)[i] = v; break;
-    case BASE_DT_BF16: ((uint16_t *)d)[i] = base_f32_to_bf16(v); break;
-    case BASE_DT_F16: ((uint16_t *)d)[i] = base_f32_to_f16(v); break;
-    default: base_elem_set_f64(dt, d, (size_t)i, (double)v); break;
-    }
 }
 
 static enum base_status conv_run(struct interp_proc *p, const struct graph_op *op, const struct base_tensor *lhs,
@@ -405,7 +354,7 @@ static enum base_status conv_run(struct interp_proc *p, const struct graph_op *o
             }
         }
         switch (acc) {
-        case CACC_F32: store_f32(res->dtype, res->data, o, fr); break;
+        case CACC_F32: interp_acc_st_f32(res->dtype, res->data, o, fr); break;
         case CACC_C64: base_elem_set_c128(res->dtype, res->data, (size_t)o, fr, fi); break;
         case CACC_F64: base_elem_set_f64(res->dtype, res->data, (size_t)o, sr); break;
         case CACC_C128: base_elem_set_c128(res->dtype, res->data, (size_t)o, sr, si); break;
@@ -416,9 +365,7 @@ static enum base_status conv_run(struct interp_proc *p, const struct graph_op *o
     for (int i = 0; i < s; i++) free(src[i]);
     vals_free(&lv);
     vals_free(&rv);
-    out[0] = iv_tensor(res);
-    if (!out[0]) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
-    return BASE_OK;
+    return interp_set_out(p, op, out, 0, res);
 }
 
 static enum base_status k_convolution(struct interp_proc *p, const struct graph_op *op,
@@ -432,7 +379,7 @@ static enum base_status k_convolution(struct interp_proc *p, const struct graph_
     const struct graph_attr *a = graph_op_attr(op, "padding");
     if (a) {
         if (a->kind == GRAPH_ATTR_ELEMENTS) TRY(read_padding_tensor(p, op, a->u.elements.value, s, pad));
-        else if (i64_list(a, pad, 2 * CONV_MAX_SPATIAL) != 2 * s)
+        else if (interp_i64_list(a, pad, 2 * CONV_MAX_SPATIAL) != 2 * s)
             return interp_fail(p, op, BASE_ERR_INVALID, "padding must have shape [%d, 2]", s);
     }
     return conv_run(p, op, lhs, rhs, pad, out);

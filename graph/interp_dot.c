@@ -29,6 +29,7 @@
  * compiled for the fma target.
  */
 #include "graph/interp.h"
+#include "graph/interp_acc.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -44,13 +45,6 @@
 
 /* ------------------------------------------------------------------------ */
 /* Attributes                                                                */
-
-/* Integer list attribute; absent means empty.  -1 when malformed. */
-static int i64_list(const struct graph_attr *a, int64_t *out, int cap)
-{
-    if (!a) return 0;
-    return graph_attr_as_i64_list(a, out, cap);
-}
 
 static bool contains(const int64_t *v, int n, int64_t x)
 {
@@ -200,97 +194,6 @@ static enum acc_kind acc_kind_for(enum base_dtype res, enum base_dtype a, enum b
     return res == BASE_DT_F64 ? ACC_F64 : ACC_F32;
 }
 
-/* Integer value of an element: bools 0/1, signed sign-extended, unsigned
- * zero-extended; the product mod 2^64 is the same for both extensions. */
-static inline uint64_t get_u(enum base_dtype dt, const void *d, int64_t i)
-{
-    return base_dtype_kind(dt) == BASE_KIND_UINT ? base_elem_get_u64(dt, d, (size_t)i)
-                                                 : (uint64_t)base_elem_get_i64(dt, d, (size_t)i);
-}
-
-/* Element i of (dt, d) converted to f32 with one rounding (RNE). */
-static inline float ld_f32(enum base_dtype dt, const void *d, int64_t i)
-{
-    switch (dt) {
-    case BASE_DT_F32: return ((const float *)d)[i];
-    case BASE_DT_BF16: return base_bf16_to_f32(((const uint16_t *)d)[i]);
-    case BASE_DT_F16: return base_f16_to_f32(((const uint16_t *)d)[i]);
-    case BASE_DT_F64: return (float)((const double *)d)[i];
-    default: break;
-    }
-    switch (base_dtype_kind(dt)) {
-    case BASE_KIND_UINT: return (float)base_elem_get_u64(dt, d, (size_t)i);
-    case BASE_KIND_SINT:
-    case BASE_KIND_BOOL: return (float)base_elem_get_i64(dt, d, (size_t)i);
-    default: return (float)base_elem_get_f64(dt, d, (size_t)i); /* narrower floats: exact */
-    }
-}
-
-/* Element i of (dt, d) converted to f64 with one rounding. */
-static inline double ld_f64(enum base_dtype dt, const void *d, int64_t i)
-{
-    switch (dt) {
-    case BASE_DT_F64: return ((const double *)d)[i];
-    case BASE_DT_F32: return ((const float *)d)[i];
-    case BASE_DT_BF16: return base_bf16_to_f32(((const uint16_t *)d)[i]);
-    case BASE_DT_F16: return base_f16_to_f32(((const uint16_t *)d)[i]);
-    default: break;
-    }
-    switch (base_dtype_kind(dt)) {
-    case BASE_KIND_UINT: return (double)base_elem_get_u64(dt, d, (size_t)i);
-    case BASE_KIND_SINT:
-    case BASE_KIND_BOOL: return (double)base_elem_get_i64(dt, d, (size_t)i);
-    default: return base_elem_get_f64(dt, d, (size_t)i);
-    }
-}
-
-/* Complex (or real, im 0) element converted to complex<f32> / complex<f64>. */
-static inline void ld_c64(enum base_dtype dt, const void *d, int64_t i, float *re, float *im)
-{
-    if (dt == BASE_DT_C64) {
-        *re = ((const float *)d)[2 * i];
-        *im = ((const float *)d)[2 * i + 1];
-    } else if (dt == BASE_DT_C128) {
-        *re = (float)((const double *)d)[2 * i];
-        *im = (float)((const double *)d)[2 * i + 1];
-    } else {
-        *re = ld_f32(dt, d, i);
-        *im = 0.0f;
-    }
-}
-
-static inline void ld_c128(enum base_dtype dt, const void *d, int64_t i, double *re, double *im)
-{
-    if (base_dtype_is_complex(dt)) {
-        base_elem_get_c128(dt, d, (size_t)i, re, im);
-    } else {
-        *re = ld_f64(dt, d, i);
-        *im = 0.0;
-    }
-}
-
-/* f32 -> bf16, round to nearest even; NaN -> canonical quiet NaN with its
- * sign (as base_f32_to_bf16, inlined for the store loops). */
-static inline uint16_t bf16_from_f32(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)(((u >> 16) & 0x8000u) | 0x7fc0u);
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
-}
-
-/* Stores an f32 sum into element i of a float tensor, rounded once. */
-static inline void st_f32(enum base_dtype dt, void *d, int64_t i, float v)
-{
-    switch (dt) {
-    case BASE_DT_F32: ((float *)d)[i] = v; break;
-    case BASE_DT_BF16: ((uint16_t *)d)[i] = bf16_from_f32(v); break;
-    case BASE_DT_F16: ((uint16_t *)d)[i] = base_f32_to_f16(v); break;
-    default: base_elem_set_f64(dt, d, (size_t)i, (double)v); break;
-    }
-}
-
 /* One step of each accumulation: acc = acc + round_A(x * y). */
 static inline float step_f32(float acc, float x, float y)
 {
@@ -339,14 +242,14 @@ static void naive_dot(const struct dot_problem *dp, enum acc_kind kind, const st
                 case ACC_F32: {
                     float acc = 0.0f;
                     for (int64_t q = 0; q < dp->k; q++)
-                        acc = step_f32(acc, ld_f32(ad, a, ao + ak[q]), ld_f32(bd, b, bo + bk[q]));
-                    st_f32(od, out->data, idx, acc);
+                        acc = step_f32(acc, interp_acc_ld_f32(ad, a, ao + ak[q]), interp_acc_ld_f32(bd, b, bo + bk[q]));
+                    interp_acc_st_f32(od, out->data, idx, acc);
                     break;
                 }
                 case ACC_F64: {
                     double acc = 0.0;
                     for (int64_t q = 0; q < dp->k; q++)
-                        acc = step_f64(acc, ld_f64(ad, a, ao + ak[q]), ld_f64(bd, b, bo + bk[q]));
+                        acc = step_f64(acc, interp_acc_ld_f64(ad, a, ao + ak[q]), interp_acc_ld_f64(bd, b, bo + bk[q]));
                     base_elem_set_f64(od, out->data, (size_t)idx, acc);
                     break;
                 }
@@ -354,8 +257,8 @@ static void naive_dot(const struct dot_problem *dp, enum acc_kind kind, const st
                     float re = 0.0f, im = 0.0f;
                     for (int64_t q = 0; q < dp->k; q++) {
                         float xr, xi, yr, yi;
-                        ld_c64(ad, a, ao + ak[q], &xr, &xi);
-                        ld_c64(bd, b, bo + bk[q], &yr, &yi);
+                        interp_acc_ld_c64(ad, a, ao + ak[q], &xr, &xi);
+                        interp_acc_ld_c64(bd, b, bo + bk[q], &yr, &yi);
                         step_c64(&re, &im, xr, xi, yr, yi);
                     }
                     base_elem_set_c128(od, out->data, (size_t)idx, re, im); /* exact for c64 */
@@ -365,8 +268,8 @@ static void naive_dot(const struct dot_problem *dp, enum acc_kind kind, const st
                     double re = 0.0, im = 0.0;
                     for (int64_t q = 0; q < dp->k; q++) {
                         double xr, xi, yr, yi;
-                        ld_c128(ad, a, ao + ak[q], &xr, &xi);
-                        ld_c128(bd, b, bo + bk[q], &yr, &yi);
+                        interp_acc_ld_c128(ad, a, ao + ak[q], &xr, &xi);
+                        interp_acc_ld_c128(bd, b, bo + bk[q], &yr, &yi);
                         step_c128(&re, &im, xr, xi, yr, yi);
                     }
                     base_elem_set_c128(od, out->data, (size_t)idx, re, im);
@@ -375,14 +278,14 @@ static void naive_dot(const struct dot_problem *dp, enum acc_kind kind, const st
                 case ACC_I64: {
                     uint64_t acc = 0;
                     for (int64_t q = 0; q < dp->k; q++)
-                        acc += get_u(ad, a, ao + ak[q]) * get_u(bd, b, bo + bk[q]);
+                        acc += interp_acc_ld_u(ad, a, ao + ak[q]) * interp_acc_ld_u(bd, b, bo + bk[q]);
                     base_elem_set_i64(od, out->data, (size_t)idx, (int64_t)acc);
                     break;
                 }
                 case ACC_BOOL: {
                     bool acc = false;
                     for (int64_t q = 0; q < dp->k && !acc; q++)
-                        acc = get_u(ad, a, ao + ak[q]) != 0 && get_u(bd, b, bo + bk[q]) != 0;
+                        acc = interp_acc_ld_u(ad, a, ao + ak[q]) != 0 && interp_acc_ld_u(bd, b, bo + bk[q]) != 0;
                     base_elem_set_i64(od, out->data, (size_t)idx, acc ? 1 : 0);
                     break;
                 }
@@ -544,7 +447,7 @@ static void pack_panel_f32(float *dst, int W, const struct gemm_operand *op, int
         for (int rr = 0; rr < nr; rr++)
             for (int64_t kk = 0; kk < kc; kk++) {
                 int64_t ko = op->k_stride != NO_STRIDE ? (k0 + kk) * op->k_stride : op->off_k[k0 + kk];
-                dst[kk * W + rr] = ld_f32(op->dt, op->data, roff[rr] + ko);
+                dst[kk * W + rr] = interp_acc_ld_f32(op->dt, op->data, roff[rr] + ko);
             }
         break;
     }
@@ -573,7 +476,7 @@ static void pack_panel_f64(double *dst, int W, const struct gemm_operand *op, in
         for (int rr = 0; rr < nr; rr++)
             for (int64_t kk = 0; kk < kc; kk++) {
                 int64_t ko = op->k_stride != NO_STRIDE ? (k0 + kk) * op->k_stride : op->off_k[k0 + kk];
-                dst[kk * W + rr] = ld_f64(op->dt, op->data, roff[rr] + ko);
+                dst[kk * W + rr] = interp_acc_ld_f64(op->dt, op->data, roff[rr] + ko);
             }
         break;
     }
@@ -791,10 +694,10 @@ static void store_tile(const struct gemm *g, int64_t b, int64_t row0, int64_t co
                 memcpy((float *)t->data + o, row, (size_t)cnt * sizeof *row);
                 break;
             case BASE_DT_BF16:
-                for (int j = 0; j < cnt; j++) ((uint16_t *)t->data)[o + j] = bf16_from_f32(row[j]);
+                for (int j = 0; j < cnt; j++) ((uint16_t *)t->data)[o + j] = interp_acc_bf16_from_f32(row[j]);
                 break;
             default:
-                for (int j = 0; j < cnt; j++) st_f32(t->dtype, t->data, o + j, row[j]);
+                for (int j = 0; j < cnt; j++) interp_acc_st_f32(t->dtype, t->data, o + j, row[j]);
                 break;
             }
         } else {
@@ -1020,14 +923,6 @@ static enum base_status make_result(struct interp_proc *p, const struct graph_op
     return BASE_OK;
 }
 
-static enum base_status finish(struct interp_proc *p, const struct graph_op *op, struct base_tensor *t,
-                               struct interp_value **out)
-{
-    out[0] = iv_tensor(t);
-    if (!out[0]) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
-    return BASE_OK;
-}
-
 static enum base_status run_dot(struct interp_proc *p, const struct graph_op *op, const struct base_tensor *l,
                                 const struct base_tensor *r, int nbd, const int64_t *lb, const int64_t *rb, int ncd,
                                 const int64_t *lc, const int64_t *rc, struct interp_value **out)
@@ -1045,7 +940,7 @@ static enum base_status run_dot(struct interp_proc *p, const struct graph_op *op
         base_tensor_release(t);
         return st;
     }
-    return finish(p, op, t, out);
+    return interp_set_out(p, op, out, 0, t);
 }
 
 static enum base_status operands2(struct interp_proc *p, const struct graph_op *op, struct interp_value *const *in,
@@ -1065,10 +960,10 @@ static enum base_status k_dot_general(struct interp_proc *p, const struct graph_
     TRY(operands2(p, op, in, &l, &r));
     const struct graph_attr *dn = graph_op_attr(op, "dot_dimension_numbers");
     int64_t lb[BASE_MAX_RANK], rb[BASE_MAX_RANK], lc[BASE_MAX_RANK], rc[BASE_MAX_RANK];
-    int nlb = i64_list(graph_dict_get(dn, "lhs_batching_dimensions"), lb, BASE_MAX_RANK);
-    int nrb = i64_list(graph_dict_get(dn, "rhs_batching_dimensions"), rb, BASE_MAX_RANK);
-    int nlc = i64_list(graph_dict_get(dn, "lhs_contracting_dimensions"), lc, BASE_MAX_RANK);
-    int nrc = i64_list(graph_dict_get(dn, "rhs_contracting_dimensions"), rc, BASE_MAX_RANK);
+    int nlb = interp_i64_list(graph_dict_get(dn, "lhs_batching_dimensions"), lb, BASE_MAX_RANK);
+    int nrb = interp_i64_list(graph_dict_get(dn, "rhs_batching_dimensions"), rb, BASE_MAX_RANK);
+    int nlc = interp_i64_list(graph_dict_get(dn, "lhs_contracting_dimensions"), lc, BASE_MAX_RANK);
+    int nrc = interp_i64_list(graph_dict_get(dn, "rhs_contracting_dimensions"), rc, BASE_MAX_RANK);
     if (nlb < 0 || nrb < 0 || nlc < 0 || nrc < 0 || nlb > BASE_MAX_RANK || nlc > BASE_MAX_RANK)
         return interp_fail(p, op, BASE_ERR_INVALID, "malformed dot_dimension_numbers");
     if (nlb != nrb)
@@ -1140,12 +1035,12 @@ static enum base_status ragged_parse(struct interp_proc *p, const struct graph_o
 {
     const struct graph_attr *dn = graph_op_attr(op, "ragged_dot_dimension_numbers");
     int64_t rd[BASE_MAX_RANK], gd[BASE_MAX_RANK];
-    int nlb = i64_list(graph_dict_get(dn, "lhs_batching_dimensions"), rg->lb, BASE_MAX_RANK);
-    int nrb = i64_list(graph_dict_get(dn, "rhs_batching_dimensions"), rg->rb, BASE_MAX_RANK);
-    int nlc = i64_list(graph_dict_get(dn, "lhs_contracting_dimensions"), rg->lc, BASE_MAX_RANK);
-    int nrc = i64_list(graph_dict_get(dn, "rhs_contracting_dimensions"), rg->rc, BASE_MAX_RANK);
-    int nrd = i64_list(graph_dict_get(dn, "lhs_ragged_dimensions"), rd, BASE_MAX_RANK);
-    int ngd = i64_list(graph_dict_get(dn, "rhs_group_dimensions"), gd, BASE_MAX_RANK);
+    int nlb = interp_i64_list(graph_dict_get(dn, "lhs_batching_dimensions"), rg->lb, BASE_MAX_RANK);
+    int nrb = interp_i64_list(graph_dict_get(dn, "rhs_batching_dimensions"), rg->rb, BASE_MAX_RANK);
+    int nlc = interp_i64_list(graph_dict_get(dn, "lhs_contracting_dimensions"), rg->lc, BASE_MAX_RANK);
+    int nrc = interp_i64_list(graph_dict_get(dn, "rhs_contracting_dimensions"), rg->rc, BASE_MAX_RANK);
+    int nrd = interp_i64_list(graph_dict_get(dn, "lhs_ragged_dimensions"), rd, BASE_MAX_RANK);
+    int ngd = interp_i64_list(graph_dict_get(dn, "rhs_group_dimensions"), gd, BASE_MAX_RANK);
     if (nlb < 0 || nrb < 0 || nlc < 0 || nrc < 0 || nrd < 0 || ngd < 0 || nlb != nrb || nlc != nrc)
         return interp_fail(p, op, BASE_ERR_INVALID, "malformed ragged_dot_dimension_numbers");
     if (nrd != 1) return interp_fail(p, op, BASE_ERR_INVALID, "there must be exactly one lhs ragged dimension");
@@ -1283,35 +1178,35 @@ static enum base_status k_ragged_dot(struct interp_proc *p, const struct graph_o
             const void *a = l->data, *b = r->data;
             switch (kind) {
             case ACC_F32:
-                f32_re = step_f32(f32_re, ld_f32(l->dtype, a, li), ld_f32(r->dtype, b, ri));
+                f32_re = step_f32(f32_re, interp_acc_ld_f32(l->dtype, a, li), interp_acc_ld_f32(r->dtype, b, ri));
                 break;
             case ACC_F64:
-                f64_re = step_f64(f64_re, ld_f64(l->dtype, a, li), ld_f64(r->dtype, b, ri));
+                f64_re = step_f64(f64_re, interp_acc_ld_f64(l->dtype, a, li), interp_acc_ld_f64(r->dtype, b, ri));
                 break;
             case ACC_C64: {
                 float xr, xi, yr, yi;
-                ld_c64(l->dtype, a, li, &xr, &xi);
-                ld_c64(r->dtype, b, ri, &yr, &yi);
+                interp_acc_ld_c64(l->dtype, a, li, &xr, &xi);
+                interp_acc_ld_c64(r->dtype, b, ri, &yr, &yi);
                 step_c64(&f32_re, &f32_im, xr, xi, yr, yi);
                 break;
             }
             case ACC_C128: {
                 double xr, xi, yr, yi;
-                ld_c128(l->dtype, a, li, &xr, &xi);
-                ld_c128(r->dtype, b, ri, &yr, &yi);
+                interp_acc_ld_c128(l->dtype, a, li, &xr, &xi);
+                interp_acc_ld_c128(r->dtype, b, ri, &yr, &yi);
                 step_c128(&f64_re, &f64_im, xr, xi, yr, yi);
                 break;
             }
             case ACC_I64:
-                iacc += get_u(l->dtype, a, li) * get_u(r->dtype, b, ri);
+                iacc += interp_acc_ld_u(l->dtype, a, li) * interp_acc_ld_u(r->dtype, b, ri);
                 break;
             case ACC_BOOL:
-                bacc = bacc || (get_u(l->dtype, a, li) && get_u(r->dtype, b, ri));
+                bacc = bacc || (interp_acc_ld_u(l->dtype, a, li) && interp_acc_ld_u(r->dtype, b, ri));
                 break;
             }
         }
         switch (kind) {
-        case ACC_F32: st_f32(t->dtype, t->data, o, f32_re); break;
+        case ACC_F32: interp_acc_st_f32(t->dtype, t->data, o, f32_re); break;
         case ACC_F64: base_elem_set_f64(t->dtype, t->data, (size_t)o, f64_re); break;
         case ACC_C64: base_elem_set_c128(t->dtype, t->data, (size_t)o, f32_re, f32_im); break;
         case ACC_C128: base_elem_set_c128(t->dtype, t->data, (size_t)o, f64_re, f64_im); break;
@@ -1319,7 +1214,7 @@ static enum base_status k_ragged_dot(struct interp_proc *p, const struct graph_o
         case ACC_BOOL: base_elem_set_i64(t->dtype, t->data, (size_t)o, bacc ? 1 : 0); break;
         }
     }
-    return finish(p, op, t, out);
+    return interp_set_out(p, op, out, 0, t);
 }
 
 void interp_register_dot(interp_kernel_fn *table)

@@ -158,38 +158,6 @@ static inline bool is_bool(enum base_dtype dt) { return dt == BASE_DT_I1; }
 /* ------------------------------------------------------------------------ */
 /* Scalar semantics: floats                                                  */
 
-static inline double fmax_hlo(double x, double y)
-{
-    if (isnan(x)) return x;
-    if (isnan(y)) return y;
-    if (x == y) return signbit(x) ? y : x; /* max(-0, +0) = +0 */
-    return x > y ? x : y;
-}
-
-static inline double fmin_hlo(double x, double y)
-{
-    if (isnan(x)) return x;
-    if (isnan(y)) return y;
-    if (x == y) return signbit(x) ? x : y;
-    return x < y ? x : y;
-}
-
-static inline float fmaxf_hlo(float x, float y)
-{
-    if (x != x) return x;
-    if (y != y) return y;
-    if (x == y) return signbit(x) ? y : x;
-    return x > y ? x : y;
-}
-
-static inline float fminf_hlo(float x, float y)
-{
-    if (x != x) return x;
-    if (y != y) return y;
-    if (x == y) return signbit(x) ? x : y;
-    return x < y ? x : y;
-}
-
 static double f_sign(double x)
 {
     if (isnan(x) || x == 0.0) return x;
@@ -297,8 +265,8 @@ static double f_binary(enum graph_op_kind k, double x, double y)
     case GRAPH_OP_MULTIPLY: return x * y;
     case GRAPH_OP_DIVIDE: return x / y;
     case GRAPH_OP_REMAINDER: return fmod(x, y);
-    case GRAPH_OP_MAXIMUM: return fmax_hlo(x, y);
-    case GRAPH_OP_MINIMUM: return fmin_hlo(x, y);
+    case GRAPH_OP_MAXIMUM: return interp_math_fmax(x, y);
+    case GRAPH_OP_MINIMUM: return interp_math_fmin(x, y);
     case GRAPH_OP_POWER: return pow(x, y);
     case GRAPH_OP_ATAN2: return atan2(x, y);
     case GRAPH_OP_CHLO_POLYGAMMA: return interp_math_polygamma(x, y);
@@ -315,10 +283,9 @@ struct fbits {
 
 static struct fbits fbits_of(enum base_dtype dt)
 {
-    const struct base_float_format *f = base_float_format(dt);
     struct fbits b;
     b.nbits = base_dtype_bits(dt);
-    b.sign = f->has_sign ? UINT64_C(1) << (b.nbits - 1) : 0;
+    b.sign = interp_float_sign_mask(dt);
     return b;
 }
 
@@ -618,117 +585,66 @@ static uint64_t i_binary(enum graph_op_kind k, uint64_t a, uint64_t b, int w, bo
 /* ------------------------------------------------------------------------ */
 /* Comparison                                                                */
 
-enum cmp_dir { CMP_EQ, CMP_NE, CMP_GE, CMP_GT, CMP_LE, CMP_LT };
-
-static inline bool cmp_f(enum cmp_dir d, double x, double y)
-{
-    switch (d) {
-    case CMP_EQ: return x == y;
-    case CMP_NE: return x != y;
-    case CMP_GE: return x >= y;
-    case CMP_GT: return x > y;
-    case CMP_LE: return x <= y;
-    case CMP_LT: return x < y;
-    }
-    return false;
-}
-
-static inline bool cmp_s(enum cmp_dir d, int64_t x, int64_t y)
-{
-    switch (d) {
-    case CMP_EQ: return x == y;
-    case CMP_NE: return x != y;
-    case CMP_GE: return x >= y;
-    case CMP_GT: return x > y;
-    case CMP_LE: return x <= y;
-    case CMP_LT: return x < y;
-    }
-    return false;
-}
-
-static inline bool cmp_u(enum cmp_dir d, uint64_t x, uint64_t y)
-{
-    switch (d) {
-    case CMP_EQ: return x == y;
-    case CMP_NE: return x != y;
-    case CMP_GE: return x >= y;
-    case CMP_GT: return x > y;
-    case CMP_LE: return x <= y;
-    case CMP_LT: return x < y;
-    }
-    return false;
-}
-
-static bool cmp_c(enum cmp_dir d, double complex a, double complex b)
+static bool cmp_c(enum interp_cmp_dir d, double complex a, double complex b)
 {
     bool eq = creal(a) == creal(b) && cimag(a) == cimag(b);
     switch (d) {
-    case CMP_EQ: return eq;
-    case CMP_NE: return !eq;
-    case CMP_GE: return c_greater(a, b) || eq;
-    case CMP_GT: return c_greater(a, b);
-    case CMP_LE: return c_less(a, b) || eq;
-    case CMP_LT: return c_less(a, b);
+    case INTERP_CMP_EQ: return eq;
+    case INTERP_CMP_NE: return !eq;
+    case INTERP_CMP_GE: return c_greater(a, b) || eq;
+    case INTERP_CMP_GT: return c_greater(a, b);
+    case INTERP_CMP_LE: return c_less(a, b) || eq;
+    case INTERP_CMP_LT: return c_less(a, b);
     }
     return false;
 }
 
-/* IEEE totalOrder as a signed key: -NaN < -inf < ... < -0 < +0 < ... < +NaN. */
-static inline int64_t total_key(uint64_t bits, struct fbits fb)
+uint64_t interp_float_sign_mask(enum base_dtype dt)
 {
-    if (!fb.sign) return (int64_t)bits;
-    int64_t mag = (int64_t)(bits & ~fb.sign);
-    return (bits & fb.sign) ? -mag - 1 : mag;
+    const struct base_float_format *f = base_float_format(dt);
+    return f && !f->has_sign ? 0 : UINT64_C(1) << (base_dtype_bits(dt) - 1);
 }
 
-static bool parse_dir(const struct graph_op *op, enum cmp_dir *d)
+bool interp_compare_dir(const struct graph_op *cmp, enum interp_cmp_dir *dir)
 {
-    const struct graph_attr *a = graph_op_attr(op, "comparison_direction");
-    if (!a || a->kind != GRAPH_ATTR_KEYWORD || a->u.str.len != 2) return false;
-    static const char names[][3] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+    const struct graph_attr *a = graph_op_attr(cmp, "comparison_direction");
+    static const char *const names[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
     for (int i = 0; i < 6; i++) {
-        if (!memcmp(a->u.str.s, names[i], 2)) {
-            *d = (enum cmp_dir)i;
+        if (graph_attr_is_keyword(a, names[i])) {
+            *dir = (enum interp_cmp_dir)i;
             return true;
         }
     }
     return false;
 }
 
-static bool is_totalorder(const struct graph_op *op)
-{
-    const struct graph_attr *a = graph_op_attr(op, "compare_type");
-    return a && a->kind == GRAPH_ATTR_KEYWORD && a->u.str.len == 10 &&
-           !memcmp(a->u.str.s, "TOTALORDER", 10);
-}
-
 #define CMP_LOOP(T, LOAD, CMPFN)                                                  \
     do {                                                                          \
         const T *x_ = (const T *)a->data, *y_ = (const T *)b->data;               \
         switch (d) {                                                              \
-        case CMP_EQ: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) == LOAD(y_[i]); break; \
-        case CMP_NE: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) != LOAD(y_[i]); break; \
-        case CMP_GE: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) >= LOAD(y_[i]); break; \
-        case CMP_GT: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) > LOAD(y_[i]); break; \
-        case CMP_LE: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) <= LOAD(y_[i]); break; \
-        case CMP_LT: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) < LOAD(y_[i]); break; \
+        case INTERP_CMP_EQ: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) == LOAD(y_[i]); break; \
+        case INTERP_CMP_NE: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) != LOAD(y_[i]); break; \
+        case INTERP_CMP_GE: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) >= LOAD(y_[i]); break; \
+        case INTERP_CMP_GT: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) > LOAD(y_[i]); break; \
+        case INTERP_CMP_LE: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) <= LOAD(y_[i]); break; \
+        case INTERP_CMP_LT: for (size_t i = 0; i < n; i++) r[i] = LOAD(x_[i]) < LOAD(y_[i]); break; \
         }                                                                         \
     } while (0)
 
 #define ID(v) (v)
 
 /* r[i] = a[i] <d> b[i]; false when the element type is not comparable. */
-static bool compare_run(enum cmp_dir d, bool total, const struct base_tensor *a,
+static bool compare_run(enum interp_cmp_dir d, bool total, const struct base_tensor *a,
                         const struct base_tensor *b, uint8_t *r)
 {
     enum base_dtype dt = a->dtype;
     size_t n = (size_t)a->count;
     enum base_dtype_kind kind = base_dtype_kind(dt);
     if (kind == BASE_KIND_FLOAT && total) {
-        struct fbits fb = fbits_of(dt);
+        uint64_t sign = interp_float_sign_mask(dt);
         for (size_t i = 0; i < n; i++)
-            r[i] = cmp_s(d, total_key(base_elem_get_bits(dt, a->data, i), fb),
-                         total_key(base_elem_get_bits(dt, b->data, i), fb));
+            r[i] = INTERP_CMP(d, interp_total_order_key(base_elem_get_bits(dt, a->data, i), sign),
+                              interp_total_order_key(base_elem_get_bits(dt, b->data, i), sign));
         return true;
     }
     switch (dt) {
@@ -743,18 +659,18 @@ static bool compare_run(enum cmp_dir d, bool total, const struct base_tensor *a,
     }
     switch (kind) {
     case BASE_KIND_FLOAT:
-        for (size_t i = 0; i < n; i++) r[i] = cmp_f(d, ldf(dt, a->data, i), ldf(dt, b->data, i));
+        for (size_t i = 0; i < n; i++) r[i] = INTERP_CMP(d, ldf(dt, a->data, i), ldf(dt, b->data, i));
         return true;
     case BASE_KIND_COMPLEX:
         for (size_t i = 0; i < n; i++) r[i] = cmp_c(d, ldc(dt, a->data, i), ldc(dt, b->data, i));
         return true;
     case BASE_KIND_SINT:
         for (size_t i = 0; i < n; i++)
-            r[i] = cmp_s(d, (int64_t)ldi(dt, a->data, i), (int64_t)ldi(dt, b->data, i));
+            r[i] = INTERP_CMP(d, (int64_t)ldi(dt, a->data, i), (int64_t)ldi(dt, b->data, i));
         return true;
     case BASE_KIND_UINT:
     case BASE_KIND_BOOL:
-        for (size_t i = 0; i < n; i++) r[i] = cmp_u(d, ldi(dt, a->data, i), ldi(dt, b->data, i));
+        for (size_t i = 0; i < n; i++) r[i] = INTERP_CMP(d, ldi(dt, a->data, i), ldi(dt, b->data, i));
         return true;
     }
     return false;
@@ -781,8 +697,8 @@ static bool binary_fast_f32(enum graph_op_kind k, const float *xa, const float *
     case GRAPH_OP_SUBTRACT: BIN_F32(x - y);
     case GRAPH_OP_MULTIPLY: BIN_F32(x * y);
     case GRAPH_OP_DIVIDE: BIN_F32(x / y);
-    case GRAPH_OP_MAXIMUM: BIN_F32(fmaxf_hlo(x, y));
-    case GRAPH_OP_MINIMUM: BIN_F32(fminf_hlo(x, y));
+    case GRAPH_OP_MAXIMUM: BIN_F32(interp_math_fmaxf(x, y));
+    case GRAPH_OP_MINIMUM: BIN_F32(interp_math_fminf(x, y));
     case GRAPH_OP_POWER: BIN_F32(y == 2.0f ? x * x : (float)pow(x, y));
     default: return false;
     }
@@ -807,8 +723,8 @@ static bool binary_fast_bf16(enum graph_op_kind k, const uint16_t *xa, const uin
     case GRAPH_OP_SUBTRACT: BIN_BF16(x - y);
     case GRAPH_OP_MULTIPLY: BIN_BF16(x * y);
     case GRAPH_OP_DIVIDE: BIN_BF16(x / y);
-    case GRAPH_OP_MAXIMUM: BIN_BF16(fmaxf_hlo(x, y));
-    case GRAPH_OP_MINIMUM: BIN_BF16(fminf_hlo(x, y));
+    case GRAPH_OP_MAXIMUM: BIN_BF16(interp_math_fmaxf(x, y));
+    case GRAPH_OP_MINIMUM: BIN_BF16(interp_math_fminf(x, y));
     case GRAPH_OP_POWER:
         for (size_t i = 0; i < n; i++) {
             float x = base_bf16_to_f32(xa[i]), y = base_bf16_to_f32(ya[i]);
@@ -1087,9 +1003,7 @@ static enum base_status finish(struct interp_proc *p, const struct graph_op *op,
         base_tensor_release(r);
         return st;
     }
-    out[0] = iv_tensor(r);
-    if (!out[0]) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
-    return BASE_OK;
+    return interp_set_out(p, op, out, 0, r);
 }
 
 static enum base_status operand(struct interp_proc *p, const struct graph_op *op,
@@ -1180,11 +1094,12 @@ static enum base_status k_binary(struct interp_proc *p, const struct graph_op *o
                            base_dtype_name(a->dtype), base_dtype_name(b->dtype));
     TRY(check_result_shape(p, op, a));
     if (k == GRAPH_OP_COMPARE) {
-        enum cmp_dir d;
-        if (!parse_dir(op, &d))
+        enum interp_cmp_dir d;
+        if (!interp_compare_dir(op, &d))
             return interp_fail(p, op, BASE_ERR_INVALID, "missing or bad comparison_direction");
+        bool total = graph_attr_is_keyword(graph_op_attr(op, "compare_type"), "TOTALORDER");
         TRY(new_tensor(p, op, BASE_DT_I1, a, &r));
-        compare_run(d, is_totalorder(op), a, b, r->data);
+        compare_run(d, total, a, b, r->data);
         return finish(p, op, r, out);
     }
     if (k == GRAPH_OP_COMPLEX) {
@@ -1265,12 +1180,13 @@ static enum base_status k_clamp(struct interp_proc *p, const struct graph_op *op
     if (dt == BASE_DT_F32) {
         const float *pl = lo->data, *px = x->data, *ph = hi->data;
         float *pr = r->data;
-        for (size_t i = 0; i < n; i++) pr[i] = fminf_hlo(fmaxf_hlo(px[i], pl[i * ls]), ph[i * hs]);
+        for (size_t i = 0; i < n; i++)
+            pr[i] = interp_math_fminf(interp_math_fmaxf(px[i], pl[i * ls]), ph[i * hs]);
     } else if (kind == BASE_KIND_FLOAT) {
         for (size_t i = 0; i < n; i++)
             stf(dt, r->data, i,
-                fmin_hlo(fmax_hlo(ldf(dt, x->data, i), ldf(dt, lo->data, i * ls)),
-                         ldf(dt, hi->data, i * hs)));
+                interp_math_fmin(interp_math_fmax(ldf(dt, x->data, i), ldf(dt, lo->data, i * ls)),
+                                 ldf(dt, hi->data, i * hs)));
     } else if (kind == BASE_KIND_COMPLEX) {
         for (size_t i = 0; i < n; i++)
             stc(dt, r->data, i,
@@ -1355,6 +1271,23 @@ enum graph_op_kind interp_region_simple_binary(const struct graph_region *r)
     return o->kind;
 }
 
+bool interp_scalar_binary_is_fast(enum graph_op_kind k)
+{
+    switch (k) {
+    case GRAPH_OP_ADD:
+    case GRAPH_OP_SUBTRACT:
+    case GRAPH_OP_MULTIPLY:
+    case GRAPH_OP_MAXIMUM:
+    case GRAPH_OP_MINIMUM:
+    case GRAPH_OP_AND:
+    case GRAPH_OP_OR:
+    case GRAPH_OP_XOR:
+        return true;
+    default:
+        return false;
+    }
+}
+
 void interp_scalar_binary(enum graph_op_kind k, enum base_dtype dt, void *dst, size_t di,
                           const void *a, size_t ai, const void *b, size_t bi)
 {
@@ -1365,8 +1298,8 @@ void interp_scalar_binary(enum graph_op_kind k, enum base_dtype dt, void *dst, s
             switch (k) {
             case GRAPH_OP_ADD: z = x + y; break;
             case GRAPH_OP_MULTIPLY: z = x * y; break;
-            case GRAPH_OP_MAXIMUM: z = fmaxf_hlo(x, y); break;
-            case GRAPH_OP_MINIMUM: z = fminf_hlo(x, y); break;
+            case GRAPH_OP_MAXIMUM: z = interp_math_fmaxf(x, y); break;
+            case GRAPH_OP_MINIMUM: z = interp_math_fminf(x, y); break;
             default: z = (float)f_binary(k, x, y); break;
             }
             ((float *)dst)[di] = z;

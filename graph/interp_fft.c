@@ -349,9 +349,7 @@ static enum base_status k_fft(struct interp_proc *p, const struct graph_op *op, 
         base_tensor_release(res);
         return interp_fail(p, op, st, "out of memory");
     }
-    out[0] = iv_tensor(res);
-    if (!out[0]) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
-    return BASE_OK;
+    return interp_set_out(p, op, out, 0, res);
 }
 
 void interp_register_fft(interp_kernel_fn *table)

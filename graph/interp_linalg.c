@@ -11,34 +11,17 @@
  * (complex: two doubles) and round once to the result type.
  */
 #include "graph/interp.h"
+#include "graph/interp_acc.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool attr_bool(const struct graph_attr *a, bool dflt)
-{
-    if (!a) return dflt;
-    if (a->kind == GRAPH_ATTR_BOOL) return a->u.b;
-    if (a->kind == GRAPH_ATTR_UNIT) return true;
-    int64_t v;
-    if (graph_attr_as_i64(a, &v)) return v != 0;
-    return dflt;
-}
 
 static bool keyword_is(const struct graph_attr *a, const char *s)
 {
     size_t n = strlen(s);
     return a && (a->kind == GRAPH_ATTR_KEYWORD || a->kind == GRAPH_ATTR_STRING) && a->u.str.len == n &&
            !memcmp(a->u.str.s, s, n);
-}
-
-static enum base_status set_out(struct interp_proc *p, const struct graph_op *op, struct base_tensor *t,
-                                struct interp_value **slot)
-{
-    *slot = iv_tensor(t);
-    if (!*slot) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
-    return BASE_OK;
 }
 
 static enum base_status new_result(struct interp_proc *p, const struct graph_op *op, int i, int rank,
@@ -118,7 +101,7 @@ static enum base_status k_batch_norm_inference(struct interp_proc *p, const stru
         double y = (get(x, i) - get(mean, f)) / sqrt(get(var, f) + bs.eps) * get(scale, f) + get(offset, f);
         base_elem_set_f64(r->dtype, r->data, (size_t)i, y);
     }
-    return set_out(p, op, r, &out[0]);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 /* Per-feature mean and (biased) variance in double, two passes. */
@@ -175,12 +158,7 @@ static enum base_status k_batch_norm_training(struct interp_proc *p, const struc
     }
     free(mean);
     free(var);
-    for (int i = 0; i < 3 && st == BASE_OK; i++) {
-        st = set_out(p, op, r[i], &out[i]);
-        r[i] = NULL;
-    }
-    for (int i = 0; i < 3; i++) base_tensor_release(r[i]);
-    return st;
+    return interp_set_outs(p, op, st, out, r, 3);
 }
 
 static enum base_status k_batch_norm_grad(struct interp_proc *p, const struct graph_op *op,
@@ -231,12 +209,7 @@ static enum base_status k_batch_norm_grad(struct interp_proc *p, const struct gr
     }
     free(sum_dy);
     free(sum_dyc);
-    for (int i = 0; i < 3 && st == BASE_OK; i++) {
-        st = set_out(p, op, r[i], &out[i]);
-        r[i] = NULL;
-    }
-    for (int i = 0; i < 3; i++) base_tensor_release(r[i]);
-    return st;
+    return interp_set_outs(p, op, st, out, r, 3);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -284,7 +257,7 @@ static enum base_status k_cholesky(struct interp_proc *p, const struct graph_op 
     const struct base_tensor *a = op->n_operands == 1 ? iv_t(in[0]) : NULL;
     if (!a || a->rank < 2 || a->dims[a->rank - 1] != a->dims[a->rank - 2])
         return interp_fail(p, op, BASE_ERR_INVALID, "operand must be a batch of square matrices");
-    bool lower = attr_bool(graph_op_attr(op, "lower"), false);
+    bool lower = graph_attr_bool_or(graph_op_attr(op, "lower"), false);
     int64_t n = a->dims[a->rank - 1], nn = n * n;
     int64_t batches = nn ? a->count / nn : 0;
     struct base_tensor *r = NULL;
@@ -320,7 +293,7 @@ static enum base_status k_cholesky(struct interp_proc *p, const struct graph_op 
             }
     }
     free(l);
-    return set_out(p, op, r, &out[0]);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -333,9 +306,9 @@ static enum base_status k_triangular_solve(struct interp_proc *p, const struct g
     if (!a || !b || a->rank < 2 || b->rank != a->rank)
         return interp_fail(p, op, BASE_ERR_INVALID, "a and b must be tensors of the same rank >= 2");
     int R = a->rank;
-    bool left = attr_bool(graph_op_attr(op, "left_side"), false);
-    bool lower = attr_bool(graph_op_attr(op, "lower"), false);
-    bool unit = attr_bool(graph_op_attr(op, "unit_diagonal"), false);
+    bool left = graph_attr_bool_or(graph_op_attr(op, "left_side"), false);
+    bool lower = graph_attr_bool_or(graph_op_attr(op, "lower"), false);
+    bool unit = graph_attr_bool_or(graph_op_attr(op, "unit_diagonal"), false);
     const struct graph_attr *ta = graph_op_attr(op, "transpose_a");
     bool trans = false, conj = false;
     if (keyword_is(ta, "TRANSPOSE")) trans = true;
@@ -405,26 +378,7 @@ static enum base_status k_triangular_solve(struct interp_proc *p, const struct g
     }
     free(t);
     free(x);
-    return set_out(p, op, r, &out[0]);
-}
-
-/* Element i as complex<f32> (real types: im 0), each part rounded once. */
-static void load_f32c(const struct base_tensor *t, int64_t i, float *re, float *im)
-{
-    *im = 0.0f;
-    switch (base_dtype_kind(t->dtype)) {
-    case BASE_KIND_COMPLEX: {
-        double r, m;
-        base_elem_get_c128(t->dtype, t->data, (size_t)i, &r, &m);
-        *re = (float)r;
-        *im = (float)m;
-        break;
-    }
-    case BASE_KIND_UINT: *re = (float)base_elem_get_u64(t->dtype, t->data, (size_t)i); break;
-    case BASE_KIND_SINT:
-    case BASE_KIND_BOOL: *re = (float)base_elem_get_i64(t->dtype, t->data, (size_t)i); break;
-    default: *re = (float)get(t, i); break;
-    }
+    return interp_set_out(p, op, out, 0, r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -530,8 +484,8 @@ static enum base_status k_einsum(struct interp_proc *p, const struct graph_op *o
             } else if (f32) {
                 /* operands rounded to f32, products and sums rounded to f32 */
                 float xr, xi, yr, yi;
-                load_f32c(l, li, &xr, &xi);
-                load_f32c(r, ri, &yr, &yi);
+                interp_acc_ld_c64(l->dtype, l->data, li, &xr, &xi);
+                interp_acc_ld_c64(r->dtype, r->data, ri, &yr, &yi);
                 float rr = xr * yr, ii = xi * yi, ri2 = xr * yi, ir = xi * yr;
                 float pr = rr - ii, pi = ri2 + ir;
                 fre = fre + pr;
@@ -549,7 +503,7 @@ static enum base_status k_einsum(struct interp_proc *p, const struct graph_op *o
         else if (f32) base_elem_set_c128(res->dtype, res->data, (size_t)o, fre, fim); /* f32 -> result: one rounding */
         else base_elem_set_c128(res->dtype, res->data, (size_t)o, re, im);
     }
-    return set_out(p, op, res, &out[0]);
+    return interp_set_out(p, op, out, 0, res);
 }
 
 void interp_register_linalg(interp_kernel_fn *table)

@@ -1,5 +1,6 @@
 /* Private to graph/: special functions for the golden interpreter's
- * elementwise kernels (interp_elementwise.c).
+ * elementwise kernels (interp_elementwise.c), and the maximum / minimum that
+ * the reductions' fast paths share with them.
  *
  * Everything computes in double (complex: double complex) and is meant to be
  * rounded once to the result element type by the caller.  Real functions that
@@ -11,12 +12,49 @@
 #define NPUSIM_GRAPH_INTERP_MATH_H
 
 #include <complex.h>
+#include <math.h>
 #include <stdbool.h>
 
 /* glibc defines CMPLX for gcc only; clang has the same builtin. */
 #ifndef CMPLX
 #define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))
 #endif
+
+/* ---- maximum and minimum ----------------------------------------------- */
+
+/* StableHLO maximum / minimum: a NaN operand propagates (the first one), and
+ * -0 < +0. */
+static inline double interp_math_fmax(double x, double y)
+{
+    if (isnan(x)) return x;
+    if (isnan(y)) return y;
+    if (x == y) return signbit(x) ? y : x; /* max(-0, +0) = +0 */
+    return x > y ? x : y;
+}
+
+static inline double interp_math_fmin(double x, double y)
+{
+    if (isnan(x)) return x;
+    if (isnan(y)) return y;
+    if (x == y) return signbit(x) ? x : y;
+    return x < y ? x : y;
+}
+
+static inline float interp_math_fmaxf(float x, float y)
+{
+    if (isnan(x)) return x;
+    if (isnan(y)) return y;
+    if (x == y) return signbit(x) ? y : x;
+    return x > y ? x : y;
+}
+
+static inline float interp_math_fminf(float x, float y)
+{
+    if (isnan(x)) return x;
+    if (isnan(y)) return y;
+    if (x == y) return signbit(x) ? x : y;
+    return x < y ? x : y;
+}
 
 /* ---- real special functions ------------------------------------------- */
 

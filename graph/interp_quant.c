@@ -251,8 +251,7 @@ static enum base_status k_uniform_quantize(struct interp_proc *p, const struct g
         st = interp_quantize(qo, x, &r);
         if (st != BASE_OK) return interp_fail(p, op, st, "cannot quantize: quantization dimension does not fit");
     }
-    out[0] = iv_tensor(r);
-    return out[0] ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+    return interp_set_out(p, op, out, 0, r);
 }
 
 static enum base_status k_uniform_dequantize(struct interp_proc *p, const struct graph_op *op,
@@ -278,8 +277,7 @@ static enum base_status k_uniform_dequantize(struct interp_proc *p, const struct
         base_tensor_release(r);
         r = c;
     }
-    out[0] = iv_tensor(r);
-    return out[0] ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+    return interp_set_out(p, op, out, 0, r);
 }
 
 void interp_register_quant(interp_kernel_fn *table)

@@ -16,6 +16,7 @@
  * interp_scalar_binary itself.
  */
 #include "graph/interp.h"
+#include "graph/interp_math.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,12 +24,6 @@
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
-
-static int i64_list(const struct graph_attr *a, int64_t *out, int cap)
-{
-    if (!a) return 0;
-    return graph_attr_as_i64_list(a, out, cap);
-}
 
 /* An integer ELEMENTS attribute of shape [rank, 2] (padding), row-major into
  * out[2 * rank].  Absent: zeros.  Returns false when malformed. */
@@ -49,33 +44,6 @@ static bool padding_attr(const struct graph_attr *a, int rank, int64_t *out)
     return true;
 }
 
-static bool attr_bool(const struct graph_attr *a, bool dflt)
-{
-    if (!a) return dflt;
-    if (a->kind == GRAPH_ATTR_BOOL) return a->u.b;
-    if (a->kind == GRAPH_ATTR_UNIT) return true;
-    int64_t v;
-    if (graph_attr_as_i64(a, &v)) return v != 0;
-    return dflt;
-}
-
-static enum base_status wrap_out(struct interp_proc *p, const struct graph_op *op, struct base_tensor *t,
-                                 struct interp_value **slot)
-{
-    *slot = iv_tensor(t);
-    if (!*slot) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
-    return BASE_OK;
-}
-
-/* Element type a region's argument i expects, or fallback. */
-static enum base_dtype region_arg_dtype(const struct graph_region *r, int i, enum base_dtype fallback)
-{
-    if (r->n_blocks < 1 || i >= r->blocks[0].n_args) return fallback;
-    const struct graph_type *t = r->blocks[0].args[i].type;
-    if (!t || t->kind != GRAPH_TYPE_TENSOR || t->quant) return fallback;
-    return t->elem;
-}
-
 /* A rank-0 tensor value holding element i of (dt, data), converted to want. */
 static enum base_status scalar_value(enum base_dtype dt, const void *data, int64_t i, enum base_dtype want,
                                      struct interp_value **out)
@@ -87,30 +55,8 @@ static enum base_status scalar_value(enum base_dtype dt, const void *data, int64
     const char *src = (const char *)data + (size_t)i * es;
     if (want == dt) memcpy(t->data, src, es);
     else base_convert(want, t->data, dt, src, 1);
-    *out = iv_tensor(t);
+    *out = interp_value_tensor(t);
     return *out ? BASE_OK : BASE_ERR_NOMEM;
-}
-
-/* Copies the single element of scalar value v into element i of t. */
-static enum base_status store_scalar(struct interp_proc *p, const struct graph_op *op, const struct interp_value *v,
-                                     struct base_tensor *t, int64_t i)
-{
-    const struct base_tensor *s = iv_t(v);
-    if (!s || s->count != 1)
-        return interp_fail(p, op, BASE_ERR_INVALID, "region must return rank-0 tensors");
-    size_t es = base_dtype_size(t->dtype);
-    char *dst = (char *)t->data + (size_t)i * es;
-    if (s->dtype == t->dtype) memcpy(dst, s->data, es);
-    else base_convert(t->dtype, dst, s->dtype, s->data, 1);
-    return BASE_OK;
-}
-
-static void release_all(struct interp_value **v, int n)
-{
-    for (int i = 0; i < n; i++) {
-        iv_release(v[i]);
-        v[i] = NULL;
-    }
 }
 
 static void release_tensors(struct base_tensor **t, int n)
@@ -148,40 +94,6 @@ static bool is_fast_kind(enum graph_op_kind k)
     }
 }
 
-/* IEEE-754 maximum / minimum: NaN propagates (the first NaN operand), -0 <
- * +0; the same as the elementwise kernels' maximum / minimum. */
-static inline double max_ieee(double a, double b)
-{
-    if (a != a) return a;
-    if (b != b) return b;
-    if (a == b) return signbit(a) ? b : a;
-    return a > b ? a : b;
-}
-
-static inline double min_ieee(double a, double b)
-{
-    if (a != a) return a;
-    if (b != b) return b;
-    if (a == b) return signbit(a) ? a : b;
-    return a < b ? a : b;
-}
-
-static inline float maxf_ieee(float a, float b)
-{
-    if (a != a) return a;
-    if (b != b) return b;
-    if (a == b) return signbit(a) ? b : a;
-    return a > b ? a : b;
-}
-
-static inline float minf_ieee(float a, float b)
-{
-    if (a != a) return a;
-    if (b != b) return b;
-    if (a == b) return signbit(a) ? a : b;
-    return a < b ? a : b;
-}
-
 /* How a fast path steps.  F32 / F64: the op on floats / doubles, exactly as
  * the element type computes it; BF16: the op on floats, rounded back to bf16
  * after each step; STEP: interp_scalar_binary on raw elements. */
@@ -204,8 +116,8 @@ static inline float fold_f32(enum graph_op_kind k, float acc, float x)
     switch (k) {
     case GRAPH_OP_ADD: return acc + x;
     case GRAPH_OP_MULTIPLY: return acc * x;
-    case GRAPH_OP_MAXIMUM: return maxf_ieee(acc, x);
-    default: return minf_ieee(acc, x);
+    case GRAPH_OP_MAXIMUM: return interp_math_fmaxf(acc, x);
+    default: return interp_math_fminf(acc, x);
     }
 }
 
@@ -214,8 +126,8 @@ static inline double fold_f64(enum graph_op_kind k, double acc, double x)
     switch (k) {
     case GRAPH_OP_ADD: return acc + x;
     case GRAPH_OP_MULTIPLY: return acc * x;
-    case GRAPH_OP_MAXIMUM: return max_ieee(acc, x);
-    default: return min_ieee(acc, x);
+    case GRAPH_OP_MAXIMUM: return interp_math_fmax(acc, x);
+    default: return interp_math_fmin(acc, x);
     }
 }
 
@@ -259,7 +171,6 @@ static inline uint16_t bf16_bits_of(float f)
 #define SP_MAX_OPS 48
 
 enum sp_kind { SP_BINARY, SP_SELECT, SP_COMPARE, SP_CONVERT };
-enum sp_cmp { SPC_EQ, SPC_NE, SPC_GE, SPC_GT, SPC_LE, SPC_LT };
 
 struct sp_slot {
     enum base_dtype dt;
@@ -269,7 +180,7 @@ struct sp_slot {
 struct sp_op {
     enum sp_kind kind;
     enum graph_op_kind bin;
-    enum sp_cmp dir;
+    enum interp_cmp_dir dir;
     bool total;
     int dst, a, b, c;
 };
@@ -287,23 +198,6 @@ static bool sp_scalar_type(const struct graph_type *t, enum base_dtype *dt)
     if (!t || t->kind != GRAPH_TYPE_TENSOR || t->quant || t->rank != 0) return false;
     *dt = t->elem;
     return base_dtype_size(t->elem) <= 16;
-}
-
-static bool sp_binary_kind(enum graph_op_kind k)
-{
-    switch (k) {
-    case GRAPH_OP_ADD:
-    case GRAPH_OP_SUBTRACT:
-    case GRAPH_OP_MULTIPLY:
-    case GRAPH_OP_MAXIMUM:
-    case GRAPH_OP_MINIMUM:
-    case GRAPH_OP_AND:
-    case GRAPH_OP_OR:
-    case GRAPH_OP_XOR:
-        return true;
-    default:
-        return false;
-    }
 }
 
 static int sp_new_slot(struct sprog *sp, const struct graph_value *v, enum base_dtype dt)
@@ -328,21 +222,6 @@ static int sp_slot_of(struct interp_proc *p, struct sprog *sp, const struct grap
     int i = sp_new_slot(sp, v, t->dtype);
     if (i >= 0) memcpy(sp->slot[i].v, t->data, base_dtype_size(t->dtype));
     return i;
-}
-
-static bool sp_compare_attrs(const struct graph_op *op, enum sp_cmp *dir, bool *total)
-{
-    const struct graph_attr *a = graph_op_attr(op, "comparison_direction");
-    if (!a || a->kind != GRAPH_ATTR_KEYWORD || a->u.str.len != 2) return false;
-    static const char names[][3] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
-    int d = -1;
-    for (int i = 0; i < 6; i++)
-        if (!memcmp(a->u.str.s, names[i], 2)) d = i;
-    if (d < 0) return false;
-    *dir = (enum sp_cmp)d;
-    const struct graph_attr *t = graph_op_attr(op, "compare_type");
-    *total = t && t->kind == GRAPH_ATTR_KEYWORD && t->u.str.len == 10 && !memcmp(t->u.str.s, "TOTALORDER", 10);
-    return true;
 }
 
 /* Compiles region r for scalar evaluation; false if some op is not covered. */
@@ -386,7 +265,7 @@ static bool sprog_compile(struct interp_proc *p, const struct graph_region *r, s
         if (op->n_operands >= 2) o->b = sp_slot_of(p, sp, op->operands[1]);
         if (op->n_operands >= 3) o->c = sp_slot_of(p, sp, op->operands[2]);
         if (o->a < 0 || (op->n_operands >= 2 && o->b < 0) || (op->n_operands >= 3 && o->c < 0)) return false;
-        if (sp_binary_kind(op->kind) && op->n_operands == 2) {
+        if (interp_scalar_binary_is_fast(op->kind) && op->n_operands == 2) {
             if (sp->slot[o->a].dt != rdt || sp->slot[o->b].dt != rdt) return false;
             o->kind = SP_BINARY;
             o->bin = op->kind;
@@ -396,8 +275,9 @@ static bool sprog_compile(struct interp_proc *p, const struct graph_region *r, s
         } else if (op->kind == GRAPH_OP_COMPARE && op->n_operands == 2) {
             enum base_dtype dt = sp->slot[o->a].dt;
             if (rdt != BASE_DT_I1 || sp->slot[o->b].dt != dt || base_dtype_is_complex(dt) ||
-                !sp_compare_attrs(op, &o->dir, &o->total))
+                !interp_compare_dir(op, &o->dir))
                 return false;
+            o->total = graph_attr_is_keyword(graph_op_attr(op, "compare_type"), "TOTALORDER");
             o->kind = SP_COMPARE;
         } else if (op->kind == GRAPH_OP_CONVERT && op->n_operands == 1) {
             o->kind = SP_CONVERT;
@@ -411,50 +291,27 @@ static bool sprog_compile(struct interp_proc *p, const struct graph_region *r, s
     return false; /* no terminator */
 }
 
-/* IEEE totalOrder as a signed key (as the compare kernel). */
-static int64_t sp_total_key(enum base_dtype dt, const void *v)
-{
-    uint64_t bits = base_elem_get_bits(dt, v, 0);
-    const struct base_float_format *f = base_float_format(dt);
-    if (!f->has_sign) return (int64_t)bits;
-    uint64_t sign = UINT64_C(1) << (base_dtype_bits(dt) - 1);
-    int64_t mag = (int64_t)(bits & ~sign);
-    return (bits & sign) ? -mag - 1 : mag;
-}
-
-static bool sp_cmp3(enum sp_cmp d, int c, bool unordered)
-{
-    if (unordered) return d == SPC_NE;
-    switch (d) {
-    case SPC_EQ: return c == 0;
-    case SPC_NE: return c != 0;
-    case SPC_GE: return c >= 0;
-    case SPC_GT: return c > 0;
-    case SPC_LE: return c <= 0;
-    case SPC_LT: return c < 0;
-    }
-    return false;
-}
-
 static bool sp_compare(const struct sp_op *o, const struct sp_slot *x, const struct sp_slot *y)
 {
     enum base_dtype dt = x->dt;
     switch (base_dtype_kind(dt)) {
     case BASE_KIND_FLOAT: {
         if (o->total) {
-            int64_t a = sp_total_key(dt, x->v), b = sp_total_key(dt, y->v);
-            return sp_cmp3(o->dir, (a > b) - (a < b), false);
+            uint64_t sign = interp_float_sign_mask(dt);
+            int64_t a = interp_total_order_key(base_elem_get_bits(dt, x->v, 0), sign);
+            int64_t b = interp_total_order_key(base_elem_get_bits(dt, y->v, 0), sign);
+            return INTERP_CMP(o->dir, a, b);
         }
         double a = base_elem_get_f64(dt, x->v, 0), b = base_elem_get_f64(dt, y->v, 0);
-        return sp_cmp3(o->dir, (a > b) - (a < b), a != a || b != b);
+        return INTERP_CMP(o->dir, a, b);
     }
     case BASE_KIND_SINT: {
         int64_t a = base_elem_get_i64(dt, x->v, 0), b = base_elem_get_i64(dt, y->v, 0);
-        return sp_cmp3(o->dir, (a > b) - (a < b), false);
+        return INTERP_CMP(o->dir, a, b);
     }
     default: {
         uint64_t a = base_elem_get_u64(dt, x->v, 0), b = base_elem_get_u64(dt, y->v, 0);
-        return sp_cmp3(o->dir, (a > b) - (a < b), false);
+        return INTERP_CMP(o->dir, a, b);
     }
     }
 }
@@ -517,7 +374,7 @@ static void body_init(struct interp_proc *p, struct body *bd, const struct graph
     bd->r = r;
     bd->n_args = n_args;
     bd->n_rets = n_rets;
-    for (int i = 0; i < n_args; i++) bd->adt[i] = region_arg_dtype(r, i, arg_dt[i]);
+    for (int i = 0; i < n_args; i++) bd->adt[i] = interp_region_arg_dtype(r, i, arg_dt[i]);
     bd->sp = malloc(sizeof *bd->sp);
     if (bd->sp && !(sprog_compile(p, r, bd->sp) && bd->sp->n_args == n_args && bd->sp->n_rets == n_rets)) {
         free(bd->sp);
@@ -527,7 +384,7 @@ static void body_init(struct interp_proc *p, struct body *bd, const struct graph
 
 static void body_deinit(struct body *bd)
 {
-    release_all(bd->args, bd->n_args);
+    interp_values_release(bd->args, bd->n_args);
     free(bd->sp);
     bd->sp = NULL;
 }
@@ -539,7 +396,7 @@ static enum base_status body_arg(struct body *bd, int i, enum base_dtype dt, con
         sp_set_arg(bd->sp, i, dt, data, e);
         return BASE_OK;
     }
-    iv_release(bd->args[i]);
+    interp_value_release(bd->args[i]);
     bd->args[i] = NULL;
     return scalar_value(dt, data, e, bd->adt[i], &bd->args[i]);
 }
@@ -556,11 +413,13 @@ static enum base_status body_run(struct interp_proc *p, const struct graph_op *o
     struct interp_value *rv[64] = {NULL};
     int nr = 0;
     enum base_status st = interp_call_region(p, bd->r, bd->n_args, bd->args, rv, bd->n_rets, &nr);
-    release_all(bd->args, bd->n_args);
+    interp_values_release(bd->args, bd->n_args);
     if (st == BASE_OK && nr != bd->n_rets)
         st = interp_fail(p, op, BASE_ERR_INVALID, "body returned %d values, expected %d", nr, bd->n_rets);
-    for (int i = 0; i < bd->n_rets && st == BASE_OK; i++) st = store_scalar(p, op, rv[i], outs[i], e);
-    release_all(rv, nr);
+    for (int i = 0; i < bd->n_rets && st == BASE_OK; i++)
+        if (!interp_store_scalar(rv[i], outs[i], e))
+            st = interp_fail(p, op, BASE_ERR_INVALID, "region must return rank-0 tensors");
+    interp_values_release(rv, nr);
     return st;
 }
 
@@ -575,12 +434,12 @@ static enum base_status body_pred(struct interp_proc *p, const struct graph_op *
     struct interp_value *rv[1] = {NULL};
     int nr = 0;
     enum base_status st = interp_call_region(p, bd->r, bd->n_args, bd->args, rv, 1, &nr);
-    release_all(bd->args, bd->n_args);
+    interp_values_release(bd->args, bd->n_args);
     if (st != BASE_OK) return st;
     const struct base_tensor *t = nr == 1 ? iv_t(rv[0]) : NULL;
     if (!t || t->count != 1) st = interp_fail(p, op, BASE_ERR_INVALID, "select must return one boolean scalar");
     else *out = base_elem_get_i64(t->dtype, t->data, 0) != 0;
-    release_all(rv, nr);
+    interp_values_release(rv, nr);
     return st;
 }
 
@@ -616,7 +475,7 @@ static void fold_row_f32(enum graph_op_kind k, const float *restrict x, int64_t 
         if (k == GRAPH_OP_ADD)
             for (int64_t j = 0; j < n; j++) a = a + x[j];
         else if (k == GRAPH_OP_MAXIMUM)
-            for (int64_t j = 0; j < n; j++) a = maxf_ieee(a, x[j]);
+            for (int64_t j = 0; j < n; j++) a = interp_math_fmaxf(a, x[j]);
         else
             for (int64_t j = 0; j < n; j++) a = fold_f32(k, a, x[j]);
         *acc = a;
@@ -716,13 +575,11 @@ static enum base_status reduce_fast(enum graph_op_kind k, const struct base_tens
 
 #define MAX_VARIADIC 64
 
-static enum base_status k_reduce(struct interp_proc *p, const struct graph_op *op, struct interp_value *const *in,
-                                 struct interp_value **out)
+/* reduce and reduce_window take N inputs of one shape, then N scalar init
+ * values. */
+static enum base_status check_inputs_and_inits(struct interp_proc *p, const struct graph_op *op,
+                                               struct interp_value *const *in, int n)
 {
-    int n = op->n_operands / 2;
-    if (n < 1 || op->n_operands != 2 * n || op->n_results != n || op->n_regions < 1)
-        return interp_fail(p, op, BASE_ERR_INVALID, "reduce expects N inputs, N init values, N results and a body");
-    if (n > MAX_VARIADIC) return interp_fail(p, op, BASE_ERR_LIMIT, "more than %d inputs", MAX_VARIADIC);
     const struct base_tensor *x0 = iv_t(in[0]);
     for (int i = 0; i < 2 * n; i++) {
         const struct base_tensor *t = iv_t(in[i]);
@@ -731,8 +588,33 @@ static enum base_status k_reduce(struct interp_proc *p, const struct graph_op *o
             return interp_fail(p, op, BASE_ERR_INVALID, "inputs must have the same shape");
         if (i >= n && t->count != 1) return interp_fail(p, op, BASE_ERR_INVALID, "init values must be scalars");
     }
+    return BASE_OK;
+}
+
+/* Results 0..n) of one shape; on failure none is left allocated. */
+static enum base_status alloc_results(struct interp_proc *p, const struct graph_op *op, int n, int rank,
+                                      const int64_t *dims, struct base_tensor **res)
+{
+    enum base_status st = BASE_OK;
+    for (int i = 0; i < n && st == BASE_OK; i++) {
+        st = base_tensor_create(interp_result_dtype(p, op, i), rank, dims, &res[i]);
+        if (st != BASE_OK) st = interp_fail(p, op, st, "cannot allocate result %d", i);
+    }
+    if (st != BASE_OK) release_tensors(res, n);
+    return st;
+}
+
+static enum base_status k_reduce(struct interp_proc *p, const struct graph_op *op, struct interp_value *const *in,
+                                 struct interp_value **out)
+{
+    int n = op->n_operands / 2;
+    if (n < 1 || op->n_operands != 2 * n || op->n_results != n || op->n_regions < 1)
+        return interp_fail(p, op, BASE_ERR_INVALID, "reduce expects N inputs, N init values, N results and a body");
+    if (n > MAX_VARIADIC) return interp_fail(p, op, BASE_ERR_LIMIT, "more than %d inputs", MAX_VARIADIC);
+    TRY(check_inputs_and_inits(p, op, in, n));
+    const struct base_tensor *x0 = iv_t(in[0]);
     int64_t dims[BASE_MAX_RANK];
-    int nd = i64_list(graph_op_attr(op, "dimensions"), dims, BASE_MAX_RANK);
+    int nd = interp_i64_list(graph_op_attr(op, "dimensions"), dims, BASE_MAX_RANK);
     if (nd < 0) return interp_fail(p, op, BASE_ERR_INVALID, "malformed dimensions attribute");
     bool reduced[BASE_MAX_RANK] = {false};
     for (int i = 0; i < nd; i++) {
@@ -751,15 +633,8 @@ static enum base_status k_reduce(struct interp_proc *p, const struct graph_op *o
     for (int d = 0, od = 0; d < x0->rank; d++) ostride[d] = reduced[d] ? 0 : ostr_out[od++];
 
     struct base_tensor *res[MAX_VARIADIC] = {NULL};
-    enum base_status st = BASE_OK;
-    for (int i = 0; i < n && st == BASE_OK; i++) {
-        st = base_tensor_create(interp_result_dtype(p, op, i), orank, odims, &res[i]);
-        if (st != BASE_OK) st = interp_fail(p, op, st, "cannot allocate result %d", i);
-    }
-    if (st != BASE_OK) {
-        release_tensors(res, n);
-        return st;
-    }
+    enum base_status st = alloc_results(p, op, n, orank, odims, res);
+    if (st != BASE_OK) return st;
 
     const struct graph_region *body = &op->regions[0];
     enum graph_op_kind k = n == 1 ? interp_region_simple_binary(body) : GRAPH_OP_UNKNOWN;
@@ -812,12 +687,7 @@ static enum base_status k_reduce(struct interp_proc *p, const struct graph_op *o
         }
         body_deinit(&bd);
     }
-    for (int i = 0; i < n && st == BASE_OK; i++) {
-        st = wrap_out(p, op, res[i], &out[i]);
-        res[i] = NULL;
-    }
-    release_tensors(res, n);
-    return st;
+    return interp_set_outs(p, op, st, out, res, n);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -906,7 +776,7 @@ static enum base_status read_window_attrs(struct interp_proc *p, const struct gr
             for (int d = 0; d < rank; d++) lists[i].dst[d] = 1;
             continue;
         }
-        int n = i64_list(a, lists[i].dst, BASE_MAX_RANK);
+        int n = interp_i64_list(a, lists[i].dst, BASE_MAX_RANK);
         if (n != rank)
             return interp_fail(p, op, BASE_ERR_INVALID, "%s must have %d elements", lists[i].name, rank);
         for (int d = 0; d < rank; d++)
@@ -930,14 +800,8 @@ static enum base_status k_reduce_window(struct interp_proc *p, const struct grap
         return interp_fail(p, op, BASE_ERR_INVALID,
                            "reduce_window expects N inputs, N init values, N results and a body");
     if (n > MAX_VARIADIC) return interp_fail(p, op, BASE_ERR_LIMIT, "more than %d inputs", MAX_VARIADIC);
+    TRY(check_inputs_and_inits(p, op, in, n));
     const struct base_tensor *x0 = iv_t(in[0]);
-    for (int i = 0; i < 2 * n; i++) {
-        const struct base_tensor *t = iv_t(in[i]);
-        if (!t) return interp_fail(p, op, BASE_ERR_INVALID, "operand %d is not a tensor", i);
-        if (i < n && (t->rank != x0->rank || memcmp(t->dims, x0->dims, (size_t)t->rank * sizeof *t->dims)))
-            return interp_fail(p, op, BASE_ERR_INVALID, "inputs must have the same shape");
-        if (i >= n && t->count != 1) return interp_fail(p, op, BASE_ERR_INVALID, "init values must be scalars");
-    }
     int rank = x0->rank;
     struct window_attrs wa;
     TRY(read_window_attrs(p, op, rank, &wa));
@@ -946,11 +810,7 @@ static enum base_status k_reduce_window(struct interp_proc *p, const struct grap
         return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
 
     struct base_tensor *res[MAX_VARIADIC] = {NULL};
-    enum base_status st = BASE_OK;
-    for (int i = 0; i < n && st == BASE_OK; i++) {
-        st = base_tensor_create(interp_result_dtype(p, op, i), rank, wm.out_dims, &res[i]);
-        if (st != BASE_OK) st = interp_fail(p, op, st, "cannot allocate result %d", i);
-    }
+    enum base_status st = alloc_results(p, op, n, rank, wm.out_dims, res);
     int64_t istride[BASE_MAX_RANK];
     base_shape_strides(rank, x0->dims, istride);
     int64_t wcount = base_shape_count(rank, wa.win);
@@ -1043,12 +903,7 @@ static enum base_status k_reduce_window(struct interp_proc *p, const struct grap
     }
     body_deinit(&bd);
     window_map_free(&wm);
-    for (int i = 0; i < n && st == BASE_OK; i++) {
-        st = wrap_out(p, op, res[i], &out[i]);
-        res[i] = NULL;
-    }
-    release_tensors(res, n);
-    return st;
+    return interp_set_outs(p, op, st, out, res, n);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1130,7 +985,7 @@ static enum base_status k_select_and_scatter(struct interp_proc *p, const struct
         base_tensor_release(res);
         return st;
     }
-    return wrap_out(p, op, res, &out[0]);
+    return interp_set_out(p, op, out, 0, res);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1150,7 +1005,7 @@ static enum base_status k_map(struct interp_proc *p, const struct graph_op *op, 
             return interp_fail(p, op, BASE_ERR_INVALID, "inputs must be tensors of the same shape");
     }
     int64_t dims[BASE_MAX_RANK];
-    int nd = i64_list(graph_op_attr(op, "dimensions"), dims, BASE_MAX_RANK);
+    int nd = interp_i64_list(graph_op_attr(op, "dimensions"), dims, BASE_MAX_RANK);
     if (nd >= 0 && graph_op_attr(op, "dimensions")) {
         bool ok = nd == x0->rank;
         for (int i = 0; i < nd && ok; i++) ok = dims[i] == i;
@@ -1163,7 +1018,7 @@ static enum base_status k_map(struct interp_proc *p, const struct graph_op *op, 
     if (is_fast_kind(k) && iv_t(in[0])->dtype == iv_t(in[1])->dtype && iv_t(in[0])->dtype == rdt) {
         struct base_tensor *t = NULL;
         TRY(interp_binary_tensors(p, op, k, iv_t(in[0]), iv_t(in[1]), &t));
-        return wrap_out(p, op, t, &out[0]);
+        return interp_set_out(p, op, out, 0, t);
     }
     struct base_tensor *res = NULL;
     enum base_status st = base_tensor_create(rdt, x0->rank, x0->dims, &res);
@@ -1185,7 +1040,7 @@ static enum base_status k_map(struct interp_proc *p, const struct graph_op *op, 
         base_tensor_release(res);
         return st;
     }
-    return wrap_out(p, op, res, &out[0]);
+    return interp_set_out(p, op, out, 0, res);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1212,7 +1067,7 @@ static enum base_status k_scan(struct interp_proc *p, const struct graph_op *op,
                                struct interp_value **out)
 {
     int64_t seg[2];
-    int nseg = i64_list(graph_op_attr(op, "operandSegmentSizes"), seg, 2);
+    int nseg = interp_i64_list(graph_op_attr(op, "operandSegmentSizes"), seg, 2);
     int n_in, n_init;
     if (nseg == 2) {
         n_in = (int)seg[0];
@@ -1230,7 +1085,7 @@ static enum base_status k_scan(struct interp_proc *p, const struct graph_op *op,
     int64_t dim = 0;
     if (!graph_attr_as_i64(graph_op_attr(op, "dimension"), &dim))
         return interp_fail(p, op, BASE_ERR_INVALID, "missing dimension attribute");
-    bool reverse = attr_bool(graph_op_attr(op, "is_reverse"), false);
+    bool reverse = graph_attr_bool_or(graph_op_attr(op, "is_reverse"), false);
     for (int i = 0; i < op->n_operands; i++)
         if (!iv_t(in[i])) return interp_fail(p, op, BASE_ERR_INVALID, "operand %d is not a tensor", i);
 
@@ -1254,7 +1109,7 @@ static enum base_status k_scan(struct interp_proc *p, const struct graph_op *op,
     struct interp_value *carry[MAX_VARIADIC] = {NULL};
     struct interp_value *args[MAX_VARIADIC] = {NULL}, *rv[MAX_VARIADIC] = {NULL};
     enum base_status st = BASE_OK;
-    for (int i = 0; i < n_init; i++) carry[i] = iv_retain(in[n_in + i]);
+    for (int i = 0; i < n_init; i++) carry[i] = interp_value_retain(in[n_in + i]);
     const struct graph_region *body = &op->regions[0];
     for (int64_t step = 0; step < len && st == BASE_OK; step++) {
         int64_t at = reverse ? len - 1 - step : step;
@@ -1268,18 +1123,18 @@ static enum base_status k_scan(struct interp_proc *p, const struct graph_op *op,
             st = base_tensor_create(x->dtype, sr, sd, &s);
             if (st == BASE_OK) {
                 slice_copy(x, (int)dim, at, s, false);
-                args[i] = iv_tensor(s);
+                args[i] = interp_value_tensor(s);
                 if (!args[i]) st = BASE_ERR_NOMEM;
             }
             if (st != BASE_OK) st = interp_fail(p, op, st, "out of memory");
         }
-        for (int i = 0; i < n_init; i++) args[n_in + i] = iv_retain(carry[i]);
+        for (int i = 0; i < n_init; i++) args[n_in + i] = interp_value_retain(carry[i]);
         int nr = 0;
         if (st == BASE_OK) st = interp_call_region(p, body, n_in + n_init, args, rv, op->n_results, &nr);
-        release_all(args, n_in + n_init);
+        interp_values_release(args, n_in + n_init);
         if (st != BASE_OK) break;
         if (nr != op->n_results) {
-            release_all(rv, nr);
+            interp_values_release(rv, nr);
             st = interp_fail(p, op, BASE_ERR_INVALID, "body returned %d values, expected %d", nr, op->n_results);
             break;
         }
@@ -1323,28 +1178,21 @@ static enum base_status k_scan(struct interp_proc *p, const struct graph_op *op,
             }
         }
         for (int i = 0; i < n_init; i++) {
-            iv_release(carry[i]);
+            interp_value_release(carry[i]);
             carry[i] = rv[n_out + i];
             rv[n_out + i] = NULL;
         }
-        release_all(rv, nr);
+        interp_values_release(rv, nr);
     }
     /* outputs of a zero-length scan take the declared result shape */
     for (int i = 0; i < n_out && st == BASE_OK; i++)
-        if (!res[i]) {
-            st = interp_alloc_result(p, op, i, &res[i]);
-            if (st != BASE_OK) st = interp_fail(p, op, st, "cannot allocate result %d", i);
-        }
-    for (int i = 0; i < n_out && st == BASE_OK; i++) {
-        st = wrap_out(p, op, res[i], &out[i]);
-        res[i] = NULL;
-    }
+        if (!res[i]) st = interp_alloc_result(p, op, i, &res[i]);
+    st = interp_set_outs(p, op, st, out, res, n_out);
     for (int i = 0; i < n_init && st == BASE_OK; i++) {
         out[n_out + i] = carry[i];
         carry[i] = NULL;
     }
-    release_tensors(res, n_out);
-    release_all(carry, n_init);
+    interp_values_release(carry, n_init);
     return st;
 }
 

@@ -155,8 +155,7 @@ static enum base_status k_rng_bit_generator(struct interp_proc *p, const struct 
     if (!st || st->rank != 1 || (st->dtype != BASE_DT_UI64 && st->dtype != BASE_DT_SI64))
         return interp_fail(p, op, BASE_ERR_INVALID, "initial state must be a 1-D ui64 tensor");
     const struct graph_attr *alg = graph_op_attr(op, "rng_algorithm");
-    bool threefry = alg && alg->kind == GRAPH_ATTR_KEYWORD && alg->u.str.len == 9 &&
-                    !memcmp(alg->u.str.s, "THREE_FRY", 9);
+    bool threefry = graph_attr_is_keyword(alg, "THREE_FRY");
     struct base_tensor *ns = NULL, *bits = NULL;
     TRY(interp_alloc_result(p, op, 1, &bits));
     enum base_status s = base_tensor_clone(st, &ns);
@@ -188,15 +187,8 @@ static enum base_status k_rng_bit_generator(struct interp_proc *p, const struct 
             if (st->count > 2) nstate[2] = hi;
         }
     }
-    if (s != BASE_OK) {
-        base_tensor_release(bits);
-        base_tensor_release(ns);
-        return s;
-    }
-    out[0] = iv_tensor(ns);
-    out[1] = iv_tensor(bits);
-    if (!out[0] || !out[1]) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
-    return BASE_OK;
+    struct base_tensor *res[2] = {ns, bits};
+    return interp_set_outs(p, op, s, out, res, 2);
 }
 
 static enum base_status k_rng(struct interp_proc *p, const struct graph_op *op, struct interp_value *const *in,
@@ -206,7 +198,7 @@ static enum base_status k_rng(struct interp_proc *p, const struct graph_op *op, 
     if (!a || !b || a->count != 1 || b->count != 1)
         return interp_fail(p, op, BASE_ERR_INVALID, "a and b must be scalars");
     const struct graph_attr *dist = graph_op_attr(op, "rng_distribution");
-    bool normal = dist && dist->kind == GRAPH_ATTR_KEYWORD && dist->u.str.len == 6 && !memcmp(dist->u.str.s, "NORMAL", 6);
+    bool normal = graph_attr_is_keyword(dist, "NORMAL");
     struct base_tensor *r = NULL;
     TRY(interp_alloc_result(p, op, 0, &r));
     struct base_rng rng;
@@ -224,8 +216,7 @@ static enum base_status k_rng(struct interp_proc *p, const struct graph_op *op, 
             base_elem_set_f64(dt, r->data, (size_t)i, v);
         }
     }
-    out[0] = iv_tensor(r);
-    return out[0] ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+    return interp_set_out(p, op, out, 0, r);
 }
 
 void interp_register_rng(interp_kernel_fn *table)

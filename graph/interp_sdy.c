@@ -343,7 +343,7 @@ static enum base_status cut_shard(struct interp_proc *p, const struct graph_op *
     *out = NULL;
     struct base_tensor *t = iv_t(v);
     if (!t) { /* tokens and tuples pass through */
-        *out = iv_retain(v);
+        *out = interp_value_retain(v);
         return BASE_OK;
     }
     struct sdy_split sp;
@@ -364,15 +364,14 @@ static enum base_status cut_shard(struct interp_proc *p, const struct graph_op *
                                    "operand %d: its shard has %lld elements in dim %d but the body expects %lld", i,
                                    (long long)local[d], d, (long long)local_type->dims[d]);
     if (!sp.split) {
-        *out = iv_retain(v);
+        *out = interp_value_retain(v);
         return BASE_OK;
     }
     struct base_tensor *s = NULL;
     enum base_status st = base_tensor_create(t->dtype, t->rank, local, &s);
     if (st != BASE_OK) return interp_fail(p, op, st, "cannot allocate the shard of operand %d", i);
     interp_copy_box(s, zero, t, off, local);
-    *out = iv_tensor(s);
-    return *out ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+    return interp_set_out(p, op, out, 0, s);
 }
 
 /* Builds global result j from the local results of every group member
@@ -385,7 +384,7 @@ static enum base_status assemble(struct interp_proc *p, const struct graph_op *o
     struct interp_value *v0 = locals[0]->elems[j];
     const struct base_tensor *t0 = iv_t(v0);
     if (!t0) {
-        *out = iv_retain(v0);
+        *out = interp_value_retain(v0);
         return BASE_OK;
     }
     struct sdy_split sp;
@@ -416,7 +415,7 @@ static enum base_status assemble(struct interp_proc *p, const struct graph_op *o
             return interp_fail(p, op, BASE_ERR_INVALID, "result %d: the processes' shards differ in type", j);
         }
         if (!sp.split) { /* replicated: share the provider's tensor */
-            *out = iv_retain(locals[m]->elems[j]);
+            *out = interp_value_retain(locals[m]->elems[j]);
             return BASE_OK;
         }
         if (first) {
@@ -430,16 +429,7 @@ static enum base_status assemble(struct interp_proc *p, const struct graph_op *o
         interp_copy_box(g, off, t, zero, t0->dims);
     }
     if (!g) return interp_fail(p, op, BASE_ERR_INTERNAL, "result %d: no process provides it", j);
-    *out = iv_tensor(g);
-    return *out ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
-}
-
-static void release_n(struct interp_value **v, int n)
-{
-    for (int i = 0; i < n; i++) {
-        iv_release(v[i]);
-        v[i] = NULL;
-    }
+    return interp_set_out(p, op, out, 0, g);
 }
 
 static enum base_status k_manual_computation(struct interp_proc *p, const struct graph_op *op,
@@ -477,20 +467,20 @@ static enum base_status k_manual_computation(struct interp_proc *p, const struct
     if (st == BASE_OK) {
         st = interp_call_region(p, &op->regions[0], n_in, args, local, n_out, &got);
         if (st == BASE_OK && got != n_out) {
-            release_n(local, got);
+            interp_values_release(local, got);
             st = interp_fail(p, op, BASE_ERR_INVALID, "the body returned %d values, %d expected", got, n_out);
         }
     }
-    if (args) release_n(args, n_in);
+    if (args) interp_values_release(args, n_in);
     /* phase 1: everyone's local results */
     struct interp_value *packed = NULL;
     if (st == BASE_OK) {
-        packed = iv_tuple(n_out, local); /* takes the references */
+        packed = interp_value_tuple(n_out, local); /* takes the references */
         if (!packed) st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
         memset(local, 0, (size_t)(n_out ? n_out : 1) * sizeof *local);
     }
     if (st == BASE_OK) st = interp_rendezvous(p, op, cx.group, n, packed, all);
-    iv_release(packed);
+    interp_value_release(packed);
     /* phase 2: member m assembles the results j with j % n == m; then all
      * members swap the assembled tensors */
     int me = -1;
@@ -502,32 +492,32 @@ static enum base_status k_manual_computation(struct interp_proc *p, const struct
         st = assemble(p, op, j, &cx, list_item(outs, j), manual, all, &mine[n_mine]);
         if (st == BASE_OK) n_mine++;
     }
-    if (all) release_n(all, n);
+    if (all) interp_values_release(all, n);
     struct interp_value *share = NULL;
     if (st == BASE_OK) {
-        share = iv_tuple(n_mine, mine);
+        share = interp_value_tuple(n_mine, mine);
         memset(mine, 0, (size_t)(n_out ? n_out : 1) * sizeof *mine);
         n_mine = 0;
         if (!share) st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
     }
-    if (mine) release_n(mine, n_mine);
+    if (mine) interp_values_release(mine, n_mine);
     if (st == BASE_OK && n > 1) st = interp_rendezvous(p, op, cx.group, n, share, all2);
-    else if (st == BASE_OK) all2[0] = iv_retain(share);
-    iv_release(share);
+    else if (st == BASE_OK) all2[0] = interp_value_retain(share);
+    interp_value_release(share);
     for (int j = 0; st == BASE_OK && j < n_out; j++) {
         struct interp_value *src = all2[j % n];
         if (!src || src->kind != IV_TUPLE || j / n >= src->n) {
             st = interp_fail(p, op, BASE_ERR_INTERNAL, "result %d missing after the exchange", j);
             break;
         }
-        out[j] = iv_retain(src->elems[j / n]);
+        out[j] = interp_value_retain(src->elems[j / n]);
     }
     if (st != BASE_OK)
         for (int j = 0; j < n_out; j++) {
-            iv_release(out[j]);
+            interp_value_release(out[j]);
             out[j] = NULL;
         }
-    if (all2) release_n(all2, n);
+    if (all2) interp_values_release(all2, n);
     free(args);
     free(local);
     free(all);

@@ -26,13 +26,6 @@ int interp_shape_attr_list(const struct graph_op *op, const char *name, int64_t 
     return graph_attr_as_i64_list(a, out, cap);
 }
 
-int interp_shape_dict_list(const struct graph_attr *dict, const char *name, int64_t *out, int cap)
-{
-    const struct graph_attr *a = dict ? graph_dict_get(dict, name) : NULL;
-    if (!a) return 0;
-    return graph_attr_as_i64_list(a, out, cap);
-}
-
 bool interp_shape_attr_i64(const struct graph_op *op, const char *name, int64_t *out)
 {
     const struct graph_attr *a = graph_op_attr(op, name);
@@ -69,14 +62,6 @@ enum base_status interp_shape_alloc(struct interp_proc *p, const struct graph_op
     enum base_status st = base_tensor_create(interp_result_dtype(p, op, i), rank, dims, out);
     if (st != BASE_OK)
         return interp_fail(p, op, st, "cannot allocate result %d: %s", i, base_status_str(st));
-    return BASE_OK;
-}
-
-enum base_status interp_shape_set_out(struct interp_proc *p, const struct graph_op *op,
-                                      struct interp_value **out, int i, struct base_tensor *t)
-{
-    out[i] = iv_tensor(t);
-    if (!out[i]) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory wrapping result %d", i);
     return BASE_OK;
 }
 
@@ -409,11 +394,11 @@ enum base_status interp_shape_args_set(struct interp_shape_args *a, int i, enum 
     /* Reuse the slot's scalar only when nobody else (an environment, a result)
      * still holds it: tensors are immutable once shared. */
     if (!v || v->refs != 1 || v->t->refs != 1) {
-        iv_release(v);
+        interp_value_release(v);
         a->v[i] = NULL;
         struct base_tensor *t;
         TRY(base_tensor_create(a->dt[i], 0, NULL, &t));
-        v = iv_tensor(t);
+        v = interp_value_tensor(t);
         if (!v) return BASE_ERR_NOMEM;
         a->v[i] = v;
     }
@@ -429,7 +414,7 @@ enum base_status interp_shape_args_set(struct interp_shape_args *a, int i, enum 
 void interp_shape_args_deinit(struct interp_shape_args *a)
 {
     for (int i = 0; i < a->n; i++) {
-        iv_release(a->v[i]);
+        interp_value_release(a->v[i]);
         a->v[i] = NULL;
     }
     a->n = 0;
@@ -451,7 +436,7 @@ static enum base_status reshape_to(struct interp_proc *p, const struct graph_op 
     struct base_tensor *r;
     enum base_status st = base_tensor_reshape(x, rank, dims, &r); /* shares the storage */
     if (st != BASE_OK) return interp_fail(p, op, st, "reshape failed: %s", base_status_str(st));
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 static enum base_status k_reshape(struct interp_proc *p, const struct graph_op *op,
@@ -564,7 +549,7 @@ static enum base_status k_bitcast_convert(struct interp_proc *p, const struct gr
         }
         free(buf);
     }
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -597,7 +582,7 @@ static enum base_status broadcast_to(struct interp_proc *p, const struct graph_o
     TRY(interp_shape_alloc(p, op, 0, rrank, rdims, &res));
     base_shape_strides(rrank, rdims, rst);
     interp_shape_copy(base_dtype_size(x->dtype), rrank, rdims, res->data, rst, x->data, ss);
-    return interp_shape_set_out(p, op, out, 0, res);
+    return interp_set_out(p, op, out, 0, res);
 }
 
 /* The static result shape, or an error if it is dynamic. */
@@ -695,7 +680,7 @@ static enum base_status k_concatenate(struct interp_proc *p, const struct graph_
                           rst, x->data, xst);
         off += x->dims[dim];
     }
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -727,7 +712,7 @@ static enum base_status slice_common(struct interp_proc *p, const struct graph_o
     if (r->count)
         interp_shape_copy(esz, r->rank, r->dims, r->data, rst, (char *)x->data + (size_t)off * esz,
                           ss);
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 static enum base_status k_slice(struct interp_proc *p, const struct graph_op *op,
@@ -821,7 +806,7 @@ static enum base_status k_dynamic_update_slice(struct interp_proc *p, const stru
     size_t esz = base_dtype_size(x->dtype);
     interp_shape_copy(esz, u->rank, u->dims, (char *)r->data + (size_t)off * esz, xst, u->data,
                       ust);
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -865,7 +850,7 @@ static enum base_status pad_common(struct interp_proc *p, const struct graph_op 
         int64_t j1 = room <= 0 ? 0 : (room + step - 1) / step;
         if (j1 > x->dims[d]) j1 = x->dims[d];
         cdims[d] = j1 - j0;
-        if (cdims[d] <= 0) return interp_shape_set_out(p, op, out, 0, r);
+        if (cdims[d] <= 0) return interp_set_out(p, op, out, 0, r);
         xoff += j0 * xst[d];
         roff += (lo[d] + j0 * step) * rst[d];
         ds[d] = rst[d] * step;
@@ -873,7 +858,7 @@ static enum base_status pad_common(struct interp_proc *p, const struct graph_op 
     if (r->count && x->count)
         interp_shape_copy(esz, x->rank, cdims, (char *)r->data + (size_t)roff * esz, ds,
                           (char *)x->data + (size_t)xoff * esz, xst);
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 static enum base_status k_pad(struct interp_proc *p, const struct graph_op *op,
@@ -940,7 +925,7 @@ static enum base_status k_reverse(struct interp_proc *p, const struct graph_op *
     if (r->count)
         interp_shape_copy(esz, r->rank, r->dims, r->data, rst, (char *)x->data + (size_t)off * esz,
                           ss);
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 static enum base_status k_transpose(struct interp_proc *p, const struct graph_op *op,
@@ -965,7 +950,7 @@ static enum base_status k_transpose(struct interp_proc *p, const struct graph_op
     TRY(interp_shape_alloc(p, op, 0, x->rank, rdims, &r));
     base_shape_strides(r->rank, r->dims, rst);
     interp_shape_copy(base_dtype_size(x->dtype), r->rank, r->dims, r->data, rst, x->data, ss);
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -980,7 +965,7 @@ static enum base_status iota_common(struct interp_proc *p, const struct graph_op
                            rank);
     struct base_tensor *r;
     TRY(interp_shape_alloc(p, op, 0, rank, dims, &r));
-    if (!r->count) return interp_shape_set_out(p, op, out, 0, r);
+    if (!r->count) return interp_set_out(p, op, out, 0, r);
     enum base_dtype dt = r->dtype;
     size_t esz = base_dtype_size(dt);
     int64_t n = dims[dim];
@@ -1002,7 +987,7 @@ static enum base_status iota_common(struct interp_proc *p, const struct graph_op
     ss[dim] = 1;
     interp_shape_copy(esz, rank, dims, r->data, rst, line, ss);
     free(line);
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 static enum base_status k_iota(struct interp_proc *p, const struct graph_op *op,
@@ -1045,7 +1030,7 @@ static enum base_status k_get_dimension_size(struct interp_proc *p, const struct
         return interp_fail(p, op, BASE_ERR_VERIFY, "result must be an integer scalar");
     }
     base_elem_set_i64(r->dtype, r->data, 0, x->dims[dim]);
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 /* Sets the (dynamic) size of one dimension: the result keeps the first `size`
@@ -1079,7 +1064,7 @@ static enum base_status k_set_dimension_size(struct interp_proc *p, const struct
     base_shape_strides(x->rank, x->dims, xst);
     base_shape_strides(r->rank, r->dims, rst);
     interp_shape_copy(base_dtype_size(x->dtype), x->rank, cdims, r->data, rst, x->data, xst);
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 /* ------------------------------------------------------------------------ */

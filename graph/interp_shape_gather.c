@@ -41,10 +41,22 @@ static bool contains(const int64_t *a, int n, int64_t v)
 static enum base_status dn_list(struct interp_proc *p, const struct graph_op *op,
                                 const struct graph_attr *dn, const char *name, int64_t *out, int *n)
 {
-    *n = interp_shape_dict_list(dn, name, out, MAXR);
+    *n = interp_i64_list(graph_dict_get(dn, name), out, MAXR);
     if (*n < 0 || *n > MAXR)
         return interp_fail(p, op, BASE_ERR_VERIFY, "%s is not a list of at most %d dimensions",
                            name, MAXR);
+    return BASE_OK;
+}
+
+/* index_vector_dim of gather / scatter dimension numbers; 0 when absent (the
+ * pretty form omits it then). */
+static enum base_status index_vector_dim(struct interp_proc *p, const struct graph_op *op,
+                                         const struct graph_attr *dn, int64_t *ivd)
+{
+    const struct graph_attr *a = graph_dict_get(dn, "index_vector_dim");
+    *ivd = 0;
+    if (a && !graph_attr_as_i64(a, ivd))
+        return interp_fail(p, op, BASE_ERR_VERIFY, "index_vector_dim is not an integer");
     return BASE_OK;
 }
 
@@ -77,11 +89,7 @@ static enum base_status gather_common(struct interp_proc *p, const struct graph_
     TRY(dn_list(p, op, dn, "operand_batching_dims", obd, &n_obd));
     TRY(dn_list(p, op, dn, "start_indices_batching_dims", sibd, &n_sibd));
     TRY(dn_list(p, op, dn, "start_index_map", sim, &n_sim));
-    /* index_vector_dim defaults to 0 (the pretty form omits it then) */
-    const struct graph_attr *ivd_a = graph_dict_get(dn, "index_vector_dim");
-    ivd = 0;
-    if (ivd_a && !graph_attr_as_i64(ivd_a, &ivd))
-        return interp_fail(p, op, BASE_ERR_VERIFY, "index_vector_dim is not an integer");
+    TRY(index_vector_dim(p, op, dn, &ivd));
 
     int R = x->rank, S = si->rank;
     if (!base_dtype_is_int(si->dtype))
@@ -196,7 +204,7 @@ static enum base_status gather_common(struct interp_proc *p, const struct graph_
             if (j < 0) break;
         }
     }
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 static enum base_status k_gather(struct interp_proc *p, const struct graph_op *op,
@@ -282,29 +290,13 @@ static enum base_status k_torch_index_select(struct interp_proc *p, const struct
                     memcpy(dst, src, run);
                     dst += run;
                 }
-    return interp_shape_set_out(p, op, out, 0, r);
+    return interp_set_out(p, op, out, 0, r);
 }
 
 /* ------------------------------------------------------------------------ */
 /* scatter                                                                   */
 
 enum scatter_mode { SC_GENERIC, SC_REPLACE, SC_BINARY };
-
-/* Binary ops the fast path may apply with interp_scalar_binary. */
-static bool fast_binary(enum graph_op_kind k)
-{
-    switch (k) {
-    case GRAPH_OP_ADD:
-    case GRAPH_OP_SUBTRACT:
-    case GRAPH_OP_MULTIPLY:
-    case GRAPH_OP_MAXIMUM:
-    case GRAPH_OP_MINIMUM:
-    case GRAPH_OP_AND:
-    case GRAPH_OP_OR:
-    case GRAPH_OP_XOR: return true;
-    default: return false;
-    }
-}
 
 /* Region argument i is a scalar of exactly dt (not quantized, no conversion). */
 static bool region_arg_is(const struct graph_block *b, int i, enum base_dtype dt)
@@ -335,7 +327,7 @@ static void scatter_choose(struct interp_proc *p, const struct graph_op *op, int
     }
     if (p->dequant_mode || !region_arg_is(b, 0, dt) || !region_arg_is(b, 1, dt)) return;
     enum graph_op_kind k = interp_region_simple_binary(r);
-    if (!fast_binary(k) || b->n_ops != 2) return;
+    if (!interp_scalar_binary_is_fast(k) || b->n_ops != 2) return;
     const struct graph_op *bin = b->ops[0];
     if (bin->n_results != 1 || !bin->results[0].type || bin->results[0].type->elem != dt ||
         bin->results[0].type->quant)
@@ -407,21 +399,11 @@ static enum base_status scatter_run(struct scatter_ctx *c, int64_t ri0, int64_t 
         if (nr != n)
             st = interp_fail(c->p, c->op, BASE_ERR_VERIFY,
                              "update_computation returned %d values, expected %d", nr, n);
-        for (int m = 0; m < nr && st == BASE_OK; m++) {
-            struct base_tensor *t = iv_t(rv[m]);
-            if (!t || t->count != 1) {
+        for (int m = 0; m < nr && st == BASE_OK; m++)
+            if (!interp_store_scalar(rv[m], c->res[m], ri))
                 st = interp_fail(c->p, c->op, BASE_ERR_VERIFY,
                                  "update_computation result %d is not a scalar", m);
-                break;
-            }
-            size_t esz_m = base_dtype_size(c->res[m]->dtype);
-            char *dst = (char *)c->res[m]->data + (size_t)ri * esz_m;
-            if (t->dtype == c->res[m]->dtype)
-                memcpy(dst, t->data, esz_m);
-            else
-                base_convert(c->res[m]->dtype, dst, t->dtype, t->data, 1);
-        }
-        for (int m = 0; m < nr; m++) iv_release(rv[m]);
+        for (int m = 0; m < nr; m++) interp_value_release(rv[m]);
         if (st != BASE_OK) return st;
     }
     return BASE_OK;
@@ -468,11 +450,7 @@ static enum base_status k_scatter(struct interp_proc *p, const struct graph_op *
     TRY(dn_list(p, op, dn, "input_batching_dims", ibd, &n_ibd));
     TRY(dn_list(p, op, dn, "scatter_indices_batching_dims", sibd, &n_sibd));
     TRY(dn_list(p, op, dn, "scatter_dims_to_operand_dims", sdod, &n_sdod));
-    /* index_vector_dim defaults to 0 (the pretty form omits it then) */
-    const struct graph_attr *ivd_a = graph_dict_get(dn, "index_vector_dim");
-    ivd = 0;
-    if (ivd_a && !graph_attr_as_i64(ivd_a, &ivd))
-        return interp_fail(p, op, BASE_ERR_VERIFY, "index_vector_dim is not an integer");
+    TRY(index_vector_dim(p, op, dn, &ivd));
 
     int R = x->rank, S = si->rank, U = u->rank;
     if (ivd < 0 || ivd > S)
@@ -540,15 +518,13 @@ static enum base_status k_scatter(struct interp_proc *p, const struct graph_op *
     scatter_choose(p, op, n, x->dtype, u->dtype, &c.plan);
     if (c.plan.mode == SC_GENERIC && st == BASE_OK) {
         enum base_dtype adt[INTERP_SHAPE_MAX_ARGS];
-        const struct graph_block *b = &op->regions[0].blocks[0];
+        const struct graph_region *r = &op->regions[0];
         for (int m = 0; m < 2 * n; m++) {
             enum base_dtype own = m < n ? xs[m]->dtype : us[m - n]->dtype;
-            const struct graph_type *t = m < b->n_args ? b->args[m].type : NULL;
             /* The spec converts updates to the region's argument types. */
-            adt[m] = (t && t->kind == GRAPH_TYPE_TENSOR && !t->quant && !p->dequant_mode) ? t->elem
-                                                                                          : own;
+            adt[m] = p->dequant_mode ? own : interp_region_arg_dtype(r, m, own);
         }
-        if (op->regions[0].n_blocks != 1 || b->n_args != 2 * n)
+        if (r->n_blocks != 1 || r->blocks[0].n_args != 2 * n)
             st = interp_fail(p, op, BASE_ERR_VERIFY, "update_computation must take %d scalars",
                              2 * n);
         interp_shape_args_init(&c.args, 2 * n, adt);
@@ -604,15 +580,7 @@ static enum base_status k_scatter(struct interp_proc *p, const struct graph_op *
         }
     }
     if (c.plan.mode == SC_GENERIC) interp_shape_args_deinit(&c.args);
-    for (int m = 0; m < n; m++) {
-        if (st == BASE_OK) {
-            st = interp_shape_set_out(p, op, out, m, res[m]);
-            res[m] = NULL;
-        } else {
-            base_tensor_release(res[m]);
-        }
-    }
-    return st;
+    return interp_set_outs(p, op, st, out, res, n);
 }
 
 void interp_register_shape_gather(interp_kernel_fn *table)

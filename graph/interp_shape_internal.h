@@ -12,9 +12,6 @@
 /* Integer list attribute `name` of op (DENSE, ARRAY of INT or 1-D ELEMENTS).
  * Returns the count (<= cap), or -1 when absent or not a list. */
 int interp_shape_attr_list(const struct graph_op *op, const char *name, int64_t *out, int cap);
-/* Same for a field of a DICT attribute (gather/scatter dimension numbers);
- * an absent field reads as an empty list (the spec default). */
-int interp_shape_dict_list(const struct graph_attr *dict, const char *name, int64_t *out, int cap);
 /* Integer attribute; returns false when absent. */
 bool interp_shape_attr_i64(const struct graph_op *op, const char *name, int64_t *out);
 
@@ -29,10 +26,6 @@ int64_t interp_shape_index_at(const struct base_tensor *t, int64_t i);
  * equal dims (else a located ERR_VERIFY). */
 enum base_status interp_shape_alloc(struct interp_proc *p, const struct graph_op *op, int i,
                                     int rank, const int64_t *dims, struct base_tensor **out);
-
-/* Wraps t (taking the reference) into out[i]; ERR_NOMEM on failure. */
-enum base_status interp_shape_set_out(struct interp_proc *p, const struct graph_op *op,
-                                      struct interp_value **out, int i, struct base_tensor *t);
 
 /* ------------------------------------------------------------------------ */
 /* Copy engine                                                               */

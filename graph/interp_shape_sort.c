@@ -19,7 +19,6 @@
 
 #define MAXR GRAPH_MAX_RANK
 
-enum cmp_dir { DIR_EQ, DIR_NE, DIR_GE, DIR_GT, DIR_LE, DIR_LT };
 enum key_kind { KEY_F64, KEY_I64, KEY_U64 };
 
 /* How two slice positions compare. */
@@ -27,7 +26,7 @@ struct sort_ctx {
     /* keyed fast path */
     bool keyed;
     enum key_kind kind;
-    enum cmp_dir dir;
+    enum interp_cmp_dir dir;
     bool swapped; /* the compare reads (arg1, arg0) */
     double *kf;
     int64_t *ki;
@@ -42,14 +41,6 @@ struct sort_ctx {
     struct interp_shape_args args;
     enum base_status st; /* first error of a region call */
 };
-
-#define CMP(a, b, dir)                                                                             \
-    ((dir) == DIR_LT   ? (a) < (b)                                                                 \
-     : (dir) == DIR_GT ? (a) > (b)                                                                 \
-     : (dir) == DIR_LE ? (a) <= (b)                                                                \
-     : (dir) == DIR_GE ? (a) >= (b)                                                                \
-     : (dir) == DIR_EQ ? (a) == (b)                                                                \
-                       : (a) != (b))
 
 static bool region_less(struct sort_ctx *c, int64_t a, int64_t b)
 {
@@ -75,7 +66,7 @@ static bool region_less(struct sort_ctx *c, int64_t a, int64_t b)
         c->st = interp_fail(c->p, c->op, BASE_ERR_VERIFY, "comparator must return one i1 scalar");
     else
         r = base_elem_get_i64(t->dtype, t->data, 0) != 0;
-    for (int i = 0; i < nr; i++) iv_release(rv[i]);
+    for (int i = 0; i < nr; i++) interp_value_release(rv[i]);
     return r;
 }
 
@@ -89,9 +80,9 @@ static bool less(struct sort_ctx *c, int64_t a, int64_t b)
         b = t;
     }
     switch (c->kind) {
-    case KEY_F64: return CMP(c->kf[a], c->kf[b], c->dir);
-    case KEY_I64: return CMP(c->ki[a], c->ki[b], c->dir);
-    case KEY_U64: return CMP(c->ku[a], c->ku[b], c->dir);
+    case KEY_F64: return INTERP_CMP(c->dir, c->kf[a], c->kf[b]);
+    case KEY_I64: return INTERP_CMP(c->dir, c->ki[a], c->ki[b]);
+    case KEY_U64: return INTERP_CMP(c->dir, c->ku[a], c->ku[b]);
     }
     return false;
 }
@@ -126,22 +117,6 @@ static void merge_sort(struct sort_ctx *c, int64_t *perm, int64_t *tmp, int64_t 
     while (i < mid) perm[k++] = tmp[i++];
 }
 
-/* IEEE totalOrder key of a float's bits: sign-magnitude to two's complement. */
-static int64_t total_order_key(enum base_dtype dt, uint64_t bits)
-{
-    const struct base_float_format *f = base_float_format(dt);
-    int nb = base_dtype_bits(dt);
-    if (f && !f->has_sign) return (int64_t)bits;
-    uint64_t mag = bits & ((UINT64_C(1) << (nb - 1)) - 1);
-    return (bits >> (nb - 1)) & 1 ? -(int64_t)mag - 1 : (int64_t)mag;
-}
-
-static bool keyword_is(const struct graph_attr *a, const char *s)
-{
-    return a && a->kind == GRAPH_ATTR_KEYWORD && a->u.str.len == strlen(s) &&
-           !memcmp(a->u.str.s, s, a->u.str.len);
-}
-
 /* Recognises a comparator that is one `compare` of arg0 and arg1 (in either
  * order) whose result is returned, over the first operand's element type. */
 static void sort_choose(struct interp_proc *p, const struct graph_op *op,
@@ -164,31 +139,27 @@ static void sort_choose(struct interp_proc *p, const struct graph_op *op,
         const struct graph_type *t = b->args[i].type;
         if (!t || t->kind != GRAPH_TYPE_TENSOR || t->quant || t->elem != x0->dtype) return;
     }
-    const struct graph_attr *da = graph_op_attr(cmp, "comparison_direction");
-    static const char *const dirs[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
-    int dir = -1;
-    for (int i = 0; i < 6; i++)
-        if (keyword_is(da, dirs[i])) dir = i;
-    if (dir < 0) return;
+    enum interp_cmp_dir dir;
+    if (!interp_compare_dir(cmp, &dir)) return;
     const struct graph_attr *ta = graph_op_attr(cmp, "compare_type");
     enum base_dtype dt = x0->dtype;
     enum base_dtype_kind k = base_dtype_kind(dt);
     if (k == BASE_KIND_COMPLEX) return;
-    if (ta && !keyword_is(ta, "NOTYPE")) {
-        if (keyword_is(ta, "FLOAT") && k == BASE_KIND_FLOAT)
+    if (ta && !graph_attr_is_keyword(ta, "NOTYPE")) {
+        if (graph_attr_is_keyword(ta, "FLOAT") && k == BASE_KIND_FLOAT)
             c->kind = KEY_F64;
-        else if (keyword_is(ta, "TOTALORDER") && k == BASE_KIND_FLOAT)
+        else if (graph_attr_is_keyword(ta, "TOTALORDER") && k == BASE_KIND_FLOAT)
             c->kind = KEY_I64;
-        else if (keyword_is(ta, "SIGNED") && k == BASE_KIND_SINT)
+        else if (graph_attr_is_keyword(ta, "SIGNED") && k == BASE_KIND_SINT)
             c->kind = KEY_I64;
-        else if (keyword_is(ta, "UNSIGNED") && (k == BASE_KIND_UINT || k == BASE_KIND_BOOL))
+        else if (graph_attr_is_keyword(ta, "UNSIGNED") && (k == BASE_KIND_UINT || k == BASE_KIND_BOOL))
             c->kind = KEY_U64;
         else
             return;
     } else {
         c->kind = k == BASE_KIND_FLOAT ? KEY_F64 : k == BASE_KIND_SINT ? KEY_I64 : KEY_U64;
     }
-    c->dir = (enum cmp_dir)dir;
+    c->dir = dir;
     c->swapped = a0->index == 1;
     c->keyed = true;
 }
@@ -197,12 +168,13 @@ static void sort_choose(struct interp_proc *p, const struct graph_op *op,
 static void fill_keys(struct sort_ctx *c, const struct base_tensor *x, int64_t n, bool total_order)
 {
     enum base_dtype dt = x->dtype;
+    uint64_t sign = total_order ? interp_float_sign_mask(dt) : 0;
     for (int64_t i = 0; i < n; i++) {
         size_t e = (size_t)(c->base + i * c->stride);
         switch (c->kind) {
         case KEY_F64: c->kf[i] = base_elem_get_f64(dt, x->data, e); break;
         case KEY_I64:
-            c->ki[i] = total_order ? total_order_key(dt, base_elem_get_bits(dt, x->data, e))
+            c->ki[i] = total_order ? interp_total_order_key(base_elem_get_bits(dt, x->data, e), sign)
                                    : base_elem_get_i64(dt, x->data, e);
             break;
         case KEY_U64: c->ku[i] = base_elem_get_u64(dt, x->data, e); break;
@@ -259,18 +231,14 @@ static enum base_status k_sort(struct interp_proc *p, const struct graph_op *op,
     if (c.keyed) {
         const struct graph_attr *ta =
             graph_op_attr(op->regions[0].blocks[0].ops[0], "compare_type");
-        total = keyword_is(ta, "TOTALORDER");
+        total = graph_attr_is_keyword(ta, "TOTALORDER");
     } else if (st == BASE_OK) {
-        const struct graph_block *b = &op->regions[0].blocks[0];
-        if (op->regions[0].n_blocks != 1 || b->n_args != 2 * n)
+        const struct graph_region *r = &op->regions[0];
+        if (r->n_blocks != 1 || r->blocks[0].n_args != 2 * n)
             st = interp_fail(p, op, BASE_ERR_VERIFY, "comparator must take %d scalars", 2 * n);
         enum base_dtype adt[INTERP_SHAPE_MAX_ARGS];
-        for (int i = 0; i < 2 * n; i++) {
-            const struct graph_type *t = i < b->n_args ? b->args[i].type : NULL;
-            adt[i] = (t && t->kind == GRAPH_TYPE_TENSOR && !t->quant && !p->dequant_mode)
-                         ? t->elem
-                         : xs[i / 2]->dtype;
-        }
+        for (int i = 0; i < 2 * n; i++)
+            adt[i] = p->dequant_mode ? xs[i / 2]->dtype : interp_region_arg_dtype(r, i, xs[i / 2]->dtype);
         interp_shape_args_init(&c.args, 2 * n, adt);
     }
     int64_t *perm = NULL, *tmp = NULL;
@@ -309,15 +277,7 @@ static enum base_status k_sort(struct interp_proc *p, const struct graph_op *op,
     free(tmp);
     free(keys);
     if (!c.keyed) interp_shape_args_deinit(&c.args);
-    for (int m = 0; m < n; m++) {
-        if (st == BASE_OK) {
-            st = interp_shape_set_out(p, op, out, m, res[m]);
-            res[m] = NULL;
-        } else {
-            base_tensor_release(res[m]);
-        }
-    }
-    return st;
+    return interp_set_outs(p, op, st, out, res, n);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -351,7 +311,7 @@ static enum base_status k_top_k(struct interp_proc *p, const struct graph_op *op
     if (st == BASE_OK && !base_dtype_is_int(idx->dtype))
         st = interp_fail(p, op, BASE_ERR_VERIFY, "indices must have an integer type");
     int64_t len = x->dims[x->rank - 1], rows = len ? x->count / len : 0;
-    struct sort_ctx c = {.keyed = true, .dir = DIR_GT, .stride = 1};
+    struct sort_ctx c = {.keyed = true, .dir = INTERP_CMP_GT, .stride = 1};
     c.kind = kind == BASE_KIND_FLOAT ? KEY_I64 : kind == BASE_KIND_SINT ? KEY_I64 : KEY_U64;
     int64_t *perm = NULL, *tmp = NULL;
     void *keys = NULL;
@@ -378,17 +338,8 @@ static enum base_status k_top_k(struct interp_proc *p, const struct graph_op *op
     free(perm);
     free(tmp);
     free(keys);
-    if (st != BASE_OK) {
-        base_tensor_release(vals);
-        base_tensor_release(idx);
-        return st;
-    }
-    st = interp_shape_set_out(p, op, out, 0, vals);
-    if (st != BASE_OK) {
-        base_tensor_release(idx);
-        return st;
-    }
-    return interp_shape_set_out(p, op, out, 1, idx);
+    struct base_tensor *res[2] = {vals, idx};
+    return interp_set_outs(p, op, st, out, res, 2);
 }
 
 void interp_register_shape_sort(interp_kernel_fn *table)

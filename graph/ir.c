@@ -43,7 +43,7 @@ bool graph_type_equal(const struct graph_type *a, const struct graph_type *b)
         if (!quant_equal(a->quant, b->quant)) return false;
         if (a->encoding || b->encoding) {
             if (!a->encoding || !b->encoding) return false;
-            return attr_equal(a->encoding, b->encoding);
+            return graph_attr_equal(a->encoding, b->encoding);
         }
         return true;
     }
@@ -79,9 +79,9 @@ void graph_type_str(const struct graph_type *t, char *buf, size_t cap)
 {
     if (!buf || cap == 0) return;
     struct sbuf s;
-    sb_init_fixed(&s, buf, cap);
+    print_buf_init_fixed(&s, buf, cap);
     if (t) print_type(&s, t);
-    else sb_puts(&s, "<null type>");
+    else print_buf_puts(&s, "<null type>");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -110,12 +110,12 @@ static bool named_attrs_equal(int n, const struct graph_named_attr *a, int nb,
     if (n != nb) return false;
     for (int i = 0; i < n; i++) {
         if (!str_eq(a[i].name, b[i].name)) return false;
-        if (!attr_equal(a[i].value, b[i].value)) return false;
+        if (!graph_attr_equal(a[i].value, b[i].value)) return false;
     }
     return true;
 }
 
-bool attr_equal(const struct graph_attr *a, const struct graph_attr *b)
+bool graph_attr_equal(const struct graph_attr *a, const struct graph_attr *b)
 {
     if (a == b) return true;
     if (!a || !b || a->kind != b->kind || !str_eq(a->tag, b->tag)) return false;
@@ -137,7 +137,7 @@ bool attr_equal(const struct graph_attr *a, const struct graph_attr *b)
     case GRAPH_ATTR_ARRAY:
         if (a->u.array.n != b->u.array.n) return false;
         for (int i = 0; i < a->u.array.n; i++)
-            if (!attr_equal(a->u.array.items[i], b->u.array.items[i])) return false;
+            if (!graph_attr_equal(a->u.array.items[i], b->u.array.items[i])) return false;
         return true;
     case GRAPH_ATTR_DENSE_ARRAY:
         if (a->elem != b->elem || a->u.dense.n != b->u.dense.n) return false;
@@ -205,6 +205,21 @@ int graph_attr_as_i64_list(const struct graph_attr *a, int64_t *out, int cap)
     default:
         return -1;
     }
+}
+
+bool graph_attr_bool_or(const struct graph_attr *a, bool dflt)
+{
+    if (!a) return dflt;
+    if (a->kind == GRAPH_ATTR_BOOL) return a->u.b;
+    if (a->kind == GRAPH_ATTR_UNIT) return true;
+    if (a->kind == GRAPH_ATTR_INT) return a->u.i != 0;
+    return dflt;
+}
+
+bool graph_attr_is_keyword(const struct graph_attr *a, const char *word)
+{
+    return a && a->kind == GRAPH_ATTR_KEYWORD && a->u.str.len == strlen(word) &&
+           memcmp(a->u.str.s, word, a->u.str.len) == 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -338,8 +353,6 @@ static void release_attr(const struct graph_attr *ca, int depth)
         break;
     }
 }
-
-void attr_release_tensors(const struct graph_attr *a) { release_attr(a, 0); }
 
 static void release_block(const struct graph_block *b, int depth);
 

@@ -135,6 +135,10 @@ struct parser {
 enum base_status perr(struct parser *p, const char *pos, const char *fmt, ...) BASE_PRINTF(3, 4);
 enum base_status perr_st(struct parser *p, const char *pos, enum base_status st, const char *fmt, ...)
     BASE_PRINTF(4, 5);
+static inline enum base_status nomem(struct parser *p)
+{
+    return perr_st(p, p->cur, BASE_ERR_NOMEM, "out of memory");
+}
 void describe_at(const struct parser *p, const char *pos, char *buf, size_t cap);
 void pos_linecol(struct parser *p, const char *pos, int *line, int *col);
 
@@ -215,7 +219,6 @@ bool is_alias_value(struct parser *p, const void *v);
 enum graph_op_kind lookup_op_kind(struct parser *p, const char *name, size_t len);
 const struct graph_type *type_cache_get(struct parser *p, const char *text, size_t len);
 enum base_status type_cache_put(struct parser *p, const char *text, size_t len, const struct graph_type *t);
-bool op_kind_isolated(enum graph_op_kind k);
 
 /* Locations */
 enum base_status parse_opt_loc(struct parser *p, struct graph_loc *loc); /* NULL loc: discard */
@@ -252,14 +255,17 @@ int build_n_names(struct parser *p, const struct op_build *b);
 struct graph_value *build_operand(struct parser *p, const struct op_build *b, int i);
 enum base_status push_attr(struct parser *p, const char *name, const struct graph_attr *a);
 
-/* ---- parse_attr.c: types, attributes, literals ---- */
+/* ---- parse_attr.c: types and attributes ---- */
 enum base_status parse_type(struct parser *p, const struct graph_type **out);
 /* (T, ...) -> (R, ...) or -> R: pushes inputs then results on p->tys. */
 enum base_status parse_function_type(struct parser *p, int *n_in, int *n_out);
+/* T, T, ... (at least one) onto p->tys. */
+enum base_status parse_type_list(struct parser *p);
+/* What follows "->": (R, ...), () or one R, onto p->tys. */
+enum base_status parse_result_types(struct parser *p);
 enum base_status parse_attr(struct parser *p, const struct graph_attr **out);
 enum base_status parse_attr_dict(struct parser *p); /* '{' ... '}' onto p->nattrs */
 enum base_status parse_attr_dict_value(struct parser *p, const struct graph_attr **out);
-enum base_status parse_dense_i64_list(struct parser *p, const struct graph_attr **out); /* [1, 2] */
 const struct graph_type *make_tensor_type(struct parser *p, enum base_dtype elem,
                                           const struct graph_quant *q, int rank, const int64_t *dims);
 struct graph_attr *new_attr(struct parser *p, enum graph_attr_kind kind);
@@ -270,10 +276,10 @@ const struct graph_attr *attr_keyword(struct parser *p, const char *tag, const c
 const struct graph_attr *attr_dense_i64(struct parser *p, const int64_t *v, int n);
 const struct graph_attr *attr_elements_i64(struct parser *p, const int64_t *v, int rank, const int64_t *dims);
 enum base_status parse_float_attr_value(struct parser *p, enum base_dtype elem, const struct graph_attr **out);
-/* A dense<...> literal whose type is given separately (check ops). */
-enum base_status parse_elements_attr(struct parser *p, const struct graph_attr **out);
-/* Same, also accepting `dense<...>, tolerance = X : T` (pushes "tolerance"). */
-enum base_status parse_elements_attr_tol(struct parser *p, const struct graph_attr **out);
+/* v rounded to float type dt (RNE); other types: v. */
+double parse_round_float(enum base_dtype dt, double v);
+/* Hands a literal tensor to the module (freed with it, or on a parse error). */
+enum base_status parse_track_tensor(struct parser *p, struct base_tensor *t);
 /* Bodies after '<' (through the closing '>'): #sdy.sharding<...>, #sdy.mesh<...>. */
 enum base_status parse_sdy_sharding_body(struct parser *p, const struct graph_attr **out);
 enum base_status parse_sdy_mesh_body(struct parser *p, const struct graph_attr **out);
@@ -295,11 +301,22 @@ extern const char TAG_DOT_ALGORITHM[];
 extern const char TAG_PRECISION[];
 extern const char TAG_CHLO_PRECISION[];
 extern const char TAG_SDY_SUB_AXIS[];
+/* Attribute canonicalisation shared by generic and pretty forms. */
+enum base_status normalize_op_attrs(struct parser *p, struct op_build *b);
+
+/* ---- parse_literal.c: dense literals ---- */
+/* After the keyword: dense<...> : type, dense_resource<name> : type, array<T: ...>. */
+enum base_status parse_dense(struct parser *p, const struct graph_attr **out);
+enum base_status parse_dense_resource(struct parser *p, const struct graph_attr **out);
+enum base_status parse_dense_array(struct parser *p, const struct graph_attr **out);
+/* A dense<...> literal whose type is given separately (check ops). */
+enum base_status parse_elements_attr(struct parser *p, const struct graph_attr **out);
+/* Same, also accepting `dense<...>, tolerance = X : T` (pushes "tolerance"). */
+enum base_status parse_elements_attr_tol(struct parser *p, const struct graph_attr **out);
+enum base_status parse_dense_i64_list(struct parser *p, const struct graph_attr **out); /* [1, 2] */
 /* Finish: fill dense_resource tensors from the trailer. */
 enum base_status parse_resource_trailer(struct parser *p);
 enum base_status resolve_resources(struct parser *p);
-/* Attribute canonicalisation shared by generic and pretty forms. */
-enum base_status normalize_op_attrs(struct parser *p, struct op_build *b);
 
 /* ---- parse_ops.c: custom (pretty) forms ---- */
 enum base_status parse_custom_op(struct parser *p, struct op_build *b);

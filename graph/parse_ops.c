@@ -9,11 +9,6 @@
 
 #include <string.h>
 
-static enum base_status nomem(struct parser *p)
-{
-    return perr_st(p, p->cur, BASE_ERR_NOMEM, "out of memory");
-}
-
 /* ------------------------------------------------------------------------ */
 /* Operands and signatures                                                   */
 
@@ -85,28 +80,11 @@ static enum base_status parse_sig(struct parser *p, struct sig *s)
         s->functional = true;
         return parse_function_type(p, &s->n_in, &s->n_out);
     }
-    do {
-        const struct graph_type *t;
-        TRY(parse_type(p, &t));
-        TRY(ps_push(p, &p->tys, &t));
-    } while (accept_char(p, ','));
+    TRY(parse_type_list(p));
     s->n_in = (int)(p->tys.n - s->base);
     if (accept_str(p, "->")) {
         s->functional = true;
-        if (accept_char(p, '(')) {
-            if (!accept_char(p, ')')) {
-                do {
-                    const struct graph_type *t;
-                    TRY(parse_type(p, &t));
-                    TRY(ps_push(p, &p->tys, &t));
-                } while (accept_char(p, ','));
-                TRY(expect_char(p, ')', "to close the result types"));
-            }
-        } else {
-            const struct graph_type *t;
-            TRY(parse_type(p, &t));
-            TRY(ps_push(p, &p->tys, &t));
-        }
+        TRY(parse_result_types(p));
         s->n_out = (int)(p->tys.n - s->base) - s->n_in;
     }
     return BASE_OK;

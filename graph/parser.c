@@ -111,11 +111,6 @@ enum base_status perr_st(struct parser *p, const char *pos, enum base_status st,
     return st;
 }
 
-static enum base_status nomem(struct parser *p)
-{
-    return perr_st(p, p->cur, BASE_ERR_NOMEM, "out of memory");
-}
-
 enum base_status enter_nesting(struct parser *p, const char *pos)
 {
     if (++p->depth > p->max_nesting)
@@ -1288,8 +1283,6 @@ enum base_status parse_operation(struct parser *p, struct graph_block *parent)
     leave_nesting(p);
     return BASE_OK;
 }
-
-bool op_kind_isolated(enum graph_op_kind k) { return is_isolated_kind(k); }
 
 /* ------------------------------------------------------------------------ */
 /* Top level                                                                 */

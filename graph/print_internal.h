@@ -14,13 +14,13 @@ struct sbuf {
     bool oom; /* heap growth failed: content is incomplete */
 };
 
-void sb_init(struct sbuf *s);
-void sb_init_fixed(struct sbuf *s, char *buf, size_t cap);
-void sb_free(struct sbuf *s);
-void sb_putc(struct sbuf *s, char c);
-void sb_putn(struct sbuf *s, const char *t, size_t n);
-void sb_puts(struct sbuf *s, const char *t);
-void sb_printf(struct sbuf *s, const char *fmt, ...) BASE_PRINTF(2, 3);
+void print_buf_init(struct sbuf *s);
+void print_buf_init_fixed(struct sbuf *s, char *buf, size_t cap);
+void print_buf_free(struct sbuf *s);
+void print_buf_putc(struct sbuf *s, char c);
+void print_buf_putn(struct sbuf *s, const char *t, size_t n);
+void print_buf_puts(struct sbuf *s, const char *t);
+void print_buf_printf(struct sbuf *s, const char *fmt, ...) BASE_PRINTF(2, 3);
 
 /* MLIR spellings. */
 void print_type(struct sbuf *s, const struct graph_type *t);
@@ -32,10 +32,7 @@ void print_string(struct sbuf *s, const char *t, size_t n);
 /* @name, quoted when it is not a bare identifier. */
 void print_symbol(struct sbuf *s, const char *t, size_t n);
 
-/* Releases the literal tensors held by a (nested) attribute and clears them. */
-void attr_release_tensors(const struct graph_attr *a);
-
 /* Attribute equality (deep; floats and tensors bitwise). */
-bool attr_equal(const struct graph_attr *a, const struct graph_attr *b);
+bool graph_attr_equal(const struct graph_attr *a, const struct graph_attr *b);
 
 #endif

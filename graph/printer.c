@@ -14,12 +14,12 @@
 /* ------------------------------------------------------------------------ */
 /* String builder                                                            */
 
-void sb_init(struct sbuf *s)
+void print_buf_init(struct sbuf *s)
 {
     memset(s, 0, sizeof *s);
 }
 
-void sb_init_fixed(struct sbuf *s, char *buf, size_t cap)
+void print_buf_init_fixed(struct sbuf *s, char *buf, size_t cap)
 {
     memset(s, 0, sizeof *s);
     s->p = buf;
@@ -28,7 +28,7 @@ void sb_init_fixed(struct sbuf *s, char *buf, size_t cap)
     if (cap) buf[0] = 0;
 }
 
-void sb_free(struct sbuf *s)
+void print_buf_free(struct sbuf *s)
 {
     if (!s->fixed) free(s->p);
     memset(s, 0, sizeof *s);
@@ -50,7 +50,7 @@ static bool sb_reserve(struct sbuf *s, size_t extra)
     return true;
 }
 
-void sb_putn(struct sbuf *s, const char *t, size_t n)
+void print_buf_putn(struct sbuf *s, const char *t, size_t n)
 {
     if (!sb_reserve(s, n)) {
         if (!s->fixed || s->cap == 0) return;
@@ -61,22 +61,22 @@ void sb_putn(struct sbuf *s, const char *t, size_t n)
     s->p[s->n] = 0;
 }
 
-void sb_putc(struct sbuf *s, char c)
+void print_buf_putc(struct sbuf *s, char c)
 {
     if (s->n + 2 <= s->cap) {
         s->p[s->n++] = c;
         s->p[s->n] = 0;
         return;
     }
-    sb_putn(s, &c, 1);
+    print_buf_putn(s, &c, 1);
 }
 
-void sb_puts(struct sbuf *s, const char *t)
+void print_buf_puts(struct sbuf *s, const char *t)
 {
-    sb_putn(s, t, strlen(t));
+    print_buf_putn(s, t, strlen(t));
 }
 
-void sb_printf(struct sbuf *s, const char *fmt, ...)
+void print_buf_printf(struct sbuf *s, const char *fmt, ...)
 {
     char buf[256];
     va_list ap;
@@ -85,7 +85,7 @@ void sb_printf(struct sbuf *s, const char *fmt, ...)
     va_end(ap);
     if (n < 0) return;
     if ((size_t)n < sizeof buf) {
-        sb_putn(s, buf, (size_t)n);
+        print_buf_putn(s, buf, (size_t)n);
         return;
     }
     char *big = malloc((size_t)n + 1);
@@ -96,7 +96,7 @@ void sb_printf(struct sbuf *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    sb_putn(s, big, (size_t)n);
+    print_buf_putn(s, big, (size_t)n);
     free(big);
 }
 
@@ -152,7 +152,7 @@ static void print_float_as(struct sbuf *s, enum base_dtype dt, double v)
         n = fix_float_text(buf, n, sizeof buf);
         if (round_bits(dt, reread(buf, n)) == want) break;
     }
-    sb_putn(s, buf, n);
+    print_buf_putn(s, buf, n);
 }
 
 void print_f64(struct sbuf *s, double v)
@@ -160,7 +160,7 @@ void print_f64(struct sbuf *s, double v)
     if (!isfinite(v)) {
         uint64_t u;
         memcpy(&u, &v, 8);
-        sb_printf(s, "0x%016llX", (unsigned long long)u);
+        print_buf_printf(s, "0x%016llX", (unsigned long long)u);
         return;
     }
     print_float_as(s, BASE_DT_F64, v);
@@ -169,7 +169,7 @@ void print_f64(struct sbuf *s, double v)
 static void print_hex_bits(struct sbuf *s, enum base_dtype dt, uint64_t bits)
 {
     int digits = (base_dtype_bits(dt) + 3) / 4;
-    sb_printf(s, "0x%0*llX", digits, (unsigned long long)bits);
+    print_buf_printf(s, "0x%0*llX", digits, (unsigned long long)bits);
 }
 
 /* A float element given by its raw storage bits. */
@@ -185,23 +185,23 @@ static void print_float_elem(struct sbuf *s, enum base_dtype dt, uint64_t bits)
 
 void print_string(struct sbuf *s, const char *t, size_t n)
 {
-    sb_putc(s, '"');
+    print_buf_putc(s, '"');
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)t[i];
         if (c == '"' || c == '\\') {
-            sb_putc(s, '\\');
-            sb_putc(s, (char)c);
+            print_buf_putc(s, '\\');
+            print_buf_putc(s, (char)c);
         } else if (c == '\n') {
-            sb_puts(s, "\\n");
+            print_buf_puts(s, "\\n");
         } else if (c == '\t') {
-            sb_puts(s, "\\t");
+            print_buf_puts(s, "\\t");
         } else if (c < 32 || c >= 127) {
-            sb_printf(s, "\\%02X", c);
+            print_buf_printf(s, "\\%02X", c);
         } else {
-            sb_putc(s, (char)c);
+            print_buf_putc(s, (char)c);
         }
     }
-    sb_putc(s, '"');
+    print_buf_putc(s, '"');
 }
 
 static bool is_suffix_id(const char *t, size_t n)
@@ -212,16 +212,16 @@ static bool is_suffix_id(const char *t, size_t n)
 
 void print_symbol(struct sbuf *s, const char *t, size_t n)
 {
-    sb_putc(s, '@');
+    print_buf_putc(s, '@');
     /* nested references (a::@b) were kept verbatim */
-    if (is_suffix_id(t, n) || (memchr(t, ':', n) && memchr(t, '@', n))) sb_putn(s, t, n);
+    if (is_suffix_id(t, n) || (memchr(t, ':', n) && memchr(t, '@', n))) print_buf_putn(s, t, n);
     else print_string(s, t, n);
 }
 
 static void print_key(struct sbuf *s, const char *k)
 {
     size_t n = strlen(k);
-    if (lex_bare_id(k, k + n) == n) sb_putn(s, k, n);
+    if (lex_bare_id(k, k + n) == n) print_buf_putn(s, k, n);
     else print_string(s, k, n);
 }
 
@@ -230,55 +230,55 @@ static void print_key(struct sbuf *s, const char *k)
 
 static void print_quant(struct sbuf *s, const struct graph_quant *q)
 {
-    sb_puts(s, "!quant.uniform<");
+    print_buf_puts(s, "!quant.uniform<");
     enum base_dtype_kind k = base_dtype_kind(q->storage);
-    sb_printf(s, "%c%d", k == BASE_KIND_UINT ? 'u' : 'i', base_dtype_bits(q->storage));
+    print_buf_printf(s, "%c%d", k == BASE_KIND_UINT ? 'u' : 'i', base_dtype_bits(q->storage));
     if (q->storage_min != base_int_min(q->storage) || q->storage_max != (int64_t)base_int_max(q->storage))
-        sb_printf(s, "<%lld:%lld>", (long long)q->storage_min, (long long)q->storage_max);
-    sb_printf(s, ":%s", base_dtype_name(q->expressed));
-    if (q->quant_dim >= 0) sb_printf(s, ":%d", q->quant_dim);
-    sb_puts(s, ", ");
-    if (q->quant_dim >= 0) sb_putc(s, '{');
+        print_buf_printf(s, "<%lld:%lld>", (long long)q->storage_min, (long long)q->storage_max);
+    print_buf_printf(s, ":%s", base_dtype_name(q->expressed));
+    if (q->quant_dim >= 0) print_buf_printf(s, ":%d", q->quant_dim);
+    print_buf_puts(s, ", ");
+    if (q->quant_dim >= 0) print_buf_putc(s, '{');
     for (int i = 0; i < q->n_scales; i++) {
-        if (i) sb_puts(s, ", ");
+        if (i) print_buf_puts(s, ", ");
         print_f64(s, q->scales[i]);
-        if (q->zero_points[i]) sb_printf(s, ":%lld", (long long)q->zero_points[i]);
+        if (q->zero_points[i]) print_buf_printf(s, ":%lld", (long long)q->zero_points[i]);
     }
-    if (q->quant_dim >= 0) sb_putc(s, '}');
-    sb_putc(s, '>');
+    if (q->quant_dim >= 0) print_buf_putc(s, '}');
+    print_buf_putc(s, '>');
 }
 
 void print_type(struct sbuf *s, const struct graph_type *t)
 {
     switch (t->kind) {
     case GRAPH_TYPE_TOKEN:
-        sb_puts(s, "!stablehlo.token");
+        print_buf_puts(s, "!stablehlo.token");
         return;
     case GRAPH_TYPE_TUPLE:
-        sb_puts(s, "tuple<");
+        print_buf_puts(s, "tuple<");
         for (int i = 0; i < t->n_elems; i++) {
-            if (i) sb_puts(s, ", ");
+            if (i) print_buf_puts(s, ", ");
             print_type(s, t->elems[i]);
         }
-        sb_putc(s, '>');
+        print_buf_putc(s, '>');
         return;
     case GRAPH_TYPE_TENSOR:
-        sb_puts(s, "tensor<");
-        if (t->rank < 0) sb_puts(s, "*x");
+        print_buf_puts(s, "tensor<");
+        if (t->rank < 0) print_buf_puts(s, "*x");
         for (int i = 0; i < t->rank; i++) {
-            if (t->dims[i] == GRAPH_DYN) sb_puts(s, "?x");
-            else sb_printf(s, "%lldx", (long long)t->dims[i]);
+            if (t->dims[i] == GRAPH_DYN) print_buf_puts(s, "?x");
+            else print_buf_printf(s, "%lldx", (long long)t->dims[i]);
         }
         if (t->quant) print_quant(s, t->quant);
-        else sb_puts(s, base_dtype_name(t->elem));
+        else print_buf_puts(s, base_dtype_name(t->elem));
         if (t->encoding) {
-            sb_puts(s, ", ");
+            print_buf_puts(s, ", ");
             print_attr(s, t->encoding);
         }
-        sb_putc(s, '>');
+        print_buf_putc(s, '>');
         return;
     }
-    sb_puts(s, "<bad type>");
+    print_buf_puts(s, "<bad type>");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -288,13 +288,13 @@ static void print_elem(struct sbuf *s, enum base_dtype dt, const void *data, siz
 {
     switch (base_dtype_kind(dt)) {
     case BASE_KIND_BOOL:
-        sb_puts(s, base_elem_get_i64(dt, data, i) ? "true" : "false");
+        print_buf_puts(s, base_elem_get_i64(dt, data, i) ? "true" : "false");
         break;
     case BASE_KIND_SINT:
-        sb_printf(s, "%lld", (long long)base_elem_get_i64(dt, data, i));
+        print_buf_printf(s, "%lld", (long long)base_elem_get_i64(dt, data, i));
         break;
     case BASE_KIND_UINT:
-        sb_printf(s, "%llu", (unsigned long long)base_elem_get_u64(dt, data, i));
+        print_buf_printf(s, "%llu", (unsigned long long)base_elem_get_u64(dt, data, i));
         break;
     case BASE_KIND_FLOAT:
         print_float_elem(s, dt, base_elem_get_bits(dt, data, i));
@@ -302,11 +302,11 @@ static void print_elem(struct sbuf *s, enum base_dtype dt, const void *data, siz
     case BASE_KIND_COMPLEX: {
         enum base_dtype c = base_dtype_component(dt);
         const unsigned char *p = (const unsigned char *)data + i * base_dtype_size(dt);
-        sb_putc(s, '(');
+        print_buf_putc(s, '(');
         print_float_elem(s, c, base_elem_get_bits(c, p, 0));
-        sb_puts(s, ", ");
+        print_buf_puts(s, ", ");
         print_float_elem(s, c, base_elem_get_bits(c, p, 1));
-        sb_putc(s, ')');
+        print_buf_putc(s, ')');
         break;
     }
     }
@@ -314,9 +314,9 @@ static void print_elem(struct sbuf *s, enum base_dtype dt, const void *data, siz
 
 static void print_list(struct sbuf *s, const struct base_tensor *t, int level, size_t *index)
 {
-    sb_putc(s, '[');
+    print_buf_putc(s, '[');
     for (int64_t i = 0; i < t->dims[level]; i++) {
-        if (i) sb_puts(s, ", ");
+        if (i) print_buf_puts(s, ", ");
         if (level + 1 < t->rank) {
             print_list(s, t, level + 1, index);
         } else {
@@ -324,7 +324,7 @@ static void print_list(struct sbuf *s, const struct base_tensor *t, int level, s
             (*index)++;
         }
     }
-    sb_putc(s, ']');
+    print_buf_putc(s, ']');
 }
 
 static void print_tensor_body(struct sbuf *s, const struct base_tensor *t)
@@ -349,13 +349,13 @@ static void print_tensor_body(struct sbuf *s, const struct base_tensor *t)
     }
     static const char hex[] = "0123456789ABCDEF";
     if (!sb_reserve(s, 4 + 2 * nbytes)) return;
-    sb_puts(s, "\"0x");
+    print_buf_puts(s, "\"0x");
     for (size_t i = 0; i < nbytes; i++) {
         s->p[s->n++] = hex[d[i] >> 4];
         s->p[s->n++] = hex[d[i] & 15];
     }
     s->p[s->n] = 0;
-    sb_putc(s, '"');
+    print_buf_putc(s, '"');
 }
 
 /* ------------------------------------------------------------------------ */
@@ -363,38 +363,38 @@ static void print_tensor_body(struct sbuf *s, const struct base_tensor *t)
 
 static void print_dense_array(struct sbuf *s, const struct graph_attr *a, bool bare)
 {
-    if (!bare) sb_printf(s, "array<%s", base_dtype_name(a->elem));
-    else sb_putc(s, '[');
+    if (!bare) print_buf_printf(s, "array<%s", base_dtype_name(a->elem));
+    else print_buf_putc(s, '[');
     for (int i = 0; i < a->u.dense.n; i++) {
-        sb_puts(s, i ? ", " : (bare ? "" : ": "));
+        print_buf_puts(s, i ? ", " : (bare ? "" : ": "));
         if (a->u.dense.f) {
             print_float_as(s, a->elem, a->u.dense.f[i]);
         } else if (a->elem == BASE_DT_I1 && !bare) {
-            sb_puts(s, a->u.dense.i[i] ? "true" : "false");
+            print_buf_puts(s, a->u.dense.i[i] ? "true" : "false");
         } else if (a->elem == BASE_DT_UI64) {
-            sb_printf(s, "%llu", (unsigned long long)a->u.dense.i[i]);
+            print_buf_printf(s, "%llu", (unsigned long long)a->u.dense.i[i]);
         } else {
-            sb_printf(s, "%lld", (long long)a->u.dense.i[i]);
+            print_buf_printf(s, "%lld", (long long)a->u.dense.i[i]);
         }
     }
-    sb_putc(s, bare ? ']' : '>');
+    print_buf_putc(s, bare ? ']' : '>');
 }
 
 static void print_int_value(struct sbuf *s, const struct graph_attr *a)
 {
     if (a->elem == BASE_DT_UI64 || (base_dtype_kind(a->elem) == BASE_KIND_UINT && a->u.i < 0))
-        sb_printf(s, "%llu", (unsigned long long)a->u.i);
+        print_buf_printf(s, "%llu", (unsigned long long)a->u.i);
     else
-        sb_printf(s, "%lld", (long long)a->u.i);
+        print_buf_printf(s, "%lld", (long long)a->u.i);
 }
 
 static void print_dict_items(struct sbuf *s, const struct graph_attr *d)
 {
     for (int i = 0; i < d->u.dict.n; i++) {
-        if (i) sb_puts(s, ", ");
+        if (i) print_buf_puts(s, ", ");
         print_key(s, d->u.dict.items[i].name);
         if (d->u.dict.items[i].value->kind != GRAPH_ATTR_UNIT) {
-            sb_puts(s, " = ");
+            print_buf_puts(s, " = ");
             print_attr(s, d->u.dict.items[i].value);
         }
     }
@@ -420,7 +420,7 @@ static void print_axis_name(struct sbuf *s, const struct graph_attr *a)
 {
     /* KEYWORD: `?` (open dimension); sub-axes keep their full spelling */
     if (a->kind == GRAPH_ATTR_KEYWORD || (a->tag && !strcmp(a->tag, "sdy.sub_axis"))) {
-        sb_putn(s, a->u.str.s, a->u.str.len);
+        print_buf_putn(s, a->u.str.s, a->u.str.len);
         return;
     }
     print_string(s, a->u.str.s, a->u.str.len);
@@ -428,53 +428,53 @@ static void print_axis_name(struct sbuf *s, const struct graph_attr *a)
 
 static void print_axis_set(struct sbuf *s, const struct graph_attr *arr)
 {
-    sb_putc(s, '{');
+    print_buf_putc(s, '{');
     if (arr && arr->kind == GRAPH_ATTR_ARRAY)
         for (int i = 0; i < arr->u.array.n; i++) {
-            if (i) sb_puts(s, ", ");
+            if (i) print_buf_puts(s, ", ");
             print_axis_name(s, arr->u.array.items[i]);
         }
-    sb_putc(s, '}');
+    print_buf_putc(s, '}');
 }
 
 static void print_mesh_body(struct sbuf *s, const struct graph_attr *m)
 {
     const struct graph_attr *axes = graph_dict_get(m, "axes"), *ids = graph_dict_get(m, "device_ids");
-    sb_puts(s, "<[");
+    print_buf_puts(s, "<[");
     if (axes && axes->kind == GRAPH_ATTR_ARRAY)
         for (int i = 0; i < axes->u.array.n; i++) {
             const struct graph_attr *ax = axes->u.array.items[i];
             const struct graph_attr *nm = graph_dict_get(ax, "name"), *sz = graph_dict_get(ax, "size");
-            if (i) sb_puts(s, ", ");
+            if (i) print_buf_puts(s, ", ");
             if (nm && nm->kind == GRAPH_ATTR_STRING) print_string(s, nm->u.str.s, nm->u.str.len);
-            sb_putc(s, '=');
-            if (sz && sz->kind == GRAPH_ATTR_INT) sb_printf(s, "%lld", (long long)sz->u.i);
+            print_buf_putc(s, '=');
+            if (sz && sz->kind == GRAPH_ATTR_INT) print_buf_printf(s, "%lld", (long long)sz->u.i);
         }
-    sb_putc(s, ']');
+    print_buf_putc(s, ']');
     if (ids && ids->kind == GRAPH_ATTR_DENSE_ARRAY) {
-        sb_puts(s, ", device_ids=");
+        print_buf_puts(s, ", device_ids=");
         print_dense_array(s, ids, true);
     }
-    sb_putc(s, '>');
+    print_buf_putc(s, '>');
 }
 
 /* <@mesh, [{"x"}, {}], replicated={"y"}> */
 static void print_sharding_body(struct sbuf *s, const struct graph_attr *d)
 {
     const struct graph_attr *mesh = graph_dict_get(d, "mesh"), *dims = graph_dict_get(d, "dims");
-    sb_putc(s, '<');
+    print_buf_putc(s, '<');
     if (mesh && mesh->kind == GRAPH_ATTR_DICT && mesh->tag && !strcmp(mesh->tag, "sdy.mesh")) {
-        sb_puts(s, "mesh");
+        print_buf_puts(s, "mesh");
         print_mesh_body(s, mesh);
     } else if (mesh) {
         print_attr(s, mesh);
     }
-    sb_puts(s, ", [");
+    print_buf_puts(s, ", [");
     if (dims && dims->kind == GRAPH_ATTR_ARRAY)
         for (int i = 0; i < dims->u.array.n; i++) {
             const struct graph_attr *dim = dims->u.array.items[i];
-            if (i) sb_puts(s, ", ");
-            sb_putc(s, '{');
+            if (i) print_buf_puts(s, ", ");
+            print_buf_putc(s, '{');
             const struct graph_attr *prio = NULL;
             int k = 0;
             for (int j = 0; dim->kind == GRAPH_ATTR_ARRAY && j < dim->u.array.n; j++) {
@@ -483,21 +483,21 @@ static void print_sharding_body(struct sbuf *s, const struct graph_attr *d)
                     prio = it;
                     continue;
                 }
-                if (k++) sb_puts(s, ", ");
+                if (k++) print_buf_puts(s, ", ");
                 print_axis_name(s, it);
             }
-            sb_putc(s, '}');
-            if (prio) sb_putn(s, prio->u.str.s, prio->u.str.len);
+            print_buf_putc(s, '}');
+            if (prio) print_buf_putn(s, prio->u.str.s, prio->u.str.len);
         }
-    sb_putc(s, ']');
+    print_buf_putc(s, ']');
     for (int i = 0; i < d->u.dict.n; i++) {
         const char *k = d->u.dict.items[i].name;
         if (!strcmp(k, "replicated") || !strcmp(k, "unreduced")) {
-            sb_printf(s, ", %s=", k);
+            print_buf_printf(s, ", %s=", k);
             print_axis_set(s, d->u.dict.items[i].value);
         }
     }
-    sb_putc(s, '>');
+    print_buf_putc(s, '>');
 }
 
 static int64_t dict_int(const struct graph_attr *d, const char *k)
@@ -530,13 +530,13 @@ static bool print_conv_list(struct sbuf *s, const struct graph_attr *d, const ch
         num[pos] = i;
     }
     if (dry) return true;
-    sb_putc(s, '[');
+    print_buf_putc(s, '[');
     for (int i = 0; i < rank; i++) {
-        if (i) sb_puts(s, ", ");
-        if (slot[i] == '#') sb_printf(s, "%lld", (long long)num[i]);
-        else sb_putc(s, slot[i]);
+        if (i) print_buf_puts(s, ", ");
+        if (slot[i] == '#') print_buf_printf(s, "%lld", (long long)num[i]);
+        else print_buf_putc(s, slot[i]);
     }
-    sb_putc(s, ']');
+    print_buf_putc(s, ']');
     return true;
 }
 
@@ -555,56 +555,56 @@ static void print_conv(struct sbuf *s, const struct graph_attr *d)
                                 *c = graph_dict_get(d, "output_spatial_dimensions");
         compact = a->u.dense.n == b->u.dense.n && a->u.dense.n == c->u.dense.n && d->u.dict.n == 9;
     }
-    sb_puts(s, "#stablehlo.conv<");
+    print_buf_puts(s, "#stablehlo.conv<");
     if (compact) {
         print_conv_list(s, d, "input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions", 'b', 'f',
                         false);
-        sb_putc(s, 'x');
+        print_buf_putc(s, 'x');
         print_conv_list(s, d, "kernel_input_feature_dimension", "kernel_output_feature_dimension",
                         "kernel_spatial_dimensions", 'i', 'o', false);
-        sb_puts(s, "->");
+        print_buf_puts(s, "->");
         print_conv_list(s, d, "output_batch_dimension", "output_feature_dimension", "output_spatial_dimensions", 'b',
                         'f', false);
     } else {
-        sb_puts(s, "raw ");
+        print_buf_puts(s, "raw ");
         for (int i = 0; i < d->u.dict.n; i++) {
-            if (i) sb_puts(s, ", ");
-            sb_printf(s, "%s = ", d->u.dict.items[i].name);
+            if (i) print_buf_puts(s, ", ");
+            print_buf_printf(s, "%s = ", d->u.dict.items[i].name);
             print_struct_value(s, d->u.dict.items[i].value);
         }
     }
-    sb_putc(s, '>');
+    print_buf_putc(s, '>');
 }
 
 static void print_function_type(struct sbuf *s, const struct graph_attr *d)
 {
     const struct graph_attr *in = graph_dict_get(d, "inputs"), *res = graph_dict_get(d, "results");
-    sb_putc(s, '(');
+    print_buf_putc(s, '(');
     for (int i = 0; in && i < in->u.array.n; i++) {
-        if (i) sb_puts(s, ", ");
+        if (i) print_buf_puts(s, ", ");
         print_attr(s, in->u.array.items[i]);
     }
-    sb_puts(s, ") -> ");
+    print_buf_puts(s, ") -> ");
     int nr = res ? res->u.array.n : 0;
     bool paren = nr != 1;
-    if (paren) sb_putc(s, '(');
+    if (paren) print_buf_putc(s, '(');
     for (int i = 0; i < nr; i++) {
-        if (i) sb_puts(s, ", ");
+        if (i) print_buf_puts(s, ", ");
         print_attr(s, res->u.array.items[i]);
     }
-    if (paren) sb_putc(s, ')');
+    if (paren) print_buf_putc(s, ')');
 }
 
 static void print_elements(struct sbuf *s, const struct graph_attr *a)
 {
     if (a->u.elements.resource) {
-        sb_printf(s, "dense_resource<%s> : ", a->u.elements.resource);
+        print_buf_printf(s, "dense_resource<%s> : ", a->u.elements.resource);
     } else if (!a->u.elements.value) {
-        sb_puts(s, "dense_resource<__elided__> : ");
+        print_buf_puts(s, "dense_resource<__elided__> : ");
     } else {
-        sb_puts(s, "dense<");
+        print_buf_puts(s, "dense<");
         print_tensor_body(s, a->u.elements.value);
-        sb_puts(s, "> : ");
+        print_buf_puts(s, "> : ");
     }
     print_type(s, a->u.elements.type);
 }
@@ -613,19 +613,19 @@ void print_attr(struct sbuf *s, const struct graph_attr *a)
 {
     switch (a->kind) {
     case GRAPH_ATTR_UNIT:
-        sb_puts(s, "unit");
+        print_buf_puts(s, "unit");
         return;
     case GRAPH_ATTR_BOOL:
-        sb_puts(s, a->u.b ? "true" : "false");
+        print_buf_puts(s, a->u.b ? "true" : "false");
         return;
     case GRAPH_ATTR_INT:
         print_int_value(s, a);
-        sb_printf(s, " : %s", base_dtype_name(a->elem));
+        print_buf_printf(s, " : %s", base_dtype_name(a->elem));
         return;
     case GRAPH_ATTR_FLOAT:
         if (!isfinite(a->u.f)) print_hex_bits(s, a->elem, round_bits(a->elem, a->u.f));
         else print_float_as(s, a->elem, a->u.f);
-        sb_printf(s, " : %s", base_dtype_name(a->elem));
+        print_buf_printf(s, " : %s", base_dtype_name(a->elem));
         return;
     case GRAPH_ATTR_STRING:
         print_string(s, a->u.str.s, a->u.str.len);
@@ -637,26 +637,26 @@ void print_attr(struct sbuf *s, const struct graph_attr *a)
         if (a->tag) {
             const char *dot = strchr(a->tag, '.');
             if (dot) {
-                sb_putc(s, '#');
-                sb_putn(s, a->tag, (size_t)(dot - a->tag));
-                sb_printf(s, "<%s ", dot + 1);
-                sb_putn(s, a->u.str.s, a->u.str.len);
-                sb_putc(s, '>');
+                print_buf_putc(s, '#');
+                print_buf_putn(s, a->tag, (size_t)(dot - a->tag));
+                print_buf_printf(s, "<%s ", dot + 1);
+                print_buf_putn(s, a->u.str.s, a->u.str.len);
+                print_buf_putc(s, '>');
                 return;
             }
         }
-        sb_putn(s, a->u.str.s, a->u.str.len);
+        print_buf_putn(s, a->u.str.s, a->u.str.len);
         return;
     case GRAPH_ATTR_OPAQUE:
-        sb_putn(s, a->u.str.s, a->u.str.len);
+        print_buf_putn(s, a->u.str.s, a->u.str.len);
         return;
     case GRAPH_ATTR_ARRAY:
-        sb_putc(s, '[');
+        print_buf_putc(s, '[');
         for (int i = 0; i < a->u.array.n; i++) {
-            if (i) sb_puts(s, ", ");
+            if (i) print_buf_puts(s, ", ");
             print_attr(s, a->u.array.items[i]);
         }
-        sb_putc(s, ']');
+        print_buf_putc(s, ']');
         return;
     case GRAPH_ATTR_DENSE_ARRAY:
         print_dense_array(s, a, false);
@@ -669,27 +669,27 @@ void print_attr(struct sbuf *s, const struct graph_attr *a)
         return;
     case GRAPH_ATTR_DICT:
         if (!a->tag) {
-            sb_putc(s, '{');
+            print_buf_putc(s, '{');
             print_dict_items(s, a);
-            sb_putc(s, '}');
+            print_buf_putc(s, '}');
         } else if (!strcmp(a->tag, "builtin.function_type")) {
             print_function_type(s, a);
         } else if (!strcmp(a->tag, "sdy.sharding")) {
-            sb_puts(s, "#sdy.sharding");
+            print_buf_puts(s, "#sdy.sharding");
             print_sharding_body(s, a);
         } else if (!strcmp(a->tag, "sdy.mesh")) {
-            sb_puts(s, "#sdy.mesh");
+            print_buf_puts(s, "#sdy.mesh");
             print_mesh_body(s, a);
         } else if (!strcmp(a->tag, "stablehlo.conv")) {
             print_conv(s, a);
         } else {
-            sb_printf(s, "#%s<", a->tag);
+            print_buf_printf(s, "#%s<", a->tag);
             for (int i = 0; i < a->u.dict.n; i++) {
-                if (i) sb_puts(s, ", ");
-                sb_printf(s, "%s = ", a->u.dict.items[i].name);
+                if (i) print_buf_puts(s, ", ");
+                print_buf_printf(s, "%s = ", a->u.dict.items[i].name);
                 print_struct_value(s, a->u.dict.items[i].value);
             }
-            sb_putc(s, '>');
+            print_buf_putc(s, '>');
         }
         return;
     }
@@ -717,24 +717,24 @@ static bool results_grouped(const struct graph_op *op)
 static void print_value_name(struct printer *pr, const struct graph_value *v)
 {
     struct sbuf *s = pr->s;
-    sb_putc(s, '%');
+    print_buf_putc(s, '%');
     if (v->name) {
-        sb_puts(s, v->name);
+        print_buf_puts(s, v->name);
     } else {
-        for (int i = 0; i < pr->fresh_underscores; i++) sb_putc(s, '_');
-        sb_printf(s, "%u", v->id);
+        for (int i = 0; i < pr->fresh_underscores; i++) print_buf_putc(s, '_');
+        print_buf_printf(s, "%u", v->id);
     }
 }
 
 static void print_use(struct printer *pr, const struct graph_value *v)
 {
     print_value_name(pr, v);
-    if (v->def && results_grouped(v->def)) sb_printf(pr->s, "#%d", v->index);
+    if (v->def && results_grouped(v->def)) print_buf_printf(pr->s, "#%d", v->index);
 }
 
 static void indent(struct sbuf *s, int depth)
 {
-    for (int i = 0; i < depth; i++) sb_puts(s, "  ");
+    for (int i = 0; i < depth; i++) print_buf_puts(s, "  ");
 }
 
 static void note_resource(struct printer *pr, const struct graph_attr *a, int depth)
@@ -770,21 +770,21 @@ static void print_op_attr(struct printer *pr, const struct graph_op *op, const s
     note_resource(pr, v, 0);
     if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION && v->kind == GRAPH_ATTR_ARRAY &&
         (!strcmp(na->name, "in_shardings") || !strcmp(na->name, "out_shardings"))) {
-        sb_printf(s, "%s = #sdy.sharding_per_value<[", na->name);
+        print_buf_printf(s, "%s = #sdy.sharding_per_value<[", na->name);
         for (int i = 0; i < v->u.array.n; i++) {
-            if (i) sb_puts(s, ", ");
+            if (i) print_buf_puts(s, ", ");
             const struct graph_attr *sh = v->u.array.items[i];
             if (sh->kind == GRAPH_ATTR_DICT) print_sharding_body(s, sh);
             else print_attr(s, sh);
         }
-        sb_puts(s, "]>");
+        print_buf_puts(s, "]>");
         return;
     }
     if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION && v->kind == GRAPH_ATTR_ARRAY &&
         !strcmp(na->name, "manual_axes")) {
-        sb_puts(s, "manual_axes = #sdy<manual_axes");
+        print_buf_puts(s, "manual_axes = #sdy<manual_axes");
         print_axis_set(s, v);
-        sb_putc(s, '>');
+        print_buf_putc(s, '>');
         return;
     }
     const char *name = na->name;
@@ -793,7 +793,7 @@ static void print_op_attr(struct printer *pr, const struct graph_op *op, const s
         name = "iteration";
     print_key(s, name);
     if (v->kind != GRAPH_ATTR_UNIT) {
-        sb_puts(s, " = ");
+        print_buf_puts(s, " = ");
         print_attr(s, v);
     }
 }
@@ -805,63 +805,63 @@ static void print_op(struct printer *pr, const struct graph_op *op, int depth)
     if (op->n_results) {
         if (results_grouped(op)) {
             print_value_name(pr, &op->results[0]);
-            sb_printf(s, ":%d", op->n_results);
+            print_buf_printf(s, ":%d", op->n_results);
         } else {
             for (int i = 0; i < op->n_results; i++) {
-                if (i) sb_puts(s, ", ");
+                if (i) print_buf_puts(s, ", ");
                 print_value_name(pr, &op->results[i]);
             }
         }
-        sb_puts(s, " = ");
+        print_buf_puts(s, " = ");
     }
     print_string(s, op->name, strlen(op->name));
-    sb_putc(s, '(');
+    print_buf_putc(s, '(');
     for (int i = 0; i < op->n_operands; i++) {
-        if (i) sb_puts(s, ", ");
+        if (i) print_buf_puts(s, ", ");
         print_use(pr, op->operands[i]);
     }
-    sb_putc(s, ')');
+    print_buf_putc(s, ')');
     if (op->n_regions) {
-        sb_puts(s, " (");
+        print_buf_puts(s, " (");
         for (int r = 0; r < op->n_regions; r++) {
-            if (r) sb_puts(s, ", ");
-            sb_puts(s, "{\n");
+            if (r) print_buf_puts(s, ", ");
+            print_buf_puts(s, "{\n");
             for (int bi = 0; bi < op->regions[r].n_blocks; bi++) print_block(pr, &op->regions[r].blocks[bi], depth + 1);
             indent(s, depth);
-            sb_putc(s, '}');
+            print_buf_putc(s, '}');
         }
-        sb_putc(s, ')');
+        print_buf_putc(s, ')');
     }
     if (op->n_attrs) {
-        sb_puts(s, " {");
+        print_buf_puts(s, " {");
         for (int i = 0; i < op->n_attrs; i++) {
-            if (i) sb_puts(s, ", ");
+            if (i) print_buf_puts(s, ", ");
             print_op_attr(pr, op, &op->attrs[i]);
         }
-        sb_putc(s, '}');
+        print_buf_putc(s, '}');
     }
-    sb_puts(s, " : (");
+    print_buf_puts(s, " : (");
     for (int i = 0; i < op->n_operands; i++) {
-        if (i) sb_puts(s, ", ");
+        if (i) print_buf_puts(s, ", ");
         print_type(s, op->operands[i]->type);
     }
-    sb_puts(s, ") -> ");
+    print_buf_puts(s, ") -> ");
     if (op->n_results == 1) {
         print_type(s, op->results[0].type);
     } else {
-        sb_putc(s, '(');
+        print_buf_putc(s, '(');
         for (int i = 0; i < op->n_results; i++) {
-            if (i) sb_puts(s, ", ");
+            if (i) print_buf_puts(s, ", ");
             print_type(s, op->results[i].type);
         }
-        sb_putc(s, ')');
+        print_buf_putc(s, ')');
     }
     if (op->loc.name) {
-        sb_puts(s, " loc(");
+        print_buf_puts(s, " loc(");
         print_string(s, op->loc.name, strlen(op->loc.name));
-        sb_putc(s, ')');
+        print_buf_putc(s, ')');
     }
-    sb_putc(s, '\n');
+    print_buf_putc(s, '\n');
 }
 
 static void print_block(struct printer *pr, const struct graph_block *b, int depth)
@@ -869,14 +869,14 @@ static void print_block(struct printer *pr, const struct graph_block *b, int dep
     struct sbuf *s = pr->s;
     if (b->n_args) {
         indent(s, depth > 0 ? depth - 1 : 0);
-        sb_puts(s, "^bb0(");
+        print_buf_puts(s, "^bb0(");
         for (int i = 0; i < b->n_args; i++) {
-            if (i) sb_puts(s, ", ");
+            if (i) print_buf_puts(s, ", ");
             print_value_name(pr, &b->args[i]);
-            sb_puts(s, ": ");
+            print_buf_puts(s, ": ");
             print_type(s, b->args[i].type);
         }
-        sb_puts(s, "):\n");
+        print_buf_puts(s, "):\n");
     }
     for (int i = 0; i < b->n_ops; i++) print_op(pr, b->ops[i], depth);
 }
@@ -922,15 +922,15 @@ static void print_resources(struct printer *pr)
 {
     struct sbuf *s = pr->s;
     if (!pr->n_res) return;
-    sb_puts(s, "\n{-#\n  dialect_resources: {\n    builtin: {\n");
+    print_buf_puts(s, "\n{-#\n  dialect_resources: {\n    builtin: {\n");
     static const char hex[] = "0123456789ABCDEF";
     for (size_t i = 0; i < pr->n_res; i++) {
         const struct graph_attr *a = pr->resources[i];
         const struct base_tensor *t = a->u.elements.value;
         size_t nbytes = base_tensor_nbytes(t);
         uint32_t align = (uint32_t)base_dtype_size(t->dtype);
-        sb_printf(s, "      %s: \"0x%02X%02X%02X%02X", a->u.elements.resource, align & 255, (align >> 8) & 255,
-                  (align >> 16) & 255, align >> 24);
+        print_buf_printf(s, "      %s: \"0x%02X%02X%02X%02X", a->u.elements.resource, align & 255, (align >> 8) & 255,
+                         (align >> 16) & 255, align >> 24);
         if (!sb_reserve(s, 2 * nbytes)) return;
         const unsigned char *d = t->data;
         for (size_t k = 0; k < nbytes; k++) {
@@ -938,36 +938,36 @@ static void print_resources(struct printer *pr)
             s->p[s->n++] = hex[d[k] & 15];
         }
         s->p[s->n] = 0;
-        sb_puts(s, i + 1 < pr->n_res ? "\",\n" : "\"\n");
+        print_buf_puts(s, i + 1 < pr->n_res ? "\",\n" : "\"\n");
     }
-    sb_puts(s, "    }\n  }\n#-}\n");
+    print_buf_puts(s, "    }\n  }\n#-}\n");
 }
 
 static enum base_status print_module(const struct graph_module *m, struct sbuf *s)
 {
     struct printer pr = {s, 0, NULL, 0, 0};
     pr.fresh_underscores = scan_underscores(&m->body, 0) + 1;
-    sb_puts(s, "module");
+    print_buf_puts(s, "module");
     if (m->name) {
-        sb_putc(s, ' ');
+        print_buf_putc(s, ' ');
         print_symbol(s, m->name, strlen(m->name));
     }
     if (m->n_attrs) {
-        sb_puts(s, " attributes {");
+        print_buf_puts(s, " attributes {");
         for (int i = 0; i < m->n_attrs; i++) {
-            if (i) sb_puts(s, ", ");
+            if (i) print_buf_puts(s, ", ");
             note_resource(&pr, m->attrs[i].value, 0);
             print_key(s, m->attrs[i].name);
             if (m->attrs[i].value->kind != GRAPH_ATTR_UNIT) {
-                sb_puts(s, " = ");
+                print_buf_puts(s, " = ");
                 print_attr(s, m->attrs[i].value);
             }
         }
-        sb_putc(s, '}');
+        print_buf_putc(s, '}');
     }
-    sb_puts(s, " {\n");
+    print_buf_puts(s, " {\n");
     print_block(&pr, &m->body, 1);
-    sb_puts(s, "}\n");
+    print_buf_puts(s, "}\n");
     print_resources(&pr);
     free(pr.resources);
     return s->oom ? BASE_ERR_NOMEM : BASE_OK;
@@ -978,10 +978,10 @@ enum base_status graph_print_str(const struct graph_module *m, char **out, size_
     *out = NULL;
     if (len) *len = 0;
     struct sbuf s;
-    sb_init(&s);
+    print_buf_init(&s);
     enum base_status st = print_module(m, &s);
     if (st != BASE_OK || !s.p) {
-        sb_free(&s);
+        print_buf_free(&s);
         return st != BASE_OK ? st : BASE_ERR_NOMEM;
     }
     *out = s.p;

@@ -481,6 +481,14 @@ enum base_status verify_op_matrix(struct verify_ctx *cx, const struct graph_op *
     return BASE_OK;
 }
 
+enum base_status verify_dict_list(struct verify_ctx *cx, const struct graph_op *op,
+                                  const struct graph_attr *dn, const char *name, struct verify_dlist *l)
+{
+    VTRY(verify_attr_list(cx, op, graph_dict_get(dn, name), name, false, l->v, &l->n));
+    if (l->n < 0) l->n = 0;
+    return BASE_OK;
+}
+
 const char *verify_attr_word(const struct graph_attr *a, size_t *len)
 {
     if (!a) return NULL;

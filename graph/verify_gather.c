@@ -6,21 +6,6 @@
 
 #define R GRAPH_MAX_RANK
 
-struct dlist {
-    int n;
-    int64_t v[VERIFY_MAX_LIST];
-};
-
-/* A list field of a dimension-numbers dict; absent means empty (the printer
- * drops empty fields). */
-static enum base_status dict_list(struct verify_ctx *cx, const struct graph_op *op,
-                                  const struct graph_attr *dn, const char *name, struct dlist *l)
-{
-    VTRY(verify_attr_list(cx, op, graph_dict_get(dn, name), name, false, l->v, &l->n));
-    if (l->n < 0) l->n = 0;
-    return BASE_OK;
-}
-
 static enum base_status dict_int(struct verify_ctx *cx, const struct graph_op *op,
                                  const struct graph_attr *dn, const char *name, int64_t *out)
 {
@@ -32,7 +17,7 @@ static enum base_status dict_int(struct verify_ctx *cx, const struct graph_op *o
 
 static enum base_status need_sorted_unique(struct verify_ctx *cx, const struct graph_op *op,
                                            const char *label, const char *what,
-                                           const struct dlist *l, bool sorted)
+                                           const struct verify_dlist *l, bool sorted)
 {
     VTRY(verify_list_is_unique(cx, op, label, what, l->n, l->v));
     if (sorted && !verify_list_sorted(l->n, l->v)) {
@@ -44,8 +29,8 @@ static enum base_status need_sorted_unique(struct verify_ctx *cx, const struct g
 }
 
 static enum base_status need_unique2(struct verify_ctx *cx, const struct graph_op *op,
-                                     const char *label, const char *what, const struct dlist *a,
-                                     const struct dlist *b)
+                                     const char *label, const char *what, const struct verify_dlist *a,
+                                     const struct verify_dlist *b)
 {
     int64_t all[2 * VERIFY_MAX_LIST];
     memcpy(all, a->v, (size_t)a->n * sizeof *all);
@@ -58,8 +43,8 @@ static enum base_status need_unique2(struct verify_ctx *cx, const struct graph_o
  * batching dims of the indices. */
 static enum base_status index_checks(struct verify_ctx *cx, const struct graph_op *op,
                                      const struct graph_type *idx, int64_t ivd,
-                                     const struct dlist *map, const char *map_name,
-                                     const struct dlist *idx_batch, const char *const *lab)
+                                     const struct verify_dlist *map, const char *map_name,
+                                     const struct verify_dlist *idx_batch, const char *const *lab)
 {
     /* lab: ivd range, map size, batch unique, batch range, ivd not in batch */
     if (idx->rank < 0) return BASE_OK;
@@ -85,8 +70,8 @@ static enum base_status index_checks(struct verify_ctx *cx, const struct graph_o
 /* Operand batching dims against the indices' ones: same count, same sizes. */
 static enum base_status batch_sizes(struct verify_ctx *cx, const struct graph_op *op,
                                     const char *c_count, const char *c_size,
-                                    const struct graph_type *x, const struct dlist *xb,
-                                    const struct graph_type *idx, const struct dlist *ib)
+                                    const struct graph_type *x, const struct verify_dlist *xb,
+                                    const struct graph_type *idx, const struct verify_dlist *ib)
 {
     if (xb->n != ib->n)
         return verify_fail(cx, op, "%s %d operand batching dims but %d indices batching dims",
@@ -114,13 +99,13 @@ static enum base_status gather(struct verify_ctx *cx, const struct graph_op *op,
     const struct graph_attr *dn = graph_op_attr(op, "dimension_numbers");
     if (!dn || dn->kind != GRAPH_ATTR_DICT)
         return verify_fail(cx, op, "requires a 'dimension_numbers' attribute");
-    struct dlist offs, coll, xbat, ibat, map, ss;
+    struct verify_dlist offs, coll, xbat, ibat, map, ss;
     int64_t ivd;
-    VTRY(dict_list(cx, op, dn, "offset_dims", &offs));
-    VTRY(dict_list(cx, op, dn, "collapsed_slice_dims", &coll));
-    VTRY(dict_list(cx, op, dn, "operand_batching_dims", &xbat));
-    VTRY(dict_list(cx, op, dn, "start_indices_batching_dims", &ibat));
-    VTRY(dict_list(cx, op, dn, "start_index_map", &map));
+    VTRY(verify_dict_list(cx, op, dn, "offset_dims", &offs));
+    VTRY(verify_dict_list(cx, op, dn, "collapsed_slice_dims", &coll));
+    VTRY(verify_dict_list(cx, op, dn, "operand_batching_dims", &xbat));
+    VTRY(verify_dict_list(cx, op, dn, "start_indices_batching_dims", &ibat));
+    VTRY(verify_dict_list(cx, op, dn, "start_index_map", &map));
     VTRY(dict_int(cx, op, dn, "index_vector_dim", &ivd));
     int xr = x->rank;
     bool know_sizes = !dynamic;
@@ -232,13 +217,13 @@ static enum base_status scatter(struct verify_ctx *cx, const struct graph_op *op
     const struct graph_attr *dn = graph_op_attr(op, "scatter_dimension_numbers");
     if (!dn || dn->kind != GRAPH_ATTR_DICT)
         return verify_fail(cx, op, "requires a 'scatter_dimension_numbers' attribute");
-    struct dlist uwd, iwd, xbat, ibat, map;
+    struct verify_dlist uwd, iwd, xbat, ibat, map;
     int64_t ivd;
-    VTRY(dict_list(cx, op, dn, "update_window_dims", &uwd));
-    VTRY(dict_list(cx, op, dn, "inserted_window_dims", &iwd));
-    VTRY(dict_list(cx, op, dn, "input_batching_dims", &xbat));
-    VTRY(dict_list(cx, op, dn, "scatter_indices_batching_dims", &ibat));
-    VTRY(dict_list(cx, op, dn, "scatter_dims_to_operand_dims", &map));
+    VTRY(verify_dict_list(cx, op, dn, "update_window_dims", &uwd));
+    VTRY(verify_dict_list(cx, op, dn, "inserted_window_dims", &iwd));
+    VTRY(verify_dict_list(cx, op, dn, "input_batching_dims", &xbat));
+    VTRY(verify_dict_list(cx, op, dn, "scatter_indices_batching_dims", &ibat));
+    VTRY(verify_dict_list(cx, op, dn, "scatter_dims_to_operand_dims", &map));
     VTRY(dict_int(cx, op, dn, "index_vector_dim", &ivd));
     int xr = x->rank;
     if (xr >= 0 && xr != uwd.n + iwd.n + xbat.n)

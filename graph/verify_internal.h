@@ -179,7 +179,15 @@ enum base_status verify_op_list(struct verify_ctx *cx, const struct graph_op *op
 enum base_status verify_op_matrix(struct verify_ctx *cx, const struct graph_op *op,
                                   const char *name, const int64_t **vals, int64_t *rows,
                                   int64_t *cols);
-/* The string of a KEYWORD/STRING attribute, or NULL. */
+/* A list field of a dimension-numbers dict (dot, conv, gather, scatter);
+ * absent reads as empty (the printer drops empty fields). */
+struct verify_dlist {
+    int n;
+    int64_t v[VERIFY_MAX_LIST];
+};
+enum base_status verify_dict_list(struct verify_ctx *cx, const struct graph_op *op,
+                                  const struct graph_attr *dn, const char *name, struct verify_dlist *l);
+/* The string of a KEYWORD, STRING or SYMBOL attribute, or NULL. */
 const char *verify_attr_word(const struct graph_attr *a, size_t *len);
 bool verify_word_is(const struct graph_attr *a, const char *word);
 

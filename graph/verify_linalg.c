@@ -7,19 +7,6 @@
 
 #define R GRAPH_MAX_RANK
 
-struct dlist {
-    int n;
-    int64_t v[VERIFY_MAX_LIST];
-};
-
-static enum base_status dict_list(struct verify_ctx *cx, const struct graph_op *op,
-                                  const struct graph_attr *dn, const char *name, struct dlist *l)
-{
-    VTRY(verify_attr_list(cx, op, graph_dict_get(dn, name), name, false, l->v, &l->n));
-    if (l->n < 0) l->n = 0;
-    return BASE_OK;
-}
-
 /* precision_config: at most 2 entries (spec (C11)/(C24) says 2; MLIR also
  * accepts an absent or empty list). */
 static enum base_status precision_config(struct verify_ctx *cx, const struct graph_op *op,
@@ -46,7 +33,7 @@ static enum base_status precision_config(struct verify_ctx *cx, const struct gra
 /* dot_general                                                               */
 
 struct dot_dims {
-    struct dlist lb, rb, lc, rc;
+    struct verify_dlist lb, rb, lc, rc;
 };
 
 /* (C1)-(C10): the dimension numbers against the operand shapes. */
@@ -96,10 +83,10 @@ static enum base_status dot_dims_read(struct verify_ctx *cx, const struct graph_
     const struct graph_attr *dn = graph_op_attr(op, attr);
     if (!dn || dn->kind != GRAPH_ATTR_DICT)
         return verify_fail(cx, op, "requires a '%s' attribute", attr);
-    VTRY(dict_list(cx, op, dn, "lhs_batching_dimensions", &d->lb));
-    VTRY(dict_list(cx, op, dn, "rhs_batching_dimensions", &d->rb));
-    VTRY(dict_list(cx, op, dn, "lhs_contracting_dimensions", &d->lc));
-    VTRY(dict_list(cx, op, dn, "rhs_contracting_dimensions", &d->rc));
+    VTRY(verify_dict_list(cx, op, dn, "lhs_batching_dimensions", &d->lb));
+    VTRY(verify_dict_list(cx, op, dn, "rhs_batching_dimensions", &d->rb));
+    VTRY(verify_dict_list(cx, op, dn, "lhs_contracting_dimensions", &d->lc));
+    VTRY(verify_dict_list(cx, op, dn, "rhs_contracting_dimensions", &d->rc));
     return BASE_OK;
 }
 
@@ -238,9 +225,9 @@ static enum base_status ragged_dot(struct verify_ctx *cx, const struct graph_op 
     VTRY(dot_dims_read(cx, op, "ragged_dot_dimension_numbers", &d));
     VTRY(dot_dims_check(cx, op, l, r, &d));
     const struct graph_attr *dn = graph_op_attr(op, "ragged_dot_dimension_numbers");
-    struct dlist lr, rg;
-    VTRY(dict_list(cx, op, dn, "lhs_ragged_dimensions", &lr));
-    VTRY(dict_list(cx, op, dn, "rhs_group_dimensions", &rg));
+    struct verify_dlist lr, rg;
+    VTRY(verify_dict_list(cx, op, dn, "lhs_ragged_dimensions", &lr));
+    VTRY(verify_dict_list(cx, op, dn, "rhs_group_dimensions", &rg));
     if (lr.n != 1)
         return verify_fail(cx, op, "there must be exactly one lhs ragged dimension, got %d", lr.n);
     if (l->rank < 0 || r->rank < 0 || g->rank < 0) return BASE_OK;
@@ -353,10 +340,10 @@ static enum base_status convolution(struct verify_ctx *cx, const struct graph_op
     VTRY(conv_int(cx, op, dn, "kernel_output_feature_dimension", &ko));
     VTRY(conv_int(cx, op, dn, "output_batch_dimension", &ob));
     VTRY(conv_int(cx, op, dn, "output_feature_dimension", &of));
-    struct dlist is, ks, os;
-    VTRY(dict_list(cx, op, dn, "input_spatial_dimensions", &is));
-    VTRY(dict_list(cx, op, dn, "kernel_spatial_dimensions", &ks));
-    VTRY(dict_list(cx, op, dn, "output_spatial_dimensions", &os));
+    struct verify_dlist is, ks, os;
+    VTRY(verify_dict_list(cx, op, dn, "input_spatial_dimensions", &is));
+    VTRY(verify_dict_list(cx, op, dn, "kernel_spatial_dimensions", &ks));
+    VTRY(verify_dict_list(cx, op, dn, "output_spatial_dimensions", &os));
     int N = l->rank >= 0 ? l->rank : r->rank >= 0 ? r->rank : is.n + 2;
     if ((l->rank >= 0 && l->rank != N) || (r->rank >= 0 && r->rank != N))
         return verify_fail(cx, op, "(C1) lhs and rhs must have the same rank, got %d and %d", l->rank,

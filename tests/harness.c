@@ -1,6 +1,7 @@
 /* Shared main() for the cmocka test executables. */
 #include "tests/harness.h"
 
+#include <dirent.h>
 #include <stdio.h>
 
 static uint64_t seed_value = 1;
@@ -18,6 +19,42 @@ const char *test_shared_path(const char *rel)
     static char buf[4096];
     snprintf(buf, sizeof buf, "%s/%s", test_shared_dir(), rel);
     return buf;
+}
+
+static int cmp_paths(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char **test_dir_paths(const char *dir, size_t *n)
+{
+    DIR *d = opendir(dir);
+    if (!d) fail_msg("cannot open %s (set SHARED to the shared folder)", dir);
+    char **paths = NULL;
+    size_t cap = 0;
+    struct dirent *e;
+    *n = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 256;
+            paths = realloc(paths, cap * sizeof *paths);
+            assert_non_null(paths);
+        }
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        paths[*n] = malloc(len);
+        assert_non_null(paths[*n]);
+        snprintf(paths[(*n)++], len, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    if (*n) qsort(paths, *n, sizeof *paths, cmp_paths);
+    return paths;
+}
+
+void test_paths_free(char **paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(paths[i]);
+    free(paths);
 }
 
 int test_harness_main(int argc, char **argv, const char *group, const struct CMUnitTest *tests,

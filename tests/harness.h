@@ -20,6 +20,10 @@ uint64_t test_seed(void);
 const char *test_shared_dir(void);
 /* Joins test_shared_dir() and rel into a static buffer. */
 const char *test_shared_path(const char *rel);
+/* Sorted paths "dir/name" of the entries of dir, hidden ones left out; fails
+ * the test when dir cannot be opened.  Free with test_paths_free. */
+char **test_dir_paths(const char *dir, size_t *n);
+void test_paths_free(char **paths, size_t n);
 int test_harness_main(int argc, char **argv, const char *group, const struct CMUnitTest *tests,
                       size_t n, CMFixtureFunction setup, CMFixtureFunction teardown);
 

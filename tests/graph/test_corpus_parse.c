@@ -5,7 +5,6 @@
 
 #include "graph/graph.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -81,42 +80,17 @@ static void check_file(struct tally *t, const char *path)
     free(text);
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static void walk(struct tally *t, const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
-        fail_msg("cannot open %s (set SHARED to the shared folder)", dir);
-        return;
-    }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.') continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 256;
-            names = realloc(names, cap * sizeof *names);
-            assert_non_null(names);
-        }
-        size_t len = strlen(dir) + strlen(e->d_name) + 2;
-        names[n] = malloc(len);
-        snprintf(names[n++], len, "%s/%s", dir, e->d_name);
-    }
-    closedir(d);
-    qsort(names, n, sizeof *names, cmp_names);
+    size_t n;
+    char **paths = test_dir_paths(dir, &n);
     for (size_t i = 0; i < n; i++) {
         struct stat st;
-        size_t len = strlen(names[i]);
-        if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode)) walk(t, names[i]);
-        else if (len > 5 && strcmp(names[i] + len - 5, ".mlir") == 0) check_file(t, names[i]);
-        free(names[i]);
+        size_t len = strlen(paths[i]);
+        if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) walk(t, paths[i]);
+        else if (len > 5 && strcmp(paths[i] + len - 5, ".mlir") == 0) check_file(t, paths[i]);
     }
-    free(names);
+    test_paths_free(paths, n);
 }
 
 static void run_corpus(const char *rel, int min_files)

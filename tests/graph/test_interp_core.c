@@ -1,24 +1,9 @@
 /* The interpreter core (graph/interp.c, interp_control.c, interp_check.c,
  * conform.c): calls, control flow, value lifetimes, check recording, errors,
  * multi-process runs and conformance-case outcomes. */
-#include "tests/harness.h"
+#include "tests/prog.h"
 
 #include <stdio.h>
-
-#include "graph/graph.h"
-
-static struct graph_module *parse(const char *src)
-{
-    struct graph_parse_options po = {.path = "core.mlir"};
-    struct graph_module *m = NULL;
-    struct base_diag d;
-    base_diag_clear(&d);
-    if (graph_parse(src, strlen(src), &po, &m, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        fail_msg("parse failed");
-    }
-    return m;
-}
 
 static int64_t scalar_i64(const struct base_tensor *t)
 {
@@ -29,36 +14,10 @@ static int64_t scalar_i64(const struct base_tensor *t)
 /* Runs @main without inputs and returns scalar output 0 as int64. */
 static int64_t run_scalar(const char *src)
 {
-    struct graph_module *m = parse(src);
-    struct graph_interp_result res;
-    struct base_diag d;
-    base_diag_clear(&d);
-    if (graph_interp_run(m, NULL, NULL, 0, NULL, &res, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        fail_msg("run failed");
-    }
-    assert_true(res.n_outputs >= 1);
-    int64_t v = scalar_i64(res.outputs[0]);
-    graph_interp_result_free(&res);
-    graph_module_destroy(m);
+    struct base_tensor *t = prog_run_output(src, 0);
+    int64_t v = scalar_i64(t);
+    base_tensor_release(t);
     return v;
-}
-
-/* Runs @main and expects an error status whose message contains frag. */
-static void run_error(const char *src, enum base_status want, const char *frag, int line)
-{
-    struct graph_module *m = parse(src);
-    struct graph_interp_result res;
-    struct base_diag d;
-    base_diag_clear(&d);
-    enum base_status st = graph_interp_run(m, NULL, NULL, 0, NULL, &res, &d);
-    if (st != want || !strstr(d.msg, frag) || (line && d.line != line)) {
-        base_diag_print(&d, stderr);
-        fail_msg("want status %s with '%s' at line %d, got %s", base_status_str(want), frag, line,
-                 base_status_str(st));
-    }
-    graph_interp_result_free(&res);
-    graph_module_destroy(m);
 }
 
 /* sum of 1..10 with a while loop */
@@ -169,7 +128,7 @@ static void test_recursion_is_reported(void **state)
         "  %r = func.call @f(%c) : (tensor<i32>) -> tensor<i32>\n"
         "  func.return %r : tensor<i32>\n"
         "}\n";
-    run_error(src, BASE_ERR_UNSUPPORTED, "recursive call of @f", 0);
+    prog_run_fails(src, BASE_ERR_UNSUPPORTED, "recursive call of @f", 0);
 }
 
 static void test_unsupported_op_is_located(void **state)
@@ -181,7 +140,7 @@ static void test_unsupported_op_is_located(void **state)
         "  %r = \"foo.bar\"(%c) : (tensor<2xf32>) -> tensor<2xf32>\n"
         "  func.return %r : tensor<2xf32>\n"
         "}\n";
-    run_error(src, BASE_ERR_UNSUPPORTED, "foo.bar", 3);
+    prog_run_fails(src, BASE_ERR_UNSUPPORTED, "foo.bar", 3);
 }
 
 /* A value used twice after a loop and a value never used must both be
@@ -223,20 +182,17 @@ static void test_checks_are_recorded_not_fatal(void **state)
         "  check.expect_almost_eq_const %f, dense<1.00001> : tensor<f32>\n"
         "  func.return\n"
         "}\n";
-    struct graph_module *m = parse(src);
-    struct graph_interp_result res;
-    struct base_diag d;
-    base_diag_clear(&d);
-    assert_int_equal(graph_interp_run(m, NULL, NULL, 0, NULL, &res, &d), BASE_OK);
-    assert_int_equal(res.n_checks, 3);
-    assert_int_equal(res.n_checks_failed, 1);
-    assert_true(res.checks[0].passed);
-    assert_false(res.checks[1].passed);
-    assert_int_equal(res.checks[1].loc.line, 4);
-    assert_non_null(strstr(res.checks[1].what, "[1]"));
-    assert_true(res.checks[2].passed);
-    graph_interp_result_free(&res);
-    graph_module_destroy(m);
+    struct prog r;
+    prog_start(&r, src, NULL, 0, 1, 1);
+    assert_int_equal(r.st, BASE_OK);
+    assert_int_equal(r.res.n_checks, 3);
+    assert_int_equal(r.res.n_checks_failed, 1);
+    assert_true(r.res.checks[0].passed);
+    assert_false(r.res.checks[1].passed);
+    assert_int_equal(r.res.checks[1].loc.line, 4);
+    assert_non_null(strstr(r.res.checks[1].what, "[1]"));
+    assert_true(r.res.checks[2].passed);
+    prog_free(&r);
 }
 
 /* expect_close allows 3 ULP by default: 1.0 and 1.0 + 3 ulp pass, + 4 fail */
@@ -258,17 +214,14 @@ static void test_expect_close_counts_ulps(void **state)
         "  stablehlo.custom_call @check.expect_close(%s3, %t3) {has_side_effect = true} : (tensor<1xf32>, tensor<1xf32>) -> ()\n"
         "  func.return\n"
         "}\n";
-    struct graph_module *m = parse(src);
-    struct graph_interp_result res;
-    struct base_diag d;
-    base_diag_clear(&d);
-    assert_int_equal(graph_interp_run(m, NULL, NULL, 0, NULL, &res, &d), BASE_OK);
-    assert_int_equal(res.n_checks, 3);
-    assert_true(res.checks[0].passed);
-    assert_false(res.checks[1].passed);
-    assert_true(res.checks[2].passed); /* -0 vs +0: 0 ULP */
-    graph_interp_result_free(&res);
-    graph_module_destroy(m);
+    struct prog r;
+    prog_start(&r, src, NULL, 0, 1, 1);
+    assert_int_equal(r.st, BASE_OK);
+    assert_int_equal(r.res.n_checks, 3);
+    assert_true(r.res.checks[0].passed);
+    assert_false(r.res.checks[1].passed);
+    assert_true(r.res.checks[2].passed); /* -0 vs +0: 0 ULP */
+    prog_free(&r);
 }
 
 static void test_inputs_are_type_checked(void **state)
@@ -278,17 +231,15 @@ static void test_inputs_are_type_checked(void **state)
         "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
         "  func.return %x : tensor<2xf32>\n"
         "}\n";
-    struct graph_module *m = parse(src);
     struct base_tensor *t = NULL;
     int64_t dims[1] = {3};
     assert_int_equal(base_tensor_create(BASE_DT_F32, 1, dims, &t), BASE_OK);
-    struct graph_interp_result res;
-    struct base_diag d;
-    base_diag_clear(&d);
-    assert_int_equal(graph_interp_run(m, NULL, &t, 1, NULL, &res, &d), BASE_ERR_INVALID);
-    assert_non_null(strstr(d.msg, "expected tensor<2xf32>, got tensor<3xf32>"));
+    struct prog r;
+    prog_start(&r, src, &t, 1, 1, 1);
+    assert_int_equal(r.st, BASE_ERR_INVALID);
+    assert_non_null(strstr(r.diag.msg, "expected tensor<2xf32>, got tensor<3xf32>"));
     base_tensor_release(t);
-    graph_module_destroy(m);
+    prog_free(&r);
 }
 
 /* Four processes, each gets its own input; replica_id tells them apart. */
@@ -304,25 +255,18 @@ static void test_processes_run_with_their_own_inputs(void **state)
         "  %r = stablehlo.add %m, %x : tensor<i32>\n"
         "  func.return %r : tensor<i32>\n"
         "}\n";
-    struct graph_module *m = parse(src);
     struct base_tensor *in[4];
     for (int i = 0; i < 4; i++) {
         assert_int_equal(base_tensor_create(BASE_DT_SI32, 0, NULL, &in[i]), BASE_OK);
         ((int32_t *)in[i]->data)[0] = i + 1;
     }
-    struct graph_interp_options opt = {.num_replicas = 4, .num_partitions = 1};
-    struct graph_interp_result res;
-    struct base_diag d;
-    base_diag_clear(&d);
-    if (graph_interp_run(m, NULL, in, 4, &opt, &res, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        fail();
-    }
-    assert_int_equal(res.n_processes, 4);
-    for (int p = 0; p < 4; p++) assert_int_equal(scalar_i64(res.outputs[p]), 100 * p + p + 1);
-    graph_interp_result_free(&res);
+    struct prog r;
+    prog_start(&r, src, in, 4, 4, 1);
+    prog_expect_ok(&r);
+    assert_int_equal(r.res.n_processes, 4);
+    for (int p = 0; p < 4; p++) assert_int_equal(scalar_i64(prog_output(&r, p, 0)), 100 * p + p + 1);
+    prog_free(&r);
     for (int i = 0; i < 4; i++) base_tensor_release(in[i]);
-    graph_module_destroy(m);
 }
 
 static void run_case(const char *src, struct graph_case_result *r)

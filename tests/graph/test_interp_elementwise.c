@@ -1,142 +1,33 @@
 /* Elementwise kernels of the golden interpreter (graph/interp_elementwise.c).
  * Expected values come from the StableHLO spec's examples, IEEE-754 facts and
  * hand computation, not from the kernels. */
-#include "tests/harness.h"
+#include "tests/prog.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "graph/graph.h"
 #include "graph/interp.h"
-
-/* Parses src, runs @main and returns its first output (new reference). */
-static struct base_tensor *run_src(const char *src)
-{
-    struct graph_parse_options po = {.path = "test.mlir"};
-    struct graph_module *m = NULL;
-    struct base_diag d;
-    base_diag_clear(&d);
-    if (graph_parse(src, strlen(src), &po, &m, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        fail_msg("parse failed");
-    }
-    struct graph_interp_options io;
-    memset(&io, 0, sizeof io);
-    struct graph_interp_result res;
-    memset(&res, 0, sizeof res);
-    if (graph_interp_run(m, NULL, NULL, 0, &io, &res, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        graph_module_destroy(m);
-        fail_msg("run failed");
-    }
-    assert_true(res.n_outputs >= 1);
-    struct base_tensor *t = base_tensor_retain(res.outputs[0]);
-    graph_interp_result_free(&res);
-    graph_module_destroy(m);
-    return t;
-}
-
-/* Runs src and expects a runtime error. */
-static void run_src_fails(const char *src)
-{
-    struct graph_parse_options po = {.path = "test.mlir"};
-    struct graph_module *m = NULL;
-    struct base_diag d;
-    base_diag_clear(&d);
-    assert_int_equal(graph_parse(src, strlen(src), &po, &m, &d), BASE_OK);
-    struct graph_interp_options io;
-    memset(&io, 0, sizeof io);
-    struct graph_interp_result res;
-    memset(&res, 0, sizeof res);
-    enum base_status st = graph_interp_run(m, NULL, NULL, 0, &io, &res, &d);
-    assert_int_not_equal(st, BASE_OK);
-    assert_true(d.line > 0); /* located */
-    graph_interp_result_free(&res);
-    graph_module_destroy(m);
-}
-
-/* One op applied to constants: the body of @main between the header and the
- * return, returning %r of type T. */
-#define PROGRAM(T, BODY) \
-    "func.func @main() -> " T " {\n" BODY "\n  func.return %r : " T "\n}\n"
-
-static void expect_ints(struct base_tensor *t, const int64_t *want, size_t n)
-{
-    assert_int_equal(t->count, (int64_t)n);
-    for (size_t i = 0; i < n; i++) {
-        int64_t got = base_elem_get_i64(t->dtype, t->data, i);
-        if (got != want[i]) fail_msg("element %zu: got %lld, want %lld", i, (long long)got, (long long)want[i]);
-    }
-}
-
-static void expect_uints(struct base_tensor *t, const uint64_t *want, size_t n)
-{
-    assert_int_equal(t->count, (int64_t)n);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t got = base_elem_get_u64(t->dtype, t->data, i);
-        if (got != want[i])
-            fail_msg("element %zu: got %llu, want %llu", i, (unsigned long long)got,
-                     (unsigned long long)want[i]);
-    }
-}
-
-/* Floats: equal within rel (0: exactly, with the sign of zero; NaN == NaN). */
-static void expect_floats(struct base_tensor *t, const double *want, size_t n, double rel)
-{
-    assert_int_equal(t->count, (int64_t)n);
-    for (size_t i = 0; i < n; i++) {
-        double got = base_elem_get_f64(t->dtype, t->data, i);
-        bool ok;
-        if (isnan(want[i])) ok = isnan(got);
-        else if (rel == 0.0) ok = got == want[i] && signbit(got) == signbit(want[i]);
-        else ok = fabs(got - want[i]) <= rel * fabs(want[i]);
-        if (!ok) fail_msg("element %zu: got %.17g, want %.17g", i, got, want[i]);
-    }
-}
-
-static void expect_complex(struct base_tensor *t, const double *want_re_im, size_t n, double rel)
-{
-    assert_int_equal(t->count, (int64_t)n);
-    for (size_t i = 0; i < n; i++) {
-        double re, im;
-        base_elem_get_c128(t->dtype, t->data, i, &re, &im);
-        double wr = want_re_im[2 * i], wi = want_re_im[2 * i + 1];
-        if (fabs(re - wr) > rel * fabs(wr) + 1e-300 || fabs(im - wi) > rel * fabs(wi) + 1e-300)
-            fail_msg("element %zu: got (%.17g, %.17g), want (%.17g, %.17g)", i, re, im, wr, wi);
-    }
-}
-
-static void expect_bools(struct base_tensor *t, const char *want)
-{
-    size_t n = strlen(want);
-    assert_int_equal(t->dtype, BASE_DT_I1);
-    assert_int_equal(t->count, (int64_t)n);
-    for (size_t i = 0; i < n; i++) {
-        int got = ((const uint8_t *)t->data)[i];
-        if (got != (want[i] == '1')) fail_msg("element %zu: got %d, want %c", i, got, want[i]);
-    }
-}
 
 #define RUN_INTS(SRC, ...)                                        \
     do {                                                          \
         const int64_t want_[] = {__VA_ARGS__};                    \
-        struct base_tensor *t_ = run_src(SRC);                    \
-        expect_ints(t_, want_, ARRAY_LEN(want_));                 \
+        struct base_tensor *t_ = prog_run_output(SRC, 0);         \
+        prog_expect_i64(t_, want_, ARRAY_LEN(want_));             \
         base_tensor_release(t_);                                  \
     } while (0)
 
 #define RUN_FLOATS(SRC, REL, ...)                                 \
     do {                                                          \
         const double want_[] = {__VA_ARGS__};                     \
-        struct base_tensor *t_ = run_src(SRC);                    \
-        expect_floats(t_, want_, ARRAY_LEN(want_), REL);          \
+        struct base_tensor *t_ = prog_run_output(SRC, 0);         \
+        prog_expect_f64(t_, want_, ARRAY_LEN(want_), REL);        \
         base_tensor_release(t_);                                  \
     } while (0)
 
 #define RUN_BOOLS(SRC, WANT)                                      \
     do {                                                          \
-        struct base_tensor *t_ = run_src(SRC);                    \
-        expect_bools(t_, WANT);                                   \
+        struct base_tensor *t_ = prog_run_output(SRC, 0);         \
+        prog_expect_bools(t_, WANT);                              \
         base_tensor_release(t_);                                  \
     } while (0)
 
@@ -398,17 +289,17 @@ static void test_complex_sqrt_and_exp(void **state)
 {
     (void)state;
     const double want_sqrt[] = {0.0, 2.0, 2.0, 1.0};
-    struct base_tensor *t = run_src(
+    struct base_tensor *t = prog_run_output(
         PROGRAM("tensor<2xcomplex<f64>>",
                 "  %a = stablehlo.constant dense<[(-4.0, 0.0), (3.0, 4.0)]> : tensor<2xcomplex<f64>>\n"
-                "  %r = stablehlo.sqrt %a : tensor<2xcomplex<f64>>"));
-    expect_complex(t, want_sqrt, 2, 1e-15);
+                "  %r = stablehlo.sqrt %a : tensor<2xcomplex<f64>>"), 0);
+    prog_expect_c128(t, want_sqrt, 2, 1e-15);
     base_tensor_release(t);
     /* exp(i pi/2) = i */
     const double want_exp[] = {0.0, 1.0};
-    t = run_src(PROGRAM("tensor<1xcomplex<f32>>",
-                        "  %a = stablehlo.constant dense<[(0.0, 1.57079632679)]> : tensor<1xcomplex<f32>>\n"
-                        "  %r = stablehlo.exponential %a : tensor<1xcomplex<f32>>"));
+    t = prog_run_output(PROGRAM("tensor<1xcomplex<f32>>",
+                                "  %a = stablehlo.constant dense<[(0.0, 1.57079632679)]> : tensor<1xcomplex<f32>>\n"
+                                "  %r = stablehlo.exponential %a : tensor<1xcomplex<f32>>"), 0);
     double re, im;
     base_elem_get_c128(t->dtype, t->data, 0, &re, &im);
     assert_true(fabs(re) < 1e-7 && fabs(im - want_exp[1]) < 1e-7);
@@ -529,13 +420,13 @@ static void test_complex_builds_pairs(void **state)
 {
     (void)state;
     const double want[] = {1.0, 2.0, 3.0, 4.0};
-    struct base_tensor *t = run_src(
+    struct base_tensor *t = prog_run_output(
         PROGRAM("tensor<2xcomplex<f32>>",
                 "  %a = stablehlo.constant dense<[1.0, 3.0]> : tensor<2xf32>\n"
                 "  %b = stablehlo.constant dense<[2.0, 4.0]> : tensor<2xf32>\n"
-                "  %r = stablehlo.complex %a, %b : tensor<2xcomplex<f32>>"));
+                "  %r = stablehlo.complex %a, %b : tensor<2xcomplex<f32>>"), 0);
     assert_int_equal(t->dtype, BASE_DT_C64);
-    expect_complex(t, want, 2, 0);
+    prog_expect_c128(t, want, 2, 0);
     base_tensor_release(t);
 }
 
@@ -548,11 +439,11 @@ static void test_divide_spec_example_and_integer_edge_cases(void **state)
                      "  %r = stablehlo.divide %a, %b : tensor<6xi32>"),
              5, -3, -7, 6, -1, INT32_MIN);
     const uint64_t want[] = {5, 255};
-    struct base_tensor *t = run_src(PROGRAM("tensor<2xui8>",
-                                            "  %a = stablehlo.constant dense<[17, 9]> : tensor<2xui8>\n"
-                                            "  %b = stablehlo.constant dense<[3, 0]> : tensor<2xui8>\n"
-                                            "  %r = stablehlo.divide %a, %b : tensor<2xui8>"));
-    expect_uints(t, want, 2);
+    struct base_tensor *t = prog_run_output(PROGRAM("tensor<2xui8>",
+                                                    "  %a = stablehlo.constant dense<[17, 9]> : tensor<2xui8>\n"
+                                                    "  %b = stablehlo.constant dense<[3, 0]> : tensor<2xui8>\n"
+                                                    "  %r = stablehlo.divide %a, %b : tensor<2xui8>"), 0);
+    prog_expect_u64(t, want, 2);
     base_tensor_release(t);
 }
 
@@ -585,12 +476,12 @@ static void test_maximum_of_complex_is_lexicographic(void **state)
 {
     (void)state;
     const double want[] = {7.5, 1.5, 1.5, 7.5};
-    struct base_tensor *t = run_src(
+    struct base_tensor *t = prog_run_output(
         PROGRAM("tensor<2xcomplex<f64>>",
                 "  %a = stablehlo.constant dense<[(1.5, 2.5), (1.5, 7.5)]> : tensor<2xcomplex<f64>>\n"
                 "  %b = stablehlo.constant dense<[(7.5, 1.5), (1.5, 2.5)]> : tensor<2xcomplex<f64>>\n"
-                "  %r = stablehlo.maximum %a, %b : tensor<2xcomplex<f64>>"));
-    expect_complex(t, want, 2, 0);
+                "  %r = stablehlo.maximum %a, %b : tensor<2xcomplex<f64>>"), 0);
+    prog_expect_c128(t, want, 2, 0);
     base_tensor_release(t);
 }
 
@@ -687,9 +578,9 @@ static void test_shifts_by_width_or_more(void **state)
 static void test_unsupported_element_type_is_a_located_error(void **state)
 {
     (void)state;
-    run_src_fails(PROGRAM("tensor<2xf32>",
-                          "  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
-                          "  %r = stablehlo.popcnt %a : tensor<2xf32>"));
+    prog_run_fails(PROGRAM("tensor<2xf32>",
+                           "  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+                           "  %r = stablehlo.popcnt %a : tensor<2xf32>"), BASE_OK, NULL, 0);
 }
 
 /* ---- ternary --------------------------------------------------------------- */
@@ -780,11 +671,11 @@ static void test_chlo_mulhi_signed_and_unsigned(void **state)
                      "  %r = chlo.mulhi %a, %b : tensor<3xi32>, tensor<3xi32> -> tensor<3xi32>"),
              0, -1, 1);
     const uint64_t want[] = {UINT64_MAX - 1};
-    struct base_tensor *t = run_src(
+    struct base_tensor *t = prog_run_output(
         PROGRAM("tensor<1xui64>",
                 "  %a = stablehlo.constant dense<[18446744073709551615]> : tensor<1xui64>\n"
-                "  %r = chlo.mulhi %a, %a : tensor<1xui64>, tensor<1xui64> -> tensor<1xui64>"));
-    expect_uints(t, want, 1);
+                "  %r = chlo.mulhi %a, %a : tensor<1xui64>, tensor<1xui64> -> tensor<1xui64>"), 0);
+    prog_expect_u64(t, want, 1);
     base_tensor_release(t);
 }
 
@@ -834,11 +725,7 @@ static void test_region_simple_binary_recognises_reducer(void **state)
         "  %r2 = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across dimensions = [0] : (tensor<2xf32>, tensor<f32>) -> tensor<f32>\n"
         "  func.return %r : tensor<f32>\n"
         "}\n";
-    struct graph_parse_options po = {.path = "test.mlir"};
-    struct graph_module *m = NULL;
-    struct base_diag d;
-    base_diag_clear(&d);
-    assert_int_equal(graph_parse(src, strlen(src), &po, &m, &d), BASE_OK);
+    struct graph_module *m = prog_parse(src);
     const struct graph_op *fn = graph_module_entry(m);
     assert_non_null(fn);
     const struct graph_block *body = &fn->regions[0].blocks[0];

@@ -8,82 +8,9 @@
  * Sums of products accumulate step by step in A = f32 (f64 for f64 results):
  * each product is rounded to A, then added (no fused multiply-add), and the
  * sum is rounded once to the result type (XLA and the reference interpreter). */
-#include "tests/harness.h"
+#include "tests/prog.h"
 
 #include <math.h>
-
-#include "graph/graph.h"
-
-struct run {
-    struct graph_module *m;
-    struct graph_interp_result res;
-    struct base_diag diag;
-};
-
-static void run_program(struct run *r, const char *src, struct base_tensor *const *inputs, int n_inputs)
-{
-    memset(r, 0, sizeof *r);
-    base_diag_clear(&r->diag);
-    struct graph_parse_options popt = {.path = "test.mlir"};
-    enum base_status st = graph_parse(src, strlen(src), &popt, &r->m, &r->diag);
-    if (st != BASE_OK) base_diag_print(&r->diag, stderr);
-    assert_int_equal(st, BASE_OK);
-    struct graph_interp_options opt = {.num_replicas = 1, .num_partitions = 1};
-    st = graph_interp_run(r->m, NULL, inputs, n_inputs, &opt, &r->res, &r->diag);
-    if (st != BASE_OK) base_diag_print(&r->diag, stderr);
-    assert_int_equal(st, BASE_OK);
-    for (int i = 0; i < r->res.n_checks; i++)
-        if (!r->res.checks[i].passed) fprintf(stderr, "check failed: %s\n", r->res.checks[i].what);
-    assert_int_equal(r->res.n_checks_failed, 0);
-}
-
-static void run_free(struct run *r)
-{
-    graph_interp_result_free(&r->res);
-    graph_module_destroy(r->m);
-}
-
-static const struct base_tensor *out(const struct run *r, int i)
-{
-    assert_true(i < r->res.n_outputs);
-    return r->res.outputs[i];
-}
-
-static void expect_i64(const struct base_tensor *t, const int64_t *want, int64_t n)
-{
-    assert_int_equal(t->count, n);
-    for (int64_t i = 0; i < n; i++) {
-        int64_t got = base_elem_get_i64(t->dtype, t->data, (size_t)i);
-        if (got != want[i]) fprintf(stderr, "element %lld: got %lld, want %lld\n", (long long)i, (long long)got, (long long)want[i]);
-        assert_int_equal(got, want[i]);
-    }
-}
-
-/* |got - want| <= tol for every element (tol 0: exact). */
-static void expect_near(const struct base_tensor *t, const double *want, int64_t n, double tol)
-{
-    assert_int_equal(t->count, n);
-    for (int64_t i = 0; i < n; i++) {
-        double got = base_elem_get_f64(t->dtype, t->data, (size_t)i);
-        bool ok = fabs(got - want[i]) <= tol;
-        if (!ok) fprintf(stderr, "element %lld: got %.17g, want %.17g\n", (long long)i, got, want[i]);
-        assert_true(ok);
-    }
-}
-
-static void expect_complex_near(const struct base_tensor *t, const double *want_re_im, int64_t n, double tol)
-{
-    assert_int_equal(t->count, n);
-    for (int64_t i = 0; i < n; i++) {
-        double re, im;
-        base_elem_get_c128(t->dtype, t->data, (size_t)i, &re, &im);
-        bool ok = fabs(re - want_re_im[2 * i]) <= tol && fabs(im - want_re_im[2 * i + 1]) <= tol;
-        if (!ok)
-            fprintf(stderr, "element %lld: got (%.17g, %.17g), want (%.17g, %.17g)\n", (long long)i, re, im,
-                    want_re_im[2 * i], want_re_im[2 * i + 1]);
-        assert_true(ok);
-    }
-}
 
 /* ---- dot_general --------------------------------------------------------- */
 
@@ -91,22 +18,22 @@ static void expect_complex_near(const struct base_tensor *t, const double *want_
 static void test_dot_general_spec_example_batch_identity(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<2x2x2xi64> {\n"
-                "  %lhs = stablehlo.constant dense<[[[1, 2], [3, 4]], [[5, 6], [7, 8]]]> : tensor<2x2x2xi64>\n"
-                "  %rhs = stablehlo.constant dense<[[[1, 0], [0, 1]], [[1, 0], [0, 1]]]> : tensor<2x2x2xi64>\n"
-                "  %r = \"stablehlo.dot_general\"(%lhs, %rhs) {\n"
-                "    dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0],\n"
-                "      lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>,\n"
-                "    precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]\n"
-                "  } : (tensor<2x2x2xi64>, tensor<2x2x2xi64>) -> tensor<2x2x2xi64>\n"
-                "  return %r : tensor<2x2x2xi64>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<2x2x2xi64> {\n"
+             "  %lhs = stablehlo.constant dense<[[[1, 2], [3, 4]], [[5, 6], [7, 8]]]> : tensor<2x2x2xi64>\n"
+             "  %rhs = stablehlo.constant dense<[[[1, 0], [0, 1]], [[1, 0], [0, 1]]]> : tensor<2x2x2xi64>\n"
+             "  %r = \"stablehlo.dot_general\"(%lhs, %rhs) {\n"
+             "    dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0],\n"
+             "      lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>,\n"
+             "    precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]\n"
+             "  } : (tensor<2x2x2xi64>, tensor<2x2x2xi64>) -> tensor<2x2x2xi64>\n"
+             "  return %r : tensor<2x2x2xi64>\n"
+             "}\n",
+             NULL, 0);
     const int64_t want[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    expect_i64(out(&r, 0), want, 8);
-    run_free(&r);
+    prog_expect_i64(prog_out(&r, 0), want, 8);
+    prog_free(&r);
 }
 
 /* i8 x i8 -> i32 accumulates in the wide type: 100*100 + 100*100 = 20000
@@ -114,39 +41,39 @@ static void test_dot_general_spec_example_batch_identity(void **state)
 static void test_dot_general_integer_widening_and_wrap(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> (tensor<i32>, tensor<i32>) {\n"
-                "  %a = stablehlo.constant dense<[100, 100]> : tensor<2xi8>\n"
-                "  %d = stablehlo.dot_general %a, %a, contracting_dims = [0] x [0] : (tensor<2xi8>, tensor<2xi8>) -> tensor<i32>\n"
-                "  %b = stablehlo.constant dense<[1073741824, 1073741824]> : tensor<2xi32>\n"
-                "  %t = stablehlo.constant dense<[2, 2]> : tensor<2xi32>\n"
-                "  %e = stablehlo.dot_general %b, %t, contracting_dims = [0] x [0] : (tensor<2xi32>, tensor<2xi32>) -> tensor<i32>\n"
-                "  return %d, %e : tensor<i32>, tensor<i32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> (tensor<i32>, tensor<i32>) {\n"
+             "  %a = stablehlo.constant dense<[100, 100]> : tensor<2xi8>\n"
+             "  %d = stablehlo.dot_general %a, %a, contracting_dims = [0] x [0] : (tensor<2xi8>, tensor<2xi8>) -> tensor<i32>\n"
+             "  %b = stablehlo.constant dense<[1073741824, 1073741824]> : tensor<2xi32>\n"
+             "  %t = stablehlo.constant dense<[2, 2]> : tensor<2xi32>\n"
+             "  %e = stablehlo.dot_general %b, %t, contracting_dims = [0] x [0] : (tensor<2xi32>, tensor<2xi32>) -> tensor<i32>\n"
+             "  return %d, %e : tensor<i32>, tensor<i32>\n"
+             "}\n",
+             NULL, 0);
     const int64_t d[] = {20000}, e[] = {0};
-    expect_i64(out(&r, 0), d, 1);
-    expect_i64(out(&r, 1), e, 1);
-    run_free(&r);
+    prog_expect_i64(prog_out(&r, 0), d, 1);
+    prog_expect_i64(prog_out(&r, 1), e, 1);
+    prog_free(&r);
 }
 
 /* (1+2i)(3-4i) + (5+6i)(7+8i) = (11+2i) + (-13+82i) = -2+84i. */
 static void test_dot_general_complex(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<complex<f64>> {\n"
-                "  %a = stablehlo.constant dense<[(1.0, 2.0), (5.0, 6.0)]> : tensor<2xcomplex<f64>>\n"
-                "  %b = stablehlo.constant dense<[(3.0, -4.0), (7.0, 8.0)]> : tensor<2xcomplex<f64>>\n"
-                "  %d = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<2xcomplex<f64>>, tensor<2xcomplex<f64>>) -> tensor<complex<f64>>\n"
-                "  return %d : tensor<complex<f64>>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<complex<f64>> {\n"
+             "  %a = stablehlo.constant dense<[(1.0, 2.0), (5.0, 6.0)]> : tensor<2xcomplex<f64>>\n"
+             "  %b = stablehlo.constant dense<[(3.0, -4.0), (7.0, 8.0)]> : tensor<2xcomplex<f64>>\n"
+             "  %d = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<2xcomplex<f64>>, tensor<2xcomplex<f64>>) -> tensor<complex<f64>>\n"
+             "  return %d : tensor<complex<f64>>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {-2.0, 84.0};
-    expect_complex_near(out(&r, 0), want, 1, 0.0);
-    run_free(&r);
+    prog_expect_c128_near(prog_out(&r, 0), want, 1, 0.0);
+    prog_free(&r);
 }
 
 /* f32 sums step by step: 1e8 + 1 is 1e8 in f32 (the f32 spacing at 1e8 is
@@ -155,24 +82,24 @@ static void test_dot_general_complex(void **state)
 static void test_dot_general_f32_sums_step_by_step(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> (tensor<f32>, tensor<bf16>, tensor<f64>) {\n"
-                "  %a = stablehlo.constant dense<[1.0e8, 1.0, -1.0e8]> : tensor<3xf32>\n"
-                "  %o = stablehlo.constant dense<1.0> : tensor<3xf32>\n"
-                "  %d = stablehlo.dot_general %a, %o, contracting_dims = [0] x [0] : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>\n"
-                "  %e = stablehlo.dot_general %a, %o, contracting_dims = [0] x [0] : (tensor<3xf32>, tensor<3xf32>) -> tensor<bf16>\n"
-                "  %a64 = stablehlo.constant dense<[1.0e8, 1.0, -1.0e8]> : tensor<3xf64>\n"
-                "  %o64 = stablehlo.constant dense<1.0> : tensor<3xf64>\n"
-                "  %f = stablehlo.dot_general %a64, %o64, contracting_dims = [0] x [0] : (tensor<3xf64>, tensor<3xf64>) -> tensor<f64>\n"
-                "  return %d, %e, %f : tensor<f32>, tensor<bf16>, tensor<f64>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> (tensor<f32>, tensor<bf16>, tensor<f64>) {\n"
+             "  %a = stablehlo.constant dense<[1.0e8, 1.0, -1.0e8]> : tensor<3xf32>\n"
+             "  %o = stablehlo.constant dense<1.0> : tensor<3xf32>\n"
+             "  %d = stablehlo.dot_general %a, %o, contracting_dims = [0] x [0] : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>\n"
+             "  %e = stablehlo.dot_general %a, %o, contracting_dims = [0] x [0] : (tensor<3xf32>, tensor<3xf32>) -> tensor<bf16>\n"
+             "  %a64 = stablehlo.constant dense<[1.0e8, 1.0, -1.0e8]> : tensor<3xf64>\n"
+             "  %o64 = stablehlo.constant dense<1.0> : tensor<3xf64>\n"
+             "  %f = stablehlo.dot_general %a64, %o64, contracting_dims = [0] x [0] : (tensor<3xf64>, tensor<3xf64>) -> tensor<f64>\n"
+             "  return %d, %e, %f : tensor<f32>, tensor<bf16>, tensor<f64>\n"
+             "}\n",
+             NULL, 0);
     const double zero[] = {0.0}, one[] = {1.0};
-    expect_near(out(&r, 0), zero, 1, 0.0);
-    expect_near(out(&r, 1), zero, 1, 0.0);
-    expect_near(out(&r, 2), one, 1, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), zero, 1, 0.0);
+    prog_expect_f64_near(prog_out(&r, 1), zero, 1, 0.0);
+    prog_expect_f64_near(prog_out(&r, 2), one, 1, 0.0);
+    prog_free(&r);
 }
 
 /* Each product is rounded to f32 before the add (no fused multiply-add):
@@ -182,18 +109,18 @@ static void test_dot_general_f32_sums_step_by_step(void **state)
 static void test_dot_general_rounds_product_before_add(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<f32> {\n"
-                "  %a = stablehlo.constant dense<[-1.00048828125, 1.000244140625]> : tensor<2xf32>\n"
-                "  %b = stablehlo.constant dense<[1.0, 1.000244140625]> : tensor<2xf32>\n"
-                "  %d = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<2xf32>, tensor<2xf32>) -> tensor<f32>\n"
-                "  return %d : tensor<f32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<f32> {\n"
+             "  %a = stablehlo.constant dense<[-1.00048828125, 1.000244140625]> : tensor<2xf32>\n"
+             "  %b = stablehlo.constant dense<[1.0, 1.000244140625]> : tensor<2xf32>\n"
+             "  %d = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<2xf32>, tensor<2xf32>) -> tensor<f32>\n"
+             "  return %d : tensor<f32>\n"
+             "}\n",
+             NULL, 0);
     const double zero[] = {0.0};
-    expect_near(out(&r, 0), zero, 1, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), zero, 1, 0.0);
+    prog_free(&r);
 }
 
 /* complex<f32> sums in complex<f32>: (1e8 + 1e8i) + (1 + 1i) + (-1e8 - 1e8i)
@@ -201,36 +128,36 @@ static void test_dot_general_rounds_product_before_add(void **state)
 static void test_dot_general_c64_sums_in_f32(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<complex<f32>> {\n"
-                "  %a = stablehlo.constant dense<[(1.0e8, 1.0e8), (1.0, 1.0), (-1.0e8, -1.0e8)]> : tensor<3xcomplex<f32>>\n"
-                "  %o = stablehlo.constant dense<(1.0, 0.0)> : tensor<3xcomplex<f32>>\n"
-                "  %d = stablehlo.dot_general %a, %o, contracting_dims = [0] x [0] : (tensor<3xcomplex<f32>>, tensor<3xcomplex<f32>>) -> tensor<complex<f32>>\n"
-                "  return %d : tensor<complex<f32>>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<complex<f32>> {\n"
+             "  %a = stablehlo.constant dense<[(1.0e8, 1.0e8), (1.0, 1.0), (-1.0e8, -1.0e8)]> : tensor<3xcomplex<f32>>\n"
+             "  %o = stablehlo.constant dense<(1.0, 0.0)> : tensor<3xcomplex<f32>>\n"
+             "  %d = stablehlo.dot_general %a, %o, contracting_dims = [0] x [0] : (tensor<3xcomplex<f32>>, tensor<3xcomplex<f32>>) -> tensor<complex<f32>>\n"
+             "  return %d : tensor<complex<f32>>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {0.0, 0.0};
-    expect_complex_near(out(&r, 0), want, 1, 0.0);
-    run_free(&r);
+    prog_expect_c128_near(prog_out(&r, 0), want, 1, 0.0);
+    prog_free(&r);
 }
 
 /* legacy dot: matrix times vector. [[1,2],[3,4]] . [5,6] = [17, 39]. */
 static void test_dot_matrix_vector(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<2xf32> {\n"
-                "  %a = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>\n"
-                "  %v = stablehlo.constant dense<[5.0, 6.0]> : tensor<2xf32>\n"
-                "  %d = \"stablehlo.dot\"(%a, %v) : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
-                "  return %d : tensor<2xf32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<2xf32> {\n"
+             "  %a = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>\n"
+             "  %v = stablehlo.constant dense<[5.0, 6.0]> : tensor<2xf32>\n"
+             "  %d = \"stablehlo.dot\"(%a, %v) : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2xf32>\n"
+             "  return %d : tensor<2xf32>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {17, 39};
-    expect_near(out(&r, 0), want, 2, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), want, 2, 0.0);
+    prog_free(&r);
 }
 
 /* Deterministic pseudo-random values in [-2, 2), rounded to t's type. */
@@ -269,9 +196,9 @@ static void check_gemm(enum base_dtype dt, int64_t nb, int64_t m, int64_t k, int
     fill_uniform(a, test_seed() * 7 + 1);
     fill_uniform(b, test_seed() * 7 + 2);
     struct base_tensor *in[2] = {a, b};
-    struct run r;
-    run_program(&r, src, in, 2);
-    const struct base_tensor *c = out(&r, 0);
+    struct prog r;
+    prog_run(&r, src, in, 2);
+    const struct base_tensor *c = prog_out(&r, 0);
     assert_int_equal(c->count, nb * m * n);
     int64_t bad = 0;
     for (int64_t bb = 0; bb < nb; bb++)
@@ -299,7 +226,7 @@ static void check_gemm(enum base_dtype dt, int64_t nb, int64_t m, int64_t k, int
                             (unsigned long long)test_seed());
             }
     assert_int_equal(bad, 0);
-    run_free(&r);
+    prog_free(&r);
     base_tensor_release(a);
     base_tensor_release(b);
 }
@@ -385,9 +312,9 @@ static void check_gemm_int(enum base_dtype in_dt, const char *in_name, enum base
     for (int64_t i = 0; i < a->count; i++) base_elem_set_i64(in_dt, a->data, (size_t)i, (int64_t)base_rng_next(&rng));
     for (int64_t i = 0; i < b->count; i++) base_elem_set_i64(in_dt, b->data, (size_t)i, (int64_t)base_rng_next(&rng));
     struct base_tensor *in[2] = {a, b};
-    struct run r;
-    run_program(&r, src, in, 2);
-    const struct base_tensor *c = out(&r, 0);
+    struct prog r;
+    prog_run(&r, src, in, 2);
+    const struct base_tensor *c = prog_out(&r, 0);
     int64_t bad = 0;
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
@@ -402,7 +329,7 @@ static void check_gemm_int(enum base_dtype in_dt, const char *in_name, enum base
                         (long long)got, (long long)want, (unsigned long long)test_seed());
         }
     assert_int_equal(bad, 0);
-    run_free(&r);
+    prog_free(&r);
     base_tensor_release(a);
     base_tensor_release(b);
 }
@@ -428,24 +355,24 @@ static void test_dot_general_int16_gemm_wraps(void **state)
 static void test_ragged_dot_mode1_groups_rows(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<4x1xf32> {\n"
-                "  %lhs = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>\n"
-                "  %rhs = stablehlo.constant dense<[[[1.0], [1.0]], [[1.0], [-1.0]]]> : tensor<2x2x1xf32>\n"
-                "  %gs = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n"
-                "  %r = \"chlo.ragged_dot\"(%lhs, %rhs, %gs) {\n"
-                "    ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [],\n"
-                "      lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1],\n"
-                "      lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>,\n"
-                "    precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>]\n"
-                "  } : (tensor<4x2xf32>, tensor<2x2x1xf32>, tensor<2xi64>) -> tensor<4x1xf32>\n"
-                "  return %r : tensor<4x1xf32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<4x1xf32> {\n"
+             "  %lhs = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>\n"
+             "  %rhs = stablehlo.constant dense<[[[1.0], [1.0]], [[1.0], [-1.0]]]> : tensor<2x2x1xf32>\n"
+             "  %gs = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n"
+             "  %r = \"chlo.ragged_dot\"(%lhs, %rhs, %gs) {\n"
+             "    ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [],\n"
+             "      lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1],\n"
+             "      lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>,\n"
+             "    precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>]\n"
+             "  } : (tensor<4x2xf32>, tensor<2x2x1xf32>, tensor<2xi64>) -> tensor<4x1xf32>\n"
+             "  return %r : tensor<4x1xf32>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {3, -1, -1, 0};
-    expect_near(out(&r, 0), want, 4, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), want, 4, 0.0);
+    prog_free(&r);
 }
 
 /* Mode 2 (ragged contracting dim): group sizes [1, 2] split k into {0} and
@@ -453,23 +380,23 @@ static void test_ragged_dot_mode1_groups_rows(void **state)
 static void test_ragged_dot_mode2_splits_contraction(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<2x1x1xf32> {\n"
-                "  %lhs = stablehlo.constant dense<[[1.0, 2.0, 3.0]]> : tensor<1x3xf32>\n"
-                "  %rhs = stablehlo.constant dense<[[1.0], [10.0], [100.0]]> : tensor<3x1xf32>\n"
-                "  %gs = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n"
-                "  %r = \"chlo.ragged_dot\"(%lhs, %rhs, %gs) {\n"
-                "    ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [],\n"
-                "      lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0],\n"
-                "      lhs_ragged_dimensions = [1], rhs_group_dimensions = []>\n"
-                "  } : (tensor<1x3xf32>, tensor<3x1xf32>, tensor<2xi64>) -> tensor<2x1x1xf32>\n"
-                "  return %r : tensor<2x1x1xf32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<2x1x1xf32> {\n"
+             "  %lhs = stablehlo.constant dense<[[1.0, 2.0, 3.0]]> : tensor<1x3xf32>\n"
+             "  %rhs = stablehlo.constant dense<[[1.0], [10.0], [100.0]]> : tensor<3x1xf32>\n"
+             "  %gs = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n"
+             "  %r = \"chlo.ragged_dot\"(%lhs, %rhs, %gs) {\n"
+             "    ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [],\n"
+             "      lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0],\n"
+             "      lhs_ragged_dimensions = [1], rhs_group_dimensions = []>\n"
+             "  } : (tensor<1x3xf32>, tensor<3x1xf32>, tensor<2xi64>) -> tensor<2x1x1xf32>\n"
+             "  return %r : tensor<2x1x1xf32>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {1, 320};
-    expect_near(out(&r, 0), want, 2, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), want, 2, 0.0);
+    prog_free(&r);
 }
 
 /* ---- convolution --------------------------------------------------------- */
@@ -478,21 +405,21 @@ static void test_ragged_dot_mode2_splits_contraction(void **state)
 static void test_convolution_spec_example(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<1x2x2x1xi64> {\n"
-                "  %lhs = stablehlo.constant dense<[[[[1], [2], [5], [6]], [[3], [4], [7], [8]],\n"
-                "      [[10], [11], [14], [15]], [[12], [13], [16], [17]]]]> : tensor<1x4x4x1xi64>\n"
-                "  %rhs = stablehlo.constant dense<1> : tensor<3x3x1x1xi64>\n"
-                "  %r = stablehlo.convolution(%lhs, %rhs) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],\n"
-                "      window = {stride = [4, 4], lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}\n"
-                "      : (tensor<1x4x4x1xi64>, tensor<3x3x1x1xi64>) -> tensor<1x2x2x1xi64>\n"
-                "  return %r : tensor<1x2x2x1xi64>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<1x2x2x1xi64> {\n"
+             "  %lhs = stablehlo.constant dense<[[[[1], [2], [5], [6]], [[3], [4], [7], [8]],\n"
+             "      [[10], [11], [14], [15]], [[12], [13], [16], [17]]]]> : tensor<1x4x4x1xi64>\n"
+             "  %rhs = stablehlo.constant dense<1> : tensor<3x3x1x1xi64>\n"
+             "  %r = stablehlo.convolution(%lhs, %rhs) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],\n"
+             "      window = {stride = [4, 4], lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}\n"
+             "      : (tensor<1x4x4x1xi64>, tensor<3x3x1x1xi64>) -> tensor<1x2x2x1xi64>\n"
+             "  return %r : tensor<1x2x2x1xi64>\n"
+             "}\n",
+             NULL, 0);
     const int64_t want[] = {10, 26, 46, 62};
-    expect_i64(out(&r, 0), want, 4);
-    run_free(&r);
+    prog_expect_i64(prog_out(&r, 0), want, 4);
+    prog_free(&r);
 }
 
 /* A window sums in f32 step by step, in window order: input [1e8, 1, -1e8],
@@ -500,20 +427,20 @@ static void test_convolution_spec_example(void **state)
 static void test_convolution_f32_sums_step_by_step(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<1x1x1xf32> {\n"
-                "  %x = stablehlo.constant dense<[[[1.0e8], [1.0], [-1.0e8]]]> : tensor<1x3x1xf32>\n"
-                "  %k = stablehlo.constant dense<1.0> : tensor<3x1x1xf32>\n"
-                "  %r = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {}\n"
-                "      {batch_group_count = 1 : i64, feature_group_count = 1 : i64}\n"
-                "      : (tensor<1x3x1xf32>, tensor<3x1x1xf32>) -> tensor<1x1x1xf32>\n"
-                "  return %r : tensor<1x1x1xf32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<1x1x1xf32> {\n"
+             "  %x = stablehlo.constant dense<[[[1.0e8], [1.0], [-1.0e8]]]> : tensor<1x3x1xf32>\n"
+             "  %k = stablehlo.constant dense<1.0> : tensor<3x1x1xf32>\n"
+             "  %r = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {}\n"
+             "      {batch_group_count = 1 : i64, feature_group_count = 1 : i64}\n"
+             "      : (tensor<1x3x1xf32>, tensor<3x1x1xf32>) -> tensor<1x1x1xf32>\n"
+             "  return %r : tensor<1x1x1xf32>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {0.0};
-    expect_near(out(&r, 0), want, 1, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), want, 1, 0.0);
+    prog_free(&r);
 }
 
 /* Depthwise 1-D convolution (feature_group_count = 2), padding [1, 1], window 2:
@@ -523,20 +450,20 @@ static void test_convolution_f32_sums_step_by_step(void **state)
 static void test_convolution_feature_groups(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<1x4x2xf32> {\n"
-                "  %lhs = stablehlo.constant dense<[[[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]]> : tensor<1x3x2xf32>\n"
-                "  %rhs = stablehlo.constant dense<[[[1.0, 2.0]], [[10.0, 0.0]]]> : tensor<2x1x2xf32>\n"
-                "  %r = stablehlo.convolution(%lhs, %rhs) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f],\n"
-                "      window = {pad = [[1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64}\n"
-                "      : (tensor<1x3x2xf32>, tensor<2x1x2xf32>) -> tensor<1x4x2xf32>\n"
-                "  return %r : tensor<1x4x2xf32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<1x4x2xf32> {\n"
+             "  %lhs = stablehlo.constant dense<[[[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]]> : tensor<1x3x2xf32>\n"
+             "  %rhs = stablehlo.constant dense<[[[1.0, 2.0]], [[10.0, 0.0]]]> : tensor<2x1x2xf32>\n"
+             "  %r = stablehlo.convolution(%lhs, %rhs) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f],\n"
+             "      window = {pad = [[1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64}\n"
+             "      : (tensor<1x3x2xf32>, tensor<2x1x2xf32>) -> tensor<1x4x2xf32>\n"
+             "  return %r : tensor<1x4x2xf32>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {10, 0, 21, 8, 32, 10, 3, 12};
-    expect_near(out(&r, 0), want, 8, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), want, 8, 0.0);
+    prog_free(&r);
 }
 
 /* batch_group_count = 2: batch 0 pairs with output feature 0, batch 1 with
@@ -544,20 +471,20 @@ static void test_convolution_feature_groups(void **state)
 static void test_convolution_batch_groups(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<1x1x2xf32> {\n"
-                "  %lhs = stablehlo.constant dense<[[[5.0]], [[7.0]]]> : tensor<2x1x1xf32>\n"
-                "  %rhs = stablehlo.constant dense<[[[2.0, 3.0]]]> : tensor<1x1x2xf32>\n"
-                "  %r = stablehlo.convolution(%lhs, %rhs) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f],\n"
-                "      window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64}\n"
-                "      : (tensor<2x1x1xf32>, tensor<1x1x2xf32>) -> tensor<1x1x2xf32>\n"
-                "  return %r : tensor<1x1x2xf32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<1x1x2xf32> {\n"
+             "  %lhs = stablehlo.constant dense<[[[5.0]], [[7.0]]]> : tensor<2x1x1xf32>\n"
+             "  %rhs = stablehlo.constant dense<[[[2.0, 3.0]]]> : tensor<1x1x2xf32>\n"
+             "  %r = stablehlo.convolution(%lhs, %rhs) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f],\n"
+             "      window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64}\n"
+             "      : (tensor<2x1x1xf32>, tensor<1x1x2xf32>) -> tensor<1x1x2xf32>\n"
+             "  return %r : tensor<1x1x2xf32>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {10, 21};
-    expect_near(out(&r, 0), want, 2, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), want, 2, 0.0);
+    prog_free(&r);
 }
 
 /* ---- fft ----------------------------------------------------------------- */
@@ -579,15 +506,15 @@ static void test_fft_impulse_closed_form(void **state)
     struct base_tensor *x = NULL;
     assert_int_equal(base_tensor_create(BASE_DT_C128, 1, d, &x), BASE_OK);
     base_elem_set_c128(BASE_DT_C128, x->data, 1, 1.0, 0.0);
-    struct run r;
-    run_program(&r, src, &x, 1);
+    struct prog r;
+    prog_run(&r, src, &x, 1);
     double want[200];
     for (int k = 0; k < n; k++) {
         want[2 * k] = cos(2 * M_PI * k / n);
         want[2 * k + 1] = -sin(2 * M_PI * k / n);
     }
-    expect_complex_near(out(&r, 0), want, n, 1e-13);
-    run_free(&r);
+    prog_expect_c128_near(prog_out(&r, 0), want, n, 1e-13);
+    prog_free(&r);
     base_tensor_release(x);
 }
 
@@ -595,36 +522,36 @@ static void test_fft_impulse_closed_form(void **state)
 static void test_fft_spec_example_2d(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<2x2xcomplex<f64>> {\n"
-                "  %x = stablehlo.constant dense<[[(1.0, 2.0), (3.0, -4.0)], [(-5.0, 6.0), (-7.0, -8.0)]]> : tensor<2x2xcomplex<f64>>\n"
-                "  %r = stablehlo.fft %x, type = FFT, length = [2, 2] : (tensor<2x2xcomplex<f64>>) -> tensor<2x2xcomplex<f64>>\n"
-                "  return %r : tensor<2x2xcomplex<f64>>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<2x2xcomplex<f64>> {\n"
+             "  %x = stablehlo.constant dense<[[(1.0, 2.0), (3.0, -4.0)], [(-5.0, 6.0), (-7.0, -8.0)]]> : tensor<2x2xcomplex<f64>>\n"
+             "  %r = stablehlo.fft %x, type = FFT, length = [2, 2] : (tensor<2x2xcomplex<f64>>) -> tensor<2x2xcomplex<f64>>\n"
+             "  return %r : tensor<2x2xcomplex<f64>>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {-8, -4, 0, 20, 16, 0, -4, -8};
-    expect_complex_near(out(&r, 0), want, 4, 0.0);
-    run_free(&r);
+    prog_expect_c128_near(prog_out(&r, 0), want, 4, 0.0);
+    prog_free(&r);
 }
 
 /* RFFT of [1, 2, 3, 4] is [10, -2+2i, -2]; IRFFT of that gives the signal back. */
 static void test_fft_rfft_irfft_roundtrip(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> (tensor<3xcomplex<f32>>, tensor<4xf32>) {\n"
-                "  %x = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>\n"
-                "  %f = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<4xf32>) -> tensor<3xcomplex<f32>>\n"
-                "  %b = stablehlo.fft %f, type = IRFFT, length = [4] : (tensor<3xcomplex<f32>>) -> tensor<4xf32>\n"
-                "  return %f, %b : tensor<3xcomplex<f32>>, tensor<4xf32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> (tensor<3xcomplex<f32>>, tensor<4xf32>) {\n"
+             "  %x = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>\n"
+             "  %f = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<4xf32>) -> tensor<3xcomplex<f32>>\n"
+             "  %b = stablehlo.fft %f, type = IRFFT, length = [4] : (tensor<3xcomplex<f32>>) -> tensor<4xf32>\n"
+             "  return %f, %b : tensor<3xcomplex<f32>>, tensor<4xf32>\n"
+             "}\n",
+             NULL, 0);
     const double f[] = {10, 0, -2, 2, -2, 0}, b[] = {1, 2, 3, 4};
-    expect_complex_near(out(&r, 0), f, 3, 0.0);
-    expect_near(out(&r, 1), b, 4, 0.0);
-    run_free(&r);
+    prog_expect_c128_near(prog_out(&r, 0), f, 3, 0.0);
+    prog_expect_f64_near(prog_out(&r, 1), b, 4, 0.0);
+    prog_free(&r);
 }
 
 /* ---- triangular_solve, cholesky ------------------------------------------ */
@@ -633,19 +560,19 @@ static void test_fft_rfft_irfft_roundtrip(void **state)
 static void test_triangular_solve_spec_example(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<3x3xf32> {\n"
-                "  %a = stablehlo.constant dense<[[1.0, 0.0, 0.0], [2.0, 4.0, 0.0], [3.0, 5.0, 6.0]]> : tensor<3x3xf32>\n"
-                "  %b = stablehlo.constant dense<[[2.0, 0.0, 0.0], [4.0, 8.0, 0.0], [6.0, 10.0, 12.0]]> : tensor<3x3xf32>\n"
-                "  %r = \"stablehlo.triangular_solve\"(%a, %b) {left_side = true, lower = true, unit_diagonal = false,\n"
-                "      transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>\n"
-                "  return %r : tensor<3x3xf32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<3x3xf32> {\n"
+             "  %a = stablehlo.constant dense<[[1.0, 0.0, 0.0], [2.0, 4.0, 0.0], [3.0, 5.0, 6.0]]> : tensor<3x3xf32>\n"
+             "  %b = stablehlo.constant dense<[[2.0, 0.0, 0.0], [4.0, 8.0, 0.0], [6.0, 10.0, 12.0]]> : tensor<3x3xf32>\n"
+             "  %r = \"stablehlo.triangular_solve\"(%a, %b) {left_side = true, lower = true, unit_diagonal = false,\n"
+             "      transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>\n"
+             "  return %r : tensor<3x3xf32>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {2, 0, 0, 0, 2, 0, 0, 0, 2};
-    expect_near(out(&r, 0), want, 9, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), want, 9, 0.0);
+    prog_free(&r);
 }
 
 /* Right side with the transpose of an upper matrix, unit diagonal, reading
@@ -655,19 +582,19 @@ static void test_triangular_solve_spec_example(void **state)
 static void test_triangular_solve_right_transpose_unit(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<1x2xf64> {\n"
-                "  %a = stablehlo.constant dense<[[7.0, 2.0], [99.0, 7.0]]> : tensor<2x2xf64>\n"
-                "  %b = stablehlo.constant dense<[[5.0, 2.0]]> : tensor<1x2xf64>\n"
-                "  %r = \"stablehlo.triangular_solve\"(%a, %b) {left_side = false, lower = false, unit_diagonal = true,\n"
-                "      transpose_a = #stablehlo<transpose TRANSPOSE>} : (tensor<2x2xf64>, tensor<1x2xf64>) -> tensor<1x2xf64>\n"
-                "  return %r : tensor<1x2xf64>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<1x2xf64> {\n"
+             "  %a = stablehlo.constant dense<[[7.0, 2.0], [99.0, 7.0]]> : tensor<2x2xf64>\n"
+             "  %b = stablehlo.constant dense<[[5.0, 2.0]]> : tensor<1x2xf64>\n"
+             "  %r = \"stablehlo.triangular_solve\"(%a, %b) {left_side = false, lower = false, unit_diagonal = true,\n"
+             "      transpose_a = #stablehlo<transpose TRANSPOSE>} : (tensor<2x2xf64>, tensor<1x2xf64>) -> tensor<1x2xf64>\n"
+             "  return %r : tensor<1x2xf64>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {1, 2};
-    expect_near(out(&r, 0), want, 2, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), want, 2, 0.0);
+    prog_free(&r);
 }
 
 /* spec example: cholesky of [[1,2,3],[2,20,26],[3,26,70]] is
@@ -675,19 +602,19 @@ static void test_triangular_solve_right_transpose_unit(void **state)
 static void test_cholesky_spec_example_lower_and_upper(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> (tensor<3x3xf32>, tensor<3x3xf32>) {\n"
-                "  %a = stablehlo.constant dense<[[1.0, 2.0, 3.0], [2.0, 20.0, 26.0], [3.0, 26.0, 70.0]]> : tensor<3x3xf32>\n"
-                "  %l = \"stablehlo.cholesky\"(%a) {lower = true} : (tensor<3x3xf32>) -> tensor<3x3xf32>\n"
-                "  %u = \"stablehlo.cholesky\"(%a) {lower = false} : (tensor<3x3xf32>) -> tensor<3x3xf32>\n"
-                "  return %l, %u : tensor<3x3xf32>, tensor<3x3xf32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> (tensor<3x3xf32>, tensor<3x3xf32>) {\n"
+             "  %a = stablehlo.constant dense<[[1.0, 2.0, 3.0], [2.0, 20.0, 26.0], [3.0, 26.0, 70.0]]> : tensor<3x3xf32>\n"
+             "  %l = \"stablehlo.cholesky\"(%a) {lower = true} : (tensor<3x3xf32>) -> tensor<3x3xf32>\n"
+             "  %u = \"stablehlo.cholesky\"(%a) {lower = false} : (tensor<3x3xf32>) -> tensor<3x3xf32>\n"
+             "  return %l, %u : tensor<3x3xf32>, tensor<3x3xf32>\n"
+             "}\n",
+             NULL, 0);
     const double l[] = {1, 0, 0, 2, 4, 0, 3, 5, 6}, u[] = {1, 2, 3, 0, 4, 5, 0, 0, 6};
-    expect_near(out(&r, 0), l, 9, 0.0);
-    expect_near(out(&r, 1), u, 9, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), l, 9, 0.0);
+    prog_expect_f64_near(prog_out(&r, 1), u, 9, 0.0);
+    prog_free(&r);
 }
 
 /* ---- batch_norm ---------------------------------------------------------- */
@@ -696,35 +623,35 @@ static void test_cholesky_spec_example_lower_and_upper(void **state)
 static void test_batch_norm_spec_examples(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> (tensor<2x2x2xf32>, tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>,\n"
-                "                      tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>) {\n"
-                "  %x = stablehlo.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[3.0, 4.0], [1.0, 2.0]]]> : tensor<2x2x2xf32>\n"
-                "  %one = stablehlo.constant dense<1.0> : tensor<2xf32>\n"
-                "  %mean = stablehlo.constant dense<[2.0, 3.0]> : tensor<2xf32>\n"
-                "  %g = stablehlo.constant dense<0.1> : tensor<2x2x2xf32>\n"
-                "  %i = \"stablehlo.batch_norm_inference\"(%x, %one, %one, %mean, %one) {epsilon = 0.0 : f32, feature_index = 2 : i64}\n"
-                "      : (tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2x2x2xf32>\n"
-                "  %t:3 = \"stablehlo.batch_norm_training\"(%x, %one, %one) {epsilon = 0.0 : f32, feature_index = 2 : i64}\n"
-                "      : (tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
-                "  %d:3 = \"stablehlo.batch_norm_grad\"(%x, %one, %mean, %one, %g) {epsilon = 0.0 : f32, feature_index = 2 : i64}\n"
-                "      : (tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2x2x2xf32>)\n"
-                "      -> (tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
-                "  return %i, %t#0, %t#1, %t#2, %d#0, %d#1, %d#2 : tensor<2x2x2xf32>, tensor<2x2x2xf32>, tensor<2xf32>,\n"
-                "      tensor<2xf32>, tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> (tensor<2x2x2xf32>, tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>,\n"
+             "                      tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>) {\n"
+             "  %x = stablehlo.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[3.0, 4.0], [1.0, 2.0]]]> : tensor<2x2x2xf32>\n"
+             "  %one = stablehlo.constant dense<1.0> : tensor<2xf32>\n"
+             "  %mean = stablehlo.constant dense<[2.0, 3.0]> : tensor<2xf32>\n"
+             "  %g = stablehlo.constant dense<0.1> : tensor<2x2x2xf32>\n"
+             "  %i = \"stablehlo.batch_norm_inference\"(%x, %one, %one, %mean, %one) {epsilon = 0.0 : f32, feature_index = 2 : i64}\n"
+             "      : (tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2x2x2xf32>\n"
+             "  %t:3 = \"stablehlo.batch_norm_training\"(%x, %one, %one) {epsilon = 0.0 : f32, feature_index = 2 : i64}\n"
+             "      : (tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
+             "  %d:3 = \"stablehlo.batch_norm_grad\"(%x, %one, %mean, %one, %g) {epsilon = 0.0 : f32, feature_index = 2 : i64}\n"
+             "      : (tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2x2x2xf32>)\n"
+             "      -> (tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>)\n"
+             "  return %i, %t#0, %t#1, %t#2, %d#0, %d#1, %d#2 : tensor<2x2x2xf32>, tensor<2x2x2xf32>, tensor<2xf32>,\n"
+             "      tensor<2xf32>, tensor<2x2x2xf32>, tensor<2xf32>, tensor<2xf32>\n"
+             "}\n",
+             NULL, 0);
     const double norm[] = {0, 0, 2, 2, 2, 2, 0, 0}, bmean[] = {2, 3}, bvar[] = {1, 1};
     const double zeros[] = {0, 0, 0, 0, 0, 0, 0, 0}, goff[] = {0.4, 0.4};
-    expect_near(out(&r, 0), norm, 8, 0.0);
-    expect_near(out(&r, 1), norm, 8, 0.0);
-    expect_near(out(&r, 2), bmean, 2, 0.0);
-    expect_near(out(&r, 3), bvar, 2, 0.0);
-    expect_near(out(&r, 4), zeros, 8, 1e-7);
-    expect_near(out(&r, 5), zeros, 2, 1e-7);
-    expect_near(out(&r, 6), goff, 2, 1e-7);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), norm, 8, 0.0);
+    prog_expect_f64_near(prog_out(&r, 1), norm, 8, 0.0);
+    prog_expect_f64_near(prog_out(&r, 2), bmean, 2, 0.0);
+    prog_expect_f64_near(prog_out(&r, 3), bvar, 2, 0.0);
+    prog_expect_f64_near(prog_out(&r, 4), zeros, 8, 1e-7);
+    prog_expect_f64_near(prog_out(&r, 5), zeros, 2, 1e-7);
+    prog_expect_f64_near(prog_out(&r, 6), goff, 2, 1e-7);
+    prog_free(&r);
 }
 
 /* ---- einsum -------------------------------------------------------------- */
@@ -733,36 +660,36 @@ static void test_batch_norm_spec_examples(void **state)
 static void test_einsum_f32_sums_step_by_step(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<f32> {\n"
-                "  %a = stablehlo.constant dense<[1.0e8, 1.0, -1.0e8]> : tensor<3xf32>\n"
-                "  %o = stablehlo.constant dense<1.0> : tensor<3xf32>\n"
-                "  %r = \"stablehlo.einsum\"(%a, %o) {einsum_config = \"i,i->\"} : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>\n"
-                "  return %r : tensor<f32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<f32> {\n"
+             "  %a = stablehlo.constant dense<[1.0e8, 1.0, -1.0e8]> : tensor<3xf32>\n"
+             "  %o = stablehlo.constant dense<1.0> : tensor<3xf32>\n"
+             "  %r = \"stablehlo.einsum\"(%a, %o) {einsum_config = \"i,i->\"} : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>\n"
+             "  return %r : tensor<f32>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {0.0};
-    expect_near(out(&r, 0), want, 1, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), want, 1, 0.0);
+    prog_free(&r);
 }
 
 /* "ab,bc->ac" is a matrix product: [[1,2],[3,4]] x [[5,6],[7,8]] = [[19,22],[43,50]]. */
 static void test_einsum_matrix_product(void **state)
 {
     (void)state;
-    struct run r;
-    run_program(&r,
-                "func.func @main() -> tensor<2x2xf32> {\n"
-                "  %a = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>\n"
-                "  %b = stablehlo.constant dense<[[5.0, 6.0], [7.0, 8.0]]> : tensor<2x2xf32>\n"
-                "  %r = \"stablehlo.einsum\"(%a, %b) {einsum_config = \"ab,bc->ac\"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n"
-                "  return %r : tensor<2x2xf32>\n"
-                "}\n",
-                NULL, 0);
+    struct prog r;
+    prog_run(&r,
+             "func.func @main() -> tensor<2x2xf32> {\n"
+             "  %a = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>\n"
+             "  %b = stablehlo.constant dense<[[5.0, 6.0], [7.0, 8.0]]> : tensor<2x2xf32>\n"
+             "  %r = \"stablehlo.einsum\"(%a, %b) {einsum_config = \"ab,bc->ac\"} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+             "  return %r : tensor<2x2xf32>\n"
+             "}\n",
+             NULL, 0);
     const double want[] = {19, 22, 43, 50};
-    expect_near(out(&r, 0), want, 4, 0.0);
-    run_free(&r);
+    prog_expect_f64_near(prog_out(&r, 0), want, 4, 0.0);
+    prog_free(&r);
 }
 
 TEST_MAIN(NULL, NULL,

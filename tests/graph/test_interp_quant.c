@@ -1,7 +1,7 @@
 /* Quantization kernels: uniform_quantize / uniform_dequantize and the
  * dequantize / quantize helpers, against the spec's examples, the reference
  * interpreter's quantized_ops.mlir and IEEE f32 facts. */
-#include "tests/harness.h"
+#include "tests/prog.h"
 
 #include <math.h>
 
@@ -180,45 +180,24 @@ static void test_dequantize_quantize_round_trip_is_exact(void **state)
 
 /* ---- whole programs (parser + interpreter) ------------------------------ */
 
-static void run_checks(const char *src, int want_checks)
-{
-    struct graph_module *m = NULL;
-    struct base_diag diag;
-    base_diag_clear(&diag);
-    struct graph_parse_options popt = {.path = "test.mlir"};
-    enum base_status st = graph_parse(src, strlen(src), &popt, &m, &diag);
-    if (st != BASE_OK) base_diag_print(&diag, stderr);
-    assert_int_equal(st, BASE_OK);
-    struct graph_interp_result res;
-    st = graph_interp_run(m, NULL, NULL, 0, NULL, &res, &diag);
-    if (st != BASE_OK) base_diag_print(&diag, stderr);
-    assert_int_equal(st, BASE_OK);
-    for (int i = 0; i < res.n_checks; i++)
-        if (!res.checks[i].passed) fprintf(stderr, "check failed: %s\n", res.checks[i].what);
-    assert_int_equal(res.n_checks, want_checks);
-    assert_int_equal(res.n_checks_failed, 0);
-    graph_interp_result_free(&res);
-    graph_module_destroy(m);
-}
-
 /* quantized_ops.mlir: requantizing per-axis [10, 10] from {0.1:-30,0.5:-20}
  * to {0.1:-20,0.2:-30} gives [20, 45] (40*1 - 20 and 30*2.5 - 30 in real
  * terms: (10+30)*0.1/0.1 - 20 = 20, (10+20)*0.5/0.2 - 30 = 45). */
 static void test_uniform_quantize_requantizes_per_axis(void **state)
 {
     (void)state;
-    run_checks("func.func @main() {\n"
-               "  %c = stablehlo.constant dense<[10, 10]> : tensor<2xi8>\n"
-               "  %q = \"stablehlo.bitcast_convert\"(%c) : (tensor<2xi8>) -> tensor<2x!quant.uniform<i8:f32:0, "
-               "{0.1:-30,0.5:-20}>>\n"
-               "  %r = \"stablehlo.uniform_quantize\"(%q) : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>) "
-               "-> tensor<2x!quant.uniform<i8:f32:0, {0.1:-20,0.2:-30}>>\n"
-               "  %b = \"stablehlo.bitcast_convert\"(%r) : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-20,0.2:-30}>>) "
-               "-> tensor<2xi8>\n"
-               "  check.expect_eq_const %b, dense<[20, 45]> : tensor<2xi8>\n"
-               "  func.return\n"
-               "}\n",
-               1);
+    prog_run_checks("func.func @main() {\n"
+                    "  %c = stablehlo.constant dense<[10, 10]> : tensor<2xi8>\n"
+                    "  %q = \"stablehlo.bitcast_convert\"(%c) : (tensor<2xi8>) -> tensor<2x!quant.uniform<i8:f32:0, "
+                    "{0.1:-30,0.5:-20}>>\n"
+                    "  %r = \"stablehlo.uniform_quantize\"(%q) : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>) "
+                    "-> tensor<2x!quant.uniform<i8:f32:0, {0.1:-20,0.2:-30}>>\n"
+                    "  %b = \"stablehlo.bitcast_convert\"(%r) : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-20,0.2:-30}>>) "
+                    "-> tensor<2xi8>\n"
+                    "  check.expect_eq_const %b, dense<[20, 45]> : tensor<2xi8>\n"
+                    "  func.return\n"
+                    "}\n",
+                    1, 1, 1);
 }
 
 /* quantized_ops.mlir: add of two differently quantized tensors, through the
@@ -227,24 +206,24 @@ static void test_uniform_quantize_requantizes_per_axis(void **state)
 static void test_quantized_add_dequantizes_and_requantizes(void **state)
 {
     (void)state;
-    run_checks("func.func @main() {\n"
-               "  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
-               "  %b = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf32>\n"
-               "  %qa = \"stablehlo.uniform_quantize\"(%a) : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, "
-               "0.1:-30>>\n"
-               "  %qb = \"stablehlo.uniform_quantize\"(%b) : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, "
-               "0.5:-20>>\n"
-               "  %s = \"stablehlo.add\"(%qa, %qb) : (tensor<2x!quant.uniform<i8:f32, 0.1:-30>>, "
-               "tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>>\n"
-               "  %r = \"stablehlo.bitcast_convert\"(%s) : (tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> "
-               "tensor<2xi8>\n"
-               "  check.expect_eq_const %r, dense<[-12, -8]> : tensor<2xi8>\n"
-               "  %d = \"stablehlo.uniform_dequantize\"(%s) : (tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> "
-               "tensor<2xf32>\n"
-               "  check.expect_eq_const %d, dense<[4.0, 6.0]> : tensor<2xf32>\n"
-               "  func.return\n"
-               "}\n",
-               2);
+    prog_run_checks("func.func @main() {\n"
+                    "  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+                    "  %b = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf32>\n"
+                    "  %qa = \"stablehlo.uniform_quantize\"(%a) : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, "
+                    "0.1:-30>>\n"
+                    "  %qb = \"stablehlo.uniform_quantize\"(%b) : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, "
+                    "0.5:-20>>\n"
+                    "  %s = \"stablehlo.add\"(%qa, %qb) : (tensor<2x!quant.uniform<i8:f32, 0.1:-30>>, "
+                    "tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>>\n"
+                    "  %r = \"stablehlo.bitcast_convert\"(%s) : (tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> "
+                    "tensor<2xi8>\n"
+                    "  check.expect_eq_const %r, dense<[-12, -8]> : tensor<2xi8>\n"
+                    "  %d = \"stablehlo.uniform_dequantize\"(%s) : (tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> "
+                    "tensor<2xf32>\n"
+                    "  check.expect_eq_const %d, dense<[4.0, 6.0]> : tensor<2xf32>\n"
+                    "  func.return\n"
+                    "}\n",
+                    1, 1, 2);
 }
 
 /* An op with a region on quantized types (reduce_window max): the region's
@@ -253,24 +232,24 @@ static void test_quantized_add_dequantizes_and_requantizes(void **state)
 static void test_quantized_reduce_window_runs_region_on_expressed_values(void **state)
 {
     (void)state;
-    run_checks("func.func @main() {\n"
-               "  %x = stablehlo.constant dense<[1.0, 3.0, 2.0, 5.0]> : tensor<4xf32>\n"
-               "  %q = stablehlo.uniform_quantize %x : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:-10>>\n"
-               "  %init = stablehlo.constant dense<-100.0> : tensor<f32>\n"
-               "  %qi = stablehlo.uniform_quantize %init : (tensor<f32>) -> tensor<!quant.uniform<i8:f32, 0.5:-10>>\n"
-               "  %r = \"stablehlo.reduce_window\"(%q, %qi) ({\n"
-               "    ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.5:-10>>, %b: tensor<!quant.uniform<i8:f32, 0.5:-10>>):\n"
-               "      %m = stablehlo.maximum %a, %b : tensor<!quant.uniform<i8:f32, 0.5:-10>>\n"
-               "      stablehlo.return %m : tensor<!quant.uniform<i8:f32, 0.5:-10>>\n"
-               "  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} :\n"
-               "      (tensor<4x!quant.uniform<i8:f32, 0.5:-10>>, tensor<!quant.uniform<i8:f32, 0.5:-10>>) ->\n"
-               "      tensor<2x!quant.uniform<i8:f32, 0.5:-10>>\n"
-               "  %d = stablehlo.uniform_dequantize %r : (tensor<2x!quant.uniform<i8:f32, 0.5:-10>>) -> "
-               "tensor<2xf32>\n"
-               "  check.expect_eq_const %d, dense<[3.0, 5.0]> : tensor<2xf32>\n"
-               "  func.return\n"
-               "}\n",
-               1);
+    prog_run_checks("func.func @main() {\n"
+                    "  %x = stablehlo.constant dense<[1.0, 3.0, 2.0, 5.0]> : tensor<4xf32>\n"
+                    "  %q = stablehlo.uniform_quantize %x : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:-10>>\n"
+                    "  %init = stablehlo.constant dense<-100.0> : tensor<f32>\n"
+                    "  %qi = stablehlo.uniform_quantize %init : (tensor<f32>) -> tensor<!quant.uniform<i8:f32, 0.5:-10>>\n"
+                    "  %r = \"stablehlo.reduce_window\"(%q, %qi) ({\n"
+                    "    ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.5:-10>>, %b: tensor<!quant.uniform<i8:f32, 0.5:-10>>):\n"
+                    "      %m = stablehlo.maximum %a, %b : tensor<!quant.uniform<i8:f32, 0.5:-10>>\n"
+                    "      stablehlo.return %m : tensor<!quant.uniform<i8:f32, 0.5:-10>>\n"
+                    "  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} :\n"
+                    "      (tensor<4x!quant.uniform<i8:f32, 0.5:-10>>, tensor<!quant.uniform<i8:f32, 0.5:-10>>) ->\n"
+                    "      tensor<2x!quant.uniform<i8:f32, 0.5:-10>>\n"
+                    "  %d = stablehlo.uniform_dequantize %r : (tensor<2x!quant.uniform<i8:f32, 0.5:-10>>) -> "
+                    "tensor<2xf32>\n"
+                    "  check.expect_eq_const %d, dense<[3.0, 5.0]> : tensor<2xf32>\n"
+                    "  func.return\n"
+                    "}\n",
+                    1, 1, 1);
 }
 
 TEST_MAIN(NULL, NULL, T(test_quantize_per_axis_matches_reference_example),

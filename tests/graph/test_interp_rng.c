@@ -1,11 +1,9 @@
 /* rng_bit_generator against the Random123 known-answer vectors
  * (Salmon et al., kat_vectors: threefry2x32_20 and philox4x32_10), through
  * the op, so that the state/counter layout is exercised too. */
-#include "tests/harness.h"
+#include "tests/prog.h"
 
 #include <stdio.h>
-
-#include "graph/graph.h"
 
 /* Runs rng_bit_generator on state and returns the bits output as u32/u64 words. */
 static void gen(const char *alg, const char *state, const char *state_ty, const char *out_ty, uint64_t *words, int n,
@@ -19,25 +17,13 @@ static void gen(const char *alg, const char *state, const char *state_ty, const 
              "  func.return %%ns, %%bits : %s, %s\n"
              "}\n",
              state_ty, out_ty, state, state_ty, alg, state_ty, state_ty, out_ty, state_ty, out_ty);
-    struct graph_parse_options po = {.path = "rng.mlir"};
-    struct graph_module *m = NULL;
-    struct base_diag d;
-    base_diag_clear(&d);
-    if (graph_parse(src, strlen(src), &po, &m, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        fail();
-    }
-    struct graph_interp_result res;
-    if (graph_interp_run(m, NULL, NULL, 0, NULL, &res, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        fail();
-    }
-    const struct base_tensor *b = res.outputs[1], *s = res.outputs[0];
+    struct prog r;
+    prog_run(&r, src, NULL, 0);
+    const struct base_tensor *b = prog_out(&r, 1), *s = prog_out(&r, 0);
     assert_int_equal(b->count, n);
     for (int i = 0; i < n; i++) words[i] = base_elem_get_bits(b->dtype, b->data, (size_t)i);
     for (int i = 0; i < n_state; i++) new_state[i] = base_elem_get_bits(s->dtype, s->data, (size_t)i);
-    graph_interp_result_free(&res);
-    graph_module_destroy(m);
+    prog_free(&r);
 }
 
 /* state = [key, counter]; one 64-bit output = one Threefry block, low word first */

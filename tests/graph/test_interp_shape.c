@@ -2,106 +2,21 @@
  * Expected values are the StableHLO spec's worked examples, the reference
  * interpreter's test expectations (stablehlo/tests/interpret) and hand
  * computation from the op definitions, never the kernels' own output. */
-#include "tests/harness.h"
+#include "tests/prog.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "graph/graph.h"
 #include "graph/interp.h"
-
-/* Parses src and runs @main with the given inputs; returns all outputs. */
-static void run_all(const char *src, struct base_tensor *const *inputs, int n_inputs,
-                    struct graph_interp_result *res)
-{
-    struct graph_parse_options po = {.path = "test.mlir"};
-    struct graph_module *m = NULL;
-    struct base_diag d;
-    base_diag_clear(&d);
-    if (graph_parse(src, strlen(src), &po, &m, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        fail_msg("parse failed");
-    }
-    struct graph_interp_options io;
-    memset(&io, 0, sizeof io);
-    memset(res, 0, sizeof *res);
-    if (graph_interp_run(m, NULL, inputs, n_inputs, &io, res, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        graph_module_destroy(m);
-        fail_msg("run failed");
-    }
-    graph_module_destroy(m);
-}
-
-/* Output i of a run of src without inputs (new reference). */
-static struct base_tensor *run_out(const char *src, int i)
-{
-    struct graph_interp_result res;
-    run_all(src, NULL, 0, &res);
-    assert_true(res.n_outputs > i);
-    struct base_tensor *t = base_tensor_retain(res.outputs[i]);
-    graph_interp_result_free(&res);
-    return t;
-}
-
-/* Runs src and expects a located runtime error. */
-static void run_fails(const char *src)
-{
-    struct graph_parse_options po = {.path = "test.mlir"};
-    struct graph_module *m = NULL;
-    struct base_diag d;
-    base_diag_clear(&d);
-    assert_int_equal(graph_parse(src, strlen(src), &po, &m, &d), BASE_OK);
-    struct graph_interp_options io;
-    memset(&io, 0, sizeof io);
-    struct graph_interp_result res;
-    memset(&res, 0, sizeof res);
-    enum base_status st = graph_interp_run(m, NULL, NULL, 0, &io, &res, &d);
-    assert_int_not_equal(st, BASE_OK);
-    assert_true(d.line > 0);
-    graph_interp_result_free(&res);
-    graph_module_destroy(m);
-}
-
-#define PROGRAM(T, BODY) "func.func @main() -> " T " {\n" BODY "\n  func.return %r : " T "\n}\n"
-
-static void expect_shape(const struct base_tensor *t, int rank, const int64_t *dims)
-{
-    assert_int_equal(t->rank, rank);
-    for (int d = 0; d < rank; d++)
-        if (t->dims[d] != dims[d])
-            fail_msg("dim %d: got %lld, want %lld", d, (long long)t->dims[d], (long long)dims[d]);
-}
-
-static void expect_ints(const struct base_tensor *t, const int64_t *want, size_t n)
-{
-    assert_int_equal(t->count, (int64_t)n);
-    for (size_t i = 0; i < n; i++) {
-        int64_t got = base_elem_get_i64(t->dtype, t->data, i);
-        if (got != want[i])
-            fail_msg("element %zu: got %lld, want %lld", i, (long long)got, (long long)want[i]);
-    }
-}
-
-static void expect_floats(const struct base_tensor *t, const double *want, size_t n)
-{
-    assert_int_equal(t->count, (int64_t)n);
-    for (size_t i = 0; i < n; i++) {
-        double got = base_elem_get_f64(t->dtype, t->data, i);
-        bool ok = isnan(want[i]) ? isnan(got) && signbit(got) == signbit(want[i])
-                                 : got == want[i] && signbit(got) == signbit(want[i]);
-        if (!ok) fail_msg("element %zu: got %.17g, want %.17g", i, got, want[i]);
-    }
-}
 
 /* Runs SRC, checks output 0's shape and integer values. */
 #define CHECK_INTS(SRC, DIMS, ...)                                             \
     do {                                                                       \
         const int64_t dims_[] = DIMS;                                          \
         const int64_t want_[] = {__VA_ARGS__};                                 \
-        struct base_tensor *t_ = run_out(SRC, 0);                              \
-        expect_shape(t_, (int)ARRAY_LEN(dims_), dims_);                        \
-        expect_ints(t_, want_, ARRAY_LEN(want_));                              \
+        struct base_tensor *t_ = prog_run_output(SRC, 0);                      \
+        prog_expect_shape(t_, (int)ARRAY_LEN(dims_), dims_);                   \
+        prog_expect_i64(t_, want_, ARRAY_LEN(want_));                          \
         base_tensor_release(t_);                                               \
     } while (0)
 #define D(...) {__VA_ARGS__}
@@ -125,18 +40,18 @@ static void test_broadcast_in_dim_row_to_matrix_bf16(void **state)
     int64_t n = 5120;
     assert_int_equal(base_tensor_create(BASE_DT_BF16, 1, &n, &x), BASE_OK);
     for (int64_t i = 0; i < n; i++) base_elem_set_f64(BASE_DT_BF16, x->data, (size_t)i, (double)(i % 97) - 48);
-    struct graph_interp_result res;
-    run_all("func.func @main(%x: tensor<5120xbf16>) -> tensor<32x5120xbf16> {\n"
-            "  %r = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<5120xbf16>) -> tensor<32x5120xbf16>\n"
-            "  func.return %r : tensor<32x5120xbf16>\n}\n",
-            &x, 1, &res);
-    struct base_tensor *r = res.outputs[0];
+    struct prog pr;
+    prog_run(&pr, "func.func @main(%x: tensor<5120xbf16>) -> tensor<32x5120xbf16> {\n"
+             "  %r = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<5120xbf16>) -> tensor<32x5120xbf16>\n"
+             "  func.return %r : tensor<32x5120xbf16>\n}\n",
+             &x, 1);
+    const struct base_tensor *r = prog_out(&pr, 0);
     assert_int_equal(r->count, 32 * 5120);
     for (int64_t row = 0; row < 32; row++)
         for (int64_t i = 0; i < n; i++)
             if (base_elem_get_f64(BASE_DT_BF16, r->data, (size_t)(row * n + i)) != (double)(i % 97) - 48)
                 fail_msg("row %lld col %lld", (long long)row, (long long)i);
-    graph_interp_result_free(&res);
+    prog_free(&pr);
     base_tensor_release(x);
 }
 
@@ -176,15 +91,15 @@ static void test_reshape_shares_storage(void **state)
     int64_t dims[2] = {2, 3};
     assert_int_equal(base_tensor_create(BASE_DT_F32, 2, dims, &x), BASE_OK);
     for (int i = 0; i < 6; i++) base_elem_set_f64(BASE_DT_F32, x->data, (size_t)i, i + 0.5);
-    struct graph_interp_result res;
-    run_all("func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {\n"
-            "  %r = stablehlo.reshape %x : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
-            "  func.return %r : tensor<3x2xf32>\n}\n",
-            &x, 1, &res);
+    struct prog pr;
+    prog_run(&pr, "func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {\n"
+             "  %r = stablehlo.reshape %x : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
+             "  func.return %r : tensor<3x2xf32>\n}\n",
+             &x, 1);
     const int64_t want_dims[] = {3, 2};
-    expect_shape(res.outputs[0], 2, want_dims);
-    assert_ptr_equal(res.outputs[0]->data, x->data); /* zero copy */
-    graph_interp_result_free(&res);
+    prog_expect_shape(prog_out(&pr, 0), 2, want_dims);
+    assert_ptr_equal(prog_out(&pr, 0)->data, x->data); /* zero copy */
+    prog_free(&pr);
     base_tensor_release(x);
 }
 
@@ -225,7 +140,7 @@ static void test_bitcast_convert_i1_to_i64_is_lsb_first(void **state)
 {
     (void)state;
     /* interpret/bitcast_convert.mlir: 64 bools, least significant bit first */
-    struct base_tensor *t = run_out(
+    struct base_tensor *t = prog_run_output(
         PROGRAM("tensor<i64>",
                 "  %a = stablehlo.constant dense<[true, true, true, true, false, true, true, true, true, false, true, true, false, false, true, true, true, true, false, true, false, true, false, true, true, false, false, true, false, false, false, true, true, true, true, false, false, true, true, false, true, false, true, false, false, false, true, false, true, true, false, false, false, true, false, false, true, false, false, false, false, false, false, false]> : tensor<64xi1>\n"
                 "  %r = stablehlo.bitcast_convert %a : (tensor<64xi1>) -> tensor<i64>"),
@@ -356,15 +271,15 @@ static void check_big_transpose(enum base_dtype dt, const char *tname, int64_t r
              (long long)rows, (long long)cols, tname, (long long)cols, (long long)rows, tname,
              (long long)rows, (long long)cols, tname, (long long)cols, (long long)rows, tname,
              (long long)cols, (long long)rows, tname);
-    struct graph_interp_result res;
-    run_all(src, &x, 1, &res);
-    struct base_tensor *r = res.outputs[0];
+    struct prog pr;
+    prog_run(&pr, src, &x, 1);
+    const struct base_tensor *r = prog_out(&pr, 0);
     for (int64_t i = 0; i < rows; i++)
         for (int64_t j = 0; j < cols; j++)
             if (base_elem_get_bits(dt, r->data, (size_t)(j * rows + i)) !=
                 base_elem_get_bits(dt, x->data, (size_t)(i * cols + j)))
                 fail_msg("%s: result[%lld][%lld] differs", tname, (long long)j, (long long)i);
-    graph_interp_result_free(&res);
+    prog_free(&pr);
     base_tensor_release(x);
 }
 
@@ -424,9 +339,9 @@ static void test_transpose_random_permutations_match_definition(void **state)
                  "  %%r = stablehlo.transpose %%x, dims = [%s] : (tensor<%s>) -> tensor<%s>\n"
                  "  func.return %%r : tensor<%s>\n}\n",
                  xs, rs, ps, xs, rs, rs);
-        struct graph_interp_result res;
-        run_all(src, &x, 1, &res);
-        struct base_tensor *r = res.outputs[0];
+        struct prog pr;
+        prog_run(&pr, src, &x, 1);
+        const struct base_tensor *r = prog_out(&pr, 0);
         base_shape_strides(rank, dims, xst);
         int64_t idx[4] = {0};
         for (int64_t i = 0; i < r->count; i++) {
@@ -437,7 +352,7 @@ static void test_transpose_random_permutations_match_definition(void **state)
                          (unsigned long long)test_seed(), iter, xs, ps, (long long)i);
             for (int d = rank - 1; d >= 0 && ++idx[d] == rdims[d]; d--) idx[d] = 0;
         }
-        graph_interp_result_free(&res);
+        prog_free(&pr);
         base_tensor_release(x);
     }
 }
@@ -456,12 +371,12 @@ static void test_iota_spec_examples(void **state)
 static void test_iota_float_and_wrapping_int(void **state)
 {
     (void)state;
-    struct base_tensor *t = run_out(PROGRAM("tensor<3xf32>", "  %r = stablehlo.iota dim = 0 : tensor<3xf32>"), 0);
+    struct base_tensor *t = prog_run_output(PROGRAM("tensor<3xf32>", "  %r = stablehlo.iota dim = 0 : tensor<3xf32>"), 0);
     const double want[] = {0.0, 1.0, 2.0};
-    expect_floats(t, want, 3);
+    prog_expect_f64_signed(t, want, 3);
     base_tensor_release(t);
     /* i8 wraps: element 130 is -126 */
-    t = run_out(PROGRAM("tensor<131xi8>", "  %r = stablehlo.iota dim = 0 : tensor<131xi8>"), 0);
+    t = prog_run_output(PROGRAM("tensor<131xi8>", "  %r = stablehlo.iota dim = 0 : tensor<131xi8>"), 0);
     assert_int_equal(base_elem_get_i64(t->dtype, t->data, 127), 127);
     assert_int_equal(base_elem_get_i64(t->dtype, t->data, 130), -126);
     base_tensor_release(t);
@@ -672,34 +587,34 @@ static void test_scatter_two_operands_generic_region(void **state)
     (void)state;
     /* a region over two inputs: sum into the first, count into the second;
      * index_vector_dim == rank(indices) (scalar indices) */
-    struct graph_interp_result res;
-    run_all("func.func @main() -> (tensor<3xf32>, tensor<3xi32>) {\n"
-            "  %a = stablehlo.constant dense<[0.5, 0.0, 1.0]> : tensor<3xf32>\n"
-            "  %b = stablehlo.constant dense<0> : tensor<3xi32>\n"
-            "  %i = stablehlo.constant dense<[2, 0, 2, 5]> : tensor<4xi64>\n"
-            "  %u = stablehlo.constant dense<[1.0, 2.0, 4.0, 8.0]> : tensor<4xf32>\n"
-            "  %v = stablehlo.constant dense<1> : tensor<4xi32>\n"
-            "  %r:2 = \"stablehlo.scatter\"(%a, %b, %i, %u, %v) ({\n"
-            "  ^bb0(%x: tensor<f32>, %y: tensor<i32>, %p: tensor<f32>, %q: tensor<i32>):\n"
-            "    %s = stablehlo.add %x, %p : tensor<f32>\n"
-            "    %t = stablehlo.add %y, %q : tensor<i32>\n"
-            "    stablehlo.return %s, %t : tensor<f32>, tensor<i32>\n"
-            "  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<3xf32>, tensor<3xi32>, tensor<4xi64>, tensor<4xf32>, tensor<4xi32>) -> (tensor<3xf32>, tensor<3xi32>)\n"
-            "  func.return %r#0, %r#1 : tensor<3xf32>, tensor<3xi32>\n}\n",
-            NULL, 0, &res);
-    assert_int_equal(res.n_outputs, 2);
+    struct prog pr;
+    prog_run(&pr, "func.func @main() -> (tensor<3xf32>, tensor<3xi32>) {\n"
+             "  %a = stablehlo.constant dense<[0.5, 0.0, 1.0]> : tensor<3xf32>\n"
+             "  %b = stablehlo.constant dense<0> : tensor<3xi32>\n"
+             "  %i = stablehlo.constant dense<[2, 0, 2, 5]> : tensor<4xi64>\n"
+             "  %u = stablehlo.constant dense<[1.0, 2.0, 4.0, 8.0]> : tensor<4xf32>\n"
+             "  %v = stablehlo.constant dense<1> : tensor<4xi32>\n"
+             "  %r:2 = \"stablehlo.scatter\"(%a, %b, %i, %u, %v) ({\n"
+             "  ^bb0(%x: tensor<f32>, %y: tensor<i32>, %p: tensor<f32>, %q: tensor<i32>):\n"
+             "    %s = stablehlo.add %x, %p : tensor<f32>\n"
+             "    %t = stablehlo.add %y, %q : tensor<i32>\n"
+             "    stablehlo.return %s, %t : tensor<f32>, tensor<i32>\n"
+             "  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<3xf32>, tensor<3xi32>, tensor<4xi64>, tensor<4xf32>, tensor<4xi32>) -> (tensor<3xf32>, tensor<3xi32>)\n"
+             "  func.return %r#0, %r#1 : tensor<3xf32>, tensor<3xi32>\n}\n",
+             NULL, 0);
+    assert_int_equal(pr.res.n_outputs, 2);
     const double wf[] = {2.5, 0.0, 6.0};
     const int64_t wi[] = {1, 0, 2};
-    expect_floats(res.outputs[0], wf, 3);
-    expect_ints(res.outputs[1], wi, 3);
-    graph_interp_result_free(&res);
+    prog_expect_f64_signed(prog_out(&pr, 0), wf, 3);
+    prog_expect_i64(prog_out(&pr, 1), wi, 3);
+    prog_free(&pr);
 }
 
 static void test_scatter_bf16_add_rounds_each_step(void **state)
 {
     (void)state;
     /* 256 + 1 rounds back to 256 in bf16 (8 significant bits), twice */
-    struct base_tensor *t = run_out(
+    struct base_tensor *t = prog_run_output(
         PROGRAM("tensor<1xbf16>",
                 "  %a = stablehlo.constant dense<[256.0]> : tensor<1xbf16>\n"
                 "  %i = stablehlo.constant dense<[[0], [0]]> : tensor<2x1xi32>\n"
@@ -711,7 +626,7 @@ static void test_scatter_bf16_add_rounds_each_step(void **state)
                 "  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<1xbf16>, tensor<2x1xi32>, tensor<2xbf16>) -> tensor<1xbf16>"),
         0);
     const double want[] = {256.0};
-    expect_floats(t, want, 1);
+    prog_expect_f64_signed(t, want, 1);
     base_tensor_release(t);
 }
 
@@ -720,21 +635,21 @@ static void test_scatter_bf16_add_rounds_each_step(void **state)
 static void test_sort_spec_example_two_operands(void **state)
 {
     (void)state;
-    struct graph_interp_result res;
-    run_all("func.func @main() -> (tensor<2x3xi64>, tensor<2x3xi64>) {\n"
-            "  %a = stablehlo.constant dense<[[1, 2, 3], [3, 2, 1]]> : tensor<2x3xi64>\n"
-            "  %b = stablehlo.constant dense<[[3, 2, 1], [1, 2, 3]]> : tensor<2x3xi64>\n"
-            "  %r:2 = \"stablehlo.sort\"(%a, %b) ({\n"
-            "  ^bb0(%x: tensor<i64>, %y: tensor<i64>, %z: tensor<i64>, %w: tensor<i64>):\n"
-            "    %p = stablehlo.compare GT, %x, %y : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
-            "    stablehlo.return %p : tensor<i1>\n"
-            "  }) {dimension = 0 : i64, is_stable = true} : (tensor<2x3xi64>, tensor<2x3xi64>) -> (tensor<2x3xi64>, tensor<2x3xi64>)\n"
-            "  func.return %r#0, %r#1 : tensor<2x3xi64>, tensor<2x3xi64>\n}\n",
-            NULL, 0, &res);
+    struct prog pr;
+    prog_run(&pr, "func.func @main() -> (tensor<2x3xi64>, tensor<2x3xi64>) {\n"
+             "  %a = stablehlo.constant dense<[[1, 2, 3], [3, 2, 1]]> : tensor<2x3xi64>\n"
+             "  %b = stablehlo.constant dense<[[3, 2, 1], [1, 2, 3]]> : tensor<2x3xi64>\n"
+             "  %r:2 = \"stablehlo.sort\"(%a, %b) ({\n"
+             "  ^bb0(%x: tensor<i64>, %y: tensor<i64>, %z: tensor<i64>, %w: tensor<i64>):\n"
+             "    %p = stablehlo.compare GT, %x, %y : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+             "    stablehlo.return %p : tensor<i1>\n"
+             "  }) {dimension = 0 : i64, is_stable = true} : (tensor<2x3xi64>, tensor<2x3xi64>) -> (tensor<2x3xi64>, tensor<2x3xi64>)\n"
+             "  func.return %r#0, %r#1 : tensor<2x3xi64>, tensor<2x3xi64>\n}\n",
+             NULL, 0);
     const int64_t w0[] = {3, 2, 3, 1, 2, 1}, w1[] = {1, 2, 1, 3, 2, 3};
-    expect_ints(res.outputs[0], w0, 6);
-    expect_ints(res.outputs[1], w1, 6);
-    graph_interp_result_free(&res);
+    prog_expect_i64(prog_out(&pr, 0), w0, 6);
+    prog_expect_i64(prog_out(&pr, 1), w1, 6);
+    prog_free(&pr);
 }
 
 /* Sorts [NaN, 1, -inf, -0, 0, -NaN, 3, 1] with LT TOTALORDER, once with a plain
@@ -755,13 +670,13 @@ static void test_sort_total_order_nan_fast_path_matches_region(void **state)
     char src[2048];
     const double want[] = {-NAN, -INFINITY, -0.0, 0.0, 1.0, 1.0, 3.0, NAN};
     snprintf(src, sizeof src, fmt, "    stablehlo.return %p : tensor<i1>\n");
-    struct base_tensor *fast = run_out(src, 0);
-    expect_floats(fast, want, 8);
+    struct base_tensor *fast = prog_run_output(src, 0);
+    prog_expect_f64_signed(fast, want, 8);
     snprintf(src, sizeof src, fmt,
              "    %q = stablehlo.constant dense<true> : tensor<i1>\n"
              "    %s = stablehlo.and %p, %q : tensor<i1>\n"
              "    stablehlo.return %s : tensor<i1>\n");
-    struct base_tensor *slow = run_out(src, 0);
+    struct base_tensor *slow = prog_run_output(src, 0);
     assert_memory_equal(fast->data, slow->data, 32);
     base_tensor_release(fast);
     base_tensor_release(slow);
@@ -784,17 +699,17 @@ static void test_sort_default_dimension_is_last_and_swapped_compare(void **state
 static void test_top_k_ties_by_lower_index(void **state)
 {
     (void)state;
-    struct graph_interp_result res;
-    run_all("func.func @main() -> (tensor<2x2xf32>, tensor<2x2xi32>) {\n"
-            "  %a = stablehlo.constant dense<[[1.0, 3.0, 3.0, 2.0], [0xFF800000, -0.0, 0.0, 0x7FC00000]]> : tensor<2x4xf32>\n"
-            "  %v, %i = chlo.top_k(%a, k = 2) : tensor<2x4xf32> -> (tensor<2x2xf32>, tensor<2x2xi32>)\n"
-            "  func.return %v, %i : tensor<2x2xf32>, tensor<2x2xi32>\n}\n",
-            NULL, 0, &res);
+    struct prog pr;
+    prog_run(&pr, "func.func @main() -> (tensor<2x2xf32>, tensor<2x2xi32>) {\n"
+             "  %a = stablehlo.constant dense<[[1.0, 3.0, 3.0, 2.0], [0xFF800000, -0.0, 0.0, 0x7FC00000]]> : tensor<2x4xf32>\n"
+             "  %v, %i = chlo.top_k(%a, k = 2) : tensor<2x4xf32> -> (tensor<2x2xf32>, tensor<2x2xi32>)\n"
+             "  func.return %v, %i : tensor<2x2xf32>, tensor<2x2xi32>\n}\n",
+             NULL, 0);
     const double wv[] = {3.0, 3.0, NAN, 0.0};
     const int64_t wi[] = {1, 2, 3, 2};
-    expect_floats(res.outputs[0], wv, 4);
-    expect_ints(res.outputs[1], wi, 4);
-    graph_interp_result_free(&res);
+    prog_expect_f64_signed(prog_out(&pr, 0), wv, 4);
+    prog_expect_i64(prog_out(&pr, 1), wi, 4);
+    prog_free(&pr);
 }
 
 /* ---- errors --------------------------------------------------------------- */
@@ -802,9 +717,33 @@ static void test_top_k_ties_by_lower_index(void **state)
 static void test_slice_out_of_range_is_a_located_error(void **state)
 {
     (void)state;
-    run_fails(PROGRAM("tensor<2xi32>",
-                      "  %a = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>\n"
-                      "  %r = \"stablehlo.slice\"(%a) {start_indices = array<i64: 2>, limit_indices = array<i64: 4>, strides = array<i64: 1>} : (tensor<3xi32>) -> tensor<2xi32>"));
+    prog_run_fails(PROGRAM("tensor<2xi32>",
+                           "  %a = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>\n"
+                           "  %r = \"stablehlo.slice\"(%a) {start_indices = array<i64: 2>, limit_indices = array<i64: 4>, strides = array<i64: 1>} : (tensor<3xi32>) -> tensor<2xi32>"), BASE_OK, NULL, 0);
+}
+
+/* An unverified program may hand the interpreter an empty comparator or
+ * update region: a located error on line 3, not a crash. */
+static void test_sort_with_empty_comparator_is_a_located_error(void **state)
+{
+    (void)state;
+    prog_run_fails(PROGRAM("tensor<3xi32>",
+                           "  %a = stablehlo.constant dense<[3, 1, 2]> : tensor<3xi32>\n"
+                           "  %r = \"stablehlo.sort\"(%a) ({\n"
+                           "  }) {dimension = 0 : i64} : (tensor<3xi32>) -> tensor<3xi32>"),
+                   BASE_ERR_VERIFY, "comparator", 3);
+}
+
+static void test_scatter_with_empty_region_is_a_located_error(void **state)
+{
+    (void)state;
+    prog_run_fails(PROGRAM("tensor<3xi32>",
+                           "  %a = stablehlo.constant dense<[3, 1, 2]> : tensor<3xi32>\n"
+                           "  %i = stablehlo.constant dense<[[0]]> : tensor<1x1xi32>\n"
+                           "  %u = stablehlo.constant dense<[5]> : tensor<1xi32>\n"
+                           "  %r = \"stablehlo.scatter\"(%a, %i, %u) ({\n"
+                           "  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<3xi32>, tensor<1x1xi32>, tensor<1xi32>) -> tensor<3xi32>"),
+                   BASE_ERR_VERIFY, "update_computation", 5);
 }
 
 TEST_MAIN(NULL, NULL,
@@ -847,4 +786,6 @@ TEST_MAIN(NULL, NULL,
           T(test_sort_total_order_nan_fast_path_matches_region),
           T(test_sort_default_dimension_is_last_and_swapped_compare),
           T(test_top_k_ties_by_lower_index),
-          T(test_slice_out_of_range_is_a_located_error))
+          T(test_slice_out_of_range_is_a_located_error),
+          T(test_sort_with_empty_comparator_is_a_located_error),
+          T(test_scatter_with_empty_region_is_a_located_error))

@@ -3,10 +3,8 @@
  * fail with BASE_ERR_VERIFY at the offending op, naming the constraint. */
 #include "tests/harness.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "graph/graph.h"
@@ -64,11 +62,6 @@ struct corpus_stats {
     int verify_failed;
 };
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void verify_text(const char *path, const char *text, size_t len, struct corpus_stats *s)
 {
     int n;
@@ -108,36 +101,21 @@ static void verify_dir(const char *rel, struct corpus_stats *s)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", test_shared_path(rel));
-    DIR *dp = opendir(dir);
-    if (!dp) fail_msg("cannot open %s (set SHARED)", dir);
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(dp))) {
-        size_t l = strlen(e->d_name);
-        if (l < 6 || strcmp(e->d_name + l - 5, ".mlir") != 0) continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 256;
-            names = realloc(names, cap * sizeof *names);
-            assert_non_null(names);
-        }
-        names[n++] = strdup(e->d_name);
-    }
-    closedir(dp);
-    qsort(names, n, sizeof *names, cmp_str);
+    size_t n;
+    char **paths = test_dir_paths(dir, &n);
     for (size_t i = 0; i < n; i++) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        const char *name = strrchr(paths[i], '/') + 1;
+        size_t l = strlen(name);
+        if (l < 6 || strcmp(name + l - 5, ".mlir") != 0) continue;
         char *text;
         size_t len;
         struct base_diag d;
-        assert_int_equal(base_file_read(path, &text, &len, &d), BASE_OK);
+        assert_int_equal(base_file_read(paths[i], &text, &len, &d), BASE_OK);
         s->files++;
-        verify_text(path, text, len, s);
+        verify_text(paths[i], text, len, s);
         free(text);
-        free(names[i]);
     }
-    free(names);
+    test_paths_free(paths, n);
 }
 
 static void report(const char *what, const struct corpus_stats *s)
