@@ -8,6 +8,10 @@ static const struct tool_cmd cmds[] = {
     {"parse", "parse and verify a StableHLO file, optionally print it", cmd_parse},
     {"interp", "run a StableHLO model on the golden interpreter", cmd_interp},
     {"conform", "run StableHLO conformance tests (files or folders)", cmd_conform},
+    {"chips", "list chip descriptions with derived peaks (chips/*.chip)", cmd_chips},
+    {"asm", "assemble an ISA text program into its binary encoding", cmd_asm},
+    {"disasm", "print an ISA program (binary or text) as canonical text", cmd_disasm},
+    {"exec", "run an ISA program on a simulated chip: time, statistics, dumps", cmd_exec},
 };
 
 static void usage(FILE *f)

@@ -18,6 +18,10 @@ struct tool_cmd {
 int cmd_parse(int argc, char **argv);
 int cmd_interp(int argc, char **argv);
 int cmd_conform(int argc, char **argv);
+int cmd_chips(int argc, char **argv);
+int cmd_asm(int argc, char **argv);
+int cmd_disasm(int argc, char **argv);
+int cmd_exec(int argc, char **argv);
 
 /* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...". */
 void tool_print_diag(const struct base_diag *d);

@@ -1,0 +1,128 @@
+/* memory: HBM, on-chip SRAM (scratchpad / accumulator) and the shared-bandwidth
+ * model of DMA transfers.
+ *
+ * - struct mem_hbm: byte-addressed, capacity enforced by the caller through
+ *   mem_hbm_in_range; values (functional mode) are stored lazily in 64 KiB
+ *   pages, so a 96 GiB HBM costs only what a program touches.  Timing-only
+ *   runs store nothing.  Never-written bytes read as zero.
+ * - struct mem_sram: partitions x bytes_per_partition, split into `banks`
+ *   equal banks per partition (the accumulator's banks; 1 for the scratchpad).
+ * - Both can track which bytes were ever written (one bit per byte, kept
+ *   lazily per page for HBM), for the simulator's uninitialised-read check.
+ * - struct mem_bw: a bandwidth shared by transfers (the chip's HBM, used by
+ *   every DMA queue): a fluid max-min fair share, each transfer also capped
+ *   by its own rate (its DMA queue's), recomputed whenever a transfer starts
+ *   or ends.  Uses the event kernel (sim/event.h) and never allocates after
+ *   init.
+ */
+#ifndef NPUSIM_MEMORY_H
+#define NPUSIM_MEMORY_H
+
+#include "base/base.h"
+#include "sim/event.h"
+
+/* ------------------------------------------------------------------ HBM */
+
+#define MEM_HBM_PAGE_SHIFT 16
+#define MEM_HBM_PAGE_BYTES (UINT64_C(1) << MEM_HBM_PAGE_SHIFT)
+
+struct mem_hbm {
+    uint64_t capacity_bytes;
+    uint64_t n_pages;
+    uint8_t **pages;      /* NULL unless storing values; a page is NULL until written */
+    uint64_t **written;   /* NULL unless tracking; a bitmap page is NULL until written */
+    uint64_t pages_allocated;
+};
+
+/* store_values: keep values (functional mode); track_written: the
+ * written-bytes bitmap.  ERR_NOMEM. */
+enum base_status mem_hbm_init(struct mem_hbm *h, uint64_t capacity_bytes, bool store_values, bool track_written);
+void mem_hbm_deinit(struct mem_hbm *h);
+static inline bool mem_hbm_in_range(const struct mem_hbm *h, int64_t lo, int64_t hi)
+{
+    return lo >= 0 && hi >= lo && (uint64_t)hi <= h->capacity_bytes;
+}
+/* Copies bytes in and out (in range, values stored).  ERR_NOMEM on write. */
+enum base_status mem_hbm_write(struct mem_hbm *h, uint64_t addr, const void *src, uint64_t len);
+void mem_hbm_read(const struct mem_hbm *h, uint64_t addr, void *dst, uint64_t len);
+/* A pointer to the bytes at addr, valid for *avail bytes (to the end of its
+ * page, at most want).  mem_hbm_span_w allocates the page (NULL: out of
+ * memory); mem_hbm_span_r returns NULL for a never-written page (read zeros). */
+uint8_t *mem_hbm_span_w(struct mem_hbm *h, uint64_t addr, uint64_t want, uint64_t *avail);
+const uint8_t *mem_hbm_span_r(const struct mem_hbm *h, uint64_t addr, uint64_t want, uint64_t *avail);
+/* Written-bytes tracking (no-ops without tracking). */
+enum base_status mem_hbm_mark_written(struct mem_hbm *h, uint64_t lo, uint64_t hi);
+/* True when every byte of [lo, hi) was written; else *first is the first that was not. */
+bool mem_hbm_all_written(const struct mem_hbm *h, uint64_t lo, uint64_t hi, uint64_t *first);
+
+/* ----------------------------------------------------------------- SRAM */
+
+struct mem_sram {
+    uint32_t partitions;
+    uint64_t bytes_per_partition;
+    uint32_t banks;
+    uint64_t bank_bytes;      /* bytes_per_partition / banks */
+    uint8_t *data;            /* partitions * bytes_per_partition, or NULL (timing only) */
+    uint64_t *written;        /* one bit per byte, or NULL */
+    uint64_t words_per_partition;
+};
+
+enum base_status mem_sram_init(struct mem_sram *s, uint32_t partitions, uint64_t bytes_per_partition, uint32_t banks,
+                               bool store_values, bool track_written);
+void mem_sram_deinit(struct mem_sram *s);
+static inline uint8_t *mem_sram_row(const struct mem_sram *s, uint32_t partition)
+{
+    return s->data + (uint64_t)partition * s->bytes_per_partition;
+}
+static inline bool mem_sram_in_range(const struct mem_sram *s, uint32_t part_start, uint32_t part_count, int64_t lo,
+                                     int64_t hi)
+{
+    return (uint64_t)part_start + part_count <= s->partitions && lo >= 0 && hi >= lo &&
+           (uint64_t)hi <= s->bytes_per_partition;
+}
+/* The bank of a byte offset within a partition. */
+static inline uint64_t mem_sram_bank(const struct mem_sram *s, uint64_t byte) { return byte / s->bank_bytes; }
+void mem_sram_mark_written(struct mem_sram *s, uint32_t partition, uint64_t lo, uint64_t hi);
+bool mem_sram_all_written(const struct mem_sram *s, uint32_t partition, uint64_t lo, uint64_t hi, uint64_t *first);
+
+/* ---------------------------------------------- shared bandwidth (fluid) */
+
+struct mem_flow;
+typedef void (*mem_flow_done_fn)(struct mem_flow *f, void *user);
+
+/* One transfer; embedded in its owner (a DMA queue). */
+struct mem_flow {
+    double left_bytes;       /* still to move, in units of the shared resource */
+    double cap_bytes_per_ns; /* the transfer's own limit */
+    double rate_bytes_per_ns;   /* its current share */
+    uint64_t finish_ps;      /* projected at the last recompute */
+    uint64_t start_ps;
+    uint32_t id;             /* tie-breaker for equal caps: the owner's index */
+    bool active;
+    mem_flow_done_fn done;
+    void *user;
+};
+
+struct mem_bw {
+    struct sim_sched *sched;
+    struct sim_event ev;      /* the next completion */
+    double bytes_per_ns;      /* the shared bandwidth */
+    struct mem_flow **active;
+    struct mem_flow **finished; /* scratch for the completion event */
+    uint32_t n_active, cap;
+    uint64_t last_ps;         /* flows' left_bytes are as of this time */
+    double bytes_total;       /* bytes moved through it so far */
+    uint64_t busy_ps;         /* time with at least one active flow */
+};
+
+/* A resource of bytes_per_ns shared by at most max_flows transfers at once. */
+enum base_status mem_bw_init(struct mem_bw *bw, struct sim_sched *sched, double bytes_per_ns, uint32_t max_flows,
+                             uint8_t priority);
+void mem_bw_deinit(struct mem_bw *bw);
+/* Starts a transfer of `bytes` now, capped at cap_bytes_per_ns; done(f,
+ * user) is called from the event that completes it.  ERR_LIMIT when
+ * max_flows transfers are active. */
+enum base_status mem_bw_start(struct mem_bw *bw, struct mem_flow *f, uint32_t id, double bytes, double cap_bytes_per_ns,
+                              mem_flow_done_fn done, void *user);
+
+#endif
