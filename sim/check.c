@@ -69,24 +69,24 @@ static enum base_status check_bounds(struct sim *s, struct sim_exec *x, int i, i
 {
     const struct isa_ap *ap = x->ap[i];
     const char *verb = write ? "writes" : "reads";
-    char r[160];
-    range_str(ap, lo, hi, r, sizeof r);
+    char r[160]; /* formatted only on the failure paths: this runs per instruction */
     if (ap->space == ISA_SPACE_HBM) {
-        if (!mem_hbm_in_range(&s->hbm, lo, hi))
-            return sim_fail(s, x, BASE_ERR_CHECK, "hbm out of capacity: %s %s %s, beyond the %llu-byte HBM", verb,
-                            role(x->in, i), r, (unsigned long long)s->hbm.capacity_bytes);
-        return BASE_OK;
+        if (mem_hbm_in_range(&s->hbm, lo, hi)) return BASE_OK;
+        range_str(ap, lo, hi, r, sizeof r);
+        return sim_fail(s, x, BASE_ERR_CHECK, "hbm out of capacity: %s %s %s, beyond the %llu-byte HBM", verb,
+                        role(x->in, i), r, (unsigned long long)s->hbm.capacity_bytes);
     }
     if (ap->space != ISA_SPACE_SP && ap->space != ISA_SPACE_ACC)
         return sim_fail(s, x, BASE_ERR_CHECK, "%s %s in memory space %u", verb, role(x->in, i), ap->space);
     const struct mem_sram *m = sram_of(s, x->e->core, ap->space);
-    if ((uint32_t)ap->part_start + ap->part_count > m->partitions)
+    bool parts_ok = (uint32_t)ap->part_start + ap->part_count <= m->partitions;
+    if (parts_ok && lo >= 0 && (uint64_t)hi <= m->bytes_per_partition) return BASE_OK;
+    range_str(ap, lo, hi, r, sizeof r);
+    if (!parts_ok)
         return sim_fail(s, x, BASE_ERR_CHECK, "partition out of range: %s %s %s, the %s has %u partitions", verb,
                         role(x->in, i), r, space_long(ap->space), m->partitions);
-    if (lo < 0 || (uint64_t)hi > m->bytes_per_partition)
-        return sim_fail(s, x, BASE_ERR_CHECK, "%s overflow: %s %s %s, a partition has %llu bytes",
-                        space_long(ap->space), verb, role(x->in, i), r, (unsigned long long)m->bytes_per_partition);
-    return BASE_OK;
+    return sim_fail(s, x, BASE_ERR_CHECK, "%s overflow: %s %s %s, a partition has %llu bytes", space_long(ap->space),
+                    verb, role(x->in, i), r, (unsigned long long)m->bytes_per_partition);
 }
 
 /* -------------------------------------------------------- uninitialised */
