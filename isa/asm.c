@@ -15,7 +15,8 @@ struct lexer {
     const char *p;    /* cursor */
     const char *end;  /* end of the code: the line's end or its '#' */
     uint32_t lineno;
-    const char *what; /* instruction being assembled, for messages */
+    const char *what; /* instruction being assembled, for messages (NULL or what_buf) */
+    char what_buf[64];
     struct base_diag *diag;
 };
 
@@ -495,9 +496,9 @@ static enum base_status parse_instr(struct lexer *lx, struct parsed *ps)
         }
         nparts++;
     } while (lx->p < lx->end && *lx->p == '.' && ++lx->p);
-    char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)(lx->p - mn), mn);
-    lx->what = name;
+    /* kept in the lexer: messages about this line are formatted after we return */
+    snprintf(lx->what_buf, sizeof lx->what_buf, "%.*s", (int)(lx->p - mn), mn);
+    lx->what = lx->what_buf;
     enum isa_op op;
     if (!isa_op_lookup(parts[0], lens[0], &op)) return SYNTAX(lx, mn, "unknown instruction '%.*s'", (int)lens[0], parts[0]);
     in->op = (uint8_t)op;
