@@ -81,7 +81,7 @@ $(B)/tests/%: $(B)/tests/%.o $(TEST_SUPPORT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB) $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
 $(B)/bench/%: $(B)/bench/%.o $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIB) $(LDLIBS_ALL)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIB) $(LDLIBS_ALL) -ldl
 
 $(B)/fuzz/replay_%: $(B)/fuzz/%.o $(B)/fuzz/replay_main.o $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
@@ -120,6 +120,7 @@ demo: deps
 	@./scripts/demo.sh build/release/npusim
 
 bench:
+	@./scripts/install-deps.sh --bench || echo "bench: OpenBLAS not installed; the GEMM ratio is skipped"
 	@$(MAKE) --no-print-directory BUILD=release all
 	@SHARED=$(SHARED) ./bench/run.sh build/release
 

@@ -22,3 +22,17 @@ for m in glm_358b_1_layer_shlo qwen_3_0_6b_shlo; do
     awk -v m="$m" -v s="$start" -v e="$end" -v p="${phases#npusim interp: }" \
         'BEGIN { printf "  %-24s wall %6.2f s (incl. random input generation); %s\n", m, e - s, p }'
 done
+
+echo
+echo "== GEMM (npusim gemm: generated tiled kernel; docs/gemm.md)"
+for c in trn2 tpu-v5e tpu-v6e; do
+    start=$(date +%s.%N)
+    line=$("$NPUSIM" gemm 4096 4096 4096 --chip "$c" --timing-only | grep '^time:')
+    end=$(date +%s.%N)
+    awk -v c="$c" -v s="$start" -v e="$end" -v l="${line#time: }" \
+        'BEGIN { printf "  4096^3 bf16 %-8s --timing-only: host %5.2f s (goal < 0.5 s); simulated %s\n", c, e - s, l }'
+done
+if [ -x "$B/bench/gemm_bench" ]; then
+    echo "  functional throughput against OpenBLAS (goal >= 0.5):"
+    "$B/bench/gemm_bench" 1024 1024 1024 --chip trn2 --dtype f32
+fi

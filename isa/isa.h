@@ -25,7 +25,7 @@
 #define ISA_SPACES(X)        \
     X(NONE, "none")          \
     X(HBM, "hbm")            \
-    X(SP, "sp")    /* scratchpad: TPU VMEM, Neuron SBUF; 128 partitions */ \
+    X(SP, "sp")    /* scratchpad: TPU VMEM, Neuron SBUF; up to 256 partitions */ \
     X(ACC, "acc")  /* accumulator: TPU MXU result buffers, Neuron PSUM; banked */
 
 enum isa_space {
@@ -36,7 +36,8 @@ enum isa_space {
 };
 
 #define ISA_MAX_DIMS 4
-#define ISA_MAX_PARTITIONS 128
+/* 256: the 256-row MXUs of TPU v6e / 7x take K = 256 partitions per matmul. */
+#define ISA_MAX_PARTITIONS 256
 #define ISA_MAX_LOOP_DEPTH 2
 /* Structural limits (isa_instr_validate): every byte an access pattern
  * touches, in every loop iteration, lies in [0, ISA_MAX_ADDR); each
@@ -60,7 +61,7 @@ struct isa_ap {
     uint8_t ndims;             /* 0..ISA_MAX_DIMS (0: one element per partition) */
     uint8_t reserved;
     uint16_t part_start;
-    uint16_t part_count;       /* 1..128 for SP/ACC */
+    uint16_t part_count;       /* 1..ISA_MAX_PARTITIONS for SP/ACC */
     uint64_t addr;
     int64_t part_stride_bytes; /* HBM only; SP/ACC partitions are separate memories */
     int64_t stride[ISA_MAX_DIMS];

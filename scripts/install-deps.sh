@@ -1,10 +1,18 @@
 #!/bin/sh
 # Installs the Debian packages npusim needs, only those that are missing.
 # Uses sudo only when not root. Safe to run repeatedly.
+#   scripts/install-deps.sh           build, test and demo packages
+#   scripts/install-deps.sh --bench   also OpenBLAS (the GEMM benchmark's reference; `make bench`)
 set -eu
 
 PKGS="build-essential pkg-config clang libclang-rt-14-dev zlib1g-dev libcmocka-dev \
 libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth"
+for arg in "$@"; do
+    case "$arg" in
+    --bench) PKGS="$PKGS libopenblas-dev" ;;
+    *) echo "install-deps: unknown option $arg (want --bench)" >&2; exit 2 ;;
+    esac
+done
 
 missing=""
 for p in $PKGS; do

@@ -1166,10 +1166,8 @@ double sim_chip_peak_flops(const struct sim_chip_desc *c, enum sim_rate_class rc
         const struct sim_engine_desc *d = &c->engines[e];
         if (d->kind != ISA_ENGINE_SYSTOLIC) continue;
         double rate = d->rows_per_cycle[rc];
-        if (rc == SIM_RATE_FP32) {
-            if (!(rate > 0)) rate = d->rows_per_cycle[SIM_RATE_BF16];
-            rate /= c->fp32_passes_highest ? c->fp32_passes_highest : 1;
-        }
+        if (rc == SIM_RATE_FP32 && c->family == SIM_FAMILY_TPU) /* as the timing runs it: bf16 passes */
+            rate = d->rows_per_cycle[SIM_RATE_BF16] / (c->fp32_passes_highest ? c->fp32_passes_highest : 1);
         per_core += (double)d->rows * (double)d->cols * 2.0 * d->clock_ghz * 1e9 * rate;
     }
     return per_core * c->cores;

@@ -136,9 +136,10 @@ int sim_chip_list(const char ***names);
 
 /* Derived figures.  Peak FLOP/s per chip =
  *   cores x sum over systolic engines (rows x cols x 2 x clock x rows_per_cycle[rc]);
- * 0 when no array takes the rate class.  For SIM_RATE_FP32 the rate is
- * rows_per_cycle[FP32] when the arrays take fp32 natively (Neuron), else the
- * bf16 rate, divided by fp32_passes_highest (full fp32 accuracy). */
+ * 0 when no array takes the rate class.  For SIM_RATE_FP32, as the timing
+ * model runs an fp32 matmul (docs/timing.md): on TPU the bf16 rate divided by
+ * fp32_passes_highest (full fp32 accuracy), on Neuron rows_per_cycle[FP32]
+ * (native fp32, no passes). */
 double sim_chip_peak_flops(const struct sim_chip_desc *c, enum sim_rate_class rc); /* per chip, FLOP/s */
 const struct sim_engine_desc *sim_chip_engine(const struct sim_chip_desc *c, const char *name);
 

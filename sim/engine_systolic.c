@@ -5,20 +5,35 @@
  * partitions and N elements each).  transpose src[P, F] -> dst[F, P] runs as
  * a matmul of src (stationary, K = P, M = F) with a P x P identity (moving).
  *
- * Per dataflow, the dims the array holds and streams (SCALE-Sim's mapping):
- *     ws: Sr = K (rows), Sc = M (cols), T = N (streamed)
- *     os: Sr = M,        Sc = N,        T = K
- *     is: Sr = K,        Sc = N,        T = M
+ * Per dataflow, the dims the array holds and streams (SCALE-Sim's mapping),
+ * and the operand the array holds between instructions:
+ *     ws: Sr = K (rows), Sc = M (cols), T = N (streamed)   holds stationary src0
+ *     os: Sr = M,        Sc = N,        T = K              holds the outputs (dst)
+ *     is: Sr = K,        Sc = N,        T = M              holds moving src1
  * with Sr <= rows and Sc <= cols.  In cycles (D = dispatch_cycles,
  * p = passes: fp32_passes_<precision> for f32 operands on TPU, else 1):
  *     L = ceil(Sr / load_rows_per_cycle)   (0 on ws when the same stationary
  *                                           operand is loaded and unmodified, p = 1)
  *     S = max(ceil(T / rows_per_cycle[rate]), min_stream_cycles)
- * Without preload (and for os / is):
- *     the instruction takes D + p * (L + S + Sr + Sc - 2) cycles, and its
- *     result is visible at its end; with L = Sr, S = T (one row loaded and
- *     streamed per cycle, no minimum) that is SCALE-Sim's per-fold cost
- *     D + 2 Sr + Sc + T - 2.
+ * Without preload (and for os / is), two stages: streaming, then a drain of
+ * Sr + Sc - 2 cycles.  A matmul *continues* the previous instruction of its
+ * array when that was a matmul with the same precision, p = 1, and the held
+ * operand is unchanged: ws the same stationary src0 (not overwritten since);
+ * os the same dst, neither this matmul's start nor the previous one's stop
+ * set (the partial sums stay in the PEs); is the same moving src1 (not
+ * overwritten since).  Then, with t the time the front end reaches it:
+ *     head:         begin = max(t, the previous instruction's results visible)
+ *     continuation: begin = t (>= the previous stream_end), L = 0
+ *     stream_end    = begin + ps(D + p (L + S))
+ *     end = visible = begin + ps(D + p (L + S + Sr + Sc - 2))
+ * and the front end takes the next instruction at stream_end.  A lone
+ * matmul takes D + p (L + S + Sr + Sc - 2) cycles; a chain of n matmuls
+ * issued back to back (a fold streamed in n pieces, T = T_1 + ... + T_n)
+ * takes n D + p (L + S_1 + ... + S_n + Sr + Sc - 2), which with L = Sr and
+ * S_i = T_i (one row loaded and streamed per cycle, no minimum) is
+ * SCALE-Sim's per-fold cost n D + 2 Sr + Sc + T - 2: fill and drain are
+ * paid once per fold however our ISA splits it (K <= the partitions per
+ * matmul on os, N <= an accumulator bank on ws, M <= the partitions on is).
  * With preload (ws only): a two-stage pipeline.  The front end reaches the
  * matmul at t, dispatches and loads the stationary operand into the shadow
  * buffer while the previous matmul streams:
@@ -131,9 +146,11 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
     }
     TRY(sim_check_access(s, x, rd, wr));
 
-    bool ws = d->dataflow == SIM_DATAFLOW_WS;
-    bool same = ws && p == 1 && e->loaded_valid && e->loaded_op == in->op && e->loaded_prec == in->func &&
-                ap_same(&e->loaded, st);
+    bool ws = d->dataflow == SIM_DATAFLOW_WS, os = d->dataflow == SIM_DATAFLOW_OS;
+    /* the operand the array holds (docs above) */
+    const struct isa_ap *held = os ? dst : d->dataflow == SIM_DATAFLOW_IS ? mv : st;
+    bool same = p == 1 && e->loaded_valid && e->loaded_op == in->op && e->loaded_prec == in->func &&
+                ap_same(&e->loaded, held) && (!os || !(in->flags & ISA_FLAG_START));
     uint64_t L = same ? 0 : (Sr + d->load_rows_per_cycle - 1) / d->load_rows_per_cycle;
     uint64_t S = sim_ceil_ratio((double)T, rpc);
     if (S < d->min_stream_cycles) S = d->min_stream_cycles;
@@ -148,20 +165,24 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
         x->next = stream_start;
         e->array_free_ps = stream_end;
     } else {
-        uint64_t cyc = d->dispatch_cycles + p * (L + S + Sr + Sc - 2);
-        x->start = now;
-        x->end = x->visible = x->next = now + sim_cycles_to_ps_khz(cyc, e->khz);
-        e->array_free_ps = x->end;
+        /* a head waits for the previous fold to drain; a continuation streams behind it */
+        uint64_t begin = same || now >= e->last_visible ? now : e->last_visible;
+        uint64_t lead = d->dispatch_cycles + p * (L + S);
+        uint64_t stream_end = begin + sim_cycles_to_ps_khz(lead, e->khz);
+        x->start = begin;
+        x->end = x->visible = begin + sim_cycles_to_ps_khz(lead + p * (Sr + Sc - 2), e->khz);
+        x->next = stream_end;
+        e->array_free_ps = stream_end;
     }
-    if (ws) {
-        e->loaded_valid = true;
-        e->loaded = *st;
-        e->loaded_op = in->op;
-        e->loaded_prec = in->func;
-        isa_ap_extent(st, &e->loaded_lo, &e->loaded_hi);
-    } else {
-        e->loaded_valid = false;
-    }
+    /* what the array holds now: os keeps its outputs until a stop drains them */
+    e->loaded_valid = !(os && mm && (in->flags & ISA_FLAG_STOP)) && (ws || mm);
+    e->loaded = *held;
+    e->loaded_op = in->op;
+    e->loaded_prec = in->func;
+    if (os)
+        e->loaded_lo = e->loaded_hi = 0; /* in the PEs, not the scratchpad: no write drops it */
+    else
+        isa_ap_extent(held, &e->loaded_lo, &e->loaded_hi);
     x->flops = mm ? 2 * K * M * N : 0;
     if (s->opt.timing_only) return BASE_OK;
     return mm ? sim_compute_matmul(s, x, num_passes) : sim_compute_transpose(s, x);

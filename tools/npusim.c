@@ -12,6 +12,7 @@ static const struct tool_cmd cmds[] = {
     {"asm", "assemble an ISA text program into its binary encoding", cmd_asm},
     {"disasm", "print an ISA program (binary or text) as canonical text", cmd_disasm},
     {"exec", "run an ISA program on a simulated chip: time, statistics, dumps", cmd_exec},
+    {"gemm", "generate and run a tiled GEMM: time, % of peak, closed form, check", cmd_gemm},
 };
 
 static void usage(FILE *f)

@@ -481,7 +481,7 @@ static void test_decode_rejects_corrupt_fields(void **state)
         {dst1 + 2, 5, "at most 4", (long)dst1},
         {dst1 + 3, 1, "reserved byte", (long)dst1},
         {dst1 + 56, 0, "count 0", (long)dst1},
-        {dst1 + 4, 127, "exceed the 128 partitions", (long)dst1},
+        {dst1 + 4, 255, "exceed the 256 partitions", (long)dst1}, /* part_start 255 + 128 > ISA_MAX_PARTITIONS */
         {r1 + 24, 1, "has no count", (long)r1 + 24},
         {r1 + 39, 0x7f, "", -1}, /* imm0 1.5 becomes the canonical NaN: still valid */
     };

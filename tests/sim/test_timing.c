@@ -264,7 +264,10 @@ static void test_timing_matmul_fp32_tpu_passes(void **state)
 }
 
 /* A generic array without preload costs exactly SCALE-Sim's per-fold
- * 2 Sr + Sc + T - 2 per matmul (plus dispatch, 0 here). */
+ * 2 Sr + Sc + T - 2 per matmul (plus dispatch, 0 here) when consecutive
+ * matmuls share no held operand (the second has other stationary and moving
+ * operands: with the same moving operand an is array would continue the
+ * fold, test_timing_matmul_chain_*). */
 static void test_timing_matmul_scalesim_fold_per_dataflow(void **state)
 {
     struct fx *f = *state;
@@ -285,7 +288,9 @@ static void test_timing_matmul_scalesim_fold_per_dataflow(void **state)
         sim_destroy(f->sim);
         f->sim = NULL;
         push(&f->prog, "pe", mm((uint16_t)K, (uint32_t)M, (uint32_t)N, 0, BASE_DT_BF16, 0));
-        push(&f->prog, "pe", mm((uint16_t)K, (uint32_t)M, (uint32_t)N, 4096, BASE_DT_BF16, 0));
+        struct isa_instr second = mm((uint16_t)K, (uint32_t)M, (uint32_t)N, 4096, BASE_DT_BF16, 0);
+        second.src1.addr = 24576;
+        push(&f->prog, "pe", second);
         run(f, true);
         uint64_t fold = 2 * Sr[i] + Sc[i] + Tt[i] - 2;
         const struct sim_instr_record *a = trec_find(&f->rec, "pe", 0), *b = trec_find(&f->rec, "pe", 1);
@@ -295,6 +300,125 @@ static void test_timing_matmul_scalesim_fold_per_dataflow(void **state)
         assert_int_equal(b->end_ps, a->end_ps + c2p(pe, fold));
         assert_int_equal(sim_get_stats(f->sim)->total_cycles, 2 * fold);
     }
+}
+
+/* A generic array (no preload) in dataflow df: rows x cols, loads one row per cycle, no minimum. */
+static struct sim_engine_desc *generic_pe(struct fx *f, enum sim_dataflow df, uint32_t rows, uint32_t cols)
+{
+    struct sim_engine_desc *pe = eng(f, "pe");
+    pe->preload = false;
+    pe->dataflow = df;
+    pe->load_rows_per_cycle = 1;
+    pe->min_stream_cycles = 0;
+    pe->rows = rows;
+    pe->cols = cols;
+    return pe;
+}
+
+/* os: a fold streamed as three matmuls into one dst (start, -, stop) pays the
+ * fill and drain once: n D + L + S1 + S2 + S3 + Sr + Sc - 2. */
+static void test_timing_matmul_chain_os_pays_fill_once(void **state)
+{
+    struct fx *f = *state;
+    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_OS, 64, 64);
+    uint32_t M = 40, N = 56;
+    const uint16_t Ks[3] = {128, 128, 24};
+    const uint64_t st_at[3] = {0, 4096, 8192};
+    for (int i = 0; i < 3; i++) {
+        struct isa_instr m = mm(Ks[i], M, N, st_at[i], BASE_DT_BF16, 0);
+        m.src1.addr = 12288 + 4096 * (uint64_t)i;
+        m.flags = (uint8_t)(i == 0 ? ISA_FLAG_START : i == 2 ? ISA_FLAG_STOP : 0);
+        push(&f->prog, "pe", m);
+    }
+    run(f, true);
+    uint64_t Sr = M, Sc = N, L = Sr / pe->load_rows_per_cycle, D = pe->dispatch_cycles;
+    uint64_t T = (uint64_t)Ks[0] + Ks[1] + Ks[2];
+    const struct sim_instr_record *a = trec_find(&f->rec, "pe", 0), *c = trec_find(&f->rec, "pe", 2);
+    assert_int_equal(a->end_ps, c2p(pe, D + L + Ks[0] + Sr + Sc - 2));
+    /* each continuation begins at the previous stream end and streams only */
+    uint64_t se0 = c2p(pe, D + L + Ks[0]), se1 = se0 + c2p(pe, D + Ks[1]);
+    assert_int_equal(c->visible_ps, se1 + c2p(pe, D + Ks[2] + Sr + Sc - 2));
+    /* = SCALE-Sim's fold with T = the whole K (to the cycle) */
+    assert_int_equal(sim_get_stats(f->sim)->total_cycles, 3 * D + 2 * Sr + Sc + T - 2);
+}
+
+/* os: start begins a new fold, which waits for the previous one to drain. */
+static void test_timing_matmul_chain_os_start_waits_for_drain(void **state)
+{
+    struct fx *f = *state;
+    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_OS, 64, 64);
+    uint32_t M = 40, N = 56;
+    uint16_t K = 100;
+    struct isa_instr b = mm(K, M, N, 4096, BASE_DT_BF16, 0);
+    b.src1.addr = 24576;
+    push(&f->prog, "pe", mm(K, M, N, 0, BASE_DT_BF16, 0));
+    push(&f->prog, "pe", b);
+    run(f, true);
+    uint64_t fold = pe->dispatch_cycles + M / pe->load_rows_per_cycle + K + M + N - 2;
+    const struct sim_instr_record *r0 = trec_find(&f->rec, "pe", 0), *r1 = trec_find(&f->rec, "pe", 1);
+    assert_int_equal(r0->visible_ps, c2p(pe, fold));
+    assert_int_equal(r1->start_ps, r0->visible_ps);
+    assert_int_equal(r1->visible_ps, r0->visible_ps + c2p(pe, fold));
+}
+
+/* is: matmuls with the same moving (held) operand stream behind each other
+ * (M split in pieces), into different dsts. */
+static void test_timing_matmul_chain_is_same_moving(void **state)
+{
+    struct fx *f = *state;
+    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_IS, 128, 64);
+    uint16_t K = 96;
+    uint32_t N = 48;
+    const uint32_t Ms[2] = {128, 72};
+    push(&f->prog, "pe", mm(K, Ms[0], N, 0, BASE_DT_BF16, 0));
+    push(&f->prog, "pe", mm(K, Ms[1], N, 4096, BASE_DT_BF16, 2048));
+    run(f, true);
+    uint64_t Sr = K, Sc = N, D = pe->dispatch_cycles, L = Sr / pe->load_rows_per_cycle;
+    const struct sim_instr_record *r1 = trec_find(&f->rec, "pe", 1);
+    assert_int_equal(r1->visible_ps, c2p(pe, D + L + Ms[0]) + c2p(pe, D + Ms[1] + Sr + Sc - 2));
+    assert_int_equal(sim_get_stats(f->sim)->total_cycles, 2 * D + 2 * Sr + Sc + Ms[0] + Ms[1] - 2);
+}
+
+/* ws without preload: the same stationary operand streams on (N split in
+ * pieces); overwriting it in between breaks the chain. */
+static void test_timing_matmul_chain_ws_same_stationary(void **state)
+{
+    struct fx *f = *state;
+    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_WS, 128, 128);
+    uint16_t K = 128;
+    uint32_t M = 64;
+    const uint32_t Ns[3] = {512, 512, 200};
+    for (int i = 0; i < 3; i++) {
+        struct isa_instr m = mm(K, M, Ns[i], 0, BASE_DT_BF16, 2048 * (uint64_t)i);
+        m.src1.addr = 8192 + 2048 * (uint64_t)i;
+        push(&f->prog, "pe", m);
+    }
+    run(f, true);
+    uint64_t Sr = K, Sc = M, D = pe->dispatch_cycles, L = Sr / pe->load_rows_per_cycle;
+    uint64_t T = (uint64_t)Ns[0] + Ns[1] + Ns[2];
+    assert_int_equal(sim_get_stats(f->sim)->total_cycles, 3 * D + L + T + Sr + Sc - 2);
+}
+
+static void test_timing_matmul_chain_broken_by_overwrite(void **state)
+{
+    struct fx *f = *state;
+    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_WS, 128, 128);
+    uint16_t K = 128;
+    uint32_t M = 64, N = 256;
+    push(&f->prog, "pe", with_signal(mm(K, M, N, 0, BASE_DT_BF16, 0), 1, 1));
+    /* the vector engine rewrites the stationary operand between the two */
+    push(&f->prog, "vec",
+         with_signal(with_wait(ins_unary_op(ISA_OP_COPY, 0, ap_sp(ISA_SPACE_SP, 0, 128, 0, BASE_DT_BF16, 16),
+                                            ap_sp(ISA_SPACE_SP, 0, 128, 8192, BASE_DT_BF16, 16)),
+                               1, 1),
+                     2, 1));
+    struct isa_instr b = with_wait(mm(K, M, N, 0, BASE_DT_BF16, 2048), 2, 1);
+    b.src1.addr = 24576;
+    push(&f->prog, "pe", b);
+    run(f, true);
+    uint64_t fold = pe->dispatch_cycles + K / pe->load_rows_per_cycle + N + K + M - 2;
+    const struct sim_instr_record *v = trec_find(&f->rec, "vec", 0), *r1 = trec_find(&f->rec, "pe", 1);
+    assert_int_equal(r1->visible_ps, v->end_ps + c2p(pe, fold));
 }
 
 static void test_timing_matmul_signal_at_visible(void **state)
@@ -412,6 +536,9 @@ TEST_MAIN(NULL, NULL, TF(test_timing_control_costs_dispatch), TF(test_timing_vec
           TF(test_timing_matmul_same_weights_skip_load), TF(test_timing_matmul_overwritten_weights_reload),
           TF(test_timing_matmul_fp8_rate_and_min_stream), TF(test_timing_matmul_fp32_neuron_rate),
           TF(test_timing_matmul_fp32_tpu_passes), TF(test_timing_matmul_scalesim_fold_per_dataflow),
+          TF(test_timing_matmul_chain_os_pays_fill_once), TF(test_timing_matmul_chain_os_start_waits_for_drain),
+          TF(test_timing_matmul_chain_is_same_moving), TF(test_timing_matmul_chain_ws_same_stationary),
+          TF(test_timing_matmul_chain_broken_by_overwrite),
           TF(test_timing_matmul_signal_at_visible), TF(test_timing_dma_sram_to_sram), TF(test_timing_dma_hbm_alone),
           TF(test_timing_dma_contention_shares_hbm), TF(test_timing_dma_share_recomputed_when_one_ends),
           TF(test_timing_stats_busy_wait_idle))
