@@ -36,3 +36,9 @@ if [ -x "$B/bench/gemm_bench" ]; then
     echo "  functional throughput against OpenBLAS (goal >= 0.5):"
     "$B/bench/gemm_bench" 1024 1024 1024 --chip trn2 --dtype f32
 fi
+
+echo
+echo "== simulator speed (bench/sim_bench.c: simulated instructions per host CPU second; goal timing-only >= 5 M/s)"
+if [ -x "$B/bench/sim_bench" ]; then
+    "$B/bench/sim_bench" trn2
+fi

@@ -30,10 +30,19 @@ enum base_status mem_hbm_init(struct mem_hbm *h, uint64_t capacity_bytes, bool s
 
 void mem_hbm_deinit(struct mem_hbm *h)
 {
+    /* free only what was allocated (a 96 GiB HBM has 1.5 M page slots) */
     if (h->pages)
-        for (uint64_t i = 0; i < h->n_pages; i++) free(h->pages[i]);
+        for (uint64_t i = 0, left = h->pages_allocated; i < h->n_pages && left; i++)
+            if (h->pages[i]) {
+                free(h->pages[i]);
+                left--;
+            }
     if (h->written)
-        for (uint64_t i = 0; i < h->n_pages; i++) free(h->written[i]);
+        for (uint64_t i = 0, left = h->written_pages; i < h->n_pages && left; i++)
+            if (h->written[i]) {
+                free(h->written[i]);
+                left--;
+            }
     free(h->pages);
     free(h->written);
     h->pages = NULL;
@@ -102,6 +111,7 @@ enum base_status mem_hbm_mark_written(struct mem_hbm *h, uint64_t lo, uint64_t h
         if (!h->written[pg]) {
             h->written[pg] = calloc(PAGE_WORDS, sizeof(uint64_t));
             if (!h->written[pg]) return BASE_ERR_NOMEM;
+            h->written_pages++;
         }
         mem_bits_set(h->written[pg], off, off + n);
         lo += n;
@@ -128,4 +138,28 @@ bool mem_hbm_all_written(const struct mem_hbm *h, uint64_t lo, uint64_t hi, uint
         lo += n;
     }
     return true;
+}
+
+bool mem_hbm_range_written(struct mem_hbm *h, uint64_t lo, uint64_t hi, uint64_t *first)
+{
+    if (!h->written || lo >= hi) return true;
+    if (mem_wcache_has(&h->wcache, 0, 1, lo, hi)) {
+        h->wcache.hits++;
+        return true;
+    }
+    if (!mem_hbm_all_written(h, lo, hi, first)) return false;
+    mem_wcache_add(&h->wcache, 0, 1, lo, hi);
+    return true;
+}
+
+enum base_status mem_hbm_range_mark_written(struct mem_hbm *h, uint64_t lo, uint64_t hi)
+{
+    if (!h->written || lo >= hi) return BASE_OK;
+    if (mem_wcache_has(&h->wcache, 0, 1, lo, hi)) {
+        h->wcache.hits++;
+        return BASE_OK;
+    }
+    TRY(mem_hbm_mark_written(h, lo, hi));
+    mem_wcache_add(&h->wcache, 0, 1, lo, hi);
+    return BASE_OK;
 }

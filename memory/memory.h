@@ -21,6 +21,28 @@
 #include "base/base.h"
 #include "sim/event.h"
 
+/* ------------------------------------------------- known-written boxes */
+
+/* Written bits are only ever set, so a box (partitions [p0, p1) x bytes
+ * [lo, hi)) once found (or made) fully written stays written.  Each memory
+ * keeps a few such boxes so repeated checks and marks of the same tiles
+ * skip the bitmaps.  Only boxes whose every byte is written are ever
+ * entered (HBM: p0 = 0, p1 = 1). */
+#define MEM_WBOX_CACHE 8
+struct mem_wbox {
+    uint32_t p0, p1;
+    uint64_t lo, hi;
+};
+struct mem_wcache {
+    struct mem_wbox box[MEM_WBOX_CACHE];
+    uint32_t n, next;  /* entries in use; the next to replace when full */
+    uint64_t hits;     /* lookups answered from the cache (for tests and benchmarks) */
+};
+/* True when the box lies inside one cached box. */
+bool mem_wcache_has(const struct mem_wcache *c, uint32_t p0, uint32_t p1, uint64_t lo, uint64_t hi);
+/* Enters a fully written box (merging with a neighbour it extends). */
+void mem_wcache_add(struct mem_wcache *c, uint32_t p0, uint32_t p1, uint64_t lo, uint64_t hi);
+
 /* ------------------------------------------------------------------ HBM */
 
 #define MEM_HBM_PAGE_SHIFT 16
@@ -32,6 +54,8 @@ struct mem_hbm {
     uint8_t **pages;      /* NULL unless storing values; a page is NULL until written */
     uint64_t **written;   /* NULL unless tracking; a bitmap page is NULL until written */
     uint64_t pages_allocated;
+    uint64_t written_pages;   /* bitmap pages allocated */
+    struct mem_wcache wcache; /* ranges known written (tracking only) */
 };
 
 /* store_values: keep values (functional mode); track_written: the
@@ -54,6 +78,10 @@ const uint8_t *mem_hbm_span_r(const struct mem_hbm *h, uint64_t addr, uint64_t w
 enum base_status mem_hbm_mark_written(struct mem_hbm *h, uint64_t lo, uint64_t hi);
 /* True when every byte of [lo, hi) was written; else *first is the first that was not. */
 bool mem_hbm_all_written(const struct mem_hbm *h, uint64_t lo, uint64_t hi, uint64_t *first);
+/* The same through the known-written cache: a range found written is
+ * remembered; marking a remembered range is free. */
+bool mem_hbm_range_written(struct mem_hbm *h, uint64_t lo, uint64_t hi, uint64_t *first);
+enum base_status mem_hbm_range_mark_written(struct mem_hbm *h, uint64_t lo, uint64_t hi);
 
 /* ----------------------------------------------------------------- SRAM */
 
@@ -65,6 +93,7 @@ struct mem_sram {
     uint8_t *data;            /* partitions * bytes_per_partition, or NULL (timing only) */
     uint64_t *written;        /* one bit per byte, or NULL */
     uint64_t words_per_partition;
+    struct mem_wcache wcache; /* boxes known written (tracking only) */
 };
 
 enum base_status mem_sram_init(struct mem_sram *s, uint32_t partitions, uint64_t bytes_per_partition, uint32_t banks,
@@ -84,6 +113,13 @@ static inline bool mem_sram_in_range(const struct mem_sram *s, uint32_t part_sta
 static inline uint64_t mem_sram_bank(const struct mem_sram *s, uint64_t byte) { return byte / s->bank_bytes; }
 void mem_sram_mark_written(struct mem_sram *s, uint32_t partition, uint64_t lo, uint64_t hi);
 bool mem_sram_all_written(const struct mem_sram *s, uint32_t partition, uint64_t lo, uint64_t hi, uint64_t *first);
+/* Partitions [p0, p1) x bytes [lo, hi) through the known-written cache:
+ * true when every byte was written (the box is then remembered); else
+ * *part / *first are the first unwritten byte in partition-major order.
+ * Marking a remembered box is free. */
+bool mem_sram_box_written(struct mem_sram *s, uint32_t p0, uint32_t p1, uint64_t lo, uint64_t hi, uint32_t *part,
+                          uint64_t *first);
+void mem_sram_box_mark_written(struct mem_sram *s, uint32_t p0, uint32_t p1, uint64_t lo, uint64_t hi);
 
 /* ---------------------------------------------- shared bandwidth (fluid) */
 

@@ -79,6 +79,10 @@ void sim_describe_instr(const struct sim_engine *e, uint32_t pc, char *buf, size
         snprintf(buf, cap, "%s%s instruction %u (%s)", core, e->d->name, pc, opn);
 }
 
+/* Diagnostics point at an instruction's line; the assembler keeps no
+ * column, so they point at its first column (0 only without a line). */
+static int col_of(uint32_t line) { return line ? 1 : 0; }
+
 static const char *source_of(const struct sim *s, uint32_t core)
 {
     const struct sim_core *co = &s->cores[core];
@@ -95,7 +99,8 @@ enum base_status sim_fail(struct sim *s, const struct sim_exec *x, enum base_sta
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    base_diag_set(&s->diag, st, source_of(s, x->e->core), (int)x->in->src_line, 0, "%s: %s", what, msg);
+    base_diag_set(&s->diag, st, source_of(s, x->e->core), (int)x->in->src_line, col_of(x->in->src_line), "%s: %s",
+                  what, msg);
     s->err = st;
     return st;
 }
@@ -189,7 +194,7 @@ enum base_status sim_create(const struct sim_chip_desc *chip, const struct sim_o
     const struct sim_chip_desc *c = &s->chip;
     bool values = !s->opt.timing_only, track = s->opt.check_uninit;
     s->n_eng = c->cores * c->n_engines;
-    s->n_vc = s->opt.check_races ? s->n_eng : 0;
+    s->n_vc = 0; /* the clocks are made at sim_run, for the engines that have a stream */
     enum base_status st = BASE_ERR_NOMEM;
     s->cores = calloc(c->cores, sizeof *s->cores);
     s->eng = calloc(s->n_eng, sizeof *s->eng);
@@ -213,6 +218,7 @@ enum base_status sim_create(const struct sim_chip_desc *chip, const struct sim_o
         e->idx = g % c->n_engines;
         e->gidx = g;
         e->d = &c->engines[e->idx];
+        if (e->d->kind == ISA_ENGINE_SYSTOLIC) s->systolic_engines |= 1u << e->idx;
         e->khz = sim_clock_khz(e->d->clock_ghz);
         e->dispatch_ps = sim_cycles_to_ps_khz(e->d->dispatch_cycles, e->khz);
         e->st = &s->est[g];
@@ -222,13 +228,6 @@ enum base_status sim_create(const struct sim_chip_desc *chip, const struct sim_o
         sim_event_init(&e->ev_step, on_step, e, SIM_PRIO_ENGINE);
         sim_event_init(&e->ev_signal, on_signal, e, SIM_PRIO_SIGNAL);
         sim_event_init(&e->ev_dma, sim_dma_on_event, e, SIM_PRIO_DMA);
-        if (s->n_vc) {
-            st = BASE_ERR_NOMEM;
-            e->vc = calloc(s->n_vc, sizeof(uint32_t));
-            e->ring_vc = calloc((size_t)SIM_SIGNAL_RING * s->n_vc, sizeof(uint32_t));
-            if (!e->vc || !e->ring_vc) goto fail;
-            e->vc[g] = 1; /* own clock starts at 1: no one has seen anything of it yet */
-        }
     }
     if ((st = sim_check_init(s)) != BASE_OK) goto fail;
     *out = s;
@@ -247,6 +246,9 @@ void sim_destroy(struct sim *s)
             free(s->eng[g].vc);
             free(s->eng[g].ring_vc);
             free(s->eng[g].recs);
+            free(s->eng[g].info);
+            free(s->eng[g].istate);
+            free(s->eng[g].rec_last);
         }
     if (s->cores)
         for (uint32_t k = 0; k < s->chip.cores; k++) {
@@ -259,6 +261,7 @@ void sim_destroy(struct sim *s)
     sim_sched_deinit(&s->sched);
     for (int i = 0; i < SIM_BUF_COUNT; i++) free(s->buf[i]);
     free(s->overlap_bits);
+    free(s->vc_engine);
     free(s->cores);
     free(s->eng);
     free(s->est);
@@ -268,6 +271,19 @@ void sim_destroy(struct sim *s)
 const struct sim_chip_desc *sim_chip(const struct sim *s) { return &s->chip; }
 
 /* -------------------------------------------------------------- load */
+
+static void prepare_instr(const struct sim_engine *e, const struct isa_instr *in, struct sim_instr_info *info);
+
+static void unload(struct sim_engine *e)
+{
+    e->stream = NULL;
+    free(e->info);
+    free(e->istate);
+    free(e->rec_last);
+    e->info = NULL;
+    e->istate = NULL;
+    e->rec_last = NULL;
+}
 
 enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program *prog, const char *path,
                           struct base_diag *diag)
@@ -279,7 +295,7 @@ enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program
     if (s->ran) return base_diag_set(diag, BASE_ERR_INVALID, src, 0, 0, "the simulation has already run");
     TRY(isa_program_validate(prog, src, diag));
     struct sim_core *co = &s->cores[core];
-    for (uint32_t i = 0; i < s->chip.n_engines; i++) s->eng[core * s->chip.n_engines + i].stream = NULL;
+    for (uint32_t i = 0; i < s->chip.n_engines; i++) unload(&s->eng[core * s->chip.n_engines + i]);
     for (int k = 0; k < prog->n_streams; k++) {
         const struct isa_stream *st = &prog->streams[k];
         struct sim_engine *e = NULL;
@@ -291,7 +307,7 @@ enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program
             for (uint32_t i = 0; i < s->chip.n_engines && len + 40 < sizeof names; i++)
                 len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? " " : "", s->chip.engines[i].name);
             uint32_t line = st->n ? st->instrs[0].src_line : 0;
-            return base_diag_set(diag, BASE_ERR_INVALID, src, (int)line, 0,
+            return base_diag_set(diag, BASE_ERR_INVALID, src, (int)line, col_of(line),
                                  "stream '%s': chip %s has no engine of that name (engines: %s)", st->engine,
                                  s->chip.name, names);
         }
@@ -299,11 +315,21 @@ enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program
         for (uint32_t j = 0; j < st->n; j++) {
             const struct isa_instr *in = &st->instrs[j];
             if (!(isa_op_units((enum isa_op)in->op) & unit))
-                return base_diag_set(diag, BASE_ERR_INVALID, src, (int)in->src_line, 0,
+                return base_diag_set(diag, BASE_ERR_INVALID, src, (int)in->src_line, col_of(in->src_line),
                                      "%s instruction %u: %s cannot run on %s, a %s engine", st->engine, j,
                                      isa_op_name((enum isa_op)in->op), st->engine,
                                      isa_engine_kind_name(e->d->kind));
         }
+        /* static facts of every instruction, once */
+        unload(e);
+        e->info = calloc(st->n ? st->n : 1, sizeof *e->info);
+        e->istate = calloc(st->n ? st->n : 1, sizeof *e->istate);
+        if (s->opt.check_races) e->rec_last = calloc(st->n ? (size_t)st->n * 4 : 1, sizeof *e->rec_last);
+        if (!e->info || !e->istate || (s->opt.check_races && !e->rec_last)) {
+            unload(e);
+            return base_diag_set(diag, BASE_ERR_NOMEM, src, 0, 0, "out of memory loading stream '%s'", st->engine);
+        }
+        for (uint32_t j = 0; j < st->n; j++) prepare_instr(e, &st->instrs[j], &e->info[j]);
         e->stream = st;
     }
     co->prog = prog;
@@ -334,6 +360,7 @@ static void hist_push(struct sim *s, struct sim_core *co, uint16_t sem, const ui
         h->n--;
     }
     uint32_t slot = (h->head + h->n) % SIM_SEM_HIST;
+    if (h->n && co->sem[sem] <= h->value[(h->head + h->n - 1) % SIM_SEM_HIST]) h->unordered = true;
     uint32_t *vc = h->vc + (size_t)slot * s->n_vc;
     for (uint32_t i = 0; i < s->n_vc; i++) vc[i] = prev && prev[i] > snap[i] ? prev[i] : snap[i];
     h->value[slot] = co->sem[sem];
@@ -345,6 +372,18 @@ static void hist_join(struct sim *s, struct sim_core *co, uint16_t sem, int64_t 
 {
     const struct sim_sem_hist *h = co->hist[sem];
     if (!h || target <= 0) return;
+    if (!h->unordered) { /* ascending values: the first >= target by bisection */
+        uint32_t a = 0, b = h->n;
+        while (a < b) {
+            uint32_t m = (a + b) / 2;
+            if (h->value[(h->head + m) % SIM_SEM_HIST] >= target)
+                b = m;
+            else
+                a = m + 1;
+        }
+        if (a < h->n) join_vc(vc, h->vc + (size_t)((h->head + a) % SIM_SEM_HIST) * s->n_vc, s->n_vc);
+        return;
+    }
     for (uint32_t k = 0; k < h->n; k++) {
         uint32_t slot = (h->head + k) % SIM_SEM_HIST;
         if (h->value[slot] >= target) {
@@ -436,7 +475,7 @@ void sim_instr_done(struct sim *s, struct sim_exec *x)
         s->hooks.on_instr(s->hooks.user, sim_sched_now(&s->sched), &r);
     }
     if (x->in->flags & ISA_FLAG_SIGNAL) push_signal(s, e, x->visible, x->in->signal_sem, x->in->signal_inc);
-    if (s->n_vc) e->vc[e->gidx]++;
+    if (s->n_vc) e->vc[e->vslot]++;
 }
 
 /* ------------------------------------------------------------ engines */
@@ -477,6 +516,23 @@ static const exec_fn exec_table[] = {
 #undef X
 };
 _Static_assert(ARRAY_LEN(exec_table) == ISA_OP_COUNT, "one execute function per op");
+
+static void prepare_instr(const struct sim_engine *e, const struct isa_instr *in, struct sim_instr_info *info)
+{
+    const struct isa_ap *ops[4] = {&in->dst, &in->src0, &in->src1, &in->src2};
+    for (int i = 0; i < 4; i++) {
+        sim_prepare_operand(ops[i], &info->op[i]);
+        info->op[i].same_as = -1;
+        for (int j = 0; j < i && ops[i]->space != ISA_SPACE_NONE; j++)
+            if (!memcmp(ops[i], ops[j], sizeof *ops[i])) {
+                info->op[i].same_as = (int8_t)j;
+                break;
+            }
+    }
+    exec_fn f = exec_table[in->op];
+    if (f == sim_exec_elem || (in->op == ISA_OP_TRANSPOSE && e->d->kind != ISA_ENGINE_SYSTOLIC))
+        sim_prepare_elem(e, in, info);
+}
 
 static void finish_engine(struct sim_engine *e)
 {
@@ -560,20 +616,22 @@ static void engine_run(struct sim *s, struct sim_engine *e)
         }
         x.e = e;
         x.in = in;
+        x.info = &e->info[e->pc];
         x.pc = e->pc;
         x.now = now;
         x.start = x.end = x.visible = x.next = now;
         x.bytes = x.flops = 0;
         x.async = false;
-        const struct isa_ap *ops[4] = {&in->dst, &in->src0, &in->src1, &in->src2};
-        for (int i = 0; i < 4; i++) {
-            x.ap[i] = ops[i];
-            if (e->depth && ops[i]->space != ISA_SPACE_NONE &&
-                (ops[i]->loop_step_bytes[0] | ops[i]->loop_step_bytes[1])) {
-                sim_ap_effective(ops[i], x.iter, e->depth, &x.ap_buf[i]);
-                x.ap[i] = &x.ap_buf[i];
-            }
-        }
+        x.ap[0] = &in->dst;
+        x.ap[1] = &in->src0;
+        x.ap[2] = &in->src1;
+        x.ap[3] = &in->src2;
+        if (e->depth)
+            for (int i = 0; i < 4; i++)
+                if (x.info->op[i].stepped) {
+                    sim_ap_effective(x.ap[i], x.iter, e->depth, &x.ap_buf[i]);
+                    x.ap[i] = &x.ap_buf[i];
+                }
         enum base_status st = exec_table[in->op](s, &x);
         if (st != BASE_OK) {
             if (s->err == BASE_OK) sim_fail(s, &x, st, "%s", base_status_str(st));
@@ -641,7 +699,7 @@ static void deadlock(struct sim *s)
         return;
     }
     const struct isa_instr *in = &first->stream->instrs[first->pc];
-    base_diag_set(&s->diag, BASE_ERR_RUNTIME, source_of(s, first->core), (int)in->src_line, 0,
+    base_diag_set(&s->diag, BASE_ERR_RUNTIME, source_of(s, first->core), (int)in->src_line, col_of(in->src_line),
                   "deadlock at %llu ps: no event is pending and %d engine%s wait%s: %s",
                   (unsigned long long)sim_sched_now(&s->sched), n, n > 1 ? "s" : "", n > 1 ? "" : "s", msg);
     s->err = BASE_ERR_RUNTIME;
@@ -683,10 +741,36 @@ static void finish_stats(struct sim *s)
     t->engines = s->est;
 }
 
+/* Vector clocks for the race check: one component per engine that has a
+ * stream (the others never touch memory), so signals and waits cost what
+ * the program uses, not the chip's engine count. */
+static enum base_status clocks_init(struct sim *s)
+{
+    if (!s->opt.check_races) return BASE_OK;
+    uint32_t n = 0;
+    for (uint32_t g = 0; g < s->n_eng; g++)
+        if (s->eng[g].stream) s->eng[g].vslot = n++;
+    s->n_vc = n;
+    s->vc_engine = calloc(n ? n : 1, sizeof *s->vc_engine);
+    if (!s->vc_engine) return BASE_ERR_NOMEM;
+    for (uint32_t g = 0; g < s->n_eng; g++) {
+        struct sim_engine *e = &s->eng[g];
+        if (!e->stream) continue;
+        s->vc_engine[e->vslot] = g;
+        e->vc = calloc(n, sizeof(uint32_t));
+        e->ring_vc = calloc((size_t)SIM_SIGNAL_RING * n, sizeof(uint32_t));
+        if (!e->vc || !e->ring_vc) return BASE_ERR_NOMEM;
+        e->vc[e->vslot] = 1; /* own clock starts at 1: no one has seen anything of it yet */
+    }
+    return BASE_OK;
+}
+
 enum base_status sim_run(struct sim *s, struct base_diag *diag)
 {
     if (s->ran) return base_diag_set(diag, BASE_ERR_INVALID, "<program>", 0, 0, "sim_run: the simulation already ran");
     s->ran = true;
+    if (clocks_init(s) != BASE_OK)
+        return base_diag_set(diag, BASE_ERR_NOMEM, "<program>", 0, 0, "out of memory for the race check's clocks");
     for (uint32_t g = 0; g < s->n_eng; g++) {
         struct sim_engine *e = &s->eng[g];
         if (!e->stream) continue;

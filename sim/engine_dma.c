@@ -59,11 +59,12 @@ enum base_status sim_exec_dma(struct sim *s, struct sim_exec *x)
     const struct isa_ap *dst = x->ap[0], *src = x->ap[1];
     unsigned rd = 2 | ((in->flags & ISA_FLAG_ACCUMULATE) ? 1u : 0u);
     TRY(sim_check_access(s, x, rd, 1));
-    uint64_t sb = isa_ap_total_elems(src) * sim_elem_size(src), db = isa_ap_total_elems(dst) * sim_elem_size(dst);
+    const struct sim_operand_info *di = &x->info->op[0], *si = &x->info->op[1]; /* static sizes (sim_load) */
+    uint64_t sb = si->elems * si->esize, db = di->elems * di->esize;
     uint64_t bytes = sb > db ? sb : db;
     unsigned factor = (src->space == ISA_SPACE_HBM) + (dst->space == ISA_SPACE_HBM);
     x->bytes = bytes;
-    x->flops = (in->flags & ISA_FLAG_ACCUMULATE) ? isa_ap_total_elems(dst) : 0;
+    x->flops = (in->flags & ISA_FLAG_ACCUMULATE) ? di->elems : 0;
     if (!s->opt.timing_only) TRY(sim_compute_dma(s, x));
 
     uint64_t now = x->now;

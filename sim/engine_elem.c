@@ -60,14 +60,15 @@ static bool cheap_activation(unsigned f)
 }
 
 /* Elements per cycle per lane for an op over these dtypes. */
-static double elem_rate(const struct sim_engine_desc *d, const struct sim_exec *x, bool two_in)
+static double elem_rate(const struct sim_engine_desc *d, const struct isa_instr *in, const struct isa_ap *const *ap,
+                        bool two_in)
 {
-    unsigned t = elem_tensors(x->in);
+    unsigned t = elem_tensors(in);
     double best = 0;
     bool any = false;
     for (int i = 0; i < 4; i++) {
         if (!(t >> i & 1)) continue;
-        enum sim_rate_class rc = sim_rate_of((enum base_dtype)x->ap[i]->dtype);
+        enum sim_rate_class rc = sim_rate_of((enum base_dtype)ap[i]->dtype);
         double r = two_in ? d->elems_per_cycle_2in[rc] : 0;
         if (!(r > 0)) r = d->elems_per_cycle[rc];
         if (!(r > 0)) r = two_in && d->elems_per_cycle_2in[SIM_RATE_FP32] > 0 ? d->elems_per_cycle_2in[SIM_RATE_FP32]
@@ -91,26 +92,38 @@ static uint64_t elem_flops(const struct isa_instr *in, uint64_t out_elems, uint6
     }
 }
 
-enum base_status sim_exec_elem(struct sim *s, struct sim_exec *x)
+/* Everything about an elementwise instruction's timing is static (shapes
+ * and dtypes; loops only move addresses), so it is computed once at load. */
+void sim_prepare_elem(const struct sim_engine *e, const struct isa_instr *in, struct sim_instr_info *info)
 {
-    struct sim_engine *e = x->e;
     const struct sim_engine_desc *d = e->d;
-    const struct isa_instr *in = x->in;
+    const struct isa_ap *ap[4] = {&in->dst, &in->src0, &in->src1, &in->src2};
     unsigned rd = elem_reads(in);
-    TRY(sim_check_access(s, x, rd, 1));
-    const struct isa_ap *work = (rd & 2) ? x->ap[1] : x->ap[0];
+    const struct isa_ap *work = (rd & 2) ? ap[1] : ap[0];
     bool two_in = in->op == ISA_OP_BINARY || in->op == ISA_OP_SELECT;
-    double epc = elem_rate(d, x, two_in);
+    double epc = elem_rate(d, in, ap, two_in);
     uint64_t passes = (work->part_count + d->lanes - 1) / d->lanes;
     uint64_t per_pass = sim_ceil_ratio((double)isa_ap_free_elems(work), epc);
     double m = 1;
     if (in->op == ISA_OP_ACTIVATE && !cheap_activation(in->func) && d->transcendental_cost > 0)
         m = d->transcendental_cost;
     uint64_t cycles = d->dispatch_cycles + sim_ceil_ratio(m * (double)passes * (double)per_pass, 1.0);
+    info->elem_ps = sim_cycles_to_ps_khz(cycles, e->khz);
+    info->flops = elem_flops(in, isa_ap_total_elems(ap[0]), (rd & 2) ? isa_ap_total_elems(ap[1]) : 0);
+    info->rd = (uint8_t)rd;
+    info->wr = 1;
+    info->elem = true;
+}
+
+enum base_status sim_exec_elem(struct sim *s, struct sim_exec *x)
+{
+    const struct sim_instr_info *info = x->info;
+    BASE_ASSERT(info->elem);
+    TRY(sim_check_access(s, x, info->rd, info->wr));
     x->start = x->now;
-    x->end = x->visible = x->next = x->now + sim_cycles_to_ps_khz(cycles, e->khz);
-    x->flops = elem_flops(in, isa_ap_total_elems(x->ap[0]), (rd & 2) ? isa_ap_total_elems(x->ap[1]) : 0);
+    x->end = x->visible = x->next = x->now + info->elem_ps;
+    x->flops = info->flops;
     if (s->opt.timing_only) return BASE_OK;
-    if (in->op == ISA_OP_TRANSPOSE) return sim_compute_transpose(s, x);
+    if (x->in->op == ISA_OP_TRANSPOSE) return sim_compute_transpose(s, x);
     return sim_compute_elem(s, x);
 }

@@ -121,6 +121,89 @@ static float act_f32(unsigned f, float x)
     }
 }
 
+/* o[i] = f(a[i], b ? b[i] : c) for a row: the function chosen once, not per
+ * element (the same f32 operations as alu_f32, so the same values). */
+static void alu_row(unsigned f, float *o, const float *a, const float *b, float c, size_t n)
+{
+#define ROW(expr)                                    \
+    do {                                             \
+        if (b)                                       \
+            for (size_t i = 0; i < n; i++) {         \
+                float x = a[i], y = b[i];            \
+                o[i] = (expr);                       \
+            }                                        \
+        else                                         \
+            for (size_t i = 0; i < n; i++) {         \
+                float x = a[i], y = c;               \
+                o[i] = (expr);                       \
+            }                                        \
+    } while (0)
+    switch ((enum isa_alu)f) {
+    case ISA_ALU_BYPASS:
+        if (o != a) memmove(o, a, n * sizeof *o);
+        break;
+    case ISA_ALU_ADD: ROW(x + y); break;
+    case ISA_ALU_SUB: ROW(x - y); break;
+    case ISA_ALU_MUL: ROW(x * y); break;
+    case ISA_ALU_DIV: ROW(x / y); break;
+    case ISA_ALU_MAX: ROW(fmax_nan(x, y)); break;
+    case ISA_ALU_MIN: ROW(fmin_nan(x, y)); break;
+    case ISA_ALU_EQ: ROW(x == y ? 1.0f : 0.0f); break;
+    case ISA_ALU_NE: ROW(x != y ? 1.0f : 0.0f); break;
+    case ISA_ALU_LT: ROW(x < y ? 1.0f : 0.0f); break;
+    case ISA_ALU_LE: ROW(x <= y ? 1.0f : 0.0f); break;
+    case ISA_ALU_GT: ROW(x > y ? 1.0f : 0.0f); break;
+    case ISA_ALU_GE: ROW(x >= y ? 1.0f : 0.0f); break;
+    case ISA_ALU_NEG: ROW(((void)y, -x)); break;
+    case ISA_ALU_ABS: ROW(((void)y, fabsf(x))); break;
+    default: ROW(alu_f32(f, x, y)); break;
+    }
+#undef ROW
+}
+
+/* o[i] = act(o[i]) for a row, the function chosen once. */
+static void act_row(unsigned f, float *o, size_t n)
+{
+    switch ((enum isa_act)f) {
+    case ISA_ACT_IDENTITY: break;
+    case ISA_ACT_EXP:
+        for (size_t i = 0; i < n; i++) o[i] = expf(o[i]);
+        break;
+    case ISA_ACT_RELU:
+        for (size_t i = 0; i < n; i++) o[i] = isnan(o[i]) ? o[i] : (o[i] > 0 ? o[i] : 0.0f);
+        break;
+    case ISA_ACT_SQUARE:
+        for (size_t i = 0; i < n; i++) o[i] = o[i] * o[i];
+        break;
+    default:
+        for (size_t i = 0; i < n; i++) o[i] = act_f32(f, o[i]);
+        break;
+    }
+}
+
+/* Folds v[0..n) from the first element in order: acc = f(acc, v[i]). */
+static float fold_row(unsigned f, float acc, const float *v, size_t n)
+{
+    switch ((enum isa_alu)f) {
+    case ISA_ALU_ADD:
+        for (size_t i = 0; i < n; i++) acc = acc + v[i];
+        break;
+    case ISA_ALU_MUL:
+        for (size_t i = 0; i < n; i++) acc = acc * v[i];
+        break;
+    case ISA_ALU_MAX:
+        for (size_t i = 0; i < n; i++) acc = fmax_nan(acc, v[i]);
+        break;
+    case ISA_ALU_MIN:
+        for (size_t i = 0; i < n; i++) acc = fmin_nan(acc, v[i]);
+        break;
+    default:
+        for (size_t i = 0; i < n; i++) acc = alu_f32(f, acc, v[i]);
+        break;
+    }
+    return acc;
+}
+
 /* Elements of ap as int64 (base_convert semantics) in scratch buffer `which`. */
 static int64_t *gather_i64(struct sim *s, uint32_t core, const struct isa_ap *ap, int which)
 {
@@ -201,12 +284,16 @@ static enum base_status compute_reduce(struct sim *s, struct sim_exec *x)
         for (uint64_t j = 0; j < J; j++) {
             bool first = true;
             float acc = 0;
-            for (uint64_t p = part ? 0 : q; p < (part ? P : q + 1); p++)
-                for (uint64_t i = 0; i < G; i++) {
-                    float y = v[p * F + j * G + i];
-                    acc = first ? y : alu_f32(in->func, acc, y);
+            for (uint64_t p = part ? 0 : q; p < (part ? P : q + 1); p++) {
+                const float *row = v + p * F + j * G;
+                if (!G) continue;
+                if (first) {
+                    acc = fold_row(in->func, row[0], row + 1, (size_t)G - 1);
                     first = false;
+                } else {
+                    acc = fold_row(in->func, acc, row, (size_t)G);
                 }
+            }
             o[q * J + j] = acc;
         }
     return sim_scatter_f32(s, core, dst, o);
@@ -306,26 +393,11 @@ enum base_status sim_compute_elem(struct sim *s, struct sim_exec *x)
     float *o = sim_buf(s, SIM_BUF_D, n * sizeof(float));
     if (!a || !o) return BASE_ERR_NOMEM;
     switch ((enum isa_op)in->op) {
-    case ISA_OP_UNARY:
-        for (size_t i = 0; i < n; i++) o[i] = alu_f32(in->func, a[i], 0);
-        break;
+    case ISA_OP_UNARY: alu_row(in->func, o, a, NULL, 0, n); break;
     case ISA_OP_BINARY: {
         float *b = sim_gather_f32(s, core, x->ap[2], SIM_BUF_B);
         if (!b) return BASE_ERR_NOMEM;
-        switch ((enum isa_alu)in->func) { /* the common ones without a per-element switch */
-        case ISA_ALU_ADD:
-            for (size_t i = 0; i < n; i++) o[i] = a[i] + b[i];
-            break;
-        case ISA_ALU_SUB:
-            for (size_t i = 0; i < n; i++) o[i] = a[i] - b[i];
-            break;
-        case ISA_ALU_MUL:
-            for (size_t i = 0; i < n; i++) o[i] = a[i] * b[i];
-            break;
-        default:
-            for (size_t i = 0; i < n; i++) o[i] = alu_f32(in->func, a[i], b[i]);
-            break;
-        }
+        alu_row(in->func, o, a, b, 0, n);
         break;
     }
     case ISA_OP_SELECT: {
@@ -353,17 +425,15 @@ enum base_status sim_compute_elem(struct sim *s, struct sim_exec *x)
             float c0 = s0 ? s0[p] : (float)in->imm0, c1 = s1 ? s1[p] : (float)in->imm1;
             const float *ap = a + p * F;
             float *op = o + p * F;
-            if (in->op == ISA_OP_ACTIVATE) {
+            if (in->op == ISA_OP_ACTIVATE) { /* t = f32(f32(src * scale) + bias), then f(t) */
                 for (uint64_t f = 0; f < F; f++) {
                     float t = ap[f] * c0;
-                    op[f] = act_f32(in->func, t + c1);
+                    op[f] = t + c1;
                 }
-            } else {
-                for (uint64_t f = 0; f < F; f++) {
-                    float v = alu_f32(in->func, ap[f], c0);
-                    if (in->func2 != ISA_ALU_BYPASS) v = alu_f32(in->func2, v, c1);
-                    op[f] = v;
-                }
+                act_row(in->func, op, (size_t)F);
+            } else { /* v = func(src, c0), then func2(v, c1) */
+                alu_row(in->func, op, ap, NULL, c0, (size_t)F);
+                if (in->func2 != ISA_ALU_BYPASS) alu_row(in->func2, op, op, NULL, c1, (size_t)F);
             }
         }
         break;

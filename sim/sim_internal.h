@@ -37,10 +37,54 @@ struct sim_access_rec {
     int64_t lo, hi;          /* bytes (per partition for SP/ACC) */
 };
 
+/* Static facts of an instruction's operand, computed once at load
+ * (sim_prepare_operand) so the per-execution path only adds the loop
+ * offset of the address. */
+struct sim_operand_info {
+    int64_t rel_lo, rel_hi;  /* isa_ap_extent minus addr (exact: validated spans) */
+    uint64_t elems;          /* isa_ap_total_elems */
+    uint32_t esize;          /* bytes per element */
+    uint16_t p0, p1;         /* partitions touched (HBM: 0, 1) */
+    bool dense;              /* the bytes are exactly the extent (per partition): one ascending run */
+    bool stepped;            /* a loop_step_bytes is nonzero */
+    int8_t same_as;          /* an earlier operand with the identical pattern (same bytes in every iteration), or -1 */
+};
+
+struct sim_instr_info {
+    struct sim_operand_info op[4]; /* dst, src0, src1, src2 */
+    uint64_t elem_ps;        /* elementwise ops: the duration (engine_elem.c) */
+    uint64_t flops;          /* elementwise ops */
+    uint8_t rd, wr;          /* elementwise ops: operands read / written */
+    bool elem;               /* elem_ps, flops, rd, wr are set */
+};
+
+/* What the checks saw at an instruction's last executions (the two most
+ * recent address sets: double buffering alternates two): when it runs
+ * again at the same addresses, bounds, uninitialised reads and write marks
+ * need no second look (written bits only grow), and neither do races while
+ * no other engine has recorded an access since (sim/check.c). */
+struct sim_instr_seen {
+    uint64_t addr[4];        /* the operands' effective addresses */
+    uint64_t others;         /* records made by other engines by then (core or chip-wide) */
+    uint8_t used;            /* operands checked (0: never ran) */
+};
+struct sim_instr_state {
+    struct sim_instr_seen seen[2]; /* most recent first */
+};
+
+/* The union of the boxes of an engine's records in one space (a filter:
+ * it may be larger than the records left). */
+struct sim_rec_union {
+    bool any;
+    uint16_t p0, p1;
+    int64_t lo, hi;
+};
+
 /* The instruction being executed. */
 struct sim_exec {
     struct sim_engine *e;
     const struct isa_instr *in;
+    const struct sim_instr_info *info; /* static facts of in */
     uint32_t pc;
     uint32_t iter[ISA_MAX_LOOP_DEPTH];
     const struct isa_ap *ap[4]; /* dst, src0, src1, src2 with loop offsets applied */
@@ -62,9 +106,12 @@ struct sim_engine {
     struct sim *sim;
     const struct sim_engine_desc *d;
     uint32_t core, idx, gidx; /* idx within the core; gidx = core * n + idx */
+    uint32_t vslot;           /* race check: its component in the vector clocks (engines with a stream) */
     uint64_t khz;
     uint64_t dispatch_ps;
     const struct isa_stream *stream;
+    struct sim_instr_info *info; /* per instruction of stream (owned) */
+    struct sim_instr_state *istate; /* per instruction of stream (owned) */
     enum sim_engine_state state;
 
     /* front end */
@@ -112,6 +159,10 @@ struct sim_engine {
     uint32_t *vc;
     struct sim_access_rec *recs;
     uint32_t rec_head, rec_n, rec_cap;
+    uint64_t rec_base;       /* absolute number of the record at rec_head */
+    uint64_t *rec_last;      /* per (pc, operand): 1 + absolute number of its latest record, 0: none */
+    struct sim_rec_union uni[ISA_SPACE_COUNT], uni_w[ISA_SPACE_COUNT]; /* all / written records */
+    uint64_t rec_made;       /* records this engine made (appended or renewed) */
 };
 
 /* The last SIM_SEM_HIST signals of a semaphore, for the race check: the
@@ -124,6 +175,7 @@ struct sim_engine {
 #define SIM_SEM_HIST 32
 struct sim_sem_hist {
     uint32_t head, n;
+    bool unordered;  /* some signal lowered the value: values are not ascending (no binary search) */
     int64_t value[SIM_SEM_HIST];
     uint32_t vc[]; /* SIM_SEM_HIST x n_vc */
 };
@@ -135,6 +187,8 @@ struct sim_core {
     int64_t sem[ISA_MAX_SEMAPHORES];
     uint32_t sem_waiters[ISA_MAX_SEMAPHORES]; /* bit per engine of the core */
     struct sim_sem_hist *hist[ISA_MAX_SEMAPHORES]; /* race check: recent signals (lazily allocated) */
+    uint32_t rec_engines;     /* race check: bit per engine of the core that has access records */
+    uint64_t rec_made;        /* race check: records made by the core's engines */
 };
 
 /* Scratch buffers for functional execution (grown, never shrunk). */
@@ -151,7 +205,10 @@ struct sim {
     struct sim_core *cores;
     struct sim_engine *eng;
     uint32_t n_eng;          /* cores * chip.n_engines */
-    uint32_t n_vc;           /* vector clock width (= n_eng) when checking races */
+    uint32_t n_vc;           /* vector clock width when checking races: the engines with a stream (set by sim_run) */
+    uint32_t *vc_engine;     /* race check: the engine (global index) of each clock component */
+    uint32_t systolic_engines; /* bit per engine index of a core that is a systolic array */
+    uint64_t rec_made;         /* race check: records made by every engine */
     struct sim_engine_stats *est;
     struct sim_stats stats;
     bool ran;
@@ -202,6 +259,8 @@ enum base_status sim_scatter_f32(struct sim *s, uint32_t core, const struct isa_
  * operand i (dst, src0..2) is read (rd) / written (wr). */
 enum base_status sim_check_access(struct sim *s, struct sim_exec *x, unsigned rd, unsigned wr);
 enum base_status sim_check_init(struct sim *s);
+/* Static facts of operand ap (sim_load, once per instruction). */
+void sim_prepare_operand(const struct isa_ap *ap, struct sim_operand_info *oi);
 void sim_check_deinit(struct sim *s);
 
 /* engine_*.c: timing (and functional execution through exec_*.c). */
@@ -209,6 +268,8 @@ enum base_status sim_exec_control(struct sim *s, struct sim_exec *x);
 enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x);
 enum base_status sim_exec_elem(struct sim *s, struct sim_exec *x);
 enum base_status sim_exec_dma(struct sim *s, struct sim_exec *x);
+/* Fills info's elementwise facts for an op engine e times with sim_exec_elem. */
+void sim_prepare_elem(const struct sim_engine *e, const struct isa_instr *in, struct sim_instr_info *info);
 
 /* exec_*.c: functional numerics (called only in functional mode). */
 enum base_status sim_compute_matmul(struct sim *s, struct sim_exec *x, uint32_t passes);

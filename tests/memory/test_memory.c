@@ -80,5 +80,89 @@ static void test_sram_rows_banks_and_written_bits(void **state)
     mem_sram_deinit(&s);
 }
 
+
+static void test_wcache_containment_and_merging(void **state)
+{
+    (void)state;
+    struct mem_wcache c;
+    memset(&c, 0, sizeof c);
+    assert_false(mem_wcache_has(&c, 0, 1, 0, 1));
+    mem_wcache_add(&c, 0, 4, 0, 64);
+    assert_true(mem_wcache_has(&c, 0, 4, 0, 64));
+    assert_true(mem_wcache_has(&c, 1, 3, 8, 16));
+    assert_false(mem_wcache_has(&c, 0, 5, 0, 64)); /* one partition more */
+    assert_false(mem_wcache_has(&c, 0, 4, 0, 65)); /* one byte more */
+    /* the same partitions, touching bytes: one box [0, 128) */
+    mem_wcache_add(&c, 0, 4, 64, 128);
+    assert_int_equal(c.n, 1);
+    assert_true(mem_wcache_has(&c, 0, 4, 32, 96));
+    /* a gap stays a gap */
+    mem_wcache_add(&c, 0, 4, 129, 200);
+    assert_false(mem_wcache_has(&c, 0, 4, 100, 150));
+    assert_true(mem_wcache_has(&c, 0, 4, 129, 200));
+    /* the same bytes, adjacent partitions */
+    mem_wcache_add(&c, 4, 8, 0, 128);
+    assert_true(mem_wcache_has(&c, 0, 8, 0, 128));
+    assert_false(mem_wcache_has(&c, 0, 9, 0, 128));
+    /* a box containing others absorbs them */
+    mem_wcache_add(&c, 0, 8, 0, 256);
+    assert_int_equal(c.n, 1);
+    /* full: the oldest entries are replaced, each entry stays exact */
+    for (uint32_t i = 0; i < 2 * MEM_WBOX_CACHE; i++) mem_wcache_add(&c, 20 + 2 * i, 21 + 2 * i, 0, 8);
+    assert_int_equal(c.n, MEM_WBOX_CACHE);
+    assert_true(mem_wcache_has(&c, 20 + 2 * (2 * MEM_WBOX_CACHE - 1), 21 + 2 * (2 * MEM_WBOX_CACHE - 1), 0, 8));
+    assert_false(mem_wcache_has(&c, 20, 22, 0, 8)); /* never one box */
+}
+
+static void test_sram_box_checks_find_the_first_gap(void **state)
+{
+    (void)state;
+    struct mem_sram s;
+    assert_int_equal(mem_sram_init(&s, 8, 1024, 1, false, true), BASE_OK);
+    uint32_t part = 99;
+    uint64_t first = 99;
+    mem_sram_mark_written(&s, 0, 0, 64);
+    mem_sram_mark_written(&s, 1, 0, 64);
+    mem_sram_mark_written(&s, 2, 0, 60);
+    assert_false(mem_sram_box_written(&s, 0, 3, 0, 64, &part, &first));
+    assert_int_equal(part, 2);
+    assert_int_equal(first, 60);
+    assert_true(mem_sram_box_written(&s, 0, 2, 0, 64, &part, &first));
+    uint64_t hits = s.wcache.hits;
+    assert_true(mem_sram_box_written(&s, 0, 2, 16, 32, &part, &first)); /* inside the box just verified */
+    assert_int_equal(s.wcache.hits, hits + 1);
+    assert_false(mem_sram_box_written(&s, 0, 2, 0, 65, &part, &first));
+    assert_int_equal(part, 0);
+    assert_int_equal(first, 64);
+    /* marking a box sets every bit and remembers it; a second mark is free */
+    mem_sram_box_mark_written(&s, 4, 8, 100, 200);
+    for (uint32_t p = 4; p < 8; p++) assert_true(mem_sram_all_written(&s, p, 100, 200, &first));
+    assert_false(mem_sram_all_written(&s, 3, 100, 200, &first));
+    assert_false(mem_sram_all_written(&s, 4, 99, 200, &first));
+    hits = s.wcache.hits;
+    mem_sram_box_mark_written(&s, 5, 6, 120, 130);
+    assert_int_equal(s.wcache.hits, hits + 1);
+    mem_sram_deinit(&s);
+}
+
+static void test_hbm_range_checks_use_the_cache(void **state)
+{
+    (void)state;
+    struct mem_hbm h;
+    assert_int_equal(mem_hbm_init(&h, UINT64_C(1) << 30, false, true), BASE_OK);
+    uint64_t first = 0;
+    assert_int_equal(mem_hbm_range_mark_written(&h, MEM_HBM_PAGE_BYTES - 10, MEM_HBM_PAGE_BYTES + 10), BASE_OK);
+    assert_true(mem_hbm_all_written(&h, MEM_HBM_PAGE_BYTES - 10, MEM_HBM_PAGE_BYTES + 10, &first));
+    assert_true(mem_hbm_range_written(&h, MEM_HBM_PAGE_BYTES - 5, MEM_HBM_PAGE_BYTES + 5, &first));
+    assert_int_equal(h.wcache.hits, 1);
+    assert_false(mem_hbm_range_written(&h, MEM_HBM_PAGE_BYTES - 11, MEM_HBM_PAGE_BYTES, &first));
+    assert_int_equal(first, MEM_HBM_PAGE_BYTES - 11);
+    assert_false(mem_hbm_range_written(&h, MEM_HBM_PAGE_BYTES, MEM_HBM_PAGE_BYTES + 11, &first));
+    assert_int_equal(first, MEM_HBM_PAGE_BYTES + 10);
+    mem_hbm_deinit(&h);
+}
+
 TEST_MAIN(NULL, NULL, T(test_hbm_lazy_pages_roundtrip), T(test_hbm_timing_only_stores_nothing),
-          T(test_hbm_written_tracking_finds_first_gap), T(test_sram_rows_banks_and_written_bits))
+          T(test_hbm_written_tracking_finds_first_gap), T(test_sram_rows_banks_and_written_bits),
+          T(test_wcache_containment_and_merging), T(test_sram_box_checks_find_the_first_gap),
+          T(test_hbm_range_checks_use_the_cache))

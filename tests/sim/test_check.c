@@ -63,6 +63,7 @@ static void test_check_partition_out_of_range(void **state)
                    "partition out of range: writes dst sp partitions 32..95", &d);
     assert_non_null(strstr(d.msg, "64 partitions"));
     assert_int_equal(d.line, 3);
+    assert_int_equal(d.col, 1); /* the instruction's line, from its first column */
 }
 
 static void test_check_scratchpad_overflow(void **state)
@@ -263,10 +264,172 @@ static void test_check_bad_chip_rejected(void **state)
     assert_non_null(strstr(d.msg, "engine dma1: bytes_per_ns must be > 0"));
 }
 
+
+/* ------------------------------------------- the checks' caches stay exact */
+
+/* Host data in sp partitions [0, np) bytes [0, bytes). */
+static void put_sp(struct fx *f, uint32_t np, int64_t bytes)
+{
+    int64_t d[2] = {np, bytes};
+    tput(f->sim, loc_sp(0, 0), BASE_DT_UI8, 2, d, NULL);
+}
+
+static void test_check_uninit_read_just_past_a_cached_box(void **state)
+{
+    struct fx *f = *state;
+    /* the first copy reads (and caches) bytes [0, 64) of partitions 0..3;
+     * the second reads one element more */
+    push(&f->prog, "vec", copy(ap_sp(ISA_SPACE_SP, 0, 4, 4096, BASE_DT_F32, 16), ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 16)));
+    push(&f->prog, "vec", copy(ap_sp(ISA_SPACE_SP, 0, 4, 8192, BASE_DT_F32, 17), ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 17)));
+    begin(f, false);
+    put_sp(f, 4, 64);
+    tsim_run_fails(f->sim, BASE_ERR_CHECK, "vec instruction 1 (copy)",
+                   "uninitialised read: src0 reads sp partition 0 byte 0x40", NULL);
+}
+
+static void test_check_uninit_partition_past_a_cached_box(void **state)
+{
+    struct fx *f = *state;
+    push(&f->prog, "vec", copy(ap_sp(ISA_SPACE_SP, 0, 4, 4096, BASE_DT_F32, 16), ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 16)));
+    push(&f->prog, "vec", copy(ap_sp(ISA_SPACE_SP, 0, 5, 8192, BASE_DT_F32, 16), ap_sp(ISA_SPACE_SP, 0, 5, 0, BASE_DT_F32, 16)));
+    begin(f, false);
+    put_sp(f, 4, 64);
+    tsim_run_fails(f->sim, BASE_ERR_CHECK, "vec instruction 1 (copy)",
+                   "uninitialised read: src0 reads sp partition 4 byte 0x0", NULL);
+}
+
+static void test_check_uninit_strided_read_past_a_cached_box(void **state)
+{
+    struct fx *f = *state;
+    /* every other f32 of bytes [0, 72): the last one, at byte 64, was never written */
+    struct isa_ap strided = ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 9);
+    strided.stride[0] = 2;
+    push(&f->prog, "vec", copy(ap_sp(ISA_SPACE_SP, 0, 4, 4096, BASE_DT_F32, 16), ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 16)));
+    push(&f->prog, "vec", copy(ap_sp(ISA_SPACE_SP, 0, 4, 8192, BASE_DT_F32, 9), strided));
+    begin(f, false);
+    put_sp(f, 4, 64);
+    tsim_run_fails(f->sim, BASE_ERR_CHECK, "vec instruction 1 (copy)",
+                   "uninitialised read: src0 reads sp partition 0 byte 0x40", NULL);
+}
+
+static void test_check_uninit_loop_steps_into_unwritten_bytes(void **state)
+{
+    struct fx *f = *state;
+    /* loop 3 { copy 32 bytes, src stepping 32 }: iteration 2 reads [64, 96) */
+    struct isa_instr c = copy(ap_sp(ISA_SPACE_SP, 0, 2, 4096, BASE_DT_F32, 8), ap_sp(ISA_SPACE_SP, 0, 2, 0, BASE_DT_F32, 8));
+    c.src0.loop_step_bytes[0] = 32;
+    c.dst.loop_step_bytes[0] = 32;
+    push(&f->prog, "vec", ins_loop(3, 1));
+    push(&f->prog, "vec", at_line(c, 4));
+    begin(f, false);
+    put_sp(f, 2, 64);
+    tsim_run_fails(f->sim, BASE_ERR_CHECK, "vec instruction 1 (copy, line 4)",
+                   "uninitialised read: src0 reads sp partition 0 byte 0x40", NULL);
+    assert_int_equal(sim_get_stats(f->sim)->instructions, 3); /* the loop and iterations 0 and 1 ran */
+}
+
+static void test_check_uninit_pieces_written_then_read_whole(void **state)
+{
+    struct fx *f = *state;
+    struct isa_instr m0 = ins(ISA_OP_MEMSET), m1 = ins(ISA_OP_MEMSET);
+    m0.dst = ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 8);
+    m1.dst = ap_sp(ISA_SPACE_SP, 0, 4, 32, BASE_DT_F32, 8);
+    push(&f->prog, "vec", m0);
+    push(&f->prog, "vec", m1);
+    /* [0, 64) was written in two pieces: fine */
+    push(&f->prog, "vec", copy(ap_sp(ISA_SPACE_SP, 0, 4, 4096, BASE_DT_F32, 16), ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 16)));
+    /* [0, 68) was not */
+    push(&f->prog, "vec", copy(ap_sp(ISA_SPACE_SP, 0, 4, 8192, BASE_DT_F32, 17), ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 17)));
+    begin(f, false);
+    tsim_run_fails(f->sim, BASE_ERR_CHECK, "vec instruction 3 (copy)",
+                   "uninitialised read: src0 reads sp partition 0 byte 0x40", NULL);
+}
+
+static void test_check_uninit_hbm_read_past_a_cached_range(void **state)
+{
+    struct fx *f = *state;
+    push(&f->prog, "dma0", ins_dma(ap_sp(ISA_SPACE_SP, 0, 2, 0, BASE_DT_F32, 16), ap_hbm(0, 2, 16, BASE_DT_F32)));
+    push(&f->prog, "dma0", ins_dma(ap_sp(ISA_SPACE_SP, 0, 2, 64, BASE_DT_F32, 16), ap_hbm(4, 2, 16, BASE_DT_F32)));
+    begin(f, false);
+    int64_t hd[1] = {128};
+    tput(f->sim, loc_hbm(0), BASE_DT_UI8, 1, hd, NULL);
+    tsim_run_fails(f->sim, BASE_ERR_CHECK, "dma0 instruction 1 (dma)", "uninitialised read: src reads hbm byte 0x80",
+                   NULL);
+}
+
+/* Another engine writes a tile one engine reads over and over (its record
+ * renewed each iteration), with no ordering. */
+static void test_check_race_with_a_repeated_access(void **state)
+{
+    struct fx *f = *state;
+    struct isa_instr big = ins(ISA_OP_MEMSET);
+    big.dst = ap_sp(ISA_SPACE_SP, 0, 128, 16384, BASE_DT_F32, 1024);
+    push(&f->prog, "vec", ins_loop(200, 1));
+    push(&f->prog, "vec", at_line(copy(ap_sp(ISA_SPACE_SP, 0, 4, 8192, BASE_DT_F32, 16),
+                                       ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 16)),
+                                  2));
+    struct isa_instr m = ins(ISA_OP_MEMSET);
+    m.dst = ap_sp(ISA_SPACE_SP, 2, 1, 32, BASE_DT_F32, 1);
+    push(&f->prog, "pool", big); /* while vec loops */
+    push(&f->prog, "pool", at_line(m, 9));
+    begin(f, true);
+    tsim_run_fails(f->sim, BASE_ERR_CHECK, "pool instruction 1 (memset, line 9): race: writes dst while vec instruction 1 "
+                                           "(copy, line 2) reads src0",
+                   "sp partitions 2..2 bytes [0x20, 0x24)", NULL);
+}
+
+/* vec reads a tile, signals, works elsewhere, reads it again; pool, ordered
+ * after the first read only, writes the tile in between: the second read
+ * (same instruction, same addresses) races. */
+static void test_check_race_on_a_repeated_access_after_another_write(void **state)
+{
+    struct fx *f = *state;
+    struct isa_instr big = ins(ISA_OP_MEMSET);
+    big.dst = ap_sp(ISA_SPACE_SP, 0, 128, 16384, BASE_DT_F32, 4096);
+    push(&f->prog, "vec", ins_loop(3, 2));
+    push(&f->prog, "vec", at_line(with_signal(copy(ap_sp(ISA_SPACE_SP, 0, 4, 8192, BASE_DT_F32, 16),
+                                                   ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 16)),
+                                              0, 1),
+                                  3));
+    push(&f->prog, "vec", big);
+    struct isa_instr m = ins(ISA_OP_MEMSET);
+    m.dst = ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 16);
+    push(&f->prog, "pool", at_line(with_wait(m, 0, 1), 7));
+    begin(f, true);
+    tsim_run_fails(f->sim, BASE_ERR_CHECK, "vec instruction 1 (copy, line 3): race: reads src0 while pool instruction 0 "
+                                           "(memset, line 7) writes dst",
+                   "between vec and pool", NULL);
+    /* found at the second iteration: the loop, copy, memset ran before it */
+    const struct sim_stats *st = sim_get_stats(f->sim);
+    for (uint32_t i = 0; i < st->n_engines; i++)
+        if (!strcmp(st->engines[i].name, "vec")) assert_int_equal(st->engines[i].instructions, 3);
+}
+
+static void test_check_repeated_access_then_ordered_write_is_fine(void **state)
+{
+    struct fx *f = *state;
+    push(&f->prog, "vec", ins_loop(100, 1));
+    push(&f->prog, "vec", copy(ap_sp(ISA_SPACE_SP, 0, 4, 8192, BASE_DT_F32, 16), ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 16)));
+    push(&f->prog, "vec", ins_sem_signal(0, 1));
+    struct isa_instr m = ins(ISA_OP_MEMSET);
+    m.dst = ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 16);
+    push(&f->prog, "pool", with_wait(m, 0, 1));
+    /* and pool reading what vec wrote: ordered too */
+    push(&f->prog, "pool", copy(ap_sp(ISA_SPACE_SP, 0, 4, 12288, BASE_DT_F32, 16), ap_sp(ISA_SPACE_SP, 0, 4, 8192, BASE_DT_F32, 16)));
+    begin(f, true);
+    tsim_run_ok(f->sim);
+    assert_int_equal(sim_get_stats(f->sim)->instructions, 1 + 100 + 1 + 2);
+}
+
 TEST_MAIN(NULL, NULL, TF(test_check_partition_out_of_range), TF(test_check_scratchpad_overflow),
           TF(test_check_accumulator_overflow), TF(test_check_hbm_out_of_capacity), TF(test_check_uninitialised_reads),
           TF(test_check_uninitialised_hbm_and_accumulator), TF(test_check_uninit_off_lets_it_run),
           TF(test_check_race_two_dma_writes), TF(test_check_race_ordered_by_semaphore_is_fine),
           TF(test_check_race_transitive_order_is_fine), TF(test_check_race_read_read_and_interleaved_writes_are_fine),
           TF(test_check_race_hbm_across_cores), TF(test_check_accumulator_bank), TF(test_check_matmul_larger_than_array),
-          TF(test_check_unsupported_matmul_type), TF(test_check_bad_chip_rejected))
+          TF(test_check_unsupported_matmul_type), TF(test_check_bad_chip_rejected),
+          TF(test_check_uninit_read_just_past_a_cached_box), TF(test_check_uninit_partition_past_a_cached_box),
+          TF(test_check_uninit_strided_read_past_a_cached_box), TF(test_check_uninit_loop_steps_into_unwritten_bytes),
+          TF(test_check_uninit_pieces_written_then_read_whole), TF(test_check_uninit_hbm_read_past_a_cached_range),
+          TF(test_check_race_with_a_repeated_access), TF(test_check_race_on_a_repeated_access_after_another_write),
+          TF(test_check_repeated_access_then_ordered_write_is_fine))

@@ -80,6 +80,7 @@ static void test_sync_deadlock_names_engines_and_semaphores(void **state)
     if (!strstr(d.msg, "act instruction 1 (sem_wait, line 9) waits for s2 >= 3 (s2 is 1)"))
         fail_msg("message: %s", d.msg);
     assert_int_equal(d.line, 4);
+    assert_int_equal(d.col, 1);
     assert_string_equal(d.file, "test.s");
 }
 
@@ -239,8 +240,72 @@ static void test_sync_two_runs_are_identical(void **state)
     assert_memory_equal(ea, eb, a.n_engines * sizeof *ea);
 }
 
+
+/* A wait synchronises with the first signals that reached its target even
+ * when a later signal lowered the count and another raised it again (the
+ * history is then not ascending): reading what the last signaller wrote is
+ * still a race. */
+static void test_sync_wait_joins_the_first_signals_despite_a_decrement(void **state)
+{
+    struct fx *f = *state;
+    struct isa_instr x = ins(ISA_OP_MEMSET), y = ins(ISA_OP_MEMSET), big = ins(ISA_OP_MEMSET);
+    x.dst = ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 16);
+    y.dst = ap_sp(ISA_SPACE_SP, 0, 4, 1024, BASE_DT_F32, 16);
+    big.dst = ap_sp(ISA_SPACE_SP, 0, 128, 16384, BASE_DT_F32, 4096);
+    push(&f->prog, "pool", with_signal(x, 1, 1));  /* s1 = 1 */
+    push(&f->prog, "pool", ins_sem_signal(1, -1)); /* s1 = 0 */
+    push(&f->prog, "pool", with_signal(y, 1, 2));  /* s1 = 2 */
+    push(&f->prog, "vec", big);                    /* long: every signal has fired by its end */
+    push(&f->prog, "vec", with_wait(ins_unary_op(ISA_OP_COPY, 0, ap_sp(ISA_SPACE_SP, 0, 4, 4096, BASE_DT_F32, 16),
+                                                 ap_sp(ISA_SPACE_SP, 0, 4, 1024, BASE_DT_F32, 16)),
+                                    1, 1));
+    begin(f);
+    tsim_run_fails(f->sim, BASE_ERR_CHECK, "vec instruction 1 (copy): race: reads src0 while pool instruction 2 (memset) "
+                                           "writes dst",
+                   NULL, NULL);
+    /* reading what the first signaller wrote is ordered */
+    sim_destroy(f->sim);
+    isa_program_deinit(&f->prog);
+    push(&f->prog, "pool", with_signal(x, 1, 1));
+    push(&f->prog, "pool", ins_sem_signal(1, -1));
+    push(&f->prog, "pool", with_signal(y, 1, 2));
+    push(&f->prog, "vec", big);
+    push(&f->prog, "vec", with_wait(ins_unary_op(ISA_OP_COPY, 0, ap_sp(ISA_SPACE_SP, 0, 4, 4096, BASE_DT_F32, 16),
+                                                 ap_sp(ISA_SPACE_SP, 0, 4, 0, BASE_DT_F32, 16)),
+                                    1, 1));
+    begin(f);
+    tsim_run_ok(f->sim);
+}
+
+/* Ascending counts (the common case): a wait for >= 3 joins the third
+ * signal's clock, not the first's, and not the fourth's. */
+static void test_sync_wait_joins_the_signal_that_reached_its_target(void **state)
+{
+    struct fx *f = *state;
+    struct isa_instr big = ins(ISA_OP_MEMSET);
+    big.dst = ap_sp(ISA_SPACE_SP, 0, 128, 16384, BASE_DT_F32, 4096);
+    for (int i = 0; i < 5; i++) {
+        struct isa_instr m = ins(ISA_OP_MEMSET);
+        m.dst = ap_sp(ISA_SPACE_SP, 0, 4, (uint64_t)i * 256, BASE_DT_F32, 16);
+        push(&f->prog, "pool", with_signal(m, 2, 1)); /* s2 = i + 1 after tile i */
+    }
+    push(&f->prog, "vec", big);
+    /* tiles 0..2 are ordered before a wait for s2 >= 3 */
+    push(&f->prog, "vec", with_wait(ins_unary_op(ISA_OP_COPY, 0, ap_sp(ISA_SPACE_SP, 0, 4, 4096, BASE_DT_F32, 16),
+                                                 ap_sp(ISA_SPACE_SP, 0, 4, 512, BASE_DT_F32, 16)),
+                                    2, 3));
+    /* tile 3 is not */
+    push(&f->prog, "vec", ins_unary_op(ISA_OP_COPY, 0, ap_sp(ISA_SPACE_SP, 0, 4, 8192, BASE_DT_F32, 16),
+                                       ap_sp(ISA_SPACE_SP, 0, 4, 768, BASE_DT_F32, 16)));
+    begin(f);
+    tsim_run_fails(f->sim, BASE_ERR_CHECK, "vec instruction 2 (copy): race: reads src0 while pool instruction 3 (memset) "
+                                           "writes dst",
+                   NULL, NULL);
+}
+
 TEST_MAIN(NULL, NULL, TF(test_sync_wait_blocks_until_signals_add_up), TF(test_sync_satisfied_wait_does_not_block),
           TF(test_sync_deadlock_names_engines_and_semaphores), TF(test_sync_cycle_of_waits_deadlocks),
           TF(test_sync_nested_loops_execute_without_unrolling), TF(test_sync_double_buffered_loops_are_race_free),
           TF(test_sync_missing_backpressure_is_a_race), TF(test_sync_load_rejects_unknown_engine_and_wrong_kind),
-          TF(test_sync_two_runs_are_identical))
+          TF(test_sync_two_runs_are_identical), TF(test_sync_wait_joins_the_first_signals_despite_a_decrement),
+          TF(test_sync_wait_joins_the_signal_that_reached_its_target))
