@@ -56,4 +56,381 @@ struct cc_box {
 bool cc_view_box_ap(const struct cc_view *v, const struct cc_box *box, int part_dim, const int *free_dims,
                     int n_free, struct isa_ap *ap);
 
+/* ------------------------------------------------------------- kernels */
+
+/* What a kernel computes; each kind has an emitter (k_*.c). */
+#define X_CC_KERNEL_KINDS(X)                                                        \
+    X(ELEMENTWISE, "fusion")       /* elementwise ops, converts, compares, selects */ \
+    X(DOT, "dot_general")          /* + an elementwise epilogue */                  \
+    X(CONV, "convolution")                                                          \
+    X(REDUCE, "reduce")            /* + an elementwise prologue */                  \
+    X(REDUCE_WINDOW, "reduce_window")                                               \
+    X(COPY, "copy")                /* a view that must be materialised */            \
+    X(CONCAT, "concatenate")                                                        \
+    X(PAD, "pad")                                                                   \
+    X(GATHER, "gather")                                                             \
+    X(SCATTER, "scatter")                                                           \
+    X(DYNAMIC_SLICE, "dynamic_slice")                                               \
+    X(DYNAMIC_UPDATE_SLICE, "dynamic_update_slice")
+enum cc_kernel_kind {
+#define X(e, name) CC_K_##e,
+    X_CC_KERNEL_KINDS(X)
+#undef X
+        CC_K_COUNT
+};
+const char *cc_kernel_kind_name(enum cc_kernel_kind k);
+
+/* A value a kernel reads from HBM (or writes to it): the buffer holding it
+ * and the view through which this kernel sees it. */
+struct cc_operand {
+    const struct graph_value *value;
+    uint32_t buffer;
+    struct cc_view view;
+};
+
+/* One kernel of the plan: a group of graph ops that runs as one launch. */
+struct cc_kernel {
+    enum cc_kernel_kind kind;
+    struct cc_kernel_info info;
+    int n_ops;
+    const struct graph_op *const *ops;  /* the group, in program order */
+    int n_in;
+    const struct cc_operand *in;        /* values defined outside the group, as ops[] use them */
+    int n_out;
+    const struct cc_operand *out;       /* values used after the group (or returned) */
+    int n_dyn;
+    const uint32_t *dyn_buffers;        /* read by the runtime before emission (compiler.h) */
+};
+
+/* The engines of one core of a chip, by kind (indices into chip->engines;
+ * -1 / 0 when the chip has none). */
+#define CC_MAX_ENGINES_OF_KIND SIM_MAX_ENGINES
+struct cc_target {
+    const struct sim_chip_desc *chip;
+    int n_pe, pe[CC_MAX_ENGINES_OF_KIND];
+    int n_dma, dma[CC_MAX_ENGINES_OF_KIND];
+    int vec, act, pool;
+};
+void cc_target_init(struct cc_target *t, const struct sim_chip_desc *chip);
+
+/* Emits kernel k's program for core ctx->core (its share of the work when
+ * ctx->n_cores > 1).  Every emitter follows the same contract: inputs read
+ * from their operand views, outputs written through theirs, values as the
+ * golden interpreter computes them (docs/compiler.md states the
+ * tolerances), the program race-free under the simulator's checks. */
+typedef enum base_status (*cc_emit_fn)(const struct cc_target *t, const struct cc_kernel *k,
+                                       const struct cc_emit_ctx *ctx, struct isa_program *out,
+                                       struct base_diag *diag);
+
+
+/* --------------------------------------------------------- kernel builder
+ * (compiler/kernel.c) Builds one core's program for one kernel:
+ *  - scratchpad buffers of N slots (N-buffering), bump-allocated against the
+ *    chip's partition size (ERR_LIMIT naming the kernel when they cannot fit);
+ *  - synchronisation by dependency tracking: every data instruction signals
+ *    its engine's own semaphore (semaphore = engine index; a monotone count
+ *    of that engine's completed instructions, which complete in order), and
+ *    an instruction touching a buffer slot waits for the slot's earlier
+ *    writers (and, when it writes, readers) on other engines: a wait folded
+ *    into the instruction plus sem_wait instructions for further engines;
+ *  - DMA split into partition ranges on the queues round-robin;
+ *  - a tiler that cuts an index space seen through several views into tiles
+ *    (one dim chunked on partitions, up to 4 free dims) for cc_view_box_ap. */
+
+#define CC_KB_MAX_BUFS 96
+#define CC_KB_MAX_SLOTS 4
+
+/* How an instruction touches a buffer slot. */
+enum { CC_RD = 1, CC_WR = 2, CC_RW = 3 };
+struct cc_access {
+    int buf, slot, mode;
+};
+
+struct cc_kb_slot {
+    int32_t w[SIM_MAX_ENGINES]; /* last writers: per engine, its signal count */
+    int32_t r[SIM_MAX_ENGINES]; /* readers since the last write */
+};
+
+struct cc_kb_buf {
+    uint64_t addr;       /* scratchpad byte of slot 0, in every partition */
+    uint64_t slot_bytes; /* per partition */
+    int slots;
+    struct cc_kb_slot st[CC_KB_MAX_SLOTS];
+};
+
+struct cc_kb {
+    const struct cc_target *t;
+    const struct cc_kernel *k;
+    struct isa_program *prog;
+    struct base_diag *diag;
+    uint32_t partitions;          /* the scratchpad's */
+    uint64_t sp_bytes, sp_top;    /* bytes per partition; next free byte */
+    int n_bufs;
+    struct cc_kb_buf bufs[CC_KB_MAX_BUFS];
+    int32_t signals[SIM_MAX_ENGINES];                /* signalling instructions emitted per engine */
+    int32_t known[SIM_MAX_ENGINES][SIM_MAX_ENGINES]; /* known[e][f]: e already waited for f >= value */
+    int dma_next;                 /* round-robin position among t->dma */
+    uint32_t tag;                 /* put on every instruction (graph op id of the root) */
+};
+
+/* b is large: allocate it (cc_kb_new / cc_kb_free). */
+struct cc_kb *cc_kb_new(const struct cc_target *t, const struct cc_kernel *k, struct isa_program *out,
+                        struct base_diag *diag);
+void cc_kb_free(struct cc_kb *b);
+/* A located error naming the kernel (its root op's location); returns st. */
+enum base_status cc_kb_fail(struct cc_kb *b, enum base_status st, const char *fmt, ...) BASE_PRINTF(3, 4);
+/* A scratchpad buffer of `slots` slots of slot_bytes per partition (rounded up
+ * to 64 bytes); returns its id, or -1 with ERR_LIMIT set when it does not fit. */
+int cc_kb_buffer(struct cc_kb *b, uint64_t slot_bytes, int slots);
+/* A second name for buffer `of`'s storage with its own dependency tracking:
+ * for disjoint parts of the same slots that separate instructions touch. */
+int cc_kb_alias(struct cc_kb *b, int of);
+uint64_t cc_kb_free_bytes(const struct cc_kb *b); /* per partition */
+/* Scratchpad AP of buffer slot: partitions [p0, p0 + np), `n` contiguous
+ * elements of dt at byte offset off of the slot (ndims 1; n == 0: ndims 0). */
+struct isa_ap cc_kb_sp(const struct cc_kb *b, int buf, int slot, uint64_t off, uint32_t p0, uint32_t np,
+                       enum base_dtype dt, uint64_t n);
+/* Emits n instructions (each on engines[i], a chip engine index) that
+ * together make one access to the listed slots: waits are computed once from
+ * the slots' state, each instruction signals its engine, then the slots'
+ * state records them all (pieces of one access do not wait for each other). */
+enum base_status cc_kb_emit_group(struct cc_kb *b, const struct isa_instr *ins, const int *engines, int n,
+                                  const struct cc_access *acc, int n_acc);
+enum base_status cc_kb_emit(struct cc_kb *b, int engine, const struct isa_instr *in, const struct cc_access *acc,
+                            int n_acc);
+/* A DMA dst <- src split into `pieces` partition ranges (when both sides have
+ * the same partition count) on successive DMA queues. */
+enum base_status cc_kb_dma(struct cc_kb *b, const struct isa_ap *dst, const struct isa_ap *src,
+                           const struct cc_access *acc, int n_acc, int pieces);
+/* How many pieces a DMA of `bytes` should be cut into: enough for each to
+ * hide a queue's fixed cost (about 4x the bytes it could move meanwhile),
+ * at most the queue count and `parts`. */
+int cc_kb_dma_pieces(const struct cc_kb *b, uint64_t bytes, uint32_t parts);
+/* Cycles (of engine e's clock, as docs/timing.md section 6) of an elementwise
+ * instruction streaming P x F elements of the slowest type dt; two_in for
+ * binary/select, transcendental for activations. */
+double cc_kb_elem_ns(const struct cc_target *t, int engine, uint32_t P, uint64_t F, enum base_dtype dt,
+                     bool two_in, bool transcendental);
+/* Chip engine index -> stream name. */
+const char *cc_kb_engine_name(const struct cc_kb *b, int engine);
+
+/* ----------------------------------------------------------------- tiler */
+
+#define CC_TILE_MAX_VIEWS 48
+#define CC_TILE_MAX_REGIONS 4
+
+/* A rectangular index space seen through views (all of its shape), cut into
+ * tiles: boxes with `count` elements per dim (the last tile of a dim may be
+ * smaller), part_dim on partitions (-1: one partition), the other dims with
+ * count > 1 listed in free_dims (outermost first, at most 4). */
+struct cc_region {
+    int rank;
+    int64_t dims[BASE_MAX_RANK];
+    struct cc_view views[CC_TILE_MAX_VIEWS];
+    int part_dim;
+    int64_t count[BASE_MAX_RANK];
+    int n_free;
+    int free_dims[ISA_MAX_DIMS];
+    int64_t n_tiles;
+};
+
+struct cc_tiling {
+    int n_views;
+    int n_regions;
+    struct cc_region r[CC_TILE_MAX_REGIONS];
+    int64_t n_tiles;
+};
+
+/* Plans tiles over dims (rank may be 0) seen through views[0..n): size-1
+ * dims are dropped, dims contiguous in every view merged, the largest dim
+ * goes on partitions (split when it is long so that a tile fills them), and
+ * the innermost other dims fill at most max_free elements per partition.
+ * views[i] must have rank `rank` and these dims. */
+enum base_status cc_tiling_plan(struct cc_tiling *tl, int rank, const int64_t *dims, const struct cc_view *views,
+                                int n_views, uint32_t partitions, int64_t max_free);
+/* The same over the dims exactly as given (no dropping, merging or
+ * splitting; one region), for kernels that map tile boxes to other tensors
+ * by index (pad, reduce_window).  rank 0 becomes one dim of 1. */
+enum base_status cc_tiling_plan_dims(struct cc_tiling *tl, int rank, const int64_t *dims, const struct cc_view *views,
+                                     int n_views, uint32_t partitions, int64_t max_free);
+/* Tile i (0 <= i < n_tiles): its region and box. */
+void cc_tiling_tile(const struct cc_tiling *tl, int64_t i, int *region, struct cc_box *box);
+/* Partitions and free elements per partition of a tile. */
+uint32_t cc_tiling_parts(const struct cc_tiling *tl, int region, const struct cc_box *box);
+uint64_t cc_tiling_free(const struct cc_tiling *tl, int region, const struct cc_box *box);
+/* The HBM access pattern of view v over the box (cc_view_box_ap). */
+bool cc_tiling_ap(const struct cc_tiling *tl, int region, int v, const struct cc_box *box, struct isa_ap *ap);
+/* This core's share of n tiles: [*lo, *hi). */
+void cc_core_share(int64_t n, const struct cc_emit_ctx *ctx, int64_t *lo, int64_t *hi);
+
+/* ------------------------------------------------- elementwise tile programs
+ * (k_elem.c) The machinery of fused elementwise kernels, also used for the
+ * prologues of reductions: elementwise ops over an index space, inputs
+ * loaded through views over that space, outputs stored through views, and
+ * "sinks": values handed to the caller per tile (written by their defining
+ * instruction straight into an access pattern the caller gives). */
+struct cc_ew_spec {
+    int n_ops;
+    const struct graph_op *const *ops;   /* elementwise ops, program order */
+    int rank;
+    int64_t dims[BASE_MAX_RANK];          /* the index space */
+    int n_in;
+    const struct cc_operand *in;          /* candidate inputs; in_ok[i]: its view is over the space */
+    const bool *in_ok;
+    int n_out;
+    const struct cc_operand *out;         /* outputs: views over the space */
+    int n_sink;
+    const struct graph_value *const *sink;
+    const int *dim_of;                    /* the ops' dim d is space dim dim_of[d] (iota); NULL: same */
+    int n_src;                            /* (h-cc-dot) values given per tile: cc_ew_source_ap */
+    const struct graph_value *const *src;
+};
+struct cc_ew;
+/* Builds the program (every loaded input a tile); errors through b. */
+enum base_status cc_ew_new(const struct cc_ew_spec *spec, struct cc_kb *b, struct cc_ew **out);
+void cc_ew_free(struct cc_ew *w);
+/* Scratchpad bytes per partition: per tile element (all slots) and fixed. */
+void cc_ew_bytes(const struct cc_ew *w, uint64_t *per_elem, uint64_t *fixed);
+/* Views of the program for a tiling (inputs, iota index views, outputs), in
+ * the order cc_tiling_plan must see them. */
+int cc_ew_views(const struct cc_ew *w, const struct cc_view **views);
+/* Fixes the tiling (its views: cc_ew_views) and this core's tiles [lo, hi):
+ * classifies inputs (per-partition scalars, residents), rebuilds, picks
+ * engines, allocates buffers, and emits the resident loads and hoisted
+ * instructions. */
+enum base_status cc_ew_prepare(struct cc_ew *w, const struct cc_tiling *tl, int64_t lo, int64_t hi);
+enum base_status cc_ew_loads(struct cc_ew *w, int64_t tile, int slot);
+/* The tile's instructions; sink i goes to sink_ap[i] (tile-shaped: P x F
+ * elements of the sink's type) with access sink_acc[i]. */
+enum base_status cc_ew_compute(struct cc_ew *w, int64_t tile, int slot, const struct isa_ap *sink_ap,
+                               const struct cc_access *sink_acc);
+enum base_status cc_ew_stores(struct cc_ew *w, int64_t tile, int slot);
+/* Slots per buffer of the tile pipeline. */
+#define CC_EW_SLOTS 2
+
+/* ---------------------------------------------------------------- emitters */
+
+/* What each emitter expects of its struct cc_kernel (docs/compiler.md):
+ *  ELEMENTWISE  ops: elementwise ops (cc_elem_op_supported), all of the
+ *               outputs' shape (splat constants of any shape); in: views of
+ *               the outputs' shape, or rank 0 (scalars: broadcast); out: views
+ *               of one shape.
+ *  REDUCE       ops: [elementwise prologue..., the stablehlo.reduce]; the
+ *               prologue's values have the reduced input's shape (its inputs:
+ *               views of that shape or rank 0); out: the reduce's results
+ *               (views of the kept dims) and prologue values (input's shape).
+ *  REDUCE_WINDOW ops: [the stablehlo.reduce_window].
+ *  COPY         in[0] -> out[0] (ops may be empty): the same element type and
+ *               count; different shapes are a row-major reshape.
+ *  CONCAT, PAD  ops: [the op]; operands found in `in` by value.
+ * Inputs whose value is a splat constant become immediates (not loaded). */
+
+/* Fused elementwise ops (k_elem.c).  cc_elem_op_supported says whether one
+ * op can be part of an ELEMENTWISE kernel on target t (why: the reason when
+ * not). */
+bool cc_elem_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+enum base_status cc_emit_elementwise(const struct cc_target *t, const struct cc_kernel *k,
+                                     const struct cc_emit_ctx *ctx, struct isa_program *out, struct base_diag *diag);
+/* Data movement (k_move.c). */
+enum base_status cc_emit_copy(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                              struct isa_program *out, struct base_diag *diag);
+enum base_status cc_emit_concat(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                                struct isa_program *out, struct base_diag *diag);
+enum base_status cc_emit_pad(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                             struct isa_program *out, struct base_diag *diag);
+/* A resident scratchpad buffer [P, F] of dt filled once with the scalar
+ * `value` (a splat constant: memset; else a kernel input: loaded into every
+ * partition and broadcast); its id, or -1 with the error set. */
+int cc_move_fill_tile(struct cc_kb *b, const struct cc_kernel *k, const struct graph_value *value, enum base_dtype dt,
+                      uint32_t P, uint64_t F);
+/* Reductions (k_reduce.c). */
+bool cc_reduce_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+enum base_status cc_emit_reduce(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                                struct isa_program *out, struct base_diag *diag);
+enum base_status cc_emit_reduce_window(const struct cc_target *t, const struct cc_kernel *k,
+                                       const struct cc_emit_ctx *ctx, struct isa_program *out,
+                                       struct base_diag *diag);
+
+/* Matmuls and convolutions (k_dot.c, k_conv.c; h-cc-dot).  The plan gives a
+ * DOT kernel ops [the dot_general, then elementwise epilogue ops of the dot
+ * result's shape...] (compiled mode; eager: the dot_general alone), in: the
+ * dot's two operands (views of their shapes) and the epilogue's other inputs
+ * (views of the result's shape, or rank 0), out: dense result views (the dot
+ * result itself when something outside the kernel reads it).  CONV: ops
+ * [the convolution].  compile.c links these once the files define them. */
+enum base_status cc_emit_dot(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                             struct isa_program *out, struct base_diag *diag);
+enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                              struct isa_program *out, struct base_diag *diag);
+/* Whether a dot_general / dot (cc_dot_op_supported) or a convolution
+ * (cc_conv_op_supported) can be a kernel on target t (why: the reason when
+ * not: f64 or complex elements, quantized types, dynamic shapes). */
+bool cc_dot_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+bool cc_conv_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+/* Whether DOT kernels take elementwise epilogues beyond a lone convert
+ * (they need k_elem.c's tile sources, CC_EW_SOURCES below); when false the
+ * grouping should leave the ops after a dot to their own kernels. */
+bool cc_dot_fuses_epilogues(void);
+
+/* A sum of matmuls (k_dot.c): the engine of the dot kernels the GEMM
+ * generator (gemm.h) does not take (several contracting dims that do not
+ * merge, integers, epilogues) and of convolutions.
+ *     C[job][m][n] = sum over pieces p, k < rows_p of S[job][p][k][m] * V[job][p][k][n]
+ * in piece order, k ascending within a piece (the interpreter's order when
+ * the pieces list the contracting index tuples row-major).  n is a box over
+ * n_nd dims; element (k, n) of V in piece p is, per dim d, index
+ * q_d = n_d * mul[d] + add_p[d] of the view when 0 <= q_d < lim[d] and
+ * q_d % div[d] == 0 (at q_d / div[d]; else 0: convolution padding and lhs
+ * dilation); plain dims have mul = div = 1, add = 0, lim = n.  Offsets and
+ * strides are in elements of each operand's HBM type.  Float sums run on the
+ * systolic arrays (f32 accumulation, rounded to acc_dt on evacuation); integer
+ * sums on the vector engines, exactly (wrapping to acc_dt). */
+#define CC_MM_MAX_N 4
+struct cc_mm_piece {
+    uint32_t rows;
+    int64_t s_off, s_k; /* stationary (S): offset, stride per k */
+    int64_t v_off, v_k; /* moving (V) */
+    int64_t add[CC_MM_MAX_N];
+};
+struct cc_mm {
+    uint64_t s_addr, v_addr, c_addr;
+    enum base_dtype s_dt, v_dt, c_dt;   /* in HBM; C is stored converted to c_dt */
+    int64_t M, s_m, c_m;                /* M: on the accumulator's partitions */
+    int n_nd;
+    int64_t n[CC_MM_MAX_N], v_n[CC_MM_MAX_N], c_n[CC_MM_MAX_N];
+    int64_t mul[CC_MM_MAX_N], div[CC_MM_MAX_N], lim[CC_MM_MAX_N];
+    uint32_t n_jobs;                    /* 0 counts as 1 */
+    const int64_t (*job_off)[3];        /* per job: offsets of S, V, C (NULL: 0) */
+    int n_pieces;
+    const struct cc_mm_piece *pieces;
+    enum base_dtype mm_dt;              /* float sums: the matmul operand type */
+    enum base_dtype acc_dt;             /* the sum's result type (the op's) */
+    enum isa_precision prec;            /* f32 matmuls on a TPU */
+    bool integer;
+    /* An elementwise epilogue over the result (NULL: none; k_elem.c with
+     * CC_EW_SOURCES): its index space is the result's dims (epi_rank), jobs
+     * being the row-major walk over the dims other than epi_m_dim and
+     * epi_n_dim[], which precede epi_m_dim; the sum is its source 0. */
+    const struct cc_ew_spec *epi;
+    int epi_m_dim, epi_n_dim[CC_MM_MAX_N];
+};
+enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k, const struct cc_mm *mm,
+                            const struct cc_emit_ctx *ctx, struct isa_program *out, struct base_diag *diag);
+
+/* Requested of k_elem.c by h-cc-dot for matmul epilogues (to define, with
+ * CC_EW_SOURCES, where cc_ew is implemented): cc_ew_spec.src[0..n_src) are
+ * values the caller computes per tile (a dot's result) instead of loads;
+ * cc_ew_source_ap gives the tile-shaped (P x F) access pattern of source i
+ * in `slot` for `tile` and the access that writes it, for the caller's own
+ * instruction, emitted before cc_ew_compute of that tile and slot. */
+#define CC_EW_SOURCES 1
+struct isa_ap cc_ew_source_ap(const struct cc_ew *w, int i, int64_t tile, int slot, struct cc_access *acc);
+
+/* ------------------------------------------------------------ plan (compile.c) */
+
+/* Kernel k of the plan (its ops and operand views, addresses placed). */
+const struct cc_kernel *cc_plan_kernel(const struct cc_plan *p, uint32_t k);
+/* Whether kernels of kind k have an emitter. */
+bool cc_kind_lowered(enum cc_kernel_kind k);
+
 #endif

@@ -103,6 +103,11 @@ struct cc_step {
     const struct graph_op *op;     /* CHECK: the check op; its operands' buffers: */
     uint32_t n_check_buffers;
     const uint32_t *check_buffers;
+    /* BRANCH of a while loop whose iteration count the compiler can tell
+     * (a counter from a constant, stepped by a constant, compared with a
+     * constant): how many times the body runs; -1 otherwise.  Lets a
+     * timing-only run, which reads no values, take the branch. */
+    int64_t trip_count;
 };
 
 struct cc_plan; /* opaque: owns everything below */
@@ -148,5 +153,32 @@ struct cc_emit_ctx {
  * caller with isa_program_init; the caller frees it).  Deterministic. */
 enum base_status cc_kernel_emit(const struct cc_plan *p, uint32_t k, const struct cc_emit_ctx *ctx,
                                 struct isa_program *out, struct base_diag *diag);
+
+/* Cores the plan spreads each kernel over (options.n_cores, or all). */
+int cc_plan_n_cores(const struct cc_plan *p);
+
+/* ---------------------------------------------------------------- coverage */
+
+/* Which ops of a module the compiler lowers for a chip: each op kind in the
+ * entry function and the functions it calls (regions of while/if/case
+ * included; bodies of reduce and the like belong to their op), with its
+ * count and, for what is not lowered, the first reason and every location. */
+struct cc_coverage_entry {
+    enum graph_op_kind kind;
+    char name[64];           /* "stablehlo.sort" */
+    int count;
+    bool supported;          /* every occurrence is lowered */
+    char why[200];           /* the first reason one is not */
+    int n_unsupported;
+    struct graph_loc *locs;  /* n_unsupported locations */
+};
+struct cc_coverage {
+    int n_entries;
+    struct cc_coverage_entry *entries; /* in order of first appearance */
+    int n_ops, n_unsupported;
+};
+enum base_status cc_coverage(const struct graph_module *m, const struct sim_chip_desc *chip, const char *entry,
+                             struct cc_coverage *out, struct base_diag *diag);
+void cc_coverage_free(struct cc_coverage *c);
 
 #endif

@@ -53,7 +53,11 @@ enum event { E_BM, E_BLK_PRO, E_CHUNK, E_BLK_EPI, E_MM };
 
 struct group {           /* blocks bn0 .. bn0 + nblk - 1 of block row bm, of one shape */
     uint32_t bm, bn0, nblk;
-    uint64_t b0;         /* global index of its first block */
+    uint64_t b0;         /* index (in this program) of its first block */
+};
+
+struct brow {            /* a block row of this program: block row bm of job `job` */
+    uint32_t job, bm;
 };
 
 struct gen {
@@ -64,19 +68,25 @@ struct gen {
     int n_pe, n_q, n_ev;
     int pe[SIM_MAX_ENGINES], q[SIM_MAX_ENGINES], ev[2];
     int q_a, q_b, q_c;      /* queues per role (q[0 .. q_a) load At, then B, then C) */
-    uint32_t es, eso;       /* element sizes of A / B and of C */
+    uint32_t es, eso;       /* element sizes of A / B and of C (on chip: matmul and staging types) */
     uint32_t M, K, N;
     uint32_t kt, mt, nt, nk, nm, nn, nkf, klast, mlast, nlast;
     uint32_t bank_f32, ntp, tpb, slots;
     /* DMA mode */
     uint32_t mb, nb, kc, nch, Mb, Nb, npanel, nbm;
     uint64_t sp_panel[2], sp_b[2], sp_stage[2];
-    uint64_t hbm_at, hbm_b, hbm_c;
+    struct cc_gemm_view va, vb, vc; /* HBM views (the dense layout or the caller's) */
+    const int64_t (*job_off)[3];
+    enum base_dtype stage_dt;
+    bool layout;            /* the caller's views (else the dense layout, placed here) */
+    bool split_first;       /* layout mode: the first panel loads in two parts, the first B chunk between */
+    uint32_t n_jobs, core, n_cores, tag;
+    struct brow *rows;      /* per bm (this program's block rows) */
     uint16_t sem_a0, sem_a, sem_b, sem_prog, sem_ev, sem_st;
     struct group *grp;
     uint32_t n_grp;
     uint32_t *grp_first;    /* per bm: index of its first group */
-    uint64_t *blocks_end;   /* per bm: global blocks after it */
+    uint64_t *blocks_end;   /* per bm: blocks (of this program) up to its end */
     /* ideal mode */
     bool alias_sp, alias_acc;
     uint64_t sp_a, sp_bb;
@@ -135,13 +145,20 @@ static struct isa_ap ap_row(enum isa_space sp, uint32_t p0, uint32_t np, uint64_
     return ap_part(sp, p0, np, addr, dt, 1, &s, &n);
 }
 
-/* HBM rows: np rows of `pitch` elements; ndims dims per row */
-static struct isa_ap ap_hbm(uint32_t np, uint64_t addr, uint64_t pitch_elems, enum base_dtype dt, int ndims,
+/* HBM rows of view v: np rows `part` elements apart (any sign), ndims dims per row */
+static struct isa_ap ap_hbm(const struct cc_gemm_view *v, uint32_t np, uint64_t addr, int64_t part, int ndims,
                             const int64_t *stride, const uint32_t *count)
 {
-    struct isa_ap a = ap_part(ISA_SPACE_HBM, 0, np, addr, dt, ndims, stride, count);
-    a.part_stride_bytes = (int64_t)(pitch_elems * base_dtype_size(dt));
+    struct isa_ap a = ap_part(ISA_SPACE_HBM, 0, np, addr, v->dtype, ndims, stride, count);
+    a.part_stride_bytes = part * (int64_t)base_dtype_size(v->dtype);
     return a;
+}
+
+/* Byte address of element (r, c) of view v (operand i: 0 A, 1 B, 2 C) of job j. */
+static uint64_t view_addr(const struct gen *g, const struct cc_gemm_view *v, int i, uint32_t j, int64_t r, int64_t c)
+{
+    int64_t off = (g->job_off ? g->job_off[j][i] : 0) + r * v->s_row + c * v->s_col;
+    return (uint64_t)((int64_t)v->addr + off * (int64_t)base_dtype_size(v->dtype));
 }
 
 static struct isa_instr instr(enum isa_op op)
@@ -328,11 +345,13 @@ static void em_emit(struct em *m, enum event ev, const int64_t *pos)
             }
         }
     }
-    for (int i = 0; i < l0->n; i++)
+    for (int i = 0; i < l0->n; i++) {
+        l0->v[i].tag = m->g->tag;
         if (isa_stream_push(m->s, &l0->v[i]) != BASE_OK) {
             m->st = BASE_ERR_NOMEM;
             return;
         }
+    }
 }
 
 /* A loop over `count` iterations advancing pos[var] by stride; callers emit
@@ -348,6 +367,7 @@ static bool em_loop_open(struct em *m, int var, int64_t stride, uint32_t count)
     struct isa_instr lp = instr(ISA_OP_LOOP);
     lp.count = count;
     lp.body = 1; /* patched at close */
+    lp.tag = m->g->tag;
     m->loop[m->depth] = (struct loop_ctx){var, stride, count, m->s->n};
     m->depth++;
     if (isa_stream_push(m->s, &lp) != BASE_OK) m->st = BASE_ERR_NOMEM;
@@ -516,7 +536,7 @@ static void walk_ideal(struct em *m)
 /* -------------------------------------------------------------- DMA mode */
 
 struct blk_geom {
-    uint32_t bm, bn;
+    uint32_t bm, bn;           /* bm: this program's block row (g->rows) */
     uint64_t b;                /* global block index */
     uint32_t rows, cols;       /* elements of C */
     uint32_t mb, nb;           /* tiles */
@@ -529,7 +549,7 @@ static void blk_geom(const struct gen *g, const int64_t *pos, struct blk_geom *b
     bg->bm = gr->bm;
     bg->bn = gr->bn0 + (uint32_t)pos[V_BLK];
     bg->b = gr->b0 + (uint64_t)pos[V_BLK];
-    uint64_t r0 = (uint64_t)bg->bm * g->Mb, c0 = (uint64_t)bg->bn * g->Nb;
+    uint64_t r0 = (uint64_t)g->rows[bg->bm].bm * g->Mb, c0 = (uint64_t)bg->bn * g->Nb;
     bg->rows = (uint32_t)(g->M - r0 < g->Mb ? g->M - r0 : g->Mb);
     bg->cols = (uint32_t)(g->N - c0 < g->Nb ? g->N - c0 : g->Nb);
     bg->mb = ceil_div(bg->rows, g->mt);
@@ -563,6 +583,7 @@ static uint64_t acc_tile_addr(const struct gen *g, uint64_t b, uint32_t k)
 static void hook_pe(const struct gen *g, int e, enum event ev, const int64_t *pos, struct list *out)
 {
     if (ev == E_BM) { /* the block row's At panel is in */
+        if (pos[V_BM] == 0 && g->split_first) return; /* waited for chunk by chunk */
         if (pos[V_BM] == 0)
             for (int q = 0; q < g->q_a + g->q_b + g->q_c; q++) list_wait(out, (uint16_t)(g->sem_a0 + q), 1);
         else
@@ -589,6 +610,8 @@ static void hook_pe(const struct gen *g, int e, enum event ev, const int64_t *po
         list_signal_last(out, (uint16_t)(g->sem_prog + e), out->n);
         return;
     }
+    if (g->split_first && bg.b == 0) /* the first panel's part for this chunk */
+        for (int q = 0; q < g->q_a + g->q_b + g->q_c; q++) list_wait(out, (uint16_t)(g->sem_a0 + q), (int64_t)c + 1);
     for (int q = 0; q < g->q_b; q++) list_wait(out, (uint16_t)(g->sem_b + q), (int64_t)gc + 1);
     uint64_t panel = g->sp_panel[bg.bm % g->npanel], bbuf = g->sp_b[gc % 2];
     enum sim_dataflow df = g->plan->dataflow;
@@ -624,45 +647,78 @@ static void hook_pe(const struct gen *g, int e, enum event ev, const int64_t *po
     list_signal_last(out, (uint16_t)(g->sem_prog + e), first);
 }
 
-/* Loads of At panel bm, partitions [p0, p1) of each K tile; signals sem. */
-static void panel_load(const struct gen *g, uint32_t bm, uint32_t p0, uint32_t p1, uint16_t sem, struct list *out)
+static void last_store(const struct gen *g, int qi, uint16_t sem, enum event ev, const int64_t *pos, struct list *out);
+
+/* Loads of K tiles [t0, t1) of At panel bm, partitions [p0, p1) of each;
+ * signals sem. */
+static void panel_load_range(const struct gen *g, uint32_t bm, uint32_t p0, uint32_t p1, uint32_t t0, uint32_t t1,
+                             uint16_t sem, struct list *out)
 {
-    uint64_t r0 = (uint64_t)bm * g->Mb;
+    const struct cc_gemm_view *va = &g->va;
+    uint32_t job = g->rows[bm].job;
+    uint64_t r0 = (uint64_t)g->rows[bm].bm * g->Mb;
     uint32_t rows = (uint32_t)(g->M - r0 < g->Mb ? g->M - r0 : g->Mb);
     uint64_t panel = g->sp_panel[bm % g->npanel];
     int first = out->n;
-    if (g->nkf > 0 && p1 > p0) {
-        int64_t hs[2] = {(int64_t)g->kt * g->M, 1}, ss[2] = {g->Mb, 1};
-        uint32_t cnt[2] = {g->nkf, rows};
+    uint32_t f1 = t1 < g->nkf ? t1 : g->nkf;
+    if (f1 > t0 && p1 > p0) {
+        int64_t hs[2] = {(int64_t)g->kt * va->s_col, va->s_row}, ss[2] = {g->Mb, 1};
+        uint32_t cnt[2] = {f1 - t0, rows};
         struct isa_instr d = instr(ISA_OP_DMA);
-        d.dst = ap_part(ISA_SPACE_SP, p0, p1 - p0, panel, g->cfg.dtype, 2, ss, cnt);
-        d.src0 = ap_hbm(p1 - p0, g->hbm_at + ((uint64_t)p0 * g->M + r0) * g->es, g->M, g->cfg.dtype, 2, hs, cnt);
+        d.dst = ap_part(ISA_SPACE_SP, p0, p1 - p0, panel + (uint64_t)t0 * g->Mb * g->es, g->cfg.dtype, 2, ss, cnt);
+        d.src0 = ap_hbm(va, p1 - p0, view_addr(g, va, 0, job, (int64_t)r0, (int64_t)t0 * g->kt + p0), va->s_col, 2, hs,
+                        cnt);
         list_push(out, d);
     }
-    if (g->klast < g->kt && p0 < g->klast && p1 > p0) {
+    if (g->klast < g->kt && p0 < g->klast && p1 > p0 && g->nkf >= t0 && g->nkf < t1) {
         uint32_t pe = p1 < g->klast ? p1 : g->klast;
         struct isa_instr d = instr(ISA_OP_DMA);
         d.dst = ap_row(ISA_SPACE_SP, p0, pe - p0, panel + (uint64_t)g->nkf * g->Mb * g->es, g->cfg.dtype, rows);
-        int64_t s1 = 1;
-        d.src0 = ap_hbm(pe - p0, g->hbm_at + (((uint64_t)g->nkf * g->kt + p0) * g->M + r0) * g->es, g->M, g->cfg.dtype, 1,
+        int64_t s1 = va->s_row;
+        d.src0 = ap_hbm(va, pe - p0, view_addr(g, va, 0, job, (int64_t)r0, (int64_t)g->nkf * g->kt + p0), va->s_col, 1,
                         &s1, &rows);
         list_push(out, d);
     }
     list_signal_last(out, sem, first);
 }
 
+static void panel_load(const struct gen *g, uint32_t bm, uint32_t p0, uint32_t p1, uint16_t sem, struct list *out)
+{
+    panel_load_range(g, bm, p0, p1, 0, g->nk, sem, out);
+}
+
+static void chunk_load(const struct gen *g, const int64_t *pos, uint32_t p0, uint32_t p1, struct list *out);
+
 /* The first panel: every queue takes a share (all are idle at the start). */
 static void first_panel(const struct gen *g, int qi, enum event ev, const int64_t *pos, struct list *out)
 {
     if (ev != E_BM || pos[V_BM] != 0) return;
-    uint32_t n = (uint32_t)(g->q_a + g->q_b + g->q_c);
-    panel_load(g, 0, range_lo((uint32_t)qi, n, g->kt), range_lo((uint32_t)qi + 1, n, g->kt),
-               (uint16_t)(g->sem_a0 + qi), out);
+    uint32_t n = (uint32_t)(g->q_a + g->q_b + g->q_c), p0 = range_lo((uint32_t)qi, n, g->kt),
+             p1 = range_lo((uint32_t)qi + 1, n, g->kt);
+    if (!g->split_first) panel_load(g, 0, p0, p1, (uint16_t)(g->sem_a0 + qi), out);
+}
+
+/* Layout mode: the first panel loads chunk by chunk, part c (chunk c's K
+ * tiles, every queue a partition share, signal c + 1) just before chunk c
+ * of the program's first block, so the arrays start after a chunk's worth
+ * instead of the whole panel. */
+static void first_panel_part(const struct gen *g, int qi, enum event ev, const int64_t *pos, struct list *out)
+{
+    if (!g->split_first || ev != E_CHUNK) return;
+    struct blk_geom bg;
+    blk_geom(g, pos, &bg);
+    if (bg.b != 0) return;
+    uint32_t n = (uint32_t)(g->q_a + g->q_b + g->q_c), t0, nt_c, nfull;
+    chunk_tiles(g, (uint32_t)pos[V_C], &t0, &nt_c, &nfull);
+    panel_load_range(g, 0, range_lo((uint32_t)qi, n, g->kt), range_lo((uint32_t)qi + 1, n, g->kt), t0, t0 + nt_c,
+                     (uint16_t)(g->sem_a0 + qi), out);
 }
 
 /* Loads of the later At panels (queue q's partitions). */
 static void hook_qa(const struct gen *g, int q, enum event ev, const int64_t *pos, struct list *out)
 {
+    last_store(g, q, (uint16_t)(g->sem_a + q), ev, pos, out);
+    first_panel_part(g, q, ev, pos, out);
     if (ev != E_BM) return;
     uint32_t bm = (uint32_t)pos[V_BM];
     if (bm == 0) {
@@ -680,6 +736,8 @@ static void hook_qa(const struct gen *g, int q, enum event ev, const int64_t *po
 static void hook_qb(const struct gen *g, int q, enum event ev, const int64_t *pos, struct list *out)
 {
     first_panel(g, g->q_a + q, ev, pos, out);
+    first_panel_part(g, g->q_a + q, ev, pos, out);
+    last_store(g, g->q_a + q, (uint16_t)(g->sem_b + q), ev, pos, out);
     if (ev != E_CHUNK) return;
     struct blk_geom bg;
     blk_geom(g, pos, &bg);
@@ -688,29 +746,42 @@ static void hook_qb(const struct gen *g, int q, enum event ev, const int64_t *po
     uint64_t gc = bg.b * g->nch + c;
     /* the buffer's previous chunk (gc - 2) consumed by every engine */
     for (int e = 0; e < g->n_pe; e++) list_wait(out, (uint16_t)(g->sem_prog + e), (int64_t)gc - 1);
-    uint32_t p0 = range_lo((uint32_t)q, (uint32_t)g->q_b, g->kt), p1 = range_lo((uint32_t)q + 1, (uint32_t)g->q_b, g->kt);
-    uint64_t bbuf = g->sp_b[gc % 2], c0 = (uint64_t)bg.bn * g->Nb;
     int first = out->n;
-    if (nfull > 0) {
-        int64_t hs[2] = {(int64_t)g->kt * g->N, 1}, ss[2] = {g->Nb, 1};
+    chunk_load(g, pos, range_lo((uint32_t)q, (uint32_t)g->q_b, g->kt), range_lo((uint32_t)q + 1, (uint32_t)g->q_b, g->kt),
+               out);
+    list_signal_last(out, (uint16_t)(g->sem_b + q), first);
+}
+
+/* The DMAs of B chunk pos[V_C] of block pos, partitions [p0, p1). */
+static void chunk_load(const struct gen *g, const int64_t *pos, uint32_t p0, uint32_t p1, struct list *out)
+{
+    struct blk_geom bg;
+    blk_geom(g, pos, &bg);
+    uint32_t c = (uint32_t)pos[V_C], t0, nt_c, nfull;
+    chunk_tiles(g, c, &t0, &nt_c, &nfull);
+    uint64_t gc = bg.b * g->nch + c;
+    uint64_t bbuf = g->sp_b[gc % 2], c0 = (uint64_t)bg.bn * g->Nb;
+    const struct cc_gemm_view *vb = &g->vb;
+    uint32_t job = g->rows[bg.bm].job;
+    if (nfull > 0 && p1 > p0) {
+        int64_t hs[2] = {(int64_t)g->kt * vb->s_row, vb->s_col}, ss[2] = {g->Nb, 1};
         uint32_t cnt[2] = {nfull, bg.cols};
         struct isa_instr d = instr(ISA_OP_DMA);
         d.dst = ap_part(ISA_SPACE_SP, p0, p1 - p0, bbuf, g->cfg.dtype, 2, ss, cnt);
-        d.src0 = ap_hbm(p1 - p0, g->hbm_b + (((uint64_t)t0 * g->kt + p0) * g->N + c0) * g->es, g->N, g->cfg.dtype, 2,
-                        hs, cnt);
+        d.src0 = ap_hbm(vb, p1 - p0, view_addr(g, vb, 1, job, (int64_t)t0 * g->kt + p0, (int64_t)c0), vb->s_row, 2, hs,
+                        cnt);
         list_push(out, d);
     }
-    if (nfull < nt_c && p0 < g->klast) { /* the ragged last K tile */
+    if (nfull < nt_c && p0 < g->klast && p1 > p0) { /* the ragged last K tile */
         uint32_t pe = p1 < g->klast ? p1 : g->klast;
         struct isa_instr d = instr(ISA_OP_DMA);
         d.dst = ap_row(ISA_SPACE_SP, p0, pe - p0, bbuf + (uint64_t)nfull * g->Nb * g->es, g->cfg.dtype, bg.cols);
-        int64_t s1 = 1;
+        int64_t s1 = vb->s_col;
         uint32_t cols = bg.cols;
-        d.src0 = ap_hbm(pe - p0, g->hbm_b + (((uint64_t)(t0 + nfull) * g->kt + p0) * g->N + c0) * g->es, g->N,
-                        g->cfg.dtype, 1, &s1, &cols);
+        d.src0 = ap_hbm(vb, pe - p0, view_addr(g, vb, 1, job, (int64_t)(t0 + nfull) * g->kt + p0, (int64_t)c0),
+                        vb->s_row, 1, &s1, &cols);
         list_push(out, d);
     }
-    list_signal_last(out, (uint16_t)(g->sem_b + q), first);
 }
 
 /* Evacuation of a finished block: accumulator -> staging, converting. */
@@ -728,43 +799,76 @@ static void hook_ev(const struct gen *g, int v, enum event ev, const int64_t *po
         uint32_t ii = k / bg.nb, jj = k % bg.nb, mr = tile_rows(&bg, g, ii), nc = tile_cols(&bg, g, jj);
         struct isa_instr cp = instr(ISA_OP_COPY);
         cp.dst = ap_row(ISA_SPACE_SP, 0, mr, stage + ((uint64_t)ii * g->Nb + (uint64_t)jj * g->nt) * g->eso,
-                        g->cfg.out_dtype, nc);
+                        g->stage_dt, nc);
         cp.src0 = ap_row(ISA_SPACE_ACC, 0, mr, acc_tile_addr(g, bg.b, k), BASE_DT_F32, nc);
         list_push(out, cp);
     }
     list_signal_last(out, (uint16_t)(g->sem_ev + v), first);
 }
 
+/* Stores of block bg's staged rows, partitions [p0, p1) of each tile row;
+ * signals sem. */
+static void store_rows(const struct gen *g, const struct blk_geom *bg, uint32_t p0, uint32_t p1, uint16_t sem,
+                       struct list *out)
+{
+    const struct cc_gemm_view *vc = &g->vc;
+    uint32_t job = g->rows[bg->bm].job;
+    uint64_t stage = g->sp_stage[bg->b % 2], r0 = (uint64_t)g->rows[bg->bm].bm * g->Mb, c0 = (uint64_t)bg->bn * g->Nb;
+    uint32_t mfull = bg->rows_last == g->mt ? bg->mb : bg->mb - 1;
+    int first = out->n;
+    if (mfull > 0 && p1 > p0) {
+        int64_t hs[2] = {(int64_t)g->mt * vc->s_row, vc->s_col}, ss[2] = {g->Nb, 1};
+        uint32_t cnt[2] = {mfull, bg->cols};
+        struct isa_instr d = instr(ISA_OP_DMA);
+        d.dst = ap_hbm(vc, p1 - p0, view_addr(g, vc, 2, job, (int64_t)(r0 + p0), (int64_t)c0), vc->s_row, 2, hs, cnt);
+        d.src0 = ap_part(ISA_SPACE_SP, p0, p1 - p0, stage, g->stage_dt, 2, ss, cnt);
+        list_push(out, d);
+    }
+    if (mfull < bg->mb && p0 < bg->rows_last && p1 > p0) {
+        uint32_t pe = p1 < bg->rows_last ? p1 : bg->rows_last, ii = bg->mb - 1, cols = bg->cols;
+        int64_t s1 = vc->s_col;
+        struct isa_instr d = instr(ISA_OP_DMA);
+        d.dst = ap_hbm(vc, pe - p0, view_addr(g, vc, 2, job, (int64_t)(r0 + (uint64_t)ii * g->mt + p0), (int64_t)c0),
+                       vc->s_row, 1, &s1, &cols);
+        d.src0 = ap_row(ISA_SPACE_SP, p0, pe - p0, stage + (uint64_t)ii * g->Nb * g->eso, g->stage_dt, cols);
+        list_push(out, d);
+    }
+    list_signal_last(out, sem, first);
+}
+
+/* Layout mode: the program's last block is stored by every queue (all are
+ * idle by then), so the kernel's tail is short. */
+static bool spread_last(const struct gen *g, const struct blk_geom *bg)
+{
+    return g->layout && g->nbm && bg->b + 1 == g->blocks_end[g->nbm - 1];
+}
+
+static void last_store(const struct gen *g, int qi, uint16_t sem, enum event ev, const int64_t *pos, struct list *out)
+{
+    if (ev != E_BLK_EPI) return;
+    struct blk_geom bg;
+    blk_geom(g, pos, &bg);
+    if (!spread_last(g, &bg)) return;
+    for (int v = 0; v < g->n_ev; v++) list_wait(out, (uint16_t)(g->sem_ev + v), (int64_t)bg.b + 1);
+    uint32_t n = (uint32_t)(g->q_a + g->q_b + g->q_c);
+    store_rows(g, &bg, range_lo((uint32_t)qi, n, g->mt), range_lo((uint32_t)qi + 1, n, g->mt), sem, out);
+}
+
 /* Stores of a block's staged rows (queue s's partitions). */
 static void hook_qc(const struct gen *g, int s, enum event ev, const int64_t *pos, struct list *out)
 {
     first_panel(g, g->q_a + g->q_b + s, ev, pos, out);
+    first_panel_part(g, g->q_a + g->q_b + s, ev, pos, out);
     if (ev != E_BLK_EPI) return;
     struct blk_geom bg;
     blk_geom(g, pos, &bg);
+    if (spread_last(g, &bg)) {
+        last_store(g, g->q_a + g->q_b + s, (uint16_t)(g->sem_st + s), ev, pos, out);
+        return;
+    }
     for (int v = 0; v < g->n_ev; v++) list_wait(out, (uint16_t)(g->sem_ev + v), (int64_t)bg.b + 1);
     uint32_t p0 = range_lo((uint32_t)s, (uint32_t)g->q_c, g->mt), p1 = range_lo((uint32_t)s + 1, (uint32_t)g->q_c, g->mt);
-    uint64_t stage = g->sp_stage[bg.b % 2], r0 = (uint64_t)bg.bm * g->Mb, c0 = (uint64_t)bg.bn * g->Nb;
-    uint32_t mfull = bg.rows_last == g->mt ? bg.mb : bg.mb - 1;
-    int first = out->n;
-    if (mfull > 0) {
-        int64_t hs[2] = {(int64_t)g->mt * g->N, 1}, ss[2] = {g->Nb, 1};
-        uint32_t cnt[2] = {mfull, bg.cols};
-        struct isa_instr d = instr(ISA_OP_DMA);
-        d.dst = ap_hbm(p1 - p0, g->hbm_c + ((r0 + p0) * g->N + c0) * g->eso, g->N, g->cfg.out_dtype, 2, hs, cnt);
-        d.src0 = ap_part(ISA_SPACE_SP, p0, p1 - p0, stage, g->cfg.out_dtype, 2, ss, cnt);
-        list_push(out, d);
-    }
-    if (mfull < bg.mb && p0 < bg.rows_last) {
-        uint32_t pe = p1 < bg.rows_last ? p1 : bg.rows_last, ii = bg.mb - 1, cols = bg.cols;
-        int64_t s1 = 1;
-        struct isa_instr d = instr(ISA_OP_DMA);
-        d.dst = ap_hbm(pe - p0, g->hbm_c + ((r0 + (uint64_t)ii * g->mt + p0) * g->N + c0) * g->eso, g->N,
-                       g->cfg.out_dtype, 1, &s1, &cols);
-        d.src0 = ap_row(ISA_SPACE_SP, p0, pe - p0, stage + (uint64_t)ii * g->Nb * g->eso, g->cfg.out_dtype, cols);
-        list_push(out, d);
-    }
-    list_signal_last(out, (uint16_t)(g->sem_st + s), first);
+    store_rows(g, &bg, p0, p1, (uint16_t)(g->sem_st + s), out);
 }
 
 static void hook_dma_mode(const struct gen *g, int role, int idx, enum event ev, const int64_t *pos, struct list *out)
@@ -778,19 +882,26 @@ static void hook_dma_mode(const struct gen *g, int role, int idx, enum event ev,
     }
 }
 
-static void dma_block(struct em *m, int64_t *pos)
+/* A block: chunks [0, pf) one by one (pf >= 1: the first has `start`),
+ * the middle in pairs, the last (`stop`). */
+static void dma_block(struct em *m, int64_t *pos, uint32_t pf)
 {
     const struct gen *g = m->g;
     pos[V_C] = 0;
     em_emit(m, E_BLK_PRO, pos);
     em_emit(m, E_CHUNK, pos);
-    if (g->nch >= 3) {
-        uint32_t mid = g->nch - 2, pairs = mid / 2;
+    for (uint32_t c = 1; c < pf && c + 1 < g->nch; c++) {
+        pos[V_C] = c;
+        em_emit(m, E_CHUNK, pos);
+    }
+    if (pf < 1) pf = 1;
+    if (g->nch >= pf + 2) {
+        uint32_t mid = g->nch - 1 - pf, pairs = mid / 2;
         bool lp = em_loop_open(m, V_C, 2, pairs);
         if (pairs >= 1) {
-            pos[V_C] = 1;
+            pos[V_C] = pf;
             em_emit(m, E_CHUNK, pos);
-            pos[V_C] = 2;
+            pos[V_C] = pf + 1;
             em_emit(m, E_CHUNK, pos);
         }
         em_loop_close(m, lp);
@@ -817,18 +928,35 @@ static void walk_dma(struct em *m)
         for (uint32_t gi = g->grp_first[bm]; gi < gend; gi++) {
             const struct group *gr = &g->grp[gi];
             pos[V_GRP] = gi;
-            uint32_t pairs = gr->nblk / 2;
-            bool lp = em_loop_open(m, V_BLK, 2, pairs);
-            if (pairs >= 1) {
+            /* layout mode: the program's first block (its first chunk comes
+             * with the first panel) and last block (stored by every queue)
+             * outside the loop */
+            uint32_t b0 = 0, n = gr->nblk;
+            if (g->split_first && gi == 0) {
                 pos[V_BLK] = 0;
-                dma_block(m, pos);
-                pos[V_BLK] = 1;
-                dma_block(m, pos);
+                dma_block(m, pos, g->nch);
+                b0 = 1;
+                n--;
+            }
+            uint32_t pairs = n / 2;
+            bool peel = g->layout && gi + 1 == g->n_grp && n % 2 == 0 && pairs >= 1;
+            bool lp = em_loop_open(m, V_BLK, 2, pairs - (peel ? 1 : 0));
+            if (pairs - (peel ? 1 : 0) >= 1) {
+                pos[V_BLK] = b0;
+                dma_block(m, pos, 1);
+                pos[V_BLK] = b0 + 1;
+                dma_block(m, pos, 1);
             }
             em_loop_close(m, lp);
-            if (gr->nblk % 2) {
-                pos[V_BLK] = gr->nblk - 1;
-                dma_block(m, pos);
+            if (peel) {
+                pos[V_BLK] = b0 + n - 2;
+                dma_block(m, pos, 1);
+                pos[V_BLK] = b0 + n - 1;
+                dma_block(m, pos, 1);
+            }
+            if (n % 2) {
+                pos[V_BLK] = b0 + n - 1;
+                dma_block(m, pos, 1);
             }
         }
     }
@@ -839,7 +967,7 @@ static void walk_dma(struct em *m)
 static bool is_pe(const struct sim_engine_desc *d) { return d->kind == ISA_ENGINE_SYSTOLIC; }
 
 static enum base_status setup_common(struct gen *g, const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
-                                     struct cc_gemm_plan *plan, struct base_diag *diag)
+                                     struct cc_gemm_plan *plan, bool any_float, struct base_diag *diag)
 {
     memset(g, 0, sizeof *g);
     g->chip = chip;
@@ -851,9 +979,12 @@ static enum base_status setup_common(struct gen *g, const struct sim_chip_desc *
     if (!cfg->m || !cfg->k || !cfg->n) return gen_fail(g, diag, BASE_ERR_INVALID, "M, K and N must be > 0");
     if (cfg->m > (1u << 30) || cfg->k > (1u << 30) || cfg->n > (1u << 30))
         return gen_fail(g, diag, BASE_ERR_LIMIT, "dimensions above 2^30");
-    if (cfg->dtype != BASE_DT_BF16 && cfg->dtype != BASE_DT_F8E4M3FN && cfg->dtype != BASE_DT_F32)
+    if (!any_float && cfg->dtype != BASE_DT_BF16 && cfg->dtype != BASE_DT_F8E4M3FN && cfg->dtype != BASE_DT_F32)
         return gen_fail(g, diag, BASE_ERR_UNSUPPORTED, "dtype %s: bf16, f8E4M3FN or f32",
                         base_dtype_name(cfg->dtype));
+    if ((unsigned)cfg->dtype >= BASE_DT_COUNT || !base_dtype_is_float(cfg->dtype) || base_dtype_bits(cfg->dtype) > 32)
+        return gen_fail(g, diag, BASE_ERR_UNSUPPORTED, "dtype %s: a float of at most 32 bits",
+                        (unsigned)cfg->dtype < BASE_DT_COUNT ? base_dtype_name(cfg->dtype) : "?");
     if (!base_dtype_is_float(cfg->out_dtype) || base_dtype_size(cfg->out_dtype) > 4)
         return gen_fail(g, diag, BASE_ERR_UNSUPPORTED, "output dtype %s: a float of at most 32 bits",
                         base_dtype_name(cfg->out_dtype));
@@ -1042,7 +1173,8 @@ static enum base_status plan_dma(struct gen *g, struct base_diag *diag)
          * x: a queue's load time per K tile); and the fixed part at most
          * 20% of a load */
         double fixed_ns = (double)(qb->fixed_ps + chip->hbm.latency_ps) / 1000.0, bw = qb->bytes_per_ns;
-        if (chip->hbm.bytes_per_ns / g->q_b < bw) bw = chip->hbm.bytes_per_ns / g->q_b;
+        double sharers = (double)g->q_b * (g->n_cores > 1 ? g->n_cores : 1); /* the B queues of every core */
+        if (chip->hbm.bytes_per_ns / sharers < bw) bw = chip->hbm.bytes_per_ns / sharers;
         uint64_t per_tile = parts_q * g->Nb * g->es;
         double x = (double)per_tile / bw, t_tile = tile_ns(g);
         uint64_t kc = (uint64_t)ceil(4.0 * fixed_ns / x);
@@ -1085,29 +1217,50 @@ fits:
     g->sem_ev = (uint16_t)(g->sem_prog + g->n_pe);
     g->sem_st = (uint16_t)(g->sem_ev + g->n_ev);
     g->nch = ceil_div(g->nk, g->kc);
-    g->nbm = ceil_div(g->M, g->Mb);
+    uint32_t nbm_job = ceil_div(g->M, g->Mb);
     uint32_t nbn = ceil_div(g->N, g->Nb), nbn_full = g->N / g->Nb;
-    /* HBM */
-    g->hbm_at = align64(g->cfg.hbm_base);
-    g->hbm_b = align64(g->hbm_at + (uint64_t)g->K * g->M * g->es);
-    g->hbm_c = align64(g->hbm_b + (uint64_t)g->K * g->N * g->es);
-    uint64_t end = g->hbm_c + (uint64_t)g->M * g->N * g->eso;
-    if (end > chip->hbm.capacity_bytes)
-        return gen_fail(g, diag, BASE_ERR_LIMIT, "At, B and C need %llu bytes of HBM, the chip has %llu",
-                        (unsigned long long)end, (unsigned long long)chip->hbm.capacity_bytes);
-    /* groups: per block row, the full blocks and the ragged last one */
-    g->grp = calloc((size_t)g->nbm * 2, sizeof *g->grp);
-    g->grp_first = calloc(g->nbm, sizeof *g->grp_first);
-    g->blocks_end = calloc(g->nbm, sizeof *g->blocks_end);
-    if (!g->grp || !g->grp_first || !g->blocks_end) return BASE_ERR_NOMEM;
+    /* HBM: the dense layout (npusim gemm) unless the caller gave views */
+    if (!g->layout) {
+        uint64_t at = align64(g->cfg.hbm_base);
+        uint64_t bb = align64(at + (uint64_t)g->K * g->M * g->es);
+        uint64_t cc = align64(bb + (uint64_t)g->K * g->N * g->es);
+        uint64_t end = cc + (uint64_t)g->M * g->N * g->eso;
+        if (end > chip->hbm.capacity_bytes)
+            return gen_fail(g, diag, BASE_ERR_LIMIT, "At, B and C need %llu bytes of HBM, the chip has %llu",
+                            (unsigned long long)end, (unsigned long long)chip->hbm.capacity_bytes);
+        g->va = (struct cc_gemm_view){at, g->cfg.dtype, 1, g->M};
+        g->vb = (struct cc_gemm_view){bb, g->cfg.dtype, g->N, 1};
+        g->vc = (struct cc_gemm_view){cc, g->cfg.out_dtype, g->N, 1};
+        p->a = (struct cc_gemm_region){ISA_SPACE_HBM, 0, at, g->cfg.dtype, 2, {g->K, g->M, 0}};
+        p->b = (struct cc_gemm_region){ISA_SPACE_HBM, 0, bb, g->cfg.dtype, 2, {g->K, g->N, 0}};
+        p->c = (struct cc_gemm_region){ISA_SPACE_HBM, 0, cc, g->cfg.out_dtype, 2, {g->M, g->N, 0}};
+    }
+    /* this program's blocks: a contiguous share of all jobs' blocks (job,
+     * block row, block column); groups: per block row, the full blocks and
+     * the ragged last one */
+    uint64_t per_job = (uint64_t)nbm_job * nbn, total = per_job * g->n_jobs;
+    uint32_t nc = g->n_cores ? g->n_cores : 1, core = g->core < nc ? g->core : nc;
+    uint64_t lo = (uint64_t)((unsigned __int128)total * core / nc), hi = (uint64_t)((unsigned __int128)total * (core + 1) / nc);
+    if (core >= nc) lo = hi = total;
+    uint64_t row_lo = lo / nbn, row_hi = hi ? (hi - 1) / nbn + 1 : 0;
+    g->nbm = hi > lo ? (uint32_t)(row_hi - row_lo) : 0;
+    g->grp = calloc((size_t)g->nbm * 2 + 1, sizeof *g->grp);
+    g->grp_first = calloc((size_t)g->nbm + 1, sizeof *g->grp_first);
+    g->blocks_end = calloc((size_t)g->nbm + 1, sizeof *g->blocks_end);
+    g->rows = calloc((size_t)g->nbm + 1, sizeof *g->rows);
+    if (!g->grp || !g->grp_first || !g->blocks_end || !g->rows) return BASE_ERR_NOMEM;
     uint64_t b = 0;
     for (uint32_t bm = 0; bm < g->nbm; bm++) {
+        uint64_t r = row_lo + bm, first = r * nbn;
+        uint32_t bn0 = (uint32_t)(lo > first ? lo - first : 0), bn1 = (uint32_t)(hi < first + nbn ? hi - first : nbn);
+        g->rows[bm] = (struct brow){(uint32_t)(r / nbm_job), (uint32_t)(r % nbm_job)};
         g->grp_first[bm] = g->n_grp;
-        if (nbn_full) {
-            g->grp[g->n_grp++] = (struct group){bm, 0, nbn_full, b};
-            b += nbn_full;
+        uint32_t full_end = bn1 < nbn_full ? bn1 : nbn_full;
+        if (full_end > bn0) {
+            g->grp[g->n_grp++] = (struct group){bm, bn0, full_end - bn0, b};
+            b += full_end - bn0;
         }
-        if (nbn > nbn_full) {
+        if (nbn > nbn_full && bn1 == nbn && bn0 <= nbn_full) {
             g->grp[g->n_grp++] = (struct group){bm, nbn_full, 1, b};
             b++;
         }
@@ -1121,9 +1274,7 @@ fits:
     p->q_b = (uint32_t)g->q_b;
     p->q_c = (uint32_t)g->q_c;
     p->n_evac = (uint32_t)g->n_ev;
-    p->a = (struct cc_gemm_region){ISA_SPACE_HBM, 0, g->hbm_at, g->cfg.dtype, 2, {g->K, g->M, 0}};
-    p->b = (struct cc_gemm_region){ISA_SPACE_HBM, 0, g->hbm_b, g->cfg.dtype, 2, {g->K, g->N, 0}};
-    p->c = (struct cc_gemm_region){ISA_SPACE_HBM, 0, g->hbm_c, g->cfg.out_dtype, 2, {g->M, g->N, 0}};
+    g->split_first = g->layout && g->nch >= 2 && g->nbm > 0;
     return BASE_OK;
 }
 
@@ -1132,6 +1283,7 @@ static void gen_free(struct gen *g)
     free(g->grp);
     free(g->grp_first);
     free(g->blocks_end);
+    free(g->rows);
 }
 
 static enum base_status emit_stream(struct gen *g, struct isa_program *prog, const char *engine, int role, int idx,
@@ -1154,22 +1306,49 @@ static enum base_status emit_stream(struct gen *g, struct isa_program *prog, con
     return m.st;
 }
 
-enum base_status cc_gemm_build(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
-                               struct isa_program *prog, struct cc_gemm_plan *plan, struct base_diag *diag)
+/* Both entry points; lay NULL: the dense layout (or ideal memory). */
+static enum base_status build(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+                              const struct cc_gemm_layout *lay, struct isa_program *prog, struct cc_gemm_plan *plan,
+                              struct base_diag *diag)
 {
-    isa_program_init(prog);
     memset(plan, 0, sizeof *plan);
     struct gen g;
-    enum base_status st = setup_common(&g, chip, cfg, plan, diag);
-    if (st == BASE_OK) st = cfg->ideal_memory ? plan_ideal(&g, diag) : plan_dma(&g, diag);
+    struct cc_gemm_config c = *cfg;
+    if (lay) {
+        c.ideal_memory = false;
+        c.hbm_base = 0;
+        c.out_dtype = lay->stage_dtype;
+    }
+    enum base_status st = setup_common(&g, chip, &c, plan, lay != NULL, diag);
+    g.n_jobs = 1;
+    g.n_cores = 1;
+    g.stage_dt = c.out_dtype;
+    if (lay && st == BASE_OK) {
+        g.layout = true;
+        g.va = lay->a;
+        g.vb = lay->b;
+        g.vc = lay->c;
+        g.n_jobs = lay->n_jobs ? lay->n_jobs : 1;
+        g.job_off = lay->job_off;
+        g.core = lay->core;
+        g.n_cores = lay->n_cores ? lay->n_cores : 1;
+        g.tag = lay->tag;
+        const struct cc_gemm_view *vs[3] = {&lay->a, &lay->b, &lay->c};
+        for (int i = 0; i < 3 && st == BASE_OK; i++)
+            if ((unsigned)vs[i]->dtype >= BASE_DT_COUNT || base_dtype_is_complex(vs[i]->dtype) ||
+                base_dtype_bits(vs[i]->dtype) > 64)
+                st = gen_fail(&g, diag, BASE_ERR_UNSUPPORTED, "operand %c in HBM: type %s", "ABC"[i],
+                              (unsigned)vs[i]->dtype < BASE_DT_COUNT ? base_dtype_name(vs[i]->dtype) : "?");
+    }
+    if (st == BASE_OK) st = c.ideal_memory ? plan_ideal(&g, diag) : plan_dma(&g, diag);
     struct list bufs[3];
     memset(bufs, 0, sizeof bufs);
     for (int i = 0; i < 3 && st == BASE_OK; i++)
         if (!(bufs[i].v = malloc(LIST_MAX * sizeof *bufs[i].v))) st = BASE_ERR_NOMEM;
-    snprintf(prog->name, sizeof prog->name, "gemm_%ux%ux%u", cfg->m, cfg->k, cfg->n);
+    if (!lay || !prog->name[0]) snprintf(prog->name, sizeof prog->name, "gemm_%ux%ux%u", cfg->m, cfg->k, cfg->n);
     for (int e = 0; e < g.n_pe && st == BASE_OK; e++)
         st = emit_stream(&g, prog, chip->engines[g.pe[e]].name, R_PE, e, bufs, diag);
-    if (!cfg->ideal_memory) {
+    if (!c.ideal_memory) {
         for (int q = 0; q < g.q_a && st == BASE_OK; q++)
             st = emit_stream(&g, prog, chip->engines[g.q[q]].name, R_QA, q, bufs, diag);
         for (int q = 0; q < g.q_b && st == BASE_OK; q++)
@@ -1200,6 +1379,20 @@ enum base_status cc_gemm_build(const struct sim_chip_desc *chip, const struct cc
         isa_program_deinit(prog);
     }
     return st;
+}
+
+enum base_status cc_gemm_build(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+                               struct isa_program *prog, struct cc_gemm_plan *plan, struct base_diag *diag)
+{
+    isa_program_init(prog);
+    return build(chip, cfg, NULL, prog, plan, diag);
+}
+
+enum base_status cc_gemm_build_layout(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+                                      const struct cc_gemm_layout *lay, struct isa_program *prog,
+                                      struct cc_gemm_plan *plan, struct base_diag *diag)
+{
+    return build(chip, cfg, lay, prog, plan, diag);
 }
 
 /* ------------------------------------------------------------ host side */

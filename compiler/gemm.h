@@ -131,6 +131,44 @@ struct cc_gemm_plan {
 enum base_status cc_gemm_build(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
                                struct isa_program *prog, struct cc_gemm_plan *plan, struct base_diag *diag);
 
+/* Operands given as strided views in HBM instead of the dense layout above
+ * (DMA mode; what the compiler's dot kernels use).  Element (r, c) of an
+ * operand of job j lives at byte
+ *     addr + size(dtype) * (job_off[j][i] + r * s_row + c * s_col)
+ * (strides in elements, any sign; i = 0, 1, 2 for A, B, C), with
+ *     A: (r, c) = (m, k)   B: (k, n)   C: (m, n).
+ * The DMAs convert between the HBM types and the on-chip ones: A and B are
+ * loaded as cfg.dtype (the matmul type); C is evacuated from the f32
+ * accumulator rounded to stage_dtype (cfg.out_dtype is ignored) and stored
+ * as c.dtype (a convert after the dot, rounding once more).  A with s_row 1
+ * is At[K, M] as the dense layout; s_col 1 (A[M, K] row-major) makes the
+ * panel loads transposing DMAs, which cost the same (docs/timing.md 7).
+ * Jobs are GEMMs of one shape (batch, or outer dims that do not merge),
+ * computed one after another; the blocks of all jobs (job-major, then block
+ * rows, then block columns) are shared among n_cores cores in contiguous
+ * ranges and this program is core `core`'s share (possibly empty). */
+struct cc_gemm_view {
+    uint64_t addr;
+    enum base_dtype dtype;
+    int64_t s_row, s_col;
+};
+struct cc_gemm_layout {
+    struct cc_gemm_view a, b, c;
+    uint32_t n_jobs;             /* 0 counts as 1 */
+    const int64_t (*job_off)[3]; /* [n_jobs] element offsets of A, B, C; NULL: all 0 */
+    enum base_dtype stage_dtype; /* a float of at most 32 bits */
+    uint32_t core, n_cores;      /* n_cores 0 counts as 1 */
+    uint32_t tag;                /* put on every instruction */
+};
+/* Like cc_gemm_build in DMA mode (cfg.ideal_memory and cfg.hbm_base are
+ * ignored) with the operands of `lay`.  prog must be initialised (and is
+ * only appended to: its name is set when empty); on error it is left empty.
+ * plan.a/b/c describe job 0's views as 2-D regions only when they are
+ * dense; else their space is ISA_SPACE_NONE. */
+enum base_status cc_gemm_build_layout(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+                                      const struct cc_gemm_layout *lay, struct isa_program *prog,
+                                      struct cc_gemm_plan *plan, struct base_diag *diag);
+
 /* A[M, K] (any real type; converted to cfg.dtype) -> the tensor for plan.a;
  * B[K, N] -> plan.b.  With plan.timing_only (or a == NULL / b == NULL) a
  * zero tensor of the region's shape: writing it marks the bytes initialised. */

@@ -210,7 +210,8 @@ static bool is_bitwise(unsigned f)
 static bool is_reduce_fn(unsigned f)
 {
     return f == ISA_ALU_ADD || f == ISA_ALU_MUL || f == ISA_ALU_MAX || f == ISA_ALU_MIN || f == ISA_ALU_AND ||
-           f == ISA_ALU_OR || f == ISA_ALU_XOR;
+           f == ISA_ALU_OR || f == ISA_ALU_XOR || f == ISA_ALU_IADD || f == ISA_ALU_IMUL || f == ISA_ALU_IMAX ||
+           f == ISA_ALU_IMIN || f == ISA_ALU_IAND || f == ISA_ALU_IOR || f == ISA_ALU_IXOR;
 }
 
 static bool matmul_dtype(enum base_dtype dt)
@@ -231,6 +232,8 @@ static bool int_dtype(uint8_t dt)
 }
 
 static bool is_int_value(double v) { return v == floor(v) && fabs(v) < 4294967296.0; }
+/* Immediates of the integer functions: integers exact in a double. */
+static bool is_int64_value(double v) { return v == floor(v) && fabs(v) <= 9007199254740992.0; }
 
 #define CHECK(e)                                \
     do {                                        \
@@ -265,7 +268,7 @@ static enum base_status check_func(struct chk *c, const struct isa_instr *in, en
     switch (fmt) {
     case ISA_FMT_UNARY:
         if (in->func >= ISA_ALU_COUNT || isa_alu_arity((enum isa_alu)in->func) != 1 || in->func == ISA_ALU_BYPASS)
-            return bad(c, ISA_FIELD_OP, "%s needs a one-input ALU function (neg, abs, not), not %s", opn,
+            return bad(c, ISA_FIELD_OP, "%s needs a one-input ALU function (neg, abs, not, floor, cast, ...), not %s", opn,
                        isa_alu_name((enum isa_alu)in->func));
         break;
     case ISA_FMT_BINARY:
@@ -276,7 +279,8 @@ static enum base_status check_func(struct chk *c, const struct isa_instr *in, en
         break;
     case ISA_FMT_REDUCE:
         if (!is_reduce_fn(in->func))
-            return bad(c, ISA_FIELD_OP, "%s needs an associative function (add, mul, max, min, and, or, xor), not %s",
+            return bad(c, ISA_FIELD_OP,
+                       "%s needs an associative function (add, mul, max, min, and, or, xor, or their integer forms), not %s",
                        opn, isa_alu_name((enum isa_alu)in->func));
         break;
     case ISA_FMT_ACTIVATE:
@@ -436,6 +440,20 @@ static enum base_status check_op(struct chk *c, const struct isa_instr *in, enum
     bool bit0 = (fmt == ISA_FMT_UNARY || fmt == ISA_FMT_BINARY || fmt == ISA_FMT_TENSOR_SCALAR || fmt == ISA_FMT_REDUCE) &&
                 is_bitwise(in->func);
     bool bit1 = fmt == ISA_FMT_TENSOR_SCALAR && is_bitwise(in->func2);
+    /* Integer functions (iadd .. clz) likewise, with integer immediates up to 2^53. */
+    bool int0 = (fmt == ISA_FMT_UNARY || fmt == ISA_FMT_BINARY || fmt == ISA_FMT_TENSOR_SCALAR || fmt == ISA_FMT_REDUCE) &&
+                isa_alu_is_int(in->func);
+    bool int1 = fmt == ISA_FMT_TENSOR_SCALAR && isa_alu_is_int(in->func2);
+    if (int0 || int1) {
+        for (int i = 0; i < 4; i++)
+            if ((used >> ap_fields[i] & 1) && !isa_ap_is_zero(aps[i]) && !int_dtype(aps[i]->dtype))
+                return bad(c, ap_fields[i], "%s: integer functions need integer elements, not %s",
+                           isa_field_role(fmt, ap_fields[i]), base_dtype_name((enum base_dtype)aps[i]->dtype));
+        if (int0 && fmt == ISA_FMT_TENSOR_SCALAR && !(in->flags & ISA_FLAG_SCALE_AP) && !is_int64_value(in->imm0))
+            return bad(c, ISA_FIELD_IMM0, "scalar0: an integer function needs an integer of at most 2^53");
+        if (int1 && !(in->flags & ISA_FLAG_BIAS_AP) && !is_int64_value(in->imm1))
+            return bad(c, ISA_FIELD_IMM1, "scalar1: an integer function needs an integer of at most 2^53");
+    }
     if (bit0 || bit1) {
         for (int i = 0; i < 4; i++)
             if ((used >> ap_fields[i] & 1) && !isa_ap_is_zero(aps[i]) && !int_dtype(aps[i]->dtype))

@@ -125,7 +125,44 @@ enum isa_engine_kind {
     X(GE, "ge", 2)              \
     X(NEG, "neg", 1)            \
     X(ABS, "abs", 1)            \
-    X(NOT, "not", 1)
+    X(NOT, "not", 1)            \
+    /* appended (the encoding of the ones above is unchanged): */ \
+    X(REM, "rem", 2)            \
+    X(ATAN2, "atan2", 2)        \
+    X(FLOOR, "floor", 1)        \
+    X(CEIL, "ceil", 1)          \
+    X(ROUND_EVEN, "round_even", 1) \
+    X(ROUND_AFZ, "round_afz", 1) \
+    X(SIGN, "sign", 1)          \
+    X(IS_FINITE, "is_finite", 1) \
+    X(CAST, "cast", 1)          \
+    /* integer functions: exact 64-bit integer arithmetic (docs/isa.md) */ \
+    X(IADD, "iadd", 2)          \
+    X(ISUB, "isub", 2)          \
+    X(IMUL, "imul", 2)          \
+    X(IDIV, "idiv", 2)          \
+    X(IREM, "irem", 2)          \
+    X(IMAX, "imax", 2)          \
+    X(IMIN, "imin", 2)          \
+    X(IPOW, "ipow", 2)          \
+    X(ISHL, "ishl", 2)          \
+    X(ISHRL, "ishrl", 2)        \
+    X(ISHRA, "ishra", 2)        \
+    X(IAND, "iand", 2)          \
+    X(IOR, "ior", 2)            \
+    X(IXOR, "ixor", 2)          \
+    X(IEQ, "ieq", 2)            \
+    X(INE, "ine", 2)            \
+    X(ILT, "ilt", 2)            \
+    X(ILE, "ile", 2)            \
+    X(IGT, "igt", 2)            \
+    X(IGE, "ige", 2)            \
+    X(INEG, "ineg", 1)          \
+    X(IABS, "iabs", 1)          \
+    X(INOT, "inot", 1)          \
+    X(ISIGN, "isign", 1)        \
+    X(POPCNT, "popcnt", 1)      \
+    X(CLZ, "clz", 1)
 
 enum isa_alu {
 #define X(e, name, arity) ISA_ALU_##e,
@@ -133,6 +170,13 @@ enum isa_alu {
 #undef X
     ISA_ALU_COUNT
 };
+
+/* The integer functions (iadd .. clz): every tensor operand holds integers
+ * (or i1), taken exactly; see docs/isa.md. */
+static inline bool isa_alu_is_int(unsigned f) { return f >= ISA_ALU_IADD && f <= ISA_ALU_CLZ; }
+/* Functions whose result is evaluated in f64 and rounded once to the
+ * destination type when it is the instruction's last step (pow, atan2). */
+static inline bool isa_alu_is_transcendental(unsigned f) { return f == ISA_ALU_POW || f == ISA_ALU_ATAN2; }
 
 /* Activation functions: func(in * scale + bias).  X(ENUM, "asm name") */
 #define ISA_ACT_FUNCS(X)                \
@@ -151,7 +195,12 @@ enum isa_alu {
     X(SQUARE, "square")                 \
     X(SIN, "sin")                       \
     X(COS, "cos")                       \
-    X(ERF, "erf")
+    X(ERF, "erf")                       \
+    /* appended: */                     \
+    X(EXPM1, "expm1")                   \
+    X(LOG1P, "log1p")                   \
+    X(TAN, "tan")                       \
+    X(CBRT, "cbrt")
 
 enum isa_act {
 #define X(e, name) ISA_ACT_##e,

@@ -22,11 +22,22 @@
  *  - Reductions fold in order from the first element (reduce: along the free
  *    index; part_reduce: partition outermost, then the free index), in f32
  *    (int32 for bitwise functions).
- *  - activate: t = f32(f32(src * scale) + bias), then f(t) with the C
- *    library's f32 functions: expf, logf, tanhf, erff, sqrtf, sinf, cosf;
- *    sigmoid(t) = 1 / (1 + exp(-t)); silu(t) = t * sigmoid(t); gelu(t) =
- *    0.5 t (1 + erf(t / sqrt 2)); gelu_tanh(t) = 0.5 t (1 + tanh(sqrt(2/pi)
- *    (t + 0.044715 t^3))); rsqrt(t) = 1 / sqrt(t). */
+ *  - activate: t = f32(f32(src * scale) + bias), then f(t) evaluated in f64
+ *    with the C library's f64 functions (exp, log, tanh, erf, sqrt, sin, cos,
+ *    tan, expm1, log1p, cbrt); sigmoid(t) = 1 / (1 + exp(-t)); silu(t) =
+ *    t / (1 + exp(-t)); gelu(t) = 0.5 t (1 + erf(t / sqrt 2)); gelu_tanh(t)
+ *    = 0.5 t (1 + tanh(sqrt(2/pi) (t + 0.044715 t^3))); rsqrt(t) = 1 /
+ *    sqrt(t); rounded once to the destination type.  pow and atan2 likewise
+ *    when they are an instruction's last function (else rounded to f32).
+ *  - rem is fmodf; floor, ceil, round_even, round_afz, sign, is_finite are
+ *    exact in f32.
+ *  - cast converts straight from the source type to the destination type
+ *    (base_convert: StableHLO convert semantics), never through f32.
+ *  - Integer functions (iadd .. clz) take every element exactly as a 64-bit
+ *    integer (sign- or zero-extended), compute StableHLO's integer semantics
+ *    at the width and signedness of src0's type, and store the result
+ *    wrapped to the destination's width; reductions with them fold in
+ *    64 bits. */
 #include "sim/sim_internal.h"
 
 #include <math.h>
@@ -66,6 +77,103 @@ static int64_t alu_i32(unsigned f, int64_t a64, int64_t b64, bool sign)
     }
 }
 
+static uint64_t wmask(int w) { return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1; }
+
+/* The low w bits of v, sign-extended. */
+static int64_t sext(uint64_t v, int w)
+{
+    if (w >= 64) return (int64_t)v;
+    uint64_t m = UINT64_C(1) << (w - 1);
+    v &= wmask(w);
+    return (int64_t)((v ^ m) - m);
+}
+
+static uint64_t ipow(uint64_t base, uint64_t e, int w, bool sgn)
+{
+    if (sgn && sext(e, w) < 0) {
+        int64_t b = sext(base, w);
+        if (b != 1 && b != -1) return 0;
+        e = 0 - e; /* |e|: only its parity matters for +-1 */
+    }
+    e &= wmask(w);
+    uint64_t r = 1;
+    while (e) {
+        if (e & 1) r *= base;
+        base *= base;
+        e >>= 1;
+    }
+    return r;
+}
+
+/* An integer function (docs/isa.md) on 64-bit values; w and sgn: src0's type. */
+static uint64_t alu_int(unsigned f, uint64_t a, uint64_t b, int w, bool sgn)
+{
+    uint64_t m = wmask(w);
+    switch ((enum isa_alu)f) {
+    case ISA_ALU_IADD: return a + b;
+    case ISA_ALU_ISUB: return a - b;
+    case ISA_ALU_IMUL: return a * b;
+    case ISA_ALU_IDIV:
+        if (sgn) {
+            int64_t x = sext(a, w), y = sext(b, w);
+            if (y == 0) return ~UINT64_C(0);
+            if (y == -1) return 0 - a;
+            return (uint64_t)(x / y);
+        }
+        if ((b & m) == 0) return ~UINT64_C(0);
+        return (a & m) / (b & m);
+    case ISA_ALU_IREM:
+        if (sgn) {
+            int64_t x = sext(a, w), y = sext(b, w);
+            if (y == 0) return a;
+            if (y == -1) return 0;
+            return (uint64_t)(x % y);
+        }
+        if ((b & m) == 0) return a;
+        return (a & m) % (b & m);
+    case ISA_ALU_IMAX: return sgn ? (sext(a, w) > sext(b, w) ? a : b) : ((a & m) > (b & m) ? a : b);
+    case ISA_ALU_IMIN: return sgn ? (sext(a, w) < sext(b, w) ? a : b) : ((a & m) < (b & m) ? a : b);
+    case ISA_ALU_IPOW: return ipow(a, b, w, sgn);
+    case ISA_ALU_ISHL: return (b & m) >= (uint64_t)w ? 0 : a << (b & m);
+    case ISA_ALU_ISHRL: return (b & m) >= (uint64_t)w ? 0 : (a & m) >> (b & m);
+    case ISA_ALU_ISHRA: {
+        int64_t x = sext(a, w);
+        if ((b & m) >= (uint64_t)w) return x < 0 ? ~UINT64_C(0) : 0;
+        return (uint64_t)(x >> (b & m));
+    }
+    case ISA_ALU_IAND: return a & b;
+    case ISA_ALU_IOR: return a | b;
+    case ISA_ALU_IXOR: return a ^ b;
+    case ISA_ALU_IEQ: return (a & m) == (b & m);
+    case ISA_ALU_INE: return (a & m) != (b & m);
+    case ISA_ALU_ILT: return sgn ? sext(a, w) < sext(b, w) : (a & m) < (b & m);
+    case ISA_ALU_ILE: return sgn ? sext(a, w) <= sext(b, w) : (a & m) <= (b & m);
+    case ISA_ALU_IGT: return sgn ? sext(a, w) > sext(b, w) : (a & m) > (b & m);
+    case ISA_ALU_IGE: return sgn ? sext(a, w) >= sext(b, w) : (a & m) >= (b & m);
+    case ISA_ALU_INEG: return 0 - a;
+    case ISA_ALU_IABS: return sgn && sext(a, w) < 0 ? 0 - a : a;
+    case ISA_ALU_INOT: return w == 1 ? !(a & 1) : ~a;
+    case ISA_ALU_ISIGN:
+        if (sgn) {
+            int64_t x = sext(a, w);
+            return x < 0 ? ~UINT64_C(0) : x > 0;
+        }
+        return (a & m) != 0;
+    case ISA_ALU_POPCNT: return (uint64_t)__builtin_popcountll(a & m);
+    case ISA_ALU_CLZ: return (a & m) == 0 ? (uint64_t)w : (uint64_t)(__builtin_clzll(a & m) - (64 - w));
+    default: return a;
+    }
+}
+
+static float fsign(float a) { return isnan(a) || a == 0 ? a : (a < 0 ? -1.0f : 1.0f); }
+
+/* pow and atan2 in f64 (rounded by the caller). */
+static double alu_f64(unsigned f, double a, double b)
+{
+    return f == ISA_ALU_ATAN2 ? atan2(a, b) : pow(a, b);
+}
+
+
 static float alu_f32(unsigned f, float a, float b)
 {
     switch ((enum isa_alu)f) {
@@ -76,7 +184,7 @@ static float alu_f32(unsigned f, float a, float b)
     case ISA_ALU_DIV: return a / b;
     case ISA_ALU_MAX: return fmax_nan(a, b);
     case ISA_ALU_MIN: return fmin_nan(a, b);
-    case ISA_ALU_POW: return powf(a, b);
+    case ISA_ALU_POW: return (float)pow((double)a, (double)b);
     case ISA_ALU_AND:
     case ISA_ALU_OR:
     case ISA_ALU_XOR:
@@ -91,35 +199,60 @@ static float alu_f32(unsigned f, float a, float b)
     case ISA_ALU_NEG: return -a;
     case ISA_ALU_ABS: return fabsf(a);
     case ISA_ALU_NOT: return (float)alu_i32(f, f2i(a), 0, true);
+    case ISA_ALU_REM: return fmodf(a, b);
+    case ISA_ALU_ATAN2: return (float)atan2((double)a, (double)b);
+    case ISA_ALU_FLOOR: return floorf(a);
+    case ISA_ALU_CEIL: return ceilf(a);
+    case ISA_ALU_ROUND_EVEN: return nearbyintf(a);
+    case ISA_ALU_ROUND_AFZ: return roundf(a);
+    case ISA_ALU_SIGN: return fsign(a);
+    case ISA_ALU_IS_FINITE: return isfinite(a) ? 1.0f : 0.0f;
     default: return NAN;
     }
 }
 
-static float act_f32(unsigned f, float x)
+/* An activation function of the f32 t, in f64 (rounded once by the caller). */
+static double act_f64(unsigned f, float tf)
 {
+    double x = tf;
     switch ((enum isa_act)f) {
     case ISA_ACT_IDENTITY: return x;
-    case ISA_ACT_EXP: return expf(x);
-    case ISA_ACT_LOG: return logf(x);
-    case ISA_ACT_TANH: return tanhf(x);
-    case ISA_ACT_SIGMOID: return 1.0f / (1.0f + expf(-x));
-    case ISA_ACT_GELU: return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+    case ISA_ACT_EXP: return exp(x);
+    case ISA_ACT_LOG: return log(x);
+    case ISA_ACT_TANH: return tanh(x);
+    case ISA_ACT_SIGMOID: return 1.0 / (1.0 + exp(-x));
+    case ISA_ACT_GELU: return 0.5 * x * (1.0 + erf(x * 0.70710678118654752440));
     case ISA_ACT_GELU_TANH: {
-        float inner = 0.79788456080286536f * (x + 0.044715f * x * x * x);
-        return 0.5f * x * (1.0f + tanhf(inner));
+        double inner = 0.79788456080286535588 * (x + 0.044715 * x * x * x);
+        return 0.5 * x * (1.0 + tanh(inner));
     }
-    case ISA_ACT_SILU: return x * (1.0f / (1.0f + expf(-x)));
-    case ISA_ACT_RELU: return isnan(x) ? x : (x > 0 ? x : 0.0f);
-    case ISA_ACT_RSQRT: return 1.0f / sqrtf(x);
-    case ISA_ACT_SQRT: return sqrtf(x);
-    case ISA_ACT_RECIPROCAL: return 1.0f / x;
+    case ISA_ACT_SILU: return x / (1.0 + exp(-x));
+    case ISA_ACT_RELU: return isnan(x) ? x : (x > 0 ? x : 0.0);
+    case ISA_ACT_RSQRT: return 1.0 / sqrt(x);
+    case ISA_ACT_SQRT: return sqrt(x);
+    case ISA_ACT_RECIPROCAL: return 1.0 / x;
     case ISA_ACT_SQUARE: return x * x;
-    case ISA_ACT_SIN: return sinf(x);
-    case ISA_ACT_COS: return cosf(x);
-    case ISA_ACT_ERF: return erff(x);
+    case ISA_ACT_SIN: return sin(x);
+    case ISA_ACT_COS: return cos(x);
+    case ISA_ACT_ERF: return erf(x);
+    case ISA_ACT_EXPM1: return expm1(x);
+    case ISA_ACT_LOG1P: return log1p(x);
+    case ISA_ACT_TAN: return tan(x);
+    case ISA_ACT_CBRT: return cbrt(x);
     default: return NAN;
     }
 }
+
+/* Rounds f64 values once to ap's type and stores them. */
+static enum base_status scatter_f64(struct sim *s, uint32_t core, const struct isa_ap *ap, const double *v)
+{
+    size_t n = (size_t)isa_ap_total_elems(ap);
+    void *raw = sim_buf(s, SIM_BUF_RAW, n * sim_elem_size(ap));
+    if (!raw) return BASE_ERR_NOMEM;
+    base_convert((enum base_dtype)ap->dtype, raw, BASE_DT_F64, v, n);
+    return sim_scatter_raw(s, core, ap, raw);
+}
+
 
 /* o[i] = f(a[i], b ? b[i] : c) for a row: the function chosen once, not per
  * element (the same f32 operations as alu_f32, so the same values). */
@@ -161,22 +294,18 @@ static void alu_row(unsigned f, float *o, const float *a, const float *b, float 
 #undef ROW
 }
 
-/* o[i] = act(o[i]) for a row, the function chosen once. */
-static void act_row(unsigned f, float *o, size_t n)
+/* r[i] = act(t[i]) in f64 for a row, the function chosen once. */
+static void act_row_f64(unsigned f, const float *t, double *r, size_t n)
 {
     switch ((enum isa_act)f) {
-    case ISA_ACT_IDENTITY: break;
+    case ISA_ACT_IDENTITY:
+        for (size_t i = 0; i < n; i++) r[i] = t[i];
+        break;
     case ISA_ACT_EXP:
-        for (size_t i = 0; i < n; i++) o[i] = expf(o[i]);
-        break;
-    case ISA_ACT_RELU:
-        for (size_t i = 0; i < n; i++) o[i] = isnan(o[i]) ? o[i] : (o[i] > 0 ? o[i] : 0.0f);
-        break;
-    case ISA_ACT_SQUARE:
-        for (size_t i = 0; i < n; i++) o[i] = o[i] * o[i];
+        for (size_t i = 0; i < n; i++) r[i] = exp((double)t[i]);
         break;
     default:
-        for (size_t i = 0; i < n; i++) o[i] = act_f32(f, o[i]);
+        for (size_t i = 0; i < n; i++) r[i] = act_f64(f, t[i]);
         break;
     }
 }
@@ -260,6 +389,25 @@ static enum base_status compute_reduce(struct sim *s, struct sim_exec *x)
     uint64_t P = src->part_count, F = isa_ap_free_elems(src), G = inner_group(src, in->count), J = F / (G ? G : 1);
     bool part = in->op == ISA_OP_PART_REDUCE;
     size_t nout = (size_t)isa_ap_total_elems(dst);
+    if (isa_alu_is_int(in->func)) {
+        int64_t *v = gather_i64(s, core, src, SIM_BUF_A), *o = sim_buf(s, SIM_BUF_B, nout * sizeof(int64_t));
+        if (!v || !o) return BASE_ERR_NOMEM;
+        bool sg = int_signed(src->dtype);
+        int w = base_dtype_bits((enum base_dtype)src->dtype);
+        for (uint64_t q = 0; q < (part ? 1 : P); q++)
+            for (uint64_t j = 0; j < J; j++) {
+                bool first = true;
+                uint64_t acc = 0;
+                for (uint64_t p = part ? 0 : q; p < (part ? P : q + 1); p++)
+                    for (uint64_t i = 0; i < G; i++) {
+                        uint64_t y = (uint64_t)v[p * F + j * G + i];
+                        acc = first ? y : alu_int(in->func, acc, y, w, sg);
+                        first = false;
+                    }
+                o[q * J + j] = (int64_t)acc;
+            }
+        return scatter_i64(s, core, dst, o);
+    }
     if (is_bitwise(in->func)) {
         int64_t *v = gather_i64(s, core, src, SIM_BUF_A), *o = sim_buf(s, SIM_BUF_B, nout * sizeof(int64_t));
         if (!v || !o) return BASE_ERR_NOMEM;
@@ -357,6 +505,48 @@ enum base_status sim_compute_elem(struct sim *s, struct sim_exec *x)
     default: break;
     }
 
+    if (in->op == ISA_OP_UNARY && in->func == ISA_ALU_CAST) { /* straight conversion */
+        const struct isa_ap *src = x->ap[1];
+        size_t ses = sim_elem_size(src);
+        uint8_t *raw = sim_buf(s, SIM_BUF_A, n * ses), *o = sim_buf(s, SIM_BUF_B, n * es);
+        if (!raw || !o) return BASE_ERR_NOMEM;
+        sim_gather_raw(s, core, src, raw);
+        base_convert(ddt, o, (enum base_dtype)src->dtype, raw, n);
+        return sim_scatter_raw(s, core, dst, o);
+    }
+    bool iint = false;
+    if (in->op == ISA_OP_UNARY || in->op == ISA_OP_BINARY) iint = isa_alu_is_int(in->func);
+    if (in->op == ISA_OP_TENSOR_SCALAR)
+        iint = isa_alu_is_int(in->func) && (in->func2 == ISA_ALU_BYPASS || isa_alu_is_int(in->func2));
+    if (iint) {
+        bool sg = int_signed(x->ap[1]->dtype);
+        int w = base_dtype_bits((enum base_dtype)x->ap[1]->dtype);
+        int64_t *a = gather_i64(s, core, x->ap[1], SIM_BUF_A);
+        int64_t *o = sim_buf(s, SIM_BUF_D, n * sizeof(int64_t));
+        if (!a || !o) return BASE_ERR_NOMEM;
+        if (in->op == ISA_OP_BINARY) {
+            int64_t *b = gather_i64(s, core, x->ap[2], SIM_BUF_B);
+            if (!b) return BASE_ERR_NOMEM;
+            for (size_t i = 0; i < n; i++) o[i] = (int64_t)alu_int(in->func, (uint64_t)a[i], (uint64_t)b[i], w, sg);
+        } else if (in->op == ISA_OP_UNARY) {
+            for (size_t i = 0; i < n; i++) o[i] = (int64_t)alu_int(in->func, (uint64_t)a[i], 0, w, sg);
+        } else {
+            int64_t *s0 = (in->flags & ISA_FLAG_SCALE_AP) ? gather_i64(s, core, x->ap[2], SIM_BUF_B) : NULL;
+            int64_t *s1 = (in->flags & ISA_FLAG_BIAS_AP) ? gather_i64(s, core, x->ap[3], SIM_BUF_C) : NULL;
+            if (((in->flags & ISA_FLAG_SCALE_AP) && !s0) || ((in->flags & ISA_FLAG_BIAS_AP) && !s1))
+                return BASE_ERR_NOMEM;
+            for (uint64_t p = 0; p < P; p++) {
+                uint64_t c0 = s0 ? (uint64_t)s0[p] : (uint64_t)(int64_t)in->imm0;
+                uint64_t c1 = s1 ? (uint64_t)s1[p] : (uint64_t)(int64_t)in->imm1;
+                for (uint64_t f = 0; f < F; f++) {
+                    uint64_t v = alu_int(in->func, (uint64_t)a[p * F + f], c0, w, sg);
+                    if (in->func2 != ISA_ALU_BYPASS) v = alu_int(in->func2, v, c1, w, sg);
+                    o[p * F + f] = (int64_t)v;
+                }
+            }
+        }
+        return scatter_i64(s, core, dst, o);
+    }
     bool ints = false;
     if (in->op == ISA_OP_UNARY || in->op == ISA_OP_BINARY) ints = is_bitwise(in->func);
     if (in->op == ISA_OP_TENSOR_SCALAR)
@@ -397,6 +587,12 @@ enum base_status sim_compute_elem(struct sim *s, struct sim_exec *x)
     case ISA_OP_BINARY: {
         float *b = sim_gather_f32(s, core, x->ap[2], SIM_BUF_B);
         if (!b) return BASE_ERR_NOMEM;
+        if (isa_alu_is_transcendental(in->func)) { /* f64, rounded once to dst */
+            double *r = sim_buf(s, SIM_BUF_F, n * sizeof(double));
+            if (!r) return BASE_ERR_NOMEM;
+            for (size_t i = 0; i < n; i++) r[i] = alu_f64(in->func, a[i], b[i]);
+            return scatter_f64(s, core, dst, r);
+        }
         alu_row(in->func, o, a, b, 0, n);
         break;
     }
@@ -421,21 +617,37 @@ enum base_status sim_compute_elem(struct sim *s, struct sim_exec *x)
         float *s1 = (in->flags & ISA_FLAG_BIAS_AP) ? sim_gather_f32(s, core, x->ap[3], SIM_BUF_C) : NULL;
         if (((in->flags & ISA_FLAG_SCALE_AP) && !s0) || ((in->flags & ISA_FLAG_BIAS_AP) && !s1))
             return BASE_ERR_NOMEM;
+        /* activations and a transcendental last function: f64, rounded once to dst */
+        unsigned last = in->op == ISA_OP_TENSOR_SCALAR && in->func2 != ISA_ALU_BYPASS ? in->func2 : in->func;
+        bool wide = in->op == ISA_OP_ACTIVATE || isa_alu_is_transcendental(last);
+        double *r = wide ? sim_buf(s, SIM_BUF_F, n * sizeof(double)) : NULL;
+        if (wide && !r) return BASE_ERR_NOMEM;
         for (uint64_t p = 0; p < P; p++) {
             float c0 = s0 ? s0[p] : (float)in->imm0, c1 = s1 ? s1[p] : (float)in->imm1;
             const float *ap = a + p * F;
             float *op = o + p * F;
+            double *rp = r ? r + p * F : NULL;
             if (in->op == ISA_OP_ACTIVATE) { /* t = f32(f32(src * scale) + bias), then f(t) */
                 for (uint64_t f = 0; f < F; f++) {
                     float t = ap[f] * c0;
                     op[f] = t + c1;
                 }
-                act_row(in->func, op, (size_t)F);
+                act_row_f64(in->func, op, rp, (size_t)F);
+            } else if (wide) {
+                for (uint64_t f = 0; f < F; f++) {
+                    if (in->func2 == ISA_ALU_BYPASS) {
+                        rp[f] = alu_f64(in->func, ap[f], c0);
+                    } else {
+                        float v = alu_f32(in->func, ap[f], c0);
+                        rp[f] = alu_f64(in->func2, v, c1);
+                    }
+                }
             } else { /* v = func(src, c0), then func2(v, c1) */
                 alu_row(in->func, op, ap, NULL, c0, (size_t)F);
                 if (in->func2 != ISA_ALU_BYPASS) alu_row(in->func2, op, op, NULL, c1, (size_t)F);
             }
         }
+        if (wide) return scatter_f64(s, core, dst, r);
         break;
     }
     default: return BASE_ERR_UNSUPPORTED;

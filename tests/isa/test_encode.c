@@ -84,7 +84,7 @@ static const uint64_t free_sizes[] = {1, 2, 3, 4, 6, 8, 12, 16, 30, 64, 128, 512
 static bool bitwise(unsigned f)
 {
     return f == ISA_ALU_AND || f == ISA_ALU_OR || f == ISA_ALU_XOR || f == ISA_ALU_SHL || f == ISA_ALU_SHR ||
-           f == ISA_ALU_NOT;
+           f == ISA_ALU_NOT || isa_alu_is_int(f); /* integer functions take integer elements too */
 }
 
 static void gen_scalars(struct gen *g, struct isa_instr *in, bool two, bool ints0, bool ints1, enum isa_space sp,

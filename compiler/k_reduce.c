@@ -1,0 +1,983 @@
+/* Reductions: CC_K_REDUCE (with an optional elementwise prologue) and
+ * CC_K_REDUCE_WINDOW.
+ *
+ * reduce: the golden interpreter folds each output's elements in row-major
+ * order starting from the init value, rounding every step to the element
+ * type.  On chip, kept dims go on partitions and free dims, the reduced
+ * elements of each output lie in one partition after an accumulator slot:
+ * [acc, x0 .. x(Rc-1)], and one `reduce` instruction folds that run in order
+ * from the accumulator, so chunk after chunk the fold is the interpreter's
+ * sequence (exact for f32 and integers; bf16/f16 sums round once per chunk
+ * instead of per step: docs/compiler.md).
+ *
+ * reduce_window: out = init (op) x[window position 0] (op) ... in row-major
+ * window order, one binary instruction per window position over a tile of
+ * the output read through a shifted view of the input (padding reads the
+ * init value), so every step rounds as the interpreter's does: exact. */
+#include "compiler/cc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RED 8
+
+static bool splat_of(const struct graph_value *v, double *out)
+{
+    const struct graph_op *op = v ? v->def : NULL;
+    if (!op || op->kind != GRAPH_OP_CONSTANT) return false;
+    const struct graph_attr *a = graph_op_attr(op, "value");
+    const struct base_tensor *t = a && a->kind == GRAPH_ATTR_ELEMENTS ? a->u.elements.value : NULL;
+    if (!t || !t->data || t->count < 1 || base_dtype_is_complex(t->dtype)) return false;
+    uint64_t b0 = base_elem_get_bits(t->dtype, t->data, 0);
+    for (int64_t i = 1; i < t->count; i++)
+        if (base_elem_get_bits(t->dtype, t->data, (size_t)i) != b0) return false;
+    if (base_dtype_is_float(t->dtype)) {
+        *out = base_elem_get_f64(t->dtype, t->data, 0);
+        return true;
+    }
+    if (base_dtype_kind(t->dtype) == BASE_KIND_UINT) {
+        uint64_t u = base_elem_get_u64(t->dtype, t->data, 0);
+        if (u > (UINT64_C(1) << 53)) return false;
+        *out = (double)u;
+        return true;
+    }
+    int64_t s = base_elem_get_i64(t->dtype, t->data, 0);
+    if (s > (INT64_C(1) << 53) || s < -(INT64_C(1) << 53)) return false;
+    *out = (double)s;
+    return true;
+}
+
+/* The ALU function of a reduction body's op for element type dt. */
+static bool reduce_func(enum graph_op_kind k, enum base_dtype dt, unsigned *f)
+{
+    bool fl = base_dtype_is_float(dt);
+    if (fl && base_dtype_bits(dt) > 32) return false;
+    if (base_dtype_is_complex(dt)) return false;
+    switch (k) {
+    case GRAPH_OP_ADD: *f = fl ? ISA_ALU_ADD : ISA_ALU_IADD; return true;
+    case GRAPH_OP_MULTIPLY: *f = fl ? ISA_ALU_MUL : ISA_ALU_IMUL; return true;
+    case GRAPH_OP_MAXIMUM: *f = fl ? ISA_ALU_MAX : ISA_ALU_IMAX; return true;
+    case GRAPH_OP_MINIMUM: *f = fl ? ISA_ALU_MIN : ISA_ALU_IMIN; return true;
+    case GRAPH_OP_AND: *f = ISA_ALU_IAND; return !fl;
+    case GRAPH_OP_OR: *f = ISA_ALU_IOR; return !fl;
+    case GRAPH_OP_XOR: *f = ISA_ALU_IXOR; return !fl;
+    default: return false;
+    }
+}
+
+static bool why_set(char *why, size_t cap, const char *msg)
+{
+    if (why && cap) snprintf(why, cap, "%s", msg);
+    return false;
+}
+
+/* Body result i = f(arg i, arg n + i) (either order when commutative) with a
+ * supported f on the element type; funcs[i] gets the ALU function. */
+static bool body_funcs(const struct graph_op *op, int n, unsigned *funcs, char *why, size_t cap)
+{
+    if (op->n_regions < 1 || op->regions[0].n_blocks != 1) return why_set(why, cap, "the body must be one block");
+    const struct graph_block *b = &op->regions[0].blocks[0];
+    const struct graph_op *ret = graph_block_terminator(b);
+    if (b->n_args != 2 * n || !ret || ret->n_operands != n)
+        return why_set(why, cap, "the body must take 2N scalars and return N");
+    if (b->n_ops != n + 1) return why_set(why, cap, "the body must be one binary op per result");
+    for (int i = 0; i < n; i++) {
+        const struct graph_value *r = ret->operands[i];
+        const struct graph_op *o = r->def;
+        if (!o || o->n_operands != 2 || o->n_results != 1 || o->parent != b)
+            return why_set(why, cap, "the body must be one binary op per result");
+        const struct graph_value *a0 = &b->args[i], *a1 = &b->args[n + i];
+        bool direct = o->operands[0] == a0 && o->operands[1] == a1;
+        bool swapped = o->operands[0] == a1 && o->operands[1] == a0;
+        if (!direct && !swapped) return why_set(why, cap, "each result must reduce its own input independently");
+        const struct graph_type *t = a0->type;
+        if (!t || t->kind != GRAPH_TYPE_TENSOR || t->quant || !a1->type || a1->type->elem != t->elem ||
+            !r->type || r->type->elem != t->elem)
+            return why_set(why, cap, "the body must keep one element type");
+        if (!reduce_func(o->kind, t->elem, &funcs[i]))
+            return why_set(why, cap, "the body op is not add, multiply, maximum, minimum, and, or or xor on f32/bf16/f16/fp8/integers");
+    }
+    return true;
+}
+
+bool cc_reduce_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap)
+{
+    (void)t;
+    if (why && cap) why[0] = 0;
+    unsigned f[MAX_RED];
+    if (op->kind == GRAPH_OP_REDUCE) {
+        int n = op->n_operands / 2;
+        if (n < 1 || n > MAX_RED || op->n_operands != 2 * n || op->n_results != n)
+            return why_set(why, cap, "reduce takes 1 to 8 inputs with their init values");
+        for (int i = 0; i < 2 * n; i++) {
+            const struct graph_type *ty = op->operands[i]->type;
+            if (!ty || ty->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ty) || ty->quant)
+                return why_set(why, cap, "needs static, non-quantized tensors");
+            if (ty->elem != op->operands[i < n ? i : i - n]->type->elem)
+                return why_set(why, cap, "init values must have their input's element type");
+        }
+        return body_funcs(op, n, f, why, cap);
+    }
+    if (op->kind == GRAPH_OP_REDUCE_WINDOW) {
+        if (op->n_operands != 2 || op->n_results != 1)
+            return why_set(why, cap, "reduce_window is lowered with one input");
+        const struct graph_type *ty = op->operands[0]->type;
+        if (!ty || ty->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ty) || ty->quant)
+            return why_set(why, cap, "needs a static, non-quantized tensor");
+        int64_t bd[BASE_MAX_RANK];
+        int nb = graph_attr_as_i64_list(graph_op_attr(op, "base_dilations"), bd, BASE_MAX_RANK);
+        for (int i = 0; i < nb; i++)
+            if (bd[i] != 1) return why_set(why, cap, "base_dilations other than 1 are not lowered");
+        return body_funcs(op, 1, f, why, cap);
+    }
+    return why_set(why, cap, "not a reduction");
+}
+
+/* ------------------------------------------------------------------ reduce */
+
+struct red {
+    struct cc_view full[CC_TILE_MAX_VIEWS]; /* result views over the input's dims */
+    const struct graph_op *op;
+    int n;
+    unsigned func[MAX_RED];
+    enum base_dtype dt[MAX_RED];
+    int x_in[MAX_RED];         /* kernel input index of reduce input i, or -1 (the prologue computes it) */
+    int init_in[MAX_RED];      /* kernel input index of init i, or -1 (an immediate) */
+    double init_imm[MAX_RED];
+    int out_of[MAX_RED];       /* k->out index of result i, or -1 */
+    /* the input space, canonical, permuted: kept dims [0, nk), reduced [nk, rank) */
+    int rank, nk;
+    int64_t dims[BASE_MAX_RANK];
+    int perm[BASE_MAX_RANK];   /* permuted dim -> original input dim (before merging: -1) */
+    /* buffers */
+    int red[MAX_RED], acc[MAX_RED], res[MAX_RED], init[MAX_RED];
+};
+
+/* A view of the input space for original dims [rank] given by strides; its
+ * dims as the space after canonicalization (merge groups) and permutation. */
+struct space {
+    int rank;                      /* original */
+    int64_t dims[BASE_MAX_RANK];
+    bool reduced[BASE_MAX_RANK];
+    int n_groups;                  /* canonical dims: groups of consecutive original dims */
+    int g_first[BASE_MAX_RANK], g_last[BASE_MAX_RANK];
+    int order[BASE_MAX_RANK];      /* canonical order: kept groups, then reduced groups */
+    int nk;
+};
+
+/* The view over the permuted canonical space of a view over the original
+ * dims (strides of the innermost dim of each group). */
+static void space_view(const struct space *sp, const struct cc_view *in, struct cc_view *out)
+{
+    struct cc_view v = *in;
+    v.rank = sp->n_groups;
+    for (int c = 0; c < sp->n_groups; c++) {
+        int g = sp->order[c];
+        int64_t n = 1;
+        for (int d = sp->g_first[g]; d <= sp->g_last[g]; d++) n *= sp->dims[d];
+        v.dims[c] = n;
+        v.strides[c] = in->strides[sp->g_last[g]];
+    }
+    *out = v;
+}
+
+/* Groups: consecutive dims of one class whose strides chain in every view. */
+static void space_init(struct space *sp, int rank, const int64_t *dims, const bool *reduced,
+                       const struct cc_view *const *views, int n_views, bool no_merge)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->rank = rank;
+    for (int d = 0; d < rank; d++) sp->dims[d] = dims[d], sp->reduced[d] = reduced[d];
+    int g = -1;
+    for (int d = 0; d < rank; d++) {
+        bool join = !no_merge && g >= 0 && reduced[d] == reduced[sp->g_last[g]];
+        for (int v = 0; v < n_views && join; v++)
+            if (views[v]->strides[d - 1] != views[v]->strides[d] * dims[d]) join = false;
+        if (!no_merge && dims[d] == 1 && g >= 0 && reduced[d] == reduced[sp->g_last[g]]) join = true;
+        if (join) {
+            sp->g_last[g] = d;
+        } else {
+            g++;
+            sp->g_first[g] = sp->g_last[g] = d;
+        }
+    }
+    sp->n_groups = g + 1;
+    int c = 0;
+    for (int i = 0; i < sp->n_groups; i++)
+        if (!reduced[sp->g_first[i]]) sp->order[c++] = i;
+    sp->nk = c;
+    for (int i = 0; i < sp->n_groups; i++)
+        if (reduced[sp->g_first[i]]) sp->order[c++] = i;
+}
+
+struct rplan {
+    struct cc_tiling tl;
+    int64_t chunks;   /* per output tile */
+    int64_t n_out_tiles;
+    uint32_t jmax;    /* kept free elements per partition (J) */
+    uint64_t rc;      /* reduced elements per chunk */
+};
+
+/* Tile counts: the part dim among kept dims, reduced chunk Rc (innermost
+ * reduced dims first), kept free dims J, at most 4 free dims in all. */
+static void reduce_tiles(struct rplan *pl, const struct space *sp, const struct cc_view *views, int n_views,
+                         uint32_t P, uint64_t bytes_avail, uint64_t red_es2, uint64_t ew_per_elem)
+{
+    struct cc_tiling *tl = &pl->tl;
+    memset(tl, 0, sizeof *tl);
+    tl->n_views = n_views;
+    tl->n_regions = 1;
+    struct cc_region *r = &tl->r[0];
+    r->rank = sp->n_groups;
+    for (int v = 0; v < n_views; v++) r->views[v] = views[v];
+    for (int c = 0; c < r->rank; c++) r->dims[c] = views[0].dims[c];
+    for (int c = 0; c < r->rank; c++)
+        if (r->dims[c] == 0) return; /* no elements: no tiles */
+    int nk = sp->nk;
+    r->part_dim = -1;
+    for (int c = 0; c < nk; c++)
+        if (r->part_dim < 0 || r->dims[c] > r->dims[r->part_dim]) r->part_dim = c;
+    for (int c = 0; c < r->rank; c++) r->count[c] = 1;
+    if (r->part_dim >= 0) r->count[r->part_dim] = r->dims[r->part_dim] < (int64_t)P ? r->dims[r->part_dim] : P;
+    /* bytes per partition of J rows of Rc: J (Rc + 1) red + J Rc prologue + J res */
+#define BYTES(J, RC) ((uint64_t)(J) * (((uint64_t)(RC) + 2) * red_es2 + (uint64_t)(RC) * ew_per_elem))
+    int nfree = 0, fd[ISA_MAX_DIMS];
+    uint64_t rc = 1;
+    for (int c = r->rank - 1; c >= nk && nfree < ISA_MAX_DIMS; c--) {
+        if (r->dims[c] == 1) continue;
+        if (BYTES(1, rc * (uint64_t)r->dims[c]) <= bytes_avail) {
+            r->count[c] = r->dims[c];
+            rc *= (uint64_t)r->dims[c];
+            fd[nfree++] = c;
+            continue;
+        }
+        int64_t cmax = 1;
+        while (BYTES(1, rc * (uint64_t)(cmax * 2)) <= bytes_avail && cmax * 2 < r->dims[c]) cmax *= 2;
+        int64_t best = cmax;
+        for (int64_t m = cmax; m >= (cmax + 1) / 2 && m > 1; m--)
+            if (r->dims[c] % m == 0) {
+                best = m;
+                break;
+            }
+        if (best > 1) {
+            r->count[c] = best;
+            rc *= (uint64_t)best;
+            fd[nfree++] = c;
+        }
+        break;
+    }
+    uint64_t j = 1;
+    int nr = nfree;
+    for (int c = nk - 1; c >= 0 && nfree < ISA_MAX_DIMS; c--) {
+        if (c == r->part_dim || r->dims[c] == 1) continue;
+        if (BYTES(j * (uint64_t)r->dims[c], rc) <= bytes_avail) {
+            r->count[c] = r->dims[c];
+            j *= (uint64_t)r->dims[c];
+            fd[nfree++] = c;
+            continue;
+        }
+        int64_t m = 1;
+        while (BYTES(j * (uint64_t)(m + 1), rc) <= bytes_avail && m + 1 < r->dims[c]) m++;
+        if (m > 1) {
+            r->count[c] = m;
+            j *= (uint64_t)m;
+            fd[nfree++] = c;
+        }
+        break;
+    }
+#undef BYTES
+    /* free dims outermost first: kept (J) then reduced, each in order */
+    int n = 0;
+    for (int i = nfree - 1; i >= nr; i--) r->free_dims[n++] = fd[i];
+    for (int i = nr - 1; i >= 0; i--) r->free_dims[n++] = fd[i];
+    r->n_free = n;
+    r->n_tiles = 1;
+    pl->chunks = 1;
+    for (int c = 0; c < r->rank; c++) {
+        int64_t g = (r->dims[c] + r->count[c] - 1) / r->count[c];
+        r->n_tiles *= g;
+        if (c >= nk) pl->chunks *= g;
+    }
+    tl->n_tiles = r->n_tiles;
+    pl->n_out_tiles = pl->chunks ? r->n_tiles / pl->chunks : 0;
+    pl->jmax = (uint32_t)j;
+    pl->rc = rc;
+}
+
+/* J and Rc of a chunk's box. */
+static void chunk_jr(const struct cc_region *r, int nk, const struct cc_box *box, uint64_t *J, uint64_t *Rc)
+{
+    *J = 1;
+    *Rc = 1;
+    for (int c = 0; c < r->rank; c++) {
+        if (c == r->part_dim) continue;
+        if (c < nk) *J *= (uint64_t)box->count[c];
+        else *Rc *= (uint64_t)box->count[c];
+    }
+}
+
+/* J rows S = rc + 1 apart: the accumulator slots (off 0, n = 1) or the data (off 1, n = Rc). */
+static struct isa_ap rows_ap(const struct cc_kb *b, int buf, int slot, uint32_t P, enum base_dtype dt, uint64_t J,
+                             uint64_t S, int off, uint64_t n)
+{
+    struct isa_ap a = cc_kb_sp(b, buf, slot, (uint64_t)off * base_dtype_size(dt), 0, P, dt, 1);
+    a.ndims = 2;
+    a.stride[0] = (int64_t)S;
+    a.count[0] = (uint32_t)J;
+    a.stride[1] = 1;
+    a.count[1] = (uint32_t)n;
+    return a;
+}
+
+static int pick_engine(const struct cc_target *t, unsigned kinds, int salt)
+{
+    int cand[3] = {t->vec, t->pool, t->act};
+    unsigned ck[3] = {ISA_U_VEC, ISA_U_POOL, ISA_U_ACT};
+    int got[3], n = 0;
+    for (int c = 0; c < 3; c++)
+        if (cand[c] >= 0 && (kinds & ck[c])) got[n++] = cand[c];
+    return n ? got[salt % n] : -1;
+}
+
+/* Results of a reduction over no elements: their init values, broadcast. */
+static enum base_status fill_with_init(struct cc_kb *b, const struct cc_kernel *k, const struct red *rd,
+                                       const struct cc_emit_ctx *ctx)
+{
+    for (int i = 0; i < rd->n; i++) {
+        if (rd->out_of[i] < 0) continue;
+        const struct cc_view *o = &k->out[rd->out_of[i]].view;
+        if (cc_view_count(o) == 0) continue;
+        struct cc_tiling *tl = calloc(1, sizeof *tl);
+        if (!tl) return cc_kb_fail(b, BASE_ERR_NOMEM, "out of memory");
+        size_t es = base_dtype_size(o->dtype);
+        int64_t max_free = (int64_t)((b->sp_bytes - b->sp_top) / 2 / es);
+        enum base_status st = cc_tiling_plan(tl, o->rank, o->dims, o, 1, b->partitions, max_free > 0 ? max_free : 1);
+        int64_t lo, hi;
+        cc_core_share(tl->n_tiles, ctx, &lo, &hi);
+        int fill = -1;
+        for (int64_t g = lo; g < hi && st == BASE_OK; g++) {
+            int region;
+            struct cc_box box;
+            cc_tiling_tile(tl, g, &region, &box);
+            uint32_t P = cc_tiling_parts(tl, region, &box);
+            uint64_t F = cc_tiling_free(tl, region, &box);
+            if (fill < 0) {
+                const struct cc_region *r = &tl->r[0];
+                uint64_t fmax = 1;
+                for (int d = 0; d < r->rank; d++)
+                    if (d != r->part_dim) fmax *= (uint64_t)r->count[d];
+                fill = cc_move_fill_tile(b, k, rd->op->operands[rd->n + i], o->dtype,
+                                         r->part_dim >= 0 ? (uint32_t)r->count[r->part_dim] : 1, fmax);
+                if (fill < 0) {
+                    st = b->diag->status;
+                    break;
+                }
+            }
+            struct isa_ap dst, src = cc_kb_sp(b, fill, 0, 0, 0, P, o->dtype, F);
+            if (!cc_tiling_ap(tl, region, 0, &box, &dst)) {
+                st = cc_kb_fail(b, BASE_ERR_INTERNAL, "no access pattern for an output tile");
+                break;
+            }
+            struct cc_access a = {fill, 0, CC_RD};
+            st = cc_kb_dma(b, &dst, &src, &a, 1, cc_kb_dma_pieces(b, (uint64_t)P * F * es, P));
+        }
+        free(tl);
+        TRY(st);
+    }
+    return BASE_OK;
+}
+
+enum base_status cc_emit_reduce(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                                struct isa_program *out, struct base_diag *diag)
+{
+    struct cc_kb *b = cc_kb_new(t, k, out, diag);
+    struct red *rd = calloc(1, sizeof *rd);
+    struct rplan *pl = calloc(1, sizeof *pl);
+    struct cc_operand *ops_in = calloc((size_t)k->n_in + 1, sizeof *ops_in);
+    struct cc_operand *ops_out = calloc((size_t)k->n_out + 1, sizeof *ops_out);
+    bool *in_ok = calloc((size_t)k->n_in + 1, sizeof *in_ok);
+    struct cc_ew *ew = NULL;
+    enum base_status st = BASE_OK;
+    if (!b || !rd || !pl || !ops_in || !ops_out || !in_ok) {
+        st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    /* the reduce op: the last of the group; the ops before it are the prologue */
+    const struct graph_op *op = k->n_ops > 0 ? k->ops[k->n_ops - 1] : NULL;
+    char why[200];
+    if (!op || op->kind != GRAPH_OP_REDUCE) {
+        st = cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "a reduce kernel ends with its stablehlo.reduce");
+        goto done;
+    }
+    if (!cc_reduce_op_supported(op, t, why, sizeof why)) {
+        st = cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "%s", why);
+        goto done;
+    }
+    int n = op->n_operands / 2;
+    rd->op = op;
+    rd->n = n;
+    body_funcs(op, n, rd->func, why, sizeof why);
+    const struct graph_type *xt = op->operands[0]->type;
+    int rank = xt->rank;
+    bool reduced[BASE_MAX_RANK] = {false};
+    int64_t rdims[BASE_MAX_RANK];
+    int nrd = graph_attr_as_i64_list(graph_op_attr(op, "dimensions"), rdims, BASE_MAX_RANK);
+    for (int i = 0; i < nrd; i++)
+        if (rdims[i] >= 0 && rdims[i] < rank) reduced[rdims[i]] = true;
+    for (int i = 0; i < n; i++) {
+        rd->dt[i] = op->operands[i]->type->elem;
+        rd->x_in[i] = rd->init_in[i] = rd->out_of[i] = -1;
+        for (int j = 0; j < k->n_in; j++) {
+            if (k->in[j].value == op->operands[i]) rd->x_in[i] = j;
+            if (k->in[j].value == op->operands[n + i]) rd->init_in[i] = j;
+        }
+        if (splat_of(op->operands[n + i], &rd->init_imm[i])) rd->init_in[i] = -1;
+        else if (rd->init_in[i] < 0) {
+            st = cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "init value %d is neither a kernel input nor a splat constant", i);
+            goto done;
+        }
+        for (int j = 0; j < k->n_out; j++)
+            if (k->out[j].value == &op->results[i]) rd->out_of[i] = j;
+    }
+    /* views over the input space: inputs of that shape (or scalars), prologue outputs */
+    const struct cc_view *sv[CC_TILE_MAX_VIEWS];
+    int nsv = 0;
+    for (int j = 0; j < k->n_in; j++) {
+        const struct cc_view *v = &k->in[j].view;
+        bool same = v->rank == rank;
+        for (int d = 0; d < rank && same; d++) same = v->dims[d] == xt->dims[d];
+        in_ok[j] = same || v->rank == 0;
+        if (same && nsv < CC_TILE_MAX_VIEWS) sv[nsv++] = v;
+    }
+    if (k->n_out > CC_TILE_MAX_VIEWS) {
+        st = cc_kb_fail(b, BASE_ERR_LIMIT, "more than %d outputs", CC_TILE_MAX_VIEWS);
+        goto done;
+    }
+    for (int j = 0; j < k->n_out; j++) {
+        bool is_res = false;
+        for (int i = 0; i < n; i++) is_res |= rd->out_of[i] == j;
+        if (is_res) { /* over the input's dims: reduced dims repeat (stride 0) */
+            struct cc_view *f = &rd->full[j];
+            f->addr = k->out[j].view.addr;
+            f->dtype = k->out[j].view.dtype;
+            f->rank = rank;
+            if (k->out[j].view.rank != rank - nrd) {
+                st = cc_kb_fail(b, BASE_ERR_INVALID, "a result's view does not have the kept dims");
+                goto done;
+            }
+            for (int d = 0, o = 0; d < rank; d++) {
+                f->dims[d] = xt->dims[d];
+                f->strides[d] = reduced[d] ? 0 : k->out[j].view.strides[o++];
+            }
+            if (nsv < CC_TILE_MAX_VIEWS) sv[nsv++] = f;
+        } else {
+            const struct cc_view *v = &k->out[j].view;
+            bool same = v->rank == rank;
+            for (int d = 0; d < rank && same; d++) same = v->dims[d] == xt->dims[d];
+            if (!same) {
+                st = cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "a prologue output must have the reduced input's shape");
+                goto done;
+            }
+            if (nsv < CC_TILE_MAX_VIEWS) sv[nsv++] = v;
+        }
+    }
+    struct space sp;
+    bool iota = false;
+    for (int i = 0; i + 1 < k->n_ops; i++) iota |= k->ops[i]->kind == GRAPH_OP_IOTA;
+    space_init(&sp, rank, xt->dims, reduced, sv, nsv, iota);
+    int dim_of[BASE_MAX_RANK]; /* original dim -> space dim (no merging with iota) */
+    for (int c = 0; c < sp.n_groups; c++) dim_of[sp.g_first[sp.order[c]]] = c;
+    for (int j = 0; j < k->n_in; j++) {
+        ops_in[j] = k->in[j];
+        if (in_ok[j] && k->in[j].view.rank == rank) space_view(&sp, &k->in[j].view, &ops_in[j].view);
+        else if (in_ok[j]) ops_in[j].view.rank = 0;
+    }
+    for (int j = 0; j < k->n_out; j++) {
+        ops_out[j] = k->out[j];
+        bool is_res = false;
+        for (int i = 0; i < n; i++) is_res |= rd->out_of[i] == j;
+        if (is_res) {
+            space_view(&sp, &rd->full[j], &ops_out[j].view);
+        } else {
+            space_view(&sp, &k->out[j].view, &ops_out[j].view);
+        }
+    }
+    /* the prologue program (when there is one) */
+    int n_pro = k->n_ops - 1;
+    int n_pout = 0;
+    struct cc_operand pouts[CC_TILE_MAX_VIEWS];
+    for (int j = 0; j < k->n_out && n_pout < CC_TILE_MAX_VIEWS; j++) {
+        bool is_res = false;
+        for (int i = 0; i < n; i++) is_res |= rd->out_of[i] == j;
+        if (!is_res) pouts[n_pout++] = ops_out[j];
+    }
+    uint64_t ew_pe = 0, ew_fixed = 0;
+    struct cc_ew_spec es;
+    memset(&es, 0, sizeof es);
+    const struct graph_value *sinks[MAX_RED];
+    int n_sink = 0;
+    for (int i = 0; i < n; i++)
+        if (n_pro > 0) sinks[n_sink++] = op->operands[i];
+        else if (rd->x_in[i] < 0) {
+            st = cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "reduce input %d is not a kernel input", i);
+            goto done;
+        }
+    if (n_pro > 0) {
+        es.n_ops = n_pro;
+        es.ops = k->ops;
+        es.rank = sp.n_groups;
+        for (int c = 0; c < sp.n_groups; c++) {
+            int g = sp.order[c];
+            es.dims[c] = 1;
+            for (int d = sp.g_first[g]; d <= sp.g_last[g]; d++) es.dims[c] *= xt->dims[d];
+        }
+        es.n_in = k->n_in;
+        es.in = ops_in;
+        es.in_ok = in_ok;
+        es.n_out = n_pout;
+        es.out = pouts;
+        es.n_sink = n_sink;
+        es.sink = sinks;
+        es.dim_of = iota ? dim_of : NULL;
+        st = cc_ew_new(&es, b, &ew);
+        if (st != BASE_OK) goto done;
+        cc_ew_bytes(ew, &ew_pe, &ew_fixed);
+    }
+    /* the tiling: views of the space (prologue: its views; else the reduce inputs) */
+    struct cc_view views[CC_TILE_MAX_VIEWS];
+    int nv = 0;
+    if (ew) {
+        const struct cc_view *ev;
+        nv = cc_ew_views(ew, &ev);
+        for (int i = 0; i < nv; i++) views[i] = ev[i];
+    }
+    int xview[MAX_RED], oview[MAX_RED];
+    for (int i = 0; i < n; i++) {
+        xview[i] = -1;
+        if (!ew && nv < CC_TILE_MAX_VIEWS) {
+            xview[i] = nv;
+            views[nv++] = ops_in[rd->x_in[i]].view;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        oview[i] = -1;
+        if (rd->out_of[i] >= 0 && nv < CC_TILE_MAX_VIEWS) {
+            oview[i] = nv;
+            views[nv++] = ops_out[rd->out_of[i]].view;
+        }
+    }
+    if (nv == 0) {
+        st = cc_kb_fail(b, BASE_ERR_INTERNAL, "no views");
+        goto done;
+    }
+    for (int i = 0; i < nv; i++) /* every view of the space has its dims */
+        for (int c = 0; c < sp.n_groups; c++) {
+            int g = sp.order[c];
+            int64_t e = 1;
+            for (int d = sp.g_first[g]; d <= sp.g_last[g]; d++) e *= xt->dims[d];
+            views[i].dims[c] = e;
+        }
+    uint64_t red_es2 = 0;
+    for (int i = 0; i < n; i++) red_es2 += 2 * base_dtype_size(rd->dt[i]);
+    uint64_t fixed = ew_fixed + 64 * (uint64_t)n + 8192;
+    uint64_t avail = b->sp_bytes > fixed ? b->sp_bytes - fixed : 0;
+    reduce_tiles(pl, &sp, views, nv, b->partitions, avail, red_es2, ew_pe);
+    int64_t olo, ohi;
+    cc_core_share(pl->n_out_tiles, ctx, &olo, &ohi);
+    int64_t lo = olo * pl->chunks, hi = ohi * pl->chunks;
+    if (pl->tl.n_tiles == 0) { /* an empty input: every result is its init value */
+        st = fill_with_init(b, k, rd, ctx);
+        goto done;
+    }
+    if (lo >= hi) goto done;
+    const struct cc_region *r = &pl->tl.r[0];
+    int nk = sp.nk;
+    uint64_t S = pl->rc + 1;
+    uint32_t pmax = r->part_dim >= 0 ? (uint32_t)r->count[r->part_dim] : 1;
+    if (ew) {
+        st = cc_ew_prepare(ew, &pl->tl, lo, hi);
+        if (st != BASE_OK) goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        size_t es_i = base_dtype_size(rd->dt[i]);
+        rd->red[i] = cc_kb_buffer(b, (uint64_t)pl->jmax * (pl->rc + 1) * es_i, CC_EW_SLOTS);
+        rd->acc[i] = rd->red[i] >= 0 ? cc_kb_alias(b, rd->red[i]) : -1;
+        rd->res[i] = cc_kb_buffer(b, (uint64_t)pl->jmax * es_i, CC_EW_SLOTS);
+        rd->init[i] = -1;
+        if (rd->red[i] < 0 || rd->acc[i] < 0 || rd->res[i] < 0) {
+            st = diag->status;
+            goto done;
+        }
+        if (rd->init_in[i] >= 0) { /* the init scalar in every partition, loaded once */
+            rd->init[i] = cc_kb_buffer(b, es_i, 1);
+            if (rd->init[i] < 0) {
+                st = diag->status;
+                goto done;
+            }
+            struct isa_ap src;
+            memset(&src, 0, sizeof src);
+            src.space = ISA_SPACE_HBM;
+            src.dtype = (uint8_t)rd->dt[i];
+            src.addr = k->in[rd->init_in[i]].view.addr;
+            src.part_count = (uint16_t)pmax;
+            struct isa_ap dst = cc_kb_sp(b, rd->init[i], 0, 0, 0, pmax, rd->dt[i], 0);
+            struct cc_access a = {rd->init[i], 0, CC_WR};
+            st = cc_kb_dma(b, &dst, &src, &a, 1, 1);
+            if (st != BASE_OK) goto done;
+        }
+    }
+    int red_eng[MAX_RED], init_eng = pick_engine(t, ISA_U_ACT | ISA_U_POOL | ISA_U_VEC, 0);
+    if (t->act >= 0) init_eng = t->act;
+    for (int i = 0; i < n; i++) {
+        red_eng[i] = pick_engine(t, ISA_U_VEC | ISA_U_POOL, i);
+        if (red_eng[i] < 0) {
+            st = cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "the chip has no engine that reduces");
+            goto done;
+        }
+    }
+    /* loads of chunk g into slot s */
+#define LOADS(g, s)                                                                                       \
+    do {                                                                                                  \
+        if (ew) {                                                                                         \
+            st = cc_ew_loads(ew, (g), (s));                                                               \
+        } else {                                                                                          \
+            int rg_;                                                                                      \
+            struct cc_box bx_;                                                                            \
+            cc_tiling_tile(&pl->tl, (g), &rg_, &bx_);                                                     \
+            uint32_t P_ = cc_tiling_parts(&pl->tl, rg_, &bx_);                                            \
+            uint64_t J_, R_;                                                                              \
+            chunk_jr(r, nk, &bx_, &J_, &R_);                                                              \
+            for (int i_ = 0; i_ < n && st == BASE_OK; i_++) {                                             \
+                struct isa_ap src_, dst_ = rows_ap(b, rd->red[i_], (s), P_, rd->dt[i_], J_, S, 1, R_);   \
+                if (!cc_tiling_ap(&pl->tl, rg_, xview[i_], &bx_, &src_)) {                               \
+                    st = cc_kb_fail(b, BASE_ERR_INTERNAL, "no access pattern for a chunk");              \
+                    break;                                                                                \
+                }                                                                                         \
+                struct cc_access a_ = {rd->red[i_], (s), CC_WR};                                          \
+                int pc_ = cc_kb_dma_pieces(b, (uint64_t)P_ * J_ * R_ * base_dtype_size(rd->dt[i_]), P_); \
+                st = cc_kb_dma(b, &dst_, &src_, &a_, 1, pc_);                                             \
+            }                                                                                             \
+        }                                                                                                 \
+    } while (0)
+
+    LOADS(lo, 0);
+    for (int64_t g = lo; g < hi && st == BASE_OK; g++) {
+        int slot = (int)((g - lo) % CC_EW_SLOTS), next = (int)((g + 1 - lo) % CC_EW_SLOTS);
+        int64_t c = g % pl->chunks, o = g / pl->chunks;
+        int oslot = (int)((o - olo) % CC_EW_SLOTS);
+        if (g + 1 < hi) LOADS(g + 1, next);
+        if (st != BASE_OK) break;
+        int rg;
+        struct cc_box box;
+        cc_tiling_tile(&pl->tl, g, &rg, &box);
+        uint32_t P = cc_tiling_parts(&pl->tl, rg, &box);
+        uint64_t J, Rc;
+        chunk_jr(r, nk, &box, &J, &Rc);
+        for (int i = 0; i < n && st == BASE_OK && c == 0; i++) { /* acc = init */
+            struct isa_instr in;
+            memset(&in, 0, sizeof in);
+            in.dst = rows_ap(b, rd->acc[i], slot, P, rd->dt[i], J, S, 0, 1);
+            struct cc_access a[2] = {{rd->acc[i], slot, CC_WR}, {0, 0, 0}};
+            int na = 1;
+            if (rd->init[i] < 0) {
+                in.op = ISA_OP_MEMSET;
+                in.imm0 = rd->init_imm[i];
+            } else {
+                in.op = ISA_OP_COPY;
+                in.src0 = cc_kb_sp(b, rd->init[i], 0, 0, 0, P, rd->dt[i], 1);
+                in.src0.ndims = 2;
+                in.src0.stride[0] = 0;
+                in.src0.count[0] = (uint32_t)J;
+                in.src0.stride[1] = 0;
+                in.src0.count[1] = 1;
+                a[na++] = (struct cc_access){rd->init[i], 0, CC_RD};
+            }
+            st = cc_kb_emit(b, init_eng, &in, a, na);
+        }
+        if (st != BASE_OK) break;
+        if (ew) {
+            struct isa_ap sap[MAX_RED];
+            struct cc_access sac[MAX_RED];
+            for (int i = 0; i < n; i++) {
+                sap[i] = rows_ap(b, rd->red[i], slot, P, rd->dt[i], J, S, 1, Rc);
+                sac[i] = (struct cc_access){rd->red[i], slot, CC_WR};
+            }
+            st = cc_ew_compute(ew, g, slot, sap, sac);
+            if (st == BASE_OK) st = cc_ew_stores(ew, g, slot);
+            if (st != BASE_OK) break;
+        }
+        bool last = c == pl->chunks - 1;
+        for (int i = 0; i < n && st == BASE_OK; i++) {
+            struct isa_instr in;
+            memset(&in, 0, sizeof in);
+            in.op = ISA_OP_REDUCE;
+            in.func = (uint8_t)rd->func[i];
+            in.count = 1;
+            in.src0 = rows_ap(b, rd->red[i], slot, P, rd->dt[i], J, S, 0, Rc + 1);
+            struct cc_access a[3] = {{rd->acc[i], slot, CC_RD}, {rd->red[i], slot, CC_RD}, {0, 0, 0}};
+            if (last) {
+                in.dst = cc_kb_sp(b, rd->res[i], oslot, 0, 0, P, rd->dt[i], J);
+                a[2] = (struct cc_access){rd->res[i], oslot, CC_WR};
+            } else {
+                in.dst = rows_ap(b, rd->acc[i], next, P, rd->dt[i], J, S, 0, 1);
+                a[2] = (struct cc_access){rd->acc[i], next, CC_WR};
+            }
+            st = cc_kb_emit(b, red_eng[i], &in, a, 3);
+            if (st == BASE_OK && last && oview[i] >= 0) {
+                struct cc_box ob = box;
+                for (int d = nk; d < r->rank; d++) ob.start[d] = 0, ob.count[d] = 1;
+                struct isa_ap dst;
+                if (!cc_tiling_ap(&pl->tl, rg, oview[i], &ob, &dst)) {
+                    st = cc_kb_fail(b, BASE_ERR_INTERNAL, "no access pattern for an output tile");
+                    break;
+                }
+                struct isa_ap src = cc_kb_sp(b, rd->res[i], oslot, 0, 0, P, rd->dt[i], J);
+                struct cc_access ra = {rd->res[i], oslot, CC_RD};
+                st = cc_kb_dma(b, &dst, &src, &ra, 1, cc_kb_dma_pieces(b, (uint64_t)P * J * base_dtype_size(rd->dt[i]), P));
+            }
+        }
+    }
+#undef LOADS
+done:
+    cc_ew_free(ew);
+    free(in_ok);
+    free(ops_out);
+    free(ops_in);
+    free(pl);
+    free(rd);
+    cc_kb_free(b);
+    return st;
+}
+
+/* ----------------------------------------------------------- reduce_window */
+
+static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+static bool list_or(const struct graph_op *op, const char *name, int rank, int64_t dflt, int64_t *out)
+{
+    const struct graph_attr *a = graph_op_attr(op, name);
+    if (!a) {
+        for (int d = 0; d < rank; d++) out[d] = dflt;
+        return true;
+    }
+    return graph_attr_as_i64_list(a, out, BASE_MAX_RANK) == rank;
+}
+
+/* The padding attribute [rank, 2] as lo/hi. */
+static bool padding_of(const struct graph_op *op, int rank, int64_t *lo, int64_t *hi)
+{
+    int64_t v[2 * BASE_MAX_RANK];
+    for (int d = 0; d < rank; d++) lo[d] = hi[d] = 0;
+    const struct graph_attr *a = graph_op_attr(op, "padding");
+    if (!a) return true;
+    if (graph_attr_as_i64_list(a, v, 2 * BASE_MAX_RANK) == 2 * rank) {
+        for (int d = 0; d < rank; d++) lo[d] = v[2 * d], hi[d] = v[2 * d + 1];
+        return true;
+    }
+    if (a->kind == GRAPH_ATTR_ELEMENTS && a->u.elements.value && a->u.elements.value->count == 2 * rank) {
+        const struct base_tensor *t = a->u.elements.value;
+        for (int d = 0; d < rank; d++) {
+            lo[d] = base_elem_get_i64(t->dtype, t->data, (size_t)(2 * d));
+            hi[d] = base_elem_get_i64(t->dtype, t->data, (size_t)(2 * d + 1));
+        }
+        return true;
+    }
+    return false;
+}
+
+#define RW_WSLOTS 3
+
+enum base_status cc_emit_reduce_window(const struct cc_target *t, const struct cc_kernel *k,
+                                       const struct cc_emit_ctx *ctx, struct isa_program *out,
+                                       struct base_diag *diag)
+{
+    struct cc_kb *b = cc_kb_new(t, k, out, diag);
+    struct cc_tiling *tl = calloc(1, sizeof *tl);
+    enum base_status st = BASE_OK;
+    char why[200];
+    if (!b || !tl) {
+        st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    const struct graph_op *op = k->n_ops > 0 ? k->ops[k->n_ops - 1] : NULL;
+    if (!op || op->kind != GRAPH_OP_REDUCE_WINDOW || k->n_ops != 1 || k->n_out != 1) {
+        st = cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "a reduce_window kernel is one stablehlo.reduce_window");
+        goto done;
+    }
+    if (!cc_reduce_op_supported(op, t, why, sizeof why)) {
+        st = cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "%s", why);
+        goto done;
+    }
+    unsigned func;
+    body_funcs(op, 1, &func, why, sizeof why);
+    int xi = -1;
+    for (int j = 0; j < k->n_in; j++)
+        if (k->in[j].value == op->operands[0]) xi = j;
+    if (xi < 0) {
+        st = cc_kb_fail(b, BASE_ERR_INVALID, "the input is not a kernel input");
+        goto done;
+    }
+    const struct cc_view *x = &k->in[xi].view, *o = &k->out[0].view;
+    int rank = o->rank;
+    int64_t win[BASE_MAX_RANK], stv[BASE_MAX_RANK], wd[BASE_MAX_RANK], plo[BASE_MAX_RANK], phi[BASE_MAX_RANK];
+    if (graph_attr_as_i64_list(graph_op_attr(op, "window_dimensions"), win, BASE_MAX_RANK) != rank ||
+        !list_or(op, "window_strides", rank, 1, stv) || !list_or(op, "window_dilations", rank, 1, wd) ||
+        !padding_of(op, rank, plo, phi) || x->rank != rank) {
+        st = cc_kb_fail(b, BASE_ERR_INVALID, "bad window attributes");
+        goto done;
+    }
+    (void)phi;
+    enum base_dtype dt = o->dtype;
+    size_t es = base_dtype_size(dt);
+    /* scratchpad: accumulator (2 slots) + window tiles (3) + the init tile */
+    uint64_t avail = b->sp_bytes > 8192 ? b->sp_bytes - 8192 : 0;
+    int64_t max_free = (int64_t)(avail / (es * (CC_EW_SLOTS + RW_WSLOTS + 1)));
+    st = cc_tiling_plan_dims(tl, rank, o->dims, o, 1, b->partitions, max_free);
+    if (st != BASE_OK) {
+        cc_kb_fail(b, st, "cannot tile the output");
+        goto done;
+    }
+    int64_t lo, hi;
+    cc_core_share(tl->n_tiles, ctx, &lo, &hi);
+    if (lo >= hi) goto done;
+    const struct cc_region *r = &tl->r[0];
+    uint32_t pmax = r->part_dim >= 0 ? (uint32_t)r->count[r->part_dim] : 1;
+    uint64_t fmax = 1;
+    for (int d = 0; d < r->rank; d++)
+        if (d != r->part_dim) fmax *= (uint64_t)r->count[d];
+    int init = cc_move_fill_tile(b, k, op->operands[1], dt, pmax, fmax);
+    int acc = init >= 0 ? cc_kb_buffer(b, fmax * es, CC_EW_SLOTS) : -1;
+    int wb = acc >= 0 ? cc_kb_buffer(b, fmax * es, RW_WSLOTS) : -1;
+    if (wb < 0) {
+        st = diag->status;
+        goto done;
+    }
+    int red_eng = pick_engine(t, ISA_U_VEC | ISA_U_POOL, 0);
+    int set_eng = t->act >= 0 ? t->act : pick_engine(t, ISA_U_ELEM, 1);
+    if (red_eng < 0 || set_eng < 0) {
+        st = cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "the chip has no engine that reduces");
+        goto done;
+    }
+    int64_t nw = 1;
+    for (int d = 0; d < rank; d++) nw *= win[d];
+    int64_t u = 0; /* window tiles used so far (slot rotation) */
+    for (int64_t g = lo; g < hi && st == BASE_OK; g++) {
+        int slot = (int)((g - lo) % CC_EW_SLOTS), region;
+        struct cc_box box;
+        cc_tiling_tile(tl, g, &region, &box);
+        uint32_t P = cc_tiling_parts(tl, region, &box);
+        uint64_t F = cc_tiling_free(tl, region, &box);
+        /* the tile's dense layout: per dim, the element stride in a partition */
+        int64_t tstride[BASE_MAX_RANK] = {0}, s = 1;
+        for (int d = rank - 1; d >= 0; d--) {
+            if (d == r->part_dim) continue;
+            tstride[d] = s;
+            s *= box.count[d];
+        }
+        struct isa_instr in;
+        memset(&in, 0, sizeof in);
+        in.op = ISA_OP_COPY; /* acc = init */
+        in.dst = cc_kb_sp(b, acc, slot, 0, 0, P, dt, F);
+        in.src0 = cc_kb_sp(b, init, 0, 0, 0, P, dt, F);
+        struct cc_access a2[2] = {{acc, slot, CC_WR}, {init, 0, CC_RD}};
+        st = cc_kb_emit(b, set_eng, &in, a2, 2);
+        int64_t widx[BASE_MAX_RANK] = {0};
+        for (int64_t w = 0; w < nw && st == BASE_OK; w++) {
+            if (w > 0)
+                for (int d = rank - 1; d >= 0; d--) {
+                    if (++widx[d] < win[d]) break;
+                    widx[d] = 0;
+                }
+            /* output positions of the tile whose window element w is inside x */
+            struct cc_box sub;
+            memset(&sub, 0, sizeof sub);
+            bool any = true, full = true;
+            int64_t q0[BASE_MAX_RANK];
+            for (int d = 0; d < rank; d++) {
+                int64_t sh = widx[d] * wd[d] - plo[d];
+                int64_t a = ceil_div(-sh, stv[d]), e = floor_div(x->dims[d] - 1 - sh, stv[d]);
+                if (a < box.start[d]) a = box.start[d];
+                if (e > box.start[d] + box.count[d] - 1) e = box.start[d] + box.count[d] - 1;
+                if (e < a) any = false;
+                if (a != box.start[d] || e != box.start[d] + box.count[d] - 1) full = false;
+                sub.start[d] = a - box.start[d];
+                sub.count[d] = e >= a ? e - a + 1 : 0;
+                q0[d] = a * stv[d] + sh;
+            }
+            struct cc_access ra[2] = {{acc, slot, CC_RW}, {0, 0, 0}};
+            memset(&in, 0, sizeof in);
+            if (!any) { /* all padding: acc = acc (op) init */
+                in.op = ISA_OP_BINARY;
+                in.func = (uint8_t)func;
+                in.dst = cc_kb_sp(b, acc, slot, 0, 0, P, dt, F);
+                in.src0 = in.dst;
+                in.src1 = cc_kb_sp(b, init, 0, 0, 0, P, dt, F);
+                ra[1] = (struct cc_access){init, 0, CC_RD};
+                st = cc_kb_emit(b, red_eng, &in, ra, 2);
+                continue;
+            }
+            int ws = (int)(u++ % RW_WSLOTS);
+            if (!full) { /* padding positions read the init value */
+                memset(&in, 0, sizeof in);
+                in.op = ISA_OP_COPY;
+                in.dst = cc_kb_sp(b, wb, ws, 0, 0, P, dt, F);
+                in.src0 = cc_kb_sp(b, init, 0, 0, 0, P, dt, F);
+                struct cc_access fa[2] = {{wb, ws, CC_WR}, {init, 0, CC_RD}};
+                st = cc_kb_emit(b, set_eng, &in, fa, 2);
+                if (st != BASE_OK) break;
+            }
+            /* the input elements: a strided view of x placed at the sub-box of the tile */
+            struct cc_view xv = *x;
+            int64_t off = 0;
+            for (int d = 0; d < rank; d++) {
+                off += q0[d] * x->strides[d];
+                xv.strides[d] = x->strides[d] * stv[d];
+            }
+            xv.addr = (uint64_t)((int64_t)x->addr + off * (int64_t)es);
+            struct cc_box xb = sub;
+            for (int d = 0; d < rank; d++) xb.start[d] = 0;
+            struct isa_ap src, dst;
+            if (!cc_view_box_ap(&xv, &xb, r->part_dim, r->free_dims, r->n_free, &src)) {
+                st = cc_kb_fail(b, BASE_ERR_INTERNAL, "no access pattern for a window");
+                break;
+            }
+            uint64_t doff = 0;
+            for (int d = 0; d < rank; d++)
+                if (d != r->part_dim) doff += (uint64_t)(sub.start[d] * tstride[d]);
+            uint32_t p0 = r->part_dim >= 0 ? (uint32_t)sub.start[r->part_dim] : 0;
+            uint32_t np = r->part_dim >= 0 ? (uint32_t)sub.count[r->part_dim] : 1;
+            dst = cc_kb_sp(b, wb, ws, doff * es, p0, np, dt, 1);
+            dst.ndims = 0;
+            for (int i = 0; i < r->n_free; i++) {
+                int d = r->free_dims[i];
+                if (sub.count[d] == 1) continue;
+                dst.stride[dst.ndims] = tstride[d];
+                dst.count[dst.ndims++] = (uint32_t)sub.count[d];
+            }
+            struct cc_access da = {wb, ws, full ? CC_WR : CC_RW};
+            st = cc_kb_dma(b, &dst, &src, &da, 1, cc_kb_dma_pieces(b, (uint64_t)np * F * es, np));
+            if (st != BASE_OK) break;
+            memset(&in, 0, sizeof in);
+            in.op = ISA_OP_BINARY;
+            in.func = (uint8_t)func;
+            in.dst = cc_kb_sp(b, acc, slot, 0, 0, P, dt, F);
+            in.src0 = in.dst;
+            in.src1 = cc_kb_sp(b, wb, ws, 0, 0, P, dt, F);
+            ra[1] = (struct cc_access){wb, ws, CC_RD};
+            st = cc_kb_emit(b, red_eng, &in, ra, 2);
+        }
+        if (st != BASE_OK) break;
+        struct isa_ap dst, src = cc_kb_sp(b, acc, slot, 0, 0, P, dt, F);
+        if (!cc_tiling_ap(tl, region, 0, &box, &dst)) {
+            st = cc_kb_fail(b, BASE_ERR_INTERNAL, "no access pattern for an output tile");
+            break;
+        }
+        struct cc_access sa = {acc, slot, CC_RD};
+        st = cc_kb_dma(b, &dst, &src, &sa, 1, cc_kb_dma_pieces(b, (uint64_t)P * F * es, P));
+    }
+done:
+    free(tl);
+    cc_kb_free(b);
+    return st;
+}
