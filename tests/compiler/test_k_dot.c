@@ -453,7 +453,7 @@ static void test_k_dot_epilogues(void **state)
             struct kt_run run;
             kt_run(&t, &chip, cc_emit_dot, false, c == 2 ? 3 : 1, &run);
             for (int o = 0; o < t.n_out; o++) {
-                char what[64];
+                char what[128];
                 snprintf(what, sizeof what, "epilogue %zu on %s output %d", i, chip.name, o);
                 kt_compare(run.outs[o], res.outputs[o], 0, what);
             }
