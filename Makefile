@@ -32,7 +32,7 @@ LDFLAGS_ALL := $(filter -fsanitize=%,$(OPT)) $(LDFLAGS)
 LDLIBS_ALL := -lm -lpthread $(LDLIBS)
 
 # The library: every module but the visualizer (SDL2) and the tools.
-LIB_MODULES := base graph isa compiler memory interconnect sim traces report
+LIB_MODULES := base graph isa compiler runtime memory interconnect sim traces report
 LIB_SRCS := $(foreach m,$(LIB_MODULES),$(wildcard $(m)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB := $(B)/libnpusim.a

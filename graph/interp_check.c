@@ -341,3 +341,53 @@ void interp_register_check(interp_kernel_fn *table)
     table[GRAPH_OP_INTERP_PROBE] = k_probe;
     table[GRAPH_OP_INTERP_PRINT] = k_print;
 }
+
+enum base_status graph_check_eval(const struct graph_op *op, struct base_tensor *const *operands, int n_operands,
+                                  struct graph_check_result *res, struct base_diag *diag)
+{
+    memset(res, 0, sizeof *res);
+    res->loc = op->loc;
+    if (n_operands < 0 || n_operands > 8 || n_operands != op->n_operands)
+        return base_diag_set(diag, BASE_ERR_INVALID, op->loc.file, op->loc.line, op->loc.col,
+                             "%s: %d operands given, the op has %d", op->name, n_operands, op->n_operands);
+    struct graph_interp_options opt;
+    memset(&opt, 0, sizeof opt);
+    struct interp_proc p;
+    memset(&p, 0, sizeof p);
+    p.module = NULL;
+    p.opt = &opt;
+    p.num_replicas = p.num_partitions = 1;
+    struct interp_value *in[8] = {NULL}, *out[1] = {NULL};
+    enum base_status st = BASE_OK;
+    for (int i = 0; i < n_operands && st == BASE_OK; i++) {
+        in[i] = interp_value_tensor(base_tensor_retain(operands[i]));
+        if (!in[i]) st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (st == BASE_OK) {
+        const struct graph_attr *t = graph_op_attr(op, "call_target_name");
+        switch (op->kind) {
+        case GRAPH_OP_CHECK_EXPECT_EQ:
+        case GRAPH_OP_CHECK_EXPECT_EQ_CONST:
+        case GRAPH_OP_CHECK_EXPECT_ALMOST_EQ:
+        case GRAPH_OP_CHECK_EXPECT_ALMOST_EQ_CONST:
+        case GRAPH_OP_CHECK_EXPECT_CLOSE: st = k_check(&p, op, in, out); break;
+        case GRAPH_OP_CUSTOM_CALL:
+            if (t && t->kind == GRAPH_ATTR_STRING && t->u.str.len > 6 && !memcmp(t->u.str.s, "check.", 6) &&
+                op->n_results == 0) {
+                st = interp_check_custom_call(&p, op, t->u.str.s + 6, t->u.str.len - 6, in, out);
+                break;
+            }
+            /* fall through */
+        default:
+            st = base_diag_set(diag, BASE_ERR_UNSUPPORTED, op->loc.file, op->loc.line, op->loc.col,
+                               "%s is not a check graph_check_eval evaluates", op->name);
+            break;
+        }
+        if (st != BASE_OK && p.diag.status != BASE_OK && diag && diag->status == BASE_OK) *diag = p.diag;
+    }
+    if (p.n_checks > 0) *res = p.checks[p.n_checks - 1];
+    interp_values_release(in, n_operands);
+    interp_values_release(out, 1);
+    free(p.checks);
+    return st;
+}

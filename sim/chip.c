@@ -101,6 +101,7 @@ enum sim_rate_class sim_rate_class_of(enum base_dtype dt)
     X(ACCUMULATOR, "accumulator", 1) \
     X(HBM, "hbm", 1)                 \
     X(LINKS, "links", 0)             \
+    X(HOST, "host", 0)               \
     X(NUMERICS, "numerics", 1)       \
     X(COST, "cost", 0)               \
     X(PUBLISHED, "published", 0)
@@ -169,6 +170,7 @@ struct key_def {
 #define OS(f) offsetof(struct sim_sram_desc, f)
 #define OH(f) offsetof(struct sim_hbm_desc, f)
 #define OL(f) offsetof(struct sim_link_desc, f)
+#define OHO(f) offsetof(struct sim_host_desc, f)
 #define SRQ (K_SRC | K_REQ)
 #define SRP (K_SRC | K_REQ | K_POS)
 
@@ -223,6 +225,9 @@ static const struct key_def keys[] = {
     {SEC_LINKS, "latency_ns", V_NS_PS, OL(latency_ps), SRQ, 0, 0, "a time", 1e9},
     {SEC_LINKS, "topology", V_TOPOLOGY, OL(topology), K_REQ, 0, 0, "a topology", 0},
     {SEC_LINKS, "domain_chips", V_U32, OL(domain_chips), SRQ, 0, 0, "a count", 1 << 24},
+    /* [host] */
+    {SEC_HOST, "dispatch_overhead_ns", V_NS_PS, OHO(dispatch_overhead_ps), SRQ, 0, 0, "a time", 1e9},
+    {SEC_HOST, "kernel_launch_ns", V_NS_PS, OHO(kernel_launch_ps), SRQ, 0, 0, "a time", 1e9},
     /* [numerics] */
     {SEC_NUMERICS, "matmul_types", V_DTYPES, 0, SRQ, 0, 0, "a list of element types", 0},
     {SEC_NUMERICS, "fp32_passes_default", V_U32, OC(fp32_passes_default), SRP, 0, 0, "a pass count", 64},
@@ -469,6 +474,7 @@ static void *section_object(struct parser *p, enum section s)
     case SEC_ACCUMULATOR: return &p->out->accumulator;
     case SEC_HBM: return &p->out->hbm;
     case SEC_LINKS: return &p->out->links;
+    case SEC_HOST: return &p->out->host;
     default: return p->out;
     }
 }
@@ -588,7 +594,7 @@ static enum base_status parse_header(struct parser *p, size_t i, size_t end)
         struct tok all = {i + 1, close};
         return perr(p, p->lineno, col_of(p, w.b),
                     "unknown section [%s] (sections: chip, engine NAME, scratchpad, accumulator, hbm, links, "
-                    "numerics, cost, published)",
+                    "host, numerics, cost, published)",
                     tok_str(p, all, buf, sizeof buf));
     }
     if (sec != SEC_CHIP && !p->sec_first_line[SEC_CHIP])

@@ -98,6 +98,13 @@ struct sim_link_desc {
     uint32_t domain_chips;      /* chips in the largest scale-up domain (pod, UltraServer) */
 };
 
+/* The host side of running a graph (the runtime, runtime/): what a kernel
+ * launch costs besides the kernel.  0 when the file has no [host] section. */
+struct sim_host_desc {
+    uint64_t dispatch_overhead_ps; /* host dispatch of one op in the eager modes (framework + runtime) */
+    uint64_t kernel_launch_ps;     /* device-side gap between two kernels of a compiled program */
+};
+
 struct sim_chip_desc {
     char name[SIM_NAME_MAX];    /* "tpu-v5e" */
     char path[256];             /* file it came from */
@@ -109,6 +116,7 @@ struct sim_chip_desc {
     struct sim_sram_desc accumulator;
     struct sim_hbm_desc hbm;
     struct sim_link_desc links;
+    struct sim_host_desc host;
     /* numerics */
     bool matmul_supports[BASE_DT_COUNT]; /* element types the systolic arrays take */
     uint32_t fp32_passes_default, fp32_passes_high, fp32_passes_highest; /* bf16 passes per fp32 matmul */

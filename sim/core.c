@@ -292,7 +292,7 @@ enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program
     if (core >= s->chip.cores)
         return base_diag_set(diag, BASE_ERR_INVALID, src, 0, 0, "core %u: chip %s has %u cores", core, s->chip.name,
                              s->chip.cores);
-    if (s->ran) return base_diag_set(diag, BASE_ERR_INVALID, src, 0, 0, "the simulation has already run");
+    if (s->err != BASE_OK) return base_diag_set(diag, BASE_ERR_INVALID, src, 0, 0, "an earlier run of this simulation failed");
     TRY(isa_program_validate(prog, src, diag));
     struct sim_core *co = &s->cores[core];
     for (uint32_t i = 0; i < s->chip.n_engines; i++) unload(&s->eng[core * s->chip.n_engines + i]);
@@ -716,6 +716,7 @@ static void finish_stats(struct sim *s)
         if (f > e->st->finish_ps) e->st->finish_ps = f;
         if (e->st->finish_ps > total) total = e->st->finish_ps;
     }
+    if (s->clock_ps > total) total = s->clock_ps; /* idle time advanced between launches */
     t->total_ps = total;
     t->clock_ghz = c->engines[0].clock_ghz;
     for (uint32_t i = 0; i < c->n_engines; i++)
@@ -765,17 +766,66 @@ static enum base_status clocks_init(struct sim *s)
     return BASE_OK;
 }
 
+/* A launch after an earlier run: every engine starts afresh at the current
+ * time, semaphores at 0, and the race check forgets every record and clock
+ * (the boundary orders everything before it before everything after it).
+ * Memory, written marks and statistics carry over. */
+static void launch_reset(struct sim *s)
+{
+    for (uint32_t k = 0; k < s->chip.cores; k++) {
+        struct sim_core *co = &s->cores[k];
+        memset(co->sem, 0, sizeof co->sem);
+        memset(co->sem_waiters, 0, sizeof co->sem_waiters);
+        for (int i = 0; i < ISA_MAX_SEMAPHORES; i++) {
+            free(co->hist[i]);
+            co->hist[i] = NULL;
+        }
+        co->rec_engines = 0;
+    }
+    for (uint32_t g = 0; g < s->n_eng; g++) {
+        struct sim_engine *e = &s->eng[g];
+        free(e->vc);
+        free(e->ring_vc);
+        e->vc = e->ring_vc = NULL;
+        e->rec_base += e->rec_n;
+        e->rec_n = e->rec_head = 0;
+        memset(e->uni, 0, sizeof e->uni);
+        memset(e->uni_w, 0, sizeof e->uni_w);
+        e->state = SIM_ENG_IDLE;
+        e->pc = 0;
+        e->depth = 0;
+        e->waited = false;
+        e->ring_head = e->ring_n = 0;
+        e->loaded_valid = false; /* a new kernel loads its own stationary operands */
+    }
+    free(s->vc_engine);
+    s->vc_engine = NULL;
+    s->n_vc = 0;
+}
+
+/* After a run: its programs are done with (the caller may free them). */
+static void unload_all(struct sim *s)
+{
+    for (uint32_t g = 0; g < s->n_eng; g++) unload(&s->eng[g]);
+    for (uint32_t k = 0; k < s->chip.cores; k++) s->cores[k].prog = NULL;
+}
+
 enum base_status sim_run(struct sim *s, struct base_diag *diag)
 {
-    if (s->ran) return base_diag_set(diag, BASE_ERR_INVALID, "<program>", 0, 0, "sim_run: the simulation already ran");
+    if (s->err != BASE_OK)
+        return base_diag_set(diag, BASE_ERR_INVALID, "<program>", 0, 0, "sim_run: an earlier run of this simulation failed");
+    if (s->ran) launch_reset(s);
     s->ran = true;
+    uint64_t t0 = s->clock_ps;
+    if (t0 > sim_sched_now(&s->sched)) sim_sched_advance(&s->sched, t0);
     if (clocks_init(s) != BASE_OK)
         return base_diag_set(diag, BASE_ERR_NOMEM, "<program>", 0, 0, "out of memory for the race check's clocks");
     for (uint32_t g = 0; g < s->n_eng; g++) {
         struct sim_engine *e = &s->eng[g];
         if (!e->stream) continue;
         e->state = SIM_ENG_RUN;
-        schedule_step(s, e, 0);
+        e->t_ready = t0;
+        schedule_step(s, e, t0);
     }
     while (s->err == BASE_OK && sim_sched_step(&s->sched)) {
     }
@@ -786,11 +836,24 @@ enum base_status sim_run(struct sim *s, struct base_diag *diag)
                 break;
             }
     finish_stats(s);
+    s->clock_ps = s->stats.total_ps;
+    unload_all(s);
     if (s->err != BASE_OK) {
         if (diag) *diag = s->diag;
         return s->err;
     }
     return BASE_OK;
 }
+
+enum base_status sim_advance(struct sim *s, uint64_t ps, struct base_diag *diag)
+{
+    if (s->clock_ps > UINT64_MAX - ps)
+        return base_diag_set(diag, BASE_ERR_LIMIT, "<host>", 0, 0, "sim_advance: time overflows");
+    s->clock_ps += ps;
+    finish_stats(s);
+    return BASE_OK;
+}
+
+uint64_t sim_now_ps(const struct sim *s) { return s->clock_ps; }
 
 const struct sim_stats *sim_get_stats(const struct sim *s) { return &s->stats; }

@@ -19,7 +19,7 @@
  * Use:
  *     struct sim *s;
  *     sim_create(chip, &opts, &s, &diag);
- *     sim_load(s, 0, &program, "prog.s", &diag); // borrowed until sim_destroy
+ *     sim_load(s, 0, &program, "prog.s", &diag); // borrowed until sim_run returns
  *     sim_write_tensor(s, &loc, input, &diag);  // inputs (marks them written)
  *     sim_run(s, &diag);
  *     sim_read_tensor(s, &loc, ..., &out, &diag);
@@ -136,7 +136,8 @@ struct sim_stats {
 enum base_status sim_create(const struct sim_chip_desc *chip, const struct sim_options *opt, struct sim **out,
                             struct base_diag *diag);
 void sim_destroy(struct sim *s);
-/* Loads a program on core `core` (borrowed: it must outlive the sim).
+/* Loads a program on core `core` (borrowed until the sim_run that runs it
+ * returns).
  * Validates it (isa_program_validate), maps each stream to the engine of
  * its name, and checks every op may run on that engine's kind.  path (may
  * be NULL: the program's name) is the file diagnostics point into. */
@@ -145,9 +146,21 @@ enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program
 /* Runs every loaded program to completion (all streams halted or ended).
  * Errors: checks (ERR_CHECK), chip limits (ERR_LIMIT), deadlock
  * (ERR_RUNTIME: every remaining engine waits and no event is pending; the
- * message names the waiting engines and semaphores).  Once. */
+ * message names the waiting engines and semaphores).  After it returns OK,
+ * more programs may be loaded and run (sim_advance below). */
 enum base_status sim_run(struct sim *s, struct base_diag *diag);
 const struct sim_stats *sim_get_stats(const struct sim *s);
+/* A sequence of launches.  After sim_run returns OK, sim_load may load new
+ * programs (on any cores; the programs of the last run are unloaded when it
+ * returns, so they need to live only until then) and sim_run runs them:
+ * every engine starts at the current time, semaphores start again at 0,
+ * memory keeps its contents and written marks, statistics accumulate, and
+ * the race check treats the launch boundary as a full barrier (nothing of
+ * one launch races with the next).  sim_advance adds ps of idle time (a host
+ * dispatch between launches); sim_now_ps is the current time: the end of
+ * the last run plus the time advanced since (stats.total_ps follows it). */
+enum base_status sim_advance(struct sim *s, uint64_t ps, struct base_diag *diag);
+uint64_t sim_now_ps(const struct sim *s);
 const struct sim_chip_desc *sim_chip(const struct sim *s);
 
 /* A place in memory.  HBM: byte address `addr` (partition ignored).  SP/ACC

@@ -211,7 +211,8 @@ struct sim {
     uint64_t rec_made;         /* race check: records made by every engine */
     struct sim_engine_stats *est;
     struct sim_stats stats;
-    bool ran;
+    bool ran;                /* a run has happened (the next one is a new launch) */
+    uint64_t clock_ps;       /* the time between runs: the last end plus sim_advance */
     enum base_status err;
     struct base_diag diag;
     void *buf[SIM_BUF_COUNT];

@@ -990,6 +990,43 @@ static void test_chip_cli_finds_chips_from_anywhere(void **state)
     free(out);
 }
 
+/* [host]: optional (zeros without it), both keys when present; every
+ * bundled chip gives them, a host dispatch costing more than the device's
+ * gap between kernels of a compiled program. */
+static void test_chip_host_section(void **state)
+{
+    (void)state;
+    struct sim_chip_desc c;
+    struct base_diag d;
+    base_diag_clear(&d);
+    char *text = toy_text(NULL, 0, 0);
+    assert_int_equal(sim_chip_parse(text, strlen(text), "toy.chip", &c, &d), BASE_OK);
+    assert_int_equal(c.host.dispatch_overhead_ps, 0);
+    assert_int_equal(c.host.kernel_launch_ps, 0);
+    free(text);
+    struct edit with[1] = {{-45, "[host]\ndispatch_overhead_ns = 20000 # EST: t\nkernel_launch_ns = 0.5 # EST: t"}};
+    text = toy_text(with, 1, 0);
+    enum base_status st = sim_chip_parse(text, strlen(text), "toy.chip", &c, &d);
+    if (st != BASE_OK) base_diag_print(&d, stderr);
+    assert_int_equal(st, BASE_OK);
+    assert_int_equal(c.host.dispatch_overhead_ps, 20000000);
+    assert_int_equal(c.host.kernel_launch_ps, 500);
+    free(text);
+    struct edit missing[1] = {{-45, "[host]\ndispatch_overhead_ns = 20000 # EST: t"}};
+    text = toy_text(missing, 1, 0);
+    base_diag_clear(&d);
+    assert_int_not_equal(sim_chip_parse(text, strlen(text), "toy.chip", &c, &d), BASE_OK);
+    assert_non_null(strstr(d.msg, "kernel_launch_ns"));
+    free(text);
+    const char **names;
+    int n = sim_chip_list(&names);
+    for (int i = 0; i < n; i++) {
+        load_ok(names[i], &c);
+        if (!(c.host.dispatch_overhead_ps > c.host.kernel_launch_ps && c.host.kernel_launch_ps > 0))
+            fail_msg("%s: [host] dispatch_overhead_ns must exceed kernel_launch_ns > 0", names[i]);
+    }
+}
+
 TEST_MAIN(NULL, NULL, T(test_chip_bundled_files_parse), T(test_chip_list_matches_directory),
           T(test_chip_derived_peaks_match_published), T(test_chip_published_figures_cite_chips_tsv),
           T(test_chip_peak_known_answers), T(test_chip_every_numeric_line_has_source),
@@ -997,4 +1034,4 @@ TEST_MAIN(NULL, NULL, T(test_chip_bundled_files_parse), T(test_chip_list_matches
           T(test_chip_rate_class_of), T(test_chip_prices_flag_estimates), T(test_chip_toy_file_parses),
           T(test_chip_errors_are_located), T(test_chip_nul_byte_is_located), T(test_chip_fuzz_truncated_and_mutated),
           T(test_chip_user_file_loads_by_path), T(test_chip_unknown_name_is_reported),
-          T(test_chip_cli_json_is_valid), T(test_chip_cli_finds_chips_from_anywhere))
+          T(test_chip_cli_json_is_valid), T(test_chip_cli_finds_chips_from_anywhere), T(test_chip_host_section))

@@ -1,0 +1,108 @@
+/* runtime: runs a compiled plan (compiler/compiler.h) on a simulated chip.
+ *
+ * It does what a framework's runtime does on the real machine: puts the
+ * inputs and constants in HBM, walks the plan's steps, emits each kernel for
+ * every core and launches it (the simulator continues simulated time from
+ * one launch to the next), pays the host's dispatch overhead before eager
+ * kernels and the device's launch gap between compiled ones (the chip
+ * file's [host] section), takes branches by reading scalars back from HBM,
+ * runs the conformance suites' checks on the host, and reads the outputs.
+ * Every launch is measured: time, FLOPs, HBM bytes, engine busy time and what
+ * bounds it (docs/compiler.md "Runtime" and "Reports and tolerances").
+ */
+#ifndef NPUSIM_RUNTIME_H
+#define NPUSIM_RUNTIME_H
+
+#include "compiler/compiler.h"
+#include "sim/sim.h"
+
+/* What limits a kernel (docs/compiler.md states the rule). */
+#define X_RT_BOUNDS(X)                                                        \
+    X(COMPUTE, "compute")   /* an engine that computes is busy most of the time */ \
+    X(MEMORY, "memory")     /* HBM traffic or the DMA queues are */              \
+    X(DISPATCH, "dispatch") /* the host's dispatch / launch gap exceeds the kernel */ \
+    X(WAITING, "waiting")   /* nothing is kept busy: latencies, fixed costs, waits */
+enum rt_bound {
+#define X(e, name) RT_BOUND_##e,
+    X_RT_BOUNDS(X)
+#undef X
+        RT_BOUND_COUNT
+};
+const char *rt_bound_name(enum rt_bound b);
+
+struct rt_options {
+    bool timing_only;    /* the sim was created timing-only: no values are read back */
+    uint64_t max_steps;  /* stop (ERR_LIMIT) after this many steps; 0: 100 million */
+};
+void rt_options_default(struct rt_options *o);
+
+/* One kernel of the plan, summed over its launches. */
+struct rt_kernel_stats {
+    uint64_t launches;
+    uint64_t time_ps;          /* device time: from the launch to its last result */
+    uint64_t dispatch_ps;      /* host dispatch or launch gap before its launches */
+    uint64_t first_start_ps, last_end_ps;
+    uint64_t flops;            /* as the simulator counts them (instructions' flops) */
+    uint64_t model_flops;      /* the graph's FLOPs (cc_kernel_info.flops) x launches */
+    uint64_t hbm_bytes;        /* through HBM, as simulated */
+    uint64_t compute_busy_ps;  /* busiest computing engine (pe, vec, act, pool) of any core */
+    uint64_t dma_busy_ps;      /* busiest DMA queue */
+    uint64_t hbm_ps;           /* hbm_bytes at the chip's HBM bandwidth */
+    uint64_t busy_ps[ISA_ENGINE_KIND_COUNT]; /* summed over the engines of that kind, all cores */
+    uint64_t instructions;
+    enum rt_bound bound;
+};
+
+struct rt_report {
+    uint64_t total_ps;         /* simulated time at the end (dispatch included) */
+    uint64_t device_ps;        /* sum of kernel device times */
+    uint64_t dispatch_ps;      /* sum of dispatch overheads and launch gaps */
+    uint64_t launches;
+    uint64_t steps;            /* steps executed */
+    uint32_t n_kernels;
+    struct rt_kernel_stats *kernels; /* per plan kernel */
+    int n_checks, n_checks_failed;
+    struct graph_check_result *checks;
+};
+void rt_report_free(struct rt_report *r);
+
+/* Runs plan on sim (created for the plan's chip, nothing loaded yet; the
+ * caller destroys it).  inputs[i] is argument i (n_inputs ==
+ * cc_plan_n_inputs; in timing-only runs entries may be NULL: only their
+ * shape matters).  outputs[] (cc_plan_n_outputs entries) get new
+ * references (NULL in timing-only runs).  report may be NULL.  Errors name
+ * the kernel or op and its location. */
+enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base_tensor *const *inputs, int n_inputs,
+                        const struct rt_options *opt, struct base_tensor **outputs, struct rt_report *report,
+                        struct base_diag *diag);
+
+/* ------------------------------------------------------- checking outputs */
+
+/* How an output of the plan is compared with the golden interpreter's
+ * (docs/compiler.md "Reports and tolerances"): integers and booleans
+ * exactly; floats element by element within
+ *     |got - want| <= atol + rtol |want|,   atol = rtol * max |want|
+ * where rtol grows with the output type's epsilon, the longest contraction
+ * of the plan's matmuls (at the precision the chip runs them) and the
+ * longest reduction in a type below f32.  NaN matches NaN; infinities must
+ * be equal. */
+struct rt_tolerance {
+    bool exact;
+    double rtol, atol;
+};
+void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want, struct rt_tolerance *tol);
+
+struct rt_compare {
+    bool passed;
+    struct rt_tolerance tol;
+    int64_t n_bad;            /* elements outside the bound */
+    int64_t worst;            /* index of the element closest to (or furthest past) its bound */
+    double worst_ratio;       /* |got - want| / bound there (<= 1 passes; exact: 0 or inf) */
+    double max_abs_err;
+    double got_at_worst, want_at_worst;
+};
+/* Compares got with want (same type and shape, else not passed). */
+void rt_compare_output(const struct cc_plan *plan, const struct base_tensor *got, const struct base_tensor *want,
+                       struct rt_compare *out);
+
+#endif

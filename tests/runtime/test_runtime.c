@@ -1,0 +1,354 @@
+/* rt_run: plans run on the simulated chips match the golden interpreter;
+ * modes differ in time only; control flow, checks, dispatch overheads and
+ * the bound rule (runtime/runtime.c). */
+#include "tests/prog.h"
+
+#include "compiler/compiler.h"
+#include "runtime/runtime.h"
+
+#include <math.h>
+#include <stdio.h>
+
+struct run {
+    struct cc_plan *plan;
+    struct rt_report rep;
+    struct base_tensor *outs[8];
+    enum base_status st;
+    struct base_diag diag;
+};
+
+static void load_chip(const char *name, struct sim_chip_desc *c)
+{
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (sim_chip_load(name, c, &d) != BASE_OK) {
+        base_diag_print(&d, stderr);
+        fail_msg("cannot load %s", name);
+    }
+}
+
+/* Compiles m for chip in mode and runs it (inputs may be NULL when timing_only). */
+static void run_plan(struct graph_module *m, const struct sim_chip_desc *chip, enum cc_mode mode, bool timing_only,
+                     struct base_tensor *const *in, int n_in, struct run *r)
+{
+    memset(r, 0, sizeof *r);
+    base_diag_clear(&r->diag);
+    struct cc_options o;
+    cc_options_default(&o);
+    o.mode = mode;
+    if (cc_compile(m, chip, &o, &r->plan, &r->diag) != BASE_OK) {
+        base_diag_print(&r->diag, stderr);
+        fail_msg("cc_compile on %s", chip->name);
+    }
+    struct sim_options so;
+    sim_options_default(&so);
+    so.timing_only = timing_only;
+    struct sim *s = NULL;
+    assert_int_equal(sim_create(chip, &so, &s, &r->diag), BASE_OK);
+    struct rt_options ro;
+    rt_options_default(&ro);
+    ro.timing_only = timing_only;
+    ro.max_steps = 100000; /* a broken loop fails instead of spinning */
+    r->st = rt_run(r->plan, s, in, n_in, &ro, r->outs, &r->rep, &r->diag);
+    sim_destroy(s);
+}
+
+static void run_ok(struct graph_module *m, const struct sim_chip_desc *chip, enum cc_mode mode, bool timing_only,
+                   struct base_tensor *const *in, int n_in, struct run *r)
+{
+    run_plan(m, chip, mode, timing_only, in, n_in, r);
+    if (r->st != BASE_OK) {
+        base_diag_print(&r->diag, stderr);
+        fail_msg("rt_run on %s (%s): %s", chip->name, cc_mode_name(mode), base_status_str(r->st));
+    }
+}
+
+static void run_free(struct run *r)
+{
+    for (int i = 0; i < 8; i++) base_tensor_release(r->outs[i]);
+    rt_report_free(&r->rep);
+    cc_plan_destroy(r->plan);
+    memset(r, 0, sizeof *r);
+}
+
+static void random_inputs(struct graph_module *m, struct base_tensor **in, int *n, uint64_t seed)
+{
+    const struct graph_block *b = &graph_module_entry(m)->regions[0].blocks[0];
+    *n = b->n_args;
+    for (int i = 0; i < b->n_args; i++) {
+        const struct graph_type *t = b->args[i].type;
+        assert_int_equal(base_tensor_create(t->elem, t->rank, t->dims, &in[i]), BASE_OK);
+        assert_int_equal(base_tensor_fill_random(in[i], seed * 7919 + (uint64_t)i, 1.0), BASE_OK);
+    }
+}
+
+/* The interpreter's outputs vs the run's, within the documented tolerance. */
+static void expect_matches_interpreter(struct graph_module *m, struct base_tensor *const *in, int n_in,
+                                       const struct run *r, const char *what)
+{
+    struct graph_interp_options io;
+    memset(&io, 0, sizeof io);
+    struct graph_interp_result gold;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(graph_interp_run(m, NULL, in, n_in, &io, &gold, &d), BASE_OK);
+    assert_int_equal(gold.n_outputs, cc_plan_n_outputs(r->plan));
+    for (int i = 0; i < gold.n_outputs; i++) {
+        struct rt_compare c;
+        rt_compare_output(r->plan, r->outs[i], gold.outputs[i], &c);
+        if (!c.passed)
+            fail_msg("%s: output %d: %lld elements out of bound, worst at [%lld]: %.9g vs %.9g (%.3g of the bound)", what,
+                     i, (long long)c.n_bad, (long long)c.worst, c.got_at_worst, c.want_at_worst, c.worst_ratio);
+    }
+    graph_interp_result_free(&gold);
+}
+
+/* softmax over rows, a scaled residual, a row sum and a bf16 matmul with a
+ * bias and a row sum: elementwise chains, reduce prologues, broadcasts and
+ * transposes as views, a dot */
+static const char *const small_src =
+    "func.func @main(%x: tensor<64x256xf32>, %y: tensor<64x256xf32>, %w: tensor<256x128xbf16>, %bias: tensor<128xf32>)"
+    " -> (tensor<64x256xf32>, tensor<64xf32>, tensor<64x128xf32>) {\n"
+    "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+    "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+    "  %half = stablehlo.constant dense<0.5> : tensor<64x256xf32>\n"
+    "  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<64x256xf32>, tensor<f32>) -> tensor<64xf32>\n"
+    "  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<64xf32>) -> tensor<64x256xf32>\n"
+    "  %d = stablehlo.subtract %x, %mb : tensor<64x256xf32>\n"
+    "  %e = stablehlo.exponential %d : tensor<64x256xf32>\n"
+    "  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<64x256xf32>, tensor<f32>) -> tensor<64xf32>\n"
+    "  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<64xf32>) -> tensor<64x256xf32>\n"
+    "  %p = stablehlo.divide %e, %sb : tensor<64x256xf32>\n"
+    "  %yh = stablehlo.multiply %y, %half : tensor<64x256xf32>\n"
+    "  %r = stablehlo.add %p, %yh : tensor<64x256xf32>\n"
+    "  %t = stablehlo.transpose %r, dims = [1, 0] : (tensor<64x256xf32>) -> tensor<256x64xf32>\n"
+    "  %tt = stablehlo.transpose %t, dims = [1, 0] : (tensor<256x64xf32>) -> tensor<64x256xf32>\n"
+    "  %rs = stablehlo.reduce(%tt init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<64x256xf32>, tensor<f32>) -> tensor<64xf32>\n"
+    "  %rb = stablehlo.convert %r : (tensor<64x256xf32>) -> tensor<64x256xbf16>\n"
+    "  %mm = stablehlo.dot_general %rb, %w, contracting_dims = [1] x [0] : (tensor<64x256xbf16>, tensor<256x128xbf16>) -> tensor<64x128xf32>\n"
+    "  %bb = stablehlo.broadcast_in_dim %bias, dims = [1] : (tensor<128xf32>) -> tensor<64x128xf32>\n"
+    "  %o = stablehlo.add %mm, %bb : tensor<64x128xf32>\n"
+    "  func.return %r, %rs, %o : tensor<64x256xf32>, tensor<64xf32>, tensor<64x128xf32>\n}\n";
+
+static void check_small_on(const char *chip_name)
+{
+    struct sim_chip_desc chip;
+    load_chip(chip_name, &chip);
+    struct graph_module *m = prog_parse(small_src);
+    struct base_tensor *in[8] = {NULL};
+    int n;
+    random_inputs(m, in, &n, test_seed());
+    for (int mode = 0; mode < CC_MODE_COUNT; mode++) {
+        struct run r;
+        run_ok(m, &chip, (enum cc_mode)mode, false, in, n, &r);
+        char what[96];
+        snprintf(what, sizeof what, "%s %s", chip_name, cc_mode_name((enum cc_mode)mode));
+        expect_matches_interpreter(m, in, n, &r, what);
+        run_free(&r);
+    }
+    for (int i = 0; i < n; i++) base_tensor_release(in[i]);
+    graph_module_destroy(m);
+}
+
+static void test_runtime_small_graph_matches_interpreter_on_tpu_v5e(void **state)
+{
+    (void)state;
+    check_small_on("tpu-v5e");
+}
+
+static void test_runtime_small_graph_matches_interpreter_on_trn2(void **state)
+{
+    (void)state;
+    check_small_on("trn2");
+}
+
+/* Modes change the time, not the values; eager pays a dispatch per kernel. */
+static void test_runtime_eager_is_slower_than_compiled(void **state)
+{
+    (void)state;
+    struct sim_chip_desc chip;
+    load_chip("tpu-v5e", &chip);
+    struct graph_module *m = prog_parse(small_src);
+    struct base_tensor *in[8] = {NULL};
+    int n;
+    random_inputs(m, in, &n, test_seed());
+    struct run c, e;
+    run_ok(m, &chip, CC_MODE_COMPILED, false, in, n, &c);
+    run_ok(m, &chip, CC_MODE_EAGER, false, in, n, &e);
+    assert_true(e.rep.total_ps > c.rep.total_ps);
+    assert_true(e.rep.launches > c.rep.launches);
+    /* eager: one host dispatch per kernel; compiled: one for the program and
+     * the device's gap between kernels */
+    assert_int_equal(e.rep.dispatch_ps, e.rep.launches * chip.host.dispatch_overhead_ps);
+    assert_int_equal(c.rep.dispatch_ps,
+                     chip.host.dispatch_overhead_ps + (c.rep.launches - 1) * chip.host.kernel_launch_ps);
+    assert_int_equal(e.rep.total_ps, e.rep.device_ps + e.rep.dispatch_ps);
+    for (int i = 0; i < cc_plan_n_outputs(c.plan); i++) {
+        assert_int_equal(c.outs[i]->count, e.outs[i]->count);
+        assert_memory_equal(c.outs[i]->data, e.outs[i]->data, base_tensor_nbytes(c.outs[i]));
+    }
+    run_free(&c);
+    run_free(&e);
+    for (int i = 0; i < n; i++) base_tensor_release(in[i]);
+    graph_module_destroy(m);
+}
+
+static void test_runtime_timing_only_gives_identical_time(void **state)
+{
+    (void)state;
+    const char *chips[] = {"tpu-v5e", "trn2"};
+    for (int c = 0; c < 2; c++) {
+        struct sim_chip_desc chip;
+        load_chip(chips[c], &chip);
+        struct graph_module *m = prog_parse(small_src);
+        struct base_tensor *in[8] = {NULL};
+        int n;
+        random_inputs(m, in, &n, test_seed());
+        for (int mode = 0; mode < CC_MODE_COUNT; mode++) {
+            struct run f, t;
+            run_ok(m, &chip, (enum cc_mode)mode, false, in, n, &f);
+            run_ok(m, &chip, (enum cc_mode)mode, true, NULL, n, &t);
+            assert_int_equal(f.rep.total_ps, t.rep.total_ps);
+            assert_int_equal(f.rep.launches, t.rep.launches);
+            assert_null(t.outs[0]);
+            run_free(&f);
+            run_free(&t);
+        }
+        for (int i = 0; i < n; i++) base_tensor_release(in[i]);
+        graph_module_destroy(m);
+    }
+}
+
+static const char *const loop_src =
+    "func.func @main(%x: tensor<128xf32>) -> (tensor<128xf32>, tensor<i32>) {\n"
+    "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+    "  %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<128xf32>\n"
+    "  cond {\n"
+    "    %n = stablehlo.constant dense<5> : tensor<i32>\n"
+    "    %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+    "    stablehlo.return %p : tensor<i1>\n"
+    "  } do {\n"
+    "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+    "    %k = stablehlo.constant dense<0.75> : tensor<128xf32>\n"
+    "    %i2 = stablehlo.add %i, %one : tensor<i32>\n"
+    "    %v2 = stablehlo.multiply %v, %k : tensor<128xf32>\n"
+    "    %v3 = stablehlo.add %v2, %k : tensor<128xf32>\n"
+    "    stablehlo.return %i2, %v3 : tensor<i32>, tensor<128xf32>\n"
+    "  }\n"
+    "  func.return %r#1, %r#0 : tensor<128xf32>, tensor<i32>\n}\n";
+
+static void test_runtime_while_loop_runs_its_trips(void **state)
+{
+    (void)state;
+    struct sim_chip_desc chip;
+    load_chip("trn2", &chip);
+    struct graph_module *m = prog_parse(loop_src);
+    struct base_tensor *in[2] = {NULL};
+    int n;
+    random_inputs(m, in, &n, test_seed());
+    struct run f, t;
+    run_ok(m, &chip, CC_MODE_COMPILED, false, in, n, &f);
+    expect_matches_interpreter(m, in, n, &f, "while");
+    assert_int_equal(((const int32_t *)f.outs[1]->data)[0], 5);
+    /* timing-only: the trip count is static (counter, constant, constant) */
+    run_ok(m, &chip, CC_MODE_COMPILED, true, NULL, n, &t);
+    assert_int_equal(f.rep.total_ps, t.rep.total_ps);
+    assert_int_equal(f.rep.launches, t.rep.launches);
+    run_free(&f);
+    run_free(&t);
+    for (int i = 0; i < n; i++) base_tensor_release(in[i]);
+    graph_module_destroy(m);
+}
+
+static const char *const if_src =
+    "func.func @main(%x: tensor<16xf32>, %y: tensor<16xf32>) -> tensor<16xf32> {\n"
+    "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+    "  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<16xf32>, tensor<f32>) -> tensor<f32>\n"
+    "  %p = stablehlo.compare GT, %s, %zero : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+    "  %r = \"stablehlo.if\"(%p) ({\n"
+    "    %a = stablehlo.add %x, %y : tensor<16xf32>\n"
+    "    stablehlo.return %a : tensor<16xf32>\n"
+    "  }, {\n"
+    "    %b = stablehlo.subtract %x, %y : tensor<16xf32>\n"
+    "    stablehlo.return %b : tensor<16xf32>\n"
+    "  }) : (tensor<i1>) -> tensor<16xf32>\n"
+    "  func.return %r : tensor<16xf32>\n}\n";
+
+static void test_runtime_if_takes_the_computed_branch(void **state)
+{
+    (void)state;
+    struct sim_chip_desc chip;
+    load_chip("tpu-v5e", &chip);
+    struct graph_module *m = prog_parse(if_src);
+    for (int sign = 0; sign < 2; sign++) {
+        struct base_tensor *in[2] = {NULL};
+        int n;
+        random_inputs(m, in, &n, test_seed() + (uint64_t)sign);
+        for (int i = 0; i < 16; i++) /* all positive, or all negative */
+            ((float *)in[0]->data)[i] = (sign ? -1.0f : 1.0f) * (1.0f + fabsf(((float *)in[0]->data)[i]));
+        struct run r;
+        run_ok(m, &chip, CC_MODE_COMPILED, false, in, n, &r);
+        expect_matches_interpreter(m, in, n, &r, sign ? "if, false branch" : "if, true branch");
+        run_free(&r);
+        for (int i = 0; i < n; i++) base_tensor_release(in[i]);
+    }
+    /* timing-only cannot read the predicate: a located error naming the op */
+    struct run t;
+    run_plan(m, &chip, CC_MODE_COMPILED, true, NULL, 2, &t);
+    assert_int_equal(t.st, BASE_ERR_UNSUPPORTED);
+    assert_int_equal(t.diag.line, 5);
+    assert_non_null(strstr(t.diag.msg, "stablehlo.if"));
+    run_free(&t);
+    graph_module_destroy(m);
+}
+
+static void test_runtime_check_ops_run_on_the_host(void **state)
+{
+    (void)state;
+    struct sim_chip_desc chip;
+    load_chip("trn2", &chip);
+    struct graph_module *m = prog_parse(
+        "func.func @main() {\n"
+        "  %a = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>\n"
+        "  %b = stablehlo.add %a, %a : tensor<4xf32>\n"
+        "  check.expect_eq_const %b, dense<[2.0, 4.0, 6.0, 8.0]> : tensor<4xf32>\n"
+        "  check.expect_eq_const %b, dense<[2.0, 4.0, 6.0, 9.0]> : tensor<4xf32>\n"
+        "  func.return\n}\n");
+    struct run r;
+    run_ok(m, &chip, CC_MODE_EAGER, false, NULL, 0, &r);
+    assert_int_equal(r.rep.n_checks, 2);
+    assert_int_equal(r.rep.n_checks_failed, 1);
+    assert_true(r.rep.checks[0].passed);
+    assert_false(r.rep.checks[1].passed);
+    assert_int_equal(r.rep.checks[1].loc.line, 5);
+    run_free(&r);
+    graph_module_destroy(m);
+}
+
+/* A big elementwise op is memory-bound; a tiny eager one is dispatch-bound. */
+static void test_runtime_bound_rule(void **state)
+{
+    (void)state;
+    struct sim_chip_desc chip;
+    load_chip("tpu-v5e", &chip);
+    struct graph_module *m = prog_parse(
+        "func.func @main(%a: tensor<4096x1024xf32>, %b: tensor<4096x1024xf32>, %c: tensor<8xf32>) -> (tensor<4096x1024xf32>, tensor<8xf32>) {\n"
+        "  %s = stablehlo.add %a, %b : tensor<4096x1024xf32>\n"
+        "  %n = stablehlo.negate %c : tensor<8xf32>\n"
+        "  func.return %s, %n : tensor<4096x1024xf32>, tensor<8xf32>\n}\n");
+    struct run r;
+    run_ok(m, &chip, CC_MODE_EAGER, true, NULL, 3, &r);
+    assert_int_equal(r.rep.n_kernels, 2);
+    assert_int_equal(r.rep.kernels[0].bound, RT_BOUND_MEMORY);
+    assert_int_equal(r.rep.kernels[1].bound, RT_BOUND_DISPATCH);
+    /* the add moves 3 x 16 MiB through HBM */
+    assert_int_equal(r.rep.kernels[0].hbm_bytes, 3 * 4096 * 1024 * 4);
+    run_free(&r);
+    graph_module_destroy(m);
+}
+
+TEST_MAIN(NULL, NULL, T(test_runtime_small_graph_matches_interpreter_on_tpu_v5e),
+          T(test_runtime_small_graph_matches_interpreter_on_trn2), T(test_runtime_eager_is_slower_than_compiled),
+          T(test_runtime_timing_only_gives_identical_time), T(test_runtime_while_loop_runs_its_trips),
+          T(test_runtime_if_takes_the_computed_branch), T(test_runtime_check_ops_run_on_the_host),
+          T(test_runtime_bound_rule))

@@ -1,0 +1,119 @@
+/* npusim coverage MODEL.mlir --chip NAME [--entry NAME] [--json] */
+#include "tools/tools.h"
+
+#include "compiler/compiler.h"
+
+#include <string.h>
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: npusim coverage MODEL.mlir --chip NAME|FILE.chip [--entry NAME] [--json]\n"
+            "\n"
+            "Lists each op kind of the program (the entry function, the functions it\n"
+            "calls and the regions of while/if/case) with its count and whether the\n"
+            "compiler lowers it for the chip, and where the ones it does not are.\n"
+            "Exit status 1 when something is not lowered.\n"
+            "  --chip NAME   a bundled chip (npusim chips) or a .chip file\n"
+            "  --entry NAME  function to start from (default: @main, or the only function)\n"
+            "  --json        machine-readable output\n");
+}
+
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\') printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20) printf("\\u%04x", (unsigned char)*s);
+        else putchar(*s);
+    }
+    putchar('"');
+}
+
+int cmd_coverage(int argc, char **argv)
+{
+    const char *path = NULL, *chip_name = NULL, *entry = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
+            help(stdout);
+            return TOOL_OK;
+        } else if (tool_opt(argc, argv, &i, "--chip", &chip_name)) {
+        } else if (tool_opt(argc, argv, &i, "--entry", &entry)) {
+        } else if (tool_flag(argv[i], "--json")) {
+            json = true;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "npusim coverage: unknown option %s\n", argv[i]);
+            help(stderr);
+            return TOOL_USAGE;
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            fprintf(stderr, "npusim coverage: one model at a time\n");
+            return TOOL_USAGE;
+        }
+    }
+    if (!path || !chip_name) {
+        fprintf(stderr, "npusim coverage: give a model and --chip\n");
+        help(stderr);
+        return TOOL_USAGE;
+    }
+    struct base_diag d;
+    base_diag_clear(&d);
+    static struct sim_chip_desc chip;
+    if (sim_chip_load(chip_name, &chip, &d) != BASE_OK) {
+        tool_print_diag(&d);
+        return TOOL_FAIL;
+    }
+    struct graph_module *m = tool_load_model(path, true);
+    if (!m) return TOOL_FAIL;
+    struct cc_coverage cv;
+    if (cc_coverage(m, &chip, entry, &cv, &d) != BASE_OK) {
+        tool_print_diag(&d);
+        graph_module_destroy(m);
+        return TOOL_FAIL;
+    }
+    if (json) {
+        printf("{\"model\": ");
+        json_str(path);
+        printf(", \"chip\": ");
+        json_str(chip.name);
+        printf(", \"ops\": %d, \"unsupported\": %d, \"kinds\": [", cv.n_ops, cv.n_unsupported);
+        for (int i = 0; i < cv.n_entries; i++) {
+            const struct cc_coverage_entry *e = &cv.entries[i];
+            printf("%s\n  {\"op\": ", i ? "," : "");
+            json_str(e->name);
+            printf(", \"count\": %d, \"supported\": %s, \"unsupported\": %d", e->count, e->supported ? "true" : "false",
+                   e->n_unsupported);
+            if (!e->supported) {
+                printf(", \"why\": ");
+                json_str(e->why);
+                printf(", \"locations\": [");
+                for (int j = 0; j < e->n_unsupported; j++)
+                    printf("%s\"%s:%d:%d\"", j ? ", " : "", e->locs[j].file ? e->locs[j].file : path, e->locs[j].line,
+                           e->locs[j].col);
+                printf("]");
+            }
+            printf("}");
+        }
+        printf("\n]}\n");
+    } else {
+        printf("%s on %s: %d ops of %d kinds, %d not lowered\n", path, chip.name, cv.n_ops, cv.n_entries,
+               cv.n_unsupported);
+        for (int i = 0; i < cv.n_entries; i++) {
+            const struct cc_coverage_entry *e = &cv.entries[i];
+            if (e->supported) printf("  %-36s %6d  lowered\n", e->name, e->count);
+            else printf("  %-36s %6d  NOT LOWERED (%d of them)\n", e->name, e->count, e->n_unsupported);
+        }
+        for (int i = 0; i < cv.n_entries; i++) {
+            const struct cc_coverage_entry *e = &cv.entries[i];
+            for (int j = 0; j < e->n_unsupported; j++)
+                printf("%s:%d:%d: %s is not lowered for %s: %s\n", e->locs[j].file ? e->locs[j].file : path,
+                       e->locs[j].line, e->locs[j].col, e->name, chip.name, e->why);
+        }
+    }
+    int rc = cv.n_unsupported ? TOOL_FAIL : TOOL_OK;
+    cc_coverage_free(&cv);
+    graph_module_destroy(m);
+    return rc;
+}

@@ -1,0 +1,466 @@
+/* npusim run MODEL.mlir --chip NAME [--mode M] [--inputs ...|--random-inputs SEED] [--timing-only]
+ *                       [--check] [--out DIR] [--json] */
+#include "tools/tools.h"
+
+#include "compiler/compiler.h"
+#include "runtime/runtime.h"
+#include "sim/sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: npusim run MODEL.mlir --chip NAME|FILE.chip [--mode compiled|fused-eager|eager]\n"
+            "                  [--inputs A.npy,B.npy,...|--random-inputs SEED] [--timing-only]\n"
+            "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
+            "                  [--no-checks]\n"
+            "\n"
+            "Compiles a StableHLO program for a chip and runs it on the simulated chip:\n"
+            "total time and cycles, MFU, HBM traffic and bandwidth, engine utilisation\n"
+            "and a table of kernels (time, FLOPs, bytes, what bounds each).  The plan,\n"
+            "the modes and the report: docs/compiler.md.\n"
+            "  --chip NAME          a bundled chip (npusim chips) or a .chip file\n"
+            "  --mode M             compiled (default: whole graph, fused), fused-eager\n"
+            "                       (op by op, small elementwise runs fused) or eager\n"
+            "                       (every op a dispatch through HBM)\n"
+            "  --inputs LIST        one .npy per entry-function argument, in order\n"
+            "  --random-inputs SEED random inputs, as `npusim interp --random-inputs`\n"
+            "  --timing-only        store no values: the same time, much faster; needs no\n"
+            "                       inputs; branches on computed values are an error\n"
+            "  --check              also run the golden interpreter and compare every output\n"
+            "                       (exact for integers; floats within the documented bound)\n"
+            "  --out DIR            write outputs as DIR/output_<i>.npy\n"
+            "  --json               the report as JSON\n"
+            "  --entry NAME         function to run (default: @main, or the only function)\n"
+            "  --cores N            spread kernels over N cores (default: all of the chip's)\n"
+            "  --no-checks          skip the simulator's race and uninitialised-read checks\n");
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The same inputs as `npusim interp --random-inputs SEED`. */
+static enum base_status random_tensor(const struct graph_type *ty, uint64_t seed, int i, struct base_tensor **out)
+{
+    *out = NULL;
+    if (ty->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ty)) return BASE_ERR_UNSUPPORTED;
+    TRY(base_tensor_create(ty->elem, ty->rank, ty->dims, out));
+    double scale = ty->rank >= 2 && ty->dims[ty->rank - 1] > 0 ? 1.0 / sqrt((double)ty->dims[ty->rank - 1]) : 1.0;
+    return base_tensor_fill_random(*out, seed * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)i, scale);
+}
+
+/* The peak MFU is measured against: bf16, unless every matmul takes f32, or one takes fp8. */
+static enum sim_rate_class peak_class(const struct cc_plan *p)
+{
+    bool any = false, all_f32 = true, fp8 = false;
+    for (uint32_t k = 0; k < cc_plan_n_kernels(p); k++) {
+        const struct graph_op *op = cc_plan_kernel_info(p, k)->root;
+        if (!op || (op->kind != GRAPH_OP_DOT_GENERAL && op->kind != GRAPH_OP_DOT && op->kind != GRAPH_OP_CONVOLUTION) ||
+            op->n_operands < 2)
+            continue;
+        any = true;
+        for (int i = 0; i < 2; i++) {
+            enum sim_rate_class rc = sim_rate_class_of(op->operands[i]->type->elem);
+            if (rc != SIM_RATE_FP32) all_f32 = false;
+            if (rc == SIM_RATE_FP8) fp8 = true;
+        }
+    }
+    if (fp8) return SIM_RATE_FP8;
+    return any && all_f32 ? SIM_RATE_FP32 : SIM_RATE_BF16;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned char)*s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+struct run_args {
+    const char *path, *chip_name, *inputs, *out_dir, *entry;
+    enum cc_mode mode;
+    long seed;
+    int cores;
+    bool timing_only, check, json, sim_checks;
+};
+
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->seed = -1;
+    a->sim_checks = true;
+    const char *v = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
+            help(stdout);
+            return -1;
+        } else if (tool_opt(argc, argv, &i, "--chip", &a->chip_name)) {
+        } else if (tool_opt(argc, argv, &i, "--inputs", &a->inputs)) {
+        } else if (tool_opt(argc, argv, &i, "--out", &a->out_dir)) {
+        } else if (tool_opt(argc, argv, &i, "--entry", &a->entry)) {
+        } else if (tool_opt(argc, argv, &i, "--mode", &v)) {
+            if (!cc_mode_lookup(v, &a->mode)) {
+                fprintf(stderr, "npusim run: --mode takes compiled, fused-eager or eager (not '%s')\n", v);
+                return TOOL_USAGE;
+            }
+        } else if (tool_opt(argc, argv, &i, "--random-inputs", &v)) {
+            char *end;
+            a->seed = strtol(v, &end, 0);
+            if (*end || a->seed < 0) {
+                fprintf(stderr, "npusim run: --random-inputs needs a seed >= 0\n");
+                return TOOL_USAGE;
+            }
+        } else if (tool_opt(argc, argv, &i, "--cores", &v)) {
+            a->cores = atoi(v);
+            if (a->cores < 1) {
+                fprintf(stderr, "npusim run: --cores needs a count >= 1\n");
+                return TOOL_USAGE;
+            }
+        } else if (tool_flag(argv[i], "--timing-only")) {
+            a->timing_only = true;
+        } else if (tool_flag(argv[i], "--check")) {
+            a->check = true;
+        } else if (tool_flag(argv[i], "--json")) {
+            a->json = true;
+        } else if (tool_flag(argv[i], "--no-checks")) {
+            a->sim_checks = false;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "npusim run: unknown option %s\n", argv[i]);
+            help(stderr);
+            return TOOL_USAGE;
+        } else if (!a->path) {
+            a->path = argv[i];
+        } else {
+            fprintf(stderr, "npusim run: one model at a time\n");
+            return TOOL_USAGE;
+        }
+    }
+    if (!a->path || !a->chip_name) {
+        fprintf(stderr, "npusim run: give a model and --chip\n");
+        help(stderr);
+        return TOOL_USAGE;
+    }
+    if (a->inputs && a->seed >= 0) {
+        fprintf(stderr, "npusim run: give --inputs or --random-inputs, not both\n");
+        return TOOL_USAGE;
+    }
+    if (a->timing_only && (a->check || a->out_dir)) {
+        fprintf(stderr, "npusim run: --timing-only has no values to --check or write to --out\n");
+        return TOOL_USAGE;
+    }
+    return 0;
+}
+
+/* Inputs from --inputs or --random-inputs (timing-only: none needed). */
+static int make_inputs(const struct run_args *a, const struct graph_op *func, struct base_tensor **in)
+{
+    const struct graph_block *b = &func->regions[0].blocks[0];
+    int n_args = b->n_args;
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (a->inputs) {
+        char *list = strdup(a->inputs), *save = NULL;
+        int n = 0;
+        for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
+            if (n >= n_args) continue;
+            if (base_npy_read(tok, &in[n], &d) != BASE_OK) {
+                tool_print_diag(&d);
+                free(list);
+                return TOOL_FAIL;
+            }
+        }
+        free(list);
+        if (n != n_args) {
+            fprintf(stderr, "npusim run: @%s takes %d input(s), --inputs gives %d\n", graph_func_name(func), n_args, n);
+            return TOOL_FAIL;
+        }
+        return 0;
+    }
+    if (n_args == 0 || a->timing_only) return 0;
+    if (a->seed < 0) {
+        fprintf(stderr, "npusim run: @%s takes %d input(s): give --inputs or --random-inputs SEED (or --timing-only)\n",
+                graph_func_name(func), n_args);
+        return TOOL_FAIL;
+    }
+    for (int i = 0; i < n_args; i++)
+        if (random_tensor(b->args[i].type, (uint64_t)a->seed, i, &in[i]) != BASE_OK) {
+            char ty[128];
+            graph_type_str(b->args[i].type, ty, sizeof ty);
+            fprintf(stderr, "npusim run: cannot generate input %d of type %s\n", i, ty);
+            return TOOL_FAIL;
+        }
+    fprintf(stderr, "npusim run: random inputs, seed %ld\n", a->seed);
+    return 0;
+}
+
+static void print_text(const struct run_args *a, const struct cc_plan *p, const struct sim *s,
+                       const struct rt_report *rep, double host_s)
+{
+    const struct sim_chip_desc *chip = cc_plan_chip(p);
+    const struct sim_stats *st = sim_get_stats(s);
+    double total_s = (double)rep->total_ps * 1e-12;
+    uint64_t model_flops = 0;
+    for (uint32_t k = 0; k < rep->n_kernels; k++) model_flops += rep->kernels[k].model_flops;
+    enum sim_rate_class rc = peak_class(p);
+    double peak = sim_chip_peak_flops(chip, rc);
+    printf("%s on %s, %s mode, %d core(s)%s\n", a->path, chip->name, cc_mode_name(cc_plan_mode(p)), cc_plan_n_cores(p),
+           a->timing_only ? ", timing only" : "");
+    printf("kernels: %u in the plan, %llu launched (%llu steps)\n", cc_plan_n_kernels(p),
+           (unsigned long long)rep->launches, (unsigned long long)rep->steps);
+    printf("total: %llu ps = %.3f us = %llu cycles at %.3g GHz (kernels %.3f us, dispatch and launch gaps %.3f us)\n",
+           (unsigned long long)rep->total_ps, (double)rep->total_ps * 1e-6,
+           (unsigned long long)(st->clock_ghz > 0 ? (uint64_t)((double)rep->total_ps * st->clock_ghz / 1000.0) : 0),
+           st->clock_ghz, (double)rep->device_ps * 1e-6, (double)rep->dispatch_ps * 1e-6);
+    printf("FLOPs: %.4g (model)", (double)model_flops);
+    if (peak > 0 && total_s > 0)
+        printf(", %.3g TFLOP/s, MFU %.2f%% of the %.1f TFLOP/s %s peak (%.2f%% over the kernels' time)\n",
+               (double)model_flops / total_s * 1e-12, 100.0 * (double)model_flops / (total_s * peak), peak * 1e-12,
+               sim_rate_class_name(rc),
+               rep->device_ps ? 100.0 * (double)model_flops / ((double)rep->device_ps * 1e-12 * peak) : 0.0);
+    else
+        printf("\n");
+    double gbps = total_s > 0 ? (double)st->hbm_bytes / total_s * 1e-9 : 0;
+    printf("HBM: %llu bytes, %.1f GB/s achieved = %.1f%% of %.0f GB/s; plan occupies %.3f MiB\n",
+           (unsigned long long)st->hbm_bytes, gbps, chip->hbm.bytes_per_ns > 0 ? 100.0 * gbps / chip->hbm.bytes_per_ns : 0,
+           chip->hbm.bytes_per_ns, (double)cc_plan_hbm_bytes(p) / 1048576.0);
+    printf("engine utilisation (busy / total, mean over engines of a kind, all cores):");
+    for (int kd = 0; kd < ISA_ENGINE_KIND_COUNT; kd++) {
+        uint64_t busy = 0, n = 0;
+        for (uint32_t e = 0; e < st->n_engines; e++)
+            if ((int)st->engines[e].kind == kd) {
+                busy += st->engines[e].busy_ps;
+                n++;
+            }
+        if (n && rep->total_ps)
+            printf(" %s %.1f%%", isa_engine_kind_name((enum isa_engine_kind)kd),
+                   100.0 * (double)busy / ((double)n * (double)rep->total_ps));
+    }
+    printf("\n");
+    printf("%4s  %-40s %6s %11s %6s %11s %11s %-8s %s\n", "#", "kernel", "runs", "time us", "%", "GFLOP", "MB", "bound",
+           "location");
+    for (uint32_t k = 0; k < rep->n_kernels; k++) {
+        const struct rt_kernel_stats *ks = &rep->kernels[k];
+        const struct cc_kernel_info *ki = cc_plan_kernel_info(p, k);
+        char loc[160] = "";
+        if (ki->root) snprintf(loc, sizeof loc, "%s:%d:%d", ki->root->loc.file ? ki->root->loc.file : a->path,
+                               ki->root->loc.line, ki->root->loc.col);
+        if (!ks->launches) {
+            printf("%4u  %-40.40s %6s %11s %6s %11s %11s %-8s %s\n", k, ki->name, "0", "-", "-", "-", "-", "-", loc);
+            continue;
+        }
+        printf("%4u  %-40.40s %6llu %11.3f %6.2f %11.4g %11.4g %-8s %s\n", k, ki->name, (unsigned long long)ks->launches,
+               (double)ks->time_ps * 1e-6, rep->total_ps ? 100.0 * (double)(ks->time_ps + ks->dispatch_ps) / (double)rep->total_ps : 0,
+               (double)ks->model_flops * 1e-9, (double)ks->hbm_bytes * 1e-6, rt_bound_name(ks->bound), loc);
+    }
+    if (rep->n_checks) {
+        printf("checks: %d run, %d failed\n", rep->n_checks, rep->n_checks_failed);
+        for (int i = 0; i < rep->n_checks; i++)
+            if (!rep->checks[i].passed)
+                printf("  FAIL %s:%d:%d: %s\n", a->path, rep->checks[i].loc.line, rep->checks[i].loc.col, rep->checks[i].what);
+    }
+    fprintf(stderr, "npusim run: host time %.2f s\n", host_s);
+}
+
+static void print_json(const struct run_args *a, const struct cc_plan *p, const struct sim *s,
+                       const struct rt_report *rep)
+{
+    const struct sim_chip_desc *chip = cc_plan_chip(p);
+    const struct sim_stats *st = sim_get_stats(s);
+    double total_s = (double)rep->total_ps * 1e-12;
+    uint64_t model_flops = 0;
+    for (uint32_t k = 0; k < rep->n_kernels; k++) model_flops += rep->kernels[k].model_flops;
+    enum sim_rate_class rc = peak_class(p);
+    double peak = sim_chip_peak_flops(chip, rc);
+    printf("{\"model\": ");
+    json_str(stdout, a->path);
+    printf(", \"chip\": ");
+    json_str(stdout, chip->name);
+    printf(", \"mode\": \"%s\", \"cores\": %d, \"timing_only\": %s,\n", cc_mode_name(cc_plan_mode(p)), cc_plan_n_cores(p),
+           a->timing_only ? "true" : "false");
+    printf(" \"total_ps\": %llu, \"total_cycles\": %llu, \"clock_ghz\": %g, \"kernel_ps\": %llu, \"dispatch_ps\": %llu,\n",
+           (unsigned long long)rep->total_ps,
+           (unsigned long long)(st->clock_ghz > 0 ? (uint64_t)((double)rep->total_ps * st->clock_ghz / 1000.0) : 0),
+           st->clock_ghz, (unsigned long long)rep->device_ps, (unsigned long long)rep->dispatch_ps);
+    printf(" \"launches\": %llu, \"steps\": %llu, \"model_flops\": %llu, \"peak_class\": \"%s\", \"peak_flops\": %g, "
+           "\"mfu\": %g,\n",
+           (unsigned long long)rep->launches, (unsigned long long)rep->steps, (unsigned long long)model_flops,
+           sim_rate_class_name(rc), peak, peak > 0 && total_s > 0 ? (double)model_flops / (total_s * peak) : 0.0);
+    printf(" \"mfu_kernels\": %g,\n",
+           peak > 0 && rep->device_ps ? (double)model_flops / ((double)rep->device_ps * 1e-12 * peak) : 0.0);
+    printf(" \"hbm_bytes\": %llu, \"hbm_gbps\": %g, \"plan_hbm_bytes\": %llu,\n \"engines\": {",
+           (unsigned long long)st->hbm_bytes, total_s > 0 ? (double)st->hbm_bytes / total_s * 1e-9 : 0.0,
+           (unsigned long long)cc_plan_hbm_bytes(p));
+    bool first = true;
+    for (int kd = 0; kd < ISA_ENGINE_KIND_COUNT; kd++) {
+        uint64_t busy = 0, n = 0;
+        for (uint32_t e = 0; e < st->n_engines; e++)
+            if ((int)st->engines[e].kind == kd) {
+                busy += st->engines[e].busy_ps;
+                n++;
+            }
+        if (!n) continue;
+        printf("%s\"%s\": %g", first ? "" : ", ", isa_engine_kind_name((enum isa_engine_kind)kd),
+               rep->total_ps ? (double)busy / ((double)n * (double)rep->total_ps) : 0.0);
+        first = false;
+    }
+    printf("},\n \"kernels\": [");
+    for (uint32_t k = 0; k < rep->n_kernels; k++) {
+        const struct rt_kernel_stats *ks = &rep->kernels[k];
+        const struct cc_kernel_info *ki = cc_plan_kernel_info(p, k);
+        printf("%s\n  {\"name\": ", k ? "," : "");
+        json_str(stdout, ki->name);
+        printf(", \"launches\": %llu, \"time_ps\": %llu, \"dispatch_ps\": %llu, \"model_flops\": %llu, \"flops\": %llu, "
+               "\"hbm_bytes\": %llu, \"bound\": \"%s\"",
+               (unsigned long long)ks->launches, (unsigned long long)ks->time_ps, (unsigned long long)ks->dispatch_ps,
+               (unsigned long long)ks->model_flops, (unsigned long long)ks->flops, (unsigned long long)ks->hbm_bytes,
+               ks->launches ? rt_bound_name(ks->bound) : "none");
+        if (ki->root) printf(", \"line\": %d, \"col\": %d", ki->root->loc.line, ki->root->loc.col);
+        printf("}");
+    }
+    printf("\n ],\n \"checks\": %d, \"checks_failed\": %d", rep->n_checks, rep->n_checks_failed);
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct run_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc) return rc < 0 ? TOOL_OK : rc;
+    double t0 = now_s();
+    struct base_diag d;
+    base_diag_clear(&d);
+    static struct sim_chip_desc chip;
+    if (sim_chip_load(a.chip_name, &chip, &d) != BASE_OK) {
+        tool_print_diag(&d);
+        return TOOL_FAIL;
+    }
+    struct graph_module *m = tool_load_model(a.path, true);
+    if (!m) return TOOL_FAIL;
+    const struct graph_op *func = a.entry ? graph_module_find_func(m, a.entry) : graph_module_entry(m);
+    if (!func || func->n_regions < 1 || func->regions[0].n_blocks < 1) {
+        fprintf(stderr, "npusim run: %s: no function %s%s to run\n", a.path, a.entry ? "@" : "@main", a.entry ? a.entry : "");
+        graph_module_destroy(m);
+        return TOOL_FAIL;
+    }
+    int n_args = func->regions[0].blocks[0].n_args;
+    struct base_tensor **in = calloc((size_t)n_args + 1, sizeof *in);
+    struct cc_plan *p = NULL;
+    struct sim *s = NULL;
+    struct base_tensor **outs = NULL;
+    struct rt_report rep;
+    memset(&rep, 0, sizeof rep);
+    struct graph_interp_result gold;
+    memset(&gold, 0, sizeof gold);
+    rc = TOOL_FAIL;
+    if (make_inputs(&a, func, in)) goto done;
+    struct cc_options co;
+    cc_options_default(&co);
+    co.mode = a.mode;
+    co.entry = a.entry;
+    co.n_cores = a.cores;
+    if (cc_compile(m, &chip, &co, &p, &d) != BASE_OK) {
+        tool_print_diag(&d);
+        goto done;
+    }
+    struct sim_options so;
+    sim_options_default(&so);
+    so.timing_only = a.timing_only;
+    so.check_races = so.check_uninit = a.sim_checks;
+    if (sim_create(&chip, &so, &s, &d) != BASE_OK) {
+        tool_print_diag(&d);
+        goto done;
+    }
+    struct rt_options ro;
+    rt_options_default(&ro);
+    ro.timing_only = a.timing_only;
+    outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
+    double t1 = now_s();
+    if (rt_run(p, s, in, n_args, &ro, outs, &rep, &d) != BASE_OK) {
+        tool_print_diag(&d);
+        goto done;
+    }
+    double t_run = now_s() - t1;
+    if (a.json) print_json(&a, p, s, &rep);
+    else print_text(&a, p, s, &rep, now_s() - t0);
+    bool ok = rep.n_checks_failed == 0;
+    if (a.check) {
+        struct graph_interp_options io;
+        memset(&io, 0, sizeof io);
+        if (graph_interp_run(m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
+            if (a.json) printf("}\n");
+            tool_print_diag(&d);
+            goto done;
+        }
+        if (a.json) printf(",\n \"check\": [");
+        for (int i = 0; i < cc_plan_n_outputs(p) && i < gold.n_outputs; i++) {
+            struct rt_compare cmp;
+            rt_compare_output(p, outs[i], gold.outputs[i], &cmp);
+            ok &= cmp.passed;
+            char ty[96];
+            base_tensor_type_str(gold.outputs[i], ty, sizeof ty);
+            if (a.json) {
+                printf("%s\n  {\"output\": %d, \"passed\": %s, \"bad\": %lld, \"worst_ratio\": %g, \"max_abs_err\": %g, "
+                       "\"rtol\": %g, \"atol\": %g, \"exact\": %s}",
+                       i ? "," : "", i, cmp.passed ? "true" : "false", (long long)cmp.n_bad,
+                       isfinite(cmp.worst_ratio) ? cmp.worst_ratio : -1.0, cmp.max_abs_err, cmp.tol.rtol, cmp.tol.atol,
+                       cmp.tol.exact ? "true" : "false");
+            } else if (cmp.tol.exact) {
+                printf("check output %d tensor<%s>: %s (exact)", i, ty, cmp.passed ? "ok" : "MISMATCH");
+                if (!cmp.passed)
+                    printf(": %lld elements differ, e.g. [%lld] %.17g vs %.17g", (long long)cmp.n_bad, (long long)cmp.worst,
+                           cmp.got_at_worst, cmp.want_at_worst);
+                printf("\n");
+            } else {
+                printf("check output %d tensor<%s>: %s: worst error %.3g of its bound at [%lld] (%.9g vs %.9g), max "
+                       "|err| %.3g, bound %.3g + %.3g |want|%s\n",
+                       i, ty, cmp.passed ? "ok" : "MISMATCH", cmp.worst_ratio, (long long)cmp.worst, cmp.got_at_worst,
+                       cmp.want_at_worst, cmp.max_abs_err, cmp.tol.atol, cmp.tol.rtol,
+                       cmp.passed ? "" : " (elements out of bound)");
+                if (!cmp.passed) printf("  %lld elements out of bound\n", (long long)cmp.n_bad);
+            }
+        }
+        if (a.json) printf("\n ]");
+    }
+    if (a.json) printf("}\n");
+    if (a.out_dir && !a.timing_only) {
+        if (tool_mkdir_p(a.out_dir) != 0) {
+            fprintf(stderr, "npusim run: cannot create %s: %s\n", a.out_dir, strerror(errno));
+            goto done;
+        }
+        for (int i = 0; i < cc_plan_n_outputs(p); i++) {
+            char file[4096];
+            snprintf(file, sizeof file, "%s/output_%d.npy", a.out_dir, i);
+            if (base_npy_write(file, outs[i], &d) != BASE_OK) {
+                tool_print_diag(&d);
+                goto done;
+            }
+        }
+        if (!a.json) printf("wrote %d output file(s) to %s\n", cc_plan_n_outputs(p), a.out_dir);
+    }
+    fprintf(stderr, "npusim run: simulation %.2f s\n", t_run);
+    rc = ok ? TOOL_OK : TOOL_FAIL;
+done:
+    if (outs && p)
+        for (int i = 0; i < cc_plan_n_outputs(p); i++) base_tensor_release(outs[i]);
+    free(outs);
+    graph_interp_result_free(&gold);
+    rt_report_free(&rep);
+    sim_destroy(s);
+    cc_plan_destroy(p);
+    for (int i = 0; i < n_args; i++) base_tensor_release(in[i]);
+    free(in);
+    graph_module_destroy(m);
+    return rc;
+}
