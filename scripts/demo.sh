@@ -1,17 +1,30 @@
 #!/bin/sh
-# The main job on the bundled model.  Called by `make demo` after the build.
-# Today (foundation): run the bundled transformer block on the golden
-# interpreter with random weights and write its output as .npy.
+# The main job on the bundled model.  Called by `make demo` after the build:
+# compile the bundled transformer block for a TPU v6e and a Trainium2, run it
+# on both simulated chips with random weights, check every output against the
+# golden interpreter, and put the two reports side by side.
 set -eu
 NPUSIM=${1:-build/release/npusim}
 MODEL=examples/transformer_block.mlir
 OUT=out/demo
+mkdir -p "$OUT"
 
-echo "== npusim parse $MODEL"
-"$NPUSIM" parse "$MODEL"
+for chip in tpu-v6e trn2; do
+    echo "== npusim run $MODEL --chip $chip --random-inputs 1 --check --out $OUT/$chip"
+    "$NPUSIM" run "$MODEL" --chip "$chip" --random-inputs 1 --check --out "$OUT/$chip"
+    "$NPUSIM" run "$MODEL" --chip "$chip" --random-inputs 1 --json >"$OUT/$chip.json" 2>/dev/null
+    echo
+done
+
+# One line per figure, the two chips in columns (from the --json reports).
+field() { # file key
+    sed -n "s/.*\"$2\": \([^,}]*\).*/\1/p" "$1" | head -n 1
+}
+echo "== side by side ($MODEL, compiled mode, random inputs, outputs checked above)"
+printf '  %-28s %16s %16s\n' "" tpu-v6e trn2
+for key in total_ps kernel_ps dispatch_ps launches model_flops hbm_bytes; do
+    printf '  %-28s %16s %16s\n' "$key" "$(field "$OUT/tpu-v6e.json" $key)" "$(field "$OUT/trn2.json" $key)"
+done
 echo
-echo "== npusim interp $MODEL --random-inputs 1 --out $OUT"
-"$NPUSIM" interp "$MODEL" --random-inputs 1 --out "$OUT"
-echo
-echo "The output is in $OUT/output_0.npy (bf16 as raw '<V2'; in Python:"
-echo "  import numpy as np, ml_dtypes; np.load('$OUT/output_0.npy').view(ml_dtypes.bfloat16))"
+echo "Outputs are in $OUT/<chip>/ as .npy; the reports as JSON in $OUT/<chip>.json."
+echo "Try: $NPUSIM run $MODEL --chip trn2 --mode eager --random-inputs 1   (per-op dispatch)"
