@@ -1,6 +1,7 @@
 # npusim: one non-recursive Makefile.
 #   make [BUILD=debug|release|asan|ubsan]   build libnpusim.a, npusim and the tests
 #   make check      build and run every test (unit, conformance, fuzz replay)
+#   make check-asan unit tests and fuzz replay under the sanitizers (CI runs both)
 #   make demo       install missing packages, build, run the bundled model
 #   make bench      benchmarks (release build)
 #   make fuzz       libFuzzer targets (clang)
@@ -59,7 +60,7 @@ ALL_OBJS := $(LIB_OBJS) $(TOOL_OBJS) $(TEST_SUPPORT_OBJS) $(TEST_SRCS:%.c=$(B)/%
 # keep objects of test and bench binaries (make would delete them as intermediates)
 .SECONDARY:
 
-.PHONY: all check test conform fuzz fuzz-regress demo bench deps lint clean golden-update
+.PHONY: all check check-asan test conform fuzz fuzz-regress demo bench deps lint clean golden-update
 all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
 
 $(B)/%.o: %.c | $(B)/.dirs
@@ -97,6 +98,13 @@ test: all
 
 conform: all
 	@SHARED=$(SHARED) B=$(B) ONLY=conform ./tests/run_tests.sh
+
+# Unit tests and the fuzz corpus under the address and undefined-behaviour
+# sanitizers (CI runs it after `make check`).
+check-asan:
+	@$(MAKE) --no-print-directory BUILD=asan all
+	@SHARED=$(SHARED) B=build/asan ONLY=unit ./tests/run_tests.sh
+	@SHARED=$(SHARED) B=build/asan ONLY=fuzz ./tests/run_tests.sh
 
 fuzz-regress: $(FUZZ_REPLAY)
 	@SHARED=$(SHARED) B=$(B) ONLY=fuzz ./tests/run_tests.sh
