@@ -100,6 +100,7 @@ struct cc_kernel {
     const struct cc_operand *out;       /* values used after the group (or returned) */
     int n_dyn;
     const uint32_t *dyn_buffers;        /* read by the runtime before emission (compiler.h) */
+    const struct cc_view *dyn_views;    /* dyn operand i as the op sees it, addr relative to its buffer */
 };
 
 /* The engines of one core of a chip, by kind (indices into chip->engines;
@@ -343,6 +344,32 @@ enum base_status cc_emit_pad(const struct cc_target *t, const struct cc_kernel *
  * partition and broadcast); its id, or -1 with the error set. */
 int cc_move_fill_tile(struct cc_kb *b, const struct cc_kernel *k, const struct graph_value *value, enum base_dtype dt,
                       uint32_t P, uint64_t F);
+/* Data-dependent addressing (k_index.c): GATHER, DYNAMIC_SLICE,
+ * DYNAMIC_UPDATE_SLICE; ops: [the op]; the index operands are the kernel's
+ * dyn operands (dyn_buffers / dyn_views, in operand order), read through
+ * ctx->dyn (NULL: every index is 0). */
+enum base_status cc_emit_gather(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                                struct isa_program *out, struct base_diag *diag);
+enum base_status cc_emit_dynamic_slice(const struct cc_target *t, const struct cc_kernel *k,
+                                       const struct cc_emit_ctx *ctx, struct isa_program *out,
+                                       struct base_diag *diag);
+enum base_status cc_emit_dynamic_update_slice(const struct cc_target *t, const struct cc_kernel *k,
+                                              const struct cc_emit_ctx *ctx, struct isa_program *out,
+                                              struct base_diag *diag);
+/* Graph-level peepholes (rewrite.c).  cc_rewrite_f64_compare: when op is
+ * compare(convert(x: f32 -> f64), c) (either order; c an f64 splat constant,
+ * compare_type FLOAT or absent), an equivalent compare of x with an f32
+ * splat constant c' (cc_rewrite_f32_bound; its value gets id id_base +
+ * op->id), writing op's own result; NULL otherwise.  Allocated in a. */
+const struct graph_op *cc_rewrite_f64_compare(const struct graph_op *op, uint32_t id_base, struct base_arena *a);
+/* dir: 0..5 = EQ NE LT LE GT GE (x dir c). */
+float cc_rewrite_f32_bound(int dir, double c);
+/* SCATTER: one input, its region returning the update (replace); the
+ * scatter indices are dyn operand 0.  cc_scatter_op_supported says whether
+ * a scatter is of that form (why: the reason when not). */
+bool cc_scatter_op_supported(const struct graph_op *op, char *why, size_t cap);
+enum base_status cc_emit_scatter(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                                 struct isa_program *out, struct base_diag *diag);
 /* Reductions (k_reduce.c). */
 bool cc_reduce_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
 enum base_status cc_emit_reduce(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,

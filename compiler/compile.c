@@ -63,7 +63,10 @@ static const cc_emit_fn emitters[CC_K_COUNT] = {
     [CC_K_PAD] = cc_emit_pad,
     [CC_K_DOT] = cc_emit_dot,
     [CC_K_CONV] = cc_emit_conv,
-    /* gather, scatter and the dynamic slices: k_index.c (not written yet) */
+    [CC_K_GATHER] = cc_emit_gather,
+    [CC_K_DYNAMIC_SLICE] = cc_emit_dynamic_slice,
+    [CC_K_DYNAMIC_UPDATE_SLICE] = cc_emit_dynamic_update_slice,
+    [CC_K_SCATTER] = cc_emit_scatter,
 };
 _Static_assert(ARRAY_LEN(emitters) == CC_K_COUNT, "emitters");
 
@@ -554,9 +557,16 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_DOT: return cc_dot_op_supported(op, t, why, cap);
     case GRAPH_OP_CONVOLUTION: return cc_conv_op_supported(op, t, why, cap);
     case GRAPH_OP_GATHER:
-    case GRAPH_OP_SCATTER:
     case GRAPH_OP_DYNAMIC_SLICE:
-    case GRAPH_OP_DYNAMIC_UPDATE_SLICE: return why_set(why, cap, "data-dependent addressing is not lowered yet");
+    case GRAPH_OP_DYNAMIC_UPDATE_SLICE:
+        if (!cc_kind_lowered(op->kind == GRAPH_OP_GATHER          ? CC_K_GATHER
+                             : op->kind == GRAPH_OP_DYNAMIC_SLICE ? CC_K_DYNAMIC_SLICE
+                                                                  : CC_K_DYNAMIC_UPDATE_SLICE))
+            return why_set(why, cap, "data-dependent addressing is not lowered yet");
+        return true;
+    case GRAPH_OP_SCATTER:
+        if (!cc_kind_lowered(CC_K_SCATTER)) return why_set(why, cap, "data-dependent addressing is not lowered yet");
+        return cc_scatter_op_supported(op, why, cap);
     default: return why_set(why, cap, "no lowering for this op");
     }
 }
@@ -846,6 +856,11 @@ static bool splat_tensor(const struct base_tensor *t)
 static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scope)
 {
     char why[256];
+    const struct graph_op *rw = cc_rewrite_f64_compare(op, c->m->n_values, &c->p->arena);
+    if (rw) { /* an f64 compare of a widened f32: compare the f32 (rewrite.c) */
+        TRY(lin_op(c, rw->operands[1]->def, scope));
+        op = rw;
+    }
     if (!op_supported(op, &c->p->target, why, sizeof why)) return unsupported(c, op, why);
     int ins[64], *in = ins;
     if (op->n_operands > 64) return unsupported(c, op, "more than 64 operands");
@@ -1313,6 +1328,28 @@ static enum base_status build_kernel(struct cc *c, int g, uint32_t *kidx)
             bytes += view_bytes(&out[no].view);
             no++;
         }
+    }
+    /* data-dependent addresses: the index operands, read by the runtime
+     * before emission (gather: start_indices; dynamic slices: the starts) */
+    if ((gr->kind == CC_K_GATHER || gr->kind == CC_K_SCATTER || gr->kind == CC_K_DYNAMIC_SLICE ||
+         gr->kind == CC_K_DYNAMIC_UPDATE_SLICE) &&
+        gr->n_nodes == 1 && c->nodes[gr->nodes[0]].kind == N_OP) {
+        const struct node *n = &c->nodes[gr->nodes[0]];
+        int first = gr->kind == CC_K_DYNAMIC_UPDATE_SLICE ? 2 : 1;
+        int last = gr->kind == CC_K_GATHER || gr->kind == CC_K_SCATTER ? 2 : n->n_in;
+        int nd = last > first ? last - first : 0;
+        uint32_t *db = base_arena_alloc(&p->arena, (size_t)(nd + 1) * sizeof *db);
+        struct cc_view *dv = base_arena_alloc(&p->arena, (size_t)(nd + 1) * sizeof *dv);
+        if (!db || !dv) return base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        for (int j = first; j < last; j++) {
+            struct cc_operand o;
+            TRY(operand_of(c, n->op->operands[j], n->in[j], &o));
+            db[j - first] = o.buffer;
+            dv[j - first] = o.view;
+        }
+        k->n_dyn = nd;
+        k->dyn_buffers = db;
+        k->dyn_views = dv;
     }
     k->n_ops = nops;
     k->ops = ops;
@@ -1799,7 +1836,12 @@ static enum base_status cov_add(struct cov_walk *w, const struct graph_op *op)
     e->count++;
     cv->n_ops++;
     char why[256];
-    if (op_supported(op, w->t, why, sizeof why)) return BASE_OK;
+    struct base_arena ra; /* what lin_op compiles instead (rewrite.c) */
+    base_arena_init(&ra, 4096);
+    const struct graph_op *rw = cc_rewrite_f64_compare(op, w->m->n_values, &ra);
+    bool ok = op_supported(rw ? rw : op, w->t, why, sizeof why);
+    base_arena_deinit(&ra);
+    if (ok) return BASE_OK;
     cv->n_unsupported++;
     e->supported = false;
     if (!e->why[0]) snprintf(e->why, sizeof e->why, "%.199s", why);

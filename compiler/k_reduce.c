@@ -71,6 +71,89 @@ static bool why_set(char *why, size_t cap, const char *msg)
     return false;
 }
 
+/* Whether op (in a reduction body) returns its first operand unchanged:
+ * a convert or reshape to the same scalar type. */
+static bool is_identity(const struct graph_op *op)
+{
+    if (op->n_operands != 1 || op->n_results != 1) return false;
+    if (op->kind != GRAPH_OP_CONVERT && op->kind != GRAPH_OP_RESHAPE && op->kind != GRAPH_OP_BITCAST_CONVERT)
+        return false;
+    const struct graph_type *a = op->operands[0]->type, *r = op->results[0].type;
+    return a && r && a->kind == GRAPH_TYPE_TENSOR && r->kind == GRAPH_TYPE_TENSOR && a->elem == r->elem &&
+           !a->quant && !r->quant;
+}
+
+/* The i1 value v of a body evaluated with args (x, y); false when v depends
+ * on something other than the args, i1 splat constants and boolean ops. */
+static bool bool_eval(const struct graph_block *b, const struct graph_value *v, bool x, bool y, int depth, bool *out)
+{
+    if (depth > 32 || !v || !v->type || v->type->kind != GRAPH_TYPE_TENSOR || v->type->elem != BASE_DT_I1)
+        return false;
+    if (v == &b->args[0]) return *out = x, true;
+    if (v == &b->args[1]) return *out = y, true;
+    const struct graph_op *o = v->def;
+    if (!o) return false;
+    if (o->kind == GRAPH_OP_CONSTANT) {
+        double d;
+        if (!splat_of(v, &d)) return false;
+        *out = d != 0;
+        return true;
+    }
+    if (o->parent != b || o->n_results != 1) return false;
+    bool a[3] = {false, false, false};
+    if (o->n_operands > 3) return false;
+    for (int i = 0; i < o->n_operands; i++)
+        if (!bool_eval(b, o->operands[i], x, y, depth + 1, &a[i])) return false;
+    switch (o->kind) {
+    case GRAPH_OP_AND: *out = a[0] && a[1]; return o->n_operands == 2;
+    case GRAPH_OP_OR: *out = a[0] || a[1]; return o->n_operands == 2;
+    case GRAPH_OP_XOR: *out = a[0] != a[1]; return o->n_operands == 2;
+    case GRAPH_OP_NOT: *out = !a[0]; return o->n_operands == 1;
+    case GRAPH_OP_SELECT: *out = a[0] ? a[1] : a[2]; return o->n_operands == 3;
+    case GRAPH_OP_CONVERT:
+    case GRAPH_OP_RESHAPE:
+    case GRAPH_OP_BITCAST_CONVERT: *out = a[0]; return o->n_operands == 1;
+    case GRAPH_OP_COMPARE: {
+        const struct graph_attr *d = graph_op_attr(o, "comparison_direction");
+        if (o->n_operands != 2) return false;
+        /* on i1, false < true */
+        if (graph_attr_is_keyword(d, "EQ")) *out = a[0] == a[1];
+        else if (graph_attr_is_keyword(d, "NE")) *out = a[0] != a[1];
+        else if (graph_attr_is_keyword(d, "LT")) *out = !a[0] && a[1];
+        else if (graph_attr_is_keyword(d, "LE")) *out = !a[0] || a[1];
+        else if (graph_attr_is_keyword(d, "GT")) *out = a[0] && !a[1];
+        else if (graph_attr_is_keyword(d, "GE")) *out = a[0] || !a[1];
+        else return false;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* A one-result body over i1 is a boolean function of its two inputs:
+ * identified by its truth table, lowered as the and/or/xor it equals. */
+static bool bool_body(const struct graph_block *b, unsigned *func)
+{
+    const struct graph_op *ret = graph_block_terminator(b);
+    if (b->n_args != 2 || !ret || ret->n_operands != 1) return false;
+    for (int i = 0; i < 2; i++)
+        if (!b->args[i].type || b->args[i].type->kind != GRAPH_TYPE_TENSOR || b->args[i].type->elem != BASE_DT_I1)
+            return false;
+    unsigned table = 0; /* bit 2x + y: f(x, y) */
+    for (int x = 0; x < 2; x++)
+        for (int y = 0; y < 2; y++) {
+            bool r;
+            if (!bool_eval(b, ret->operands[0], x, y, 0, &r)) return false;
+            if (r) table |= 1u << (2 * x + y);
+        }
+    switch (table) {
+    case 0x8: *func = ISA_ALU_IAND; return true;
+    case 0xE: *func = ISA_ALU_IOR; return true;
+    case 0x6: *func = ISA_ALU_IXOR; return true;
+    default: return false;
+    }
+}
+
 /* Body result i = f(arg i, arg n + i) (either order when commutative) with a
  * supported f on the element type; funcs[i] gets the ALU function. */
 static bool body_funcs(const struct graph_op *op, int n, unsigned *funcs, char *why, size_t cap)
@@ -80,10 +163,14 @@ static bool body_funcs(const struct graph_op *op, int n, unsigned *funcs, char *
     const struct graph_op *ret = graph_block_terminator(b);
     if (b->n_args != 2 * n || !ret || ret->n_operands != n)
         return why_set(why, cap, "the body must take 2N scalars and return N");
-    if (b->n_ops != n + 1) return why_set(why, cap, "the body must be one binary op per result");
+    if (n == 1 && bool_body(b, &funcs[0])) return true;
     for (int i = 0; i < n; i++) {
         const struct graph_value *r = ret->operands[i];
         const struct graph_op *o = r->def;
+        for (int hop = 0; hop < 8 && o && o->parent == b && is_identity(o); hop++) {
+            r = o->operands[0];
+            o = r->def;
+        }
         if (!o || o->n_operands != 2 || o->n_results != 1 || o->parent != b)
             return why_set(why, cap, "the body must be one binary op per result");
         const struct graph_value *a0 = &b->args[i], *a1 = &b->args[n + i];

@@ -241,7 +241,78 @@ static void test_k_reduce_of_nothing_is_init(void **state)
         cc_emit_reduce, CC_K_REDUCE, 13, 0);
 }
 
-TEST_MAIN(NULL, NULL, T(test_k_reduce_of_nothing_is_init), T(test_k_reduce_integer_and_boolean_exact), T(test_k_reduce_variadic_independent),
+/* glm's mask reduction: the body is `or` then select(r, true, false), an or */
+static void test_k_reduce_boolean_body_or_then_select(void **state)
+{
+    (void)state;
+    run("func.func @main(%x: tensor<1x96x32x32xi1>) -> tensor<1x96x32xi1> {\n"
+        "  %t = stablehlo.constant dense<true> : tensor<i1>\n"
+        "  %f = stablehlo.constant dense<false> : tensor<i1>\n"
+        "  %n = stablehlo.not %x : tensor<1x96x32x32xi1>\n"
+        "  %r = stablehlo.reduce(%n init: %f) across dimensions = [3] : (tensor<1x96x32x32xi1>, tensor<i1>) -> tensor<1x96x32xi1>\n"
+        "   reducer(%a: tensor<i1>, %b: tensor<i1>) {\n"
+        "    %o = stablehlo.or %a, %b : tensor<i1>\n"
+        "    %s = stablehlo.select %o, %t, %f : tensor<i1>, tensor<i1>\n"
+        "    stablehlo.return %s : tensor<i1>\n"
+        "  }\n"
+        "  func.return %r : tensor<1x96x32xi1>\n}\n",
+        cc_emit_reduce, CC_K_REDUCE, 11, 0);
+}
+
+/* compare NE of two i1 is xor (parity: wrong for any other function) */
+static void test_k_reduce_boolean_body_ne_is_xor(void **state)
+{
+    (void)state;
+    run("func.func @main(%x: tensor<40x33xi1>) -> tensor<40xi1> {\n"
+        "  %f = stablehlo.constant dense<true> : tensor<i1>\n"
+        "  %r = stablehlo.reduce(%x init: %f) across dimensions = [1] : (tensor<40x33xi1>, tensor<i1>) -> tensor<40xi1>\n"
+        "   reducer(%a: tensor<i1>, %b: tensor<i1>) {\n"
+        "    %o = stablehlo.compare NE, %a, %b : (tensor<i1>, tensor<i1>) -> tensor<i1>\n"
+        "    stablehlo.return %o : tensor<i1>\n"
+        "  }\n"
+        "  func.return %r : tensor<40xi1>\n}\n",
+        cc_emit_reduce, CC_K_REDUCE, 12, 0);
+}
+
+/* add followed by a same-type convert is an add */
+static void test_k_reduce_body_op_then_identity(void **state)
+{
+    (void)state;
+    run("func.func @main(%x: tensor<64x100xf32>) -> tensor<64xf32> {\n"
+        "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %r = stablehlo.reduce(%x init: %z) across dimensions = [1] : (tensor<64x100xf32>, tensor<f32>) -> tensor<64xf32>\n"
+        "   reducer(%a: tensor<f32>, %b: tensor<f32>) {\n"
+        "    %o = stablehlo.add %a, %b : tensor<f32>\n"
+        "    %c = stablehlo.convert %o : tensor<f32>\n"
+        "    stablehlo.return %c : tensor<f32>\n"
+        "  }\n"
+        "  func.return %r : tensor<64xf32>\n}\n",
+        cc_emit_reduce, CC_K_REDUCE, 13, 0);
+}
+
+/* nand (not of and) is no ALU reduction: not supported */
+static void test_k_reduce_boolean_body_nand_unsupported(void **state)
+{
+    (void)state;
+    struct kt t;
+    kt_parse(&t, "func.func @main(%x: tensor<40x33xi1>) -> tensor<40xi1> {\n"
+                 "  %f = stablehlo.constant dense<true> : tensor<i1>\n"
+                 "  %r = stablehlo.reduce(%x init: %f) across dimensions = [1] : (tensor<40x33xi1>, tensor<i1>) -> tensor<40xi1>\n"
+                 "   reducer(%a: tensor<i1>, %b: tensor<i1>) {\n"
+                 "    %o = stablehlo.and %a, %b : tensor<i1>\n"
+                 "    %n = stablehlo.not %o : tensor<i1>\n"
+                 "    stablehlo.return %n : tensor<i1>\n"
+                 "  }\n"
+                 "  func.return %r : tensor<40xi1>\n}\n",
+             CC_K_REDUCE);
+    char why[200];
+    assert_false(cc_reduce_op_supported(t.ops[t.n_ops - 1], NULL, why, sizeof why));
+    kt_free(&t);
+}
+
+TEST_MAIN(NULL, NULL, T(test_k_reduce_boolean_body_or_then_select), T(test_k_reduce_boolean_body_ne_is_xor),
+          T(test_k_reduce_body_op_then_identity), T(test_k_reduce_boolean_body_nand_unsupported),
+          T(test_k_reduce_of_nothing_is_init), T(test_k_reduce_integer_and_boolean_exact), T(test_k_reduce_variadic_independent),
           T(test_k_reduce_prologue_with_its_own_output), T(test_k_reduce_rmsnorm_from_bf16_exact),
           T(test_k_reduce_bf16_sum_within_bound_and_max_exact), T(test_k_reduce_window_max_pool_exact), T(test_k_reduce_window_bf16_sum_dilated_exact), T(test_k_reduce_sum_last_dim_f32_exact), T(test_k_reduce_max_inner_dim_f32_exact),
           T(test_k_reduce_outer_and_inner_dims_with_init_input), T(test_k_reduce_all_to_scalar_in_chunks),

@@ -1,0 +1,334 @@
+/* gather, dynamic_slice and dynamic_update_slice kernels (compiler/k_index.c):
+ * small programs compiled and run on the simulated chips give the golden
+ * interpreter's outputs bit for bit, out-of-range starts clamped. */
+#include "tests/prog.h"
+
+#include "compiler/compiler.h"
+#include "runtime/runtime.h"
+
+#include <stdio.h>
+
+static void load_chip(const char *name, struct sim_chip_desc *c)
+{
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (sim_chip_load(name, c, &d) != BASE_OK) {
+        base_diag_print(&d, stderr);
+        fail_msg("cannot load %s", name);
+    }
+}
+
+/* Inputs of m's @main: random, except integer ones, taken from idx in turn. */
+static int make_inputs(struct graph_module *m, struct base_tensor **in, const int64_t *idx, int n_idx)
+{
+    const struct graph_block *b = &graph_module_entry(m)->regions[0].blocks[0];
+    int used = 0;
+    for (int i = 0; i < b->n_args; i++) {
+        const struct graph_type *t = b->args[i].type;
+        assert_int_equal(base_tensor_create(t->elem, t->rank, t->dims, &in[i]), BASE_OK);
+        if (base_dtype_is_int(t->elem)) {
+            for (int64_t e = 0; e < in[i]->count; e++) {
+                assert_true(used < n_idx);
+                base_elem_set_i64(t->elem, in[i]->data, (size_t)e, idx[used++]);
+            }
+        } else {
+            assert_int_equal(base_tensor_fill_random(in[i], test_seed() * 31 + (uint64_t)i, 1.0), BASE_OK);
+        }
+    }
+    assert_int_equal(used, n_idx);
+    return b->n_args;
+}
+
+/* Runs src on chip in every mode (and timing-only once) and compares every
+ * output with the interpreter's, bit for bit. */
+static void check_on(const char *src, const char *chip_name, const int64_t *idx, int n_idx)
+{
+    struct sim_chip_desc chip;
+    load_chip(chip_name, &chip);
+    struct graph_module *m = prog_parse(src);
+    struct base_tensor *in[8] = {NULL};
+    int n = make_inputs(m, in, idx, n_idx);
+    struct graph_interp_options io;
+    memset(&io, 0, sizeof io);
+    struct graph_interp_result gold;
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (graph_interp_run(m, NULL, in, n, &io, &gold, &d) != BASE_OK) {
+        base_diag_print(&d, stderr);
+        fail_msg("interpreter");
+    }
+    for (int mode = 0; mode <= CC_MODE_COUNT; mode++) {
+        bool timing_only = mode == CC_MODE_COUNT;
+        struct cc_options o;
+        cc_options_default(&o);
+        o.mode = timing_only ? CC_MODE_COMPILED : (enum cc_mode)mode;
+        struct cc_plan *plan = NULL;
+        if (cc_compile(m, &chip, &o, &plan, &d) != BASE_OK) {
+            base_diag_print(&d, stderr);
+            fail_msg("cc_compile on %s", chip_name);
+        }
+        struct sim_options so;
+        sim_options_default(&so);
+        so.timing_only = timing_only;
+        struct sim *s = NULL;
+        assert_int_equal(sim_create(&chip, &so, &s, &d), BASE_OK);
+        struct rt_options ro;
+        rt_options_default(&ro);
+        ro.timing_only = timing_only;
+        struct rt_report rep;
+        struct base_tensor *outs[8] = {NULL};
+        enum base_status st = rt_run(plan, s, in, n, &ro, outs, &rep, &d);
+        sim_destroy(s);
+        if (st != BASE_OK) {
+            base_diag_print(&d, stderr);
+            fail_msg("rt_run on %s mode %d: %s", chip_name, mode, base_status_str(st));
+        }
+        assert_true(rep.total_ps > 0);
+        for (int i = 0; i < gold.n_outputs && !timing_only; i++) {
+            const struct base_tensor *g = gold.outputs[i], *r = outs[i];
+            assert_non_null(r);
+            assert_int_equal(r->dtype, g->dtype);
+            assert_int_equal(r->count, g->count);
+            for (int64_t e = 0; e < g->count; e++)
+                if (base_elem_get_bits(g->dtype, g->data, (size_t)e) != base_elem_get_bits(r->dtype, r->data, (size_t)e))
+                    fail_msg("%s mode %d: output %d differs at element %lld", chip_name, mode, i, (long long)e);
+        }
+        for (int i = 0; i < 8; i++) base_tensor_release(outs[i]);
+        rt_report_free(&rep);
+        cc_plan_destroy(plan);
+    }
+    graph_interp_result_free(&gold);
+    for (int i = 0; i < n; i++) base_tensor_release(in[i]);
+    graph_module_destroy(m);
+}
+
+static void check_both(const char *src, const int64_t *idx, int n_idx)
+{
+    check_on(src, "tpu-v5e", idx, n_idx);
+    check_on(src, "trn2", idx, n_idx);
+}
+
+/* The embedding lookup of glm_358b (line 53), on a smaller table. */
+static const char *const embed_src =
+    "func.func @main(%t: tensor<1000x640xbf16>, %i: tensor<8xui32>) -> tensor<8x640xbf16> {\n"
+    "  %r = \"stablehlo.gather\"(%t, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], "
+    "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 640>}> "
+    ": (tensor<1000x640xbf16>, tensor<8xui32>) -> tensor<8x640xbf16>\n"
+    "  func.return %r : tensor<8x640xbf16>\n}\n";
+
+static void test_k_index_embedding_gather_matches_interpreter(void **state)
+{
+    (void)state;
+    /* 5000 and 4294967295 leave the table: clamped to row 999 */
+    const int64_t idx[8] = {0, 999, 5000, 17, 17, 4294967295LL, 3, 500};
+    check_both(embed_src, idx, 8);
+}
+
+/* Index vectors along dim 0, start_index_map reversed, partial windows with
+ * the offset dims around the batch dim. */
+static const char *const layout_src =
+    "func.func @main(%x: tensor<3x4x5xf32>, %i: tensor<2x3xi32>) -> tensor<2x3x3xf32> {\n"
+    "  %r = \"stablehlo.gather\"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [0, 2], "
+    "collapsed_slice_dims = [0], start_index_map = [2, 0], index_vector_dim = 0>, slice_sizes = array<i64: 1, 2, 3>}> "
+    ": (tensor<3x4x5xf32>, tensor<2x3xi32>) -> tensor<2x3x3xf32>\n"
+    "  func.return %r : tensor<2x3x3xf32>\n}\n";
+
+static void test_k_index_gather_index_vector_dim_0_matches_interpreter(void **state)
+{
+    (void)state;
+    /* row 0: starts on dim 2 (clamped to [0, 2]); row 1: on dim 0 */
+    const int64_t idx[6] = {1, -4, 9, 2, 7, -1};
+    check_both(layout_src, idx, 6);
+}
+
+/* Batching dims: each batch row gathers from its own operand slab. */
+static const char *const batch_src =
+    "func.func @main(%x: tensor<2x5x4xf32>, %i: tensor<2x3x1xi64>) -> tensor<2x3x4xf32> {\n"
+    "  %r = \"stablehlo.gather\"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [2], "
+    "collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], "
+    "start_index_map = [1], index_vector_dim = 2>, slice_sizes = array<i64: 1, 1, 4>}> "
+    ": (tensor<2x5x4xf32>, tensor<2x3x1xi64>) -> tensor<2x3x4xf32>\n"
+    "  func.return %r : tensor<2x3x4xf32>\n}\n";
+
+static void test_k_index_gather_batching_dims_matches_interpreter(void **state)
+{
+    (void)state;
+    const int64_t idx[6] = {4, 0, 8, -2, 1, 3};
+    check_both(batch_src, idx, 6);
+}
+
+static const char *const dslice_src =
+    "func.func @main(%x: tensor<8x16xf32>, %a: tensor<i32>, %b: tensor<i32>) -> tensor<3x5xf32> {\n"
+    "  %r = \"stablehlo.dynamic_slice\"(%x, %a, %b) <{slice_sizes = array<i64: 3, 5>}> "
+    ": (tensor<8x16xf32>, tensor<i32>, tensor<i32>) -> tensor<3x5xf32>\n"
+    "  func.return %r : tensor<3x5xf32>\n}\n";
+
+static void test_k_index_dynamic_slice_matches_interpreter(void **state)
+{
+    (void)state;
+    const int64_t in_range[2] = {2, 7};
+    check_both(dslice_src, in_range, 2);
+    const int64_t clamped[2] = {7, -3}; /* -> (5, 0) */
+    check_both(dslice_src, clamped, 2);
+}
+
+static const char *const dus_src =
+    "func.func @main(%x: tensor<8x16xf32>, %u: tensor<3x5xf32>, %a: tensor<i32>, %b: tensor<i32>) -> tensor<8x16xf32> {\n"
+    "  %r = \"stablehlo.dynamic_update_slice\"(%x, %u, %a, %b) "
+    ": (tensor<8x16xf32>, tensor<3x5xf32>, tensor<i32>, tensor<i32>) -> tensor<8x16xf32>\n"
+    "  func.return %r : tensor<8x16xf32>\n}\n";
+
+static void test_k_index_dynamic_update_slice_matches_interpreter(void **state)
+{
+    (void)state;
+    const int64_t in_range[2] = {1, 4};
+    check_both(dus_src, in_range, 2);
+    const int64_t clamped[2] = {100, 12}; /* -> (5, 11) */
+    check_both(dus_src, clamped, 2);
+}
+
+/* Starts that are a constant and a value computed by an earlier kernel (a
+ * slice of an index vector plus one): the runtime reads them after it ran. */
+static const char *const computed_src =
+    "func.func @main(%x: tensor<8x16xf32>, %v: tensor<3xi32>) -> tensor<2x4xf32> {\n"
+    "  %c = stablehlo.constant dense<3> : tensor<i32>\n"
+    "  %one = stablehlo.constant dense<1> : tensor<3xi32>\n"
+    "  %w = stablehlo.add %v, %one : tensor<3xi32>\n"
+    "  %s = stablehlo.slice %w [2:3] : (tensor<3xi32>) -> tensor<1xi32>\n"
+    "  %b = stablehlo.reshape %s : (tensor<1xi32>) -> tensor<i32>\n"
+    "  %r = \"stablehlo.dynamic_slice\"(%x, %c, %b) <{slice_sizes = array<i64: 2, 4>}> "
+    ": (tensor<8x16xf32>, tensor<i32>, tensor<i32>) -> tensor<2x4xf32>\n"
+    "  func.return %r : tensor<2x4xf32>\n}\n";
+
+static void test_k_index_dynamic_slice_reads_computed_starts(void **state)
+{
+    (void)state;
+    const int64_t idx[3] = {0, 5, 8}; /* start (3, 9) */
+    check_both(computed_src, idx, 3);
+}
+
+/* Replace-scatter of rows: a repeated index (the later update wins) and an
+ * index past the end (skipped). */
+static const char *const scatter_rows_src =
+    "func.func @main(%x: tensor<8x6xf32>, %i: tensor<4x1xi32>, %u: tensor<4x6xf32>) -> tensor<8x6xf32> {\n"
+    "  %r = \"stablehlo.scatter\"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
+    "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n"
+    "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+    "    stablehlo.return %b : tensor<f32>\n"
+    "  }) : (tensor<8x6xf32>, tensor<4x1xi32>, tensor<4x6xf32>) -> tensor<8x6xf32>\n"
+    "  func.return %r : tensor<8x6xf32>\n}\n";
+
+static void test_k_index_scatter_rows_matches_interpreter(void **state)
+{
+    (void)state;
+    const int64_t idx[4] = {2, 7, 2, 9};
+    check_both(scatter_rows_src, idx, 4);
+}
+
+/* 2-d windows that overlap and leave the result on either side (cropped). */
+static const char *const scatter_win_src =
+    "func.func @main(%x: tensor<6x8xf32>, %i: tensor<3x2xi32>, %u: tensor<3x4x3xf32>) -> tensor<6x8xf32> {\n"
+    "  %r = \"stablehlo.scatter\"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1, 2], "
+    "scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 1>}> ({\n"
+    "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+    "    stablehlo.return %b : tensor<f32>\n"
+    "  }) : (tensor<6x8xf32>, tensor<3x2xi32>, tensor<3x4x3xf32>) -> tensor<6x8xf32>\n"
+    "  func.return %r : tensor<6x8xf32>\n}\n";
+
+static void test_k_index_scatter_cropped_windows_match_interpreter(void **state)
+{
+    (void)state;
+    const int64_t idx[6] = {4, 6, -2, 1, 1, 2};
+    check_both(scatter_win_src, idx, 6);
+}
+
+/* A scatter that adds is refused with the reason. */
+static void test_k_index_scatter_add_is_not_lowered(void **state)
+{
+    (void)state;
+    const char *src =
+        "func.func @main(%x: tensor<8x6xf32>, %i: tensor<4x1xi32>, %u: tensor<4x6xf32>) -> tensor<8x6xf32> {\n"
+        "  %r = \"stablehlo.scatter\"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
+        "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n"
+        "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+        "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+        "    stablehlo.return %s : tensor<f32>\n"
+        "  }) : (tensor<8x6xf32>, tensor<4x1xi32>, tensor<4x6xf32>) -> tensor<8x6xf32>\n"
+        "  func.return %r : tensor<8x6xf32>\n}\n";
+    struct sim_chip_desc chip;
+    load_chip("trn2", &chip);
+    struct graph_module *m = prog_parse(src);
+    struct cc_options o;
+    cc_options_default(&o);
+    struct cc_plan *plan = NULL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(cc_compile(m, &chip, &o, &plan, &d), BASE_ERR_UNSUPPORTED);
+    assert_non_null(strstr(d.msg, "returns the update"));
+    graph_module_destroy(m);
+}
+
+/* qwen_3_0_6b's KV-cache update (window dims around the scattered one). */
+static const char *const scatter_kv_src =
+    "func.func @main(%x: tensor<2x1x8x4xbf16>, %i: tensor<3x1xi64>, %u: tensor<2x1x3x4xbf16>) -> tensor<2x1x8x4xbf16> {\n"
+    "  %r = \"stablehlo.scatter\"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0, 1, 3], "
+    "inserted_window_dims = [2], scatter_dims_to_operand_dims = [2], index_vector_dim = 1>}> ({\n"
+    "  ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):\n"
+    "    stablehlo.return %b : tensor<bf16>\n"
+    "  }) : (tensor<2x1x8x4xbf16>, tensor<3x1xi64>, tensor<2x1x3x4xbf16>) -> tensor<2x1x8x4xbf16>\n"
+    "  func.return %r : tensor<2x1x8x4xbf16>\n}\n";
+
+static void test_k_index_scatter_kv_cache_layout_matches_interpreter(void **state)
+{
+    (void)state;
+    const int64_t idx[3] = {5, -1, 7};
+    check_both(scatter_kv_src, idx, 3);
+}
+
+/* Operands and results seen through views: a transposed table, a
+ * transposed gather result, a reversed dynamic_slice operand. */
+static const char *const views_src =
+    "func.func @main(%t: tensor<64x300xf32>, %i: tensor<5xi32>, %a: tensor<i32>, %x: tensor<10x12xf32>) -> (tensor<64x5xf32>, tensor<4x3xf32>) {\n"
+    "  %tt = stablehlo.transpose %t, dims = [1, 0] : (tensor<64x300xf32>) -> tensor<300x64xf32>\n"
+    "  %g = \"stablehlo.gather\"(%tt, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 64>}> : (tensor<300x64xf32>, tensor<5xi32>) -> tensor<5x64xf32>\n"
+    "  %r = stablehlo.transpose %g, dims = [1, 0] : (tensor<5x64xf32>) -> tensor<64x5xf32>\n"
+    "  %xr = stablehlo.reverse %x, dims = [1] : tensor<10x12xf32>\n"
+    "  %d = \"stablehlo.dynamic_slice\"(%xr, %a, %a) <{slice_sizes = array<i64: 4, 3>}> : (tensor<10x12xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>\n"
+    "  func.return %r, %d : tensor<64x5xf32>, tensor<4x3xf32>\n"
+    "}\n"
+    ;
+
+static void test_k_index_operands_through_views_match_interpreter(void **state)
+{
+    (void)state;
+    const int64_t idx[6] = {299, 0, 400, 7, -7, 8}; /* dynamic_slice start 8: (6, 8) after clamping to (10 - 4, 12 - 3) */
+    check_both(views_src, idx, 6);
+}
+
+/* Rows shared among cores (trn2: 8): the update crosses several cores' rows. */
+static const char *const dus3_src =
+    "func.func @main(%x: tensor<20x6x7xbf16>, %u: tensor<9x2x3xbf16>, %a: tensor<i64>, %b: tensor<i64>, %c: tensor<i64>) -> tensor<20x6x7xbf16> {\n"
+    "  %r = \"stablehlo.dynamic_update_slice\"(%x, %u, %a, %b, %c) "
+    ": (tensor<20x6x7xbf16>, tensor<9x2x3xbf16>, tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<20x6x7xbf16>\n"
+    "  func.return %r : tensor<20x6x7xbf16>\n}\n";
+
+static void test_k_index_dynamic_update_slice_across_cores_matches_interpreter(void **state)
+{
+    (void)state;
+    const int64_t starts[3] = {7, 5, -1}; /* -> (7, 4, 0) */
+    check_both(dus3_src, starts, 3);
+    const int64_t last[3] = {15, 0, 4}; /* -> (11, 0, 4): the last rows */
+    check_both(dus3_src, last, 3);
+}
+
+TEST_MAIN(NULL, NULL, T(test_k_index_embedding_gather_matches_interpreter),
+          T(test_k_index_gather_index_vector_dim_0_matches_interpreter),
+          T(test_k_index_gather_batching_dims_matches_interpreter),
+          T(test_k_index_dynamic_slice_matches_interpreter),
+          T(test_k_index_dynamic_update_slice_matches_interpreter),
+          T(test_k_index_dynamic_slice_reads_computed_starts),
+          T(test_k_index_scatter_rows_matches_interpreter), T(test_k_index_scatter_cropped_windows_match_interpreter),
+          T(test_k_index_scatter_add_is_not_lowered),
+          T(test_k_index_scatter_kv_cache_layout_matches_interpreter),
+          T(test_k_index_operands_through_views_match_interpreter),
+          T(test_k_index_dynamic_update_slice_across_cores_matches_interpreter))
