@@ -66,11 +66,29 @@ models_check() {
     diff "$out.a.txt" "$out.b.txt"
 }
 
+# The glm layer compiled for trn2 and tpu-v6e, timing-only (no values, no
+# checks: the functional --check run needs ~10 GB and minutes).  Compiled and
+# eager must both run, and eager must take longer: per-op dispatch and HBM
+# round trips cannot make it faster.
+compiled_vs_eager() {
+    model=$1
+    chip=$2
+    t_c=$("$B/npusim" run "$model" --chip "$chip" --random-inputs 1 --timing-only --no-checks --json |
+        sed -n 's/.*"total_ps": \([0-9]*\).*/\1/p' | head -n 1)
+    t_e=$("$B/npusim" run "$model" --chip "$chip" --mode eager --random-inputs 1 --timing-only --no-checks --json |
+        sed -n 's/.*"total_ps": \([0-9]*\).*/\1/p' | head -n 1)
+    echo "$chip: compiled $t_c ps, eager $t_e ps"
+    [ -n "$t_c" ] && [ -n "$t_e" ] && [ "$t_e" -gt "$t_c" ]
+}
+
 if [ -z "$ONLY" ] || [ "$ONLY" = models ]; then
     echo "model exports (random inputs):"
     mkdir -p "$B/test-out"
     run "models/qwen_3_0_6b (8 partitions, twice)" models_check "$SHARED/models/qwen_3_0_6b_shlo.mlir" twice
     run "models/glm_358b_1_layer" models_check "$SHARED/models/glm_358b_1_layer_shlo.mlir"
+    for chip in trn2 tpu-v6e; do
+        run "models/glm_358b_1_layer run on $chip" compiled_vs_eager "$SHARED/models/glm_358b_1_layer_shlo.mlir" "$chip"
+    done
 fi
 
 if [ -z "$ONLY" ] || [ "$ONLY" = fuzz ]; then
