@@ -203,6 +203,11 @@ enum base_status cc_kb_emit(struct cc_kb *b, int engine, const struct isa_instr 
  * the same partition count) on successive DMA queues. */
 enum base_status cc_kb_dma(struct cc_kb *b, const struct isa_ap *dst, const struct isa_ap *src,
                            const struct cc_access *acc, int n_acc, int pieces);
+/* The instructions of such a DMA on the queues qs[0..nq) (round robin from
+ * *next), at most CC_MAX_ENGINES_OF_KIND pieces: appended to ins / eng at *n
+ * (room for CC_MAX_ENGINES_OF_KIND more). */
+void cc_dma_split(const int *qs, int nq, int *next, const struct isa_ap *dst, const struct isa_ap *src, int pieces,
+                  struct isa_instr *ins, int *eng, int *n);
 /* How many pieces a DMA of `bytes` should be cut into: enough for each to
  * hide a queue's fixed cost (about 4x the bytes it could move meanwhile),
  * at most the queue count and `parts`. */

@@ -141,39 +141,12 @@ static struct isa_ap hbm_ap(uint64_t addr, enum base_dtype dt, uint32_t np, int6
     return a;
 }
 
-/* A DMA on the queues qs (round robin from *next), split into `pieces`
- * partition ranges when both sides have the same partition count: appended
- * to ins / eng (room for SIM_MAX_ENGINES more) at *n. */
+/* A DMA on the queues qs (round robin from *next), in at most nq pieces
+ * (cc_dma_split): appended to ins / eng (room for SIM_MAX_ENGINES more) at *n. */
 static void dma_split(const int *qs, int nq, int *next, const struct isa_ap *dst, const struct isa_ap *src, int pieces,
                       struct isa_instr *ins, int *eng, int *n)
 {
-    uint32_t P = dst->part_count;
-    if (src->part_count != P || pieces < 1) pieces = 1;
-    if (pieces > (int)P) pieces = (int)P;
-    if (pieces > nq) pieces = nq;
-    for (int i = 0; i < pieces; i++) {
-        uint32_t p0 = (uint32_t)((uint64_t)P * (uint64_t)i / (uint64_t)pieces);
-        uint32_t p1 = (uint32_t)((uint64_t)P * (uint64_t)(i + 1) / (uint64_t)pieces);
-        struct isa_instr in;
-        memset(&in, 0, sizeof in);
-        in.op = ISA_OP_DMA;
-        in.dst = *dst;
-        in.src0 = *src;
-        if (pieces > 1) {
-            struct isa_ap *sides[2] = {&in.dst, &in.src0};
-            for (int s = 0; s < 2; s++) {
-                struct isa_ap *a = sides[s];
-                if (a->space == ISA_SPACE_HBM)
-                    a->addr = (uint64_t)((int64_t)a->addr + (int64_t)p0 * a->part_stride_bytes);
-                else
-                    a->part_start = (uint16_t)(a->part_start + p0);
-                a->part_count = (uint16_t)(p1 - p0);
-            }
-        }
-        ins[*n] = in;
-        eng[(*n)++] = qs[*next % nq];
-        *next = (*next + 1) % nq;
-    }
+    cc_dma_split(qs, nq, next, dst, src, pieces > nq ? nq : pieces, ins, eng, n);
 }
 
 /* One DMA (dma_split) as one access. */

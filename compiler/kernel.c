@@ -253,16 +253,12 @@ int cc_kb_dma_pieces(const struct cc_kb *b, uint64_t bytes, uint32_t parts)
     return p < 1 ? 1 : (int)p;
 }
 
-enum base_status cc_kb_dma(struct cc_kb *b, const struct isa_ap *dst, const struct isa_ap *src,
-                           const struct cc_access *acc, int n_acc, int pieces)
+void cc_dma_split(const int *qs, int nq, int *next, const struct isa_ap *dst, const struct isa_ap *src, int pieces,
+                  struct isa_instr *ins, int *eng, int *n)
 {
-    if (b->t->n_dma == 0) return cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "the chip has no DMA queue");
     uint32_t P = dst->part_count;
-    if (src->part_count != P) pieces = 1;
+    if (src->part_count != P || pieces < 1) pieces = 1;
     if (pieces > (int)P) pieces = (int)P;
-    if (pieces < 1) pieces = 1;
-    struct isa_instr ins[CC_MAX_ENGINES_OF_KIND];
-    int eng[CC_MAX_ENGINES_OF_KIND];
     if (pieces > CC_MAX_ENGINES_OF_KIND) pieces = CC_MAX_ENGINES_OF_KIND;
     for (int i = 0; i < pieces; i++) {
         uint32_t p0 = (uint32_t)((uint64_t)P * (uint64_t)i / (uint64_t)pieces);
@@ -283,11 +279,20 @@ enum base_status cc_kb_dma(struct cc_kb *b, const struct isa_ap *dst, const stru
                 a->part_count = (uint16_t)(p1 - p0);
             }
         }
-        ins[i] = in;
-        eng[i] = b->t->dma[b->dma_next];
-        b->dma_next = (b->dma_next + 1) % b->t->n_dma;
+        ins[*n] = in;
+        eng[(*n)++] = qs[*next % nq];
+        *next = (*next + 1) % nq;
     }
-    return cc_kb_emit_group(b, ins, eng, pieces, acc, n_acc);
+}
+
+enum base_status cc_kb_dma(struct cc_kb *b, const struct isa_ap *dst, const struct isa_ap *src,
+                           const struct cc_access *acc, int n_acc, int pieces)
+{
+    if (b->t->n_dma == 0) return cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "the chip has no DMA queue");
+    struct isa_instr ins[CC_MAX_ENGINES_OF_KIND];
+    int eng[CC_MAX_ENGINES_OF_KIND], n = 0;
+    cc_dma_split(b->t->dma, b->t->n_dma, &b->dma_next, dst, src, pieces, ins, eng, &n);
+    return cc_kb_emit_group(b, ins, eng, n, acc, n_acc);
 }
 
 double cc_kb_elem_ns(const struct cc_target *t, int engine, uint32_t P, uint64_t F, enum base_dtype dt,
