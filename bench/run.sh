@@ -38,6 +38,54 @@ if [ -x "$B/bench/gemm_bench" ]; then
 fi
 
 echo
+echo "== compiled graphs (npusim run --timing-only: simulated time and host time; docs/compiler.md)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# jf NAME FILE: the first numeric field NAME of a JSON report
+jf() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p" "$2" | head -n 1; }
+# timed_run ARGS...: npusim run ARGS --json into $tmp/r.json; prints the host seconds
+timed_run() {
+    start=$(date +%s.%N)
+    "$NPUSIM" run "$@" --json >"$tmp/r.json" 2>"$tmp/r.err"
+    end=$(date +%s.%N)
+    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }'
+}
+cat >"$tmp/dot.mlir" <<'EOF'
+func.func @main(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16> {
+  %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xbf16>
+  return %c : tensor<4096x4096xbf16>
+}
+EOF
+cat >"$tmp/add.mlir" <<'EOF'
+func.func @main(%a: tensor<16384x16384xf32>, %b: tensor<16384x16384xf32>) -> tensor<16384x16384xf32> {
+  %c = stablehlo.add %a, %b : tensor<16384x16384xf32>
+  return %c : tensor<16384x16384xf32>
+}
+EOF
+echo "  4096^3 bf16 dot_general (goal: >= 85% of peak over the kernel) and an f32 add of two 1 GiB"
+echo "  tensors (goal: 80-100% of HBM bandwidth over the kernel); compiled, --timing-only --no-checks:"
+for c in tpu-v5e tpu-v6e trn2; do
+    h=$(timed_run "$tmp/dot.mlir" --chip "$c" --timing-only --no-checks)
+    awk -v c="$c" -v h="$h" -v k="$(jf mfu_kernels "$tmp/r.json")" -v w="$(jf mfu "$tmp/r.json")" \
+        'BEGIN { printf "    dot %-8s %5.1f%% of peak over the kernel, %5.1f%% over the run (dispatch included); host %s s\n", c, 100 * k, 100 * w, h }'
+    h=$(timed_run "$tmp/add.mlir" --chip "$c" --timing-only --no-checks)
+    awk -v c="$c" -v h="$h" -v g="$(jf hbm_gbps_kernels "$tmp/r.json")" -v p="$(jf hbm_peak_gbps "$tmp/r.json")" \
+        'BEGIN { printf "    add %-8s %7.1f GB/s over the kernel = %5.1f%% of %.0f GB/s; host %s s\n", c, g, 100 * g / p, p, h }'
+done
+echo "  glm_358b_1_layer, --timing-only (goal: host time < 1 s), simulator checks off (on):"
+glm=$SHARED/models/glm_358b_1_layer_shlo.mlir
+for c in trn2 tpu-v6e; do
+    for mode in compiled fused-eager eager; do
+        hc=-
+        [ "$mode" = compiled ] && hc=$(timed_run "$glm" --chip "$c" --mode "$mode" --random-inputs 1 --timing-only)
+        h=$(timed_run "$glm" --chip "$c" --mode "$mode" --random-inputs 1 --timing-only --no-checks)
+        awk -v c="$c" -v m="$mode" -v h="$h" -v hc="$hc" -v t="$(jf total_ps "$tmp/r.json")" \
+            -v k="$(jf kernel_ps "$tmp/r.json")" \
+            'BEGIN { printf "    %-8s %-11s simulated %9.2f us (kernels %9.2f us); host %s s (%s s)\n", c, m, t * 1e-6, k * 1e-6, h, hc }'
+    done
+done
+echo "  qwen_3_0_6b per-partition program: not run yet (needs all_reduce and sdy.manual_computation: issue 6)"
+
 echo "== simulator speed (bench/sim_bench.c: simulated instructions per host CPU second; goal timing-only >= 5 M/s)"
 if [ -x "$B/bench/sim_bench" ]; then
     "$B/bench/sim_bench" trn2

@@ -51,6 +51,7 @@ void cc_options_default(struct cc_options *o)
 {
     memset(o, 0, sizeof *o);
     o->mode = CC_MODE_COMPILED;
+    o->default_precision = ISA_PREC_DEFAULT;
 }
 
 /* The emitter of each kernel kind; NULL: not lowered (yet). */

@@ -48,6 +48,11 @@ struct cc_options {
     uint64_t hbm_base;       /* first HBM byte the plan may use (default 0) */
     int n_cores;             /* cores to spread kernels over; 0: all of the chip's */
     int num_partitions;      /* SPMD (issue 6); 0/1: one program */
+    /* The precision an f32 dot_general or convolution whose precision_config
+     * says DEFAULT (or nothing) runs at, as a framework's global setting does
+     * (JAX's default_matmul_precision): on TPU DEFAULT is one bf16 pass.
+     * Ops that ask for HIGH or HIGHEST keep their own. */
+    enum isa_precision default_precision;
 };
 void cc_options_default(struct cc_options *o);
 

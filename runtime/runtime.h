@@ -105,4 +105,21 @@ struct rt_compare {
 void rt_compare_output(const struct cc_plan *plan, const struct base_tensor *got, const struct base_tensor *want,
                        struct rt_compare *out);
 
+/* ------------------------------------------------------ conformance cases */
+
+/* True when every op and element type of m is in the compiler's promised
+ * scope (the ops and types of the compiled-conformance bar: docs/compiler.md
+ * "Conformance"); otherwise why names the first one that is not. */
+bool rt_module_in_scope(const struct graph_module *m, char *why, size_t why_len);
+
+/* graph_run_case's twin for the compiled path: parses, verifies, compiles
+ * the case for chip (copt may be NULL: compiled mode), runs it on a
+ * functional simulator with its checks on, and evaluates the case's check
+ * ops on the values the simulated machine produced.  *in_scope (may be NULL)
+ * tells whether the case is in the bar's scope.  Only out-of-memory is an
+ * error; everything else is the outcome. */
+enum base_status rt_run_case(const char *text, size_t len, const char *path, int first_line,
+                             const struct sim_chip_desc *chip, const struct cc_options *copt,
+                             struct graph_case_result *res, bool *in_scope);
+
 #endif

@@ -81,6 +81,9 @@ enum sim_rate_class sim_rate_class_of(enum base_dtype dt)
         if (bits == 16) return SIM_RATE_BF16; /* bf16 and f16 share the 16-bit path */
         return bits <= 8 ? SIM_RATE_FP8 : SIM_RATE_FP32;
     case BASE_KIND_BOOL:
+        /* a predicate is produced and consumed at the engines' full-width
+         * rate (docs/timing.md section 5), not as packed 8-bit data */
+        return SIM_RATE_FP32;
     case BASE_KIND_SINT:
     case BASE_KIND_UINT:
         return bits <= 8 ? SIM_RATE_INT8 : SIM_RATE_FP32;

@@ -42,23 +42,6 @@ uint64_t sim_ceil_ratio(double num, double den)
     return r;
 }
 
-enum sim_rate_class sim_rate_of(enum base_dtype dt)
-{
-    switch (dt) {
-    case BASE_DT_BF16:
-    case BASE_DT_F16: return SIM_RATE_BF16;
-    case BASE_DT_SI8:
-    case BASE_DT_UI8:
-    case BASE_DT_SI4:
-    case BASE_DT_UI4:
-    case BASE_DT_SI2:
-    case BASE_DT_UI2: return SIM_RATE_INT8;
-    default:
-        if (base_dtype_is_float(dt) && base_dtype_bits(dt) <= 8) return SIM_RATE_FP8;
-        return SIM_RATE_FP32;
-    }
-}
-
 void sim_ap_effective(const struct isa_ap *ap, const uint32_t *iter, int depth, struct isa_ap *out)
 {
     *out = *ap;

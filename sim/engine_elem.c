@@ -68,7 +68,7 @@ static double elem_rate(const struct sim_engine_desc *d, const struct isa_instr 
     bool any = false;
     for (int i = 0; i < 4; i++) {
         if (!(t >> i & 1)) continue;
-        enum sim_rate_class rc = sim_rate_of((enum base_dtype)ap[i]->dtype);
+        enum sim_rate_class rc = sim_rate_class_of((enum base_dtype)ap[i]->dtype);
         double r = two_in ? d->elems_per_cycle_2in[rc] : 0;
         if (!(r > 0)) r = d->elems_per_cycle[rc];
         if (!(r > 0)) r = two_in && d->elems_per_cycle_2in[SIM_RATE_FP32] > 0 ? d->elems_per_cycle_2in[SIM_RATE_FP32]

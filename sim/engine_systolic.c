@@ -122,7 +122,7 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
     enum sim_rate_class rc;
     double rpc;
     if (mm) {
-        enum sim_rate_class r0 = sim_rate_of((enum base_dtype)st->dtype), r1 = sim_rate_of((enum base_dtype)mv->dtype);
+        enum sim_rate_class r0 = sim_rate_class_of((enum base_dtype)st->dtype), r1 = sim_rate_class_of((enum base_dtype)mv->dtype);
         if (f32 && c->family == SIM_FAMILY_TPU) {
             if (r0 == SIM_RATE_FP32) r0 = SIM_RATE_BF16;
             if (r1 == SIM_RATE_FP32) r1 = SIM_RATE_BF16;
@@ -134,7 +134,7 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
             return sim_fail(s, x, BASE_ERR_UNSUPPORTED, "engine %s has no matmul rate for %s x %s", d->name,
                             base_dtype_name((enum base_dtype)st->dtype), base_dtype_name((enum base_dtype)mv->dtype));
     } else {
-        rc = sim_rate_of((enum base_dtype)st->dtype);
+        rc = sim_rate_class_of((enum base_dtype)st->dtype);
         rpc = d->rows_per_cycle[rc] > 0 ? d->rows_per_cycle[rc] : d->rows_per_cycle[SIM_RATE_BF16];
     }
 

@@ -282,8 +282,6 @@ enum base_status sim_compute_dma(struct sim *s, struct sim_exec *x);
 void sim_gemm_f32(uint32_t K, uint32_t M, uint32_t N, const float *A, size_t lda, const float *B, size_t ldb,
                   float *C, size_t ldc, bool first);
 
-/* Rate class of a dtype for the throughput tables. */
-enum sim_rate_class sim_rate_of(enum base_dtype dt);
 /* ceil(x) for a non-negative ratio, ignoring a fraction below 1e-9. */
 uint64_t sim_ceil_ratio(double num, double den);
 

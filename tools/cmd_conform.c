@@ -1,8 +1,12 @@
-/* npusim conform [--json] [--known FILE] [-v] [--jobs N] [--timeout S] PATH...
+/* npusim conform [--chip NAME [--mode M] [--min-pass PCT]] [--json] [--known FILE] [-v] [--jobs N]
+ *                [--timeout S] PATH...
  *
  * Each file (or each `// -----` chunk of it) is one case, run in a forked
- * child so that a crash or a hang is reported as that case's failure. */
+ * child so that a crash or a hang is reported as that case's failure.
+ * Without --chip the golden interpreter runs the cases; with it the compiled
+ * path does (runtime/: compile, simulate, check on the host). */
 #include "tools/tools.h"
+#include "runtime/runtime.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,7 +24,10 @@ struct conf_case {
     char *id;        /* path relative to the root given, plus "#N" for chunk N of a split file */
     int chunk;       /* 0-based */
     int n_chunks;
-    struct graph_case_result res;
+    struct case_out {
+        struct graph_case_result res;
+        bool in_scope;   /* --chip: ops and types in the compiler's promised scope */
+    } out;
     const char *known_reason; /* from --known */
     bool listed;
 };
@@ -28,6 +35,12 @@ struct conf_case {
 struct conf_list {
     struct conf_case *v;
     int n, cap;
+};
+
+/* How cases run: the interpreter, or the compiled path on a chip. */
+struct conf_cfg {
+    const struct sim_chip_desc *chip; /* NULL: the golden interpreter */
+    struct cc_options copt;
 };
 
 struct known {
@@ -47,7 +60,20 @@ static void help(FILE *f)
             "(check.expect_*, custom_call @check.*).  Cases whose entry function takes\n"
             "arguments and that embed no inputs are counted as 'nocheck' (parse+verify only).\n"
             "\n"
+            "With --chip the cases run through the compiled path instead of the golden\n"
+            "interpreter: each is compiled for the chip, simulated with real values, and\n"
+            "judged by its own check ops.  Cases whose ops or element types are outside\n"
+            "the compiler's promised scope (docs/compiler.md \"Conformance\") and that fail\n"
+            "are reported as out of scope, not as failures.\n"
+            "\n"
             "options:\n"
+            "  --chip NAME    run compiled on this chip (see npusim chips)\n"
+            "  --mode M       with --chip: compiled (default), fused-eager or eager\n"
+            "  --precision P  with --chip: the precision of f32 matmuls that ask for the\n"
+            "                 default: default (the chip's: one bf16 pass on TPU), high or\n"
+            "                 highest (as JAX's own test suites set it)\n"
+            "  --min-pass PCT with --chip: fail unless at least PCT%% of the in-scope cases\n"
+            "                 that have checks pass\n"
             "  --known FILE   list of expected failures ('ID  reason' per line, '#' comments):\n"
             "                 an unlisted failure fails the run, and so does a listed case\n"
             "                 that now passes (remove it from the list)\n"
@@ -155,16 +181,16 @@ static void add_cases(struct conf_list *cl, const char *root, const char *file)
 /* ------------------------------------------------------------------------ */
 /* Running                                                                   */
 
-static void run_case_here(struct conf_case *k)
+static void run_case_here(const struct conf_cfg *cfg, struct conf_case *k)
 {
     char *text = NULL;
     size_t len = 0;
     struct base_diag d;
     base_diag_clear(&d);
-    memset(&k->res, 0, sizeof k->res);
+    memset(&k->out, 0, sizeof k->out);
     if (base_file_read(k->file, &text, &len, &d) != BASE_OK) {
-        k->res.outcome = GRAPH_CASE_FAIL;
-        base_diag_format(&d, k->res.reason, sizeof k->res.reason);
+        k->out.res.outcome = GRAPH_CASE_FAIL;
+        base_diag_format(&d, k->out.res.reason, sizeof k->out.res.reason);
         return;
     }
     int n_chunks = 1;
@@ -179,9 +205,12 @@ static void run_case_here(struct conf_case *k)
         first_line = lines[k->chunk];
     }
     struct graph_interp_options opt = {0};
-    if (graph_run_case(ctext, clen, k->file, first_line, &opt, &k->res) != BASE_OK) {
-        k->res.outcome = GRAPH_CASE_FAIL;
-        snprintf(k->res.reason, sizeof k->res.reason, "%s: out of memory", k->file);
+    enum base_status st = cfg->chip ? rt_run_case(ctext, clen, k->file, first_line, cfg->chip, &cfg->copt,
+                                                  &k->out.res, &k->out.in_scope)
+                                    : graph_run_case(ctext, clen, k->file, first_line, &opt, &k->out.res);
+    if (st != BASE_OK) {
+        k->out.res.outcome = GRAPH_CASE_FAIL;
+        snprintf(k->out.res.reason, sizeof k->out.res.reason, "%s: out of memory", k->file);
     }
     free(starts);
     free(lens);
@@ -212,26 +241,26 @@ static void finish_slot(struct conf_list *cl, struct slot *s, bool timed_out, in
     waitpid(s->pid, &status, 0);
     close(s->fd);
     if (timed_out) {
-        memset(&k->res, 0, sizeof k->res);
-        k->res.outcome = GRAPH_CASE_FAIL;
-        snprintf(k->res.reason, sizeof k->res.reason, "%s: timed out after %d s", k->file, timeout_s);
-    } else if (s->got != sizeof k->res) {
-        memset(&k->res, 0, sizeof k->res);
-        k->res.outcome = GRAPH_CASE_FAIL;
+        memset(&k->out, 0, sizeof k->out);
+        k->out.res.outcome = GRAPH_CASE_FAIL;
+        snprintf(k->out.res.reason, sizeof k->out.res.reason, "%s: timed out after %d s", k->file, timeout_s);
+    } else if (s->got != sizeof k->out) {
+        memset(&k->out, 0, sizeof k->out);
+        k->out.res.outcome = GRAPH_CASE_FAIL;
         if (WIFSIGNALED(status))
-            snprintf(k->res.reason, sizeof k->res.reason, "%s: crashed (signal %d: %s)", k->file, WTERMSIG(status),
+            snprintf(k->out.res.reason, sizeof k->out.res.reason, "%s: crashed (signal %d: %s)", k->file, WTERMSIG(status),
                      strsignal(WTERMSIG(status)));
         else
-            snprintf(k->res.reason, sizeof k->res.reason, "%s: runner exited (status %d) without a result", k->file,
+            snprintf(k->out.res.reason, sizeof k->out.res.reason, "%s: runner exited (status %d) without a result", k->file,
                      WEXITSTATUS(status));
     }
     s->pid = 0;
 }
 
-static void run_all(struct conf_list *cl, int jobs, int timeout_s, bool fork_cases)
+static void run_all(const struct conf_cfg *cfg, struct conf_list *cl, int jobs, int timeout_s, bool fork_cases)
 {
     if (!fork_cases) {
-        for (int i = 0; i < cl->n; i++) run_case_here(&cl->v[i]);
+        for (int i = 0; i < cl->n; i++) run_case_here(cfg, &cl->v[i]);
         return;
     }
     if (jobs < 1) jobs = 1;
@@ -257,9 +286,9 @@ static void run_all(struct conf_list *cl, int jobs, int timeout_s, bool fork_cas
             if (pid == 0) {
                 close(fds[0]);
                 struct conf_case *k = &cl->v[next];
-                run_case_here(k);
-                const char *p = (const char *)&k->res;
-                size_t left = sizeof k->res;
+                run_case_here(cfg, k);
+                const char *p = (const char *)&k->out;
+                size_t left = sizeof k->out;
                 while (left) {
                     ssize_t w = write(fds[1], p, left);
                     if (w <= 0) _exit(3);
@@ -289,11 +318,11 @@ static void run_all(struct conf_list *cl, int jobs, int timeout_s, bool fork_cas
         for (int q = 0; q < np; q++) {
             struct slot *s = &slots[map[q]];
             if (pfd[q].revents & (POLLIN | POLLHUP | POLLERR)) {
-                char *dst = (char *)&cl->v[s->idx].res + s->got;
-                ssize_t r = read(s->fd, dst, sizeof cl->v[s->idx].res - s->got);
+                char *dst = (char *)&cl->v[s->idx].out + s->got;
+                ssize_t r = read(s->fd, dst, sizeof cl->v[s->idx].out - s->got);
                 if (r > 0) {
                     s->got += (size_t)r;
-                    if (s->got < sizeof cl->v[s->idx].res) continue;
+                    if (s->got < sizeof cl->v[s->idx].out) continue;
                 }
                 finish_slot(cl, s, false, timeout_s);
                 running--;
@@ -363,12 +392,21 @@ static void json_str(FILE *f, const char *s)
 
 static bool is_failure(enum graph_case_outcome o) { return o == GRAPH_CASE_FAIL || o == GRAPH_CASE_UNSUPPORTED; }
 
+/* A compiled-path failure of a case the compiler does not promise to run:
+ * reported, neither an unexpected failure nor in need of a known entry. */
+static bool out_of_scope(const struct conf_cfg *cfg, const struct conf_case *k)
+{
+    return cfg->chip && !k->out.in_scope && is_failure(k->out.res.outcome) && !k->listed;
+}
+
 int cmd_conform(int argc, char **argv)
 {
     struct strvec roots = {0};
     const char *known_path = NULL, *v = NULL;
     bool json = false, verbose = false, fork_cases = true;
     int jobs = 2, timeout_s = 300;
+    const char *chip_name = NULL, *mode_name = NULL, *prec_name = NULL;
+    double min_pass = -1;
     for (int i = 1; i < argc; i++) {
         if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
             help(stdout);
@@ -380,6 +418,16 @@ int cmd_conform(int argc, char **argv)
         } else if (tool_flag(argv[i], "--no-fork")) {
             fork_cases = false;
         } else if (tool_opt(argc, argv, &i, "--known", &known_path)) {
+        } else if (tool_opt(argc, argv, &i, "--chip", &chip_name)) {
+        } else if (tool_opt(argc, argv, &i, "--mode", &mode_name)) {
+        } else if (tool_opt(argc, argv, &i, "--precision", &prec_name)) {
+        } else if (tool_opt(argc, argv, &i, "--min-pass", &v)) {
+            char *end;
+            min_pass = strtod(v, &end);
+            if (*end || min_pass < 0 || min_pass > 100) {
+                fprintf(stderr, "npusim conform: --min-pass must be a percentage 0..100\n");
+                return TOOL_USAGE;
+            }
         } else if (tool_opt(argc, argv, &i, "--jobs", &v)) {
             jobs = atoi(v);
             if (jobs < 1 || jobs > 64) {
@@ -398,6 +446,31 @@ int cmd_conform(int argc, char **argv)
     }
     if (!roots.n) {
         help(stderr);
+        return TOOL_USAGE;
+    }
+    struct conf_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cc_options_default(&cfg.copt);
+    static struct sim_chip_desc chip;
+    if (chip_name) {
+        struct base_diag cd;
+        base_diag_clear(&cd);
+        if (sim_chip_load(chip_name, &chip, &cd) != BASE_OK) {
+            tool_print_diag(&cd);
+            return TOOL_USAGE;
+        }
+        cfg.chip = &chip;
+    }
+    if (mode_name && !cc_mode_lookup(mode_name, &cfg.copt.mode)) {
+        fprintf(stderr, "npusim conform: unknown mode %s (compiled, fused-eager, eager)\n", mode_name);
+        return TOOL_USAGE;
+    }
+    if (prec_name && !tool_precision_parse(prec_name, &cfg.copt.default_precision)) {
+        fprintf(stderr, "npusim conform: unknown precision %s (default, high, highest)\n", prec_name);
+        return TOOL_USAGE;
+    }
+    if ((mode_name || prec_name || min_pass >= 0) && !chip_name) {
+        fprintf(stderr, "npusim conform: --mode, --precision and --min-pass need --chip\n");
         return TOOL_USAGE;
     }
 
@@ -425,7 +498,7 @@ int cmd_conform(int argc, char **argv)
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    run_all(&cl, jobs, timeout_s, fork_cases);
+    run_all(&cfg, &cl, jobs, timeout_s, fork_cases);
     double secs = since(&t0);
 
     int n_known = 0;
@@ -441,14 +514,23 @@ int cmd_conform(int argc, char **argv)
     int counts[4] = {0};
     int unexpected = 0, fixed = 0, stale = 0;
     int files_with_checks = 0, files_with_checks_passed = 0;
+    int scope_cases = 0, scope_passed = 0, out_of_scope_failed = 0;
     for (int i = 0; i < cl.n; i++) {
         struct conf_case *k = &cl.v[i];
-        counts[k->res.outcome]++;
-        if (k->n_chunks == 1 && k->res.n_checks > 0) {
-            files_with_checks++;
-            if (k->res.outcome == GRAPH_CASE_PASS) files_with_checks_passed++;
+        counts[k->out.res.outcome]++;
+        if (cfg.chip && k->out.in_scope && k->out.res.outcome != GRAPH_CASE_NOCHECK) {
+            scope_cases++;
+            if (k->out.res.outcome == GRAPH_CASE_PASS) scope_passed++;
         }
-        bool fail = is_failure(k->res.outcome);
+        if (out_of_scope(&cfg, k)) {
+            out_of_scope_failed++;
+            continue;
+        }
+        if (k->n_chunks == 1 && k->out.res.n_checks > 0) {
+            files_with_checks++;
+            if (k->out.res.outcome == GRAPH_CASE_PASS) files_with_checks_passed++;
+        }
+        bool fail = is_failure(k->out.res.outcome);
         if (fail && !k->listed) unexpected++;
         if (!fail && k->listed) fixed++;
     }
@@ -461,32 +543,37 @@ int cmd_conform(int argc, char **argv)
             struct conf_case *k = &cl.v[i];
             printf("    {\"id\": ");
             json_str(stdout, k->id);
-            printf(", \"outcome\": \"%s\", \"checks\": %d, \"checks_failed\": %d, \"known\": %s, \"reason\": ",
-                   graph_case_outcome_name(k->res.outcome), k->res.n_checks, k->res.n_checks_failed,
+            printf(", \"outcome\": \"%s\", \"checks\": %d, \"checks_failed\": %d, \"known\": %s, ",
+                   graph_case_outcome_name(k->out.res.outcome), k->out.res.n_checks, k->out.res.n_checks_failed,
                    k->listed ? "true" : "false");
-            json_str(stdout, k->res.reason);
+            if (cfg.chip) printf("\"in_scope\": %s, ", k->out.in_scope ? "true" : "false");
+            printf("\"reason\": ");
+            json_str(stdout, k->out.res.reason);
             printf("}%s\n", i + 1 < cl.n ? "," : "");
         }
         printf("  ],\n  \"summary\": {\"cases\": %d, \"passed\": %d, \"failed\": %d, \"unsupported\": %d, "
                "\"nocheck\": %d, \"single_file_cases_with_checks\": %d, \"of_them_passed\": %d, "
                "\"unexpected_failures\": %d, \"listed_but_passing\": %d, \"listed_but_missing\": %d, "
+               "\"in_scope_cases\": %d, \"in_scope_passed\": %d, \"out_of_scope_failed\": %d, "
                "\"seconds\": %.1f}\n}\n",
                cl.n, counts[GRAPH_CASE_PASS], counts[GRAPH_CASE_FAIL], counts[GRAPH_CASE_UNSUPPORTED],
                counts[GRAPH_CASE_NOCHECK], files_with_checks, files_with_checks_passed, unexpected, fixed, stale,
-               secs);
+               scope_cases, scope_passed, out_of_scope_failed, secs);
     } else {
         for (int i = 0; i < cl.n; i++) {
             struct conf_case *k = &cl.v[i];
-            bool fail = is_failure(k->res.outcome);
-            if (fail && !k->listed)
-                printf("%-11s %s: %s\n", k->res.outcome == GRAPH_CASE_FAIL ? "FAIL" : "UNSUPPORTED", k->id,
-                       k->res.reason);
+            bool fail = is_failure(k->out.res.outcome);
+            if (out_of_scope(&cfg, k)) {
+                if (verbose) printf("%-11s %s: %s\n", "out-of-scope", k->id, k->out.res.reason);
+            } else if (fail && !k->listed)
+                printf("%-11s %s: %s\n", k->out.res.outcome == GRAPH_CASE_FAIL ? "FAIL" : "UNSUPPORTED", k->id,
+                       k->out.res.reason);
             else if (!fail && k->listed)
                 printf("NOW-PASSES  %s (listed as known failure: %s) - remove it from %s\n", k->id, k->known_reason,
                        known_path);
             else if (verbose)
-                printf("%-11s %s%s%s\n", fail ? "known-fail" : graph_case_outcome_name(k->res.outcome), k->id,
-                       fail ? ": " : "", fail ? k->res.reason : "");
+                printf("%-11s %s%s%s\n", fail ? "known-fail" : graph_case_outcome_name(k->out.res.outcome), k->id,
+                       fail ? ": " : "", fail ? k->out.res.reason : "");
         }
         for (int k = 0; k < n_known; k++)
             if (!known[k].seen) printf("STALE       %s is listed in %s but no such case ran\n", known[k].id, known_path);
@@ -499,6 +586,12 @@ int cmd_conform(int argc, char **argv)
         int ran = counts[GRAPH_CASE_PASS] + counts[GRAPH_CASE_FAIL] + counts[GRAPH_CASE_UNSUPPORTED];
         if (ran) printf("         cases run: %d/%d passed (%.1f%%)\n", counts[GRAPH_CASE_PASS], ran,
                         100.0 * counts[GRAPH_CASE_PASS] / ran);
+        if (cfg.chip && scope_cases)
+            printf("         in the compiler's scope on %s (%s, %s precision): %d/%d passed (%.1f%%); %d failures out "
+                   "of scope\n",
+                   chip.name, cc_mode_name(cfg.copt.mode), isa_precision_name(cfg.copt.default_precision),
+                   scope_passed, scope_cases,
+                   100.0 * scope_passed / scope_cases, out_of_scope_failed);
         if (known_path)
             printf("         against %s: %d unexpected failures, %d listed cases now pass, %d stale entries\n",
                    known_path, unexpected, fixed, stale);
@@ -514,6 +607,10 @@ int cmd_conform(int argc, char **argv)
     }
     free(known);
     free(roots.v);
-    if (known_path) return unexpected || fixed || stale ? TOOL_FAIL : TOOL_OK;
-    return counts[GRAPH_CASE_FAIL] || counts[GRAPH_CASE_UNSUPPORTED] ? TOOL_FAIL : TOOL_OK;
+    bool below = min_pass >= 0 && (scope_cases ? 100.0 * scope_passed / scope_cases : 0.0) < min_pass;
+    if (below && !json)
+        printf("FAIL: the in-scope pass rate is below --min-pass %g%%\n", min_pass);
+    if (known_path) return unexpected || fixed || stale || below ? TOOL_FAIL : TOOL_OK;
+    return counts[GRAPH_CASE_FAIL] + counts[GRAPH_CASE_UNSUPPORTED] > out_of_scope_failed || below ? TOOL_FAIL
+                                                                                                    : TOOL_OK;
 }

@@ -18,7 +18,7 @@ static void help(FILE *f)
             "usage: npusim run MODEL.mlir --chip NAME|FILE.chip [--mode compiled|fused-eager|eager]\n"
             "                  [--inputs A.npy,B.npy,...|--random-inputs SEED] [--timing-only]\n"
             "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
-            "                  [--no-checks]\n"
+            "                  [--precision default|high|highest] [--no-checks]\n"
             "\n"
             "Compiles a StableHLO program for a chip and runs it on the simulated chip:\n"
             "total time and cycles, MFU, HBM traffic and bandwidth, engine utilisation\n"
@@ -38,6 +38,8 @@ static void help(FILE *f)
             "  --json               the report as JSON\n"
             "  --entry NAME         function to run (default: @main, or the only function)\n"
             "  --cores N            spread kernels over N cores (default: all of the chip's)\n"
+            "  --precision P        f32 matmuls that ask for the default precision run at P:\n"
+            "                       default (the chip's: one bf16 pass on TPU), high or highest\n"
             "  --no-checks          skip the simulator's race and uninitialised-read checks\n");
 }
 
@@ -95,6 +97,7 @@ struct run_args {
     long seed;
     int cores;
     bool timing_only, check, json, sim_checks;
+    enum isa_precision precision;
 };
 
 static int parse_args(int argc, char **argv, struct run_args *a)
@@ -114,6 +117,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         } else if (tool_opt(argc, argv, &i, "--mode", &v)) {
             if (!cc_mode_lookup(v, &a->mode)) {
                 fprintf(stderr, "npusim run: --mode takes compiled, fused-eager or eager (not '%s')\n", v);
+                return TOOL_USAGE;
+            }
+        } else if (tool_opt(argc, argv, &i, "--precision", &v)) {
+            if (!tool_precision_parse(v, &a->precision)) {
+                fprintf(stderr, "npusim run: --precision takes default, high or highest (not '%s')\n", v);
                 return TOOL_USAGE;
             }
         } else if (tool_opt(argc, argv, &i, "--random-inputs", &v)) {
@@ -300,9 +308,11 @@ static void print_json(const struct run_args *a, const struct cc_plan *p, const 
            sim_rate_class_name(rc), peak, peak > 0 && total_s > 0 ? (double)model_flops / (total_s * peak) : 0.0);
     printf(" \"mfu_kernels\": %g,\n",
            peak > 0 && rep->device_ps ? (double)model_flops / ((double)rep->device_ps * 1e-12 * peak) : 0.0);
-    printf(" \"hbm_bytes\": %llu, \"hbm_gbps\": %g, \"plan_hbm_bytes\": %llu,\n \"engines\": {",
+    printf(" \"hbm_bytes\": %llu, \"hbm_gbps\": %g, \"hbm_gbps_kernels\": %g, \"hbm_peak_gbps\": %g, "
+           "\"plan_hbm_bytes\": %llu,\n \"engines\": {",
            (unsigned long long)st->hbm_bytes, total_s > 0 ? (double)st->hbm_bytes / total_s * 1e-9 : 0.0,
-           (unsigned long long)cc_plan_hbm_bytes(p));
+           rep->device_ps ? (double)st->hbm_bytes / ((double)rep->device_ps * 1e-12) * 1e-9 : 0.0,
+           chip->hbm.bytes_per_ns, (unsigned long long)cc_plan_hbm_bytes(p));
     bool first = true;
     for (int kd = 0; kd < ISA_ENGINE_KIND_COUNT; kd++) {
         uint64_t busy = 0, n = 0;
@@ -370,6 +380,7 @@ int cmd_run(int argc, char **argv)
     co.mode = a.mode;
     co.entry = a.entry;
     co.n_cores = a.cores;
+    co.default_precision = a.precision;
     if (cc_compile(m, &chip, &co, &p, &d) != BASE_OK) {
         tool_print_diag(&d);
         goto done;

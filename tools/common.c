@@ -64,3 +64,13 @@ int tool_mkdir_p(const char *path)
     }
     return 0;
 }
+
+bool tool_precision_parse(const char *s, enum isa_precision *out)
+{
+    for (int p = 0; p < ISA_PREC_COUNT; p++)
+        if (!strcmp(s, isa_precision_name((enum isa_precision)p))) {
+            *out = (enum isa_precision)p;
+            return true;
+        }
+    return false;
+}

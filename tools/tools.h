@@ -3,6 +3,7 @@
 #define NPUSIM_TOOLS_H
 
 #include "npusim.h"
+#include "isa/isa.h"
 
 #define NPUSIM_VERSION "0.1.0"
 
@@ -33,6 +34,8 @@ struct graph_module *tool_load_model(const char *path, bool verify);
 /* Option parsing helpers: "--name value" or "--name=value". */
 bool tool_opt(int argc, char **argv, int *i, const char *name, const char **value);
 bool tool_flag(const char *arg, const char *name);
+/* "default", "high" or "highest" (the --precision option). */
+bool tool_precision_parse(const char *s, enum isa_precision *out);
 /* mkdir -p; 0 on success, -1 with errno set. */
 int tool_mkdir_p(const char *path);
 

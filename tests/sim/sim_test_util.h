@@ -332,4 +332,29 @@ static inline struct sim_loc loc_acc(uint32_t part, uint64_t addr)
 }
 static inline struct sim_loc loc_hbm(uint64_t addr) { return (struct sim_loc){ISA_SPACE_HBM, 0, 0, addr}; }
 
+
+/* setup() and teardown() for a test file's fixture type, a struct with
+ * members chip, prog and sim (and any others, zeroed): the toy chip
+ * (tchip_init) and an empty program; teardown destroys the sim and the
+ * program.  TF(fn) registers a test with them. */
+#define SIM_TEST_FIXTURE(fx_type)                                          \
+    static int setup(void **state)                                         \
+    {                                                                      \
+        fx_type *f = calloc(1, sizeof *f);                                 \
+        if (!f) return -1;                                                 \
+        tchip_init(&f->chip);                                              \
+        isa_program_init(&f->prog);                                        \
+        *state = f;                                                        \
+        return 0;                                                          \
+    }                                                                      \
+    static int teardown(void **state)                                      \
+    {                                                                      \
+        fx_type *f = *state;                                               \
+        sim_destroy(f->sim);                                               \
+        isa_program_deinit(&f->prog);                                      \
+        free(f);                                                           \
+        return 0;                                                          \
+    }
+#define TF(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
 #endif

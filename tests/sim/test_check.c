@@ -29,7 +29,6 @@ static int teardown(void **state)
     return 0;
 }
 
-#define TF(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 /* Zeros in sp partitions 0..127 bytes [0, 32 KiB) and hbm [0, 1 MiB). */
 static void begin(struct fx *f, bool init)

@@ -429,6 +429,8 @@ static void test_chip_rate_class_of(void **state)
     assert_int_equal(sim_rate_class_of(BASE_DT_UI8), SIM_RATE_INT8);
     assert_int_equal(sim_rate_class_of(BASE_DT_SI4), SIM_RATE_INT8);
     assert_int_equal(sim_rate_class_of(BASE_DT_SI32), SIM_RATE_FP32);
+    /* predicates at the full-width rate (docs/timing.md section 5) */
+    assert_int_equal(sim_rate_class_of(BASE_DT_I1), SIM_RATE_FP32);
 }
 
 static void test_chip_prices_flag_estimates(void **state)

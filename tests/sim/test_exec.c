@@ -8,26 +8,8 @@ struct fx {
     struct sim *sim;
 };
 
-static int setup(void **state)
-{
-    struct fx *f = calloc(1, sizeof *f);
-    if (!f) return -1;
-    tchip_init(&f->chip);
-    isa_program_init(&f->prog);
-    *state = f;
-    return 0;
-}
+SIM_TEST_FIXTURE(struct fx)
 
-static int teardown(void **state)
-{
-    struct fx *f = *state;
-    sim_destroy(f->sim);
-    isa_program_deinit(&f->prog);
-    free(f);
-    return 0;
-}
-
-#define TF(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 static void begin(struct fx *f) { f->sim = tsim_new(&f->chip, NULL, &f->prog, NULL, NULL); }
 

@@ -10,24 +10,7 @@ struct fx {
     struct sim *sim;
 };
 
-static int setup(void **state)
-{
-    struct fx *f = calloc(1, sizeof *f);
-    if (!f) return -1;
-    tchip_init(&f->chip);
-    isa_program_init(&f->prog);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct fx *f = *state;
-    sim_destroy(f->sim);
-    isa_program_deinit(&f->prog);
-    free(f);
-    return 0;
-}
+SIM_TEST_FIXTURE(struct fx)
 
 static struct sim_engine_desc *eng(struct fx *f, const char *name)
 {
@@ -528,7 +511,6 @@ static void test_timing_stats_busy_wait_idle(void **state)
     assert_true(fabs(ep->utilization - (double)(3 * dp) / (double)st->total_ps) < 1e-12);
 }
 
-#define TF(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 TEST_MAIN(NULL, NULL, TF(test_timing_control_costs_dispatch), TF(test_timing_vector_two_inputs_per_partition_pass),
           TF(test_timing_vector_rate_class_of_dtype), TF(test_timing_activation_transcendental_cost),

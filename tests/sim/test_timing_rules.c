@@ -41,24 +41,7 @@ struct fx {
     struct sim *sim;
 };
 
-static int setup(void **state)
-{
-    struct fx *f = calloc(1, sizeof *f);
-    if (!f) return -1;
-    tchip_init(&f->chip);
-    isa_program_init(&f->prog);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct fx *f = *state;
-    sim_destroy(f->sim);
-    isa_program_deinit(&f->prog);
-    free(f);
-    return 0;
-}
+SIM_TEST_FIXTURE(struct fx)
 
 /* A fresh program and no sim (the chip is kept). */
 static void reset(struct fx *f)
@@ -907,7 +890,6 @@ static void test_rules_hooks_now_ps_and_records(void **state)
     assert_string_equal(w->engine_name, "pool");
 }
 
-#define TF(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 TEST_MAIN(NULL, NULL, TF(test_rules_signal_applied_before_step_at_equal_time),
           TF(test_rules_signalling_control_waits_for_visible), TF(test_rules_halt_waits_for_visible),

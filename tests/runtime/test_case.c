@@ -1,0 +1,139 @@
+/* rt_run_case and rt_module_in_scope (runtime/case.c): a conformance case
+ * run through the compiled path is judged by its own check ops on the
+ * values the simulated machine produced; the scope follows the op and type
+ * list of the compiled-conformance bar. */
+#include "tests/prog.h"
+
+#include "runtime/runtime.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void load_chip(const char *name, struct sim_chip_desc *c)
+{
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (sim_chip_load(name, c, &d) != BASE_OK) {
+        base_diag_print(&d, stderr);
+        fail_msg("cannot load %s", name);
+    }
+}
+
+static void run_case(const char *chip_name, const char *src, struct graph_case_result *res, bool *in_scope)
+{
+    struct sim_chip_desc chip;
+    load_chip(chip_name, &chip);
+    assert_int_equal(rt_run_case(src, strlen(src), "case.mlir", 1, &chip, NULL, res, in_scope), BASE_OK);
+}
+
+/* 1.5 * x + 2 over four f32 values, all exactly representable: any chip
+ * must give these bits. */
+static const char k_pass[] =
+    "func.func @main() {\n"
+    "  %x = stablehlo.constant dense<[1.0, -2.0, 0.5, 8.0]> : tensor<4xf32>\n"
+    "  %a = stablehlo.constant dense<1.5> : tensor<4xf32>\n"
+    "  %b = stablehlo.constant dense<2.0> : tensor<4xf32>\n"
+    "  %m = stablehlo.multiply %x, %a : tensor<4xf32>\n"
+    "  %y = stablehlo.add %m, %b : tensor<4xf32>\n"
+    "  %e = stablehlo.constant dense<[3.5, -1.0, 2.75, 14.0]> : tensor<4xf32>\n"
+    "  stablehlo.custom_call @check.expect_eq(%y, %e) : (tensor<4xf32>, tensor<4xf32>) -> ()\n"
+    "  return\n"
+    "}\n";
+
+static void test_case_passes_when_the_machine_computes_the_expected_values(void **state)
+{
+    (void)state;
+    const char *chips[] = {"tpu-v5e", "trn2"};
+    for (int c = 0; c < 2; c++) {
+        struct graph_case_result res;
+        bool in_scope = false;
+        run_case(chips[c], k_pass, &res, &in_scope);
+        if (res.outcome != GRAPH_CASE_PASS) fail_msg("%s: %s", chips[c], res.reason);
+        assert_int_equal(res.n_checks, 1);
+        assert_int_equal(res.n_checks_failed, 0);
+        assert_true(in_scope);
+    }
+}
+
+static void test_case_fails_with_the_located_check_when_a_value_differs(void **state)
+{
+    (void)state;
+    char src[sizeof k_pass];
+    memcpy(src, k_pass, sizeof k_pass);
+    char *e = strstr(src, "14.0]");
+    assert_non_null(e);
+    memcpy(e, "15.0]", 5); /* 8 * 1.5 + 2 is 14, not 15 */
+    struct graph_case_result res;
+    run_case("trn2", src, &res, NULL);
+    assert_int_equal(res.outcome, GRAPH_CASE_FAIL);
+    assert_int_equal(res.n_checks_failed, 1);
+    if (!strstr(res.reason, "case.mlir:8:")) fail_msg("reason does not name line 8: %s", res.reason);
+}
+
+static void test_case_out_of_scope_for_f64_and_unlisted_ops(void **state)
+{
+    (void)state;
+    static const char f64[] =
+        "func.func @main() {\n"
+        "  %x = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf64>\n"
+        "  %y = stablehlo.add %x, %x : tensor<2xf64>\n"
+        "  %e = stablehlo.constant dense<[2.0, 4.0]> : tensor<2xf64>\n"
+        "  stablehlo.custom_call @check.expect_eq(%y, %e) : (tensor<2xf64>, tensor<2xf64>) -> ()\n"
+        "  return\n"
+        "}\n";
+    static const char sort[] =
+        "func.func @main() {\n"
+        "  %x = stablehlo.constant dense<[3, 1, 2]> : tensor<3xi32>\n"
+        "  %y = \"stablehlo.sort\"(%x) ({\n"
+        "  ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+        "    %c = stablehlo.compare LT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+        "    stablehlo.return %c : tensor<i1>\n"
+        "  }) {dimension = 0 : i64} : (tensor<3xi32>) -> tensor<3xi32>\n"
+        "  %e = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>\n"
+        "  stablehlo.custom_call @check.expect_eq(%y, %e) : (tensor<3xi32>, tensor<3xi32>) -> ()\n"
+        "  return\n"
+        "}\n";
+    const char *srcs[] = {f64, sort};
+    const char *whys[] = {"element type", "stablehlo.sort"};
+    for (int i = 0; i < 2; i++) {
+        struct graph_parse_options po = {0};
+        struct graph_module *m = NULL;
+        struct base_diag d;
+        base_diag_clear(&d);
+        assert_int_equal(graph_parse(srcs[i], strlen(srcs[i]), &po, &m, &d), BASE_OK);
+        char why[128];
+        assert_false(rt_module_in_scope(m, why, sizeof why));
+        if (!strstr(why, whys[i])) fail_msg("case %d: why is '%s'", i, why);
+        graph_module_destroy(m);
+        struct graph_case_result res;
+        bool in_scope = true;
+        run_case("trn2", srcs[i], &res, &in_scope);
+        assert_false(in_scope);
+    }
+}
+
+static void test_case_with_arguments_is_nocheck(void **state)
+{
+    (void)state;
+    static const char src[] = "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+                              "  return %a : tensor<2xf32>\n"
+                              "}\n";
+    struct graph_case_result res;
+    run_case("tpu-v5e", src, &res, NULL);
+    assert_int_equal(res.outcome, GRAPH_CASE_NOCHECK);
+}
+
+static void test_case_parse_error_is_a_located_failure(void **state)
+{
+    (void)state;
+    static const char src[] = "func.func @main() {\n  %x = stablehlo.bogus\n}\n";
+    struct graph_case_result res;
+    run_case("trn2", src, &res, NULL);
+    assert_true(res.outcome == GRAPH_CASE_FAIL || res.outcome == GRAPH_CASE_UNSUPPORTED);
+    if (!strstr(res.reason, "case.mlir:2:")) fail_msg("reason: %s", res.reason);
+}
+
+TEST_MAIN(NULL, NULL, T(test_case_passes_when_the_machine_computes_the_expected_values),
+          T(test_case_fails_with_the_located_check_when_a_value_differs),
+          T(test_case_out_of_scope_for_f64_and_unlisted_ops), T(test_case_with_arguments_is_nocheck),
+          T(test_case_parse_error_is_a_located_failure))
