@@ -20,7 +20,8 @@ enum base_status mem_hbm_init(struct mem_hbm *h, uint64_t capacity_bytes, bool s
     }
     if (track_written && h->n_pages) {
         h->written = calloc(h->n_pages, sizeof *h->written);
-        if (!h->written) {
+        h->written_bytes = calloc(h->n_pages, sizeof *h->written_bytes);
+        if (!h->written || !h->written_bytes) {
             mem_hbm_deinit(h);
             return BASE_ERR_NOMEM;
         }
@@ -45,8 +46,10 @@ void mem_hbm_deinit(struct mem_hbm *h)
             }
     free(h->pages);
     free(h->written);
+    free(h->written_bytes);
     h->pages = NULL;
     h->written = NULL;
+    h->written_bytes = NULL;
 }
 
 uint8_t *mem_hbm_span_w(struct mem_hbm *h, uint64_t addr, uint64_t want, uint64_t *avail)
@@ -113,7 +116,7 @@ enum base_status mem_hbm_mark_written(struct mem_hbm *h, uint64_t lo, uint64_t h
             if (!h->written[pg]) return BASE_ERR_NOMEM;
             h->written_pages++;
         }
-        mem_bits_set(h->written[pg], off, off + n);
+        if (h->written_bytes[pg] < PAGE) h->written_bytes[pg] += (uint32_t)mem_bits_set(h->written[pg], off, off + n);
         lo += n;
     }
     return BASE_OK;
@@ -129,6 +132,10 @@ bool mem_hbm_all_written(const struct mem_hbm *h, uint64_t lo, uint64_t hi, uint
         if (!h->written[pg]) {
             *first = lo;
             return false;
+        }
+        if (h->written_bytes[pg] == PAGE) { /* every byte of the page */
+            lo += n;
+            continue;
         }
         uint64_t at;
         if (!mem_bits_all_set(h->written[pg], off, off + n, &at)) {

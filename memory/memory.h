@@ -55,6 +55,7 @@ struct mem_hbm {
     uint64_t **written;   /* NULL unless tracking; a bitmap page is NULL until written */
     uint64_t pages_allocated;
     uint64_t written_pages;   /* bitmap pages allocated */
+    uint32_t *written_bytes;  /* per page: bytes written so far (a full page skips its bitmap) */
     struct mem_wcache wcache; /* ranges known written (tracking only) */
 };
 

@@ -216,6 +216,15 @@ static enum base_status check_uninit(struct sim *s, struct sim_exec *x, int i, i
     } else {
         struct mem_wcache *wc = hbm ? &s->hbm.wcache : &m->wcache;
         if (mem_wcache_has(wc, oi->p0, oi->p1, (uint64_t)lo, (uint64_t)hi)) return BASE_OK;
+        /* A strided read (a transposed or broadcast view) walks many small
+         * runs; when its whole bounding box is written, so is every run, and
+         * the box goes into the known-written cache.  Only a box with a gap
+         * needs the runs, to tell whether the gap is actually read. */
+        uint64_t at;
+        uint32_t part;
+        if (hbm ? mem_hbm_range_written(&s->hbm, (uint64_t)lo, (uint64_t)hi, &at)
+                : mem_sram_box_written(m, oi->p0, oi->p1, (uint64_t)lo, (uint64_t)hi, &part, &at))
+            return BASE_OK;
         sim_ap_runs(ap, uninit_run, &c);
     }
     if (!c.bad) return BASE_OK;

@@ -37,6 +37,31 @@ static void test_hbm_timing_only_stores_nothing(void **state)
     mem_hbm_deinit(&h);
 }
 
+/* Overlapping writes that cover a page count each byte once: the page is
+ * found full only when its last byte is written. */
+static void test_hbm_page_full_only_when_every_byte_written(void **state)
+{
+    (void)state;
+    struct mem_hbm h;
+    const uint64_t P = MEM_HBM_PAGE_BYTES;
+    assert_int_equal(mem_hbm_init(&h, UINT64_C(1) << 30, false, true), BASE_OK);
+    uint64_t first = 0;
+    /* the page [P, 2P) but byte P + 777, written twice over in overlapping pieces */
+    assert_int_equal(mem_hbm_mark_written(&h, P, P + 700), BASE_OK);
+    assert_int_equal(mem_hbm_mark_written(&h, P + 500, P + 777), BASE_OK);
+    assert_int_equal(mem_hbm_mark_written(&h, P + 778, 2 * P), BASE_OK);
+    assert_int_equal(mem_hbm_mark_written(&h, P, P + 777), BASE_OK);
+    assert_false(mem_hbm_all_written(&h, P, 2 * P, &first));
+    assert_int_equal(first, P + 777);
+    assert_int_equal(h.written_bytes[1], P - 1);
+    assert_int_equal(mem_hbm_mark_written(&h, P + 700, P + 800), BASE_OK);
+    assert_int_equal(h.written_bytes[1], P);
+    assert_true(mem_hbm_all_written(&h, P - 0, 2 * P, &first));
+    assert_false(mem_hbm_all_written(&h, P - 1, 2 * P, &first));
+    assert_int_equal(first, P - 1);
+    mem_hbm_deinit(&h);
+}
+
 static void test_hbm_written_tracking_finds_first_gap(void **state)
 {
     (void)state;
@@ -163,6 +188,6 @@ static void test_hbm_range_checks_use_the_cache(void **state)
 }
 
 TEST_MAIN(NULL, NULL, T(test_hbm_lazy_pages_roundtrip), T(test_hbm_timing_only_stores_nothing),
-          T(test_hbm_written_tracking_finds_first_gap), T(test_sram_rows_banks_and_written_bits),
+          T(test_hbm_written_tracking_finds_first_gap), T(test_hbm_page_full_only_when_every_byte_written), T(test_sram_rows_banks_and_written_bits),
           T(test_wcache_containment_and_merging), T(test_sram_box_checks_find_the_first_gap),
           T(test_hbm_range_checks_use_the_cache))
