@@ -6,9 +6,12 @@
  * Touching HBM: the bytes flow through the chip's shared HBM bandwidth
  * (memory/bw.c): the transfer's rate is min(its queue's bytes_per_ns, its
  * max-min fair share of the HBM bandwidth among all transfers moving at the
- * moment), recomputed whenever any transfer starts or ends.  HBM -> HBM
- * moves 2B through HBM at up to 2 x bytes_per_ns.  Alone, a transfer ends at
- *     data_start + sim_bytes_to_ps(B, min(bytes_per_ns, hbm bytes_per_ns)).
+ * moment), recomputed whenever any transfer starts or ends.  It moves its
+ * HBM-side bytes H (the source's if in HBM plus the destination's if in
+ * HBM: 2B for HBM -> HBM, B/2 for a bf16 -> f32 read) at up to
+ * bytes_per_ns x H / B, so its queue alone still takes B / bytes_per_ns.
+ * Alone, a transfer ends at
+ *     data_start + sim_bytes_to_ps(H, min(bytes_per_ns x H / B, hbm bytes_per_ns)).
  * The queue takes its next instruction when the transfer ends; signals fire
  * then.  Values move when the transfer is issued (programs order readers
  * after the signal); between types they convert through f32, and acc adds
@@ -44,7 +47,7 @@ void sim_dma_on_event(struct sim_sched *sc, struct sim_event *ev)
     struct sim *s = e->sim;
     if (e->dma_phase == DMA_PHASE_FLOW) {
         enum base_status st = mem_bw_start(&s->hbm_bw, &e->flow, e->gidx, e->dma_hbm_bytes,
-                                           e->d->bytes_per_ns * e->dma_hbm_factor, flow_done, e);
+                                           e->d->bytes_per_ns * e->dma_hbm_cap_scale, flow_done, e);
         BASE_ASSERT(st == BASE_OK);
         return;
     }
@@ -63,6 +66,9 @@ enum base_status sim_exec_dma(struct sim *s, struct sim_exec *x)
     uint64_t sb = si->elems * si->esize, db = di->elems * di->esize;
     uint64_t bytes = sb > db ? sb : db;
     unsigned factor = (src->space == ISA_SPACE_HBM) + (dst->space == ISA_SPACE_HBM);
+    /* HBM moves only its own side's bytes: a converting read of bf16 into
+     * f32 reads B / 2 from HBM, at a cap that keeps the queue's time for B */
+    uint64_t hbm_side = (src->space == ISA_SPACE_HBM ? sb : 0) + (dst->space == ISA_SPACE_HBM ? db : 0);
     x->bytes = bytes;
     x->flops = (in->flags & ISA_FLAG_ACCUMULATE) ? di->elems : 0;
     if (!s->opt.timing_only) TRY(sim_compute_dma(s, x));
@@ -92,8 +98,8 @@ enum base_status sim_exec_dma(struct sim *s, struct sim_exec *x)
     enum base_status st;
     if (factor && bytes) {
         e->dma_phase = DMA_PHASE_FLOW;
-        e->dma_hbm_factor = factor;
-        e->dma_hbm_bytes = (double)bytes * factor;
+        e->dma_hbm_cap_scale = (double)hbm_side / (double)bytes;
+        e->dma_hbm_bytes = (double)hbm_side;
         st = sim_sched_at(&s->sched, &e->ev_dma, data_start);
     } else {
         e->dma_phase = DMA_PHASE_END;

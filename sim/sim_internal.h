@@ -149,8 +149,8 @@ struct sim_engine {
     struct sim_exec dma_x;   /* the transfer's instruction, completed later */
     struct sim_dma_record dma_rec;
     int dma_phase;
-    unsigned dma_hbm_factor;
-    double dma_hbm_bytes;
+    double dma_hbm_cap_scale; /* the flow's cap: the queue's rate x HBM-side bytes / B */
+    double dma_hbm_bytes;     /* bytes the transfer moves through HBM */
 
     /* stats */
     struct sim_engine_stats *st;

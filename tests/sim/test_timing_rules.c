@@ -536,22 +536,26 @@ static void test_rules_dma_hbm_to_hbm_twice_bytes_twice_cap(void **state)
     assert_int_equal(stats(f)->hbm_bytes, 2 * B);
 }
 
-/* A converting DMA moves the larger side's bytes (and counts them in HBM). */
-static void test_rules_dma_converting_moves_larger_side(void **state)
+/* A converting DMA takes the larger side's time on its queue; HBM carries
+ * (and counts) only the HBM side's bytes. */
+static void test_rules_dma_converting_counts_hbm_side_bytes(void **state)
 {
     struct fx *f = *state;
     const struct sim_engine_desc *q = eng(f, "dma1");
     uint32_t F = 512;
     push(&f->prog, "dma1", ins_dma(ap_sp(ISA_SPACE_SP, 0, 64, 0, BASE_DT_F32, F), ap_hbm(0, 64, F, BASE_DT_BF16)));
     run(f);
-    uint64_t B = 64 * F * base_dtype_size(BASE_DT_F32);
-    double rate = q->bytes_per_ns < f->chip.hbm.bytes_per_ns ? q->bytes_per_ns : f->chip.hbm.bytes_per_ns;
+    uint64_t B = 64 * F * base_dtype_size(BASE_DT_F32), H = 64 * F * base_dtype_size(BASE_DT_BF16);
+    /* the queue's time is B's; HBM carries only the bf16 side */
+    double cap = q->bytes_per_ns * (double)H / (double)B;
+    double rate = cap < f->chip.hbm.bytes_per_ns ? cap : f->chip.hbm.bytes_per_ns;
     uint64_t data = c2p(q, q->dispatch_cycles) + q->fixed_ps + f->chip.hbm.latency_ps;
     const struct sim_instr_record *r = rec(f, "dma1", 0);
-    assert_int_equal(r->end_ps, data + sim_bytes_to_ps((double)B, rate));
+    assert_int_equal(r->end_ps, data + sim_bytes_to_ps((double)H, rate));
+    assert_int_equal(r->end_ps, data + sim_bytes_to_ps((double)B, q->bytes_per_ns)); /* the queue is the limit */
     assert_int_equal(r->bytes, B);
     assert_int_equal(f->rec.t.d[0].bytes, B);
-    assert_int_equal(stats(f)->hbm_bytes, B);
+    assert_int_equal(stats(f)->hbm_bytes, H);
 }
 
 /* dma acc: flops = dst elements; the time is a copy's. */
@@ -899,7 +903,7 @@ TEST_MAIN(NULL, NULL, TF(test_rules_signal_applied_before_step_at_equal_time),
           TF(test_rules_os_outputs_survive_writes_to_dst), TF(test_rules_elem_iota_memset_stream_dst),
           TF(test_rules_elem_part_broadcast_streams_source), TF(test_rules_elem_rate_fallbacks),
           TF(test_rules_elem_select_uses_two_input_rate), TF(test_rules_elem_transcendental_cost_after_rounding),
-          TF(test_rules_dma_hbm_to_hbm_twice_bytes_twice_cap), TF(test_rules_dma_converting_moves_larger_side),
+          TF(test_rules_dma_hbm_to_hbm_twice_bytes_twice_cap), TF(test_rules_dma_converting_counts_hbm_side_bytes),
           TF(test_rules_dma_acc_flops_and_time), TF(test_rules_race_shortest_prefix),
           TF(test_rules_race_forgotten_signals_hide_race), TF(test_rules_race_forgotten_records_hide_race),
           TF(test_rules_stats_flops_per_op), TF(test_rules_stats_hbm_busy_fraction_and_gbps),
