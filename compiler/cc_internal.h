@@ -111,6 +111,10 @@ struct cc_target {
     int n_pe, pe[CC_MAX_ENGINES_OF_KIND];
     int n_dma, dma[CC_MAX_ENGINES_OF_KIND];
     int vec, act, pool;
+    /* cc_options.default_precision: what f32 dots and convolutions that do
+     * not ask for a precision run at (cc_target_init: ISA_PREC_DEFAULT, the
+     * chip's default; cc_compile sets it from its options) */
+    enum isa_precision default_precision;
 };
 void cc_target_init(struct cc_target *t, const struct sim_chip_desc *chip);
 
@@ -369,13 +373,21 @@ enum base_status cc_emit_dynamic_update_slice(const struct cc_target *t, const s
 const struct graph_op *cc_rewrite_f64_compare(const struct graph_op *op, uint32_t id_base, struct base_arena *a);
 /* dir: 0..5 = EQ NE LT LE GT GE (x dir c). */
 float cc_rewrite_f32_bound(int dir, double c);
-/* SCATTER: one input, its region returning the update (replace); the
- * scatter indices are dyn operand 0.  cc_scatter_op_supported says whether
- * a scatter is of that form (why: the reason when not). */
+/* SCATTER: one input, its region returning the update (replace), the
+ * current value, or f(current, update) for an ALU function f
+ * (cc_body_binary_func, or subtract in either order); the scatter indices
+ * are dyn operand 0.  cc_scatter_op_supported says whether a scatter is of
+ * that form (why: the reason when not). */
 bool cc_scatter_op_supported(const struct graph_op *op, char *why, size_t cap);
 enum base_status cc_emit_scatter(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
                                  struct isa_program *out, struct base_diag *diag);
 /* Reductions (k_reduce.c). */
+/* The ALU function of op's region 0 when it is a one-result body of two
+ * scalars that the reduce kernels lower (a reduction body, a scatter's
+ * update_computation): f(arg0, arg1) in either order with f add, multiply,
+ * maximum, minimum, and, or or xor on the element type, or an i1 body
+ * identified by its truth table (why: the reason when not). */
+bool cc_body_binary_func(const struct graph_op *op, unsigned *func, char *why, size_t cap);
 bool cc_reduce_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
 enum base_status cc_emit_reduce(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
                                 struct isa_program *out, struct base_diag *diag);
@@ -448,6 +460,11 @@ struct cc_mm {
 };
 enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k, const struct cc_mm *mm,
                             const struct cc_emit_ctx *ctx, struct isa_program *out, struct base_diag *diag);
+/* (k_dot.c) Zeros written through view v: the result of a sum over no
+ * elements (a dot whose contracting dims hold none, a convolution with an
+ * empty window or no input features); nothing when v has no elements. */
+enum base_status cc_mm_emit_zeros(const struct cc_target *t, const struct cc_kernel *k, const struct cc_view *v,
+                                  const struct cc_emit_ctx *ctx, struct isa_program *out, struct base_diag *diag);
 
 /* Requested of k_elem.c by h-cc-dot for matmul epilogues (to define, with
  * CC_EW_SOURCES, where cc_ew is implemented): cc_ew_spec.src[0..n_src) are
@@ -464,5 +481,21 @@ struct isa_ap cc_ew_source_ap(const struct cc_ew *w, int i, int64_t tile, int sl
 const struct cc_kernel *cc_plan_kernel(const struct cc_plan *p, uint32_t k);
 /* Whether kernels of kind k have an emitter. */
 bool cc_kind_lowered(enum cc_kernel_kind k);
+
+/* Integer helpers of the index arithmetic (any signs; b > 0). */
+static inline int64_t cc_floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+static inline int64_t cc_ceil_div(int64_t a, int64_t b) { return -cc_floor_div(-a, b); }
+static inline int64_t cc_gcd(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The activation-engine function of a unary graph op (exp, log, tanh...). */
+bool cc_activation_of(enum graph_op_kind k, unsigned *act);
 
 #endif

@@ -104,6 +104,7 @@ void cc_plan_destroy(struct cc_plan *p)
 
 const struct sim_chip_desc *cc_plan_chip(const struct cc_plan *p) { return &p->chip; }
 enum cc_mode cc_plan_mode(const struct cc_plan *p) { return p->opt.mode; }
+enum isa_precision cc_plan_default_precision(const struct cc_plan *p) { return p->opt.default_precision; }
 uint32_t cc_plan_n_buffers(const struct cc_plan *p) { return p->n_bufs; }
 const struct cc_buffer *cc_plan_buffer(const struct cc_plan *p, uint32_t i) { return i < p->n_bufs ? &p->bufs[i] : NULL; }
 uint32_t cc_plan_n_steps(const struct cc_plan *p) { return p->n_steps; }
@@ -1787,6 +1788,7 @@ enum base_status cc_compile(const struct graph_module *m, const struct sim_chip_
     p->m = m;
     p->chip = *chip;
     cc_target_init(&p->target, &p->chip);
+    p->target.default_precision = o.default_precision;
     p->opt = o;
     if (p->opt.n_cores <= 0 || (uint32_t)p->opt.n_cores > chip->cores) p->opt.n_cores = (int)chip->cores;
     p->opt.entry = NULL; /* not kept: the caller's string */

@@ -126,6 +126,7 @@ void cc_plan_destroy(struct cc_plan *p);
 
 const struct sim_chip_desc *cc_plan_chip(const struct cc_plan *p);
 enum cc_mode cc_plan_mode(const struct cc_plan *p);
+enum isa_precision cc_plan_default_precision(const struct cc_plan *p); /* cc_options.default_precision */
 uint32_t cc_plan_n_buffers(const struct cc_plan *p);
 const struct cc_buffer *cc_plan_buffer(const struct cc_plan *p, uint32_t i);
 uint32_t cc_plan_n_steps(const struct cc_plan *p);

@@ -166,7 +166,9 @@ static enum base_dtype conv_mm_dtype(const struct sim_chip_desc *chip, enum base
     return BASE_DT_F32;
 }
 
-static enum isa_precision conv_precision(const struct graph_op *op)
+/* The precision of the f32 matmuls: HIGH or HIGHEST when precision_config
+ * asks, else the compilation's default (cc_options.default_precision). */
+static enum isa_precision conv_precision(const struct graph_op *op, const struct cc_target *t)
 {
     const struct graph_attr *pc = graph_op_attr(op, "precision_config");
     enum isa_precision p = ISA_PREC_DEFAULT;
@@ -175,6 +177,7 @@ static enum isa_precision conv_precision(const struct graph_op *op)
             if (graph_attr_is_keyword(pc->u.array.items[i], "HIGHEST")) p = ISA_PREC_HIGHEST;
             else if (graph_attr_is_keyword(pc->u.array.items[i], "HIGH") && p < ISA_PREC_HIGH) p = ISA_PREC_HIGH;
         }
+    if (p == ISA_PREC_DEFAULT && (unsigned)t->default_precision < ISA_PREC_COUNT) p = t->default_precision;
     return p;
 }
 
@@ -279,11 +282,11 @@ enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel 
     p.integer = integer;
     p.mm_dt = integer ? BASE_DT_COUNT : conv_mm_dtype(t->chip, X->dtype, W->dtype);
     p.acc_dt = op->results[0].type->elem;
-    p.prec = conv_precision(op);
+    p.prec = conv_precision(op, t);
     bool empty = KOg == 0 || wcount == 0 || KI == 0;
     for (int i = 0; i < p.n_nd; i++)
         if (p.n[i] == 0) empty = true;
-    if (empty) st = conv_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "an empty convolution (zero-sized window, features or result)");
+    if (empty) st = cc_mm_emit_zeros(t, k, O, ctx, out, diag); /* no result, or sums over nothing: 0 */
     else if (!integer && p.mm_dt == BASE_DT_F32 && !t->chip->matmul_supports[BASE_DT_F32] &&
              !(t->chip->family == SIM_FAMILY_TPU && t->chip->matmul_supports[BASE_DT_BF16]))
         st = conv_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "the arrays take neither the operands' types nor f32");

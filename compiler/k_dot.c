@@ -86,17 +86,6 @@ struct mm {
     int hbuf[64];
 };
 
-static int64_t ceil_div64(int64_t a, int64_t b) { return (a + b - 1) / b; }
-static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
 
 static struct isa_ap sp_ap(enum isa_space space, uint32_t p0, uint32_t np, uint64_t addr, enum base_dtype dt,
                            uint64_t n)
@@ -182,10 +171,10 @@ static void dim_valid(const struct cc_mm *p, int d, int64_t add, int64_t lo, int
 {
     int64_t mul = p->mul[d], div = p->div[d], lim = p->lim[d];
     /* 0 <= n mul + add <= lim - 1 */
-    int64_t nlo = -floor_div(add, mul), nhi = floor_div(lim - 1 - add, mul);
+    int64_t nlo = -cc_floor_div(add, mul), nhi = cc_floor_div(lim - 1 - add, mul);
     if (nlo < lo) nlo = lo;
     if (nhi > lo + cnt - 1) nhi = lo + cnt - 1;
-    int64_t T = div / gcd64(mul, div), n0 = nlo;
+    int64_t T = div / cc_gcd(mul, div), n0 = nlo;
     while (n0 < nlo + div && n0 <= nhi && ((n0 * mul + add) % div + div) % div != 0) n0++;
     *step = T;
     if (n0 > nhi || ((n0 * mul + add) % div + div) % div != 0) {
@@ -221,7 +210,7 @@ static void tile_of(const struct mm *m, int64_t index, struct mm_tile *tt)
         tt->nc[d] = box.count[m->gn[d]];
         tt->F *= (uint64_t)tt->nc[d];
     }
-    tt->group = job * ceil_div64(p->M, m->mt) + tt->m0 / m->mt;
+    tt->group = job * cc_ceil_div(p->M, m->mt) + tt->m0 / m->mt;
 }
 
 /* Buffer and slot of ring position r. */
@@ -849,7 +838,7 @@ enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k
     for (int d = 0; d < p->n_nd; d++) m.fmax *= (uint64_t)m.ncnt[d];
     /* K tiles */
     int64_t nkt = 0;
-    for (int i = 0; i < p->n_pieces; i++) nkt += p->pieces[i].rows ? ceil_div64(p->pieces[i].rows, m.kt) : 0;
+    for (int i = 0; i < p->n_pieces; i++) nkt += p->pieces[i].rows ? cc_ceil_div(p->pieces[i].rows, m.kt) : 0;
     if (nkt < 1 || nkt > (1 << 24)) {
         st = cc_kb_fail(m.b, nkt < 1 ? BASE_ERR_INTERNAL : BASE_ERR_LIMIT, "%lld K tiles", (long long)nkt);
         goto done;
@@ -889,7 +878,7 @@ enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k
         if (m.ncnt[d] > 1 && r->n_free < ISA_MAX_DIMS) r->free_dims[r->n_free++] = m.gn[d];
     }
     r->n_tiles = 1;
-    for (int d = 0; d < r->rank; d++) r->n_tiles *= ceil_div64(r->dims[d], r->count[d]);
+    for (int d = 0; d < r->rank; d++) r->n_tiles *= cc_ceil_div(r->dims[d], r->count[d]);
     m.tl->n_tiles = r->n_tiles;
     cc_core_share(m.tl->n_tiles, ctx, &m.lo, &m.hi);
     if (m.lo >= m.hi) goto done; /* no work on this core */
@@ -935,7 +924,7 @@ enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k
         m.n_kt = 0;
         free(m.kts);
         nkt = 0;
-        for (int i = 0; i < p->n_pieces; i++) nkt += ceil_div64(p->pieces[i].rows, m.kt);
+        for (int i = 0; i < p->n_pieces; i++) nkt += cc_ceil_div(p->pieces[i].rows, m.kt);
         m.kts = calloc((size_t)nkt, sizeof *m.kts);
         if (!m.kts) {
             st = cc_kb_fail(m.b, BASE_ERR_NOMEM, "out of memory");
@@ -977,7 +966,7 @@ enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k
         int64_t ql[CC_MM_MAX_N], ex[CC_MM_MAX_N], pt[CC_MM_MAX_N];
         uint64_t elems;
         halo_geom(&m, &big, ql, ex, pt, &elems);
-        m.n_hc = (int)ceil_div64(p->pieces[0].rows, m.kt);
+        m.n_hc = (int)cc_ceil_div(p->pieces[0].rows, m.kt);
         int W = m.n_pe, D = W >= 4 ? 1 : 4 / W;
         uint64_t hb = (elems * m.es_mm + 63) & ~(uint64_t)63;
         for (; D >= 1; D--)
@@ -1017,6 +1006,77 @@ done:
     free(m.kts);
     free(m.tl);
     cc_kb_free(m.b);
+    return st;
+}
+
+/* Zeros through view v, in tiles: one scratchpad tile set once, stored
+ * to every tile of this core's share. */
+enum base_status cc_mm_emit_zeros(const struct cc_target *t, const struct cc_kernel *k, const struct cc_view *v,
+                                  const struct cc_emit_ctx *ctx, struct isa_program *out, struct base_diag *diag)
+{
+    if (cc_view_count(v) == 0) return BASE_OK;
+    struct cc_kb *b = cc_kb_new(t, k, out, diag);
+    struct cc_tiling *tl = calloc(1, sizeof *tl);
+    enum base_status st = BASE_OK;
+    if (!b || !tl) {
+        st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    size_t es = base_dtype_size(v->dtype);
+    int64_t per_part = cc_ceil_div(cc_view_count(v), b->partitions), fmax = (int64_t)(cc_kb_free_bytes(b) / 2 / es);
+    if (fmax > 8192) fmax = 8192;
+    if (fmax > per_part) fmax = per_part;
+    if (fmax < 1) fmax = 1;
+    st = cc_tiling_plan(tl, v->rank, v->dims, v, 1, b->partitions, fmax);
+    if (st != BASE_OK) {
+        cc_kb_fail(b, st, "cannot tile the result");
+        goto done;
+    }
+    int64_t lo, hi;
+    cc_core_share(tl->n_tiles, ctx, &lo, &hi);
+    if (lo >= hi) goto done;
+    uint64_t F = 1;
+    uint32_t P = 1;
+    for (int64_t i = lo; i < hi; i++) {
+        int region;
+        struct cc_box box;
+        cc_tiling_tile(tl, i, &region, &box);
+        if (cc_tiling_free(tl, region, &box) > F) F = cc_tiling_free(tl, region, &box);
+        if (cc_tiling_parts(tl, region, &box) > P) P = cc_tiling_parts(tl, region, &box);
+    }
+    int zb = cc_kb_buffer(b, F * es, 1);
+    int eng = t->pool >= 0 ? t->pool : t->vec >= 0 ? t->vec : t->act;
+    if (zb < 0) {
+        st = BASE_ERR_LIMIT;
+        goto done;
+    }
+    if (eng < 0) {
+        st = cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "the chip has no elementwise engine");
+        goto done;
+    }
+    struct isa_instr ms;
+    memset(&ms, 0, sizeof ms);
+    ms.op = ISA_OP_MEMSET;
+    ms.dst = cc_kb_sp(b, zb, 0, 0, 0, P, v->dtype, F);
+    struct cc_access wr = {zb, 0, CC_WR}, rd = {zb, 0, CC_RD};
+    st = cc_kb_emit(b, eng, &ms, &wr, 1);
+    for (int64_t i = lo; i < hi && st == BASE_OK; i++) {
+        int region;
+        struct cc_box box;
+        cc_tiling_tile(tl, i, &region, &box);
+        struct isa_ap dst;
+        if (!cc_tiling_ap(tl, region, 0, &box, &dst)) {
+            st = cc_kb_fail(b, BASE_ERR_INTERNAL, "no access pattern for a result tile");
+            break;
+        }
+        uint32_t np = cc_tiling_parts(tl, region, &box);
+        uint64_t nf = cc_tiling_free(tl, region, &box);
+        struct isa_ap src = cc_kb_sp(b, zb, 0, 0, 0, np, v->dtype, nf);
+        st = cc_kb_dma(b, &dst, &src, &rd, 1, cc_kb_dma_pieces(b, (uint64_t)np * nf * es, np));
+    }
+done:
+    free(tl);
+    cc_kb_free(b);
     return st;
 }
 
@@ -1066,14 +1126,21 @@ static bool dot_dims(const struct graph_op *op, int *nb, int64_t *lb, int64_t *r
         rc[0] = 0;
         return true;
     }
+    /* a list the attribute leaves out is empty (the pretty form omits empty
+     * lists: "contracting_dims = [] x []") */
     const struct graph_attr *dn = graph_op_attr(op, "dot_dimension_numbers");
-    *nb = graph_attr_as_i64_list(graph_dict_get(dn, "lhs_batching_dimensions"), lb, BASE_MAX_RANK);
-    int nrb = graph_attr_as_i64_list(graph_dict_get(dn, "rhs_batching_dimensions"), rb, BASE_MAX_RANK);
-    *nc = graph_attr_as_i64_list(graph_dict_get(dn, "lhs_contracting_dimensions"), lc, BASE_MAX_RANK);
-    int nrc = graph_attr_as_i64_list(graph_dict_get(dn, "rhs_contracting_dimensions"), rc, BASE_MAX_RANK);
-    if (*nb < 0) *nb = 0, nrb = graph_dict_get(dn, "rhs_batching_dimensions") ? nrb : 0;
-    if (nrb < 0) nrb = 0;
-    if (*nc < 0 || nrc < 0 || *nb != nrb || *nc != nrc) return false;
+    static const char *const names[4] = {"lhs_batching_dimensions", "rhs_batching_dimensions",
+                                         "lhs_contracting_dimensions", "rhs_contracting_dimensions"};
+    int64_t *lists[4] = {lb, rb, lc, rc};
+    int n[4];
+    for (int i = 0; i < 4; i++) {
+        const struct graph_attr *a = dn ? graph_dict_get(dn, names[i]) : NULL;
+        n[i] = a ? graph_attr_as_i64_list(a, lists[i], BASE_MAX_RANK) : 0;
+        if (n[i] < 0 || n[i] > BASE_MAX_RANK) return false;
+    }
+    *nb = n[0];
+    *nc = n[2];
+    if (n[0] != n[1] || n[2] != n[3]) return false;
     for (int i = 0; i < *nb; i++)
         if (lb[i] < 0 || lb[i] >= l->rank || rb[i] < 0 || rb[i] >= r->rank) return false;
     for (int i = 0; i < *nc; i++)
@@ -1081,16 +1148,61 @@ static bool dot_dims(const struct graph_op *op, int *nb, int64_t *lb, int64_t *r
     return true;
 }
 
-static enum isa_precision dot_precision(const struct graph_op *op)
+/* A dot algorithm (the op's `algorithm`; spec: dot_general) as the
+ * precision of the arrays' f32 passes that computes it: products of bf16
+ * parts (1 component: one pass, DEFAULT; 3 components and 3 or 6 products:
+ * bf16x3 HIGH, bf16x6 HIGHEST), or f32 / f16 products (HIGHEST: six passes
+ * of a TPU hold them exactly or within f32 rounding; native on Neuron),
+ * summed in f32.  Integer dots ignore it: their sums are exact, as the
+ * interpreter's.  False (why) for what the arrays cannot do. */
+static bool algorithm_precision(const struct graph_op *op, bool integer, enum isa_precision *p, char *why, size_t cap)
 {
-    const struct graph_attr *pc = graph_op_attr(op, "precision_config");
+    const struct graph_attr *alg = op->kind == GRAPH_OP_DOT_GENERAL ? graph_op_attr(op, "algorithm") : NULL;
+    *p = ISA_PREC_COUNT; /* none */
+    if (!alg || alg->kind != GRAPH_ATTR_DICT || alg->u.dict.n == 0 || integer) return true;
+    const struct graph_attr *lt = graph_dict_get(alg, "lhs_precision_type"), *rt = graph_dict_get(alg, "rhs_precision_type");
+    const struct graph_attr *acc = graph_dict_get(alg, "accumulation_type");
+    int64_t c[3] = {1, 1, 1};
+    static const char *const counts[3] = {"lhs_component_count", "rhs_component_count", "num_primitive_operations"};
+    for (int i = 0; i < 3; i++) {
+        const struct graph_attr *a = graph_dict_get(alg, counts[i]);
+        if (a && !graph_attr_as_i64(a, &c[i])) return why_set(why, cap, "malformed dot algorithm");
+    }
+    if (!acc || !graph_attr_is_keyword(acc, "f32"))
+        return why_set(why, cap, "dot algorithm: only accumulation_type = f32 is lowered (the arrays sum in f32)");
+    const char *types[3] = {"bf16", "f32", "f16"};
+    int ty = -1;
+    for (int i = 0; i < 3; i++)
+        if (lt && rt && graph_attr_is_keyword(lt, types[i]) && graph_attr_is_keyword(rt, types[i])) ty = i;
+    if (ty < 0)
+        return why_set(why, cap, "dot algorithm: precision types other than bf16, f16 or f32 on both sides (e.g. tf32) "
+                                 "are not lowered: the arrays do not round to them");
+    if (ty == 0 && c[0] == 1 && c[1] == 1 && c[2] == 1) *p = ISA_PREC_DEFAULT;
+    else if (ty == 0 && c[0] == 3 && c[1] == 3 && c[2] == 3) *p = ISA_PREC_HIGH;
+    else if (ty == 0 && c[0] == 3 && c[1] == 3 && c[2] == 6) *p = ISA_PREC_HIGHEST;
+    else if (ty > 0 && c[0] == 1 && c[1] == 1 && c[2] == 1) *p = ISA_PREC_HIGHEST;
+    else
+        return why_set(why, cap, "dot algorithm: component counts other than bf16 1x1 (1 product), 3x3 (3 or 6) or "
+                                 "f16 / f32 1x1 are not lowered");
+    return true;
+}
+
+/* The precision of the dot's f32 matmuls: its algorithm's, else HIGH or
+ * HIGHEST when precision_config asks, else the compilation's default
+ * (cc_options.default_precision, as a framework's global setting). */
+static enum isa_precision dot_precision(const struct graph_op *op, const struct cc_target *t)
+{
     enum isa_precision p = ISA_PREC_DEFAULT;
+    if (algorithm_precision(op, false, &p, NULL, 0) && p != ISA_PREC_COUNT) return p;
+    p = ISA_PREC_DEFAULT;
+    const struct graph_attr *pc = graph_op_attr(op, "precision_config");
     if (pc && pc->kind == GRAPH_ATTR_ARRAY)
         for (int i = 0; i < pc->u.array.n; i++) {
             const struct graph_attr *a = pc->u.array.items[i];
             if (graph_attr_is_keyword(a, "HIGHEST")) p = ISA_PREC_HIGHEST;
             else if (graph_attr_is_keyword(a, "HIGH") && p < ISA_PREC_HIGH) p = ISA_PREC_HIGH;
         }
+    if (p == ISA_PREC_DEFAULT && t && (unsigned)t->default_precision < ISA_PREC_COUNT) p = t->default_precision;
     return p;
 }
 
@@ -1120,9 +1232,8 @@ bool cc_dot_op_supported(const struct graph_op *op, const struct cc_target *t, c
     bool in = int_like(l->elem) && int_like(r->elem) && int_like(o->elem);
     if (!fl && !in)
         return why_set(why, cap, "mixed float and integer operands or result are not lowered");
-    if (op->kind == GRAPH_OP_DOT_GENERAL && graph_op_attr(op, "algorithm"))
-        return why_set(why, cap, "dot algorithms are not lowered (precision_config is)");
-    return true;
+    enum isa_precision ap;
+    return algorithm_precision(op, in, &ap, why, cap);
 }
 
 /* Merges consecutive dims whose every stride continues the next one's
@@ -1180,7 +1291,7 @@ static enum base_status dot_analyze(const struct cc_target *t, const struct cc_k
     d->lt = L->dtype;
     d->rt = R->dtype;
     d->res_dt = op->results[0].type->elem;
-    d->prec = dot_precision(op);
+    d->prec = dot_precision(op, t);
     int ro = 0;
     for (int i = 0; i < nb; i++, ro++)
         d->b[d->nb++] = (struct rdim){L->dims[lb[i]], {L->strides[lb[i]], R->strides[rb[i]], res->strides[ro]}};
@@ -1387,9 +1498,10 @@ static enum base_status dot_general_mm(const struct cc_target *t, const struct c
         for (int i = 0; i < d->nn; i++) p.epi_n_dim[i] = d->nb + d->nm + i;
     }
     enum base_status st = BASE_OK;
-    if (np == 0 || kin.size == 0) {
-        /* an empty contraction: every element is 0 (not lowered: rare) */
-        st = dot_fail(t, k, d->op, diag, BASE_ERR_UNSUPPORTED, "a contraction over zero elements");
+    if ((np == 0 || kin.size == 0) && epi) {
+        st = dot_fail(t, k, d->op, diag, BASE_ERR_UNSUPPORTED, "an epilogue after a contraction over zero elements");
+    } else if (np == 0 || kin.size == 0) {
+        st = cc_mm_emit_zeros(t, k, C, ctx, out, diag); /* sums over nothing: 0 */
     } else {
         st = cc_mm_emit(t, k, &p, ctx, out, diag);
     }
@@ -1454,7 +1566,10 @@ enum base_status cc_emit_dot(const struct cc_target *t, const struct cc_kernel *
         !(t->chip->family == SIM_FAMILY_TPU && t->chip->matmul_supports[BASE_DT_BF16]))
         return dot_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "the arrays take neither the operands' types nor f32");
     d.nk = merge_dims(d.k, d.nk);
-    if (plain && !integer && d.nk <= 1) {
+    bool empty_k = false; /* sums over nothing: the general engine writes zeros */
+    for (int i = 0; i < d.nk; i++)
+        if (d.k[i].size == 0) empty_k = true;
+    if (plain && !integer && d.nk <= 1 && !empty_k) {
         struct dotp g = d;
         g.nb = merge_dims(g.b, g.nb);
         g.nm = merge_dims(g.m, g.nm);

@@ -127,7 +127,7 @@ static bool splat_value(const struct graph_op *op, double *out)
 
 /* --------------------------------------------------------- op support */
 
-static bool is_activation_op(enum graph_op_kind k, unsigned *act)
+bool cc_activation_of(enum graph_op_kind k, unsigned *act)
 {
     switch (k) {
     case GRAPH_OP_EXPONENTIAL: *act = ISA_ACT_EXP; return true;
@@ -211,6 +211,19 @@ static bool why_set(char *why, size_t cap, const char *msg)
     return false;
 }
 
+/* A reduce_precision's exponent_bits and mantissa_bits (clamped to 62 as
+ * the interpreter does), false when malformed. */
+static bool reduce_precision_bits(const struct graph_op *op, int *e, int *m)
+{
+    int64_t e64, m64;
+    if (!graph_attr_as_i64(graph_op_attr(op, "exponent_bits"), &e64) ||
+        !graph_attr_as_i64(graph_op_attr(op, "mantissa_bits"), &m64) || e64 < 1 || m64 < 0)
+        return false;
+    *e = (int)(e64 > 62 ? 62 : e64);
+    *m = (int)(m64 > 62 ? 62 : m64);
+    return true;
+}
+
 bool cc_elem_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap)
 {
     (void)t;
@@ -257,9 +270,20 @@ bool cc_elem_op_supported(const struct graph_op *op, const struct cc_target *t, 
     case GRAPH_OP_CHLO_SQUARE:
         if (!float_ok(dt0)) return why_set(why, cap, "square of this element type");
         return true;
+    case GRAPH_OP_REDUCE_PRECISION: {
+        int e, m;
+        if (!reduce_precision_bits(op, &e, &m)) return why_set(why, cap, "needs exponent_bits >= 1 and mantissa_bits >= 0");
+        const struct base_float_format *ff = base_float_format(dt0);
+        if (!ff || (e >= ff->exp_bits && m >= ff->man_bits)) return true; /* the identity */
+        int w = base_dtype_bits(dt0);
+        if (!(ff->has_inf && ff->has_nan && ff->has_sign) || (w != 8 && w != 16 && w != 32))
+            return why_set(why, cap, "reduce_precision rounds the bits of IEEE formats with inf and NaN (f32, bf16, "
+                                     "f16, f8E5M2, f8E4M3) only");
+        return true;
+    }
     default: break;
     }
-    if (is_activation_op(op->kind, &f)) {
+    if (cc_activation_of(op->kind, &f)) {
         if (!float_ok(dt0)) return why_set(why, cap, "transcendental functions run on f32/bf16/f16/fp8 elements only");
         return true;
     }
@@ -507,6 +531,70 @@ static enum base_status build_fail(struct eprog *e, const struct graph_op *op, c
     return BASE_ERR_UNSUPPORTED;
 }
 
+/* stablehlo.reduce_precision of x (an IEEE format of 8, 16 or 32 bits) to
+ * e exponent and m mantissa bits, on its bits as the interpreter does
+ * (graph/interp_elementwise.c): the mantissa rounded to nearest even by adding
+ * (half - 1 + the last kept bit) and clearing the dropped bits; then
+ * exponents above the new range become inf, those at or below its bottom
+ * zero (sign kept); a NaN stays itself (m > 0) or becomes inf (m == 0). */
+static int lower_reduce_precision(struct eprog *e, int x, int eb, int mb)
+{
+    enum base_dtype ft = e->v[x].dt;
+    const struct base_float_format *ff = base_float_format(ft);
+    int w = base_dtype_bits(ft), se = ff->exp_bits, sm = ff->man_bits;
+    if (eb >= se && mb >= sm) return x; /* nothing to drop */
+    x = as_mem(e, x);
+    if (x < 0) return -1;
+    enum vk kind = e->v[x].kind;
+    enum base_dtype it = w == 32 ? BASE_DT_UI32 : w == 16 ? BASE_DT_UI16 : BASE_DT_UI8;
+    int bits = new_val(e, kind, it); /* x's storage read as an unsigned integer */
+    if (bits < 0) return -1;
+    e->v[bits].alias = x;
+    double sign = ldexp(1.0, w - 1), expmask = ldexp(1.0, w - 1) - ldexp(1.0, sm);
+    int v = bits;
+    if (mb < sm) {
+        int s = sm - mb;
+        double last = ldexp(1.0, s);
+        int lsb = new_val(e, kind, it), sh = imm_val(e, s, it), one = imm_val(e, 1, it);
+        if (lsb < 0 || sh < 0 || one < 0) return -1;
+        if (add_ins(e, ISA_OP_TENSOR_SCALAR, ISA_ALU_ISHRL, ISA_ALU_IAND, lsb, bits, sh, one, ISA_U_ELEM) < 0) return -1;
+        int sum = lower_binary(e, ISA_ALU_IADD, bits, lsb, it);
+        int r = new_val(e, kind, it), half = imm_val(e, last / 2 - 1, it),
+            keep = imm_val(e, ldexp(1.0, w) - last, it);
+        if (sum < 0 || r < 0 || half < 0 || keep < 0) return -1;
+        if (add_ins(e, ISA_OP_TENSOR_SCALAR, ISA_ALU_IADD, ISA_ALU_IAND, r, sum, half, keep, ISA_U_ELEM) < 0) return -1;
+        v = r;
+    }
+    if (eb < se) {
+        double ebias = ldexp(1.0, se - 1) - 1, rbias = ldexp(1.0, eb - 1) - 1;
+        int xe = lower_binary(e, ISA_ALU_IAND, v, imm_val(e, expmask, it), it);
+        int over = lower_binary(e, ISA_ALU_IGT, xe, imm_val(e, ldexp(ebias + rbias, sm), it), BASE_DT_I1);
+        int under = lower_binary(e, ISA_ALU_ILE, xe, imm_val(e, ldexp(ebias - rbias, sm), it), BASE_DT_I1);
+        int sg = lower_binary(e, ISA_ALU_IAND, v, imm_val(e, sign, it), it);
+        int inf = lower_binary(e, ISA_ALU_IOR, sg, imm_val(e, expmask, it), it);
+        if (over < 0 || under < 0 || sg < 0 || inf < 0) return -1;
+        int a = new_val(e, kind, it), b = new_val(e, kind, it);
+        if (a < 0 || b < 0 || add_ins(e, ISA_OP_SELECT, 0, 0, a, over, inf, v, ISA_U_VEC | ISA_U_POOL) < 0) return -1;
+        e->ins[e->n_ins - 1].two_in = true;
+        if (add_ins(e, ISA_OP_SELECT, 0, 0, b, under, sg, a, ISA_U_VEC | ISA_U_POOL) < 0) return -1;
+        e->ins[e->n_ins - 1].two_in = true;
+        v = b;
+    }
+    /* NaN: itself, or inf of its sign when no mantissa bit remains */
+    int nan = lower_binary(e, ISA_ALU_NE, x, x, BASE_DT_I1);
+    int keep = bits;
+    if (mb == 0) keep = lower_binary(e, ISA_ALU_IOR, lower_binary(e, ISA_ALU_IAND, bits, imm_val(e, sign, it), it),
+                                     imm_val(e, expmask, it), it);
+    int r = new_val(e, kind, it);
+    if (nan < 0 || keep < 0 || r < 0 || add_ins(e, ISA_OP_SELECT, 0, 0, r, nan, keep, v, ISA_U_VEC | ISA_U_POOL) < 0)
+        return -1;
+    e->ins[e->n_ins - 1].two_in = true;
+    int f = new_val(e, kind, ft); /* the bits read as the float type */
+    if (f < 0) return -1;
+    e->v[f].alias = r;
+    return f;
+}
+
 /* One op of the group -> instructions; its result is mapped. */
 static enum base_status lower_op(struct eprog *e, const struct graph_op *op)
 {
@@ -581,8 +669,14 @@ static enum base_status lower_op(struct eprog *e, const struct graph_op *op)
     case GRAPH_OP_CHLO_SQUARE:
         r = lower_binary(e, ISA_ALU_MUL, x[0], x[0], rt);
         break;
+    case GRAPH_OP_REDUCE_PRECISION: {
+        int eb = 0, mb = 0;
+        reduce_precision_bits(op, &eb, &mb);
+        r = lower_reduce_precision(e, x[0], eb, mb);
+        break;
+    }
     default:
-        if (is_activation_op(op->kind, &f)) {
+        if (cc_activation_of(op->kind, &f)) {
             r = lower_unary(e, ISA_OP_ACTIVATE, f, x[0], rt, ISA_U_ACT | ISA_U_VEC);
         } else if (graph_op_kind_cat(op->kind) == GRAPH_CAT_BINARY) {
             binary_func(op->kind, dt0, &f);

@@ -1,5 +1,5 @@
 /* Data-dependent addressing: CC_K_GATHER, CC_K_DYNAMIC_SLICE,
- * CC_K_DYNAMIC_UPDATE_SLICE, CC_K_SCATTER (replacing updates only).
+ * CC_K_DYNAMIC_UPDATE_SLICE, CC_K_SCATTER.
  *
  * The runtime reads the index operands (the kernel's dyn operands) from HBM
  * before emission, so every start is a known number here: each kernel is
@@ -8,8 +8,10 @@
  * the batch indices); dynamic_update_slice copies the operand into the
  * output and then the update over it, each core its own rows so that the
  * update's writes can wait for the copy's (a scratchpad token orders them);
- * scatter likewise on one core, one DMA per update window.  Without
- * dyn values (timing-only runs) every index is 0.  Bits move unchanged. */
+ * scatter likewise on one core, one DMA per replacing update window, a
+ * read-modify-write (scratchpad, one vector binary) per combining one.
+ * Without dyn values (timing-only runs) every index is 0.  Bits move
+ * unchanged, except through a scatter's combining function. */
 #include "compiler/cc_internal.h"
 
 #include <stdio.h>
@@ -379,60 +381,357 @@ done:
 
 /* ------------------------------------------------------------------ scatter */
 
-/* The region returns its second argument (the update) unchanged. */
-static bool region_replaces(const struct graph_op *op)
+/* How a scatter's update_computation combines the current value (its
+ * argument 0) with the update (argument 1). */
+enum sc_kind {
+    SC_REPLACE, /* returns the update */
+    SC_KEEP,    /* returns the current value: the result is the operand */
+    SC_ALU,     /* func(current, update); swapped: func(update, current) */
+};
+struct sc_comb {
+    enum sc_kind kind;
+    unsigned func;
+    bool swapped;
+};
+
+static bool scalar_of(const struct graph_type *t, enum base_dtype dt)
 {
-    if (op->n_regions != 1 || op->regions[0].n_blocks != 1) return false;
-    const struct graph_block *b = &op->regions[0].blocks[0];
-    if (b->n_args != 2 || b->n_ops != 1) return false;
-    const struct graph_op *term = b->ops[0];
-    if (term->n_operands != 1) return false;
-    const struct graph_value *v = term->operands[0];
-    return !v->def && v->block == b && v->index == 1 && b->args[1].type && !b->args[1].type->quant &&
-           b->args[1].type->elem == op->operands[0]->type->elem;
+    return t && t->kind == GRAPH_TYPE_TENSOR && !t->quant && t->rank == 0 && t->elem == dt;
 }
 
-bool cc_scatter_op_supported(const struct graph_op *op, char *why, size_t cap)
+/* Which argument of block b the value v is, or -1. */
+static int arg_index(const struct graph_block *b, const struct graph_value *v)
 {
-    const char *msg = NULL;
-    if (op->n_operands != 3 || op->n_results != 1)
-        msg = "scatter of several inputs is not lowered";
-    else if (op->operands[2]->type->elem != op->operands[0]->type->elem)
-        msg = "updates of another element type are not lowered";
-    else if (!region_replaces(op))
-        msg = "only scatters whose update_computation returns the update are lowered";
-    if (!msg) return true;
+    for (int i = 0; i < b->n_args; i++)
+        if (v == &b->args[i]) return i;
+    return -1;
+}
+
+static bool why_is(char *why, size_t cap, const char *msg)
+{
     if (why && cap) snprintf(why, cap, "%s", msg);
     return false;
 }
 
-/* Updates in row-major order of their scatter dims, each window (cropped to
- * the result) one DMA after the operand's copy; all on one core, each write
- * waiting for the previous ones (a later update of the same place wins, as in
- * the interpreter).  Indices are not clamped: windows leaving the result are
- * cropped, and updates whose inserted or batching dims leave it are skipped. */
+/* The combination the region computes, in the golden interpreter's terms:
+ * returning an argument, subtract (either order; the reduce kernels do not
+ * take it), or a reduction body as the reduce kernels identify it
+ * (cc_body_binary_func: add, multiply, maximum, minimum, and, or, xor,
+ * boolean bodies by their truth table). */
+static bool sc_combiner(const struct graph_op *op, struct sc_comb *c, char *why, size_t cap)
+{
+    memset(c, 0, sizeof *c);
+    enum base_dtype dt = op->operands[0]->type->elem;
+    if (op->n_regions != 1 || op->regions[0].n_blocks != 1)
+        return why_is(why, cap, "the update_computation must be one block");
+    const struct graph_block *b = &op->regions[0].blocks[0];
+    const struct graph_op *ret = graph_block_terminator(b);
+    if (b->n_args != 2 || !ret || ret->n_operands != 1 || !scalar_of(b->args[0].type, dt) ||
+        !scalar_of(b->args[1].type, dt))
+        return why_is(why, cap, "the update_computation must take two scalars of the element type and return one");
+    int a = arg_index(b, ret->operands[0]);
+    if (a >= 0) {
+        c->kind = a == 1 ? SC_REPLACE : SC_KEEP;
+        return true;
+    }
+    bool fl = base_dtype_is_float(dt);
+    if (base_dtype_is_complex(dt) || (fl && base_dtype_bits(dt) > 32))
+        return why_is(why, cap, "accumulating scatter of f64 or complex elements is not lowered");
+    const struct graph_op *o = ret->operands[0]->def;
+    if (o && o->parent == b && o->kind == GRAPH_OP_SUBTRACT && o->n_operands == 2 && o->n_results == 1 &&
+        scalar_of(o->results[0].type, dt)) {
+        int i0 = arg_index(b, o->operands[0]), i1 = arg_index(b, o->operands[1]);
+        if (i0 >= 0 && i1 >= 0 && i0 != i1) {
+            /* on i1 the interpreter's a - b is stored as (a - b) != 0: xor */
+            c->kind = SC_ALU;
+            c->func = dt == BASE_DT_I1 ? ISA_ALU_IXOR : fl ? ISA_ALU_SUB : ISA_ALU_ISUB;
+            c->swapped = i0 == 1;
+            return true;
+        }
+    }
+    char w[200];
+    if (!cc_body_binary_func(op, &c->func, w, sizeof w)) {
+        if (why && cap) snprintf(why, cap, "update_computation not lowered: %s (or subtract, or returning an argument)", w);
+        return false;
+    }
+    if (dt == BASE_DT_I1) { /* the interpreter's add and maximum are or, multiply and minimum and */
+        if (c->func == ISA_ALU_IADD || c->func == ISA_ALU_IMAX) c->func = ISA_ALU_IOR;
+        if (c->func == ISA_ALU_IMUL || c->func == ISA_ALU_IMIN) c->func = ISA_ALU_IAND;
+    }
+    c->kind = SC_ALU; /* every function cc_body_binary_func gives commutes */
+    return true;
+}
+
+bool cc_scatter_op_supported(const struct graph_op *op, char *why, size_t cap)
+{
+    if (op->n_operands > 3 && op->n_operands % 2 == 1 && op->n_results == (op->n_operands - 1) / 2)
+        return why_is(why, cap, "scatter of several inputs (variadic) is not lowered");
+    if (op->n_operands != 3 || op->n_results != 1) return why_is(why, cap, "malformed scatter");
+    if (op->operands[2]->type->elem != op->operands[0]->type->elem)
+        return why_is(why, cap, "updates of another element type are not lowered");
+    struct sc_comb c;
+    return sc_combiner(op, &c, why, cap);
+}
+
+/* A scatter's geometry (as the interpreter's k_scatter) and the walk over
+ * its updates: update dims it[0..n_it) one index at a time in row-major
+ * order, the other (window) dims of the update each step's piece. */
+struct sc {
+    const struct cc_kernel *k;
+    const struct cc_emit_ctx *ctx;
+    const struct cc_view *u, *o;
+    int R, U, n_sc, n_sdod, n_ibd;
+    int64_t wod[MAXR], usd[MAXR], sid_of[MAXR], ubd[MAXR], ibd[MAXR], sdod[MAXR], sist[MAXR], ivstride;
+    int win_of[MAXR]; /* update dim -> window ordinal (operand dim wod[]), or -1 */
+    int n_it, it[MAXR];
+    bool iterated[MAXR];
+    int64_t n_pieces;
+};
+
+/* One step: the window cropped to the result (u and o offsets and strides in
+ * elements) and the result box it covers. */
+struct sc_piece {
+    int64_t uoff, ooff;
+    int n;
+    int64_t dims[MAXR], ustr[MAXR], ostr[MAXR];
+    int64_t lo[MAXR], hi[MAXR];
+    int64_t org[MAXR]; /* where the window's first element would land (uncropped) */
+};
+
+/* The walk: split = false steps over the update scatter dims (a piece is a
+ * whole update window); true steps over every update dim up to the last
+ * scatter dim, so that the pieces come in the interpreter's row-major update
+ * order even when a window dim precedes a scatter dim. */
+static void sc_walk(struct sc *g, bool split)
+{
+    int last = -1;
+    for (int j = 0; j < g->n_sc; j++)
+        if (g->usd[j] > last) last = (int)g->usd[j];
+    g->n_it = 0;
+    g->n_pieces = cc_view_count(g->u) > 0 ? 1 : 0;
+    for (int d = 0; d < g->U; d++) {
+        g->iterated[d] = g->win_of[d] < 0 || (split && d < last);
+        if (!g->iterated[d]) continue;
+        g->it[g->n_it++] = d;
+        g->n_pieces *= g->u->dims[d];
+    }
+}
+
+/* Piece i of the walk; *inside false when it leaves the result (skipped, as
+ * the interpreter skips update elements out of bounds). */
+static bool sc_piece_at(const struct sc *g, int64_t i, struct sc_piece *p, bool *inside)
+{
+    int64_t idx[MAXR] = {0}, full[MAXR] = {0}, sipos = 0, rem = i;
+    memset(p, 0, sizeof *p);
+    *inside = false;
+    for (int q = g->n_it - 1; q >= 0; q--) {
+        int d = g->it[q];
+        idx[d] = rem % g->u->dims[d];
+        rem /= g->u->dims[d];
+        p->uoff += idx[d] * g->u->strides[d];
+    }
+    for (int j = 0; j < g->n_sc; j++) sipos += idx[g->usd[j]] * g->sist[g->sid_of[j]];
+    for (int q = 0; q < g->n_sdod; q++) {
+        int64_t v;
+        if (!dyn_at(g->k, g->ctx, 0, sipos + q * g->ivstride, &v)) return false;
+        full[g->sdod[q]] += clamp64(v, -((int64_t)1 << 40), (int64_t)1 << 40);
+    }
+    for (int q = 0; q < g->n_ibd; q++) full[g->ibd[q]] += idx[g->ubd[q]];
+    memcpy(p->org, full, sizeof p->org);
+    bool piece_dim[MAXR] = {false};
+    for (int d = 0; d < g->U; d++) {
+        if (g->win_of[d] < 0) continue;
+        int64_t od = g->wod[g->win_of[d]];
+        if (g->iterated[d]) full[od] += idx[d]; /* one position of the window */
+        else piece_dim[od] = true;
+    }
+    for (int d = 0; d < g->R; d++) {
+        if (piece_dim[d]) continue;
+        if (full[d] < 0 || full[d] >= g->o->dims[d]) return true;
+        p->ooff += full[d] * g->o->strides[d];
+        p->lo[d] = full[d];
+        p->hi[d] = full[d] + 1;
+    }
+    for (int d = 0; d < g->U; d++) {
+        if (g->win_of[d] < 0 || g->iterated[d]) continue;
+        int64_t od = g->wod[g->win_of[d]], size = g->u->dims[d];
+        int64_t lo = full[od] < 0 ? -full[od] : 0;
+        int64_t hi = g->o->dims[od] - full[od] < size ? g->o->dims[od] - full[od] : size;
+        if (lo >= hi) return true;
+        p->dims[p->n] = hi - lo;
+        p->ustr[p->n] = g->u->strides[d];
+        p->ostr[p->n] = g->o->strides[od];
+        p->uoff += lo * g->u->strides[d];
+        p->ooff += (full[od] + lo) * g->o->strides[od];
+        p->lo[od] = full[od] + lo;
+        p->hi[od] = full[od] + hi;
+        p->n++;
+    }
+    *inside = true;
+    return true;
+}
+
+/* Whether the order in which updates reach an element changes its value:
+ * not for the integer functions that commute and associate (wrapping). */
+static bool sc_ordered(const struct sc_comb *c, enum base_dtype dt)
+{
+    if (c->kind != SC_ALU || base_dtype_is_float(dt)) return true;
+    switch (c->func) {
+    case ISA_ALU_IADD:
+    case ISA_ALU_IMUL:
+    case ISA_ALU_IMAX:
+    case ISA_ALU_IMIN:
+    case ISA_ALU_IAND:
+    case ISA_ALU_IOR:
+    case ISA_ALU_IXOR: return false;
+    case ISA_ALU_ISUB: return c->swapped; /* x - a - b = x - b - a */
+    default: return true;
+    }
+}
+
+/* A group's extent along one result dim, for sorting. */
+struct sc_key {
+    int64_t lo, hi, g;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+    const struct sc_key *x = a, *y = b;
+    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+    return x->g < y->g ? -1 : x->g > y->g;
+}
+
+static bool boxes_meet(const int64_t *alo, const int64_t *ahi, const int64_t *blo, const int64_t *bhi, int R)
+{
+    for (int d = 0; d < R; d++)
+        if (!(alo[d] < bhi[d] && blo[d] < ahi[d])) return false;
+    return true;
+}
+
+/* Scratchpad state of the read-modify-writes; the slots are the loads in
+ * flight ahead of the vector engine. */
+#define SC_SLOTS CC_KB_MAX_SLOTS
+#define SC_UPD_BUFS 4
+struct sc_rmw {
+    int cur;                /* the result's current values (SC_SLOTS slots) */
+    int upd[SC_UPD_BUFS];   /* the updates (SC_SLOTS slots each, used in turn) */
+    int64_t max_free;
+    int engine;
+    int64_t n, nu; /* result tiles and update tiles so far (slot rotation) */
+};
+
+/* dst (in the result) = dst (func) src (the updates) for each update at
+ * src + du[k] bytes in turn, tile by tile: DMA the result's tile in, and per
+ * update its tile and one binary instruction, then DMA the tile back.  The
+ * result's reads wait for the token's writers (the operand's copy; with
+ * chain, the windows before), with chain its writes write the token. */
+static enum base_status sc_rmw(struct cc_kb *b, struct cc_tiling *tl, struct sc_rmw *m, const struct sc_comb *c,
+                               const struct cc_view *src, const struct cc_view *dst, const int64_t *du, int64_t n_du,
+                               int tok, bool chain)
+{
+    if (cc_view_count(src) == 0) return BASE_OK;
+    enum base_dtype dt = dst->dtype;
+    size_t es = base_dtype_size(dt);
+    struct cc_view views[2] = {*src, *dst};
+    enum base_status st = cc_tiling_plan(tl, src->rank, src->dims, views, 2, b->partitions, m->max_free);
+    if (st != BASE_OK) return cc_kb_fail(b, st, "cannot tile an update window");
+    for (int64_t t = 0; t < tl->n_tiles; t++) {
+        int region;
+        struct cc_box box;
+        cc_tiling_tile(tl, t, &region, &box);
+        struct isa_ap us, os;
+        if (!cc_tiling_ap(tl, region, 0, &box, &us) || !cc_tiling_ap(tl, region, 1, &box, &os))
+            return cc_kb_fail(b, BASE_ERR_INTERNAL, "no access pattern for a tile");
+        uint32_t P = cc_tiling_parts(tl, region, &box);
+        uint64_t F = cc_tiling_free(tl, region, &box);
+        int sl = (int)(m->n++ % SC_SLOTS), pieces = cc_kb_dma_pieces(b, (uint64_t)P * F * es, P);
+        struct isa_ap cur = cc_kb_sp(b, m->cur, sl, 0, 0, P, dt, F);
+        struct cc_access la[2] = {{m->cur, sl, CC_WR}, {tok, 0, CC_RD}};
+        TRY(cc_kb_dma(b, &cur, &os, la, 2, pieces));
+        for (int64_t k = 0; k < n_du; k++) {
+            int64_t r = m->nu++ % (SC_UPD_BUFS * SC_SLOTS);
+            int ub = m->upd[r / SC_SLOTS], ul = (int)(r % SC_SLOTS);
+            struct isa_ap upd = cc_kb_sp(b, ub, ul, 0, 0, P, dt, F), ua = us;
+            ua.addr = (uint64_t)((int64_t)ua.addr + du[k]);
+            struct cc_access uacc = {ub, ul, CC_WR};
+            TRY(cc_kb_dma(b, &upd, &ua, &uacc, 1, pieces));
+            struct isa_instr in;
+            memset(&in, 0, sizeof in);
+            in.op = ISA_OP_BINARY;
+            in.func = (uint8_t)c->func;
+            in.dst = cur;
+            in.src0 = c->swapped ? upd : cur;
+            in.src1 = c->swapped ? cur : upd;
+            struct cc_access ba[2] = {{m->cur, sl, CC_RW}, {ub, ul, CC_RD}};
+            TRY(cc_kb_emit(b, m->engine, &in, ba, 2));
+        }
+        struct cc_access sa[2] = {{m->cur, sl, CC_RD}, {tok, 0, CC_WR}};
+        TRY(cc_kb_dma(b, &os, &cur, sa, chain ? 2 : 1, pieces));
+    }
+    return BASE_OK;
+}
+
+/* The views of a window: its updates and where they land. */
+static void sc_piece_views(const struct sc *g, const struct sc_piece *p, size_t es, struct cc_view *src,
+                           struct cc_view *dst)
+{
+    memset(src, 0, sizeof *src);
+    src->dtype = g->o->dtype;
+    src->rank = p->n;
+    for (int w = 0; w < p->n; w++) src->dims[w] = p->dims[w];
+    *dst = *src;
+    for (int w = 0; w < p->n; w++) {
+        src->strides[w] = p->ustr[w];
+        dst->strides[w] = p->ostr[w];
+    }
+    src->addr = (uint64_t)((int64_t)g->u->addr + p->uoff * (int64_t)es);
+    dst->addr = (uint64_t)((int64_t)g->o->addr + p->ooff * (int64_t)es);
+}
+
+/* The operand copied into the result, then the updates in the interpreter's
+ * order: replacing windows one DMA each (HBM -> HBM), combining ones a
+ * read-modify-write.  All on one core; windows that meet others are
+ * serialised through a token (each writes it, the next reads it), the rest
+ * only wait for the copy.  Indices are not clamped: elements leaving the
+ * result are skipped (windows cropped). */
 enum base_status cc_emit_scatter(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
                                  struct isa_program *out, struct base_diag *diag)
 {
     struct ix s;
+    struct sc_piece *pc = NULL;                   /* the windows inside the result, in walk order */
+    int64_t *next = NULL;                         /* per window: the next of its group */
+    int64_t *first = NULL, *last = NULL, *size = NULL; /* per group */
+    int64_t *table = NULL;                        /* hash of the groups' keys: group + 1, 0 empty */
+    int64_t *du = NULL;
+    struct sc_key *keys = NULL;
     enum base_status st = ix_begin(&s, t, k, out, diag, GRAPH_OP_SCATTER);
     if (st != BASE_OK) goto done;
     const struct graph_op *op = s.op;
-    int ui = op->n_operands == 3 ? find_in(k, op->operands[2]) : -1;
+    char why[256];
+    struct sc_comb comb;
+    if (!cc_scatter_op_supported(op, why, sizeof why) || !sc_combiner(op, &comb, why, sizeof why)) {
+        st = cc_kb_fail(s.b, BASE_ERR_UNSUPPORTED, "%s", why);
+        goto done;
+    }
+    int ui = find_in(k, op->operands[2]);
     const struct graph_attr *dn = graph_op_attr(op, "scatter_dimension_numbers");
     if (ui < 0 || !dn || k->n_dyn != 1 || !k->dyn_views) {
         st = cc_kb_fail(s.b, BASE_ERR_INVALID, "malformed scatter");
         goto done;
     }
+    struct sc g;
+    memset(&g, 0, sizeof g);
+    g.k = k;
+    g.ctx = ctx;
     const struct cc_view *x = &k->in[find_in(k, op->operands[0])].view;
-    const struct cc_view *u = &k->in[ui].view;
-    const struct cc_view *o = &k->out[0].view;
-    int64_t uwd[MAXR], iwd[MAXR], ibd[MAXR], sibd[MAXR], sdod[MAXR], ivd = 0;
+    g.u = &k->in[ui].view;
+    g.o = &k->out[0].view;
+    int64_t uwd[MAXR], iwd[MAXR], sibd[MAXR], ivd = 0;
     int n_uwd = graph_attr_as_i64_list(graph_dict_get(dn, "update_window_dims"), uwd, MAXR);
     int n_iwd = graph_attr_as_i64_list(graph_dict_get(dn, "inserted_window_dims"), iwd, MAXR);
-    int n_ibd = graph_attr_as_i64_list(graph_dict_get(dn, "input_batching_dims"), ibd, MAXR);
+    int n_ibd = graph_attr_as_i64_list(graph_dict_get(dn, "input_batching_dims"), g.ibd, MAXR);
     int n_sibd = graph_attr_as_i64_list(graph_dict_get(dn, "scatter_indices_batching_dims"), sibd, MAXR);
-    int n_sdod = graph_attr_as_i64_list(graph_dict_get(dn, "scatter_dims_to_operand_dims"), sdod, MAXR);
+    int n_sdod = graph_attr_as_i64_list(graph_dict_get(dn, "scatter_dims_to_operand_dims"), g.sdod, MAXR);
     n_uwd = n_uwd < 0 ? 0 : n_uwd;
     n_iwd = n_iwd < 0 ? 0 : n_iwd;
     n_ibd = n_ibd < 0 ? 0 : n_ibd;
@@ -440,34 +739,38 @@ enum base_status cc_emit_scatter(const struct cc_target *t, const struct cc_kern
     n_sdod = n_sdod < 0 ? 0 : n_sdod;
     const struct graph_attr *ivda = graph_dict_get(dn, "index_vector_dim");
     const struct cc_view *sv = &k->dyn_views[0];
-    int R = x->rank, S = sv->rank, U = u->rank;
-    int n_sc;
+    int R = x->rank, S = sv->rank, U = g.u->rank;
     if ((ivda && !graph_attr_as_i64(ivda, &ivd)) || ivd < 0 || ivd > S || n_uwd + n_iwd + n_ibd != R ||
-        n_ibd != n_sibd || n_sdod != (ivd < S ? sv->dims[ivd] : 1) || o->rank != R) {
+        n_ibd != n_sibd || n_sdod != (ivd < S ? sv->dims[ivd] : 1) || g.o->rank != R ||
+        U != S - (ivd < S ? 1 : 0) + n_uwd) {
         st = cc_kb_fail(s.b, BASE_ERR_INVALID, "malformed scatter");
         goto done;
     }
-    n_sc = S - (ivd < S ? 1 : 0);
-    if (U != n_sc + n_uwd) {
-        st = cc_kb_fail(s.b, BASE_ERR_INVALID, "malformed scatter");
-        goto done;
-    }
-    int64_t wod[MAXR], usd[MAXR], sid_of[MAXR], ubd[MAXR], sist[MAXR];
-    bool is_window[MAXR] = {false};
+    for (int w = 1; w < n_uwd; w++)
+        if (uwd[w] <= uwd[w - 1]) {
+            st = cc_kb_fail(s.b, BASE_ERR_INVALID, "update_window_dims must be sorted");
+            goto done;
+        }
+    g.R = R;
+    g.U = U;
+    g.n_sc = S - (ivd < S ? 1 : 0);
+    g.n_sdod = n_sdod;
+    g.n_ibd = n_ibd;
     for (int d = 0, w = 0; d < R && w < n_uwd; d++)
-        if (!contains(iwd, n_iwd, d) && !contains(ibd, n_ibd, d)) wod[w++] = d;
-    for (int w = 0; w < n_uwd; w++) is_window[uwd[w]] = true;
+        if (!contains(iwd, n_iwd, d) && !contains(g.ibd, n_ibd, d)) g.wod[w++] = d;
+    for (int d = 0; d < U; d++) g.win_of[d] = -1;
+    for (int w = 0; w < n_uwd; w++) g.win_of[uwd[w]] = w;
     for (int d = 0, j = 0, q = 0; d < U; d++) {
-        if (is_window[d]) continue;
+        if (g.win_of[d] >= 0) continue;
         if (q == ivd) q++;
-        usd[j] = d;
-        sid_of[j] = q;
+        g.usd[j] = d;
+        g.sid_of[j] = q;
         j++;
         q++;
     }
-    for (int i = 0; i < n_ibd; i++) ubd[i] = usd[sibd[i] < ivd ? sibd[i] : sibd[i] - 1];
-    base_shape_strides(S, sv->dims, sist);
-    int64_t ivstride = ivd < S ? sist[ivd] : 0;
+    for (int i = 0; i < n_ibd; i++) g.ubd[i] = g.usd[sibd[i] < ivd ? sibd[i] : sibd[i] - 1];
+    base_shape_strides(S, sv->dims, g.sist);
+    g.ivstride = ivd < S ? g.sist[ivd] : 0;
     size_t es = base_dtype_size(x->dtype);
     /* one core: updates may overlap and must land in order */
     if (ctx && ctx->core != 0) goto done;
@@ -476,100 +779,189 @@ enum base_status cc_emit_scatter(const struct cc_target *t, const struct cc_kern
         st = BASE_ERR_LIMIT;
         goto done;
     }
-    /* the copy writes the token; updates read it (they wait for the copy
-     * only) unless two of them overlap: then each writes it (in order) */
     struct cc_access rd = {tok, 0, CC_RD}, wr = {tok, 0, CC_WR};
-    if (x->addr != o->addr || memcmp(x->strides, o->strides, sizeof x->strides) != 0) {
-        st = copy_view(s.b, s.tl, x, o, &wr, 1);
+    if (x->addr != g.o->addr || memcmp(x->strides, g.o->strides, sizeof x->strides) != 0) {
+        st = copy_view(s.b, s.tl, x, g.o, &wr, 1);
         if (st != BASE_OK) goto done;
     }
-    int64_t n_upd = 1;
-    for (int j = 0; j < n_sc; j++) n_upd *= u->dims[usd[j]];
-    if (cc_view_count(u) == 0) n_upd = 0;
-    enum { MAX_BOXES = 1024 };
-    bool overlap = n_upd > MAX_BOXES;
-    int64_t (*boxes)[2][MAXR] = overlap ? NULL : calloc((size_t)(n_upd + 1), sizeof *boxes);
-    if (!overlap && !boxes) {
-        st = cc_kb_fail(s.b, BASE_ERR_NOMEM, "out of memory");
-        goto done;
+    if (comb.kind == SC_KEEP) goto done;
+    /* The whole windows, in walk order, grouped by the box they cover and
+     * where their first element would land.  When boxes of different groups
+     * never meet, the groups are independent (they only wait for the copy):
+     * a replacing group is its last window, a combining group one
+     * read-modify-write applying its updates one after another in the
+     * scratchpad.  Otherwise every window waits for the one before it, and
+     * when the order of the updates matters and two windows that meet are
+     * placed differently along window dims that come before the last scatter
+     * dim, the walk goes position by position along those dims (an element
+     * then takes its updates in another order than window by window). */
+    enum { MAX_PIECES = 16384 };
+    sc_walk(&g, false);
+    bool early[MAXR] = {false}; /* operand dims of window dims before the last scatter dim */
+    bool any_early = false;
+    for (int d = 0; d < U; d++)
+        if (g.win_of[d] >= 0)
+            for (int j = 0; j < g.n_sc; j++)
+                if (g.usd[j] > d) early[g.wod[g.win_of[d]]] = any_early = true;
+    bool ordered = sc_ordered(&comb, x->dtype);
+    bool grouped = g.n_pieces <= MAX_PIECES, split = !grouped && ordered && any_early;
+    int64_t n_in = 0, n_grp = 0, hcap = 1;
+    if (grouped && g.n_pieces > 0) {
+        while (hcap < 2 * g.n_pieces) hcap *= 2;
+        pc = calloc((size_t)g.n_pieces, sizeof *pc);
+        next = calloc((size_t)g.n_pieces, sizeof *next);
+        first = calloc((size_t)g.n_pieces, sizeof *first);
+        last = calloc((size_t)g.n_pieces, sizeof *last);
+        size = calloc((size_t)g.n_pieces, sizeof *size);
+        table = calloc((size_t)hcap, sizeof *table);
+        if (!pc || !next || !first || !last || !size || !table) {
+            st = cc_kb_fail(s.b, BASE_ERR_NOMEM, "out of memory");
+            goto done;
+        }
     }
-    for (int pass = overlap ? 1 : 0; pass < 2 && st == BASE_OK; pass++)
-    for (int64_t g = 0; g < n_upd && st == BASE_OK; g++) {
-        int64_t sidx[MAXR], rem = g, sipos = 0, uoff = 0, full[MAXR] = {0};
-        for (int j = n_sc - 1; j >= 0; j--) {
-            sidx[j] = rem % u->dims[usd[j]];
-            rem /= u->dims[usd[j]];
+    for (int64_t i = 0; i < g.n_pieces && grouped; i++) {
+        bool inside;
+        if (!sc_piece_at(&g, i, &pc[n_in], &inside)) {
+            st = cc_kb_fail(s.b, BASE_ERR_INVALID, "cannot read the scatter indices");
+            goto done;
         }
-        for (int j = 0; j < n_sc; j++) {
-            sipos += sidx[j] * sist[sid_of[j]];
-            uoff += sidx[j] * u->strides[usd[j]];
+        if (!inside) continue;
+        const struct sc_piece *p = &pc[n_in];
+        uint64_t h = 1469598103934665603u;
+        for (int d = 0; d < R; d++) {
+            h = (h ^ (uint64_t)p->lo[d]) * 1099511628211u;
+            h = (h ^ (uint64_t)p->hi[d]) * 1099511628211u;
+            h = (h ^ (uint64_t)p->org[d]) * 1099511628211u;
         }
-        for (int q = 0; q < n_sdod; q++) {
-            int64_t v;
-            if (!dyn_at(k, ctx, 0, sipos + q * ivstride, &v)) {
-                st = cc_kb_fail(s.b, BASE_ERR_INVALID, "cannot read scatter index %lld", (long long)(sipos + q * ivstride));
+        int64_t slot = (int64_t)(h & (uint64_t)(hcap - 1));
+        for (;; slot = (slot + 1) & (hcap - 1)) {
+            int64_t e = table[slot] - 1; /* a group, or -1: empty */
+            if (e < 0) {
+                table[slot] = ++n_grp;
+                first[n_grp - 1] = last[n_grp - 1] = n_in;
+                size[n_grp - 1] = 1;
                 break;
             }
-            full[sdod[q]] += clamp64(v, -((int64_t)1 << 40), (int64_t)1 << 40);
+            const struct sc_piece *q = &pc[first[e]];
+            if (!memcmp(q->lo, p->lo, sizeof p->lo) && !memcmp(q->hi, p->hi, sizeof p->hi) &&
+                !memcmp(q->org, p->org, sizeof p->org)) {
+                next[last[e]] = n_in;
+                last[e] = n_in;
+                size[e]++;
+                break;
+            }
         }
-        for (int i = 0; i < n_ibd; i++) {
-            for (int j = 0; j < n_sc; j++)
-                if (usd[j] == ubd[i]) full[ibd[i]] += sidx[j];
+        n_in++;
+    }
+    /* Do groups meet?  A sweep along the result dim the windows are
+     * narrowest in; every pair that meets is looked at (for split), up to a
+     * budget past which they are assumed to meet in any way. */
+    if (grouped && n_grp > 1) {
+        keys = calloc((size_t)n_grp, sizeof *keys);
+        if (!keys) {
+            st = cc_kb_fail(s.b, BASE_ERR_NOMEM, "out of memory");
+            goto done;
         }
-        bool inside = st == BASE_OK;
+        int sd = 0;
+        double best = 2;
         for (int d = 0; d < R; d++) {
-            bool win = false;
-            for (int w = 0; w < n_uwd; w++) win = win || wod[w] == d;
-            if (!win && (full[d] < 0 || full[d] >= o->dims[d])) inside = false;
+            double f = (double)(pc[first[0]].hi[d] - pc[first[0]].lo[d]) / (double)g.o->dims[d];
+            if (f < best) best = f, sd = d;
+        }
+        for (int64_t e = 0; e < n_grp; e++) {
+            keys[e].lo = pc[first[e]].lo[sd];
+            keys[e].hi = pc[first[e]].hi[sd];
+            keys[e].g = e;
+        }
+        qsort(keys, (size_t)n_grp, sizeof *keys, key_cmp);
+        int64_t budget = (int64_t)1 << 22;
+        for (int64_t a = 0; a < n_grp && (grouped || (ordered && any_early && !split)); a++)
+            for (int64_t e = a + 1; e < n_grp && keys[e].lo < keys[a].hi; e++) {
+                if (--budget < 0) {
+                    grouped = false;
+                    split = ordered && any_early;
+                    a = n_grp;
+                    break;
+                }
+                const struct sc_piece *p = &pc[first[keys[a].g]], *q = &pc[first[keys[e].g]];
+                if (!boxes_meet(p->lo, p->hi, q->lo, q->hi, R)) continue;
+                grouped = false;
+                for (int d = 0; d < R && ordered; d++) split = split || (early[d] && p->org[d] != q->org[d]);
+            }
+    }
+    struct sc_rmw m = {-1, {-1, -1, -1, -1}, 1, -1, 0, 0};
+    if (comb.kind == SC_ALU) {
+        uint64_t avail = cc_kb_free_bytes(s.b);
+        avail = avail > 4096 ? avail - 4096 : 0;
+        m.max_free = (int64_t)(avail / ((1 + SC_UPD_BUFS) * SC_SLOTS * es));
+        if (m.max_free > 16384) m.max_free = 16384;
+        if (m.max_free < 1) {
+            st = cc_kb_fail(s.b, BASE_ERR_LIMIT, "no scratchpad room for the update tiles");
+            goto done;
+        }
+        m.cur = cc_kb_buffer(s.b, (uint64_t)m.max_free * es, SC_SLOTS);
+        for (int i = 0; i < SC_UPD_BUFS; i++)
+            m.upd[i] = m.cur >= 0 && (i == 0 || m.upd[i - 1] >= 0) ? cc_kb_buffer(s.b, (uint64_t)m.max_free * es, SC_SLOTS) : -1;
+        if (m.upd[SC_UPD_BUFS - 1] < 0) {
+            st = diag->status;
+            goto done;
+        }
+        m.engine = t->vec >= 0 ? t->vec : t->pool;
+        if (m.engine < 0) {
+            st = cc_kb_fail(s.b, BASE_ERR_UNSUPPORTED, "the chip has no vector engine to combine updates");
+            goto done;
+        }
+    }
+    if (grouped) {
+        int64_t max_size = 1;
+        for (int64_t e = 0; e < n_grp; e++)
+            if (size[e] > max_size) max_size = size[e];
+        du = calloc((size_t)max_size, sizeof *du);
+        if (!du) {
+            st = cc_kb_fail(s.b, BASE_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+        for (int64_t e = 0; e < n_grp && st == BASE_OK; e++) {
+            int64_t f = comb.kind == SC_REPLACE ? last[e] : first[e], n_du = 0;
+            struct cc_view src, dst;
+            sc_piece_views(&g, &pc[f], es, &src, &dst);
+            if (comb.kind == SC_REPLACE) { /* the last update wins */
+                st = copy_view(s.b, s.tl, &src, &dst, &rd, 1);
+                continue;
+            }
+            for (int64_t q = f, j = 0; j < size[e]; j++, q = next[q])
+                du[n_du++] = (pc[q].uoff - pc[f].uoff) * (int64_t)es;
+            st = sc_rmw(s.b, s.tl, &m, &comb, &src, &dst, du, n_du, tok, false);
+        }
+        goto done;
+    }
+    /* windows that meet: one after another */
+    if (split) sc_walk(&g, true);
+    const int64_t zero = 0;
+    for (int64_t i = 0; i < g.n_pieces && st == BASE_OK; i++) {
+        struct sc_piece p;
+        bool inside;
+        if (!sc_piece_at(&g, i, &p, &inside)) {
+            st = cc_kb_fail(s.b, BASE_ERR_INVALID, "cannot read the scatter indices");
+            break;
         }
         if (!inside) continue;
         struct cc_view src, dst;
-        memset(&src, 0, sizeof src);
-        src.dtype = x->dtype;
-        src.rank = n_uwd;
-        dst = src;
-        int64_t soff = uoff, doff = 0;
-        for (int d = 0; d < R; d++) {
-            bool win = false;
-            for (int w = 0; w < n_uwd; w++) win = win || wod[w] == d;
-            if (!win) doff += full[d] * o->strides[d];
-        }
-        for (int w = 0; w < n_uwd && inside; w++) {
-            int64_t d = wod[w], size = u->dims[uwd[w]];
-            int64_t lo = full[d] < 0 ? -full[d] : 0;
-            int64_t hi = o->dims[d] - full[d] < size ? o->dims[d] - full[d] : size;
-            if (lo >= hi) inside = false;
-            src.dims[w] = dst.dims[w] = hi - lo;
-            src.strides[w] = u->strides[uwd[w]];
-            dst.strides[w] = o->strides[d];
-            soff += lo * src.strides[w];
-            doff += (full[d] + lo) * dst.strides[w];
-        }
-        if (!inside) continue;
-        if (pass == 0) { /* the written box; does it meet an earlier one? */
-            int64_t *lo = boxes[g][0], *hi = boxes[g][1];
-            for (int d = 0; d < R; d++) {
-                lo[d] = full[d];
-                hi[d] = full[d] + 1;
-            }
-            for (int w = 0; w < n_uwd; w++) {
-                int64_t d = wod[w];
-                lo[d] = full[d] < 0 ? 0 : full[d];
-                hi[d] = lo[d] + src.dims[w];
-            }
-            for (int64_t h = 0; h < g && !overlap; h++) {
-                bool meet = boxes[h][1][0] > boxes[h][0][0] || R == 0; /* empty (skipped) boxes meet nothing */
-                for (int d = 0; d < R && meet; d++) meet = lo[d] < boxes[h][1][d] && boxes[h][0][d] < hi[d];
-                overlap = meet;
-            }
-            continue;
-        }
-        src.addr = (uint64_t)((int64_t)u->addr + soff * (int64_t)es);
-        dst.addr = (uint64_t)((int64_t)o->addr + doff * (int64_t)es);
-        st = copy_view(s.b, s.tl, &src, &dst, overlap ? &wr : &rd, 1);
+        sc_piece_views(&g, &p, es, &src, &dst);
+        if (comb.kind == SC_REPLACE)
+            st = copy_view(s.b, s.tl, &src, &dst, &wr, 1);
+        else
+            st = sc_rmw(s.b, s.tl, &m, &comb, &src, &dst, &zero, 1, tok, true);
     }
-    free(boxes);
 done:
+    free(keys);
+    free(du);
+    free(table);
+    free(size);
+    free(last);
+    free(first);
+    free(next);
+    free(pc);
     ix_end(&s);
     return st;
 }

@@ -158,8 +158,6 @@ done:
 
 /* ---------------------------------------------------------------------- pad */
 
-static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
 
 static bool splat_of(const struct graph_value *v, double *out)
 {
@@ -284,7 +282,7 @@ enum base_status cc_emit_pad(const struct cc_target *t, const struct cc_kernel *
         int64_t first[BASE_MAX_RANK];
         for (int d = 0; d < rank; d++) {
             int64_t s = box.start[d], c = box.count[d], step = in[d] + 1;
-            int64_t ilo = ceil_div(s - lo[d], step), ihi = floor_div(s + c - 1 - lo[d], step);
+            int64_t ilo = cc_ceil_div(s - lo[d], step), ihi = cc_floor_div(s + c - 1 - lo[d], step);
             if (ilo < 0) ilo = 0;
             if (ihi > x->dims[d] - 1) ihi = x->dims[d] - 1;
             int64_t cnt = ihi - ilo + 1;

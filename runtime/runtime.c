@@ -201,6 +201,7 @@ static enum base_status launch(struct rt *r, uint32_t k)
     if (st == BASE_OK) {
         snapshot(r);
         start = sim_now_ps(r->sim);
+        if (r->opt.on_launch) r->opt.on_launch(r->opt.launch_user, k, start);
         if (loaded) st = sim_run(r->sim, r->diag);
         end = sim_now_ps(r->sim);
     }
@@ -395,9 +396,12 @@ static double type_eps(enum base_dtype dt)
 
 /* The precision an f32 matmul runs at on the chip: bf16 products (1 pass),
  * about 16 bits (3 passes), f32 (6 passes, or a native fp32 array). */
-static double f32_dot_eps(const struct sim_chip_desc *chip, const struct graph_op *op)
+static double f32_dot_eps(const struct sim_chip_desc *chip, enum isa_precision dflt, const struct graph_op *op)
 {
-    uint32_t passes = chip->fp32_passes_default;
+    /* a DEFAULT op runs at the plan's default precision (--precision) */
+    uint32_t passes = dflt == ISA_PREC_HIGHEST ? chip->fp32_passes_highest
+                      : dflt == ISA_PREC_HIGH  ? chip->fp32_passes_high
+                                               : chip->fp32_passes_default;
     const struct graph_attr *pc = graph_op_attr(op, "precision_config");
     if (pc && pc->kind == GRAPH_ATTR_ARRAY)
         for (int i = 0; i < pc->u.array.n; i++) {
@@ -435,13 +439,13 @@ void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want
             for (int i = 0; i < nc; i++)
                 if (cd[i] >= 0 && cd[i] < lt->rank) K *= lt->dims[cd[i]];
             enum base_dtype a = lt->elem, b = op->operands[1]->type->elem;
-            double e = a == BASE_DT_F32 || b == BASE_DT_F32 ? f32_dot_eps(chip, op) : 0;
+            double e = a == BASE_DT_F32 || b == BASE_DT_F32 ? f32_dot_eps(chip, cc_plan_default_precision(plan), op) : 0;
             double t = 2 * sqrt((double)K) * (e + ldexp(1.0, -24));
             if (t > dot) dot = t;
         } else if (op->kind == GRAPH_OP_CONVOLUTION && op->n_operands == 2) {
             const struct graph_type *kt = op->operands[1]->type;
             double K = (double)base_shape_count(kt->rank, kt->dims);
-            double e = kt->elem == BASE_DT_F32 ? f32_dot_eps(chip, op) : 0;
+            double e = kt->elem == BASE_DT_F32 ? f32_dot_eps(chip, cc_plan_default_precision(plan), op) : 0;
             double t = 2 * sqrt(K) * (e + ldexp(1.0, -24));
             if (t > dot) dot = t;
         } else if (op->kind == GRAPH_OP_REDUCE && op->n_operands >= 2) {

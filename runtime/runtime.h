@@ -33,6 +33,10 @@ const char *rt_bound_name(enum rt_bound b);
 struct rt_options {
     bool timing_only;    /* the sim was created timing-only: no values are read back */
     uint64_t max_steps;  /* stop (ERR_LIMIT) after this many steps; 0: 100 million */
+    /* Optional: called before each kernel launch runs, at its start time
+     * (after the dispatch gap), with the plan's kernel index (traces/). */
+    void (*on_launch)(void *user, uint32_t kernel, uint64_t start_ps);
+    void *launch_user;
 };
 void rt_options_default(struct rt_options *o);
 

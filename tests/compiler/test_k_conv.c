@@ -166,6 +166,112 @@ static void test_k_conv_integers(void **state)
 }
 
 
+/* cc_emit_conv compiled with cc_options.default_precision = HIGHEST. */
+static enum base_status emit_conv_highest(const struct cc_target *t, const struct cc_kernel *k,
+                                          const struct cc_emit_ctx *ctx, struct isa_program *out,
+                                          struct base_diag *diag)
+{
+    struct cc_target h = *t;
+    h.default_precision = ISA_PREC_HIGHEST;
+    return cc_emit_conv(&h, k, ctx, out, diag);
+}
+
+/* x, w = +-(1 + j 2^-9), j in 1..7: more bits than bf16 keeps; every
+ * product, bf16 part product and partial sum (|s| < 64, multiples of 2^-18)
+ * is exact in f32, so the exact result is known. */
+static double cx_val(int64_t i) { return (i % 3 ? 1 : -1) * (1 + ldexp((double)(i * 5 % 7 + 1), -9)); }
+static double cw_val(int64_t i) { return (i % 4 ? 1 : -1) * (1 + ldexp((double)(i * 3 % 7 + 1), -9)); }
+
+/* A 1-D f32 convolution [b, 0, f] x [0, i, o] (N = 2, W = 9, F = 4; window
+ * 3, O = 5) without a precision: at default_precision HIGHEST exact on
+ * tpu-v5e and trn2; at tpu-v5e's default (one bf16 pass) not within 3 ULP
+ * of it, though within bf16 error. */
+static int64_t conv_prec_far(const char *chip_name, cc_emit_fn fn)
+{
+    const char *src = CONV_MAIN("tensor<2x9x4xf32>", "tensor<3x4x5xf32>", "tensor<2x7x5xf32>",
+                                "dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} "
+                                "{batch_group_count = 1 : i64, feature_group_count = 1 : i64}");
+    struct kt t;
+    kt_parse(&t, src, CC_K_CONV);
+    kt_random_inputs(&t, 1, 1.0);
+    for (int64_t i = 0; i < 2 * 9 * 4; i++) kt_set(&t, 0, i, cx_val(i));
+    for (int64_t i = 0; i < 3 * 4 * 5; i++) kt_set(&t, 1, i, cw_val(i));
+    struct sim_chip_desc chip;
+    kt_load_chip(chip_name, &chip);
+    struct kt_run r;
+    kt_run(&t, &chip, fn, false, 1, &r);
+    const float *g = r.outs[0]->data;
+    int64_t far = 0;
+    for (int b = 0; b < 2; b++)
+        for (int o = 0; o < 7; o++)
+            for (int f = 0; f < 5; f++) {
+                double exact = 0, sab = 0;
+                for (int w = 0; w < 3; w++)
+                    for (int i = 0; i < 4; i++) {
+                        double p = cx_val((b * 9 + o + w) * 4 + i) * cw_val((w * 4 + i) * 5 + f);
+                        exact += p;
+                        sab += fabs(p);
+                    }
+                assert_true((double)(float)exact == exact);
+                double got = g[(b * 7 + o) * 5 + f], err = fabs(got - exact);
+                int e;
+                frexp(exact, &e);
+                if (err > 3 * ldexp(1.0, e - 24)) far++;
+                assert_true(err <= ldexp(sab, -7));
+            }
+    kt_run_free(&r);
+    kt_free(&t);
+    return far;
+}
+
+static void test_k_conv_default_precision_highest_is_f32_accurate(void **state)
+{
+    (void)state;
+    assert_int_equal(conv_prec_far("tpu-v5e", emit_conv_highest), 0);
+    assert_int_equal(conv_prec_far("trn2", emit_conv_highest), 0);
+    assert_true(conv_prec_far("tpu-v5e", cc_emit_conv) > 35);
+}
+
+static void count_hbm_writes(void *user, uint64_t now_ps, const struct sim_dma_record *r)
+{
+    (void)now_ps;
+    if (r->dst_space == ISA_SPACE_HBM) *(uint64_t *)user += r->bytes;
+}
+
+/* Empty convolutions: no input features (every output the empty sum 0,
+ * each output byte written once), and a window larger than the input (an
+ * empty result: nothing to do), on both chips. */
+static void test_k_conv_empty(void **state)
+{
+    (void)state;
+    const char *zero_f = CONV_MAIN("tensor<2x6x0xf32>", "tensor<3x0x4xf32>", "tensor<2x4x4xf32>",
+                                   "dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} "
+                                   "{batch_group_count = 1 : i64, feature_group_count = 1 : i64}");
+    const char *empty_res = CONV_MAIN("tensor<2x3x9x10xf32>", "tensor<3x3x10x5xf32>", "tensor<2x3x0x6xf32>",
+                                      "dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {} "
+                                      "{batch_group_count = 1 : i64, feature_group_count = 1 : i64}");
+    const char *chips[2] = {"tpu-v5e", "trn2"};
+    for (int c = 0; c < 2; c++) {
+        struct sim_chip_desc chip;
+        kt_load_chip(chips[c], &chip);
+        for (int i = 0; i < 2; i++) {
+            struct kt t;
+            kt_parse(&t, i ? empty_res : zero_f, CC_K_CONV);
+            kt_random_inputs(&t, 6, 1.0);
+            uint64_t written = 0;
+            struct sim_hooks h = {&written, NULL, count_hbm_writes, NULL};
+            struct kt_run r;
+            kt_run_hooks(&t, &chip, cc_emit_conv, false, 1, &r, &h);
+            const struct base_tensor *o = r.outs[0];
+            assert_int_equal(o->count, i ? 0 : 2 * 4 * 4);
+            assert_int_equal(written, o->count * 4);
+            for (int64_t j = 0; j < o->count; j++) assert_true(((const uint32_t *)o->data)[j] == 0);
+            kt_run_free(&r);
+            kt_free(&t);
+        }
+    }
+}
+
 /* Timing figure (timing only): a ResNet-50 3x3 convolution, 64 -> 64
  * features at 56 x 56, batch 8, bf16, every core. */
 static double conv_fraction(const char *chip_name, const char *src, double flops)
@@ -200,5 +306,5 @@ static void test_k_conv_resnet_3x3_timing(void **state)
 TEST_MAIN(NULL, NULL, T(test_k_conv_2d_nhwc_same_padding), T(test_k_conv_2d_nchw_strided),
           T(test_k_conv_2d_unusual_dim_numbers), T(test_k_conv_1d_dilations_and_reversal),
           T(test_k_conv_2d_lhs_dilation_and_stride), T(test_k_conv_feature_groups), T(test_k_conv_batch_groups),
-          T(test_k_conv_f32), T(test_k_conv_large_output_tiles), T(test_k_conv_integers),
+          T(test_k_conv_f32), T(test_k_conv_large_output_tiles), T(test_k_conv_integers), T(test_k_conv_default_precision_highest_is_f32_accurate), T(test_k_conv_empty),
           T(test_k_conv_resnet_3x3_timing))

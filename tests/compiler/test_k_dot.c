@@ -9,8 +9,8 @@
 /* The kernel of src run on chip `chip_name` over n_cores cores (0: all),
  * against the interpreter's run of ref (NULL: src itself) on the same
  * inputs; ulps 0: bit for bit. */
-static void check_ref(const char *src, const char *ref, const char *chip_name, uint32_t n_cores, uint64_t seed,
-                      double ulps)
+static void check_ref_emit(const char *src, const char *ref, const char *chip_name, uint32_t n_cores, uint64_t seed,
+                           double ulps, cc_emit_fn fn)
 {
     struct kt t;
     kt_parse(&t, src, CC_K_DOT);
@@ -28,7 +28,7 @@ static void check_ref(const char *src, const char *ref, const char *chip_name, u
         fail_msg("interpreter failed");
     }
     struct kt_run r;
-    kt_run(&t, &chip, cc_emit_dot, false, n_cores, &r);
+    kt_run(&t, &chip, fn, false, n_cores, &r);
     for (int i = 0; i < t.n_out; i++) {
         char what[96];
         snprintf(what, sizeof what, "%s (%u cores) output %d", chip_name, n_cores, i);
@@ -38,6 +38,12 @@ static void check_ref(const char *src, const char *ref, const char *chip_name, u
     graph_interp_result_free(&res);
     if (ref) graph_module_destroy(rm);
     kt_free(&t);
+}
+
+static void check_ref(const char *src, const char *ref, const char *chip_name, uint32_t n_cores, uint64_t seed,
+                      double ulps)
+{
+    check_ref_emit(src, ref, chip_name, n_cores, seed, ulps, cc_emit_dot);
 }
 
 /* Bit for bit on tpu-v5e and trn2, one core and three. */
@@ -360,6 +366,281 @@ static void test_k_dot_integers_exact(void **state)
     }
 }
 
+/* cc_emit_dot compiled with cc_options.default_precision = HIGHEST (as
+ * cc_compile passes it on in cc_target.default_precision). */
+static enum base_status emit_dot_highest(const struct cc_target *t, const struct cc_kernel *k,
+                                         const struct cc_emit_ctx *ctx, struct isa_program *out, struct base_diag *diag)
+{
+    struct cc_target h = *t;
+    h.default_precision = ISA_PREC_HIGHEST;
+    return cc_emit_dot(&h, k, ctx, out, diag);
+}
+
+#define PM 8
+#define PK 16
+#define PN 8
+
+/* Inputs +-(1 + j 2^-9), j in 1..7: more bits than bf16 holds (it keeps 1 +
+ * i 2^-7), each product 1 + (i + j) 2^-9 + i j 2^-18 and every partial sum
+ * (|s| < 32, multiples of 2^-18) exact in f32, and so are the parts and
+ * partial products of six bf16 passes: the exact result is known. */
+static double prec_a(int m, int k) { return ((m + k) % 3 ? 1 : -1) * (1 + ldexp((m * 5 + k * 3) % 7 + 1, -9)); }
+static double prec_b(int k, int n) { return ((k + 2 * n) % 4 ? 1 : -1) * (1 + ldexp((k * 3 + n * 5) % 7 + 1, -9)); }
+
+/* Runs the f32 dot of src (a [PM, PK] x [PK, PN] -> [PM, PN]) with fn on
+ * chip and returns how many elements are more than 3 ULP from the exact
+ * result; fails when one is further than bf16 products allow (2^-7 sum_k
+ * |a b|). */
+static int64_t prec_run(const char *src, const char *chip_name, cc_emit_fn fn)
+{
+    struct kt t;
+    kt_parse(&t, src, CC_K_DOT);
+    kt_random_inputs(&t, 1, 1.0);
+    for (int m = 0; m < PM; m++)
+        for (int k = 0; k < PK; k++) kt_set(&t, 0, m * PK + k, prec_a(m, k));
+    for (int k = 0; k < PK; k++)
+        for (int n = 0; n < PN; n++) kt_set(&t, 1, k * PN + n, prec_b(k, n));
+    struct sim_chip_desc chip;
+    kt_load_chip(chip_name, &chip);
+    struct kt_run r;
+    kt_run(&t, &chip, fn, false, 1, &r);
+    const float *g = r.outs[0]->data;
+    int64_t far = 0;
+    for (int m = 0; m < PM; m++)
+        for (int n = 0; n < PN; n++) {
+            double exact = 0, sab = 0;
+            for (int k = 0; k < PK; k++) {
+                exact += prec_a(m, k) * prec_b(k, n);
+                sab += fabs(prec_a(m, k) * prec_b(k, n));
+            }
+            assert_true((double)(float)exact == exact); /* the construction's premise */
+            double err = fabs((double)g[m * PN + n] - exact);
+            int e;
+            frexp(exact, &e);
+            if (err > 3 * ldexp(1.0, e - 24)) far++;
+            if (err > ldexp(sab, -7)) fail_msg("%s: element [%d,%d] %.9g vs exact %.9g", chip_name, m, n, g[m * PN + n], exact);
+        }
+    kt_run_free(&r);
+    kt_free(&t);
+    return far;
+}
+
+#define PREC_SRC(ATTR)                                                                                   \
+    "func.func @main(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<8x8xf32> {\n"                \
+    "  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]" ATTR                           \
+    " : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>\n"                                      \
+    "  func.return %r : tensor<8x8xf32>\n}\n"
+
+/* An f32 dot that does not ask for a precision: at the compilation's
+ * default_precision HIGHEST within 3 ULP of the exact result on tpu-v5e (six
+ * bf16 passes) and trn2 (native f32); at the chip's default on tpu-v5e (one
+ * bf16 pass) within bf16 error only, more than 3 ULP off somewhere. */
+static void test_k_dot_default_precision_highest_is_f32_accurate(void **state)
+{
+    (void)state;
+    const char *srcs[2] = {PREC_SRC(""), PREC_SRC(", precision = [DEFAULT, DEFAULT]")};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(prec_run(srcs[i], "tpu-v5e", emit_dot_highest), 0);
+        assert_int_equal(prec_run(srcs[i], "trn2", emit_dot_highest), 0);
+        assert_true(prec_run(srcs[i], "tpu-v5e", cc_emit_dot) > PM * PN / 2);
+    }
+}
+
+/* An op that asks for its precision keeps it under default_precision
+ * HIGHEST: HIGH (and a one-pass bf16 algorithm) on tpu-v5e are bit for bit
+ * their bf16-pass models (3 and 1 passes), a bf16x6 or f32 algorithm six. */
+static void test_k_dot_explicit_precision_and_algorithm_kept(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *attr;
+        int passes;
+    } cases[] = {
+        {", precision = [HIGH, HIGH]", 3},
+        {", algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, "
+         "lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, "
+         "allow_imprecise_accumulation = false>", 1},
+        {", algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, "
+         "lhs_component_count = 3, rhs_component_count = 3, num_primitive_operations = 3, "
+         "allow_imprecise_accumulation = false>", 3},
+        {", algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, "
+         "lhs_component_count = 3, rhs_component_count = 3, num_primitive_operations = 6, "
+         "allow_imprecise_accumulation = false>", 6},
+        {", algorithm = <lhs_precision_type = f32, rhs_precision_type = f32, accumulation_type = f32, "
+         "lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, "
+         "allow_imprecise_accumulation = false>", 6},
+    };
+    char src[2048], *ref = malloc(16384);
+    assert_non_null(ref);
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        snprintf(src, sizeof src,
+                 "func.func @main(%%a: tensor<40x100xf32>, %%b: tensor<100x30xf32>) -> tensor<40x30xf32> {\n"
+                 "  %%r = stablehlo.dot_general %%a, %%b, contracting_dims = [1] x [0]%s"
+                 " : (tensor<40x100xf32>, tensor<100x30xf32>) -> tensor<40x30xf32>\n"
+                 "  func.return %%r : tensor<40x30xf32>\n}\n",
+                 cases[i].attr);
+        pass_model(ref, 16384, 40, 100, 30, "f32", cases[i].passes);
+        check_ref_emit(src, ref, "tpu-v5e", 1, 30 + i, 0, emit_dot_highest);
+        check_ref_emit(src, NULL, "trn2", 1, 30 + i, 0, emit_dot_highest); /* native f32: the interpreter */
+    }
+    free(ref);
+}
+
+/* Emits src's dot on chip_name; the status, the message in msg. */
+static enum base_status emit_status(const char *src, const char *chip_name, char *msg, size_t cap)
+{
+    struct kt t;
+    kt_parse(&t, src, CC_K_DOT);
+    struct sim_chip_desc chip;
+    kt_load_chip(chip_name, &chip);
+    struct cc_target tg;
+    cc_target_init(&tg, &chip);
+    struct isa_program p;
+    isa_program_init(&p);
+    struct base_diag d;
+    base_diag_clear(&d);
+    struct cc_emit_ctx ctx = {0, 1, NULL};
+    enum base_status st = cc_emit_dot(&tg, &t.k, &ctx, &p, &d);
+    snprintf(msg, cap, "%s", d.msg);
+    isa_program_deinit(&p);
+    kt_free(&t);
+    return st;
+}
+
+/* Algorithms the arrays cannot run (tf32 products, bf16 sums) are refused,
+ * naming the reason; an integer dot's algorithm does not change its exact
+ * sums (the interpret suite's dot_general example, values by hand). */
+static void test_k_dot_algorithm_refused_or_ignored_for_integers(void **state)
+{
+    (void)state;
+    char msg[512];
+    const char *tf32 = PREC_SRC(", algorithm = <lhs_precision_type = tf32, rhs_precision_type = tf32, "
+                                "accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, "
+                                "num_primitive_operations = 1, allow_imprecise_accumulation = false>");
+    assert_int_equal(emit_status(tf32, "tpu-v5e", msg, sizeof msg), BASE_ERR_UNSUPPORTED);
+    assert_non_null(strstr(msg, "tf32"));
+    assert_int_equal(emit_status(tf32, "trn2", msg, sizeof msg), BASE_ERR_UNSUPPORTED);
+    const char *bf16acc = PREC_SRC(", algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, "
+                                   "accumulation_type = bf16, lhs_component_count = 1, rhs_component_count = 1, "
+                                   "num_primitive_operations = 1, allow_imprecise_accumulation = false>");
+    assert_int_equal(emit_status(bf16acc, "trn2", msg, sizeof msg), BASE_ERR_UNSUPPORTED);
+    assert_non_null(strstr(msg, "accumulation_type"));
+    /* [[1 2][3 4]] [[5 6][7 8]] batched with identities: the lhs back */
+    const char *src =
+        "func.func @main(%a: tensor<2x2x2xi32>, %b: tensor<2x2x2xi32>) -> tensor<2x2x2xi32> {\n"
+        "  %r = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], "
+        "precision = [DEFAULT, DEFAULT], algorithm = <lhs_precision_type = tf32, rhs_precision_type = tf32, "
+        "accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, "
+        "allow_imprecise_accumulation = false> : (tensor<2x2x2xi32>, tensor<2x2x2xi32>) -> tensor<2x2x2xi32>\n"
+        "  func.return %r : tensor<2x2x2xi32>\n}\n";
+    static const int lhs[8] = {1, 2, 3, 4, 5, 6, 7, 8}, rhs[8] = {1, 0, 0, 1, 1, 0, 0, 1};
+    const char *chips[2] = {"tpu-v5e", "trn2"};
+    for (int c = 0; c < 2; c++) {
+        struct kt t;
+        kt_parse(&t, src, CC_K_DOT);
+        kt_random_inputs(&t, 2, 1.0);
+        for (int i = 0; i < 8; i++) {
+            kt_set(&t, 0, i, lhs[i]);
+            kt_set(&t, 1, i, rhs[i]);
+        }
+        struct sim_chip_desc chip;
+        kt_load_chip(chips[c], &chip);
+        struct kt_run r;
+        kt_run(&t, &chip, cc_emit_dot, false, 1, &r);
+        const int32_t *g = r.outs[0]->data;
+        for (int i = 0; i < 8; i++) assert_int_equal(g[i], lhs[i]);
+        kt_run_free(&r);
+        kt_free(&t);
+    }
+}
+
+/* No contracting (and no batching) dims: an outer product, the spec's
+ * dot_general example with empty dims, and an f32 one against hand values. */
+static void test_k_dot_empty_contracting_dims_outer_product(void **state)
+{
+    (void)state;
+    const char *src =
+        "func.func @main(%a: tensor<2x2xi32>, %b: tensor<2x2xi32>) -> tensor<2x2x2x2xi32> {\n"
+        "  %r = stablehlo.dot_general %a, %b, batching_dims = [] x [], contracting_dims = [] x [], "
+        "precision = [DEFAULT, DEFAULT] : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2x2x2xi32>\n"
+        "  func.return %r : tensor<2x2x2x2xi32>\n}\n";
+    static const int lhs[4] = {1, 2, 3, 4}, rhs[4] = {1, 0, 0, 1};
+    static const int want[16] = {1, 0, 0, 1, 2, 0, 0, 2, 3, 0, 0, 3, 4, 0, 0, 4};
+    const char *fsrc = "func.func @main(%a: tensor<3xf32>, %b: tensor<2xf32>) -> tensor<3x2xf32> {\n"
+                       "  %r = stablehlo.dot_general %a, %b, contracting_dims = [] x [] : "
+                       "(tensor<3xf32>, tensor<2xf32>) -> tensor<3x2xf32>\n"
+                       "  func.return %r : tensor<3x2xf32>\n}\n";
+    static const float fa[3] = {1.5f, -2, 0.25f}, fb[2] = {4, -3};
+    const char *chips[2] = {"tpu-v5e", "trn2"};
+    for (int c = 0; c < 2; c++) {
+        struct sim_chip_desc chip;
+        kt_load_chip(chips[c], &chip);
+        struct kt t;
+        kt_parse(&t, src, CC_K_DOT);
+        kt_random_inputs(&t, 3, 1.0);
+        for (int i = 0; i < 4; i++) {
+            kt_set(&t, 0, i, lhs[i]);
+            kt_set(&t, 1, i, rhs[i]);
+        }
+        struct kt_run r;
+        kt_run(&t, &chip, cc_emit_dot, false, 1, &r);
+        const int32_t *g = r.outs[0]->data;
+        for (int i = 0; i < 16; i++) assert_int_equal(g[i], want[i]);
+        kt_run_free(&r);
+        kt_free(&t);
+        kt_parse(&t, fsrc, CC_K_DOT);
+        kt_random_inputs(&t, 4, 1.0);
+        for (int i = 0; i < 3; i++) kt_set(&t, 0, i, fa[i]);
+        for (int i = 0; i < 2; i++) kt_set(&t, 1, i, fb[i]);
+        kt_run(&t, &chip, cc_emit_dot, false, 1, &r);
+        const float *f = r.outs[0]->data;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 2; j++) assert_true(f[i * 2 + j] == fa[i] * fb[j]);
+        kt_run_free(&r);
+        kt_free(&t);
+    }
+}
+
+static void count_hbm_writes(void *user, uint64_t now_ps, const struct sim_dma_record *r)
+{
+    (void)now_ps;
+    if (r->dst_space == ISA_SPACE_HBM) *(uint64_t *)user += r->bytes;
+}
+
+/* A contracting dim of size 0: every element is the empty sum 0, written
+ * (every output byte once) on both chips, one core and two. */
+static void test_k_dot_zero_sized_contraction_is_zeros(void **state)
+{
+    (void)state;
+    static const char *const srcs[2] = {
+        MAIN2("tensor<5x0xf32>", "tensor<0x7xf32>", "tensor<5x7xf32>",
+              DOT("tensor<5x0xf32>", "tensor<0x7xf32>", "tensor<5x7xf32>", "contracting_dims = [1] x [0]")),
+        MAIN2("tensor<2x3x0xi32>", "tensor<2x0x4xi32>", "tensor<2x3x4xi32>",
+              DOT("tensor<2x3x0xi32>", "tensor<2x0x4xi32>", "tensor<2x3x4xi32>",
+                  "batching_dims = [0] x [0], contracting_dims = [2] x [1]")),
+    };
+    const char *chips[2] = {"tpu-v5e", "trn2"};
+    for (int i = 0; i < 2; i++)
+        for (int c = 0; c < 2; c++)
+            for (uint32_t cores = 1; cores <= 2; cores++) {
+                struct sim_chip_desc chip;
+                kt_load_chip(chips[c], &chip);
+                if (cores > chip.cores) continue;
+                struct kt t;
+                kt_parse(&t, srcs[i], CC_K_DOT);
+                kt_random_inputs(&t, 5, 1.0);
+                uint64_t written = 0;
+                struct sim_hooks h = {&written, NULL, count_hbm_writes, NULL};
+                struct kt_run r;
+                kt_run_hooks(&t, &chip, cc_emit_dot, false, cores, &r, &h);
+                const struct base_tensor *o = r.outs[0];
+                assert_int_equal(written, o->count * base_dtype_size(o->dtype));
+                for (int64_t j = 0; j < o->count; j++) assert_true(base_elem_get_bits(o->dtype, o->data, (size_t)j) == 0);
+                kt_run_free(&r);
+                kt_free(&t);
+            }
+}
+
 /* more cores than output blocks: the idle cores emit nothing */
 static void test_k_dot_more_cores_than_blocks(void **state)
 {
@@ -520,5 +801,7 @@ TEST_MAIN(NULL, NULL, T(test_k_dot_bf16_row_major), T(test_k_dot_long_k_several_
           T(test_k_dot_contracting_dims_that_do_not_merge), T(test_k_dot_broadcast_reverse_slice_views),
           T(test_k_dot_legacy_dot_matvec_and_inner_product), T(test_k_dot_f32_f16_each_precision),
           T(test_k_dot_tpu_precisions_within_tolerance), T(test_k_dot_fp8_operands), T(test_k_dot_convert_after_the_dot), T(test_k_dot_integers_exact),
-          T(test_k_dot_more_cores_than_blocks), T(test_k_dot_rejects_f64), T(test_k_dot_epilogues),
+          T(test_k_dot_more_cores_than_blocks), T(test_k_dot_default_precision_highest_is_f32_accurate),
+          T(test_k_dot_explicit_precision_and_algorithm_kept), T(test_k_dot_algorithm_refused_or_ignored_for_integers),
+          T(test_k_dot_empty_contracting_dims_outer_product), T(test_k_dot_zero_sized_contraction_is_zeros), T(test_k_dot_rejects_f64), T(test_k_dot_epilogues),
           T(test_k_dot_4096_bf16_reaches_85_percent_of_chip_peak))

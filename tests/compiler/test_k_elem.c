@@ -435,10 +435,81 @@ static void test_k_elem_scalars_and_constant_outputs(void **state)
               204, 0);
 }
 
+/* reduce_precision against values known by hand: to e8m7 an f32 rounds as
+ * bf16 does (ties to even), to e5m10 as f16 does for normal values, with
+ * overflow to inf and values below f16's smallest normal (2^-14) to a
+ * signed zero (no subnormals); e5m0 keeps powers of two and turns NaN
+ * into inf. */
+static void test_k_elem_reduce_precision_hand_values(void **state)
+{
+    (void)state;
+    const char *src = "func.func @main(%a: tensor<10xf32>) -> (tensor<10xf32>, tensor<10xf32>, tensor<10xf32>) {\n"
+                      "  %b = stablehlo.reduce_precision %a, format = e8m7 : tensor<10xf32>\n"
+                      "  %h = stablehlo.reduce_precision %a, format = e5m10 : tensor<10xf32>\n"
+                      "  %z = stablehlo.reduce_precision %a, format = e5m0 : tensor<10xf32>\n"
+                      "  func.return %b, %h, %z : tensor<10xf32>, tensor<10xf32>, tensor<10xf32>\n}\n";
+    const double in[10] = {1 + 0x1p-8, 1 + 3 * 0x1p-8, 1 + 0x1p-11, 1 + 3 * 0x1p-11, 65520, 6e-5, -0.0, NAN, -3.0, 1e30};
+    const double bf[10] = {1, 1 + 0x1p-6, 1, 1, 65536, 6.008148193359375e-05, -0.0, NAN, -3.0, 1.0002555517425873e30};
+    const double hf[10] = {1 + 0x1p-8, 1 + 3 * 0x1p-8, 1, 1 + 0x1p-9, INFINITY, 0, -0.0, NAN, -3.0, INFINITY};
+    /* no mantissa: ties to the even exponent (-3 -> -2); 6e-5 rounds up to 2^-14, in range */
+    const double z[10] = {1, 1, 1, 1, INFINITY, 0x1p-14, -0.0, INFINITY, -2.0, INFINITY};
+    const double *want[3] = {bf, hf, z};
+    const char *chips[2] = {"tpu-v5e", "trn2"};
+    for (int c = 0; c < 2; c++) {
+        struct kt t;
+        kt_parse(&t, src, CC_K_ELEMENTWISE);
+        kt_random_inputs(&t, 1, 1.0);
+        for (int i = 0; i < 10; i++) kt_set(&t, 0, i, in[i]);
+        struct sim_chip_desc chip;
+        kt_load_chip(chips[c], &chip);
+        struct kt_run r;
+        kt_run(&t, &chip, cc_emit_elementwise, false, 1, &r);
+        for (int o = 0; o < 3; o++)
+            for (int i = 0; i < 10; i++) {
+                float g = ((const float *)r.outs[o]->data)[i], w = (float)want[o][i];
+                if (isnan(w)) assert_true(isnan(g));
+                else if (g != w || signbit(g) != signbit(w))
+                    fail_msg("%s output %d element %d: %.9g, want %.9g", chips[c], o, i, g, w);
+            }
+        kt_run_free(&r);
+        kt_free(&t);
+    }
+}
+
+/* reduce_precision of f32, bf16, f16 and f8E5M2 to several formats (fewer
+ * and more bits than the type's, the identity, no mantissa) bit for bit the
+ * interpreter's, over random and special values. */
+static void test_k_elem_reduce_precision_formats(void **state)
+{
+    (void)state;
+    static const char *const types[4] = {"f32", "bf16", "f16", "f8E5M2"};
+    static const int fmt[][2] = {{8, 7}, {5, 10}, {11, 52}, {5, 0}, {2, 1}, {4, 3}, {6, 20}, {3, 9}};
+    char src[512];
+    for (int ti = 0; ti < 4; ti++)
+        for (size_t fi = 0; fi < ARRAY_LEN(fmt); fi++) {
+            snprintf(src, sizeof src,
+                     "func.func @main(%%a: tensor<" SHAPE "x%s>) -> tensor<" SHAPE "x%s> {\n"
+                     "  %%r = stablehlo.reduce_precision %%a, format = e%dm%d : tensor<" SHAPE "x%s>\n"
+                     "  func.return %%r : tensor<" SHAPE "x%s>\n}\n",
+                     types[ti], types[ti], fmt[fi][0], fmt[fi][1], types[ti], types[ti]);
+            check_src(src, 300 + fi, 0);
+        }
+    /* fused between other ops, its value both stored and used again */
+    check_src("func.func @main(%a: tensor<" SHAPE "xf32>, %b: tensor<" SHAPE "xbf16>) -> (tensor<" SHAPE "xf32>, "
+              "tensor<" SHAPE "xf32>, tensor<" SHAPE "xbf16>) {\n"
+              "  %m = stablehlo.multiply %a, %a : tensor<" SHAPE "xf32>\n"
+              "  %r = stablehlo.reduce_precision %m, format = e5m10 : tensor<" SHAPE "xf32>\n"
+              "  %s = stablehlo.add %r, %a : tensor<" SHAPE "xf32>\n"
+              "  %q = stablehlo.reduce_precision %b, format = e4m3 : tensor<" SHAPE "xbf16>\n"
+              "  func.return %r, %s, %q : tensor<" SHAPE "xf32>, tensor<" SHAPE "xf32>, tensor<" SHAPE "xbf16>\n}\n",
+              320, 0);
+}
+
 TEST_MAIN(NULL, NULL, T(test_k_elem_scalars_and_constant_outputs), T(test_k_elem_too_small_scratchpad_is_a_located_limit), T(test_k_elem_target_engines_by_kind), T(test_k_elem_double_buffering_overlaps), T(test_k_elem_float_binary_ops_exact), T(test_k_elem_float_unary_ops_exact),
           T(test_k_elem_tanh_cbrt_within_one_ulp), T(test_k_elem_integer_binary_ops_exact),
           T(test_k_elem_integer_unary_ops_exact), T(test_k_elem_boolean_ops_exact),
           T(test_k_elem_compare_every_direction_and_type), T(test_k_elem_convert_between_all_types),
           T(test_k_elem_select_clamp_iota_constants_fused), T(test_k_elem_bf16_chain_rounds_after_every_op),
           T(test_k_elem_views_broadcast_transpose_slice), T(test_k_elem_immediate_on_the_left),
-          T(test_k_elem_big_add_reaches_hbm_bandwidth))
+          T(test_k_elem_big_add_reaches_hbm_bandwidth), T(test_k_elem_reduce_precision_hand_values),
+          T(test_k_elem_reduce_precision_formats))
