@@ -402,6 +402,9 @@ static enum base_status add_copy(struct cc *c, const struct graph_op *op, int sc
                                  int rank, const int64_t *dims, int *dst)
 {
     int d, n;
+    if (base_dtype_is_complex(c->vi[src].dtype)) /* no DMA or engine moves complex elements */
+        return op_fail(c, op, BASE_ERR_UNSUPPORTED, "%s is not lowered for %s: a copy of complex elements (a view that "
+                       "needs materialising)", op ? op->name : "a copy", c->p->chip.name);
     TRY(new_vi(c, kind, NULL, c->vi[src].dtype, rank, dims, &d));
     TRY(new_node(c, N_COPY, op, scope, 1, 1, &n));
     c->nodes[n].in[0] = src;
@@ -537,9 +540,16 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     if (is_check_op(op)) return true;
     if (!plain_types(op, why, cap)) return false;
     if (is_view_op(op->kind)) {
-        if (op->kind == GRAPH_OP_BITCAST_CONVERT &&
-            base_dtype_size(op->operands[0]->type->elem) != base_dtype_size(op->results[0].type->elem))
-            return why_set(why, cap, "bitcast_convert between element types of different widths");
+        if (op->kind == GRAPH_OP_BITCAST_CONVERT) {
+            enum base_dtype a = op->operands[0]->type->elem, b = op->results[0].type->elem;
+            int ba = base_dtype_bits(a), bb = base_dtype_bits(b);
+            /* equal widths reinterpret each element; whole bytes of other
+             * widths regroup the same row-major bytes; sub-byte types are
+             * packed bit streams, which no view expresses */
+            if (ba != bb && (ba % 8 || bb % 8 || (size_t)ba != 8 * base_dtype_size(a) ||
+                             (size_t)bb != 8 * base_dtype_size(b)))
+                return why_set(why, cap, "bitcast_convert between a sub-byte type and another width (a packed bit stream)");
+        }
         return true;
     }
     if (is_elementwise(op)) return cc_elem_op_supported(op, t, why, cap);
@@ -898,6 +908,21 @@ static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scop
         TRY(new_node(c, N_CHECK, op, scope, k, 0, &nd));
         for (int i = 0; i < k; i++) c->nodes[nd].in[i] = dense[i];
         return BASE_OK;
+    }
+    if (op->kind == GRAPH_OP_BITCAST_CONVERT &&
+        base_dtype_bits(op->operands[0]->type->elem) != base_dtype_bits(op->results[0].type->elem)) {
+        /* the same bytes, regrouped (i32[n] <-> i8[n, 4]): a dense view of
+         * a dense buffer, copied to one first if the operand is a view */
+        int src = in[0], x;
+        if (!cc_view_is_dense(&c->vi[src].view)) {
+            const struct graph_type *st = op->operands[0]->type;
+            TRY(add_copy(c, op, scope, src, VI_OP, st->rank, st->dims, &src));
+        }
+        const struct graph_type *rt = op->results[0].type;
+        TRY(vi_of_value(c, VI_VIEW, &op->results[0], &x));
+        c->vi[x].root = c->vi[src].root;
+        cc_view_dense(&c->vi[x].view, c->vi[src].view.addr, rt->elem, rt->rank, rt->dims);
+        return bind(c, scope, &op->results[0], x);
     }
     if (is_view_op(op->kind)) {
         const struct vinfo *src = &c->vi[in[0]];

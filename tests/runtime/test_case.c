@@ -133,7 +133,38 @@ static void test_case_parse_error_is_a_located_failure(void **state)
     if (!strstr(res.reason, "case.mlir:2:")) fail_msg("reason: %s", res.reason);
 }
 
+/* bitcast_convert between byte widths regroups the same little-endian
+ * bytes (0x01020304 -> [4, 3, 2, 1]), also from a transposed view and
+ * through bf16 pairs; compiled on both families. */
+static void test_case_bitcast_convert_regroups_bytes(void **state)
+{
+    (void)state;
+    static const char src[] =
+    "func.func @main() {\n"
+    "  %x = stablehlo.constant dense<[16909060, -1, 305419896]> : tensor<3xi32>\n"
+    "  %y = stablehlo.bitcast_convert %x : (tensor<3xi32>) -> tensor<3x4xi8>\n"
+    "  %e = stablehlo.constant dense<[[4, 3, 2, 1], [-1, -1, -1, -1], [120, 86, 52, 18]]> : tensor<3x4xi8>\n"
+    "  stablehlo.custom_call @check.expect_eq(%y, %e) : (tensor<3x4xi8>, tensor<3x4xi8>) -> ()\n"
+    "  %t = stablehlo.transpose %e, dims = [1, 0] : (tensor<3x4xi8>) -> tensor<4x3xi8>\n"
+    "  %u = stablehlo.transpose %t, dims = [1, 0] : (tensor<4x3xi8>) -> tensor<3x4xi8>\n"
+    "  %z = stablehlo.bitcast_convert %u : (tensor<3x4xi8>) -> tensor<3xi32>\n"
+    "  stablehlo.custom_call @check.expect_eq(%z, %x) : (tensor<3xi32>, tensor<3xi32>) -> ()\n"
+    "  %h = stablehlo.bitcast_convert %x : (tensor<3xi32>) -> tensor<3x2xbf16>\n"
+    "  %w = stablehlo.bitcast_convert %h : (tensor<3x2xbf16>) -> tensor<3xf32>\n"
+    "  %v = stablehlo.bitcast_convert %x : (tensor<3xi32>) -> tensor<3xf32>\n"
+    "  stablehlo.custom_call @check.expect_eq(%w, %v) : (tensor<3xf32>, tensor<3xf32>) -> ()\n"
+    "  return\n"
+    "}\n";
+    const char *chips[] = {"tpu-v5e", "trn2"};
+    for (int c = 0; c < 2; c++) {
+        struct graph_case_result res;
+        run_case(chips[c], src, &res, NULL);
+        if (res.outcome != GRAPH_CASE_PASS) fail_msg("%s: %s", chips[c], res.reason);
+        assert_int_equal(res.n_checks, 3);
+    }
+}
+
 TEST_MAIN(NULL, NULL, T(test_case_passes_when_the_machine_computes_the_expected_values),
           T(test_case_fails_with_the_located_check_when_a_value_differs),
           T(test_case_out_of_scope_for_f64_and_unlisted_ops), T(test_case_with_arguments_is_nocheck),
-          T(test_case_parse_error_is_a_located_failure))
+          T(test_case_parse_error_is_a_located_failure), T(test_case_bitcast_convert_regroups_bytes))
