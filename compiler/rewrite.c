@@ -6,10 +6,16 @@
 #include <math.h>
 #include <string.h>
 
-/* The value of an f64 splat constant. */
+/* The value of an f64 splat constant, also through broadcasts and reshapes
+ * of one (exporters broadcast a scalar constant to the compared shape). */
 static bool f64_splat(const struct graph_value *v, double *out)
 {
     const struct graph_op *op = v->def;
+    for (int depth = 0; op && depth < 8; depth++) {
+        if (op->kind != GRAPH_OP_BROADCAST_IN_DIM && op->kind != GRAPH_OP_BROADCAST && op->kind != GRAPH_OP_RESHAPE)
+            break;
+        op = op->n_operands == 1 ? op->operands[0]->def : NULL;
+    }
     if (!op || op->kind != GRAPH_OP_CONSTANT) return false;
     const struct graph_attr *a = graph_op_attr(op, "value");
     const struct base_tensor *t = a && a->kind == GRAPH_ATTR_ELEMENTS ? a->u.elements.value : NULL;
