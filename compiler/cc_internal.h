@@ -495,6 +495,8 @@ static inline int64_t cc_gcd(int64_t a, int64_t b)
     return a;
 }
 
+/* The ALU compare function of a stablehlo.compare (float or integer form). */
+bool cc_compare_func(const struct graph_op *op, unsigned *f, bool integer);
 /* The activation-engine function of a unary graph op (exp, log, tanh...). */
 bool cc_activation_of(enum graph_op_kind k, unsigned *act);
 

@@ -88,6 +88,7 @@ struct cc_plan {
     int n_inputs, n_outputs;
     uint32_t *in_bufs, *out_bufs;
     uint64_t hbm_bytes;
+    int num_partitions;
 };
 
 void cc_plan_destroy(struct cc_plan *p)
@@ -105,6 +106,7 @@ void cc_plan_destroy(struct cc_plan *p)
 const struct sim_chip_desc *cc_plan_chip(const struct cc_plan *p) { return &p->chip; }
 enum cc_mode cc_plan_mode(const struct cc_plan *p) { return p->opt.mode; }
 enum isa_precision cc_plan_default_precision(const struct cc_plan *p) { return p->opt.default_precision; }
+int cc_plan_num_partitions(const struct cc_plan *p) { return p->num_partitions > 1 ? p->num_partitions : 1; }
 uint32_t cc_plan_n_buffers(const struct cc_plan *p) { return p->n_bufs; }
 const struct cc_buffer *cc_plan_buffer(const struct cc_plan *p, uint32_t i) { return i < p->n_bufs ? &p->bufs[i] : NULL; }
 uint32_t cc_plan_n_steps(const struct cc_plan *p) { return p->n_steps; }
@@ -176,6 +178,7 @@ enum node_kind {
     N_JUMP,
     N_SWITCH, /* go to labels[clamp(vi in[0])] */
     N_CHECK,
+    N_COLLECTIVE, /* a collective: in[] -> out[], run by the runtime between chips */
     N_LOOP_END, /* marks the end of a loop whose head is label `label` (no step) */
 };
 
@@ -472,6 +475,19 @@ static bool is_elementwise(const struct graph_op *op)
     return op->kind == GRAPH_OP_IOTA;
 }
 
+static bool is_collective(enum graph_op_kind k)
+{
+    switch (k) {
+    case GRAPH_OP_ALL_REDUCE:
+    case GRAPH_OP_ALL_GATHER:
+    case GRAPH_OP_REDUCE_SCATTER:
+    case GRAPH_OP_ALL_TO_ALL:
+    case GRAPH_OP_COLLECTIVE_PERMUTE:
+    case GRAPH_OP_COLLECTIVE_BROADCAST: return true;
+    default: return false;
+    }
+}
+
 static bool is_check_op(const struct graph_op *op)
 {
     switch (op->kind) {
@@ -538,7 +554,16 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     default: break;
     }
     if (is_check_op(op)) return true;
+    if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION)
+        return why_set(why, cap, "sdy.manual_computation is lowered only as the whole entry function (whose body is then "
+                                 "the program of one partition)");
     if (!plain_types(op, why, cap)) return false;
+    if (is_collective(op->kind)) {
+        unsigned f;
+        if (op->kind == GRAPH_OP_ALL_REDUCE || op->kind == GRAPH_OP_REDUCE_SCATTER)
+            return cc_body_binary_func(op, &f, why, cap);
+        return true;
+    }
     if (is_view_op(op->kind)) {
         if (op->kind == GRAPH_OP_BITCAST_CONVERT) {
             enum base_dtype a = op->operands[0]->type->elem, b = op->results[0].type->elem;
@@ -865,6 +890,19 @@ static bool splat_tensor(const struct base_tensor *t)
     return true;
 }
 
+/* op's results: new values written by node nd. */
+static enum base_status bind_results(struct cc *c, const struct graph_op *op, int scope, int nd)
+{
+    for (int i = 0; i < op->n_results; i++) {
+        int x;
+        TRY(vi_of_value(c, VI_OP, &op->results[i], &x));
+        c->vi[x].node = nd;
+        c->nodes[nd].out[i] = x;
+        TRY(bind(c, scope, &op->results[i], x));
+    }
+    return BASE_OK;
+}
+
 static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scope)
 {
     char why[256];
@@ -924,6 +962,14 @@ static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scop
         cc_view_dense(&c->vi[x].view, c->vi[src].view.addr, rt->elem, rt->rank, rt->dims);
         return bind(c, scope, &op->results[0], x);
     }
+    if (is_collective(op->kind)) { /* the runtime moves whole buffers between chips */
+        int nd, k = op->n_operands;
+        int dense[64];
+        for (int i = 0; i < k; i++) TRY(dense_for_host(c, op, scope, in[i], &dense[i]));
+        TRY(new_node(c, N_COLLECTIVE, op, scope, k, op->n_results, &nd));
+        for (int i = 0; i < k; i++) c->nodes[nd].in[i] = dense[i];
+        return bind_results(c, op, scope, nd);
+    }
     if (is_view_op(op->kind)) {
         const struct vinfo *src = &c->vi[in[0]];
         struct cc_view v;
@@ -942,14 +988,7 @@ static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scop
     int nd;
     TRY(new_node(c, N_OP, op, scope, op->n_operands, op->n_results, &nd));
     for (int i = 0; i < op->n_operands; i++) c->nodes[nd].in[i] = in[i];
-    for (int i = 0; i < op->n_results; i++) {
-        int x;
-        TRY(vi_of_value(c, VI_OP, &op->results[i], &x));
-        c->vi[x].node = nd;
-        c->nodes[nd].out[i] = x;
-        TRY(bind(c, scope, &op->results[i], x));
-    }
-    return BASE_OK;
+    return bind_results(c, op, scope, nd);
 }
 
 static enum base_status lin_block(struct cc *c, const struct graph_block *b, int scope, int *rets, int n_rets, int *got)
@@ -1510,6 +1549,22 @@ static enum base_status build_steps(struct cc *c, const struct emit_list *l)
             s.check_buffers = cb;
             break;
         }
+        case N_COLLECTIVE: {
+            s.kind = CC_STEP_COLLECTIVE;
+            uint32_t *cb = base_arena_alloc(&p->arena, (size_t)(n->n_in + n->n_out + 1) * sizeof *cb);
+            if (!cb) return base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+            for (int j = 0; j < n->n_in + n->n_out; j++) {
+                int x = j < n->n_in ? n->in[j] : n->out[j - n->n_in];
+                struct vinfo *v = &c->vi[c->vi[x].root];
+                if (v->kind == VI_OP) v->permanent = true; /* written and read by the host */
+                TRY(need_buffer(c, x));
+                cb[j] = (uint32_t)v->buffer;
+            }
+            s.n_coll_in = (uint32_t)n->n_in;
+            s.n_coll_out = (uint32_t)n->n_out;
+            s.coll_buffers = cb;
+            break;
+        }
         default: return base_diag_set(c->diag, BASE_ERR_INTERNAL, NULL, 0, 0, "unexpected node");
         }
         TRY(add_step(c, &s));
@@ -1703,10 +1758,36 @@ static void cc_free(struct cc *c)
     free(c->loop_end_step);
 }
 
+/* The sdy.manual_computation that is the whole of block b (besides
+ * constants), returned as is by b's terminator; NULL otherwise. */
+static const struct graph_op *whole_manual_computation(const struct graph_block *b)
+{
+    const struct graph_op *term = graph_block_terminator(b), *mc = NULL;
+    for (int i = 0; i < b->n_ops; i++) {
+        const struct graph_op *op = b->ops[i];
+        if (op == term || op->kind == GRAPH_OP_CONSTANT) continue;
+        if (op->kind != GRAPH_OP_SDY_MANUAL_COMPUTATION || mc) return NULL;
+        mc = op;
+    }
+    if (!mc || !term || term->n_operands != mc->n_results || mc->n_regions < 1 || mc->regions[0].n_blocks < 1)
+        return NULL;
+    for (int i = 0; i < term->n_operands; i++)
+        if (term->operands[i] != &mc->results[i]) return NULL;
+    return mc;
+}
+
 static enum base_status compile(struct cc *c, const struct graph_op *f)
 {
     struct cc_plan *p = c->p;
     const struct graph_block *b = &f->regions[0].blocks[0];
+    /* an SPMD program written per partition: compile what one partition
+     * runs, on its shards (the body's arguments); the runtime runs it on
+     * every partition's chip */
+    const struct graph_op *mc = whole_manual_computation(b);
+    if (mc) {
+        b = &mc->regions[0].blocks[0];
+        p->num_partitions = graph_module_mesh_size(c->m);
+    }
     int top;
     TRY(new_scope(c, -1, &top));
     /* inputs */
@@ -1840,6 +1921,7 @@ int cc_plan_n_cores(const struct cc_plan *p) { return p->opt.n_cores; }
 struct cov_walk {
     const struct graph_module *m;
     const struct cc_target *t;
+    const struct graph_op *whole_mc; /* compiled as the per-partition program */
     struct cc_coverage *cov;
     const struct graph_op **seen_funcs;
     int n_seen, cap_seen;
@@ -1867,7 +1949,7 @@ static enum base_status cov_add(struct cov_walk *w, const struct graph_op *op)
     struct base_arena ra; /* what lin_op compiles instead (rewrite.c) */
     base_arena_init(&ra, 4096);
     const struct graph_op *rw = cc_rewrite_f64_compare(op, w->m->n_values, &ra);
-    bool ok = op_supported(rw ? rw : op, w->t, why, sizeof why);
+    bool ok = op == w->whole_mc || op_supported(rw ? rw : op, w->t, why, sizeof why);
     base_arena_deinit(&ra);
     if (ok) return BASE_OK;
     cv->n_unsupported++;
@@ -1932,7 +2014,7 @@ enum base_status cc_coverage(const struct graph_module *m, const struct sim_chip
                              entry ? entry : "");
     struct cc_target t;
     cc_target_init(&t, chip);
-    struct cov_walk w = {m, &t, out, NULL, 0, 0};
+    struct cov_walk w = {m, &t, whole_manual_computation(&f->regions[0].blocks[0]), out, NULL, 0, 0};
     enum base_status st = cov_block(&w, &f->regions[0].blocks[0]);
     free(w.seen_funcs);
     if (st != BASE_OK) {

@@ -85,6 +85,7 @@ enum cc_step_kind {
     CC_STEP_JUMP,    /* continue at step `target` */
     CC_STEP_SWITCH,  /* case: continue at targets[clamp(index in buffer)] */
     CC_STEP_CHECK,   /* a check op of the conformance suites, run on the host */
+    CC_STEP_COLLECTIVE, /* all_reduce, all_gather, ...: values move between the partitions' chips */
 };
 
 /* What a kernel did, for reports: the graph ops in it, the root op's
@@ -113,6 +114,10 @@ struct cc_step {
      * constant): how many times the body runs; -1 otherwise.  Lets a
      * timing-only run, which reads no values, take the branch. */
     int64_t trip_count;
+    /* COLLECTIVE (op: the collective): its operands' buffers, then its
+     * results' buffers */
+    uint32_t n_coll_in, n_coll_out;
+    const uint32_t *coll_buffers;
 };
 
 struct cc_plan; /* opaque: owns everything below */
@@ -127,6 +132,11 @@ void cc_plan_destroy(struct cc_plan *p);
 const struct sim_chip_desc *cc_plan_chip(const struct cc_plan *p);
 enum cc_mode cc_plan_mode(const struct cc_plan *p);
 enum isa_precision cc_plan_default_precision(const struct cc_plan *p); /* cc_options.default_precision */
+/* > 1 when the plan is the program one partition runs (an entry function
+ * that is one sdy.manual_computation: its body, on the partition's shards;
+ * inputs and outputs are the shards): the number of partitions (the mesh's
+ * devices).  1 otherwise. */
+int cc_plan_num_partitions(const struct cc_plan *p);
 uint32_t cc_plan_n_buffers(const struct cc_plan *p);
 const struct cc_buffer *cc_plan_buffer(const struct cc_plan *p, uint32_t i);
 uint32_t cc_plan_n_steps(const struct cc_plan *p);

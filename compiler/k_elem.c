@@ -191,7 +191,7 @@ static bool unary_func(enum graph_op_kind k, enum base_dtype dt, unsigned *f)
     }
 }
 
-static bool compare_dir(const struct graph_op *op, unsigned *f, bool integer)
+bool cc_compare_func(const struct graph_op *op, unsigned *f, bool integer)
 {
     static const char *const names[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
     static const unsigned ff[] = {ISA_ALU_EQ, ISA_ALU_NE, ISA_ALU_GE, ISA_ALU_GT, ISA_ALU_LE, ISA_ALU_LT};
@@ -258,7 +258,7 @@ bool cc_elem_op_supported(const struct graph_op *op, const struct cc_target *t, 
         return true; /* chooses bits: any real type */
     case GRAPH_OP_COMPARE: {
         bool integer = !base_dtype_is_float(dt0);
-        if (!compare_dir(op, &f, integer)) return why_set(why, cap, "bad comparison_direction");
+        if (!cc_compare_func(op, &f, integer)) return why_set(why, cap, "bad comparison_direction");
         if (base_dtype_is_float(dt0) && !float_ok(dt0))
             return why_set(why, cap, "f64 compares are not supported: the vector engines compute in f32");
         return true;
@@ -655,9 +655,9 @@ static enum base_status lower_op(struct eprog *e, const struct graph_op *op)
     }
     case GRAPH_OP_COMPARE: {
         bool fl = base_dtype_is_float(dt0);
-        compare_dir(op, &f, !fl);
+        cc_compare_func(op, &f, !fl);
         if (fl && graph_attr_is_keyword(graph_op_attr(op, "compare_type"), "TOTALORDER")) {
-            compare_dir(op, &f, true);
+            cc_compare_func(op, &f, true);
             int ka = total_order_key(e, x[0]), kb = total_order_key(e, x[1]);
             if (ka < 0 || kb < 0) return build_fail(e, op, "total order of this element type");
             r = lower_binary(e, f, ka, kb, rt);

@@ -237,21 +237,6 @@ static bool bp_scalar(const struct graph_type *t, enum base_dtype *dt)
     return true;
 }
 
-static bool bp_compare_func(const struct graph_op *op, bool integer, unsigned *f)
-{
-    static const char *const names[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
-    static const unsigned ff[] = {ISA_ALU_EQ, ISA_ALU_NE, ISA_ALU_GE, ISA_ALU_GT, ISA_ALU_LE, ISA_ALU_LT};
-    static const unsigned fi[] = {ISA_ALU_IEQ, ISA_ALU_INE, ISA_ALU_IGE, ISA_ALU_IGT, ISA_ALU_ILE, ISA_ALU_ILT};
-    const struct graph_attr *a = graph_op_attr(op, "comparison_direction");
-    for (int i = 0; i < 6; i++)
-        if (graph_attr_is_keyword(a, names[i])) {
-            *f = integer ? fi[i] : ff[i];
-            return true;
-        }
-    return false;
-}
-
-
 /* Building a program: values by their graph value (the latest binding
  * first: a function called twice binds its values again). */
 #define BP_MAX_NAMES 256
@@ -363,7 +348,7 @@ static bool bp_block(struct bp_build *c, const struct graph_block *b, const int 
         bool fl = base_dtype_is_float(d0);
         switch (o->kind) {
         case GRAPH_OP_COMPARE:
-            if (o->n_operands != 2 || bp->v[src[1]].dt != d0 || rt != BASE_DT_I1 || !bp_compare_func(o, !fl, &f))
+            if (o->n_operands != 2 || bp->v[src[1]].dt != d0 || rt != BASE_DT_I1 || !cc_compare_func(o, &f, !fl))
                 return why_set(c->why, c->cap, "a body compare must compare two scalars of one type");
             if (fl && graph_attr_is_keyword(graph_op_attr(o, "compare_type"), "TOTALORDER"))
                 return why_set(c->why, c->cap, "TOTALORDER compares in a body are not lowered");

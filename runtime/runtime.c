@@ -2,6 +2,7 @@
 #include "runtime/runtime.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,9 @@ struct rt {
     uint64_t *busy0, *bytes0, *flops0, *instr0;
     uint64_t hbm0, flops_total0;
     int64_t *trips; /* per step: body runs so far (timing-only static loops) */
+    double *coll_ps; /* per step: a collective's time once computed (< 0: not yet) */
+    struct icn_topo topo_default; /* when opt.topo is NULL (built at the first collective) */
+    bool have_topo_default;
     uint64_t launches;
 };
 
@@ -201,7 +205,7 @@ static enum base_status launch(struct rt *r, uint32_t k)
     if (st == BASE_OK) {
         snapshot(r);
         start = sim_now_ps(r->sim);
-        if (r->opt.on_launch) r->opt.on_launch(r->opt.launch_user, k, start);
+        if (r->opt.on_launch) r->opt.on_launch(r->opt.launch_user, k, start, gap);
         if (loaded) st = sim_run(r->sim, r->diag);
         end = sim_now_ps(r->sim);
     }
@@ -237,6 +241,155 @@ static enum base_status check_step(struct rt *r, const struct cc_step *s)
     rp->checks = nc;
     rp->checks[rp->n_checks++] = res;
     if (!res.passed) rp->n_checks_failed++;
+    return BASE_OK;
+}
+
+void rt_default_shape(const struct sim_chip_desc *chip, uint32_t n, char *buf, size_t cap)
+{
+    uint32_t a = 1, b = 1;
+    switch (chip->links.topology) {
+    case SIM_TOPO_TORUS2D:
+        for (uint32_t i = 1; i * i <= n; i++)
+            if (n % i == 0) a = i;
+        snprintf(buf, cap, "%ux%u", a, n / a);
+        return;
+    case SIM_TOPO_TORUS3D:
+        for (uint32_t i = 1; i * i * i <= n; i++)
+            if (n % i == 0) a = i;
+        for (uint32_t j = a; j * j <= n / a; j++)
+            if ((n / a) % j == 0) b = j;
+        if (b < a) b = a;
+        snprintf(buf, cap, "%ux%ux%u", a, b, n / a / b);
+        return;
+    default: snprintf(buf, cap, "%u", n); return;
+    }
+}
+
+static enum base_status topology(struct rt *r, const struct graph_op *op, uint32_t n_parts, const struct icn_topo **out)
+{
+    if (r->opt.topo) {
+        *out = r->opt.topo;
+        return BASE_OK;
+    }
+    if (!r->have_topo_default) {
+        char shape[64];
+        rt_default_shape(r->chip, n_parts, shape, sizeof shape);
+        if (icn_topo_from_chip(r->chip, shape, ICN_WRAP_AUTO, NULL, &r->topo_default, r->diag) != BASE_OK)
+            return fail_at(r, op, BASE_ERR_INVALID, "%s: no topology of %u %s chips: %s", op->name, n_parts,
+                           r->chip->name, r->diag->msg);
+        r->have_topo_default = true;
+    }
+    *out = &r->topo_default;
+    return BASE_OK;
+}
+
+/* The replica groups of a collective (row-major n_groups x size into ids,
+ * cap entries); one group of every partition when absent. */
+static enum base_status coll_groups(struct rt *r, const struct graph_op *op, uint32_t n_parts, uint32_t *ids,
+                                    uint32_t cap, uint32_t *n_groups, uint32_t *size)
+{
+    const struct graph_attr *a = graph_op_attr(op, "replica_groups");
+    const struct base_tensor *t = a && a->kind == GRAPH_ATTR_ELEMENTS ? a->u.elements.value : NULL;
+    if (!t || t->rank != 2 || t->count < 1) {
+        if (n_parts > cap) return fail_at(r, op, BASE_ERR_LIMIT, "%s: more than %u partitions", op->name, cap);
+        for (uint32_t i = 0; i < n_parts; i++) ids[i] = i;
+        *n_groups = 1;
+        *size = n_parts;
+        return BASE_OK;
+    }
+    if ((uint64_t)t->count > cap) return fail_at(r, op, BASE_ERR_LIMIT, "%s: more than %u group members", op->name, cap);
+    for (int64_t i = 0; i < t->count; i++) {
+        int64_t v = base_elem_get_i64(t->dtype, t->data, (size_t)i);
+        if (v < 0 || v >= (int64_t)n_parts)
+            return fail_at(r, op, BASE_ERR_INVALID, "%s: replica group member %lld is not one of the %u partitions",
+                           op->name, (long long)v, n_parts);
+        ids[i] = (uint32_t)v;
+    }
+    *n_groups = (uint32_t)t->dims[0];
+    *size = (uint32_t)t->dims[1];
+    return BASE_OK;
+}
+
+static bool coll_kind(enum graph_op_kind k, enum icn_coll *out)
+{
+    switch (k) {
+    case GRAPH_OP_ALL_REDUCE: *out = ICN_COLL_ALL_REDUCE; return true;
+    case GRAPH_OP_ALL_GATHER: *out = ICN_COLL_ALL_GATHER; return true;
+    case GRAPH_OP_REDUCE_SCATTER: *out = ICN_COLL_REDUCE_SCATTER; return true;
+    case GRAPH_OP_ALL_TO_ALL: *out = ICN_COLL_ALL_TO_ALL; return true;
+    case GRAPH_OP_COLLECTIVE_PERMUTE: *out = ICN_COLL_COLLECTIVE_PERMUTE; return true;
+    case GRAPH_OP_COLLECTIVE_BROADCAST: *out = ICN_COLL_COLLECTIVE_BROADCAST; return true;
+    default: return false;
+    }
+}
+
+/* A collective of an SPMD plan run as one representative partition: no
+ * values (every partition's would be needed); its time is the interconnect
+ * model's for the collective on opt.topo (docs/compiler.md "SPMD plans"). */
+static enum base_status collective_step(struct rt *r, uint32_t pc, const struct cc_step *s)
+{
+    const struct graph_op *op = s->op;
+    uint32_t n_parts = (uint32_t)cc_plan_num_partitions(r->plan);
+    enum icn_coll kind;
+    if (!coll_kind(op->kind, &kind)) return fail_at(r, op, BASE_ERR_INTERNAL, "%s: not a collective", op->name);
+    if (!r->opt.timing_only)
+        return fail_at(r, op, BASE_ERR_UNSUPPORTED,
+                       "%s: a collective needs every partition's values, and a run simulates one partition: run "
+                       "--timing-only (multi-chip functional runs are not built yet)",
+                       op->name);
+    /* bytes per chip, as icn_coll_desc defines them */
+    double bytes = 0; /* the operands', or all_gather's gathered results' */
+    uint32_t first = kind == ICN_COLL_ALL_GATHER ? s->n_coll_in : 0;
+    uint32_t count = kind == ICN_COLL_ALL_GATHER ? s->n_coll_out : s->n_coll_in;
+    for (uint32_t i = first; i < first + count; i++) bytes += (double)cc_plan_buffer(r->plan, s->coll_buffers[i])->bytes;
+    if (r->coll_ps[pc] < 0) {
+        const struct icn_topo *topo = NULL;
+        TRY(topology(r, op, n_parts, &topo));
+        if (topo->n_chips < n_parts)
+            return fail_at(r, op, BASE_ERR_INVALID, "%s: %u partitions on a topology of %u chips (%s)", op->name,
+                           n_parts, topo->n_chips, topo->desc);
+        uint32_t ids[4096], n_groups = 0, size = 0;
+        struct icn_coll_desc d;
+        memset(&d, 0, sizeof d);
+        d.coll = kind;
+        d.alg = ICN_ALG_AUTO;
+        d.bytes = bytes;
+        d.representative = true;
+        if (kind == ICN_COLL_COLLECTIVE_PERMUTE) {
+            const struct graph_attr *a = graph_op_attr(op, "source_target_pairs");
+            const struct base_tensor *t = a && a->kind == GRAPH_ATTR_ELEMENTS ? a->u.elements.value : NULL;
+            if (!t || t->count > 4096) return fail_at(r, op, BASE_ERR_INVALID, "%s: no source_target_pairs", op->name);
+            for (int64_t i = 0; i < t->count; i++) ids[i] = (uint32_t)base_elem_get_i64(t->dtype, t->data, (size_t)i);
+            d.pairs = ids;
+            d.n_pairs = (uint32_t)(t->count / 2);
+        } else {
+            TRY(coll_groups(r, op, n_parts, ids, 4096, &n_groups, &size));
+            d.groups = ids;
+            d.n_groups = n_groups;
+            d.group_size = size;
+        }
+        double ps = 0;
+        if (size > 1 || d.n_pairs > 0) {
+            struct icn_plan ip;
+            memset(&ip, 0, sizeof ip);
+            enum base_status st = icn_plan_build(topo, &d, &ip, r->diag);
+            struct icn_run_result res;
+            const struct icn_plan *pl = &ip;
+            if (st == BASE_OK) st = icn_run(topo, &pl, 1, &res, NULL);
+            icn_plan_deinit(&ip);
+            if (st != BASE_OK) return fail_at(r, op, st, "%s: the interconnect model failed: %s", op->name, r->diag->msg);
+            ps = (double)res.time_ps;
+        }
+        r->coll_ps[pc] = ps;
+    }
+    uint64_t t_ps = (uint64_t)r->coll_ps[pc];
+    TRY(sim_advance(r->sim, t_ps, r->diag));
+    for (uint32_t i = 0; i < s->n_coll_out; i++) TRY(write_buffer(r, s->coll_buffers[s->n_coll_in + i], NULL));
+    if (r->rep) {
+        r->rep->collectives++;
+        r->rep->collective_bytes += bytes;
+        r->rep->collective_ps += t_ps;
+    }
     return BASE_OK;
 }
 
@@ -289,6 +442,10 @@ static enum base_status walk(struct rt *r)
             TRY(check_step(r, s));
             pc++;
             break;
+        case CC_STEP_COLLECTIVE:
+            TRY(collective_step(r, pc, s));
+            pc++;
+            break;
         default: return base_diag_set(r->diag, BASE_ERR_INTERNAL, NULL, 0, 0, "step %u: unknown kind", pc);
         }
     }
@@ -324,11 +481,14 @@ enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base
     r.flops0 = calloc(r.n_eng + 1, sizeof *r.flops0);
     r.instr0 = calloc(r.n_eng + 1, sizeof *r.instr0);
     r.trips = calloc(cc_plan_n_steps(plan) + 1, sizeof *r.trips);
+    r.coll_ps = malloc((cc_plan_n_steps(plan) + 1) * sizeof *r.coll_ps);
+    for (uint32_t i = 0; r.coll_ps && i <= cc_plan_n_steps(plan); i++) r.coll_ps[i] = -1;
     if (report) {
         report->n_kernels = cc_plan_n_kernels(plan);
         report->kernels = calloc(report->n_kernels + 1, sizeof *report->kernels);
     }
-    if (!r.progs || !r.busy0 || !r.bytes0 || !r.flops0 || !r.instr0 || !r.trips || (report && !report->kernels))
+    if (!r.progs || !r.busy0 || !r.bytes0 || !r.flops0 || !r.instr0 || !r.trips || !r.coll_ps ||
+        (report && !report->kernels))
         st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
     for (uint32_t c = 0; r.progs && c < r.n_cores; c++) isa_program_init(&r.progs[c]);
     /* inputs and constants into HBM */
@@ -382,6 +542,7 @@ enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base
     free(r.flops0);
     free(r.instr0);
     free(r.trips);
+    free(r.coll_ps);
     return st;
 }
 

@@ -14,6 +14,7 @@
 #define NPUSIM_RUNTIME_H
 
 #include "compiler/compiler.h"
+#include "interconnect/interconnect.h"
 #include "sim/sim.h"
 
 /* What limits a kernel (docs/compiler.md states the rule). */
@@ -33,10 +34,15 @@ const char *rt_bound_name(enum rt_bound b);
 struct rt_options {
     bool timing_only;    /* the sim was created timing-only: no values are read back */
     uint64_t max_steps;  /* stop (ERR_LIMIT) after this many steps; 0: 100 million */
-    /* Optional: called before each kernel launch runs, at its start time
-     * (after the dispatch gap), with the plan's kernel index (traces/). */
-    void (*on_launch)(void *user, uint32_t kernel, uint64_t start_ps);
+    /* Optional: called before each kernel launch runs, at its start time,
+     * with the plan's kernel index and the host dispatch / launch gap the
+     * runtime advanced time by just before it (traces/). */
+    void (*on_launch)(void *user, uint32_t kernel, uint64_t start_ps, uint64_t gap_ps);
     void *launch_user;
+    /* The chips the partitions of an SPMD plan run on (cc_plan_num_partitions
+     * > 1), partition i on chip i: collectives are timed on it.  NULL: the
+     * chip's own links in rt_default_shape's shape. */
+    const struct icn_topo *topo;
 };
 void rt_options_default(struct rt_options *o);
 
@@ -67,6 +73,10 @@ struct rt_report {
     struct rt_kernel_stats *kernels; /* per plan kernel */
     int n_checks, n_checks_failed;
     struct graph_check_result *checks;
+    /* collectives (SPMD plans): how many ran, bytes per chip, time */
+    uint64_t collectives;
+    double collective_bytes;
+    uint64_t collective_ps;
 };
 void rt_report_free(struct rt_report *r);
 
@@ -75,10 +85,21 @@ void rt_report_free(struct rt_report *r);
  * cc_plan_n_inputs; in timing-only runs entries may be NULL: only their
  * shape matters).  outputs[] (cc_plan_n_outputs entries) get new
  * references (NULL in timing-only runs).  report may be NULL.  Errors name
- * the kernel or op and its location. */
+ * the kernel or op and its location.
+ *
+ * An SPMD plan (cc_plan_num_partitions > 1) runs as one representative
+ * partition: timing-only (every partition does the same work), each
+ * collective a pause of the time the interconnect model gives it on
+ * opt->topo, not yet overlapped with compute.  Functional runs of such
+ * plans need every partition's values and are refused, located. */
 enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base_tensor *const *inputs, int n_inputs,
                         const struct rt_options *opt, struct base_tensor **outputs, struct rt_report *report,
                         struct base_diag *diag);
+
+/* The shape of the smallest slice of n chips the chip's links make
+ * (icn_topo_from_chip): a ring of n; the most square a x b (a <= b) for a
+ * 2-D torus; the most cubic a x b x c for a 3-D one; n on a switch. */
+void rt_default_shape(const struct sim_chip_desc *chip, uint32_t n, char *buf, size_t cap);
 
 /* ------------------------------------------------------- checking outputs */
 

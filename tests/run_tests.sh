@@ -75,10 +75,10 @@ models_check() {
     diff "$out.a.txt" "$out.b.txt"
 }
 
-# The glm layer compiled for trn2 and tpu-v6e, timing-only (no values, no
-# checks: the functional --check run needs ~10 GB and minutes).  Compiled and
-# eager must both run, and eager must take longer: per-op dispatch and HBM
-# round trips cannot make it faster.
+# A model compiled for a chip, timing-only (no values, no checks: glm's
+# functional --check run needs ~10 GB and minutes).  Compiled and eager must
+# both run, and eager must take longer: per-op dispatch and HBM round trips
+# cannot make it faster.
 compiled_vs_eager() {
     model=$1
     chip=$2
@@ -97,6 +97,12 @@ if [ -z "$ONLY" ] || [ "$ONLY" = models ]; then
     run "models/glm_358b_1_layer" models_check "$SHARED/models/glm_358b_1_layer_shlo.mlir"
     for chip in trn2 tpu-v6e; do
         run "models/glm_358b_1_layer run on $chip" compiled_vs_eager "$SHARED/models/glm_358b_1_layer_shlo.mlir" "$chip"
+    done
+    # qwen's export is the program of one of 8 partitions: one representative
+    # partition, its all_reduces timed on the chip's links (docs/compiler.md
+    # "SPMD plans")
+    for chip in trn2 tpu-v5e; do
+        run "models/qwen_3_0_6b per-partition run on $chip" compiled_vs_eager "$SHARED/models/qwen_3_0_6b_shlo.mlir" "$chip"
     done
 fi
 
