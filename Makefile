@@ -30,7 +30,10 @@ $(error BUILD must be debug, release, asan or ubsan)
 endif
 CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) -I. $(CFLAGS)
 LDFLAGS_ALL := $(filter -fsanitize=%,$(OPT)) $(LDFLAGS)
-LDLIBS_ALL := -lm -lpthread $(LDLIBS)
+# zlib: traces/ only (CONVENTIONS.md); everything that links the library needs -lz
+ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
+ZLIB_LIBS := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
+LDLIBS_ALL := -lm -lpthread $(ZLIB_LIBS) $(LDLIBS)
 
 # The library: every module but the visualizer (SDL2) and the tools.
 LIB_MODULES := base graph isa compiler runtime memory interconnect sim traces report
@@ -66,6 +69,8 @@ all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
 $(B)/%.o: %.c | $(B)/.dirs
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
+
+$(B)/traces/%.o: CFLAGS_ALL += $(ZLIB_CFLAGS)
 
 $(B)/.dirs:
 	@mkdir -p $(B)
@@ -116,7 +121,7 @@ fuzz:
 	@mkdir -p $(FUZZ_B)
 	@for t in $(FUZZ_TARGETS); do \
 	  echo "clang $$t"; \
-	  clang $(FUZZ_CFLAGS) -o $(FUZZ_B)/$$t fuzz/$$t.c $(LIB_SRCS) -lm -lpthread || exit 1; \
+	  clang $(FUZZ_CFLAGS) -o $(FUZZ_B)/$$t fuzz/$$t.c $(LIB_SRCS) -lm -lpthread $(ZLIB_LIBS) || exit 1; \
 	done
 	@echo "run e.g.: $(FUZZ_B)/graph_parse fuzz/corpus/graph_parse -max_total_time=60"
 

@@ -1,10 +1,11 @@
 /* npusim run MODEL.mlir --chip NAME [--mode M] [--inputs ...|--random-inputs SEED] [--timing-only]
- *                       [--check] [--out DIR] [--json] */
+ *                       [--check] [--out DIR] [--json] [--trace FILE] */
 #include "tools/tools.h"
 
 #include "compiler/compiler.h"
 #include "runtime/runtime.h"
 #include "sim/sim.h"
+#include "traces/traces.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,7 +19,8 @@ static void help(FILE *f)
             "usage: npusim run MODEL.mlir --chip NAME|FILE.chip [--mode compiled|fused-eager|eager]\n"
             "                  [--inputs A.npy,B.npy,...|--random-inputs SEED] [--timing-only]\n"
             "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
-            "                  [--precision default|high|highest] [--no-checks]\n"
+            "                  [--precision default|high|highest] [--no-checks] [--trace FILE]\n"
+            "                  [--topology SHAPE]\n"
             "\n"
             "Compiles a StableHLO program for a chip and runs it on the simulated chip:\n"
             "total time and cycles, MFU, HBM traffic and bandwidth, engine utilisation\n"
@@ -40,7 +42,17 @@ static void help(FILE *f)
             "  --cores N            spread kernels over N cores (default: all of the chip's)\n"
             "  --precision P        f32 matmuls that ask for the default precision run at P:\n"
             "                       default (the chip's: one bf16 pass on TPU), high or highest\n"
-            "  --no-checks          skip the simulator's race and uninitialised-read checks\n");
+            "  --no-checks          skip the simulator's race and uninitialised-read checks\n"
+            "  --trace FILE         record a trace of the run: FILE.npt (native, for npusim\n"
+            "                       trace/view), FILE.json or FILE.json.gz (Perfetto); docs/traces.md\n"
+            "  --topology SHAPE     an SPMD program's chips, for its collectives: \"8\" (a ring),\n"
+            "                       \"2x4\", \"4x4x4\", \"ultraserver\", \"N slices of SHAPE\"\n"
+            "                       (default: the chip's links, the smallest slice of the\n"
+            "                       partitions); docs/interconnect.md\n"
+            "\n"
+            "A program that is one sdy.manual_computation (an SPMD export) runs as one\n"
+            "representative partition, timing-only; its collectives are timed on the\n"
+            "topology (docs/compiler.md \"SPMD plans\").\n");
 }
 
 static double now_s(void)
@@ -92,7 +104,7 @@ static void json_str(FILE *f, const char *s)
 }
 
 struct run_args {
-    const char *path, *chip_name, *inputs, *out_dir, *entry;
+    const char *path, *chip_name, *inputs, *out_dir, *entry, *trace, *topology;
     enum cc_mode mode;
     long seed;
     int cores;
@@ -114,6 +126,13 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         } else if (tool_opt(argc, argv, &i, "--inputs", &a->inputs)) {
         } else if (tool_opt(argc, argv, &i, "--out", &a->out_dir)) {
         } else if (tool_opt(argc, argv, &i, "--entry", &a->entry)) {
+        } else if (tool_opt(argc, argv, &i, "--topology", &a->topology)) {
+        } else if (tool_opt(argc, argv, &i, "--trace", &a->trace)) {
+            enum trc_format tf;
+            if (!trc_format_from_path(a->trace, &tf)) {
+                fprintf(stderr, "npusim run: --trace %s: the name must end in .npt, .json or .json.gz\n", a->trace);
+                return TOOL_USAGE;
+            }
         } else if (tool_opt(argc, argv, &i, "--mode", &v)) {
             if (!cc_mode_lookup(v, &a->mode)) {
                 fprintf(stderr, "npusim run: --mode takes compiled, fused-eager or eager (not '%s')\n", v);
@@ -228,10 +247,16 @@ static void print_text(const struct run_args *a, const struct cc_plan *p, const 
            a->timing_only ? ", timing only" : "");
     printf("kernels: %u in the plan, %llu launched (%llu steps)\n", cc_plan_n_kernels(p),
            (unsigned long long)rep->launches, (unsigned long long)rep->steps);
+    if (cc_plan_num_partitions(p) > 1)
+        printf("SPMD: the program of one of %d partitions, simulated as a representative partition\n",
+               cc_plan_num_partitions(p));
     printf("total: %llu ps = %.3f us = %llu cycles at %.3g GHz (kernels %.3f us, dispatch and launch gaps %.3f us)\n",
            (unsigned long long)rep->total_ps, (double)rep->total_ps * 1e-6,
            (unsigned long long)(st->clock_ghz > 0 ? (uint64_t)((double)rep->total_ps * st->clock_ghz / 1000.0) : 0),
            st->clock_ghz, (double)rep->device_ps * 1e-6, (double)rep->dispatch_ps * 1e-6);
+    if (rep->collectives)
+        printf("collectives: %llu, %.3f MB per chip, %.3f us (not overlapped with compute)\n",
+               (unsigned long long)rep->collectives, rep->collective_bytes * 1e-6, (double)rep->collective_ps * 1e-6);
     printf("FLOPs: %.4g (model)", (double)model_flops);
     if (peak > 0 && total_s > 0)
         printf(", %.3g TFLOP/s, MFU %.2f%% of the %.1f TFLOP/s %s peak (%.2f%% over the kernels' time)\n",
@@ -340,7 +365,66 @@ static void print_json(const struct run_args *a, const struct cc_plan *p, const 
         if (ki->root) printf(", \"line\": %d, \"col\": %d", ki->root->loc.line, ki->root->loc.col);
         printf("}");
     }
-    printf("\n ],\n \"checks\": %d, \"checks_failed\": %d", rep->n_checks, rep->n_checks_failed);
+    printf("\n ],\n \"partitions\": %d, \"collectives\": %llu, \"collective_bytes\": %.17g, \"collective_ps\": %llu,",
+           cc_plan_num_partitions(p), (unsigned long long)rep->collectives, rep->collective_bytes,
+           (unsigned long long)rep->collective_ps);
+    printf("\n \"checks\": %d, \"checks_failed\": %d", rep->n_checks, rep->n_checks_failed);
+}
+
+/* --trace: a recorder for the run, its parameters in the trace header. */
+static int start_trace(const struct run_args *a, const struct sim_chip_desc *chip, const struct cc_plan *p,
+                       struct trc_recorder **out)
+{
+    struct trc_recorder *r = NULL;
+    char v[64];
+    snprintf(v, sizeof v, "%ld", a->seed);
+    enum base_status st = trc_recorder_create(chip, 0, &r);
+    if (st == BASE_OK) st = trc_recorder_describe_plan(r, p);
+    if (st == BASE_OK) st = trc_recorder_set_meta(r, "model", a->path);
+    if (st == BASE_OK) st = trc_recorder_set_meta(r, "seed", a->seed >= 0 ? v : "none");
+    if (st == BASE_OK) st = trc_recorder_set_meta(r, "timing_only", a->timing_only ? "true" : "false");
+    if (st == BASE_OK) st = trc_recorder_set_meta(r, "precision", isa_precision_name(a->precision));
+    if (st == BASE_OK) st = trc_recorder_set_meta(r, "sim_checks", a->sim_checks ? "true" : "false");
+    if (st == BASE_OK) st = trc_recorder_set_meta(r, "npusim", NPUSIM_VERSION);
+    if (st != BASE_OK) {
+        fprintf(stderr, "npusim run: --trace: %s\n", base_status_str(st));
+        trc_recorder_destroy(r);
+        return TOOL_FAIL;
+    }
+    *out = r;
+    return 0;
+}
+
+/* Writes the trace; also after a failed run (error: its message), which is
+ * when one is most wanted. */
+static int finish_trace(const struct run_args *a, struct trc_recorder *r, uint64_t total_ps, const struct base_diag *error)
+{
+    double t0 = now_s();
+    char v[32];
+    snprintf(v, sizeof v, "%llu", (unsigned long long)total_ps);
+    struct trc_trace *t = NULL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    uint64_t n = trc_recorder_n_records(r);
+    enum base_status st = trc_recorder_set_meta(r, "total_ps", v);
+    if (st == BASE_OK && error) {
+        char msg[BASE_DIAG_MSG_MAX + 64];
+        base_diag_format(error, msg, sizeof msg);
+        st = trc_recorder_set_meta(r, "error", msg);
+    }
+    if (st == BASE_OK) st = trc_recorder_finish(r, &t);
+    enum trc_format fmt = TRC_FORMAT_NPT;
+    trc_format_from_path(a->trace, &fmt);
+    if (st == BASE_OK) st = trc_write(t, a->trace, fmt, &d);
+    trc_trace_destroy(t);
+    if (st != BASE_OK) {
+        if (d.status != BASE_OK) tool_print_diag(&d);
+        else fprintf(stderr, "npusim run: --trace %s: %s\n", a->trace, base_status_str(st));
+        return TOOL_FAIL;
+    }
+    fprintf(stderr, "npusim run: trace %s: %llu records, written in %.2f s\n", a->trace, (unsigned long long)n,
+            now_s() - t0);
+    return 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -373,6 +457,7 @@ int cmd_run(int argc, char **argv)
     memset(&rep, 0, sizeof rep);
     struct graph_interp_result gold;
     memset(&gold, 0, sizeof gold);
+    struct trc_recorder *rec = NULL;
     rc = TOOL_FAIL;
     if (make_inputs(&a, func, in)) goto done;
     struct cc_options co;
@@ -385,10 +470,24 @@ int cmd_run(int argc, char **argv)
         tool_print_diag(&d);
         goto done;
     }
+    if (cc_plan_num_partitions(p) > 1 && !a.timing_only) {
+        fprintf(stderr,
+                "npusim run: %s is the program of one of %d partitions (sdy.manual_computation); it runs as one "
+                "representative partition, timing-only, until multi-chip runs with values land: add --timing-only\n",
+                a.path, cc_plan_num_partitions(p));
+        goto done;
+    }
+    static struct icn_topo topo;
+    if (a.topology && icn_topo_from_chip(&chip, a.topology, ICN_WRAP_AUTO, NULL, &topo, &d) != BASE_OK) {
+        tool_print_diag(&d);
+        goto done;
+    }
     struct sim_options so;
     sim_options_default(&so);
     so.timing_only = a.timing_only;
     so.check_races = so.check_uninit = a.sim_checks;
+    if (a.trace && start_trace(&a, &chip, p, &rec) != 0) goto done;
+    if (rec) so.hooks = trc_recorder_hooks(rec);
     if (sim_create(&chip, &so, &s, &d) != BASE_OK) {
         tool_print_diag(&d);
         goto done;
@@ -396,13 +495,20 @@ int cmd_run(int argc, char **argv)
     struct rt_options ro;
     rt_options_default(&ro);
     ro.timing_only = a.timing_only;
+    if (a.topology) ro.topo = &topo;
+    if (rec) {
+        ro.on_launch = trc_recorder_on_launch;
+        ro.launch_user = rec;
+    }
     outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
     double t1 = now_s();
     if (rt_run(p, s, in, n_args, &ro, outs, &rep, &d) != BASE_OK) {
         tool_print_diag(&d);
+        if (rec) finish_trace(&a, rec, sim_now_ps(s), &d);
         goto done;
     }
     double t_run = now_s() - t1;
+    if (rec && finish_trace(&a, rec, rep.total_ps, NULL) != 0) goto done;
     if (a.json) print_json(&a, p, s, &rep);
     else print_text(&a, p, s, &rep, now_s() - t0);
     bool ok = rep.n_checks_failed == 0;
@@ -469,6 +575,7 @@ done:
     graph_interp_result_free(&gold);
     rt_report_free(&rep);
     sim_destroy(s);
+    trc_recorder_destroy(rec);
     cc_plan_destroy(p);
     for (int i = 0; i < n_args; i++) base_tensor_release(in[i]);
     free(in);

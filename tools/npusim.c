@@ -15,6 +15,7 @@ static const struct tool_cmd cmds[] = {
     {"gemm", "generate and run a tiled GEMM: time, % of peak, closed form, check", cmd_gemm},
     {"run", "compile a model for a chip and run it: time, MFU, bandwidth, per-kernel table, check", cmd_run},
     {"coverage", "which ops of a model the compiler lowers for a chip, and where it does not", cmd_coverage},
+    {"trace", "trace files: stats (busy time, top ops), convert (npt <-> Perfetto json), check", cmd_trace},
     {"net", "time a collective on a modelled chip-to-chip network: algorithm, busbw, link use", cmd_net},
 };
 

@@ -1,0 +1,294 @@
+/* Perfetto / Chrome trace-event JSON (docs/traces.md "Perfetto JSON").
+ * One process per chip, one thread per engine or DMA queue lane (with
+ * thread_name and thread_sort_index), X slices, C counters, s/f flows;
+ * timestamps in microseconds with 6 decimals (exact picoseconds), rebased
+ * so the first event is at 0.  otherData carries the simulation parameters
+ * and the lane table, so `trace convert` reads the file back losslessly. */
+#include "traces/trc_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <zlib.h>
+
+struct jw {
+    FILE *f;
+    gzFile gz;
+    char buf[1 << 16];
+    size_t n;
+    bool err;
+};
+
+static void jw_flush(struct jw *w)
+{
+    if (!w->n || w->err) return;
+    if (w->gz) {
+        if (gzwrite(w->gz, w->buf, (unsigned)w->n) != (int)w->n) w->err = true;
+    } else if (fwrite(w->buf, 1, w->n, w->f) != w->n) {
+        w->err = true;
+    }
+    w->n = 0;
+}
+
+static void jw_put(struct jw *w, const char *s, size_t n)
+{
+    if (w->n + n > sizeof w->buf) jw_flush(w);
+    if (n > sizeof w->buf) {
+        for (size_t i = 0; i < n; i += sizeof w->buf / 2) jw_put(w, s + i, n - i < sizeof w->buf / 2 ? n - i : sizeof w->buf / 2);
+        return;
+    }
+    memcpy(w->buf + w->n, s, n);
+    w->n += n;
+}
+
+static void jw_s(struct jw *w, const char *s) { jw_put(w, s, strlen(s)); }
+
+static void jw_fmt(struct jw *w, const char *fmt, ...) BASE_PRINTF(2, 3);
+static void jw_fmt(struct jw *w, const char *fmt, ...)
+{
+    char t[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t, sizeof t, fmt, ap);
+    va_end(ap);
+    if (n > 0) jw_put(w, t, (size_t)n < sizeof t ? (size_t)n : sizeof t - 1);
+}
+
+/* s escaped, without the quotes */
+static void jw_str_body(struct jw *w, const char *s)
+{
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\' || c < 0x20) {
+            jw_put(w, run, (size_t)(s - run));
+            if (c == '"') jw_s(w, "\\\"");
+            else if (c == '\\') jw_s(w, "\\\\");
+            else if (c == '\n') jw_s(w, "\\n");
+            else jw_fmt(w, "\\u%04x", c);
+            run = s + 1;
+        }
+    }
+    jw_put(w, run, (size_t)(s - run));
+}
+
+static void jw_str(struct jw *w, const char *s)
+{
+    jw_put(w, "\"", 1);
+    jw_str_body(w, s);
+    jw_put(w, "\"", 1);
+}
+
+/* Decimal integers without printf: the writer emits ~15 numbers per event. */
+static void jw_u64(struct jw *w, uint64_t v)
+{
+    char t[24];
+    int n = 24;
+    do {
+        t[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    jw_put(w, t + n, (size_t)(24 - n));
+}
+
+static void jw_i64(struct jw *w, int64_t v)
+{
+    if (v < 0) {
+        jw_put(w, "-", 1);
+        jw_u64(w, (uint64_t)0 - (uint64_t)v);
+    } else {
+        jw_u64(w, (uint64_t)v);
+    }
+}
+
+/* ps -> "us.pppppp" */
+static void jw_us(struct jw *w, uint64_t ps)
+{
+    jw_u64(w, ps / 1000000);
+    char t[7];
+    uint64_t f = ps % 1000000;
+    t[0] = '.';
+    for (int i = 6; i >= 1; i--) {
+        t[i] = (char)('0' + f % 10);
+        f /= 10;
+    }
+    jw_put(w, t, 7);
+}
+
+/* ,"key":v */
+static void jw_kv(struct jw *w, const char *key, uint64_t v)
+{
+    jw_put(w, ",\"", 2);
+    jw_s(w, key);
+    jw_put(w, "\":", 2);
+    jw_u64(w, v);
+}
+
+static void write_space(struct jw *w, const char *key, uint64_t v)
+{
+    jw_fmt(w, ",\"%s\":", key);
+    if (v < ISA_SPACE_COUNT) jw_str(w, isa_space_name((enum isa_space)v));
+    else jw_fmt(w, "%llu", (unsigned long long)v);
+}
+
+static void write_slice(struct jw *w, const struct trc_trace *t, uint32_t lane, const struct trc_slice *s, uint64_t base)
+{
+    const struct trc_lane *l = &t->lanes[lane].lane;
+    jw_s(w, ",\n{\"ph\":\"X\",\"pid\":");
+    jw_u64(w, l->chip + 1);
+    jw_s(w, ",\"tid\":");
+    jw_u64(w, lane + 1);
+    jw_s(w, ",\"ts\":");
+    jw_us(w, s->start_ps - base);
+    jw_s(w, ",\"dur\":");
+    jw_us(w, s->dur_ps);
+    jw_s(w, ",\"name\":");
+    jw_str(w, trc_trace_string(t, s->name));
+    jw_s(w, ",\"cat\":\"");
+    jw_s(w, trc_slice_kind_name((enum trc_slice_kind)s->kind));
+    jw_s(w, "\",\"args\":{\"bytes\":");
+    jw_u64(w, s->bytes);
+    jw_kv(w, "flops", s->flops);
+    if (s->op) {
+        jw_s(w, ",\"op\":");
+        jw_str(w, trc_trace_string(t, s->op));
+    }
+    if (s->loc) {
+        jw_s(w, ",\"loc\":");
+        jw_str(w, trc_trace_string(t, s->loc));
+    }
+    if (s->kernel) {
+        jw_s(w, ",\"kernel\":");
+        jw_str(w, trc_trace_string(t, s->kernel));
+    }
+    switch (s->kind) {
+    case TRC_SLICE_INSTR:
+        jw_kv(w, "stream_index", s->a);
+        jw_kv(w, "iter0", s->b & 0xffffffffu);
+        jw_kv(w, "iter1", s->b >> 32);
+        jw_kv(w, "visible_after_ps", s->c);
+        break;
+    case TRC_SLICE_DMA:
+        write_space(w, "src", s->a);
+        write_space(w, "dst", s->b);
+        jw_kv(w, "data_after_ps", s->c);
+        break;
+    case TRC_SLICE_WAIT:
+        jw_kv(w, "sem", s->a);
+        jw_s(w, ",\"target\":");
+        jw_i64(w, (int64_t)s->b);
+        jw_kv(w, "stream_index", s->c);
+        break;
+    default:
+        jw_kv(w, "kernel_index", s->a);
+        jw_kv(w, "launch", s->b);
+        if (s->c) jw_kv(w, "c", s->c);
+        break;
+    }
+    jw_s(w, "}}");
+}
+
+static uint64_t time_base(const struct trc_trace *t)
+{
+    uint64_t base = UINT64_MAX;
+    for (uint32_t i = 0; i < t->n_lanes; i++) {
+        const struct trc_lane_data *l = &t->lanes[i];
+        if (l->n_slices && l->slices[0].start_ps < base) base = l->slices[0].start_ps;
+        if (l->n_samples && l->samples[0].t_ps < base) base = l->samples[0].t_ps;
+    }
+    for (size_t k = 0; k < t->n_flows; k++) {
+        if (t->flows[k].from_ps < base) base = t->flows[k].from_ps;
+        if (t->flows[k].to_ps < base) base = t->flows[k].to_ps;
+    }
+    return base == UINT64_MAX ? 0 : base;
+}
+
+static void write_all(struct jw *w, const struct trc_trace *t)
+{
+    uint64_t base = time_base(t);
+    jw_s(w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    /* processes: one per chip */
+    bool first = true;
+    uint32_t chips = 0;
+    for (uint32_t i = 0; i < t->n_lanes; i++)
+        if (t->lanes[i].lane.chip + 1 > chips) chips = t->lanes[i].lane.chip + 1;
+    const char *chip_name = trc_trace_meta(t, "chip");
+    for (uint32_t c = 0; c < chips; c++) {
+        jw_fmt(w, "%s{\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":", first ? "" : ",\n", c + 1);
+        char nm[96];
+        snprintf(nm, sizeof nm, "chip%u %s", c, chip_name ? chip_name : "");
+        jw_str(w, nm);
+        jw_fmt(w, "}},\n{\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%u}}", c + 1, c);
+        first = false;
+    }
+    for (uint32_t i = 0; i < t->n_lanes; i++) {
+        const struct trc_lane *l = &t->lanes[i].lane;
+        if (l->kind == TRC_LANE_COUNTER || t->lanes[i].n_slices == 0) continue; /* idle queues: no thread */
+        jw_fmt(w, "%s{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":", first ? "" : ",\n",
+               l->chip + 1, i + 1);
+        jw_str(w, l->name);
+        jw_fmt(w, "}},\n{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}}",
+               l->chip + 1, i + 1, l->sort_index);
+        first = false;
+    }
+    if (first) jw_s(w, "{\"ph\":\"M\",\"pid\":1,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"empty\"}}");
+    for (uint32_t i = 0; i < t->n_lanes; i++) {
+        const struct trc_lane_data *l = &t->lanes[i];
+        for (size_t k = 0; k < l->n_slices; k++) write_slice(w, t, i, &l->slices[k], base);
+        for (size_t k = 0; k < l->n_samples; k++) {
+            jw_fmt(w, ",\n{\"ph\":\"C\",\"pid\":%u,\"name\":", l->lane.chip + 1);
+            jw_str(w, l->lane.name);
+            jw_s(w, ",\"ts\":");
+            jw_us(w, l->samples[k].t_ps - base);
+            jw_fmt(w, ",\"args\":{\"value\":%.17g}}", l->samples[k].value);
+        }
+    }
+    for (size_t k = 0; k < t->n_flows; k++) {
+        const struct trc_flow *f = &t->flows[k];
+        jw_fmt(w, ",\n{\"ph\":\"s\",\"id\":%zu,\"pid\":%u,\"tid\":%u,\"name\":\"signal\",\"cat\":\"flow\",\"ts\":", k + 1,
+               t->lanes[f->from_lane].lane.chip + 1, f->from_lane + 1);
+        jw_us(w, f->from_ps - base);
+        jw_fmt(w, "},\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":%zu,\"pid\":%u,\"tid\":%u,\"name\":\"signal\",\"cat\":\"flow\",\"ts\":",
+               k + 1, t->lanes[f->to_lane].lane.chip + 1, f->to_lane + 1);
+        jw_us(w, f->to_ps - base);
+        jw_s(w, "}");
+    }
+    jw_s(w, "\n],\n\"otherData\":{\"generator\":\"npusim\",\"time_base_ps\":");
+    jw_fmt(w, "\"%llu\"", (unsigned long long)base);
+    for (size_t i = 0; i < t->n_meta; i++) {
+        jw_s(w, ",\"meta.");
+        jw_str_body(w, t->meta[i].key);
+        jw_s(w, "\":");
+        jw_str(w, t->meta[i].value);
+    }
+    jw_s(w, ",\"npusim_lanes\":[");
+    for (uint32_t i = 0; i < t->n_lanes; i++) {
+        const struct trc_lane *l = &t->lanes[i].lane;
+        jw_s(w, i ? ",\n[" : "\n[");
+        jw_str(w, l->name);
+        jw_fmt(w, ",\"%s\",%u,%d,%u,", trc_lane_kind_name((enum trc_lane_kind)l->kind), l->chip, l->core, l->sort_index);
+        jw_str(w, l->unit);
+        jw_s(w, "]");
+    }
+    jw_s(w, "]}}\n");
+}
+
+enum base_status trc_write_json(const struct trc_trace *t, const char *path, bool gz, struct base_diag *diag)
+{
+    struct jw *w = calloc(1, sizeof *w);
+    if (!w) return base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory");
+    if (gz) w->gz = gzopen(path, "wb1"); /* level 1: gzip at 6 costs 3x the formatting */
+    else w->f = fopen(path, "wb");
+    if (!w->gz && !w->f) {
+        enum base_status st = base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open for writing: %s", strerror(errno));
+        free(w);
+        return st;
+    }
+    write_all(w, t);
+    jw_flush(w);
+    bool err = w->err;
+    if (w->gz) err |= gzclose(w->gz) != Z_OK;
+    else err |= fclose(w->f) != 0;
+    free(w);
+    if (err) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
+    return BASE_OK;
+}

@@ -1,0 +1,336 @@
+/* traces: what a simulation did, over time.
+ *
+ * A trace is a set of lanes (one per engine, DMA queue, kernel track and
+ * counter of each chip), each holding slices (busy intervals: instructions,
+ * DMA transfers, semaphore waits, kernel launches) or counter samples, plus
+ * flows (a DMA -> the wait it released) and the simulation parameters.
+ *
+ *   recording   struct trc_recorder, fed by the simulator's hooks
+ *               (sim/sim.h struct sim_hooks) and the runtime's launch
+ *               callback; trc_recorder_finish hands over a struct trc_trace.
+ *   writing     trc_write (format from the extension): native .npt (chunked,
+ *               zlib-compressed, crc32-checked, indexed, with summaries per
+ *               zoom level: docs/traces.md), Perfetto/Chrome .json or .json.gz.
+ *   reading     trc_open (.npt, lazily: only the index at open, chunks on
+ *               demand) for viewers: lanes, slices in [t0, t1), summaries at a
+ *               zoom level, counters, flows.  trc_read loads any format whole.
+ *
+ * Times are uint64_t picoseconds of simulated time.  Strings (instruction
+ * names, graph ops, locations, kernel names) are interned: a slice holds
+ * string ids (0 = none), the trace or file resolves them.  Output is
+ * deterministic: the same run gives byte-identical files.
+ */
+#ifndef NPUSIM_TRACES_H
+#define NPUSIM_TRACES_H
+
+#include "base/base.h"
+#include "sim/sim.h"
+
+/* ------------------------------------------------------------ records */
+
+/* X(ENUM, "name") */
+#define TRC_LANE_KINDS(X)                                                   \
+    X(KERNELS, "kernels") /* kernel launches of a chip */                    \
+    X(HOST, "host")       /* the host's dispatch and the launch gaps before kernels */ \
+    X(ENGINE, "engine")   /* a compute engine of a core: instructions, waits */ \
+    X(DMA, "dma")         /* a DMA queue of a core: transfers, waits */       \
+    X(COUNTER, "counter") /* samples of a quantity over time */
+
+enum trc_lane_kind {
+#define X(e, name) TRC_LANE_##e,
+    TRC_LANE_KINDS(X)
+#undef X
+        TRC_LANE_KIND_COUNT
+};
+
+#define TRC_SLICE_KINDS(X)                                                  \
+    X(INSTR, "instr")   /* an instruction on an engine */                      \
+    X(DMA, "dma")       /* a DMA transfer */                                   \
+    X(WAIT, "wait")     /* an engine blocked on a semaphore */                 \
+    X(KERNEL, "kernel") /* a kernel launch: first start to last end of its records */ \
+    X(DISPATCH, "dispatch") /* simulated time between kernels: host dispatch or launch gap */
+
+enum trc_slice_kind {
+#define X(e, name) TRC_SLICE_##e,
+    TRC_SLICE_KINDS(X)
+#undef X
+        TRC_SLICE_KIND_COUNT
+};
+const char *trc_lane_kind_name(enum trc_lane_kind k);
+const char *trc_slice_kind_name(enum trc_slice_kind k);
+bool trc_slice_kind_lookup(const char *name, enum trc_slice_kind *out);
+bool trc_lane_kind_lookup(const char *name, enum trc_lane_kind *out);
+
+#define TRC_NAME_MAX 48
+
+struct trc_lane {
+    char name[TRC_NAME_MAX];  /* "core0 pe", "core3 dma12", "kernels", "hbm GB/s" */
+    uint32_t kind;            /* enum trc_lane_kind */
+    uint32_t chip;            /* one process per chip */
+    int32_t core;             /* -1: chip-wide */
+    uint32_t sort_index;      /* display order within the chip */
+    char unit[16];            /* counters: "GB/s", "%" */
+};
+
+/* One busy interval.  Fields a, b, c by kind:
+ *   INSTR   a = stream index, b = loop iterations (iter0 | iter1 << 32),
+ *           c = visible_ps - end (results visible / signal after the end)
+ *   DMA     a = source space, b = destination space (enum isa_space),
+ *           c = data start - start (dispatch, fixed cost, HBM latency)
+ *   WAIT    a = semaphore, b = target value (int64 as bits), c = stream index
+ *   KERNEL  a = kernel index in the plan, b = launch number, c = 0
+ *   DISPATCH the gap before a kernel: as KERNEL, for the kernel it precedes */
+struct trc_slice {
+    uint64_t start_ps, dur_ps;
+    uint64_t bytes, flops;
+    uint64_t a, b, c;
+    uint32_t name;   /* "matmul", "activate.exp", "dma hbm->sp", "wait s3", kernel name */
+    uint32_t op;     /* graph op name ("stablehlo.dot_general") */
+    uint32_t loc;    /* "file:line:col" of the graph op */
+    uint32_t kernel; /* kernel name ("fusion(multiply,add)") */
+    uint32_t kind;   /* enum trc_slice_kind */
+    uint32_t reserved;
+};
+
+struct trc_sample {
+    uint64_t t_ps;
+    double value; /* holds from t_ps to the next sample */
+};
+
+/* A DMA (from) released the semaphore wait (to) of another lane. */
+struct trc_flow {
+    uint32_t from_lane, to_lane;
+    uint64_t from_ps, to_ps; /* inside the source slice / the waiting slice */
+};
+
+/* ----------------------------------------------------- in-memory trace */
+
+struct trc_lane_data {
+    struct trc_lane lane;
+    struct trc_slice *slices; /* sorted by start; slices of non-zero length never overlap (zero-length ones may lie inside one) */
+    size_t n_slices, cap_slices;
+    struct trc_sample *samples; /* counters: sorted by time */
+    size_t n_samples, cap_samples;
+};
+
+struct trc_meta_kv {
+    char key[32];
+    char value[224];
+};
+
+struct trc_strtab {
+    char **s;        /* s[0] = "" */
+    uint32_t n, cap;
+    uint32_t *hash;  /* open addressing: string id + 1, 0 empty */
+    uint32_t hcap;
+};
+
+struct trc_trace {
+    struct trc_meta_kv *meta; /* simulation parameters: chip, mode, seed, ... in insertion order */
+    size_t n_meta;
+    struct trc_strtab strings;
+    struct trc_lane_data *lanes;
+    uint32_t n_lanes;
+    struct trc_flow *flows;
+    size_t n_flows, cap_flows;
+    uint64_t end_ps; /* the latest slice end or sample */
+};
+
+enum base_status trc_trace_create(struct trc_trace **out);
+void trc_trace_destroy(struct trc_trace *t);
+/* Interns s; *id = its id (0 for NULL or ""). */
+enum base_status trc_trace_intern(struct trc_trace *t, const char *s, uint32_t *id);
+const char *trc_trace_string(const struct trc_trace *t, uint32_t id); /* "" when out of range */
+enum base_status trc_trace_set_meta(struct trc_trace *t, const char *key, const char *value);
+const char *trc_trace_meta(const struct trc_trace *t, const char *key); /* NULL if absent */
+enum base_status trc_trace_add_lane(struct trc_trace *t, const struct trc_lane *l, uint32_t *id);
+/* Appends (any order; trc_trace_finalize sorts). */
+enum base_status trc_trace_add_slice(struct trc_trace *t, uint32_t lane, const struct trc_slice *s);
+enum base_status trc_trace_add_sample(struct trc_trace *t, uint32_t lane, uint64_t t_ps, double value);
+enum base_status trc_trace_add_flow(struct trc_trace *t, const struct trc_flow *f);
+/* Sorts slices (by start, then length), samples and flows (stably),
+ * renumbers strings in order of first use (slices lane by lane; unused ones
+ * dropped) and sets end_ps: the canonical form the writers need (two equal
+ * traces give equal bytes). */
+enum base_status trc_trace_finalize(struct trc_trace *t);
+/* Structural checks of a finalized trace: slices of a lane sorted, those
+ * of non-zero length not overlapping, string ids, kinds and flow lanes in
+ * range.  diag names the lane and slice. */
+enum base_status trc_trace_validate(const struct trc_trace *t, struct base_diag *diag);
+
+/* ------------------------------------------------------------ recorder */
+
+struct trc_recorder;
+
+/* A recorder for one chip (chip index `chip_index`: the process it lands
+ * in).  The chip description is copied. */
+enum base_status trc_recorder_create(const struct sim_chip_desc *chip, uint32_t chip_index, struct trc_recorder **out);
+void trc_recorder_destroy(struct trc_recorder *r);
+/* The hooks to pass in sim_options.hooks (they point at r). */
+const struct sim_hooks *trc_recorder_hooks(struct trc_recorder *r);
+/* Names graph op `id` (the tag of the instructions it produced). */
+enum base_status trc_recorder_set_op(struct trc_recorder *r, uint32_t id, const char *name, const char *file, int line,
+                                     int col);
+/* A kernel launch starts at start_ps, after gap_ps of host dispatch or
+ * launch gap (a `dispatch` slice on the host lane): records until the next
+ * launch belong to it. */
+void trc_recorder_launch(struct trc_recorder *r, uint32_t kernel_index, const char *kernel_name, uint32_t root_op,
+                         uint64_t start_ps, uint64_t gap_ps);
+enum base_status trc_recorder_set_meta(struct trc_recorder *r, const char *key, const char *value);
+/* Closes the last launch, derives the counters (HBM GB/s per chip,
+ * utilisation % per engine kind per core) and finalizes; the caller owns
+ * *out (trc_trace_destroy).  The recorder is empty afterwards (its lanes
+ * kept; meta, op names and the plan forgotten: describe it again to record
+ * another run).  A hook that ran out of memory makes this ERR_NOMEM. */
+enum base_status trc_recorder_finish(struct trc_recorder *r, struct trc_trace **out);
+uint64_t trc_recorder_n_records(const struct trc_recorder *r);
+
+/* Runtime glue (traces/plan.c): names every graph op of the plan's module
+ * (borrowed: it must outlive the recording) and records the mode.  Then
+ * pass trc_recorder_on_launch as rt_options.on_launch with the recorder as
+ * launch_user: it names each launch after the plan's kernel. */
+struct cc_plan;
+enum base_status trc_recorder_describe_plan(struct trc_recorder *r, const struct cc_plan *plan);
+void trc_recorder_on_launch(void *user, uint32_t kernel, uint64_t start_ps, uint64_t gap_ps);
+
+/* ------------------------------------------------------------- writers */
+
+enum trc_format { TRC_FORMAT_NPT, TRC_FORMAT_JSON, TRC_FORMAT_JSON_GZ };
+/* From the path's extension: .npt, .json, .json.gz; false otherwise. */
+bool trc_format_from_path(const char *path, enum trc_format *out);
+
+/* Writes a finalized trace. */
+enum base_status trc_write(const struct trc_trace *t, const char *path, enum trc_format fmt, struct base_diag *diag);
+enum base_status trc_write_npt(const struct trc_trace *t, const char *path, struct base_diag *diag);
+/* gz: zlib-gzipped. */
+enum base_status trc_write_json(const struct trc_trace *t, const char *path, bool gz, struct base_diag *diag);
+
+/* Reads any format whole (finalized).  JSON must be npusim's own (it
+ * carries the lane table in otherData); errors name the byte offset. */
+enum base_status trc_read(const char *path, struct trc_trace **out, struct base_diag *diag);
+enum base_status trc_read_json(const char *path, struct trc_trace **out, struct base_diag *diag);
+
+/* ---------------------------------------------------- .npt random access */
+
+/* An open .npt.  Queries read and cache chunks, so one trc_file serves one
+ * thread at a time (open one per thread to read in parallel). */
+struct trc_file;
+
+/* Summary of one lane over one time bucket [index << level, (index + 1) << level). */
+struct trc_bucket {
+    uint64_t index;
+    uint64_t busy_ps;  /* time covered by slices (waits not counted) */
+    uint64_t wait_ps;  /* time covered by wait slices */
+    uint64_t bytes;    /* bytes of the slices starting in it */
+    uint32_t count;    /* slices starting in it */
+    uint32_t dominant; /* string id: the op (else name) with most busy time in it */
+};
+
+struct trc_slice_vec {
+    struct trc_slice *v;
+    size_t n, cap;
+};
+struct trc_bucket_vec {
+    struct trc_bucket *v;
+    size_t n, cap;
+};
+struct trc_sample_vec {
+    struct trc_sample *v;
+    size_t n, cap;
+};
+struct trc_flow_vec {
+    struct trc_flow *v;
+    size_t n, cap;
+};
+void trc_slice_vec_free(struct trc_slice_vec *v);
+void trc_bucket_vec_free(struct trc_bucket_vec *v);
+void trc_sample_vec_free(struct trc_sample_vec *v);
+void trc_flow_vec_free(struct trc_flow_vec *v);
+
+/* Opens an .npt: reads and checks the header, the footer and the index
+ * (and the small string and lane chunks).  Slice, summary, sample and flow
+ * chunks are read on demand (and cached).  A truncated or corrupt file is
+ * an ERR_PARSE: diag.file is the file, the message names the chunk, its
+ * byte offset and the check that failed.  Every query below fails the same
+ * way when the chunk it reads is damaged; none crashes. */
+enum base_status trc_open(const char *path, struct trc_file **out, struct base_diag *diag);
+void trc_close(struct trc_file *f);
+
+uint32_t trc_file_n_lanes(const struct trc_file *f);
+const struct trc_lane *trc_file_lane(const struct trc_file *f, uint32_t lane);
+uint64_t trc_file_lane_count(const struct trc_file *f, uint32_t lane); /* slices or samples */
+const char *trc_file_string(const struct trc_file *f, uint32_t id);
+uint32_t trc_file_n_strings(const struct trc_file *f);
+const char *trc_file_meta(const struct trc_file *f, const char *key);
+size_t trc_file_n_meta(const struct trc_file *f);
+const struct trc_meta_kv *trc_file_meta_at(const struct trc_file *f, size_t i);
+uint64_t trc_file_end_ps(const struct trc_file *f);
+
+/* Slices of lane overlapping [t0_ps, t1_ps) (a zero-length slice counts
+ * when t0 <= start < t1), in start order, appended to out. */
+enum base_status trc_file_slices(struct trc_file *f, uint32_t lane, uint64_t t0_ps, uint64_t t1_ps,
+                                 struct trc_slice_vec *out, struct base_diag *diag);
+/* Summary levels: a level L has buckets of 2^L ps.  A lane has summaries
+ * for levels in [min_level, max_level] (max_level: one bucket covers the
+ * run); below min_level its slices are sparse enough to draw directly
+ * (min_level > max_level: no summaries, the lane is small).  The level for
+ * a zoom of P ps per pixel: trc_level_for(P). */
+void trc_file_lane_levels(const struct trc_file *f, uint32_t lane, uint32_t *min_level, uint32_t *max_level);
+uint32_t trc_level_for(uint64_t ps_per_pixel); /* floor(log2), >= 0 */
+/* Non-empty buckets of lane at level overlapping [t0_ps, t1_ps), in order,
+ * appended to out.  ERR_INVALID when the lane has no summary at level. */
+enum base_status trc_file_summary(struct trc_file *f, uint32_t lane, uint32_t level, uint64_t t0_ps, uint64_t t1_ps,
+                                  struct trc_bucket_vec *out, struct base_diag *diag);
+/* Counter samples of lane in [t0_ps, t1_ps), plus the one before t0 (the value at t0). */
+enum base_status trc_file_samples(struct trc_file *f, uint32_t lane, uint64_t t0_ps, uint64_t t1_ps,
+                                  struct trc_sample_vec *out, struct base_diag *diag);
+/* Flows whose interval [from_ps, to_ps] meets [t0_ps, t1_ps). */
+enum base_status trc_file_flows(struct trc_file *f, uint64_t t0_ps, uint64_t t1_ps, struct trc_flow_vec *out,
+                                struct base_diag *diag);
+/* Whole-run totals of a lane (the figures trc_stats_compute gives), from
+ * the lane table: no chunk is read.  NULL when out of range. */
+const struct trc_lane_stats *trc_file_lane_stats(const struct trc_file *f, uint32_t lane);
+/* The graph ops by busy time, descending (as trc_stats_compute orders
+ * them), from the file's ops chunk; *ops is owned by f. */
+struct trc_op_stats;
+enum base_status trc_file_ops(struct trc_file *f, const struct trc_op_stats **ops, size_t *n, struct base_diag *diag);
+/* trc_stats from the lane table and the ops chunk (fast: no slice is
+ * read); free with trc_stats_free. */
+struct trc_stats;
+enum base_status trc_file_stats(struct trc_file *f, struct trc_stats *out, struct base_diag *diag);
+void trc_file_stats_write_text(const struct trc_file *f, const struct trc_stats *s, size_t n_top, FILE *out);
+/* Reads every chunk and checks its crc32 and decoding. */
+enum base_status trc_file_verify(struct trc_file *f, struct base_diag *diag);
+/* The whole file as an in-memory trace. */
+enum base_status trc_file_load(struct trc_file *f, struct trc_trace **out, struct base_diag *diag);
+/* Chunk statistics for `trace stats`: chunks, compressed and raw bytes. */
+void trc_file_chunk_stats(const struct trc_file *f, uint64_t *n_chunks, uint64_t *comp_bytes, uint64_t *raw_bytes);
+
+/* Summaries computed from slices, the same way the writer does (tests and
+ * the JSON path use it): non-empty buckets of level over the whole lane. */
+enum base_status trc_summarize(const struct trc_slice *s, size_t n, uint32_t level, struct trc_bucket_vec *out);
+
+/* --------------------------------------------------------------- stats */
+
+struct trc_lane_stats {
+    uint32_t lane;
+    uint64_t slices, busy_ps, wait_ps, bytes, flops;
+};
+struct trc_op_stats {
+    uint32_t op;  /* string id: the graph op (else the instruction name) */
+    uint32_t loc; /* its location (first seen) */
+    uint64_t busy_ps, slices, bytes, flops;
+};
+struct trc_stats {
+    uint64_t end_ps, n_slices, n_samples, n_flows;
+    struct trc_lane_stats *lanes; /* one per lane */
+    uint32_t n_lanes;
+    struct trc_op_stats *ops;     /* sorted by busy time, descending */
+    size_t n_ops;
+};
+enum base_status trc_stats_compute(const struct trc_trace *t, struct trc_stats *out);
+void trc_stats_free(struct trc_stats *s);
+/* Per-lane busy time and the top n_top ops by time, as text. */
+void trc_stats_write_text(const struct trc_trace *t, const struct trc_stats *s, size_t n_top, FILE *f);
+
+#endif

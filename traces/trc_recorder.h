@@ -1,0 +1,53 @@
+/* Private to traces/: the recorder's state (recorder.c, plan.c). */
+#ifndef NPUSIM_TRACES_RECORDER_H
+#define NPUSIM_TRACES_RECORDER_H
+
+#include "traces/trc_internal.h"
+
+#define TRC_NAME_CACHE_BITS 10
+#define TRC_SIG_RING 4
+#define TRC_COUNTER_SAMPLES 4096
+
+struct trc_op_names {
+    uint32_t op, loc; /* string ids */
+};
+
+struct trc_sig {
+    uint64_t visible_ps, start_ps;
+    uint64_t launch;
+    uint32_t lane;
+    bool dma;
+};
+/* The last signals of one semaphore of one core. */
+struct trc_sig_ring {
+    struct trc_sig e[TRC_SIG_RING];
+    uint32_t head;
+};
+
+struct trc_recorder {
+    struct sim_chip_desc chip;
+    uint32_t chip_index;
+    struct trc_trace *t;
+    struct sim_hooks hooks;
+    uint32_t kernels_lane, host_lane;
+    struct trc_op_names *ops; /* by graph op id (= instruction tag) */
+    size_t n_ops;
+    /* instruction names by (op, func, func2) */
+    uint32_t name_key[1u << TRC_NAME_CACHE_BITS], name_id[1u << TRC_NAME_CACHE_BITS];
+    uint32_t name_used;
+    uint32_t dma_name[ISA_SPACE_COUNT][ISA_SPACE_COUNT];
+    uint32_t wait_name[ISA_MAX_SEMAPHORES];
+    uint32_t dispatch_name;
+    /* the open launch */
+    bool k_open;
+    uint32_t k_name, k_op, k_loc, k_index;
+    uint64_t k_start, k_end;
+    uint64_t last_end; /* of the previous launch (0 before the first) */
+    uint64_t launches;
+    struct trc_sig_ring *sig; /* [core][sem] */
+    bool oom;
+    uint64_t n_records;
+    const struct cc_plan *plan; /* trc_recorder_describe_plan */
+};
+
+#endif
