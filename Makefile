@@ -54,6 +54,20 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:%.c=$(B)/%)
 
+# The visualizer (SDL2 + SDL2_ttf; visualizer/, `npusim view`): its flags go
+# only to visualizer/ objects and the binaries that link it.  NO_SDL=1 builds
+# without it (`npusim view` then says so); give such a build its own B.
+ifeq ($(NO_SDL),1)
+TEST_BINS := $(filter-out $(B)/tests/visualizer/%,$(TEST_BINS))
+BENCH_BINS := $(filter-out $(B)/bench/view_bench,$(BENCH_BINS))
+VIZ_OBJS :=
+else
+SDL_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags sdl2 SDL2_ttf 2>/dev/null))
+SDL_LIBS := $(shell pkg-config --libs sdl2 SDL2_ttf 2>/dev/null || echo -lSDL2_ttf -lSDL2)
+VIZ_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard visualizer/*.c))
+TOOL_OBJS += $(VIZ_OBJS)
+endif
+
 FUZZ_TARGETS := $(basename $(notdir $(filter-out fuzz/replay_main.c,$(wildcard fuzz/*.c))))
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
 
@@ -143,5 +157,19 @@ lint:
 
 clean:
 	rm -rf build
+
+# visualizer rules (see VIZ_OBJS above)
+ifeq ($(NO_SDL),1)
+$(B)/tools/cmd_view.o: CFLAGS_ALL += -DNPUSIM_NO_SDL
+else
+$(B)/visualizer/%.o: CFLAGS_ALL += $(SDL_CFLAGS) $(ZLIB_CFLAGS)
+$(B)/tests/visualizer/%.o: CFLAGS_ALL += $(SDL_CFLAGS)
+$(NPUSIM): $(VIZ_OBJS)
+$(NPUSIM): LDLIBS_ALL += $(SDL_LIBS)
+$(B)/tests/visualizer/%: $(B)/tests/visualizer/%.o $(VIZ_OBJS) $(TEST_SUPPORT_OBJS) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(VIZ_OBJS) $(TEST_SUPPORT_OBJS) $(LIB) $(CMOCKA_LIBS) $(LDLIBS_ALL) $(SDL_LIBS)
+$(B)/bench/view_bench: $(B)/bench/view_bench.o $(VIZ_OBJS) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(VIZ_OBJS) $(LIB) $(LDLIBS_ALL) $(SDL_LIBS)
+endif
 
 -include $(ALL_OBJS:.o=.d)

@@ -136,3 +136,10 @@ for ext in npt json.gz json; do
 done
 rm -rf "$trace_tmp"
 
+echo
+echo "== viewer (bench/view_bench.c: 1920x1080 frames on a 10M-event trace, median and p99 per zoom; goal <= 16 ms; docs/visualizer.md)"
+if [ -x "$B/bench/view_bench" ]; then
+    "$B/bench/view_bench" 10000000 "${TMPDIR:-/tmp}"
+else
+    echo "  (not built: NO_SDL=1 or SDL2 missing)"
+fi

@@ -17,6 +17,7 @@ static const struct tool_cmd cmds[] = {
     {"coverage", "which ops of a model the compiler lowers for a chip, and where it does not", cmd_coverage},
     {"trace", "trace files: stats (busy time, top ops), convert (npt <-> Perfetto json), check", cmd_trace},
     {"net", "time a collective on a modelled chip-to-chip network: algorithm, busbw, link use", cmd_net},
+    {"view", "the trace viewer (SDL2): lanes, zoom, details, search; --screenshot renders headless", cmd_view},
 };
 
 static void usage(FILE *f)

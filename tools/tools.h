@@ -28,6 +28,7 @@ int cmd_coverage(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_net(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 
 /* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...". */
 void tool_print_diag(const struct base_diag *d);
