@@ -98,6 +98,7 @@ for c in trn2 tpu-v5e; do
     done
 done
 
+echo
 echo "== simulator speed (bench/sim_bench.c: simulated instructions per host CPU second; goal timing-only >= 5 M/s)"
 if [ -x "$B/bench/sim_bench" ]; then
     "$B/bench/sim_bench" trn2

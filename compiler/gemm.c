@@ -1240,7 +1240,9 @@ fits:
      * the ragged last one */
     uint64_t per_job = (uint64_t)nbm_job * nbn, total = per_job * g->n_jobs;
     uint32_t nc = g->n_cores ? g->n_cores : 1, core = g->core < nc ? g->core : nc;
-    uint64_t lo = (uint64_t)((unsigned __int128)total * core / nc), hi = (uint64_t)((unsigned __int128)total * (core + 1) / nc);
+    /* balanced: the first total % nc cores take one block more (as cc_core_share) */
+    uint64_t base = total / nc, rem = total % nc;
+    uint64_t lo = (uint64_t)core * base + (core < rem ? core : rem), hi = lo + base + (core < rem ? 1 : 0);
     if (core >= nc) lo = hi = total;
     uint64_t row_lo = lo / nbn, row_hi = hi ? (hi - 1) / nbn + 1 : 0;
     g->nbm = hi > lo ? (uint32_t)(row_hi - row_lo) : 0;

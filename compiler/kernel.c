@@ -537,6 +537,9 @@ void cc_core_share(int64_t n, const struct cc_emit_ctx *ctx, int64_t *lo, int64_
         *lo = *hi = n;
         return;
     }
-    *lo = (int64_t)((__int128)n * c / nc);
-    *hi = (int64_t)((__int128)n * (c + 1) / nc);
+    /* the first n % nc cores take one more; with fewer items than cores,
+     * cores 0..n-1 take one each (the rest stay idle) */
+    int64_t base = n / nc, rem = n % nc;
+    *lo = (int64_t)c * base + ((int64_t)c < rem ? (int64_t)c : rem);
+    *hi = *lo + base + ((int64_t)c < rem ? 1 : 0);
 }

@@ -12,9 +12,17 @@ mkdir -p "$OUT"
 for chip in tpu-v6e trn2; do
     echo "== npusim run $MODEL --chip $chip --random-inputs 1 --check --out $OUT/$chip"
     "$NPUSIM" run "$MODEL" --chip "$chip" --random-inputs 1 --check --out "$OUT/$chip"
-    "$NPUSIM" run "$MODEL" --chip "$chip" --random-inputs 1 --json >"$OUT/$chip.json" 2>/dev/null
+    # the same run again for the side-by-side table, recording its trace
+    "$NPUSIM" run "$MODEL" --chip "$chip" --random-inputs 1 --json --trace "$OUT/$chip.npt" >"$OUT/$chip.json" 2>/dev/null
+    "$NPUSIM" trace convert "$OUT/$chip.npt" "$OUT/$chip.json.gz"
     echo
 done
+
+# A picture of the trn2 trace, rendered without a display.
+shot=""
+if "$NPUSIM" view "$OUT/trn2.npt" --screenshot "$OUT/trn2.png" --size 1600x900; then
+    shot="$OUT/trn2.png"
+fi
 
 # One line per figure, the two chips in columns (from the --json reports).
 field() { # file key
@@ -27,4 +35,7 @@ for key in total_ps kernel_ps dispatch_ps launches model_flops hbm_bytes; do
 done
 echo
 echo "Outputs are in $OUT/<chip>/ as .npy; the reports as JSON in $OUT/<chip>.json."
+echo "Traces: $OUT/<chip>.npt (open with: $NPUSIM view $OUT/trn2.npt; or: $NPUSIM trace stats $OUT/trn2.npt)"
+echo "        $OUT/<chip>.json.gz (open in Perfetto: https://ui.perfetto.dev, \"Open trace file\")"
+if [ -n "$shot" ]; then echo "A screenshot of the trn2 trace: $shot"; fi
 echo "Try: $NPUSIM run $MODEL --chip trn2 --mode eager --random-inputs 1   (per-op dispatch)"
