@@ -38,6 +38,22 @@ if [ -z "$ONLY" ] || [ "$ONLY" = unit ]; then
     done
 fi
 
+# The viewer's tests again under SDL's offscreen driver and under Xvfb with
+# the X11 driver (the unit run above uses the dummy driver): window, events
+# and pixels must behave the same on each.
+if [ -z "$ONLY" ] || [ "$ONLY" = unit ]; then
+    viewer="$B/tests/visualizer/test_viewer"
+    if [ -x "$viewer" ]; then
+        echo "viewer under other video drivers:"
+        run "visualizer/test_viewer (offscreen driver)" env SDL_VIDEODRIVER=offscreen "$viewer"
+        if command -v xvfb-run >/dev/null 2>&1; then
+            run "visualizer/test_viewer (Xvfb, x11 driver)" xvfb-run -a env SDL_VIDEODRIVER=x11 "$viewer"
+        else
+            run "visualizer/test_viewer (Xvfb: xvfb-run missing; scripts/install-deps.sh installs xvfb)" false
+        fi
+    fi
+fi
+
 if [ -z "$ONLY" ] || [ "$ONLY" = conform ]; then
     echo "conformance (known failures: tests/conformance/*.known):"
     if [ -d "$SHARED/conformance" ]; then
