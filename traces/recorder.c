@@ -56,7 +56,8 @@ enum base_status trc_recorder_create(const struct sim_chip_desc *chip, uint32_t 
     r->hooks.on_dma = on_dma;
     r->hooks.on_wait = on_wait;
     r->sig = calloc((size_t)(chip->cores ? chip->cores : 1) * ISA_MAX_SEMAPHORES, sizeof *r->sig);
-    enum base_status st = r->sig ? trc_trace_create(&r->t) : BASE_ERR_NOMEM;
+    r->k_foot = calloc(chip->cores ? chip->cores : 1, sizeof *r->k_foot);
+    enum base_status st = r->sig && r->k_foot ? trc_trace_create(&r->t) : BASE_ERR_NOMEM;
     if (st == BASE_OK) st = add_lanes(r);
     if (st == BASE_OK) st = trc_recorder_set_meta(r, "chip", chip->name);
     if (st == BASE_OK) {
@@ -78,6 +79,8 @@ void trc_recorder_destroy(struct trc_recorder *r)
     trc_trace_destroy(r->t);
     free(r->ops);
     free(r->sig);
+    free(r->k_foot);
+    free(r->occ);
     free(r);
 }
 
@@ -111,6 +114,21 @@ enum base_status trc_recorder_set_op(struct trc_recorder *r, uint32_t id, const 
 static void kernel_close(struct trc_recorder *r)
 {
     if (!r->k_open) return;
+    for (uint32_t c = 0; c < r->chip.cores; c++) {
+        if (!r->k_foot[c][0] && !r->k_foot[c][1]) continue;
+        if (r->n_occ == r->cap_occ) {
+            size_t nc = r->cap_occ ? r->cap_occ * 2 : 256;
+            struct trc_occ *no = realloc(r->occ, nc * sizeof *no);
+            if (!no) {
+                r->oom = true;
+                break;
+            }
+            r->occ = no;
+            r->cap_occ = nc;
+        }
+        r->occ[r->n_occ++] = (struct trc_occ){r->k_start, r->k_end, c, r->k_foot[c][0], r->k_foot[c][1]};
+        r->k_foot[c][0] = r->k_foot[c][1] = 0;
+    }
     struct trc_slice s;
     memset(&s, 0, sizeof s);
     s.kind = TRC_SLICE_KERNEL;
@@ -232,12 +250,33 @@ static void note_signal(struct trc_recorder *r, uint32_t core, const struct isa_
     s->launch = r->launches;
 }
 
+/* Grows the open launch's on-chip footprint on rec's core by the
+ * scratchpad / accumulator bytes instr's operands reach (loop_iter: the
+ * enclosing loops' iterations, NULL for none). */
+static void note_footprint(struct trc_recorder *r, uint32_t core, const struct isa_instr *in, const uint32_t *loop_iter)
+{
+    if (core >= r->chip.cores) return;
+    const struct isa_ap *aps[4] = {&in->dst, &in->src0, &in->src1, &in->src2};
+    for (int i = 0; i < 4; i++) {
+        const struct isa_ap *ap = aps[i];
+        if (ap->space != ISA_SPACE_SP && ap->space != ISA_SPACE_ACC) continue;
+        if (!ap->part_count) continue;
+        int64_t lo, hi, off = 0;
+        isa_ap_extent(ap, &lo, &hi);
+        for (int d = 0; loop_iter && d < ISA_MAX_LOOP_DEPTH; d++) off += (int64_t)loop_iter[d] * ap->loop_step_bytes[d];
+        hi += off;
+        uint64_t *f = &r->k_foot[core][ap->space == ISA_SPACE_ACC];
+        if (hi > 0 && (uint64_t)hi > *f) *f = (uint64_t)hi;
+    }
+}
+
 static void on_instr(void *user, uint64_t now_ps, const struct sim_instr_record *rec)
 {
     (void)now_ps;
     struct trc_recorder *r = user;
     uint32_t lane = lane_of(r, rec->core, rec->engine);
     kernel_extend(r, rec->end_ps);
+    note_footprint(r, rec->core, rec->instr, rec->loop_iter);
     if (rec->instr->op == ISA_OP_DMA) return; /* on_dma recorded it */
     note_signal(r, rec->core, rec->instr, lane, false, rec->start_ps, rec->visible_ps);
     struct trc_slice *s = push(r, lane);
@@ -384,6 +423,40 @@ static enum base_status add_counter(struct trc_recorder *r, const char *name, co
     return BASE_OK;
 }
 
+/* Scratchpad and accumulator occupancy per core: during each launch, the
+ * footprint of the kernel's instructions on that core (one past the highest
+ * byte per partition they touch; the compiler allocates from byte 0) as a
+ * share of the memory per partition; 0 between launches. */
+static enum base_status add_occupancy(struct trc_recorder *r, uint32_t *sort)
+{
+    const struct sim_chip_desc *c = &r->chip;
+    for (uint32_t core = 0; core < c->cores; core++)
+        for (int m = 0; m < 2; m++) {
+            double cap = (double)(m ? c->accumulator.bytes_per_partition : c->scratchpad.bytes_per_partition);
+            bool any = false;
+            for (size_t i = 0; i < r->n_occ && !any; i++) any = r->occ[i].core == core && (m ? r->occ[i].acc : r->occ[i].sp);
+            if (!any || cap <= 0) continue;
+            struct trc_lane l;
+            memset(&l, 0, sizeof l);
+            l.kind = TRC_LANE_COUNTER;
+            l.chip = r->chip_index;
+            l.core = (int32_t)core;
+            l.sort_index = (*sort)++;
+            snprintf(l.name, sizeof l.name, "core%u %s use %%", core, m ? "acc" : "sp");
+            snprintf(l.unit, sizeof l.unit, "%%");
+            uint32_t id;
+            TRY(trc_trace_add_lane(r->t, &l, &id));
+            for (size_t i = 0; i < r->n_occ; i++) {
+                const struct trc_occ *o = &r->occ[i];
+                if (o->core != core) continue;
+                double v = 100.0 * (double)(m ? o->acc : o->sp) / cap;
+                TRY(trc_trace_add_sample(r->t, id, o->start_ps, v > 100 ? 100 : v));
+                TRY(trc_trace_add_sample(r->t, id, o->end_ps, 0));
+            }
+        }
+    return BASE_OK;
+}
+
 /* HBM GB/s of the chip (bytes of each transfer touching HBM, spread evenly
  * over its data phase: the simulator's fair share varies within a
  * transfer, so this is a time average per sample) and the utilisation of
@@ -441,6 +514,7 @@ static enum base_status add_counters(struct trc_recorder *r)
             st = add_counter(r, name, "%", (int32_t)core, &sort, acc, n, shift, end);
         }
     free(acc);
+    if (st == BASE_OK) st = add_occupancy(r, &sort);
     return st;
 }
 
@@ -465,6 +539,8 @@ enum base_status trc_recorder_finish(struct trc_recorder *r, struct trc_trace **
     r->last_end = 0;
     r->launches = 0;
     memset(r->sig, 0, (size_t)(r->chip.cores ? r->chip.cores : 1) * ISA_MAX_SEMAPHORES * sizeof *r->sig);
+    memset(r->k_foot, 0, (size_t)(r->chip.cores ? r->chip.cores : 1) * sizeof *r->k_foot);
+    r->n_occ = 0;
     free(r->ops);
     r->ops = NULL;
     r->n_ops = 0;

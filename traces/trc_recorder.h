@@ -45,6 +45,16 @@ struct trc_recorder {
     uint64_t last_end; /* of the previous launch (0 before the first) */
     uint64_t launches;
     struct trc_sig_ring *sig; /* [core][sem] */
+    /* on-chip footprint of the open launch per core: one past the highest
+     * scratchpad / accumulator byte any of its instructions touched
+     * ([core][0] sp, [core][1] acc); closed launches' footprints: occ */
+    uint64_t (*k_foot)[2];
+    struct trc_occ {
+        uint64_t start_ps, end_ps;
+        uint32_t core;
+        uint64_t sp, acc;
+    } *occ;
+    size_t n_occ, cap_occ;
     bool oom;
     uint64_t n_records;
     const struct cc_plan *plan; /* trc_recorder_describe_plan */

@@ -569,11 +569,84 @@ static void test_json_gz_reads_back_to_the_same_trace(void **state)
     trc_trace_destroy(back);
 }
 
+/* The scratchpad and accumulator occupancy counters: during each kernel
+ * launch, the highest byte per partition that the kernel's program on that
+ * core touches (read statically from the emitted program here), as a share
+ * of the memory. */
+static void test_recorder_occupancy_counters_follow_the_kernels_programs(void **state)
+{
+    struct fx *f = *state;
+    const struct trc_trace *t = f->run.t;
+    struct base_diag d;
+    base_diag_clear(&d);
+    struct sim_chip_desc chip;
+    assert_int_equal(sim_chip_load("trn2", &chip, &d), BASE_OK);
+    struct graph_module *m = NULL;
+    struct graph_parse_options po;
+    memset(&po, 0, sizeof po);
+    assert_int_equal(graph_parse(k_small_model, strlen(k_small_model), &po, &m, &d), BASE_OK);
+    struct cc_options co;
+    cc_options_default(&co);
+    co.mode = CC_MODE_EAGER;
+    struct cc_plan *p = NULL;
+    assert_int_equal(cc_compile(m, &chip, &co, &p, &d), BASE_OK);
+    assert_int_equal(cc_plan_n_kernels(p), 2);
+    /* the static footprint of each kernel on core 0 */
+    double want[2][2] = {{0, 0}, {0, 0}};
+    for (uint32_t k = 0; k < 2; k++) {
+        struct isa_program prog;
+        isa_program_init(&prog);
+        struct cc_emit_ctx ctx = {0, chip.cores, NULL};
+        assert_int_equal(cc_kernel_emit(p, k, &ctx, &prog, &d), BASE_OK);
+        int64_t hi_sp = 0, hi_acc = 0;
+        for (int si = 0; si < prog.n_streams; si++)
+            for (uint32_t i = 0; i < prog.streams[si].n; i++) {
+                const struct isa_instr *in = &prog.streams[si].instrs[i];
+                const struct isa_ap *aps[4] = {&in->dst, &in->src0, &in->src1, &in->src2};
+                for (int a = 0; a < 4; a++) {
+                    if (aps[a]->space != ISA_SPACE_SP && aps[a]->space != ISA_SPACE_ACC) continue;
+                    if (!aps[a]->part_count) continue;
+                    int64_t lo, hi;
+                    isa_ap_extent(aps[a], &lo, &hi);
+                    int64_t *h = aps[a]->space == ISA_SPACE_SP ? &hi_sp : &hi_acc;
+                    if (hi > *h) *h = hi;
+                }
+            }
+        want[k][0] = 100.0 * (double)hi_sp / (double)chip.scratchpad.bytes_per_partition;
+        want[k][1] = 100.0 * (double)hi_acc / (double)chip.accumulator.bytes_per_partition;
+        isa_program_deinit(&prog);
+    }
+    assert_true(want[0][0] > 0 && want[0][1] > 0); /* the matmul uses both */
+    assert_true(want[1][0] > 0);                   /* the exponential the scratchpad */
+    const char *names[2] = {"core0 sp use %", "core0 acc use %"};
+    for (int mi = 0; mi < 2; mi++) {
+        const struct trc_lane_data *l = NULL;
+        for (uint32_t i = 0; i < t->n_lanes; i++)
+            if (!strcmp(t->lanes[i].lane.name, names[mi])) l = &t->lanes[i];
+        assert_non_null(l);
+        /* the launches in order: the value held during launch k */
+        int launch = 0;
+        for (size_t k = 0; k < l->n_samples && launch < 2; k++) {
+            if (l->samples[k].value == 0) continue;
+            while (launch < 2 && want[launch][mi] == 0) launch++;
+            if (launch >= 2) break;
+            if (fabs(l->samples[k].value - want[launch][mi]) > 1e-9)
+                fail_msg("%s, launch %d: %g, the program's footprint %g", names[mi], launch, l->samples[k].value,
+                         want[launch][mi]);
+            launch++;
+        }
+        assert_true(launch >= 1);
+    }
+    cc_plan_destroy(p);
+    graph_module_destroy(m);
+}
+
 TEST_MAIN(setup, teardown, T(test_json_every_x_event_has_ts_dur_pid_tid_and_name),
           T(test_json_slices_of_a_thread_are_disjoint_or_properly_nested),
           T(test_json_timestamps_are_microseconds_rebased_to_zero),
           T(test_json_every_thread_has_name_and_sort_index_metadata), T(test_json_flows_pair_up_from_a_dma_to_a_wait),
           T(test_json_counters_and_parameters_are_present), T(test_recorder_lanes_agree_with_the_simulator_statistics),
+          T(test_recorder_occupancy_counters_follow_the_kernels_programs),
           T(test_recorder_hbm_counter_integrates_to_the_hbm_bytes),
           T(test_recorder_utilisation_counter_integrates_to_the_busy_time), T(test_recorder_same_run_gives_identical_files),
           T(test_json_gz_reads_back_to_the_same_trace))
