@@ -498,8 +498,12 @@ static bool is_check_op(const struct graph_op *op)
     case GRAPH_OP_CHECK_EXPECT_CLOSE: return true;
     case GRAPH_OP_CUSTOM_CALL: {
         const struct graph_attr *t = graph_op_attr(op, "call_target_name");
-        return t && t->kind == GRAPH_ATTR_STRING && t->u.str.len > 6 && !memcmp(t->u.str.s, "check.", 6) &&
-               op->n_results == 0;
+        if (!t || t->kind != GRAPH_ATTR_STRING || t->u.str.len <= 6 || memcmp(t->u.str.s, "check.", 6)) return false;
+        if (op->n_results == 0) return true;
+        /* the older form: %r = custom_call @check.eq(a, b) -> tensor<i1>, the verdict */
+        const struct graph_type *rt = op->results[0].type;
+        return op->n_results == 1 && t->u.str.len == 8 && !memcmp(t->u.str.s, "check.eq", 8) && rt &&
+               rt->kind == GRAPH_TYPE_TENSOR && rt->rank == 0 && rt->elem == BASE_DT_I1;
     }
     default: return false;
     }
@@ -943,9 +947,9 @@ static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scop
         int nd, k = op->n_operands;
         int dense[64];
         for (int i = 0; i < k; i++) TRY(dense_for_host(c, op, scope, in[i], &dense[i]));
-        TRY(new_node(c, N_CHECK, op, scope, k, 0, &nd));
+        TRY(new_node(c, N_CHECK, op, scope, k, op->n_results, &nd));
         for (int i = 0; i < k; i++) c->nodes[nd].in[i] = dense[i];
-        return BASE_OK;
+        return bind_results(c, op, scope, nd); /* @check.eq: the runtime writes the verdict */
     }
     if (op->kind == GRAPH_OP_BITCAST_CONVERT &&
         base_dtype_bits(op->operands[0]->type->elem) != base_dtype_bits(op->results[0].type->elem)) {
@@ -1547,6 +1551,13 @@ static enum base_status build_steps(struct cc *c, const struct emit_list *l)
             }
             s.n_check_buffers = (uint32_t)n->n_in;
             s.check_buffers = cb;
+            s.check_out_buffer = UINT32_MAX;
+            if (n->n_out == 1) {
+                struct vinfo *v = &c->vi[c->vi[n->out[0]].root];
+                v->permanent = true;
+                TRY(need_buffer(c, n->out[0]));
+                s.check_out_buffer = (uint32_t)v->buffer;
+            }
             break;
         }
         case N_COLLECTIVE: {

@@ -109,6 +109,7 @@ struct cc_step {
     const struct graph_op *op;     /* CHECK: the check op; its operands' buffers: */
     uint32_t n_check_buffers;
     const uint32_t *check_buffers;
+    uint32_t check_out_buffer;     /* CHECK of @check.eq: its i1 verdict's buffer; UINT32_MAX: none */
     /* BRANCH of a while loop whose iteration count the compiler can tell
      * (a counter from a constant, stepped by a constant, compared with a
      * constant): how many times the body runs; -1 otherwise.  Lets a

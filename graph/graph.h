@@ -305,9 +305,10 @@ void graph_interp_result_free(struct graph_interp_result *res);
 
 /* Evaluates one check op (check.expect_eq, expect_eq_const, expect_almost_eq,
  * expect_almost_eq_const, expect_close, or custom_call @check.* without
- * results) on the given operand tensors with the interpreter's semantics, for
- * runtimes that compute the operands elsewhere (runtime/).  res gets the
- * verdict; a failing check is not an error status. */
+ * results, or @check.eq whose i1 result is the verdict) on the given operand
+ * tensors with the interpreter's semantics, for runtimes that compute the
+ * operands elsewhere (runtime/).  res gets the verdict; a failing check is
+ * not an error status. */
 enum base_status graph_check_eval(const struct graph_op *op, struct base_tensor *const *operands, int n_operands,
                                   struct graph_check_result *res, struct base_diag *diag);
 

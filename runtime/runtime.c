@@ -226,7 +226,10 @@ static enum base_status launch(struct rt *r, uint32_t k)
 
 static enum base_status check_step(struct rt *r, const struct cc_step *s)
 {
-    if (r->opt.timing_only || !r->rep) return BASE_OK; /* no values to check */
+    bool verdict = s->check_out_buffer != UINT32_MAX; /* @check.eq returns it */
+    if (r->opt.timing_only) /* no values to check */
+        return verdict ? write_buffer(r, s->check_out_buffer, NULL) : BASE_OK;
+    if (!r->rep && !verdict) return BASE_OK; /* nobody reads the verdict */
     struct base_tensor *t[8] = {NULL};
     enum base_status st = BASE_OK;
     if (s->n_check_buffers > 8) return fail_at(r, s->op, BASE_ERR_LIMIT, "%s: more than 8 operands", s->op->name);
@@ -234,7 +237,16 @@ static enum base_status check_step(struct rt *r, const struct cc_step *s)
     struct graph_check_result res;
     if (st == BASE_OK) st = graph_check_eval(s->op, t, (int)s->n_check_buffers, &res, r->diag);
     for (uint32_t i = 0; i < 8; i++) base_tensor_release(t[i]);
-    if (st != BASE_OK) return st;
+    if (st == BASE_OK && verdict) {
+        struct base_tensor *v = NULL;
+        st = base_tensor_create(BASE_DT_I1, 0, NULL, &v);
+        if (st == BASE_OK) {
+            ((uint8_t *)v->data)[0] = res.passed;
+            st = write_buffer(r, s->check_out_buffer, v);
+        }
+        base_tensor_release(v);
+    }
+    if (st != BASE_OK || !r->rep) return st;
     struct rt_report *rp = r->rep;
     struct graph_check_result *nc = realloc(rp->checks, (size_t)(rp->n_checks + 1) * sizeof *nc);
     if (!nc) return base_diag_set(r->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");

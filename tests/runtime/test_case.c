@@ -164,7 +164,40 @@ static void test_case_bitcast_convert_regroups_bytes(void **state)
     }
 }
 
+/* The older check form, a verdict returned by @main: %r = custom_call
+ * @check.eq(a, b) -> tensor<i1>; judged on the host like the others, and a
+ * wrong value fails. */
+static void test_case_check_eq_with_a_verdict_result(void **state)
+{
+    (void)state;
+    static const char ok[] =
+        "func.func @main() -> tensor<i1> {\n"
+        "  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+        "  %b = stablehlo.constant dense<[2.0, 4.0]> : tensor<2xf32>\n"
+        "  %s = stablehlo.add %a, %a : tensor<2xf32>\n"
+        "  %r = stablehlo.custom_call @check.eq(%s, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<i1>\n"
+        "  return %r : tensor<i1>\n"
+        "}\n";
+    char bad[sizeof ok];
+    memcpy(bad, ok, sizeof ok);
+    char *e = strstr(bad, "[2.0, 4.0]");
+    assert_non_null(e);
+    e[6] = '5'; /* 2 + 2 is not 5 */
+    const char *chips[] = {"tpu-v5e", "trn2"};
+    for (int c = 0; c < 2; c++) {
+        struct graph_case_result res;
+        bool in_scope = false;
+        run_case(chips[c], ok, &res, &in_scope);
+        if (res.outcome != GRAPH_CASE_PASS) fail_msg("%s: %s", chips[c], res.reason);
+        assert_true(in_scope);
+        run_case(chips[c], bad, &res, NULL);
+        assert_int_equal(res.outcome, GRAPH_CASE_FAIL);
+        if (!strstr(res.reason, "case.mlir:5:")) fail_msg("reason: %s", res.reason);
+    }
+}
+
 TEST_MAIN(NULL, NULL, T(test_case_passes_when_the_machine_computes_the_expected_values),
           T(test_case_fails_with_the_located_check_when_a_value_differs),
           T(test_case_out_of_scope_for_f64_and_unlisted_ops), T(test_case_with_arguments_is_nocheck),
-          T(test_case_parse_error_is_a_located_failure), T(test_case_bitcast_convert_regroups_bytes))
+          T(test_case_parse_error_is_a_located_failure), T(test_case_bitcast_convert_regroups_bytes),
+          T(test_case_check_eq_with_a_verdict_result))
