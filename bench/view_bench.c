@@ -11,6 +11,7 @@
  * and p99 frame times, the first (cold-cache) frame, and what was drawn.
  */
 #include "base/base.h"
+#include "bench/synthetic_trace.h"
 #include "traces/traces.h"
 #include "visualizer/visualizer.h"
 
@@ -49,57 +50,8 @@ static int cmp_d(const void *a, const void *b)
 
 static void write_trace(uint64_t events, const char *path)
 {
-    const uint32_t lanes = 160;
-    uint64_t per = events / lanes;
-    struct trc_trace *t;
-    if (trc_trace_create(&t) != BASE_OK) die(NULL, "create");
-    trc_trace_set_meta(t, "chip", "synthetic");
-    trc_trace_set_meta(t, "model", "view_bench");
-    uint32_t names[8], ops[32];
-    for (int i = 0; i < 8; i++) {
-        char b[32];
-        snprintf(b, sizeof b, "instr%d", i);
-        trc_trace_intern(t, b, &names[i]);
-    }
-    for (int i = 0; i < 32; i++) {
-        char b[48];
-        snprintf(b, sizeof b, "stablehlo.op_%d", i);
-        trc_trace_intern(t, b, &ops[i]);
-    }
-    struct base_rng rng;
-    base_rng_seed(&rng, 1);
-    for (uint32_t l = 0; l < lanes; l++) {
-        struct trc_lane ln;
-        memset(&ln, 0, sizeof ln);
-        snprintf(ln.name, sizeof ln.name, "core%u e%u", l / 16, l % 16);
-        ln.kind = l % 16 >= 4 ? TRC_LANE_DMA : TRC_LANE_ENGINE;
-        ln.core = (int32_t)(l / 16);
-        ln.sort_index = l % 16;
-        uint32_t id;
-        if (trc_trace_add_lane(t, &ln, &id) != BASE_OK) die(NULL, "lane");
-        struct trc_lane_data *ld = &t->lanes[id];
-        ld->slices = malloc(per * sizeof *ld->slices);
-        if (!ld->slices) die(NULL, "out of memory");
-        ld->cap_slices = per;
-        uint64_t now = 0;
-        for (uint64_t k = 0; k < per; k++) {
-            uint64_t r = base_rng_next(&rng);
-            struct trc_slice *s = &ld->slices[k];
-            memset(s, 0, sizeof *s);
-            now += (r & 3) == 0 ? (r >> 2) % 2000 : 0;
-            s->start_ps = now;
-            s->dur_ps = 200 + (r >> 12) % 4000;
-            s->kind = ln.kind == TRC_LANE_DMA ? TRC_SLICE_DMA : TRC_SLICE_INSTR;
-            s->name = names[(r >> 24) % 8];
-            s->op = ops[(k / 500 + (r >> 28) % 2) % 32];
-            s->bytes = (r >> 32) % 65536;
-            s->flops = (r >> 40) % 100000;
-            s->a = k;
-            now += s->dur_ps;
-        }
-        ld->n_slices = per;
-    }
-    if (trc_trace_finalize(t) != BASE_OK) die(NULL, "finalize");
+    struct trc_trace *t = synthetic_trace(events, 160, 16, "view_bench");
+    if (!t) die(NULL, "synthetic trace");
     struct base_diag d;
     base_diag_clear(&d);
     if (trc_write_npt(t, path, &d) != BASE_OK) die(&d, "write");

@@ -568,23 +568,12 @@ bool cc_reduce_op_supported(const struct graph_op *op, const struct cc_target *t
 {
     (void)t;
     if (why && cap) why[0] = 0;
-    if (op->kind == GRAPH_OP_REDUCE) {
+    if (op->kind == GRAPH_OP_REDUCE || op->kind == GRAPH_OP_REDUCE_WINDOW) {
         int n = op->n_operands / 2;
         if (n < 1 || n > MAX_RED || op->n_operands != 2 * n || op->n_results != n)
-            return why_set(why, cap, "reduce takes 1 to 8 inputs with their init values");
-        for (int i = 0; i < 2 * n; i++) {
-            const struct graph_type *ty = op->operands[i]->type;
-            if (!ty || ty->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ty) || ty->quant)
-                return why_set(why, cap, "needs static, non-quantized tensors");
-            if (ty->elem != op->operands[i < n ? i : i - n]->type->elem)
-                return why_set(why, cap, "init values must have their input's element type");
-        }
-        return body_ok(op, n, why, cap);
-    }
-    if (op->kind == GRAPH_OP_REDUCE_WINDOW) {
-        int n = op->n_operands / 2;
-        if (n < 1 || n > MAX_RED || op->n_operands != 2 * n || op->n_results != n)
-            return why_set(why, cap, "reduce_window takes 1 to 8 inputs with their init values");
+            return why_set(why, cap, op->kind == GRAPH_OP_REDUCE ? "reduce takes 1 to 8 inputs with their init values"
+                                                                 : "reduce_window takes 1 to 8 inputs with their init "
+                                                                   "values");
         for (int i = 0; i < 2 * n; i++) {
             const struct graph_type *ty = op->operands[i]->type;
             if (!ty || ty->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ty) || ty->quant)
