@@ -248,6 +248,15 @@ int cc_kb_dma_pieces(const struct cc_kb *b, uint64_t bytes, uint32_t parts)
     double min_bytes = 4.0 * dead_ns * rate;
     if (min_bytes < 4096) min_bytes = 4096;
     int64_t p = (int64_t)((double)bytes / min_bytes);
+    /* A transfer below that and below the 256 KiB that streamed tiles have at
+     * least (pipeline_cap) is a small kernel's lone tile: nothing else wants
+     * the queues, and its time is latency-bound, dead + bytes / (pieces x
+     * rate); pieces of half the bytes a queue moves during its fixed cost
+     * halve it or better. */
+    if (p < 1 && bytes < (256u << 10)) {
+        double half = dead_ns * rate / 2.0;
+        p = (int64_t)((double)bytes / (half > 4096 ? half : 4096));
+    }
     if (p > b->t->n_dma) p = b->t->n_dma;
     if (p > (int64_t)parts) p = parts;
     return p < 1 ? 1 : (int)p;
