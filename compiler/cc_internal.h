@@ -103,6 +103,14 @@ struct cc_kernel {
     const struct cc_view *dyn_views;    /* dyn operand i as the op sees it, addr relative to its buffer */
 };
 
+struct cc_target;
+/* The index of the kernel input holding graph value v, or -1. */
+int cc_kernel_input_index(const struct cc_kernel *k, const struct graph_value *v);
+/* A located error for kernel k (op's location; the kernel's name, else its
+ * kind's): "kernel NAME (OP) on CHIP: msg"; returns st. */
+enum base_status cc_kernel_fail(const struct cc_target *t, const struct cc_kernel *k, const struct graph_op *op,
+                                struct base_diag *diag, enum base_status st, const char *msg);
+
 /* The engines of one core of a chip, by kind (indices into chip->engines;
  * -1 / 0 when the chip has none). */
 #define CC_MAX_ENGINES_OF_KIND SIM_MAX_ENGINES

@@ -251,18 +251,8 @@ struct cc {
         }                                                                                      \
     } while (0)
 
-static enum base_status op_fail(struct cc *c, const struct graph_op *op, enum base_status st, const char *fmt, ...)
-    BASE_PRINTF(4, 5);
-static enum base_status op_fail(struct cc *c, const struct graph_op *op, enum base_status st, const char *fmt, ...)
-{
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    const struct graph_loc *l = op ? &op->loc : NULL;
-    return base_diag_set(c->diag, st, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0, "%s", msg);
-}
+/* A located error: op's location and the message. */
+#define op_fail(c, op, st, ...) graph_op_diag((c)->diag, op, st, __VA_ARGS__)
 
 /* ----------------------------------------------------------------- vmap */
 

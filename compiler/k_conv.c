@@ -141,17 +141,8 @@ bool cc_conv_op_supported(const struct graph_op *op, const struct cc_target *t, 
 
 static const struct cc_operand *find_in(const struct cc_kernel *k, const struct graph_value *v)
 {
-    for (int i = 0; i < k->n_in; i++)
-        if (k->in[i].value == v) return &k->in[i];
-    return NULL;
-}
-
-static enum base_status conv_fail(const struct cc_target *t, const struct cc_kernel *k, const struct graph_op *op,
-                                  struct base_diag *diag, enum base_status st, const char *msg)
-{
-    const struct graph_loc *l = op ? &op->loc : NULL;
-    return base_diag_set(diag, st, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0, "kernel %s (%s) on %s: %s",
-                         k->info.name[0] ? k->info.name : "convolution", op ? op->name : "?", t->chip->name, msg);
+    int i = cc_kernel_input_index(k, v);
+    return i < 0 ? NULL : &k->in[i];
 }
 
 /* The arrays' operand type (as for dots, k_dot.c). */
@@ -189,11 +180,11 @@ enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel 
         if (k->ops[i]->kind == GRAPH_OP_CONVOLUTION) op = k->ops[i];
     if (!op) return base_diag_set(diag, BASE_ERR_INVALID, NULL, 0, 0, "kernel %s: no convolution", k->info.name);
     char why[200];
-    if (!cc_conv_op_supported(op, t, why, sizeof why)) return conv_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, why);
+    if (!cc_conv_op_supported(op, t, why, sizeof why)) return cc_kernel_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, why);
     if (k->n_out != 1 || k->out[0].value != &op->results[0] || k->n_ops != 1)
-        return conv_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "a convolution kernel is the convolution alone");
+        return cc_kernel_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "a convolution kernel is the convolution alone");
     const struct cc_operand *lo = find_in(k, op->operands[0]), *ro = find_in(k, op->operands[1]);
-    if (!lo || !ro) return conv_fail(t, k, op, diag, BASE_ERR_INVALID, "an operand is not a kernel input");
+    if (!lo || !ro) return cc_kernel_fail(t, k, op, diag, BASE_ERR_INVALID, "an operand is not a kernel input");
     const struct cc_view *X = &lo->view, *W = &ro->view, *O = &k->out[0].view;
     struct conv_attrs c;
     read_attrs(op, &c, why, sizeof why);
@@ -201,10 +192,10 @@ enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel 
     int64_t B = X->dims[c.ib], IF = X->dims[c.ifeat], KI = W->dims[c.ki], KO = W->dims[c.ko];
     int64_t G = c.fgc > 1 ? c.fgc : c.bgc;
     if (IF != KI * c.fgc || B % c.bgc || KO % G)
-        return conv_fail(t, k, op, diag, BASE_ERR_INVALID, "feature or batch counts do not match the group counts");
+        return cc_kernel_fail(t, k, op, diag, BASE_ERR_INVALID, "feature or batch counts do not match the group counts");
     int64_t OB = B / c.bgc, KOg = KO / G;
     if (O->dims[c.ob] != OB || O->dims[c.of] != KO)
-        return conv_fail(t, k, op, diag, BASE_ERR_INVALID, "the result's batch or feature size does not match");
+        return cc_kernel_fail(t, k, op, diag, BASE_ERR_INVALID, "the result's batch or feature size does not match");
     struct cc_mm p;
     memset(&p, 0, sizeof p);
     int64_t (*job)[3] = calloc((size_t)G, sizeof *job);
@@ -214,7 +205,7 @@ enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel 
     if (!job || !pcs) {
         free(job);
         free(pcs);
-        return conv_fail(t, k, op, diag, BASE_ERR_NOMEM, "out of memory");
+        return cc_kernel_fail(t, k, op, diag, BASE_ERR_NOMEM, "out of memory");
     }
     /* jobs: the groups */
     for (int64_t g = 0; g < G; g++) {
@@ -257,7 +248,7 @@ enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel 
     if (st != BASE_OK) {
         free(job);
         free(pcs);
-        return conv_fail(t, k, op, diag, st, "the result's spatial sizes do not match the window");
+        return cc_kernel_fail(t, k, op, diag, st, "the result's spatial sizes do not match the window");
     }
     /* pieces: window positions row-major, KI input features each */
     int64_t w[CONV_MAX_S] = {0};
@@ -289,7 +280,7 @@ enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel 
     if (empty) st = cc_mm_emit_zeros(t, k, O, ctx, out, diag); /* no result, or sums over nothing: 0 */
     else if (!integer && p.mm_dt == BASE_DT_F32 && !t->chip->matmul_supports[BASE_DT_F32] &&
              !(t->chip->family == SIM_FAMILY_TPU && t->chip->matmul_supports[BASE_DT_BF16]))
-        st = conv_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "the arrays take neither the operands' types nor f32");
+        st = cc_kernel_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "the arrays take neither the operands' types nor f32");
     else st = cc_mm_emit(t, k, &p, ctx, out, diag);
     free(job);
     free(pcs);

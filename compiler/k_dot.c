@@ -1259,17 +1259,8 @@ static int merge_dims(struct rdim *d, int n)
 
 static const struct cc_operand *find_in(const struct cc_kernel *k, const struct graph_value *v)
 {
-    for (int i = 0; i < k->n_in; i++)
-        if (k->in[i].value == v) return &k->in[i];
-    return NULL;
-}
-
-static enum base_status dot_fail(const struct cc_target *t, const struct cc_kernel *k, const struct graph_op *op,
-                                 struct base_diag *diag, enum base_status st, const char *msg)
-{
-    const struct graph_loc *l = op ? &op->loc : NULL;
-    return base_diag_set(diag, st, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0, "kernel %s (%s) on %s: %s",
-                         k->info.name[0] ? k->info.name : "dot_general", op ? op->name : "?", t->chip->name, msg);
+    int i = cc_kernel_input_index(k, v);
+    return i < 0 ? NULL : &k->in[i];
 }
 
 /* Roles and strides of the dot (views: lhs, rhs, the result's out view or
@@ -1280,10 +1271,10 @@ static enum base_status dot_analyze(const struct cc_target *t, const struct cc_k
     memset(d, 0, sizeof *d);
     d->op = op;
     char why[200];
-    if (!cc_dot_op_supported(op, t, why, sizeof why)) return dot_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, why);
+    if (!cc_dot_op_supported(op, t, why, sizeof why)) return cc_kernel_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, why);
     d->lhs = find_in(k, op->operands[0]);
     d->rhs = find_in(k, op->operands[1]);
-    if (!d->lhs || !d->rhs) return dot_fail(t, k, op, diag, BASE_ERR_INVALID, "an operand is not a kernel input");
+    if (!d->lhs || !d->rhs) return cc_kernel_fail(t, k, op, diag, BASE_ERR_INVALID, "an operand is not a kernel input");
     const struct cc_view *L = &d->lhs->view, *R = &d->rhs->view;
     int nb, nc;
     int64_t lb[BASE_MAX_RANK], rb[BASE_MAX_RANK], lc[BASE_MAX_RANK], rc[BASE_MAX_RANK];
@@ -1300,7 +1291,7 @@ static enum base_status dot_analyze(const struct cc_target *t, const struct cc_k
     for (int i = 0; i < R->rank; i++)
         if (!has(rb, nb, i) && !has(rc, nc, i)) d->n[d->nn++] = (struct rdim){R->dims[i], {0, R->strides[i], res->strides[ro++]}};
     for (int i = 0; i < nc; i++) d->k[d->nk++] = (struct rdim){L->dims[lc[i]], {L->strides[lc[i]], R->strides[rc[i]], 0}};
-    if (ro != res->rank) return dot_fail(t, k, op, diag, BASE_ERR_INVALID, "the result's rank does not match the dims");
+    if (ro != res->rank) return cc_kernel_fail(t, k, op, diag, BASE_ERR_INVALID, "the result's rank does not match the dims");
     d->res_rank = res->rank;
     for (int i = 0; i < res->rank; i++) d->res_dims[i] = res->dims[i];
     return BASE_OK;
@@ -1402,7 +1393,7 @@ static enum base_status dot_gemm(const struct cc_target *t, const struct cc_kern
         }
         out->name[n] = 0;
     }
-    if (st != BASE_OK && st != BASE_ERR_LIMIT) return dot_fail(t, k, d->op, diag, st, gd.msg);
+    if (st != BASE_OK && st != BASE_ERR_LIMIT) return cc_kernel_fail(t, k, d->op, diag, st, gd.msg);
     return st;
 }
 
@@ -1431,11 +1422,11 @@ static enum base_status dot_general_mm(const struct cc_target *t, const struct c
         for (int i = 0; i < n0; i++) jobs[nj++] = d->n[i];
     }
     if (epi && d->nn > CC_MM_MAX_N)
-        return dot_fail(t, k, d->op, diag, BASE_ERR_UNSUPPORTED, "an epilogue over more than 4 rhs free dims");
+        return cc_kernel_fail(t, k, d->op, diag, BASE_ERR_UNSUPPORTED, "an epilogue over more than 4 rhs free dims");
     struct rdim M = d->nm ? d->m[d->nm - 1] : (struct rdim){1, {0, 0, 0}};
     uint32_t n_jobs = 1;
     int64_t(*off)[3] = job_offsets(jobs, nj, &n_jobs);
-    if (!off) return dot_fail(t, k, d->op, diag, BASE_ERR_LIMIT, "too many batch positions");
+    if (!off) return cc_kernel_fail(t, k, d->op, diag, BASE_ERR_LIMIT, "too many batch positions");
     p.job_off = (const int64_t(*)[3])off;
     p.n_jobs = n_jobs;
     p.s_addr = d->lhs->view.addr;
@@ -1463,7 +1454,7 @@ static enum base_status dot_general_mm(const struct cc_target *t, const struct c
     for (int i = 0; i + 1 < nk; i++) np *= d->k[i].size;
     if (np > (1 << 20) || kin.size > UINT32_MAX) {
         free(off);
-        return dot_fail(t, k, d->op, diag, BASE_ERR_LIMIT, "too many contracting positions");
+        return cc_kernel_fail(t, k, d->op, diag, BASE_ERR_LIMIT, "too many contracting positions");
     }
     struct cc_mm_piece *pcs = calloc((size_t)(np ? np : 1), sizeof *pcs);
     if (!pcs) {
@@ -1499,7 +1490,7 @@ static enum base_status dot_general_mm(const struct cc_target *t, const struct c
     }
     enum base_status st = BASE_OK;
     if ((np == 0 || kin.size == 0) && epi) {
-        st = dot_fail(t, k, d->op, diag, BASE_ERR_UNSUPPORTED, "an epilogue after a contraction over zero elements");
+        st = cc_kernel_fail(t, k, d->op, diag, BASE_ERR_UNSUPPORTED, "an epilogue after a contraction over zero elements");
     } else if (np == 0 || kin.size == 0) {
         st = cc_mm_emit_zeros(t, k, C, ctx, out, diag); /* sums over nothing: 0 */
     } else {
@@ -1532,14 +1523,14 @@ enum base_status cc_emit_dot(const struct cc_target *t, const struct cc_kernel *
     for (int i = 0; i < k->n_ops && !op; i++)
         if (is_dot(k->ops[i])) op = k->ops[i], at = i;
     if (!op) return base_diag_set(diag, BASE_ERR_INVALID, NULL, 0, 0, "kernel %s: no dot_general", k->info.name);
-    if (k->n_out < 1) return dot_fail(t, k, op, diag, BASE_ERR_INVALID, "no outputs");
+    if (k->n_out < 1) return cc_kernel_fail(t, k, op, diag, BASE_ERR_INVALID, "no outputs");
     const struct graph_value *res = &op->results[0];
     /* the epilogue: the ops after the dot; a lone convert of the dot stored
      * by itself is the store's conversion */
     int n_epi = k->n_ops - at - 1;
     for (int i = 0; i < at; i++)
         if (k->ops[i]->kind != GRAPH_OP_CONSTANT)
-            return dot_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "ops before the dot in its kernel");
+            return cc_kernel_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "ops before the dot in its kernel");
     const struct cc_view *C = &k->out[0].view;
     bool plain = n_epi == 0 && k->n_out == 1 && k->out[0].value == res;
     if (n_epi == 1 && k->n_out == 1 && k->ops[at + 1]->kind == GRAPH_OP_CONVERT &&
@@ -1564,7 +1555,7 @@ enum base_status cc_emit_dot(const struct cc_target *t, const struct cc_kernel *
     enum base_dtype mm = integer ? BASE_DT_COUNT : pick_mm_dtype(t->chip, d.lt, d.rt);
     if (!integer && mm == BASE_DT_F32 && !t->chip->matmul_supports[BASE_DT_F32] &&
         !(t->chip->family == SIM_FAMILY_TPU && t->chip->matmul_supports[BASE_DT_BF16]))
-        return dot_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "the arrays take neither the operands' types nor f32");
+        return cc_kernel_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "the arrays take neither the operands' types nor f32");
     d.nk = merge_dims(d.k, d.nk);
     bool empty_k = false; /* sums over nothing: the general engine writes zeros */
     for (int i = 0; i < d.nk; i++)
@@ -1588,7 +1579,7 @@ enum base_status cc_emit_dot(const struct cc_target *t, const struct cc_kernel *
     es.rank = rt->rank;
     for (int i = 0; i < rt->rank; i++) es.dims[i] = rt->dims[i];
     bool in_ok[CC_TILE_MAX_VIEWS];
-    if (k->n_in > CC_TILE_MAX_VIEWS) return dot_fail(t, k, op, diag, BASE_ERR_LIMIT, "too many inputs");
+    if (k->n_in > CC_TILE_MAX_VIEWS) return cc_kernel_fail(t, k, op, diag, BASE_ERR_LIMIT, "too many inputs");
     for (int i = 0; i < k->n_in; i++) {
         const struct cc_view *v = &k->in[i].view;
         bool same = v->rank == rt->rank;

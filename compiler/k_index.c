@@ -20,13 +20,6 @@
 
 #define MAXR BASE_MAX_RANK
 
-static int find_in(const struct cc_kernel *k, const struct graph_value *v)
-{
-    for (int i = 0; i < k->n_in; i++)
-        if (k->in[i].value == v) return i;
-    return -1;
-}
-
 static bool contains(const int64_t *a, int n, int64_t v)
 {
     for (int i = 0; i < n; i++)
@@ -132,7 +125,7 @@ static enum base_status ix_begin(struct ix *s, const struct cc_target *t, const 
     s->tl = calloc(1, sizeof *s->tl);
     s->op = k->n_ops == 1 ? k->ops[0] : NULL;
     if (!s->b || !s->tl) return base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    if (!s->op || s->op->kind != kind || k->n_out != 1 || s->op->n_operands < 1 || find_in(k, s->op->operands[0]) < 0)
+    if (!s->op || s->op->kind != kind || k->n_out != 1 || s->op->n_operands < 1 || cc_kernel_input_index(k, s->op->operands[0]) < 0)
         return cc_kb_fail(s->b, BASE_ERR_INVALID, "a %s kernel is the op alone", cc_kernel_kind_name(k->kind));
     return BASE_OK;
 }
@@ -149,7 +142,7 @@ enum base_status cc_emit_dynamic_slice(const struct cc_target *t, const struct c
     struct ix s;
     enum base_status st = ix_begin(&s, t, k, out, diag, GRAPH_OP_DYNAMIC_SLICE);
     if (st != BASE_OK) goto done;
-    const struct cc_view *x = &k->in[find_in(k, s.op->operands[0])].view;
+    const struct cc_view *x = &k->in[cc_kernel_input_index(k, s.op->operands[0])].view;
     int64_t sizes[MAXR], start[MAXR];
     if (graph_attr_as_i64_list(graph_op_attr(s.op, "slice_sizes"), sizes, MAXR) != x->rank) {
         st = cc_kb_fail(s.b, BASE_ERR_INVALID, "slice_sizes must have one size per operand dimension");
@@ -174,8 +167,8 @@ enum base_status cc_emit_dynamic_update_slice(const struct cc_target *t, const s
     struct ix s;
     enum base_status st = ix_begin(&s, t, k, out, diag, GRAPH_OP_DYNAMIC_UPDATE_SLICE);
     if (st != BASE_OK) goto done;
-    int ui = s.op->n_operands > 1 ? find_in(k, s.op->operands[1]) : -1;
-    const struct cc_view *x = &k->in[find_in(k, s.op->operands[0])].view;
+    int ui = s.op->n_operands > 1 ? cc_kernel_input_index(k, s.op->operands[1]) : -1;
+    const struct cc_view *x = &k->in[cc_kernel_input_index(k, s.op->operands[0])].view;
     const struct cc_view *o = &k->out[0].view;
     if (ui < 0 || k->in[ui].view.rank != x->rank || o->rank != x->rank) {
         st = cc_kb_fail(s.b, BASE_ERR_INVALID, "the update must be a kernel input of the operand's rank");
@@ -238,7 +231,7 @@ enum base_status cc_emit_gather(const struct cc_target *t, const struct cc_kerne
     enum base_status st = ix_begin(&s, t, k, out, diag, GRAPH_OP_GATHER);
     if (st != BASE_OK) goto done;
     const struct graph_op *op = s.op;
-    const struct cc_view *x = &k->in[find_in(k, op->operands[0])].view;
+    const struct cc_view *x = &k->in[cc_kernel_input_index(k, op->operands[0])].view;
     const struct cc_view *o = &k->out[0].view;
     const struct graph_attr *dn = graph_op_attr(op, "dimension_numbers");
     int64_t offd[MAXR], coll[MAXR], obd[MAXR], sibd[MAXR], sim[MAXR], slice[MAXR], ivd = 0;
@@ -713,7 +706,7 @@ enum base_status cc_emit_scatter(const struct cc_target *t, const struct cc_kern
         st = cc_kb_fail(s.b, BASE_ERR_UNSUPPORTED, "%s", why);
         goto done;
     }
-    int ui = find_in(k, op->operands[2]);
+    int ui = cc_kernel_input_index(k, op->operands[2]);
     const struct graph_attr *dn = graph_op_attr(op, "scatter_dimension_numbers");
     if (ui < 0 || !dn || k->n_dyn != 1 || !k->dyn_views) {
         st = cc_kb_fail(s.b, BASE_ERR_INVALID, "malformed scatter");
@@ -723,7 +716,7 @@ enum base_status cc_emit_scatter(const struct cc_target *t, const struct cc_kern
     memset(&g, 0, sizeof g);
     g.k = k;
     g.ctx = ctx;
-    const struct cc_view *x = &k->in[find_in(k, op->operands[0])].view;
+    const struct cc_view *x = &k->in[cc_kernel_input_index(k, op->operands[0])].view;
     g.u = &k->in[ui].view;
     g.o = &k->out[0].view;
     int64_t uwd[MAXR], iwd[MAXR], sibd[MAXR], ivd = 0;

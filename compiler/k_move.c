@@ -14,13 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int find_in(const struct cc_kernel *k, const struct graph_value *v)
-{
-    for (int i = 0; i < k->n_in; i++)
-        if (k->in[i].value == v) return i;
-    return -1;
-}
-
 /* Elements per partition of an HBM -> HBM tile: big transfers, but enough
  * tiles to share among the cores (8 each). */
 static int64_t move_free(const struct cc_kb *b, int64_t count, size_t es, const struct cc_emit_ctx *ctx)
@@ -123,7 +116,7 @@ enum base_status cc_emit_concat(const struct cc_target *t, const struct cc_kerne
     size_t es = base_dtype_size(o->dtype);
     int64_t off = 0, total = 0;
     for (int i = 0; i < n; i++) {
-        int j = find_in(k, op->operands[i]);
+        int j = cc_kernel_input_index(k, op->operands[i]);
         if (j < 0) {
             st = cc_kb_fail(b, BASE_ERR_INVALID, "operand %d is not a kernel input", i);
             goto done;
@@ -196,7 +189,7 @@ int cc_move_fill_tile(struct cc_kb *b, const struct cc_kernel *k, const struct g
         in.op = ISA_OP_MEMSET;
         in.imm0 = c;
     } else {
-        int j = find_in(k, value);
+        int j = cc_kernel_input_index(k, value);
         if (j < 0) {
             cc_kb_fail(b, BASE_ERR_INVALID, "the scalar value is not a kernel input");
             return -1;
@@ -236,7 +229,7 @@ enum base_status cc_emit_pad(const struct cc_target *t, const struct cc_kernel *
         st = cc_kb_fail(b, BASE_ERR_INVALID, "a pad kernel is one stablehlo.pad");
         goto done;
     }
-    int xi = find_in(k, op->operands[0]);
+    int xi = cc_kernel_input_index(k, op->operands[0]);
     if (xi < 0) {
         st = cc_kb_fail(b, BASE_ERR_INVALID, "the padded operand is not a kernel input");
         goto done;

@@ -82,6 +82,23 @@ struct cc_kb *cc_kb_new(const struct cc_target *t, const struct cc_kernel *k, st
 
 void cc_kb_free(struct cc_kb *b) { free(b); }
 
+int cc_kernel_input_index(const struct cc_kernel *k, const struct graph_value *v)
+{
+    for (int i = 0; i < k->n_in; i++)
+        if (k->in[i].value == v) return i;
+    return -1;
+}
+
+enum base_status cc_kernel_fail(const struct cc_target *t, const struct cc_kernel *k, const struct graph_op *op,
+                                struct base_diag *diag, enum base_status st, const char *msg)
+{
+    const char *name = k->info.name[0] ? k->info.name : cc_kernel_kind_name(k->kind);
+    if (op)
+        return base_diag_set(diag, st, op->loc.file, op->loc.line, op->loc.col, "kernel %s (%s) on %s: %s", name,
+                             op->name, t->chip->name, msg);
+    return base_diag_set(diag, st, NULL, 0, 0, "kernel %s on %s: %s", name, t->chip->name, msg);
+}
+
 enum base_status cc_kb_fail(struct cc_kb *b, enum base_status st, const char *fmt, ...)
 {
     const struct graph_op *root = b->k->info.root ? b->k->info.root : (b->k->n_ops > 0 ? b->k->ops[0] : NULL);
@@ -90,11 +107,7 @@ enum base_status cc_kb_fail(struct cc_kb *b, enum base_status st, const char *fm
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const char *name = b->k->info.name[0] ? b->k->info.name : cc_kernel_kind_name(b->k->kind);
-    if (root)
-        return base_diag_set(b->diag, st, root->loc.file, root->loc.line, root->loc.col, "kernel %s (%s) on %s: %s",
-                             name, root->name, b->t->chip->name, msg);
-    return base_diag_set(b->diag, st, NULL, 0, 0, "kernel %s on %s: %s", name, b->t->chip->name, msg);
+    return cc_kernel_fail(b->t, b->k, root, b->diag, st, msg);
 }
 
 int cc_kb_buffer(struct cc_kb *b, uint64_t slot_bytes, int slots)

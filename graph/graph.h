@@ -222,6 +222,10 @@ int graph_func_n_results(const struct graph_op *func);
 const struct graph_type *graph_func_result_type(const struct graph_op *func, int i);
 
 const struct graph_attr *graph_op_attr(const struct graph_op *op, const char *name);
+/* Sets diag to st with op's location (none when op is NULL) and the
+ * formatted message (at most 400 bytes); returns st. */
+enum base_status graph_op_diag(struct base_diag *diag, const struct graph_op *op, enum base_status st, const char *fmt,
+                               ...) BASE_PRINTF(4, 5);
 /* Number of devices of the module's (first) sdy.mesh, or 1 without a mesh. */
 int graph_module_mesh_size(const struct graph_module *m);
 /* The op that ends a block (return / stablehlo.return / func.return / sdy.return), or NULL. */

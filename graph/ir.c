@@ -3,6 +3,8 @@
 #include "graph/graph.h"
 #include "graph/print_internal.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +226,18 @@ bool graph_attr_is_keyword(const struct graph_attr *a, const char *word)
 
 /* ------------------------------------------------------------------------ */
 /* Ops, functions, modules                                                   */
+
+enum base_status graph_op_diag(struct base_diag *diag, const struct graph_op *op, enum base_status st, const char *fmt,
+                               ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const struct graph_loc *l = op ? &op->loc : NULL;
+    return base_diag_set(diag, st, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0, "%s", msg);
+}
 
 const struct graph_attr *graph_op_attr(const struct graph_op *op, const char *name)
 {

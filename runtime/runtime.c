@@ -47,18 +47,8 @@ struct rt {
     uint64_t launches;
 };
 
-static enum base_status fail_at(struct rt *r, const struct graph_op *op, enum base_status st, const char *fmt, ...)
-    BASE_PRINTF(4, 5);
-static enum base_status fail_at(struct rt *r, const struct graph_op *op, enum base_status st, const char *fmt, ...)
-{
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    const struct graph_loc *l = op ? &op->loc : NULL;
-    return base_diag_set(r->diag, st, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0, "%s", msg);
-}
+/* A located error: op's location and the message. */
+#define fail_at(r, op, st, ...) graph_op_diag((r)->diag, op, st, __VA_ARGS__)
 
 static struct sim_loc hbm_at(uint64_t addr)
 {

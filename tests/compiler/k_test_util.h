@@ -355,4 +355,39 @@ static inline void kt_check_both(struct kt *t, cc_emit_fn fn, double ulps)
     kt_check(t, "trn2", fn, ulps);
 }
 
+/* The kernel of src (one op of `kind` and its group) emitted by fn on chip
+ * chip_name over n_cores cores (0: all), with random inputs of `seed`,
+ * against the interpreter's run of ref (NULL: src itself) on the same
+ * inputs; every output within ulps (0: bit for bit). */
+static inline void kt_check_vs_interp(const char *src, const char *ref, enum cc_kernel_kind kind, cc_emit_fn fn,
+                                      const char *chip_name, uint32_t n_cores, uint64_t seed, double ulps)
+{
+    struct kt t;
+    kt_parse(&t, src, kind);
+    kt_random_inputs(&t, seed, 1.0);
+    struct sim_chip_desc chip;
+    kt_load_chip(chip_name, &chip);
+    struct graph_module *rm = ref ? prog_parse(ref) : t.m;
+    struct graph_interp_options io;
+    memset(&io, 0, sizeof io);
+    struct graph_interp_result res;
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (graph_interp_run(rm, NULL, t.args, t.n_args, &io, &res, &d) != BASE_OK) {
+        base_diag_print(&d, stderr);
+        fail_msg("interpreter failed");
+    }
+    struct kt_run r;
+    kt_run(&t, &chip, fn, false, n_cores, &r);
+    for (int i = 0; i < t.n_out; i++) {
+        char what[96];
+        snprintf(what, sizeof what, "%s (%u cores) output %d", chip_name, n_cores, i);
+        kt_compare(r.outs[i], res.outputs[i], ulps, what);
+    }
+    kt_run_free(&r);
+    graph_interp_result_free(&res);
+    if (ref) graph_module_destroy(rm);
+    kt_free(&t);
+}
+
 #endif

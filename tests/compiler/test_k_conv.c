@@ -8,30 +8,7 @@
  * interpreter's run of ref (NULL: src) on the same inputs, bit for bit. */
 static void check_ref(const char *src, const char *ref, const char *chip_name, uint32_t n_cores, uint64_t seed)
 {
-    struct kt t;
-    kt_parse(&t, src, CC_K_CONV);
-    kt_random_inputs(&t, seed, 1.0);
-    struct sim_chip_desc chip;
-    kt_load_chip(chip_name, &chip);
-    struct graph_module *rm = ref ? prog_parse(ref) : t.m;
-    struct graph_interp_options io;
-    memset(&io, 0, sizeof io);
-    struct graph_interp_result res;
-    struct base_diag d;
-    base_diag_clear(&d);
-    if (graph_interp_run(rm, NULL, t.args, t.n_args, &io, &res, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        fail_msg("interpreter failed");
-    }
-    struct kt_run r;
-    kt_run(&t, &chip, cc_emit_conv, false, n_cores, &r);
-    char what[96];
-    snprintf(what, sizeof what, "%s (%u cores)", chip_name, n_cores);
-    kt_compare(r.outs[0], res.outputs[0], 0, what);
-    kt_run_free(&r);
-    graph_interp_result_free(&res);
-    if (ref) graph_module_destroy(rm);
-    kt_free(&t);
+    kt_check_vs_interp(src, ref, CC_K_CONV, cc_emit_conv, chip_name, n_cores, seed, 0);
 }
 
 static void check(const char *src, uint64_t seed)

@@ -9,41 +9,10 @@
 /* The kernel of src run on chip `chip_name` over n_cores cores (0: all),
  * against the interpreter's run of ref (NULL: src itself) on the same
  * inputs; ulps 0: bit for bit. */
-static void check_ref_emit(const char *src, const char *ref, const char *chip_name, uint32_t n_cores, uint64_t seed,
-                           double ulps, cc_emit_fn fn)
-{
-    struct kt t;
-    kt_parse(&t, src, CC_K_DOT);
-    kt_random_inputs(&t, seed, 1.0);
-    struct sim_chip_desc chip;
-    kt_load_chip(chip_name, &chip);
-    struct graph_module *rm = ref ? prog_parse(ref) : t.m;
-    struct graph_interp_options io;
-    memset(&io, 0, sizeof io);
-    struct graph_interp_result res;
-    struct base_diag d;
-    base_diag_clear(&d);
-    if (graph_interp_run(rm, NULL, t.args, t.n_args, &io, &res, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        fail_msg("interpreter failed");
-    }
-    struct kt_run r;
-    kt_run(&t, &chip, fn, false, n_cores, &r);
-    for (int i = 0; i < t.n_out; i++) {
-        char what[96];
-        snprintf(what, sizeof what, "%s (%u cores) output %d", chip_name, n_cores, i);
-        kt_compare(r.outs[i], res.outputs[i], ulps, what);
-    }
-    kt_run_free(&r);
-    graph_interp_result_free(&res);
-    if (ref) graph_module_destroy(rm);
-    kt_free(&t);
-}
-
 static void check_ref(const char *src, const char *ref, const char *chip_name, uint32_t n_cores, uint64_t seed,
                       double ulps)
 {
-    check_ref_emit(src, ref, chip_name, n_cores, seed, ulps, cc_emit_dot);
+    kt_check_vs_interp(src, ref, CC_K_DOT, cc_emit_dot, chip_name, n_cores, seed, ulps);
 }
 
 /* Bit for bit on tpu-v5e and trn2, one core and three. */
@@ -58,13 +27,15 @@ static void check(const char *src, uint64_t seed)
     "  %r = stablehlo.dot_general %a, %b, " DIMS " : (" L ", " R ") -> " RES "\n"
 #define MAIN2(L, R, RES, BODY) \
     "func.func @main(%a: " L ", %b: " R ") -> " RES " {\n" BODY "  func.return %r : " RES "\n}\n"
+/* @main(a: L, b: R) -> RES returning dot_general(a, b) with DIMS */
+#define DOT_MAIN(L, R, RES, DIMS) MAIN2(L, R, RES, DOT(L, R, RES, DIMS))
 
 /* the GEMM path, ragged tiles in every dim */
 static void test_k_dot_bf16_row_major(void **state)
 {
     (void)state;
-    check(MAIN2("tensor<200x300xbf16>", "tensor<300x700xbf16>", "tensor<200x700xbf16>",
-                DOT("tensor<200x300xbf16>", "tensor<300x700xbf16>", "tensor<200x700xbf16>", "contracting_dims = [1] x [0]")),
+    check(DOT_MAIN("tensor<200x300xbf16>", "tensor<300x700xbf16>", "tensor<200x700xbf16>",
+                   "contracting_dims = [1] x [0]"),
           1);
 }
 
@@ -74,9 +45,8 @@ static void test_k_dot_bf16_row_major(void **state)
 static void test_k_dot_long_k_several_chunks_and_blocks(void **state)
 {
     (void)state;
-    const char *src = MAIN2("tensor<256x6000xbf16>", "tensor<6000x1100xbf16>", "tensor<256x1100xf32>",
-                            DOT("tensor<256x6000xbf16>", "tensor<6000x1100xbf16>", "tensor<256x1100xf32>",
-                                "contracting_dims = [1] x [0]"));
+    const char *src = DOT_MAIN("tensor<256x6000xbf16>", "tensor<6000x1100xbf16>", "tensor<256x1100xf32>",
+                               "contracting_dims = [1] x [0]");
     check_ref(src, NULL, "trn2", 2, 19, 0);
     check_ref(src, NULL, "trn2", 1, 19, 0);
     check_ref(src, NULL, "tpu-v5e", 1, 19, 0);
@@ -86,8 +56,8 @@ static void test_k_dot_long_k_several_chunks_and_blocks(void **state)
 static void test_k_dot_contracting_dim_not_innermost_and_transposed_rhs(void **state)
 {
     (void)state;
-    check(MAIN2("tensor<300x130xbf16>", "tensor<90x300xbf16>", "tensor<130x90xf32>",
-                DOT("tensor<300x130xbf16>", "tensor<90x300xbf16>", "tensor<130x90xf32>", "contracting_dims = [0] x [1]")),
+    check(DOT_MAIN("tensor<300x130xbf16>", "tensor<90x300xbf16>", "tensor<130x90xf32>",
+                   "contracting_dims = [0] x [1]"),
           2);
 }
 
@@ -107,9 +77,8 @@ static void test_k_dot_transposed_views(void **state)
 static void test_k_dot_batch_dim_in_the_middle(void **state)
 {
     (void)state;
-    check(MAIN2("tensor<40x3x70xbf16>", "tensor<70x3x50xbf16>", "tensor<3x40x50xbf16>",
-                DOT("tensor<40x3x70xbf16>", "tensor<70x3x50xbf16>", "tensor<3x40x50xbf16>",
-                    "batching_dims = [1] x [1], contracting_dims = [2] x [0]")),
+    check(DOT_MAIN("tensor<40x3x70xbf16>", "tensor<70x3x50xbf16>", "tensor<3x40x50xbf16>",
+                   "batching_dims = [1] x [1], contracting_dims = [2] x [0]"),
           4);
 }
 
@@ -117,9 +86,8 @@ static void test_k_dot_batch_dim_in_the_middle(void **state)
 static void test_k_dot_two_batch_dims_and_free_dims(void **state)
 {
     (void)state;
-    check(MAIN2("tensor<2x4x3x5x64xbf16>", "tensor<2x4x64x7x6xbf16>", "tensor<2x4x3x5x7x6xf32>",
-                DOT("tensor<2x4x3x5x64xbf16>", "tensor<2x4x64x7x6xbf16>", "tensor<2x4x3x5x7x6xf32>",
-                    "batching_dims = [0, 1] x [0, 1], contracting_dims = [4] x [2]")),
+    check(DOT_MAIN("tensor<2x4x3x5x64xbf16>", "tensor<2x4x64x7x6xbf16>", "tensor<2x4x3x5x7x6xf32>",
+                   "batching_dims = [0, 1] x [0, 1], contracting_dims = [4] x [2]"),
           5);
 }
 
@@ -127,9 +95,8 @@ static void test_k_dot_two_batch_dims_and_free_dims(void **state)
 static void test_k_dot_contracting_dims_that_merge(void **state)
 {
     (void)state;
-    check(MAIN2("tensor<33x8x40xbf16>", "tensor<8x40x65xbf16>", "tensor<33x65xbf16>",
-                DOT("tensor<33x8x40xbf16>", "tensor<8x40x65xbf16>", "tensor<33x65xbf16>",
-                    "contracting_dims = [1, 2] x [0, 1]")),
+    check(DOT_MAIN("tensor<33x8x40xbf16>", "tensor<8x40x65xbf16>", "tensor<33x65xbf16>",
+                   "contracting_dims = [1, 2] x [0, 1]"),
           6);
 }
 
@@ -138,9 +105,8 @@ static void test_k_dot_contracting_dims_that_merge(void **state)
 static void test_k_dot_contracting_dims_that_do_not_merge(void **state)
 {
     (void)state;
-    check(MAIN2("tensor<6x30x140xbf16>", "tensor<140x20x6xbf16>", "tensor<30x20xbf16>",
-                DOT("tensor<6x30x140xbf16>", "tensor<140x20x6xbf16>", "tensor<30x20xbf16>",
-                    "contracting_dims = [2, 0] x [0, 2]")),
+    check(DOT_MAIN("tensor<6x30x140xbf16>", "tensor<140x20x6xbf16>", "tensor<30x20xbf16>",
+                   "contracting_dims = [2, 0] x [0, 2]"),
           7);
 }
 
@@ -303,12 +269,11 @@ static void test_k_dot_tpu_precisions_within_tolerance(void **state)
 static void test_k_dot_fp8_operands(void **state)
 {
     (void)state;
-    check(MAIN2("tensor<130x260xf8E4M3FN>", "tensor<260x140xf8E4M3FN>", "tensor<130x140xbf16>",
-                DOT("tensor<130x260xf8E4M3FN>", "tensor<260x140xf8E4M3FN>", "tensor<130x140xbf16>",
-                    "contracting_dims = [1] x [0]")),
+    check(DOT_MAIN("tensor<130x260xf8E4M3FN>", "tensor<260x140xf8E4M3FN>", "tensor<130x140xbf16>",
+                   "contracting_dims = [1] x [0]"),
           14);
-    check(MAIN2("tensor<64x100xf8E5M2>", "tensor<100x70xbf16>", "tensor<64x70xf32>",
-                DOT("tensor<64x100xf8E5M2>", "tensor<100x70xbf16>", "tensor<64x70xf32>", "contracting_dims = [1] x [0]")),
+    check(DOT_MAIN("tensor<64x100xf8E5M2>", "tensor<100x70xbf16>", "tensor<64x70xf32>",
+                   "contracting_dims = [1] x [0]"),
           15);
 }
 
@@ -328,11 +293,9 @@ static void test_k_dot_integers_exact(void **state)
 {
     (void)state;
     const char *srcs[] = {
-        MAIN2("tensor<40x300xi8>", "tensor<300x70xi8>", "tensor<40x70xi32>",
-              DOT("tensor<40x300xi8>", "tensor<300x70xi8>", "tensor<40x70xi32>", "contracting_dims = [1] x [0]")),
-        MAIN2("tensor<3x20x50xi32>", "tensor<3x50x30xi32>", "tensor<3x20x30xi32>",
-              DOT("tensor<3x20x50xi32>", "tensor<3x50x30xi32>", "tensor<3x20x30xi32>",
-                  "batching_dims = [0] x [0], contracting_dims = [2] x [1]")),
+        DOT_MAIN("tensor<40x300xi8>", "tensor<300x70xi8>", "tensor<40x70xi32>", "contracting_dims = [1] x [0]"),
+        DOT_MAIN("tensor<3x20x50xi32>", "tensor<3x50x30xi32>", "tensor<3x20x30xi32>",
+                 "batching_dims = [0] x [0], contracting_dims = [2] x [1]"),
         "func.func @main(%a: tensor<30x40xui8>, %b: tensor<40x20xui8>) -> tensor<30x20xi64> {\n"
         DOT("tensor<30x40xui8>", "tensor<40x20xui8>", "tensor<30x20xui32>", "contracting_dims = [1] x [0]")
         "  %c = stablehlo.convert %r : (tensor<30x20xui32>) -> tensor<30x20xi64>\n"
@@ -480,8 +443,8 @@ static void test_k_dot_explicit_precision_and_algorithm_kept(void **state)
                  "  func.return %%r : tensor<40x30xf32>\n}\n",
                  cases[i].attr);
         pass_model(ref, 16384, 40, 100, 30, "f32", cases[i].passes);
-        check_ref_emit(src, ref, "tpu-v5e", 1, 30 + i, 0, emit_dot_highest);
-        check_ref_emit(src, NULL, "trn2", 1, 30 + i, 0, emit_dot_highest); /* native f32: the interpreter */
+        kt_check_vs_interp(src, ref, CC_K_DOT, emit_dot_highest, "tpu-v5e", 1, 30 + i, 0);
+        kt_check_vs_interp(src, NULL, CC_K_DOT, emit_dot_highest, "trn2", 1, 30 + i, 0); /* native f32: the interpreter */
     }
     free(ref);
 }
@@ -613,11 +576,9 @@ static void test_k_dot_zero_sized_contraction_is_zeros(void **state)
 {
     (void)state;
     static const char *const srcs[2] = {
-        MAIN2("tensor<5x0xf32>", "tensor<0x7xf32>", "tensor<5x7xf32>",
-              DOT("tensor<5x0xf32>", "tensor<0x7xf32>", "tensor<5x7xf32>", "contracting_dims = [1] x [0]")),
-        MAIN2("tensor<2x3x0xi32>", "tensor<2x0x4xi32>", "tensor<2x3x4xi32>",
-              DOT("tensor<2x3x0xi32>", "tensor<2x0x4xi32>", "tensor<2x3x4xi32>",
-                  "batching_dims = [0] x [0], contracting_dims = [2] x [1]")),
+        DOT_MAIN("tensor<5x0xf32>", "tensor<0x7xf32>", "tensor<5x7xf32>", "contracting_dims = [1] x [0]"),
+        DOT_MAIN("tensor<2x3x0xi32>", "tensor<2x0x4xi32>", "tensor<2x3x4xi32>",
+                 "batching_dims = [0] x [0], contracting_dims = [2] x [1]"),
     };
     const char *chips[2] = {"tpu-v5e", "trn2"};
     for (int i = 0; i < 2; i++)
@@ -645,8 +606,8 @@ static void test_k_dot_zero_sized_contraction_is_zeros(void **state)
 static void test_k_dot_more_cores_than_blocks(void **state)
 {
     (void)state;
-    check_ref(MAIN2("tensor<20x64xbf16>", "tensor<64x30xbf16>", "tensor<20x30xbf16>",
-                    DOT("tensor<20x64xbf16>", "tensor<64x30xbf16>", "tensor<20x30xbf16>", "contracting_dims = [1] x [0]")),
+    check_ref(DOT_MAIN("tensor<20x64xbf16>", "tensor<64x30xbf16>", "tensor<20x30xbf16>",
+                       "contracting_dims = [1] x [0]"),
               NULL, "trn2", 8, 18, 0);
 }
 
@@ -656,8 +617,7 @@ static void test_k_dot_rejects_f64(void **state)
     (void)state;
     struct kt t;
     kt_parse(&t,
-             MAIN2("tensor<4x4xf64>", "tensor<4x4xf64>", "tensor<4x4xf64>",
-                   DOT("tensor<4x4xf64>", "tensor<4x4xf64>", "tensor<4x4xf64>", "contracting_dims = [1] x [0]")),
+             DOT_MAIN("tensor<4x4xf64>", "tensor<4x4xf64>", "tensor<4x4xf64>", "contracting_dims = [1] x [0]"),
              CC_K_DOT);
     struct sim_chip_desc chip;
     kt_load_chip("trn2", &chip);
@@ -769,9 +729,8 @@ static double dot_4096_fraction(const char *chip_name)
 {
     struct kt t;
     kt_parse(&t,
-             MAIN2("tensor<4096x4096xbf16>", "tensor<4096x4096xbf16>", "tensor<4096x4096xbf16>",
-                   DOT("tensor<4096x4096xbf16>", "tensor<4096x4096xbf16>", "tensor<4096x4096xbf16>",
-                       "contracting_dims = [1] x [0]")),
+             DOT_MAIN("tensor<4096x4096xbf16>", "tensor<4096x4096xbf16>", "tensor<4096x4096xbf16>",
+                      "contracting_dims = [1] x [0]"),
              CC_K_DOT);
     struct sim_chip_desc chip;
     kt_load_chip(chip_name, &chip);
