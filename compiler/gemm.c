@@ -9,6 +9,7 @@
  * by hand; the emitter checks that the values are affine (the same shape,
  * equal differences) and fails with ERR_INTERNAL otherwise. */
 #include "compiler/gemm.h"
+#include "compiler/cc_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1240,10 +1241,10 @@ fits:
      * the ragged last one */
     uint64_t per_job = (uint64_t)nbm_job * nbn, total = per_job * g->n_jobs;
     uint32_t nc = g->n_cores ? g->n_cores : 1, core = g->core < nc ? g->core : nc;
-    /* balanced: the first total % nc cores take one block more (as cc_core_share) */
-    uint64_t base = total / nc, rem = total % nc;
-    uint64_t lo = (uint64_t)core * base + (core < rem ? core : rem), hi = lo + base + (core < rem ? 1 : 0);
-    if (core >= nc) lo = hi = total;
+    struct cc_emit_ctx share_ctx = {core, nc, NULL};
+    int64_t lo_i, hi_i;
+    cc_core_share((int64_t)total, &share_ctx, &lo_i, &hi_i);
+    uint64_t lo = (uint64_t)lo_i, hi = (uint64_t)hi_i;
     uint64_t row_lo = lo / nbn, row_hi = hi ? (hi - 1) / nbn + 1 : 0;
     g->nbm = hi > lo ? (uint32_t)(row_hi - row_lo) : 0;
     g->grp = calloc((size_t)g->nbm * 2 + 1, sizeof *g->grp);
