@@ -111,6 +111,12 @@ if [ -x "$B/bench/net_bench" ]; then
 fi
 
 echo
+echo "== thousand-chip timing-only runs (data-parallel GEMM training step; bench/multichip_bench.c; goal: seconds; docs/interconnect.md)"
+if [ -x "$B/bench/multichip_bench" ]; then
+    "$B/bench/multichip_bench" || echo "  (multichip_bench failed)"
+fi
+
+echo
 echo "== traces (bench/trace_bench.c: recording cost on the glm layer, goal <= 1.3x; a 10M-event .npt written and reopened)"
 if [ -x "$B/bench/trace_bench" ]; then
     "$B/bench/trace_bench" "$SHARED/models/glm_358b_1_layer_shlo.mlir" trn2 10000000

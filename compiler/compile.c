@@ -89,6 +89,7 @@ struct cc_plan {
     uint32_t *in_bufs, *out_bufs;
     uint64_t hbm_bytes;
     int num_partitions;
+    const struct graph_op *mc; /* SPMD: the manual computation whose body is compiled */
 };
 
 void cc_plan_destroy(struct cc_plan *p)
@@ -107,6 +108,8 @@ const struct sim_chip_desc *cc_plan_chip(const struct cc_plan *p) { return &p->c
 enum cc_mode cc_plan_mode(const struct cc_plan *p) { return p->opt.mode; }
 enum isa_precision cc_plan_default_precision(const struct cc_plan *p) { return p->opt.default_precision; }
 int cc_plan_num_partitions(const struct cc_plan *p) { return p->num_partitions > 1 ? p->num_partitions : 1; }
+const struct graph_module *cc_plan_module(const struct cc_plan *p) { return p->m; }
+const struct graph_op *cc_plan_manual_computation(const struct cc_plan *p) { return p->mc; }
 uint32_t cc_plan_n_buffers(const struct cc_plan *p) { return p->n_bufs; }
 const struct cc_buffer *cc_plan_buffer(const struct cc_plan *p, uint32_t i) { return i < p->n_bufs ? &p->bufs[i] : NULL; }
 uint32_t cc_plan_n_steps(const struct cc_plan *p) { return p->n_steps; }
@@ -124,6 +127,15 @@ uint32_t cc_plan_input_buffer(const struct cc_plan *p, int i) { return p->in_buf
 uint32_t cc_plan_output_buffer(const struct cc_plan *p, int i) { return p->out_bufs[i]; }
 uint32_t cc_kernel_n_dyn(const struct cc_plan *p, uint32_t k) { return k < p->n_kernels ? (uint32_t)p->kernels[k].n_dyn : 0; }
 uint32_t cc_kernel_dyn_buffer(const struct cc_plan *p, uint32_t k, uint32_t i) { return p->kernels[k].dyn_buffers[i]; }
+uint32_t cc_kernel_n_operands(const struct cc_plan *p, uint32_t k, bool results)
+{
+    if (k >= p->n_kernels) return 0;
+    return (uint32_t)(results ? p->kernels[k].n_out : p->kernels[k].n_in);
+}
+uint32_t cc_kernel_operand_buffer(const struct cc_plan *p, uint32_t k, bool results, uint32_t i)
+{
+    return results ? p->kernels[k].out[i].buffer : p->kernels[k].in[i].buffer;
+}
 
 bool cc_kind_lowered(enum cc_kernel_kind k) { return (unsigned)k < CC_K_COUNT && emitters[k] != NULL; }
 
@@ -1787,6 +1799,7 @@ static enum base_status compile(struct cc *c, const struct graph_op *f)
     const struct graph_op *mc = whole_manual_computation(b);
     if (mc) {
         b = &mc->regions[0].blocks[0];
+        p->mc = mc;
         p->num_partitions = graph_module_mesh_size(c->m);
     }
     int top;

@@ -138,6 +138,11 @@ enum isa_precision cc_plan_default_precision(const struct cc_plan *p); /* cc_opt
  * inputs and outputs are the shards): the number of partitions (the mesh's
  * devices).  1 otherwise. */
 int cc_plan_num_partitions(const struct cc_plan *p);
+/* The module compiled (borrowed: it must outlive the plan's use), and for
+ * an SPMD plan the sdy.manual_computation whose body it is (else NULL):
+ * its in/out shardings say how global values map to the shards. */
+const struct graph_module *cc_plan_module(const struct cc_plan *p);
+const struct graph_op *cc_plan_manual_computation(const struct cc_plan *p);
 uint32_t cc_plan_n_buffers(const struct cc_plan *p);
 const struct cc_buffer *cc_plan_buffer(const struct cc_plan *p, uint32_t i);
 uint32_t cc_plan_n_steps(const struct cc_plan *p);
@@ -156,6 +161,10 @@ uint32_t cc_plan_output_buffer(const struct cc_plan *p, int i);
  * kernel's dynamic operands, as buffers. */
 uint32_t cc_kernel_n_dyn(const struct cc_plan *p, uint32_t k);
 uint32_t cc_kernel_dyn_buffer(const struct cc_plan *p, uint32_t k, uint32_t i);
+/* The buffers kernel k reads (results false: its inputs, dynamic operands
+ * among them) or writes (results true). */
+uint32_t cc_kernel_n_operands(const struct cc_plan *p, uint32_t k, bool results);
+uint32_t cc_kernel_operand_buffer(const struct cc_plan *p, uint32_t k, bool results, uint32_t i);
 
 struct cc_emit_ctx {
     uint32_t core;                        /* the program is for this core */

@@ -316,6 +316,35 @@ void graph_interp_result_free(struct graph_interp_result *res);
 enum base_status graph_check_eval(const struct graph_op *op, struct base_tensor *const *operands, int n_operands,
                                   struct graph_check_result *res, struct base_diag *diag);
 
+/* For runtimes that run an SPMD program's partitions themselves (runtime/):
+ * the interpreter's semantics for what crosses partitions, so that their
+ * values are the golden multi-process run's.
+ *
+ * graph_sdy_cut: partition `partition`'s shard of operand `operand` of the
+ * sdy.manual_computation mc, given the operand's global value (the shard
+ * may be `global` itself when it is replicated).  graph_sdy_assemble: global
+ * result `result` of mc from every partition's local result (locals[p]). */
+enum base_status graph_sdy_cut(const struct graph_module *m, const struct graph_op *mc, int operand, int partition,
+                               int num_partitions, struct base_tensor *global, struct base_tensor **shard,
+                               struct base_diag *diag);
+enum base_status graph_sdy_assemble(const struct graph_module *m, const struct graph_op *mc, int result,
+                                    int num_partitions, struct base_tensor *const *locals,
+                                    struct base_tensor **global, struct base_diag *diag);
+
+/* A grid of num_partitions processes (one replica) that evaluates
+ * collectives (all_reduce, all_gather, reduce_scatter, all_to_all,
+ * collective_permute, collective_broadcast) on every partition's operands at
+ * once: operands[p * n_operands + i] -> results[p * n_results + j] (new
+ * references).  Successive calls are successive collectives of the program,
+ * matched as the interpreter matches them. */
+struct graph_spmd_grid;
+enum base_status graph_spmd_grid_create(const struct graph_module *m, int num_partitions,
+                                        struct graph_spmd_grid **out, struct base_diag *diag);
+enum base_status graph_spmd_grid_eval(struct graph_spmd_grid *g, const struct graph_op *op,
+                                      struct base_tensor *const *operands, struct base_tensor **results,
+                                      struct base_diag *diag);
+void graph_spmd_grid_destroy(struct graph_spmd_grid *g);
+
 /* ------------------------------------------------------------------------ */
 /* Conformance cases                                                         */
 

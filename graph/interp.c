@@ -647,6 +647,7 @@ static void proc_deinit(struct interp_proc *p)
 struct proc_job {
     struct interp_proc proc;
     const struct graph_op *func;
+    const struct graph_op *op;    /* instead of func: run this op's kernel on args */
     int n_args;
     struct interp_value **args;   /* borrowed */
     struct interp_value **results;
@@ -657,9 +658,17 @@ struct proc_job {
 static void *proc_thread(void *arg)
 {
     struct proc_job *j = arg;
-    j->st = interp_call_func(&j->proc, j->func, j->n_args, j->args, j->results, j->cap, &j->n_results);
+    if (j->op) {
+        interp_kernel_fn fn = j->proc.run->kernels[j->op->kind];
+        j->st = fn ? fn(&j->proc, j->op, j->args, j->results)
+                   : interp_fail(&j->proc, j->op, BASE_ERR_UNSUPPORTED, "%s: no kernel", j->op->name);
+        j->n_results = j->st == BASE_OK ? j->op->n_results : 0;
+        if (j->st != BASE_OK) interp_values_release(j->results, j->op->n_results);
+    } else {
+        j->st = interp_call_func(&j->proc, j->func, j->n_args, j->args, j->results, j->cap, &j->n_results);
+    }
     if (j->st != BASE_OK) interp_coll_abort(j->proc.run->coll);
-    else interp_coll_process_done(j->proc.run->coll);
+    else if (!j->op) interp_coll_process_done(j->proc.run->coll); /* an op job's process goes on to the next */
     return NULL;
 }
 
@@ -781,6 +790,84 @@ enum base_status interp_run_parallel(struct interp_proc *p, const struct graph_o
     }
     free(jobs);
     interp_run_destroy(run);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Collectives for runtimes that run the partitions elsewhere (graph.h)      */
+
+struct graph_spmd_grid {
+    struct graph_interp_options opt;
+    struct interp_run *run;
+};
+
+enum base_status graph_spmd_grid_create(const struct graph_module *m, int num_partitions,
+                                        struct graph_spmd_grid **out, struct base_diag *diag)
+{
+    *out = NULL;
+    struct graph_spmd_grid *g = calloc(1, sizeof *g);
+    if (g) g->run = run_create(m, &g->opt, 1, num_partitions, NULL);
+    if (!g || !g->run) {
+        free(g);
+        return base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    *out = g;
+    return BASE_OK;
+}
+
+void graph_spmd_grid_destroy(struct graph_spmd_grid *g)
+{
+    if (!g) return;
+    interp_run_destroy(g->run);
+    free(g);
+}
+
+enum base_status graph_spmd_grid_eval(struct graph_spmd_grid *g, const struct graph_op *op,
+                                      struct base_tensor *const *operands, struct base_tensor **results,
+                                      struct base_diag *diag)
+{
+    int n = g->run->num_partitions, ni = op->n_operands, no = op->n_results;
+    struct proc_job *jobs = calloc((size_t)n, sizeof *jobs);
+    struct interp_value **args = calloc((size_t)(n * ni) + 1, sizeof *args);
+    struct interp_value **res = calloc((size_t)(n * no) + 1, sizeof *res);
+    enum base_status st = jobs && args && res ? BASE_OK : BASE_ERR_NOMEM;
+    for (int i = 0; st == BASE_OK && i < n * ni; i++)
+        if (!(args[i] = interp_value_tensor(base_tensor_retain(operands[i])))) st = BASE_ERR_NOMEM;
+    int n_init = 0;
+    for (int i = 0; st == BASE_OK && i < n; i++, n_init++) {
+        st = proc_init(&jobs[i].proc, g->run, i);
+        jobs[i].op = op;
+        jobs[i].args = args + (size_t)i * ni;
+        jobs[i].results = res + (size_t)i * no;
+        jobs[i].n_args = ni;
+        jobs[i].cap = no;
+    }
+    if (st != BASE_OK) {
+        base_diag_set(diag, st, op->loc.file, op->loc.line, op->loc.col, "%s: out of memory", op->name);
+    } else if ((st = run_jobs(jobs, n)) != BASE_OK) {
+        const struct base_diag *d = first_cause(jobs, n);
+        if (d && diag) *diag = *d;
+    }
+    for (int i = 0; st == BASE_OK && i < n * no; i++) {
+        const struct base_tensor *t = iv_t(res[i]);
+        if (!t) {
+            st = base_diag_set(diag, BASE_ERR_UNSUPPORTED, op->loc.file, op->loc.line, op->loc.col,
+                               "%s: result %d is not a tensor", op->name, i % (no ? no : 1));
+            break;
+        }
+        results[i] = base_tensor_retain((struct base_tensor *)t);
+    }
+    if (st != BASE_OK)
+        for (int i = 0; i < n * no; i++) {
+            base_tensor_release(results[i]);
+            results[i] = NULL;
+        }
+    for (int i = 0; i < n_init; i++) proc_deinit(&jobs[i].proc);
+    if (args) interp_values_release(args, n * ni);
+    if (res) interp_values_release(res, n * no);
+    free(jobs);
+    free(args);
+    free(res);
     return st;
 }
 

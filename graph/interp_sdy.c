@@ -375,13 +375,13 @@ static enum base_status cut_shard(struct interp_proc *p, const struct graph_op *
 }
 
 /* Builds global result j from the local results of every group member
- * (locals[m] is member m's tuple of local results). */
+ * (locals[m] is member m's result j). */
 static enum base_status assemble(struct interp_proc *p, const struct graph_op *op, int j, struct mc_ctx *cx,
                                  const struct graph_attr *sharding, const struct graph_attr *manual,
-                                 struct interp_value **locals, struct interp_value **out)
+                                 struct interp_value *const *locals, struct interp_value **out)
 {
     *out = NULL;
-    struct interp_value *v0 = locals[0]->elems[j];
+    struct interp_value *v0 = locals[0];
     const struct base_tensor *t0 = iv_t(v0);
     if (!t0) {
         *out = interp_value_retain(v0);
@@ -408,14 +408,14 @@ static enum base_status assemble(struct interp_proc *p, const struct graph_op *o
         for (int a = 0; a < cx->mesh.n_axes; a++)
             if (cx->manual[a] && !sp.uses_axis[a] && c[a] != 0) provider = false;
         if (!provider) continue;
-        const struct base_tensor *t = iv_t(locals[m]->elems[j]);
+        const struct base_tensor *t = iv_t(locals[m]);
         if (!t || t->dtype != t0->dtype || t->rank != t0->rank ||
             memcmp(t->dims, t0->dims, (size_t)t->rank * sizeof t->dims[0])) {
             base_tensor_release(g);
             return interp_fail(p, op, BASE_ERR_INVALID, "result %d: the processes' shards differ in type", j);
         }
         if (!sp.split) { /* replicated: share the provider's tensor */
-            *out = interp_value_retain(locals[m]->elems[j]);
+            *out = interp_value_retain(locals[m]);
             return BASE_OK;
         }
         if (first) {
@@ -487,11 +487,15 @@ static enum base_status k_manual_computation(struct interp_proc *p, const struct
     for (int m = 0; m < n; m++)
         if (cx.group[m] == p->process_id) me = m;
     int n_mine = 0;
+    struct interp_value **col = calloc((size_t)(n ? n : 1), sizeof *col);
+    if (st == BASE_OK && !col) st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
     for (int j = 0; st == BASE_OK && j < n_out; j++) {
         if (j % n != me) continue;
-        st = assemble(p, op, j, &cx, list_item(outs, j), manual, all, &mine[n_mine]);
+        for (int m = 0; m < n; m++) col[m] = all[m]->elems[j];
+        st = assemble(p, op, j, &cx, list_item(outs, j), manual, col, &mine[n_mine]);
         if (st == BASE_OK) n_mine++;
     }
+    free(col);
     if (all) interp_values_release(all, n);
     struct interp_value *share = NULL;
     if (st == BASE_OK) {
@@ -525,6 +529,101 @@ static enum base_status k_manual_computation(struct interp_proc *p, const struct
     free(all2);
     mc_free(&cx);
     return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Shards for runtimes that run the body per partition (graph.h)             */
+
+/* A process of a partitions-only grid, enough for mc_setup, cut_shard and
+ * assemble (they read the module, the ids and report into p->diag). */
+static void sdy_proc(struct interp_proc *p, const struct graph_module *m, const struct graph_interp_options *opt,
+                     int partition, int num_partitions)
+{
+    memset(p, 0, sizeof *p);
+    p->module = m;
+    p->opt = opt;
+    p->num_replicas = 1;
+    p->num_partitions = num_partitions;
+    p->partition_id = p->process_id = partition;
+}
+
+static enum base_status sdy_setup(struct interp_proc *p, const struct graph_op *mc, struct mc_ctx *cx)
+{
+    memset(cx, 0, sizeof *cx);
+    if (mc->kind != GRAPH_OP_SDY_MANUAL_COMPUTATION)
+        return interp_fail(p, mc, BASE_ERR_INVALID, "%s is not an sdy.manual_computation", mc->name);
+    const struct graph_attr *ins = graph_op_attr(mc, "in_shardings");
+    const struct graph_attr *outs = graph_op_attr(mc, "out_shardings");
+    const struct graph_attr *any = mc->n_operands ? list_item(ins, 0) : mc->n_results ? list_item(outs, 0) : NULL;
+    return mc_setup(p, mc, graph_op_attr(mc, "manual_axes"), any, cx);
+}
+
+static enum base_status sdy_done(struct interp_proc *p, struct mc_ctx *cx, enum base_status st,
+                                 struct base_diag *diag)
+{
+    mc_free(cx);
+    if (st != BASE_OK && diag) *diag = p->diag;
+    return st;
+}
+
+enum base_status graph_sdy_cut(const struct graph_module *m, const struct graph_op *mc, int operand, int partition,
+                               int num_partitions, struct base_tensor *global, struct base_tensor **shard,
+                               struct base_diag *diag)
+{
+    *shard = NULL;
+    struct graph_interp_options opt;
+    memset(&opt, 0, sizeof opt);
+    struct interp_proc p;
+    sdy_proc(&p, m, &opt, partition, num_partitions);
+    struct mc_ctx cx;
+    enum base_status st = sdy_setup(&p, mc, &cx);
+    if (st == BASE_OK && (operand < 0 || operand >= mc->n_operands))
+        st = interp_fail(&p, mc, BASE_ERR_INVALID, "operand %d: the op has %d", operand, mc->n_operands);
+    struct interp_value *v = NULL, *out = NULL;
+    if (st == BASE_OK) {
+        v = interp_value_tensor(base_tensor_retain(global));
+        if (!v) st = interp_fail(&p, mc, BASE_ERR_NOMEM, "out of memory");
+    }
+    if (st == BASE_OK)
+        st = cut_shard(&p, mc, operand, &cx, list_item(graph_op_attr(mc, "in_shardings"), operand),
+                       graph_op_attr(mc, "manual_axes"), v, mc->regions[0].blocks[0].args[operand].type, &out);
+    if (st == BASE_OK) *shard = base_tensor_retain(iv_t(out));
+    interp_value_release(v);
+    interp_value_release(out);
+    return sdy_done(&p, &cx, st, diag);
+}
+
+enum base_status graph_sdy_assemble(const struct graph_module *m, const struct graph_op *mc, int result,
+                                    int num_partitions, struct base_tensor *const *locals,
+                                    struct base_tensor **global, struct base_diag *diag)
+{
+    *global = NULL;
+    struct graph_interp_options opt;
+    memset(&opt, 0, sizeof opt);
+    struct interp_proc p;
+    sdy_proc(&p, m, &opt, 0, num_partitions);
+    struct mc_ctx cx;
+    enum base_status st = sdy_setup(&p, mc, &cx);
+    if (st == BASE_OK && (result < 0 || result >= mc->n_results))
+        st = interp_fail(&p, mc, BASE_ERR_INVALID, "result %d: the op has %d", result, mc->n_results);
+    struct interp_value **col = calloc((size_t)num_partitions + 1, sizeof *col), *out = NULL;
+    if (st == BASE_OK && !col) st = interp_fail(&p, mc, BASE_ERR_NOMEM, "out of memory");
+    /* the group of partition 0: every partition when all axes are manual */
+    for (int k = 0; st == BASE_OK && k < cx.n_group; k++) {
+        int part = cx.group[k];
+        if (part < 0 || part >= num_partitions || !locals[part])
+            st = interp_fail(&p, mc, BASE_ERR_INVALID, "result %d: no value from partition %d", result, part);
+        else if (!(col[k] = interp_value_tensor(base_tensor_retain(locals[part]))))
+            st = interp_fail(&p, mc, BASE_ERR_NOMEM, "out of memory");
+    }
+    if (st == BASE_OK)
+        st = assemble(&p, mc, result, &cx, list_item(graph_op_attr(mc, "out_shardings"), result),
+                      graph_op_attr(mc, "manual_axes"), col, &out);
+    if (st == BASE_OK) *global = base_tensor_retain(iv_t(out));
+    for (int k = 0; col && k < cx.n_group; k++) interp_value_release(col[k]);
+    free(col);
+    interp_value_release(out);
+    return sdy_done(&p, &cx, st, diag);
 }
 
 void interp_register_sdy(interp_kernel_fn *table)

@@ -20,7 +20,7 @@ static void help(FILE *f)
             "                  [--inputs A.npy,B.npy,...|--random-inputs SEED] [--timing-only]\n"
             "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
             "                  [--precision default|high|highest] [--no-checks] [--trace FILE]\n"
-            "                  [--topology SHAPE]\n"
+            "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"
             "\n"
             "Compiles a StableHLO program for a chip and runs it on the simulated chip:\n"
             "total time and cycles, MFU, HBM traffic and bandwidth, engine utilisation\n"
@@ -45,14 +45,25 @@ static void help(FILE *f)
             "  --no-checks          skip the simulator's race and uninitialised-read checks\n"
             "  --trace FILE         record a trace of the run: FILE.npt (native, for npusim\n"
             "                       trace/view), FILE.json or FILE.json.gz (Perfetto); docs/traces.md\n"
+            "  --chips N            run on N simulated chips: an SPMD program's partitions,\n"
+            "                       or an unsharded program partitioned over a mesh of N\n"
+            "  --mesh AXES          partition an unsharded program over a device mesh:\n"
+            "                       \"data=4,model=2\", \"8\", \"2x4\" (docs/partitioner.md)\n"
+            "  --shard ARG=SPEC     split argument ARG (index or name) per dim over mesh\n"
+            "                       axes: \"data,_\", \"_,model\", \"replicated\" (repeatable;\n"
+            "                       default: the graph's own shardings, else replicated)\n"
             "  --topology SHAPE     an SPMD program's chips, for its collectives: \"8\" (a ring),\n"
             "                       \"2x4\", \"4x4x4\", \"ultraserver\", \"N slices of SHAPE\"\n"
             "                       (default: the chip's links, the smallest slice of the\n"
             "                       partitions); docs/interconnect.md\n"
             "\n"
-            "A program that is one sdy.manual_computation (an SPMD export) runs as one\n"
-            "representative partition, timing-only; its collectives are timed on the\n"
-            "topology (docs/compiler.md \"SPMD plans\").\n");
+            "A program of several partitions (an SPMD export: one sdy.manual_computation,\n"
+            "or one partitioned with --mesh) runs every partition on its own simulated\n"
+            "chip, values moving through the collectives; --check compares with the\n"
+            "interpreter's multi-process run (or the unsharded program's run).  With\n"
+            "--timing-only, one representative partition is simulated and the others\n"
+            "inferred (they do the same work); collectives are timed on the topology\n"
+            "(docs/compiler.md \"SPMD plans\").\n");
 }
 
 static double now_s(void)
@@ -104,10 +115,12 @@ static void json_str(FILE *f, const char *s)
 }
 
 struct run_args {
-    const char *path, *chip_name, *inputs, *out_dir, *entry, *trace, *topology;
+    const char *path, *chip_name, *inputs, *out_dir, *entry, *trace, *topology, *mesh;
+    const char *shards[64];
+    int n_shards;
     enum cc_mode mode;
     long seed;
-    int cores;
+    int cores, chips;
     bool timing_only, check, json, sim_checks;
     enum isa_precision precision;
 };
@@ -127,6 +140,19 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         } else if (tool_opt(argc, argv, &i, "--out", &a->out_dir)) {
         } else if (tool_opt(argc, argv, &i, "--entry", &a->entry)) {
         } else if (tool_opt(argc, argv, &i, "--topology", &a->topology)) {
+        } else if (tool_opt(argc, argv, &i, "--mesh", &a->mesh)) {
+        } else if (tool_opt(argc, argv, &i, "--shard", &v)) {
+            if (a->n_shards == 64) {
+                fprintf(stderr, "npusim run: too many --shard options\n");
+                return TOOL_USAGE;
+            }
+            a->shards[a->n_shards++] = v;
+        } else if (tool_opt(argc, argv, &i, "--chips", &v)) {
+            a->chips = atoi(v);
+            if (a->chips < 1) {
+                fprintf(stderr, "npusim run: --chips needs a count >= 1\n");
+                return TOOL_USAGE;
+            }
         } else if (tool_opt(argc, argv, &i, "--trace", &a->trace)) {
             enum trc_format tf;
             if (!trc_format_from_path(a->trace, &tf)) {
@@ -247,16 +273,23 @@ static void print_text(const struct run_args *a, const struct cc_plan *p, const 
            a->timing_only ? ", timing only" : "");
     printf("kernels: %u in the plan, %llu launched (%llu steps)\n", cc_plan_n_kernels(p),
            (unsigned long long)rep->launches, (unsigned long long)rep->steps);
-    if (cc_plan_num_partitions(p) > 1)
+    if (cc_plan_num_partitions(p) > 1 && a->timing_only)
         printf("SPMD: the program of one of %d partitions, simulated as a representative partition\n",
                cc_plan_num_partitions(p));
+    else if (cc_plan_num_partitions(p) > 1)
+        printf("SPMD: %d partitions on %d simulated chips; chip 0's report (every chip: below)\n",
+               cc_plan_num_partitions(p), cc_plan_num_partitions(p));
     printf("total: %llu ps = %.3f us = %llu cycles at %.3g GHz (kernels %.3f us, dispatch and launch gaps %.3f us)\n",
            (unsigned long long)rep->total_ps, (double)rep->total_ps * 1e-6,
            (unsigned long long)(st->clock_ghz > 0 ? (uint64_t)((double)rep->total_ps * st->clock_ghz / 1000.0) : 0),
            st->clock_ghz, (double)rep->device_ps * 1e-6, (double)rep->dispatch_ps * 1e-6);
     if (rep->collectives)
-        printf("collectives: %llu, %.3f MB per chip, %.3f us (not overlapped with compute)\n",
-               (unsigned long long)rep->collectives, rep->collective_bytes * 1e-6, (double)rep->collective_ps * 1e-6);
+        printf("collectives: %llu, %.3f MB per chip, %.3f us, of which %.3f us exposed (%.1f%% hidden behind "
+               "kernels)\n",
+               (unsigned long long)rep->collectives, rep->collective_bytes * 1e-6, (double)rep->collective_ps * 1e-6,
+               (double)rep->collective_exposed_ps * 1e-6,
+               rep->collective_ps ? 100.0 * (1.0 - (double)rep->collective_exposed_ps / (double)rep->collective_ps)
+                                  : 0.0);
     printf("FLOPs: %.4g (model)", (double)model_flops);
     if (peak > 0 && total_s > 0)
         printf(", %.3g TFLOP/s, MFU %.2f%% of the %.1f TFLOP/s %s peak (%.2f%% over the kernels' time)\n",
@@ -305,6 +338,47 @@ static void print_text(const struct run_args *a, const struct cc_plan *p, const 
                 printf("  FAIL %s:%d:%d: %s\n", a->path, rep->checks[i].loc.line, rep->checks[i].loc.col, rep->checks[i].what);
     }
     fprintf(stderr, "npusim run: host time %.2f s\n", host_s);
+}
+
+/* The collective table: one row per collective op (its runs summed). */
+static void print_collectives(const struct run_args *a, const struct rt_report *rep)
+{
+    if (!rep->n_colls) return;
+    printf("%-22s %5s %11s %-13s %6s %11s %11s %10s %9s  %s\n", "collective", "runs", "MB each", "algorithm", "group",
+           "us each", "exposed us", "busbw GB/s", "links %", "location");
+    for (uint32_t i = 0; i < rep->n_colls; i++) {
+        const struct rt_collective *c = &rep->colls[i];
+        bool seen = false;
+        for (uint32_t j = 0; j < i && !seen; j++) seen = rep->colls[j].op == c->op;
+        if (seen) continue;
+        uint64_t runs = 0, exposed = 0;
+        for (uint32_t j = i; j < rep->n_colls; j++)
+            if (rep->colls[j].op == c->op) {
+                runs++;
+                exposed += rep->colls[j].exposed_ps;
+            }
+        const char *name = strrchr(c->op->name, '.');
+        printf("%-22s %5llu %11.4g %-13s %6u %11.3f %11.3f %10.1f %4.0f/%-4.0f  %s:%d:%d\n", name ? name + 1 : c->op->name,
+               (unsigned long long)runs, c->bytes * 1e-6, c->algorithm, c->group_size, (double)c->time_ps * 1e-6,
+               (double)exposed * 1e-6, c->busbw_gbps, 100 * c->link_util_mean, 100 * c->link_util_max,
+               c->op->loc.file ? c->op->loc.file : a->path, c->op->loc.line, c->op->loc.col);
+    }
+    printf("  (links %%: mean/max utilisation of the links a collective uses, over its time)\n");
+}
+
+/* A multi-chip run: each chip's time, and the system's (the slowest chip). */
+static void print_chips(const struct rt_report *reps, int n)
+{
+    uint64_t sys = 0;
+    printf("%5s %14s %14s %14s %14s %14s\n", "chip", "total us", "kernels us", "gaps us", "collect. us", "exposed us");
+    for (int c = 0; c < n; c++) {
+        const struct rt_report *r = &reps[c];
+        if (r->total_ps > sys) sys = r->total_ps;
+        printf("%5d %14.3f %14.3f %14.3f %14.3f %14.3f\n", c, (double)r->total_ps * 1e-6, (double)r->device_ps * 1e-6,
+               (double)r->dispatch_ps * 1e-6, (double)r->collective_ps * 1e-6,
+               (double)r->collective_exposed_ps * 1e-6);
+    }
+    printf("system: %.3f us (the slowest of %d chips)\n", (double)sys * 1e-6, n);
 }
 
 static void print_json(const struct run_args *a, const struct cc_plan *p, const struct sim *s,
@@ -365,9 +439,22 @@ static void print_json(const struct run_args *a, const struct cc_plan *p, const 
         if (ki->root) printf(", \"line\": %d, \"col\": %d", ki->root->loc.line, ki->root->loc.col);
         printf("}");
     }
-    printf("\n ],\n \"partitions\": %d, \"collectives\": %llu, \"collective_bytes\": %.17g, \"collective_ps\": %llu,",
+    printf("\n ],\n \"partitions\": %d, \"collectives\": %llu, \"collective_bytes\": %.17g, \"collective_ps\": %llu, "
+           "\"collective_exposed_ps\": %llu,\n \"collective_table\": [",
            cc_plan_num_partitions(p), (unsigned long long)rep->collectives, rep->collective_bytes,
-           (unsigned long long)rep->collective_ps);
+           (unsigned long long)rep->collective_ps, (unsigned long long)rep->collective_exposed_ps);
+    for (uint32_t i = 0; i < rep->n_colls; i++) {
+        const struct rt_collective *c = &rep->colls[i];
+        printf("%s\n  {\"op\": ", i ? "," : "");
+        json_str(stdout, c->op->name);
+        printf(", \"line\": %d, \"bytes\": %.17g, \"algorithm\": \"%s\", \"group_size\": %u, \"groups\": %u, "
+               "\"start_ps\": %llu, \"time_ps\": %llu, \"exposed_ps\": %llu, \"busbw_gbps\": %g, \"link_util_mean\": %g, "
+               "\"link_util_max\": %g}",
+               c->op->loc.line, c->bytes, c->algorithm, c->group_size, c->n_groups, (unsigned long long)c->start_ps,
+               (unsigned long long)c->time_ps, (unsigned long long)c->exposed_ps, c->busbw_gbps, c->link_util_mean,
+               c->link_util_max);
+    }
+    printf("\n ],");
     printf("\n \"checks\": %d, \"checks_failed\": %d", rep->n_checks, rep->n_checks_failed);
 }
 
@@ -442,19 +529,45 @@ int cmd_run(int argc, char **argv)
     }
     struct graph_module *m = tool_load_model(a.path, true);
     if (!m) return TOOL_FAIL;
+    /* an unsharded program with a mesh (--mesh, --shard, or --chips N: a
+     * mesh of N) runs partitioned; m0 stays the program the golden
+     * interpreter runs */
+    struct graph_module *m0 = NULL;
+    bool partition = a.mesh || a.n_shards || (a.chips > 1 && graph_module_mesh_size(m) == 1);
+    if (partition) {
+        char mesh_buf[32], *text = NULL;
+        size_t len = 0;
+        snprintf(mesh_buf, sizeof mesh_buf, "%d", a.chips);
+        rc = tool_partition(m, a.path, a.entry, a.mesh ? a.mesh : a.chips > 1 ? mesh_buf : NULL, a.shards, a.n_shards,
+                            &text, &len);
+        struct graph_parse_options po = {.path = a.path};
+        struct graph_module *mp = NULL;
+        if (rc == TOOL_OK && graph_parse(text, len, &po, &mp, &d) != BASE_OK) {
+            tool_print_diag(&d);
+            rc = TOOL_FAIL;
+        }
+        free(text);
+        if (rc != TOOL_OK) {
+            graph_module_destroy(m);
+            return rc;
+        }
+        m0 = m;
+        m = mp;
+    }
     const struct graph_op *func = a.entry ? graph_module_find_func(m, a.entry) : graph_module_entry(m);
     if (!func || func->n_regions < 1 || func->regions[0].n_blocks < 1) {
         fprintf(stderr, "npusim run: %s: no function %s%s to run\n", a.path, a.entry ? "@" : "@main", a.entry ? a.entry : "");
         graph_module_destroy(m);
+        graph_module_destroy(m0);
         return TOOL_FAIL;
     }
     int n_args = func->regions[0].blocks[0].n_args;
     struct base_tensor **in = calloc((size_t)n_args + 1, sizeof *in);
     struct cc_plan *p = NULL;
-    struct sim *s = NULL;
+    struct sim **sims = NULL;
+    int n_sims = 0;
     struct base_tensor **outs = NULL;
-    struct rt_report rep;
-    memset(&rep, 0, sizeof rep);
+    struct rt_report *reps = NULL;
     struct graph_interp_result gold;
     memset(&gold, 0, sizeof gold);
     struct trc_recorder *rec = NULL;
@@ -470,11 +583,9 @@ int cmd_run(int argc, char **argv)
         tool_print_diag(&d);
         goto done;
     }
-    if (cc_plan_num_partitions(p) > 1 && !a.timing_only) {
-        fprintf(stderr,
-                "npusim run: %s is the program of one of %d partitions (sdy.manual_computation); it runs as one "
-                "representative partition, timing-only, until multi-chip runs with values land: add --timing-only\n",
-                a.path, cc_plan_num_partitions(p));
+    if (a.chips && a.chips != cc_plan_num_partitions(p)) {
+        fprintf(stderr, "npusim run: --chips %d, but %s is a program of %d partition(s)%s\n", a.chips, a.path,
+                cc_plan_num_partitions(p), partition ? " on the --mesh given" : " (its sdy.mesh)");
         goto done;
     }
     static struct icn_topo topo;
@@ -488,9 +599,19 @@ int cmd_run(int argc, char **argv)
     so.check_races = so.check_uninit = a.sim_checks;
     if (a.trace && start_trace(&a, &chip, p, &rec) != 0) goto done;
     if (rec) so.hooks = trc_recorder_hooks(rec);
-    if (sim_create(&chip, &so, &s, &d) != BASE_OK) {
-        tool_print_diag(&d);
-        goto done;
+    /* an SPMD program with values runs every partition on its own chip; else
+     * one chip (a representative partition when timing-only) */
+    bool multi = cc_plan_num_partitions(p) > 1 && !a.timing_only;
+    n_sims = multi ? cc_plan_num_partitions(p) : 1;
+    sims = calloc((size_t)n_sims, sizeof *sims);
+    reps = calloc((size_t)n_sims, sizeof *reps);
+    if (!sims || !reps) goto done;
+    for (int c = 0; c < n_sims; c++) {
+        if (c > 0) so.hooks = NULL; /* the trace follows chip 0 */
+        if (sim_create(&chip, &so, &sims[c], &d) != BASE_OK) {
+            tool_print_diag(&d);
+            goto done;
+        }
     }
     struct rt_options ro;
     rt_options_default(&ro);
@@ -502,20 +623,37 @@ int cmd_run(int argc, char **argv)
     }
     outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
     double t1 = now_s();
-    if (rt_run(p, s, in, n_args, &ro, outs, &rep, &d) != BASE_OK) {
+    enum base_status rst = multi ? rt_run_spmd(p, sims, n_sims, in, n_args, &ro, outs, reps, &d)
+                                 : rt_run(p, sims[0], in, n_args, &ro, outs, reps, &d);
+    if (rst != BASE_OK) {
         tool_print_diag(&d);
-        if (rec) finish_trace(&a, rec, sim_now_ps(s), &d);
+        if (rec) finish_trace(&a, rec, sim_now_ps(sims[0]), &d);
         goto done;
     }
+    struct sim *s = sims[0];
+    struct rt_report rep = reps[0];
     double t_run = now_s() - t1;
     if (rec && finish_trace(&a, rec, rep.total_ps, NULL) != 0) goto done;
     if (a.json) print_json(&a, p, s, &rep);
     else print_text(&a, p, s, &rep, now_s() - t0);
-    bool ok = rep.n_checks_failed == 0;
+    if (!a.json) print_collectives(&a, &rep);
+    if (multi && !a.json) print_chips(reps, n_sims);
+    else if (cc_plan_num_partitions(p) > 1 && !a.json)
+        printf("system: %.3f us: %d chips, 1 simulated (the representative partition), %d inferred by SPMD "
+               "symmetry; collectives on %s\n",
+               (double)rep.total_ps * 1e-6, cc_plan_num_partitions(p), cc_plan_num_partitions(p) - 1,
+               a.topology ? a.topology : "the chip's default slice");
+    bool ok = true;
+    for (int c = 0; c < n_sims; c++) ok &= reps[c].n_checks_failed == 0;
+    for (int c = 0; c < n_sims; c++) { /* their memory, before the golden run takes its own */
+        sim_destroy(sims[c]);
+        sims[c] = NULL;
+    }
     if (a.check) {
         struct graph_interp_options io;
         memset(&io, 0, sizeof io);
-        if (graph_interp_run(m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
+        io.num_partitions = m0 ? 1 : cc_plan_num_partitions(p); /* the unsharded program, or the SPMD one */
+        if (graph_interp_run(m0 ? m0 : m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
             if (a.json) printf("}\n");
             tool_print_diag(&d);
             goto done;
@@ -545,7 +683,9 @@ int cmd_run(int argc, char **argv)
                        i, ty, cmp.passed ? "ok" : "MISMATCH", cmp.worst_ratio, (long long)cmp.worst, cmp.got_at_worst,
                        cmp.want_at_worst, cmp.max_abs_err, cmp.tol.atol, cmp.tol.rtol,
                        cmp.passed ? "" : " (elements out of bound)");
-                if (!cmp.passed) printf("  %lld elements out of bound\n", (long long)cmp.n_bad);
+                if (cmp.n_bad)
+                    printf("  %lld elements out of bound (%lld allowed, by at most 4x: docs/compiler.md)\n",
+                           (long long)cmp.n_bad, (long long)cmp.n_allowed);
             }
         }
         if (a.json) printf("\n ]");
@@ -573,12 +713,15 @@ done:
         for (int i = 0; i < cc_plan_n_outputs(p); i++) base_tensor_release(outs[i]);
     free(outs);
     graph_interp_result_free(&gold);
-    rt_report_free(&rep);
-    sim_destroy(s);
+    for (int c = 0; reps && c < n_sims; c++) rt_report_free(&reps[c]);
+    free(reps);
+    for (int c = 0; sims && c < n_sims; c++) sim_destroy(sims[c]);
+    free(sims);
     trc_recorder_destroy(rec);
     cc_plan_destroy(p);
     for (int i = 0; i < n_args; i++) base_tensor_release(in[i]);
     free(in);
     graph_module_destroy(m);
+    graph_module_destroy(m0);
     return rc;
 }

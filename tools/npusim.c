@@ -16,6 +16,8 @@ static const struct tool_cmd cmds[] = {
     {"run", "compile a model for a chip and run it: time, MFU, bandwidth, per-kernel table, check", cmd_run},
     {"coverage", "which ops of a model the compiler lowers for a chip, and where it does not", cmd_coverage},
     {"trace", "trace files: stats (busy time, top ops), convert (npt <-> Perfetto json), check", cmd_trace},
+    {"partition", "split an unsharded program over a device mesh: per-partition SPMD program, collectives",
+     cmd_partition},
     {"net", "time a collective on a modelled chip-to-chip network: algorithm, busbw, link use", cmd_net},
     {"view", "the trace viewer (SDL2): lanes, zoom, details, search; --screenshot renders headless", cmd_view},
 };

@@ -1,0 +1,1321 @@
+/* The SPMD partitioner: sharding propagation in program order and the
+ * per-partition program it writes.
+ *
+ * Every value of the entry function gets a sharding (per dim, the mesh axes
+ * it is split over) and a local value in the new body (its shard).  Ops with
+ * a rule (elementwise, dot, reduce, broadcast_in_dim, transpose, reshape)
+ * run on shards, with collectives where the rule needs them; everything else
+ * runs replicated on all-gathered operands.  docs/partitioner.md. */
+#include "partition/part_build.h"
+#include "partition/part_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define REMAT_DEPTH 6
+
+struct vstate {
+    const struct graph_value *src;
+    struct graph_value *loc;  /* the local value (shard) */
+    struct graph_value *rep;  /* the whole value on every partition, once built */
+    struct part_sharding s;   /* of loc */
+    bool have;
+    struct graph_value *remat; /* another copy at sharding remat_s (resharded, or rebuilt) */
+    struct part_sharding remat_s;
+};
+
+struct pctx {
+    const struct graph_module *m;
+    struct part_mesh mesh;
+    int64_t n_dev;
+    struct pb b;
+    struct vstate *vs;
+    struct pb_vec *cur;      /* the block being built */
+    struct pb_vec body_ops;  /* the manual computation's body */
+    int next_channel;
+    struct part_report *rep;
+    struct base_diag *diag;
+    const struct graph_op *op; /* the source op being partitioned */
+    bool failed;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Shardings                                                                 */
+
+static int64_t nparts(const struct pctx *c, const struct part_sharding *s, int d)
+{
+    int64_t n = 1;
+    for (int k = 0; k < s->n_axes[d]; k++) n *= c->mesh.sizes[s->axes[d][k]];
+    return n;
+}
+
+static bool dim_eq(const struct part_sharding *a, const struct part_sharding *b, int d)
+{
+    if (a->n_axes[d] != b->n_axes[d]) return false;
+    for (int k = 0; k < a->n_axes[d]; k++)
+        if (a->axes[d][k] != b->axes[d][k]) return false;
+    return true;
+}
+
+static bool shd_eq(const struct part_sharding *a, const struct part_sharding *b)
+{
+    if (a->rank != b->rank) return false;
+    for (int d = 0; d < a->rank; d++)
+        if (!dim_eq(a, b, d)) return false;
+    return true;
+}
+
+static bool is_rep(const struct part_sharding *s)
+{
+    for (int d = 0; d < s->rank; d++)
+        if (s->n_axes[d]) return false;
+    return true;
+}
+
+static void clear_dim(struct part_sharding *s, int d)
+{
+    s->n_axes[d] = 0;
+}
+
+static void copy_dim(struct part_sharding *dst, int dd, const struct part_sharding *src, int sd)
+{
+    dst->n_axes[dd] = src->n_axes[sd];
+    for (int k = 0; k < src->n_axes[sd]; k++) dst->axes[dd][k] = src->axes[sd][k];
+}
+
+static bool static_tensor(const struct graph_type *t)
+{
+    return t && t->kind == GRAPH_TYPE_TENSOR && t->rank >= 0 && graph_type_is_static(t);
+}
+
+static const struct graph_type *local_type(struct pctx *c, const struct graph_type *g, const struct part_sharding *s)
+{
+    if (!static_tensor(g) || is_rep(s)) return g;
+    int64_t dims[GRAPH_MAX_RANK];
+    for (int d = 0; d < g->rank; d++) dims[d] = g->dims[d] / nparts(c, s, d);
+    return pb_tensor_type(&c->b, g, g->rank, dims);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Report and failure                                                        */
+
+static bool oom(struct pctx *c)
+{
+    if (!c->failed) base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory while partitioning");
+    c->failed = true;
+    return false;
+}
+
+static void note_coll(struct pctx *c, enum part_coll_kind kind, const struct graph_value *v, int group,
+                      const char *why)
+{
+    struct part_report *r = c->rep;
+    struct part_coll *n = realloc(r->colls, (size_t)(r->n_colls + 1) * sizeof *n);
+    if (!n) {
+        oom(c);
+        return;
+    }
+    r->colls = n;
+    struct part_coll *e = &n[r->n_colls++];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->bytes = graph_type_count(v->type) * (int64_t)base_dtype_size(v->type->elem);
+    e->group_size = group;
+    if (c->op) {
+        e->loc = c->op->loc;
+        e->op_name = c->op->name;
+    }
+    e->why = why;
+}
+
+static void note_fallback(struct pctx *c, const struct graph_op *op)
+{
+    struct part_report *r = c->rep;
+    struct graph_loc *l = realloc(r->fallback_locs, (size_t)(r->n_fallbacks + 1) * sizeof *l);
+    if (l) r->fallback_locs = l;
+    const char **o = realloc(r->fallback_ops, (size_t)(r->n_fallbacks + 1) * sizeof *o);
+    if (o) r->fallback_ops = o;
+    if (!l || !o) {
+        oom(c);
+        return;
+    }
+    l[r->n_fallbacks] = op->loc;
+    o[r->n_fallbacks] = op->name;
+    r->n_fallbacks++;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Collectives                                                               */
+
+/* replica_groups over mesh axes ax[0..n) (major first): the devices that
+ * differ only in those axes' coordinates, ordered by shard index. */
+static const struct graph_attr *groups_attr(struct pctx *c, int n, const int *ax, int *group_size)
+{
+    int64_t k = 1;
+    bool in[PART_MAX_AXES] = {false};
+    for (int i = 0; i < n; i++) {
+        k *= c->mesh.sizes[ax[i]];
+        in[ax[i]] = true;
+    }
+    int64_t g = c->n_dev / k;
+    int64_t *ids = malloc((size_t)c->n_dev * sizeof *ids);
+    if (!ids) return NULL;
+    for (int64_t dev = 0; dev < c->n_dev; dev++) {
+        int64_t coord[PART_MAX_AXES] = {0}, rest = dev;
+        for (int a = c->mesh.n_axes - 1; a >= 0; a--) {
+            coord[a] = rest % c->mesh.sizes[a];
+            rest /= c->mesh.sizes[a];
+        }
+        int64_t key = 0, pos = 0;
+        for (int a = 0; a < c->mesh.n_axes; a++)
+            if (!in[a]) key = key * c->mesh.sizes[a] + coord[a];
+        for (int i = 0; i < n; i++) pos = pos * c->mesh.sizes[ax[i]] + coord[ax[i]];
+        ids[key * k + pos] = dev;
+    }
+    const struct graph_attr *a = pb_i64_matrix(&c->b, (int)g, (int)k, ids);
+    free(ids);
+    *group_size = (int)k;
+    return a;
+}
+
+static const struct graph_attr *channel_attr(struct pctx *c)
+{
+    static const char *const names[2] = {"handle", "type"};
+    const struct graph_attr *v[2] = {pb_int(&c->b, ++c->next_channel), pb_int(&c->b, 1)};
+    if (!v[0] || !v[1]) return NULL;
+    return pb_dict(&c->b, "stablehlo.channel_handle", 2, names, v);
+}
+
+static bool push(struct pctx *c, struct graph_op *op)
+{
+    if (!op || c->b.oom || !pb_vec_push(c->cur, op)) return oom(c);
+    return true;
+}
+
+/* all_gather of dim d of v (sharding s, updated) over all its axes. */
+static struct graph_value *emit_gather(struct pctx *c, struct graph_value *v, const struct graph_type *global,
+                                       struct part_sharding *s, int d, const char *why)
+{
+    int group = 0;
+    const struct graph_attr *groups = groups_attr(c, s->n_axes[d], s->axes[d], &group);
+    const struct graph_attr *chan = channel_attr(c);
+    clear_dim(s, d);
+    const struct graph_type *rt = local_type(c, global, s);
+    struct graph_op *op = pb_op(&c->b, GRAPH_OP_ALL_GATHER, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
+    static const char *const names[4] = {"all_gather_dim", "channel_handle", "replica_groups", "use_global_device_ids"};
+    const struct graph_attr *vals[4] = {pb_int(&c->b, d), chan, groups, pb_unit(&c->b)};
+    if (!op || !groups || !chan || !pb_set_attrs(&c->b, op, 4, names, vals) || !push(c, op)) {
+        oom(c);
+        return NULL;
+    }
+    note_coll(c, PART_ALL_GATHER, v, group, why);
+    return &op->results[0];
+}
+
+/* all_to_all moving the split of dim `from` (its axes) to dim `to` (whole
+ * before): each partition sends the to-dim pieces of its shard to the
+ * others and concatenates what it gets along `from`. */
+static struct graph_value *emit_all_to_all(struct pctx *c, struct graph_value *v, const struct graph_type *global,
+                                           struct part_sharding *s, int from, int to)
+{
+    int group = 0;
+    const struct graph_attr *groups = groups_attr(c, s->n_axes[from], s->axes[from], &group);
+    const struct graph_attr *chan = channel_attr(c);
+    copy_dim(s, to, s, from);
+    clear_dim(s, from);
+    const struct graph_type *rt = local_type(c, global, s);
+    struct graph_op *op = pb_op(&c->b, GRAPH_OP_ALL_TO_ALL, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
+    static const char *const names[5] = {"channel_handle", "concat_dimension", "replica_groups", "split_count",
+                                         "split_dimension"};
+    const struct graph_attr *vals[5] = {chan, pb_int(&c->b, from), groups, pb_int(&c->b, group), pb_int(&c->b, to)};
+    if (!op || !groups || !chan || !pb_set_attrs(&c->b, op, 5, names, vals) || !push(c, op)) {
+        oom(c);
+        return NULL;
+    }
+    note_coll(c, PART_ALL_TO_ALL, v, group, "moving a split to another dim");
+    return &op->results[0];
+}
+
+/* all_reduce of v over axes ax[0..n); body: a binary op of kind `kind`, or
+ * (body_src) a copy of that op's region. */
+static struct graph_value *emit_all_reduce(struct pctx *c, struct graph_value *v, int n, const int *ax,
+                                           enum graph_op_kind kind, const struct graph_op *body_src, const char *why)
+{
+    int group = 0;
+    const struct graph_attr *groups = groups_attr(c, n, ax, &group);
+    const struct graph_attr *chan = channel_attr(c);
+    const struct graph_type *rt = v->type;
+    struct graph_op *op = pb_op(&c->b, GRAPH_OP_ALL_REDUCE, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
+    static const char *const names[3] = {"channel_handle", "replica_groups", "use_global_device_ids"};
+    const struct graph_attr *vals[3] = {chan, groups, pb_unit(&c->b)};
+    if (!op || !groups || !chan || !pb_set_attrs(&c->b, op, 3, names, vals)) {
+        oom(c);
+        return NULL;
+    }
+    bool ok = body_src ? pb_copy_regions(&c->b, body_src, op, 0) : pb_binary_region(&c->b, op, kind, v->type->elem);
+    if (!ok || !push(c, op)) {
+        oom(c);
+        return NULL;
+    }
+    note_coll(c, PART_ALL_REDUCE, v, group, why);
+    return &op->results[0];
+}
+
+/* ------------------------------------------------------------------------ */
+/* Resharding                                                                */
+
+static struct graph_value *ensure_rep(struct pctx *c, uint32_t id)
+{
+    struct vstate *vs = &c->vs[id];
+    if (vs->rep) return vs->rep;
+    if (is_rep(&vs->s)) return vs->rep = vs->loc;
+    struct part_sharding s = vs->s;
+    struct graph_value *cur = vs->loc;
+    for (int d = 0; cur && d < s.rank; d++)
+        if (s.n_axes[d]) cur = emit_gather(c, cur, vs->src->type, &s, d, "an operand needed whole");
+    return vs->rep = cur;
+}
+
+static bool reshard(struct pctx *c, uint32_t id, const struct part_sharding *t, bool dry, int depth,
+                    struct graph_value **out);
+
+/* Builds value id at sharding t from its definition, when that definition
+ * can run on shards without communication: splat constants, iotas along
+ * whole dims, broadcasts and elementwise ops of such values. */
+static bool remat(struct pctx *c, uint32_t id, const struct part_sharding *t, bool dry, int depth,
+                  struct graph_value **out)
+{
+    struct vstate *vs = &c->vs[id];
+    const struct graph_op *def = vs->src->def;
+    if (!def || depth > REMAT_DEPTH || def->n_results != 1 || !static_tensor(vs->src->type)) return false;
+    if (vs->remat && shd_eq(&vs->remat_s, t)) {
+        if (!dry) *out = vs->remat;
+        return true;
+    }
+    const struct graph_type *lt = dry ? NULL : local_type(c, vs->src->type, t);
+    struct graph_op *op = NULL;
+    const struct graph_op *saved = c->op;
+    switch (def->kind) {
+    case GRAPH_OP_CONSTANT: {
+        const struct graph_attr *a = graph_op_attr(def, "value");
+        const struct base_tensor *v = a && a->kind == GRAPH_ATTR_ELEMENTS ? a->u.elements.value : NULL;
+        if (!v || !v->data || v->count < 1) return false;
+        size_t es = base_dtype_size(v->dtype);
+        for (int64_t i = 1; i < v->count; i++)
+            if (memcmp((const char *)v->data + (size_t)i * es, v->data, es)) return false;
+        if (dry) return true;
+        op = pb_op(&c->b, GRAPH_OP_CONSTANT, def->name, 0, NULL, 1, &lt, &def->loc);
+        static const char *const names[1] = {"value"};
+        const struct graph_attr *val[1] = {pb_splat(&c->b, lt, v)};
+        if (!op || !pb_set_attrs(&c->b, op, 1, names, val)) return oom(c);
+        break;
+    }
+    case GRAPH_OP_IOTA: {
+        int64_t dim = -1;
+        if (!graph_attr_as_i64(graph_op_attr(def, "iota_dimension"), &dim) || dim < 0 || dim >= t->rank ||
+            t->n_axes[dim])
+            return false;
+        if (dry) return true;
+        op = pb_copy_op(&c->b, def, NULL, &lt, false);
+        break;
+    }
+    case GRAPH_OP_BROADCAST_IN_DIM: {
+        const struct graph_value *o = def->operands[0];
+        int64_t bd[GRAPH_MAX_RANK];
+        if (!static_tensor(o->type) || graph_attr_as_i64_list(graph_op_attr(def, "broadcast_dimensions"), bd,
+                                                               GRAPH_MAX_RANK) != o->type->rank)
+            return false;
+        struct part_sharding to;
+        part_sharding_replicated(&to, o->type->rank);
+        for (int i = 0; i < o->type->rank; i++)
+            if (o->type->dims[i] == vs->src->type->dims[bd[i]]) copy_dim(&to, i, t, (int)bd[i]);
+        struct graph_value *ov = NULL;
+        if (!reshard(c, o->id, &to, dry, depth + 1, &ov)) return false;
+        if (dry) return true;
+        c->op = def;
+        op = pb_copy_op(&c->b, def, &ov, &lt, false);
+        break;
+    }
+    default: {
+        enum graph_op_cat cat = graph_op_kind_cat(def->kind);
+        if ((cat != GRAPH_CAT_UNARY && cat != GRAPH_CAT_BINARY && cat != GRAPH_CAT_TERNARY) || def->n_regions ||
+            def->n_operands > 3)
+            return false;
+        struct graph_value *ov[3] = {NULL, NULL, NULL};
+        for (int i = 0; i < def->n_operands; i++) {
+            const struct graph_value *o = def->operands[i];
+            if (o->type->rank != t->rank) { /* a scalar operand of select / clamp */
+                if (o->type->rank != 0 || !c->vs[o->id].have) return false;
+                ov[i] = c->vs[o->id].loc;
+                continue;
+            }
+            if (!reshard(c, o->id, t, dry, depth + 1, &ov[i])) return false;
+        }
+        if (dry) return true;
+        op = pb_copy_op(&c->b, def, ov, &lt, false);
+        break;
+    }
+    }
+    c->op = saved;
+    if (!push(c, op)) return false;
+    vs->remat = &op->results[0];
+    vs->remat_s = *t;
+    *out = vs->remat;
+    return true;
+}
+
+/* Value id at sharding t: gathers where t keeps less split, a rebuild from
+ * the definition where t splits more; false when that is impossible (dry:
+ * only says whether it is possible, emitting nothing). */
+static bool reshard(struct pctx *c, uint32_t id, const struct part_sharding *t, bool dry, int depth,
+                    struct graph_value **out)
+{
+    struct vstate *vs = &c->vs[id];
+    if (!vs->have) return false;
+    if (shd_eq(&vs->s, t)) {
+        if (!dry) *out = vs->loc;
+        return true;
+    }
+    if (vs->remat && shd_eq(&vs->remat_s, t)) { /* resharded (or rebuilt) before */
+        if (!dry) *out = vs->remat;
+        return true;
+    }
+    if (is_rep(t)) {
+        if (!dry) *out = ensure_rep(c, id);
+        return dry || *out;
+    }
+    /* a split that only moves to another dim is one all_to_all; any other
+     * new split needs a rebuild */
+    int move_from[GRAPH_MAX_RANK];
+    struct part_sharding s = vs->s;
+    for (int d = 0; d < t->rank; d++) {
+        move_from[d] = -1;
+        if (!t->n_axes[d] || dim_eq(&s, t, d)) continue;
+        int e = -1;
+        for (int k = 0; k < s.rank && !s.n_axes[d]; k++)
+            if (k != d && !dim_eq(&s, t, k) && s.n_axes[k] == t->n_axes[d]) {
+                bool same = true;
+                for (int j = 0; j < s.n_axes[k]; j++) same &= s.axes[k][j] == t->axes[d][j];
+                if (same) e = k;
+            }
+        if (e < 0) return remat(c, id, t, dry, depth, out);
+        move_from[d] = e;
+        clear_dim(&s, e); /* a dim gives its split once */
+    }
+    if (dry) return true;
+    s = vs->s;
+    struct graph_value *cur = vs->loc;
+    for (int d = 0; cur && d < s.rank; d++)
+        if (move_from[d] >= 0) cur = emit_all_to_all(c, cur, vs->src->type, &s, move_from[d], d);
+    for (int d = 0; cur && d < s.rank; d++)
+        if (s.n_axes[d] && !dim_eq(&s, t, d)) cur = emit_gather(c, cur, vs->src->type, &s, d, "resharding an operand");
+    *out = cur;
+    if (cur) {
+        vs->remat = cur;
+        vs->remat_s = *t;
+    }
+    return cur != NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Op rules                                                                  */
+
+static void set_result(struct pctx *c, const struct graph_value *src, struct graph_value *loc,
+                       const struct part_sharding *s)
+{
+    struct vstate *vs = &c->vs[src->id];
+    vs->loc = loc;
+    vs->s = *s;
+    vs->rep = is_rep(s) ? loc : NULL;
+    vs->have = true;
+}
+
+static bool capture_whole(struct pctx *c, const struct graph_block *b, int depth);
+
+/* Regions may use values of the enclosing body (exports put constants
+ * there): their copies read the whole value. */
+static bool map_captures(struct pctx *c, const struct graph_op *op)
+{
+    for (int r = 0; r < op->n_regions; r++)
+        for (int k = 0; k < op->regions[r].n_blocks; k++)
+            if (!capture_whole(c, &op->regions[r].blocks[k], 0)) return oom(c);
+    return true;
+}
+
+/* src with the given local operands and results at shardings rs. */
+static bool emit_like(struct pctx *c, const struct graph_op *src, struct graph_value *const *in,
+                      const struct part_sharding *rs)
+{
+    const struct graph_type *rt[1];
+    if (src->n_results != 1) return false;
+    rt[0] = local_type(c, src->results[0].type, rs);
+    if (!map_captures(c, src)) return false;
+    struct graph_op *op = pb_copy_op(&c->b, src, in, rt, true);
+    if (!push(c, op)) return false;
+    set_result(c, &src->results[0], &op->results[0], rs);
+    return true;
+}
+
+static bool operands_static(const struct graph_op *op)
+{
+    for (int i = 0; i < op->n_operands; i++)
+        if (!static_tensor(op->operands[i]->type)) return false;
+    for (int i = 0; i < op->n_results; i++)
+        if (!static_tensor(op->results[i].type)) return false;
+    return true;
+}
+
+static bool rule_elementwise(struct pctx *c, const struct graph_op *op)
+{
+    if (op->n_results != 1 || op->n_operands > 8) return false;
+    int rank = op->results[0].type->rank;
+    struct part_sharding cand[8];
+    int n_cand = 0;
+    for (int i = 0; i < op->n_operands; i++) {
+        const struct vstate *vs = &c->vs[op->operands[i]->id];
+        if (op->operands[i]->type->rank != rank || is_rep(&vs->s)) continue;
+        bool seen = false;
+        for (int k = 0; k < n_cand; k++) seen |= shd_eq(&cand[k], &vs->s);
+        if (!seen) cand[n_cand++] = vs->s;
+    }
+    struct graph_value *in[8];
+    for (int k = 0; k < n_cand; k++) {
+        bool ok = true;
+        for (int i = 0; ok && i < op->n_operands; i++)
+            if (op->operands[i]->type->rank == rank) ok = reshard(c, op->operands[i]->id, &cand[k], true, 0, NULL);
+        if (!ok) continue;
+        for (int i = 0; i < op->n_operands; i++) {
+            in[i] = c->vs[op->operands[i]->id].loc;
+            if (op->operands[i]->type->rank == rank && !reshard(c, op->operands[i]->id, &cand[k], false, 0, &in[i]))
+                return oom(c);
+        }
+        c->rep->n_sharded_ops++;
+        return emit_like(c, op, in, &cand[k]);
+    }
+    if (n_cand) note_fallback(c, op);
+    for (int i = 0; i < op->n_operands; i++)
+        if (!(in[i] = ensure_rep(c, op->operands[i]->id))) return oom(c);
+    struct part_sharding r;
+    part_sharding_replicated(&r, rank);
+    return emit_like(c, op, in, &r);
+}
+
+static int dims_of(const struct graph_attr *dn, const char *name, int64_t *out)
+{
+    int n = dn ? graph_attr_as_i64_list(graph_dict_get(dn, name), out, GRAPH_MAX_RANK) : -1;
+    return n < 0 ? 0 : n;
+}
+
+static bool in_list(const int64_t *l, int n, int64_t v)
+{
+    for (int i = 0; i < n; i++)
+        if (l[i] == v) return true;
+    return false;
+}
+
+static bool rule_dot(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *lhs = op->operands[0], *rhs = op->operands[1];
+    int lr = lhs->type->rank, rr = rhs->type->rank;
+    int64_t lb[GRAPH_MAX_RANK], rb[GRAPH_MAX_RANK], lc[GRAPH_MAX_RANK], rc[GRAPH_MAX_RANK];
+    int nb = 0, nc = 0;
+    if (op->kind == GRAPH_OP_DOT_GENERAL) {
+        const struct graph_attr *dn = graph_op_attr(op, "dot_dimension_numbers");
+        if (!dn || dn->kind != GRAPH_ATTR_DICT) return false;
+        nb = dims_of(dn, "lhs_batching_dimensions", lb);
+        if (dims_of(dn, "rhs_batching_dimensions", rb) != nb) return false;
+        nc = dims_of(dn, "lhs_contracting_dimensions", lc);
+        if (dims_of(dn, "rhs_contracting_dimensions", rc) != nc) return false;
+    } else {
+        if (lr < 1 || lr > 2 || rr < 1 || rr > 2) return false;
+        nc = 1;
+        lc[0] = lr - 1;
+        rc[0] = 0;
+    }
+    struct part_sharding tl = c->vs[lhs->id].s, tr = c->vs[rhs->id].s;
+    int partial[PART_MAX_AXES], n_partial = 0;
+    for (int i = 0; i < nb; i++) {
+        bool same = tl.n_axes[lb[i]] == tr.n_axes[rb[i]];
+        for (int k = 0; same && k < tl.n_axes[lb[i]]; k++) same = tl.axes[lb[i]][k] == tr.axes[rb[i]][k];
+        if (!same) {
+            clear_dim(&tl, (int)lb[i]);
+            clear_dim(&tr, (int)rb[i]);
+        }
+    }
+    for (int i = 0; i < nc; i++) {
+        bool same = tl.n_axes[lc[i]] == tr.n_axes[rc[i]];
+        for (int k = 0; same && k < tl.n_axes[lc[i]]; k++) same = tl.axes[lc[i]][k] == tr.axes[rc[i]][k];
+        if (!same) {
+            clear_dim(&tl, (int)lc[i]);
+            clear_dim(&tr, (int)rc[i]);
+        } else {
+            for (int k = 0; k < tl.n_axes[lc[i]]; k++) partial[n_partial++] = tl.axes[lc[i]][k];
+        }
+    }
+    /* an axis may split one result dim only: the rhs's free dims give way */
+    bool used[PART_MAX_AXES] = {false};
+    for (int d = 0; d < lr; d++)
+        for (int k = 0; k < tl.n_axes[d]; k++) used[tl.axes[d][k]] = true;
+    for (int d = 0; d < rr; d++) {
+        if (in_list(rb, nb, d) || in_list(rc, nc, d)) continue;
+        bool clash = false;
+        for (int k = 0; k < tr.n_axes[d]; k++) clash |= used[tr.axes[d][k]];
+        if (clash) clear_dim(&tr, d);
+    }
+    /* result: batch dims, lhs free dims, rhs free dims */
+    struct part_sharding rs;
+    part_sharding_replicated(&rs, op->results[0].type->rank);
+    int rd = 0;
+    for (int i = 0; i < nb; i++) copy_dim(&rs, rd++, &tl, (int)lb[i]);
+    for (int d = 0; d < lr; d++)
+        if (!in_list(lb, nb, d) && !in_list(lc, nc, d)) copy_dim(&rs, rd++, &tl, d);
+    for (int d = 0; d < rr; d++)
+        if (!in_list(rb, nb, d) && !in_list(rc, nc, d)) copy_dim(&rs, rd++, &tr, d);
+    if (rd != rs.rank) return false;
+    struct graph_value *in[2];
+    if (!reshard(c, lhs->id, &tl, false, 0, &in[0]) || !reshard(c, rhs->id, &tr, false, 0, &in[1])) return oom(c);
+    const struct graph_type *rt = local_type(c, op->results[0].type, &rs);
+    struct graph_op *d = pb_copy_op(&c->b, op, in, &rt, true);
+    if (!push(c, d)) return false;
+    struct graph_value *r = &d->results[0];
+    if (n_partial) {
+        enum graph_op_kind k = op->results[0].type->elem == BASE_DT_I1 ? GRAPH_OP_OR : GRAPH_OP_ADD;
+        r = emit_all_reduce(c, r, n_partial, partial, k, NULL, "partial sums of a contraction split over the axes");
+        if (!r) return false;
+    }
+    c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], r, &rs);
+    return true;
+}
+
+/* The binary op a reduction body applies to its two arguments, or UNKNOWN. */
+static enum graph_op_kind body_kind(const struct graph_op *op)
+{
+    if (op->n_regions != 1 || op->regions[0].n_blocks != 1) return GRAPH_OP_UNKNOWN;
+    const struct graph_block *b = &op->regions[0].blocks[0];
+    if (b->n_args != 2 || b->n_ops != 2) return GRAPH_OP_UNKNOWN;
+    const struct graph_op *f = b->ops[0], *ret = b->ops[1];
+    if (f->n_operands != 2 || f->n_results != 1 || ret->n_operands != 1 || ret->operands[0] != &f->results[0])
+        return GRAPH_OP_UNKNOWN;
+    bool args = (f->operands[0] == &b->args[0] && f->operands[1] == &b->args[1]) ||
+                (f->operands[0] == &b->args[1] && f->operands[1] == &b->args[0]);
+    if (!args) return GRAPH_OP_UNKNOWN;
+    switch (f->kind) {
+    case GRAPH_OP_ADD:
+    case GRAPH_OP_MULTIPLY:
+    case GRAPH_OP_MAXIMUM:
+    case GRAPH_OP_MINIMUM:
+    case GRAPH_OP_AND:
+    case GRAPH_OP_OR: return f->kind;
+    default: return GRAPH_OP_UNKNOWN;
+    }
+}
+
+/* Whether the init value is a constant that is the identity of add (0) or
+ * multiply (1), so each partition may start from it. */
+static bool init_is_identity(const struct graph_value *init, enum graph_op_kind kind)
+{
+    const struct graph_op *def = init->def;
+    if (!def || def->kind != GRAPH_OP_CONSTANT) return false;
+    const struct graph_attr *a = graph_op_attr(def, "value");
+    const struct base_tensor *t = a && a->kind == GRAPH_ATTR_ELEMENTS ? a->u.elements.value : NULL;
+    if (!t || !t->data || t->count != 1) return false;
+    enum base_dtype_kind k = base_dtype_kind(t->dtype);
+    if (k == BASE_KIND_COMPLEX) return false;
+    double want = kind == GRAPH_OP_ADD ? 0.0 : 1.0;
+    if (k == BASE_KIND_FLOAT) return base_elem_get_f64(t->dtype, t->data, 0) == want;
+    return base_elem_get_i64(t->dtype, t->data, 0) == (int64_t)want;
+}
+
+/* Kept dims keep the first input's split (the other inputs follow it).  A
+ * split reduced dim: local reduce and an all_reduce with the same body when
+ * the body is one add/multiply/max/min/and/or of one input (sums and
+ * products from an identity init); otherwise it is gathered first. */
+static bool rule_reduce(struct pctx *c, const struct graph_op *op)
+{
+    int n = op->n_operands / 2;
+    if (n < 1 || op->n_operands != 2 * n || op->n_results != n || n > 32) return false;
+    enum graph_op_kind kind = n == 1 ? body_kind(op) : GRAPH_OP_UNKNOWN;
+    int64_t dims[GRAPH_MAX_RANK];
+    int nd = graph_attr_as_i64_list(graph_op_attr(op, "dimensions"), dims, GRAPH_MAX_RANK);
+    if (nd < 0) return false;
+    struct part_sharding tin = c->vs[op->operands[0]->id].s;
+    bool idempotent = kind != GRAPH_OP_ADD && kind != GRAPH_OP_MULTIPLY;
+    bool can_partial = kind != GRAPH_OP_UNKNOWN && (idempotent || init_is_identity(op->operands[1], kind));
+    int partial[PART_MAX_AXES], n_partial = 0;
+    for (int i = 0; i < nd; i++) {
+        if (dims[i] < 0 || dims[i] >= tin.rank) return false;
+        if (!can_partial) clear_dim(&tin, (int)dims[i]);
+        for (int k = 0; k < tin.n_axes[dims[i]]; k++) partial[n_partial++] = tin.axes[dims[i]][k];
+    }
+    for (int i = 1; i < n; i++)
+        if (!reshard(c, op->operands[i]->id, &tin, true, 0, NULL)) return false;
+    struct part_sharding rs;
+    part_sharding_replicated(&rs, op->results[0].type->rank);
+    int rd = 0;
+    for (int d = 0; d < tin.rank; d++)
+        if (!in_list(dims, nd, d)) copy_dim(&rs, rd++, &tin, d);
+    if (rd != rs.rank) return false;
+    struct graph_value *in[64];
+    const struct graph_type *rt[32];
+    for (int i = 0; i < n; i++) {
+        if (!reshard(c, op->operands[i]->id, &tin, false, 0, &in[i]) || !(in[n + i] = ensure_rep(c, op->operands[n + i]->id)))
+            return oom(c);
+        rt[i] = local_type(c, op->results[i].type, &rs);
+    }
+    if (!map_captures(c, op)) return false;
+    struct graph_op *r = pb_copy_op(&c->b, op, in, rt, true);
+    if (!push(c, r)) return false;
+    struct graph_value *v = &r->results[0];
+    if (n_partial && !(v = emit_all_reduce(c, v, n_partial, partial, kind, op, "a reduction over a split dim")))
+        return false;
+    if (!is_rep(&rs) || n_partial) c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], v, &rs);
+    for (int i = 1; i < n; i++) set_result(c, &op->results[i], &r->results[i], &rs);
+    return true;
+}
+
+static int64_t dict_int(const struct graph_attr *d, const char *name)
+{
+    int64_t v = -1;
+    if (!d || !graph_attr_as_i64(graph_dict_get(d, name), &v)) return -1;
+    return v;
+}
+
+/* Convolution: the input's batch dim and the kernel's output-feature dim
+ * keep their splits (they map to the output's batch and feature dims);
+ * everything else (spatial dims: no halo exchange; contracted features) is
+ * gathered. */
+static bool rule_convolution(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_attr *dn = graph_op_attr(op, "dimension_numbers");
+    int64_t fgc = 1, bgc = 1;
+    const struct graph_attr *a;
+    if ((a = graph_op_attr(op, "feature_group_count")) && !graph_attr_as_i64(a, &fgc)) return false;
+    if ((a = graph_op_attr(op, "batch_group_count")) && !graph_attr_as_i64(a, &bgc)) return false;
+    int64_t ib = dict_int(dn, "input_batch_dimension"), kof = dict_int(dn, "kernel_output_feature_dimension");
+    int64_t ob = dict_int(dn, "output_batch_dimension"), of = dict_int(dn, "output_feature_dimension");
+    const struct graph_value *lhs = op->operands[0], *rhs = op->operands[1];
+    int lr = lhs->type->rank, rr = rhs->type->rank, orank = op->results[0].type->rank;
+    if (op->n_operands != 2 || ib < 0 || ib >= lr || kof < 0 || kof >= rr || ob < 0 || ob >= orank || of < 0 ||
+        of >= orank || bgc != 1)
+        return false;
+    struct part_sharding tl, tr, rs;
+    part_sharding_replicated(&tl, lr);
+    part_sharding_replicated(&tr, rr);
+    part_sharding_replicated(&rs, orank);
+    copy_dim(&tl, (int)ib, &c->vs[lhs->id].s, (int)ib);
+    if (fgc == 1) copy_dim(&tr, (int)kof, &c->vs[rhs->id].s, (int)kof);
+    for (int k = 0; k < tr.n_axes[kof]; k++)
+        for (int j = 0; j < tl.n_axes[ib]; j++)
+            if (tr.axes[kof][k] == tl.axes[ib][j]) clear_dim(&tr, (int)kof);
+    copy_dim(&rs, (int)ob, &tl, (int)ib);
+    copy_dim(&rs, (int)of, &tr, (int)kof);
+    if (is_rep(&rs)) return false; /* nothing split: the fallback does the same */
+    struct graph_value *in[2];
+    if (!reshard(c, lhs->id, &tl, false, 0, &in[0]) || !reshard(c, rhs->id, &tr, false, 0, &in[1])) return oom(c);
+    c->rep->n_sharded_ops++;
+    return emit_like(c, op, in, &rs);
+}
+
+static bool rule_broadcast(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0];
+    int64_t bd[GRAPH_MAX_RANK];
+    if (graph_attr_as_i64_list(graph_op_attr(op, "broadcast_dimensions"), bd, GRAPH_MAX_RANK) != o->type->rank)
+        return false;
+    struct part_sharding tin = c->vs[o->id].s, rs;
+    part_sharding_replicated(&rs, op->results[0].type->rank);
+    for (int i = 0; i < o->type->rank; i++) {
+        if (bd[i] < 0 || bd[i] >= rs.rank) return false;
+        if (o->type->dims[i] != op->results[0].type->dims[bd[i]]) clear_dim(&tin, i);
+        copy_dim(&rs, (int)bd[i], &tin, i);
+    }
+    struct graph_value *in;
+    if (!reshard(c, o->id, &tin, false, 0, &in)) return oom(c);
+    if (!is_rep(&rs)) c->rep->n_sharded_ops++;
+    return emit_like(c, op, &in, &rs);
+}
+
+static bool rule_transpose(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0];
+    int64_t perm[GRAPH_MAX_RANK];
+    if (graph_attr_as_i64_list(graph_op_attr(op, "permutation"), perm, GRAPH_MAX_RANK) != o->type->rank) return false;
+    const struct part_sharding *s = &c->vs[o->id].s;
+    struct part_sharding rs;
+    part_sharding_replicated(&rs, o->type->rank);
+    for (int i = 0; i < rs.rank; i++) {
+        if (perm[i] < 0 || perm[i] >= rs.rank) return false;
+        copy_dim(&rs, i, s, (int)perm[i]);
+    }
+    struct graph_value *in = c->vs[o->id].loc;
+    if (!is_rep(&rs)) c->rep->n_sharded_ops++;
+    return emit_like(c, op, &in, &rs);
+}
+
+/* A split dim d of the operand stays split in the result at the dim e whose
+ * leading dims hold as many elements as d's, when e divides into the same
+ * number of shards: then every shard is the same run of row-major elements. */
+static bool rule_reshape(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_type *it = op->operands[0]->type, *ot = op->results[0].type;
+    struct part_sharding tin = c->vs[op->operands[0]->id].s, rs;
+    part_sharding_replicated(&rs, ot->rank);
+    int64_t pre_in = 1;
+    for (int d = 0; d < it->rank; pre_in *= it->dims[d], d++) {
+        if (!tin.n_axes[d]) continue;
+        int64_t p = nparts(c, &tin, d), pre_out = 1;
+        int found = -1;
+        for (int e = 0; e < ot->rank && pre_out <= pre_in; pre_out *= ot->dims[e], e++)
+            if (pre_out == pre_in && ot->dims[e] > 0 && ot->dims[e] % p == 0 && !rs.n_axes[e] &&
+                (ot->dims[e] > 1 || p == 1)) {
+                found = e;
+                break;
+            }
+        if (found < 0) clear_dim(&tin, d);
+        else copy_dim(&rs, found, &tin, d);
+    }
+    struct graph_value *in;
+    if (!reshard(c, op->operands[0]->id, &tin, false, 0, &in)) return oom(c);
+    if (!is_rep(&rs)) c->rep->n_sharded_ops++;
+    return emit_like(c, op, &in, &rs);
+}
+
+/* Dims a slice takes whole keep their split (their limit becomes the local
+ * size); dims it cuts are gathered. */
+static bool rule_slice(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0];
+    int rank = o->type->rank;
+    int64_t start[GRAPH_MAX_RANK], limit[GRAPH_MAX_RANK], stride[GRAPH_MAX_RANK];
+    if (graph_attr_as_i64_list(graph_op_attr(op, "start_indices"), start, GRAPH_MAX_RANK) != rank ||
+        graph_attr_as_i64_list(graph_op_attr(op, "limit_indices"), limit, GRAPH_MAX_RANK) != rank)
+        return false;
+    int ns = graph_attr_as_i64_list(graph_op_attr(op, "strides"), stride, GRAPH_MAX_RANK);
+    if (ns < 0)
+        for (int d = 0; d < rank; d++) stride[d] = 1;
+    else if (ns != rank)
+        return false;
+    struct part_sharding tin = c->vs[o->id].s;
+    for (int d = 0; d < rank; d++)
+        if (tin.n_axes[d] && !(start[d] == 0 && limit[d] == o->type->dims[d] && stride[d] == 1)) clear_dim(&tin, d);
+    if (is_rep(&tin)) return false; /* nothing stays split: the general fallback */
+    for (int d = 0; d < rank; d++)
+        if (tin.n_axes[d]) limit[d] = o->type->dims[d] / nparts(c, &tin, d);
+    struct graph_value *in;
+    if (!reshard(c, o->id, &tin, false, 0, &in)) return oom(c);
+    const struct graph_type *rt = local_type(c, op->results[0].type, &tin);
+    struct graph_op *n = pb_op(&c->b, op->kind, op->name, 1, &in, 1, &rt, &op->loc);
+    static const char *const names[3] = {"start_indices", "limit_indices", "strides"};
+    const struct graph_attr *v[3] = {pb_dense_i64(&c->b, rank, start), pb_dense_i64(&c->b, rank, limit),
+                                     pb_dense_i64(&c->b, rank, stride)};
+    if (!n || !pb_set_attrs(&c->b, n, 3, names, v) || !push(c, n)) return oom(c);
+    c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], &n->results[0], &tin);
+    return true;
+}
+
+/* The other dims keep a split all operands can take; the joined dim is whole. */
+static bool rule_concatenate(struct pctx *c, const struct graph_op *op)
+{
+    int64_t dim = -1;
+    int rank = op->results[0].type->rank;
+    if (!graph_attr_as_i64(graph_op_attr(op, "dimension"), &dim) || dim < 0 || dim >= rank || op->n_operands > 64)
+        return false;
+    for (int i = 0; i < op->n_operands; i++) {
+        struct part_sharding t = c->vs[op->operands[i]->id].s;
+        clear_dim(&t, (int)dim);
+        if (is_rep(&t)) continue;
+        bool ok = true;
+        for (int k = 0; ok && k < op->n_operands; k++) ok = reshard(c, op->operands[k]->id, &t, true, 0, NULL);
+        if (!ok) continue;
+        struct graph_value *in[64];
+        for (int k = 0; k < op->n_operands; k++)
+            if (!reshard(c, op->operands[k]->id, &t, false, 0, &in[k])) return oom(c);
+        c->rep->n_sharded_ops++;
+        return emit_like(c, op, in, &t);
+    }
+    return false;
+}
+
+/* Sets b.map for every value a region of op uses from outside it, to the
+ * value's whole copy. */
+static bool capture_whole(struct pctx *c, const struct graph_block *b, int depth)
+{
+    if (depth > 256) return false;
+    for (int i = 0; i < b->n_ops; i++) {
+        const struct graph_op *op = b->ops[i];
+        for (int k = 0; k < op->n_operands; k++) {
+            uint32_t id = op->operands[k]->id;
+            if (!c->vs[id].have) continue;
+            struct graph_value *v = ensure_rep(c, id);
+            if (!v) return false;
+            c->b.map[id] = v;
+        }
+        for (int r = 0; r < op->n_regions; r++)
+            for (int k = 0; k < op->regions[r].n_blocks; k++)
+                if (!capture_whole(c, &op->regions[r].blocks[k], depth + 1)) return false;
+    }
+    return true;
+}
+
+static bool rule_fallback(struct pctx *c, const struct graph_op *op)
+{
+    struct graph_value *ins[64], **in = ins;
+    bool any_sharded = false;
+    if (op->n_operands > 64 && !(in = malloc((size_t)op->n_operands * sizeof *in))) return oom(c);
+    bool ok = true;
+    for (int i = 0; ok && i < op->n_operands; i++) {
+        uint32_t id = op->operands[i]->id;
+        any_sharded |= !is_rep(&c->vs[id].s);
+        ok = (in[i] = ensure_rep(c, id)) != NULL;
+    }
+    ok = ok && map_captures(c, op);
+    struct graph_op *n = ok ? pb_copy_op(&c->b, op, in, NULL, true) : NULL;
+    if (in != ins) free(in);
+    if (!n && c->b.bad_capture) {
+        c->failed = true;
+        graph_op_diag(c->diag, op, BASE_ERR_INTERNAL, "%s: a region uses a value the partitioner has not seen",
+                      op->name);
+        return false;
+    }
+    if (!push(c, n)) return false;
+    if (any_sharded) note_fallback(c, op);
+    for (int i = 0; i < op->n_results; i++) {
+        struct part_sharding r;
+        const struct graph_type *t = op->results[i].type;
+        part_sharding_replicated(&r, t->kind == GRAPH_TYPE_TENSOR ? t->rank : 0);
+        set_result(c, &op->results[i], &n->results[i], &r);
+    }
+    return true;
+}
+
+static bool partition_op(struct pctx *c, const struct graph_op *op)
+{
+    c->op = op;
+    bool handled = false;
+    if (operands_static(op) && (op->n_results == 1 || op->kind == GRAPH_OP_REDUCE)) {
+        enum graph_op_cat cat = graph_op_kind_cat(op->kind);
+        switch (op->kind) {
+        case GRAPH_OP_DOT:
+        case GRAPH_OP_DOT_GENERAL: handled = rule_dot(c, op); break;
+        case GRAPH_OP_REDUCE: handled = rule_reduce(c, op); break;
+        case GRAPH_OP_CONVOLUTION: handled = rule_convolution(c, op); break;
+        case GRAPH_OP_BROADCAST_IN_DIM: handled = rule_broadcast(c, op); break;
+        case GRAPH_OP_TRANSPOSE: handled = rule_transpose(c, op); break;
+        case GRAPH_OP_RESHAPE: handled = rule_reshape(c, op); break;
+        case GRAPH_OP_SLICE: handled = rule_slice(c, op); break;
+        case GRAPH_OP_CONCATENATE: handled = rule_concatenate(c, op); break;
+        default:
+            if ((cat == GRAPH_CAT_UNARY || cat == GRAPH_CAT_BINARY || cat == GRAPH_CAT_TERNARY) && !op->n_regions)
+                handled = rule_elementwise(c, op);
+            break;
+        }
+    }
+    if (c->failed) return false;
+    return handled || rule_fallback(c, op);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Dead ops                                                                  */
+
+/* Rebuilt broadcasts and splats can leave the first (whole) copy unused:
+ * drop side-effect-free ops without regions whose results nobody reads. */
+static bool pure_op(const struct graph_op *op)
+{
+    if (op->n_regions || !op->n_results) return false;
+    switch (op->kind) {
+    case GRAPH_OP_CONSTANT:
+    case GRAPH_OP_IOTA:
+    case GRAPH_OP_BROADCAST_IN_DIM:
+    case GRAPH_OP_RESHAPE:
+    case GRAPH_OP_TRANSPOSE: return true;
+    default: break;
+    }
+    enum graph_op_cat cat = graph_op_kind_cat(op->kind);
+    return cat == GRAPH_CAT_UNARY || cat == GRAPH_CAT_BINARY || cat == GRAPH_CAT_TERNARY;
+}
+
+static void count_uses(const struct graph_block *b, uint32_t *uses, uint32_t n, int depth)
+{
+    if (depth > 256) return;
+    for (int i = 0; i < b->n_ops; i++) {
+        const struct graph_op *op = b->ops[i];
+        for (int k = 0; k < op->n_operands; k++)
+            if (op->operands[k]->id < n) uses[op->operands[k]->id]++;
+        for (int r = 0; r < op->n_regions; r++)
+            for (int k = 0; k < op->regions[r].n_blocks; k++) count_uses(&op->regions[r].blocks[k], uses, n, depth + 1);
+    }
+}
+
+static void drop_dead(struct pctx *c, struct pb_vec *v)
+{
+    uint32_t n = c->b.next_value;
+    uint32_t *uses = calloc((size_t)n + 1, sizeof *uses);
+    if (!uses) return; /* dead ops are harmless */
+    struct graph_block tmp = {0, NULL, v->n, v->ops, NULL, NULL};
+    count_uses(&tmp, uses, n, 0);
+    for (int i = v->n - 1; i >= 0; i--) {
+        struct graph_op *op = v->ops[i];
+        bool dead = pure_op(op);
+        for (int k = 0; dead && k < op->n_results; k++) dead = uses[op->results[k].id] == 0;
+        if (!dead) continue;
+        for (int k = 0; k < op->n_operands; k++) uses[op->operands[k]->id]--;
+        v->ops[i] = NULL;
+    }
+    int j = 0;
+    for (int i = 0; i < v->n; i++)
+        if (v->ops[i]) v->ops[j++] = v->ops[i];
+    v->n = j;
+    free(uses);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The module                                                                */
+
+static const struct graph_attr *sharding_attr(struct pctx *c, const struct part_sharding *s)
+{
+    const struct graph_attr *dims[GRAPH_MAX_RANK];
+    for (int d = 0; d < s->rank; d++) {
+        const struct graph_attr *ax[PART_MAX_DIM_AXES];
+        for (int k = 0; k < s->n_axes[d]; k++)
+            if (!(ax[k] = pb_string(&c->b, c->mesh.names[s->axes[d][k]]))) return NULL;
+        if (!(dims[d] = pb_array(&c->b, s->n_axes[d], ax))) return NULL;
+    }
+    static const char *const names[2] = {"mesh", "dims"};
+    const struct graph_attr *v[2] = {pb_symbol(&c->b, "mesh"), pb_array(&c->b, s->rank < 0 ? 0 : s->rank, dims)};
+    if (!v[0] || !v[1]) return NULL;
+    return pb_dict(&c->b, "sdy.sharding", 2, names, v);
+}
+
+static struct graph_op *mesh_op(struct pctx *c)
+{
+    const struct graph_attr *axes[PART_MAX_AXES];
+    for (int a = 0; a < c->mesh.n_axes; a++) {
+        static const char *const names[2] = {"name", "size"};
+        const struct graph_attr *v[2] = {pb_string(&c->b, c->mesh.names[a]), pb_int(&c->b, c->mesh.sizes[a])};
+        if (!v[0] || !v[1] || !(axes[a] = pb_dict(&c->b, NULL, 2, names, v))) return NULL;
+    }
+    static const char *const mnames[1] = {"axes"};
+    const struct graph_attr *mv[1] = {pb_array(&c->b, c->mesh.n_axes, axes)};
+    if (!mv[0]) return NULL;
+    static const char *const names[2] = {"mesh", "sym_name"};
+    const struct graph_attr *v[2] = {pb_dict(&c->b, "sdy.mesh", 1, mnames, mv), pb_string(&c->b, "mesh")};
+    struct graph_op *op = pb_op(&c->b, GRAPH_OP_SDY_MESH, NULL, 0, NULL, 0, NULL, NULL);
+    if (!op || !pb_set_attrs(&c->b, op, 2, names, v)) return NULL;
+    return op;
+}
+
+static enum base_status check_sharding(const struct pctx *c, const struct graph_op *func, int i,
+                                       const struct graph_type *t, const struct part_sharding *s)
+{
+    if (s->rank != t->rank)
+        return graph_op_diag(c->diag, func, BASE_ERR_INVALID,
+                             "argument %d of @%s: the sharding has %d dims, the argument has rank %d", i,
+                             graph_func_name(func), s->rank, t->rank);
+    bool used[PART_MAX_AXES] = {false};
+    for (int d = 0; d < s->rank; d++) {
+        int64_t p = 1;
+        for (int k = 0; k < s->n_axes[d]; k++) {
+            int a = s->axes[d][k];
+            if (a < 0 || a >= c->mesh.n_axes)
+                return graph_op_diag(c->diag, func, BASE_ERR_INVALID, "argument %d: dim %d names mesh axis %d, the mesh "
+                                     "has %d", i, d, a, c->mesh.n_axes);
+            if (used[a])
+                return graph_op_diag(c->diag, func, BASE_ERR_INVALID, "argument %d: mesh axis '%s' splits two dims", i,
+                                     c->mesh.names[a]);
+            used[a] = true;
+            p *= c->mesh.sizes[a];
+        }
+        if (t->dims[d] % p)
+            return graph_op_diag(c->diag, func, BASE_ERR_INVALID,
+                                 "argument %d: dim %d of size %lld does not divide into %lld shards (its mesh axes)", i,
+                                 d, (long long)t->dims[d], (long long)p);
+    }
+    return BASE_OK;
+}
+
+void part_report_free(struct part_report *rep)
+{
+    if (!rep) return;
+    free(rep->args);
+    free(rep->results);
+    free(rep->colls);
+    free(rep->fallback_locs);
+    free(rep->fallback_ops);
+    memset(rep, 0, sizeof *rep);
+}
+
+static enum base_status choose_mesh(struct pctx *c, const struct graph_op *func, const struct part_mesh *mesh)
+{
+    if (mesh) {
+        c->mesh = *mesh;
+    } else {
+        bool found = false;
+        TRY(part_mesh_from_module(c->m, &c->mesh, &found, c->diag));
+        if (!found) TRY(part_mesh_from_mhlo(func, &c->mesh, &found, c->diag));
+        if (!found)
+            return graph_op_diag(c->diag, func, BASE_ERR_INVALID,
+                                 "no mesh: the module has no sdy.mesh and no mhlo.sharding tilings; give one "
+                                 "(--mesh data=4,model=2)");
+    }
+    if (c->mesh.n_axes < 1 || c->mesh.n_axes > PART_MAX_AXES)
+        return base_diag_set(c->diag, BASE_ERR_INVALID, NULL, 0, 0, "the mesh needs 1..%d axes", PART_MAX_AXES);
+    c->n_dev = part_mesh_size(&c->mesh);
+    if (c->n_dev < 1 || c->n_dev > (1 << 24))
+        return base_diag_set(c->diag, BASE_ERR_INVALID, NULL, 0, 0, "the mesh has %lld devices", (long long)c->n_dev);
+    return BASE_OK;
+}
+
+/* Builds the new module's ops into *top; the entry's argument shardings are
+ * in rep->args. */
+static enum base_status build(struct pctx *c, const struct graph_op *func, struct pb_vec *top)
+{
+    const struct graph_block *src = &func->regions[0].blocks[0];
+    const struct graph_op *term = graph_block_terminator(src);
+    if (!term) return graph_op_diag(c->diag, func, BASE_ERR_INVALID, "@%s has no return", graph_func_name(func));
+    int n_in = src->n_args, n_out = term->n_operands;
+    struct graph_op *m = mesh_op(c);
+    if (!m || !pb_vec_push(top, m)) return BASE_ERR_NOMEM;
+    /* other functions (callees of replicated calls), copied whole */
+    for (int i = 0; i < c->m->body.n_ops; i++) {
+        const struct graph_op *op = c->m->body.ops[i];
+        if (op == func || op->kind == GRAPH_OP_SDY_MESH) continue;
+        struct graph_op *cp = pb_copy_op(&c->b, op, NULL, NULL, true);
+        if (!cp || !pb_vec_push(top, cp)) return BASE_ERR_NOMEM;
+    }
+    /* func.func @entry(global args) { %r = sdy.manual_computation(args) {body}; return %r } */
+    struct graph_op *f = pb_op(&c->b, GRAPH_OP_FUNC, NULL, 0, NULL, 0, NULL, &func->loc);
+    if (!f) return BASE_ERR_NOMEM;
+    static const char *const fnames[3] = {"sym_name", "function_type", "sym_visibility"};
+    const struct graph_attr *fv[3] = {graph_op_attr(func, "sym_name"), graph_op_attr(func, "function_type"),
+                                      graph_op_attr(func, "sym_visibility")};
+    if (!fv[0] || !fv[1])
+        return graph_op_diag(c->diag, func, BASE_ERR_INVALID, "the entry function lacks sym_name or function_type");
+    if (!pb_set_attrs(&c->b, f, fv[2] ? 3 : 2, fnames, fv)) return BASE_ERR_NOMEM;
+    f->n_regions = 1;
+    f->regions = pb_alloc(&c->b, sizeof *f->regions);
+    if (!f->regions || !(f->regions[0].blocks = pb_alloc(&c->b, sizeof *f->regions[0].blocks))) return BASE_ERR_NOMEM;
+    f->regions[0].n_blocks = 1;
+    f->regions[0].parent = f;
+    struct graph_block *fb = &f->regions[0].blocks[0];
+    fb->parent = &f->regions[0];
+    const struct graph_type **tys = calloc((size_t)(n_in + n_out) + 1, sizeof *tys);
+    struct graph_value **vals = calloc((size_t)(n_in + n_out) + 1, sizeof *vals);
+    const struct graph_attr **shs = calloc((size_t)(n_in + n_out) + 1, sizeof *shs);
+    enum base_status st = tys && vals && shs ? BASE_OK : BASE_ERR_NOMEM;
+    for (int i = 0; st == BASE_OK && i < n_in; i++) tys[i] = src->args[i].type;
+    if (st == BASE_OK && !pb_block_init(&c->b, fb, n_in, tys)) st = BASE_ERR_NOMEM;
+    for (int i = 0; st == BASE_OK && i < n_in; i++) vals[i] = &fb->args[i];
+    struct graph_op *mc = st == BASE_OK ? pb_op(&c->b, GRAPH_OP_SDY_MANUAL_COMPUTATION, NULL, n_in, vals, n_out, NULL,
+                                                &func->loc)
+                                        : NULL;
+    if (st == BASE_OK && !mc) st = BASE_ERR_NOMEM;
+    struct graph_block *body = NULL;
+    if (st == BASE_OK) {
+        mc->n_regions = 1;
+        mc->regions = pb_alloc(&c->b, sizeof *mc->regions);
+        body = mc->regions ? pb_alloc(&c->b, sizeof *body) : NULL;
+        if (!body) st = BASE_ERR_NOMEM;
+    }
+    if (st == BASE_OK) {
+        mc->regions[0].n_blocks = 1;
+        mc->regions[0].blocks = body;
+        mc->regions[0].parent = mc;
+        body->parent = &mc->regions[0];
+        for (int i = 0; i < n_in; i++) {
+            tys[i] = local_type(c, src->args[i].type, &c->rep->args[i]);
+            shs[i] = sharding_attr(c, &c->rep->args[i]);
+        }
+        if (!pb_block_init(&c->b, body, n_in, tys)) st = BASE_ERR_NOMEM;
+    }
+    for (int i = 0; st == BASE_OK && i < n_in; i++) {
+        c->vs[src->args[i].id].loc = &body->args[i];
+        c->vs[src->args[i].id].s = c->rep->args[i];
+        c->vs[src->args[i].id].rep = is_rep(&c->rep->args[i]) ? &body->args[i] : NULL;
+        c->vs[src->args[i].id].have = true;
+    }
+    struct pb_vec *bv = &c->body_ops;
+    c->cur = bv;
+    for (int i = 0; st == BASE_OK && i < src->n_ops; i++) {
+        if (src->ops[i] == term) continue;
+        if (!partition_op(c, src->ops[i])) st = c->failed ? c->diag->status : BASE_ERR_NOMEM;
+    }
+    c->op = term;
+    /* sdy.return of the local results; the out_shardings say how they join */
+    if (st == BASE_OK) {
+        c->rep->results = calloc((size_t)n_out + 1, sizeof *c->rep->results);
+        if (!c->rep->results) st = BASE_ERR_NOMEM;
+        else c->rep->n_results = n_out;
+    }
+    for (int i = 0; st == BASE_OK && i < n_out; i++) {
+        const struct vstate *vs = &c->vs[term->operands[i]->id];
+        if (!vs->have) {
+            st = graph_op_diag(c->diag, term, BASE_ERR_INVALID, "result %d is not defined in the entry's body", i);
+            break;
+        }
+        vals[i] = vs->loc;
+        tys[i] = term->operands[i]->type;
+        shs[n_in + i] = sharding_attr(c, &vs->s);
+        c->rep->results[i] = vs->s;
+    }
+    struct graph_op *sret = st == BASE_OK ? pb_op(&c->b, GRAPH_OP_SDY_RETURN, NULL, n_out, vals, 0, NULL, &term->loc)
+                                          : NULL;
+    if (st == BASE_OK && (!sret || !pb_vec_push(bv, sret))) st = BASE_ERR_NOMEM;
+    if (st == BASE_OK) drop_dead(c, bv);
+    if (st == BASE_OK && !pb_vec_finish(&c->b, bv, body)) st = BASE_ERR_NOMEM;
+    free(bv->ops);
+    memset(bv, 0, sizeof *bv);
+    c->cur = NULL;
+    if (st == BASE_OK) {
+        for (int i = 0; i < n_out; i++) mc->results[i].type = tys[i];
+        const struct graph_attr *man[PART_MAX_AXES];
+        for (int a = 0; a < c->mesh.n_axes; a++) man[a] = pb_string(&c->b, c->mesh.names[a]);
+        static const char *const names[3] = {"in_shardings", "manual_axes", "out_shardings"};
+        const struct graph_attr *v[3] = {pb_array(&c->b, n_in, shs), pb_array(&c->b, c->mesh.n_axes, man),
+                                         pb_array(&c->b, n_out, shs + n_in)};
+        for (int i = 0; i < n_in + n_out; i++)
+            if (!shs[i]) st = BASE_ERR_NOMEM;
+        if (st == BASE_OK && !pb_set_attrs(&c->b, mc, 3, names, v)) st = BASE_ERR_NOMEM;
+    }
+    if (st == BASE_OK) {
+        for (int i = 0; i < n_out; i++) vals[i] = &mc->results[i];
+        struct graph_op *ret = pb_op(&c->b, GRAPH_OP_FUNC_RETURN, NULL, n_out, vals, 0, NULL, &term->loc);
+        struct pb_vec fv2 = {NULL, 0, 0};
+        if (!ret || !pb_vec_push(&fv2, mc) || !pb_vec_push(&fv2, ret) || !pb_vec_finish(&c->b, &fv2, fb) ||
+            !pb_vec_push(top, f)) {
+            free(fv2.ops);
+            st = BASE_ERR_NOMEM;
+        }
+    }
+    free(tys);
+    free(vals);
+    free(shs);
+    if (st == BASE_ERR_NOMEM && !c->failed) base_diag_set(c->diag, st, NULL, 0, 0, "out of memory while partitioning");
+    return st;
+}
+
+/* An op that only makes sense in a program that is already SPMD. */
+static const struct graph_op *find_spmd_op(const struct graph_block *b, int depth)
+{
+    if (depth > 256) return NULL;
+    for (int i = 0; i < b->n_ops; i++) {
+        const struct graph_op *op = b->ops[i];
+        if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION ||
+            (graph_op_kind_cat(op->kind) == GRAPH_CAT_COLLECTIVE && op->kind != GRAPH_OP_REPLICA_ID &&
+             op->kind != GRAPH_OP_INFEED && op->kind != GRAPH_OP_OUTFEED))
+            return op;
+        for (int r = 0; r < op->n_regions; r++)
+            for (int k = 0; k < op->regions[r].n_blocks; k++) {
+                const struct graph_op *f = find_spmd_op(&op->regions[r].blocks[k], depth + 1);
+                if (f) return f;
+            }
+    }
+    return NULL;
+}
+
+enum base_status part_partition(const struct graph_module *m, const char *entry, const struct part_mesh *mesh,
+                                const struct part_sharding *args, int n_args, char **out_text, size_t *out_len,
+                                struct part_report *rep, struct base_diag *diag)
+{
+    *out_text = NULL;
+    if (out_len) *out_len = 0;
+    struct part_report local_rep;
+    if (!rep) rep = &local_rep;
+    memset(rep, 0, sizeof *rep);
+    const struct graph_op *func = entry ? graph_module_find_func(m, entry) : graph_module_entry(m);
+    if (!func)
+        return base_diag_set(diag, BASE_ERR_INVALID, m->path, 0, 0, "no function @%s to partition",
+                             entry ? entry : "main");
+    if (func->n_regions < 1 || func->regions[0].n_blocks != 1)
+        return graph_op_diag(diag, func, BASE_ERR_UNSUPPORTED, "@%s: only a function of one block is partitioned",
+                             graph_func_name(func));
+    const struct graph_op *spmd = find_spmd_op(&func->regions[0].blocks[0], 0);
+    if (spmd)
+        return graph_op_diag(diag, spmd, BASE_ERR_UNSUPPORTED,
+                             "%s: the program is already written per partition (or uses partition ids); the "
+                             "partitioner takes unsharded programs",
+                             spmd->name);
+    struct pctx c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    c.diag = diag;
+    c.rep = rep;
+    enum base_status st = choose_mesh(&c, func, mesh);
+    if (st != BASE_OK) return st;
+    rep->mesh = c.mesh;
+    const struct graph_block *src = &func->regions[0].blocks[0];
+    rep->n_args = src->n_args;
+    rep->args = calloc((size_t)src->n_args + 1, sizeof *rep->args);
+    if (!rep->args) return base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; st == BASE_OK && i < src->n_args; i++) {
+        const struct graph_type *t = src->args[i].type;
+        if (!static_tensor(t)) {
+            st = graph_op_diag(diag, func, BASE_ERR_UNSUPPORTED,
+                               "argument %d of @%s is not a tensor of static shape: it cannot be partitioned", i,
+                               graph_func_name(func));
+            break;
+        }
+        bool found = false;
+        if (args && i < n_args && args[i].rank >= 0) {
+            rep->args[i] = args[i];
+            found = true;
+        } else {
+            st = part_arg_sharding(func, i, t->rank, &c.mesh, &rep->args[i], &found, diag);
+        }
+        if (st == BASE_OK && !found) part_sharding_replicated(&rep->args[i], t->rank);
+        if (st == BASE_OK) st = check_sharding(&c, func, i, t, &rep->args[i]);
+    }
+    if (st == BASE_OK) {
+        pb_init(&c.b, m->n_values);
+        c.vs = calloc((size_t)m->n_values + 1, sizeof *c.vs);
+        if (!c.vs || c.b.oom) st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (st == BASE_OK) {
+        /* every value's source pointer, for the rebuild rules */
+        const struct graph_block *b = src;
+        for (int i = 0; i < b->n_args; i++) c.vs[b->args[i].id].src = &b->args[i];
+        for (int i = 0; i < b->n_ops; i++)
+            for (int k = 0; k < b->ops[i]->n_results; k++)
+                if (b->ops[i]->results[k].id < m->n_values) c.vs[b->ops[i]->results[k].id].src = &b->ops[i]->results[k];
+        struct pb_vec top = {NULL, 0, 0};
+        st = build(&c, func, &top);
+        struct graph_module out;
+        memset(&out, 0, sizeof out);
+        out.name = m->name;
+        out.path = m->path;
+        if (st == BASE_OK && !pb_vec_finish(&c.b, &top, &out.body))
+            st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        free(top.ops);
+        out.n_values = c.b.next_value;
+        out.n_ops = c.b.next_op;
+        if (st == BASE_OK && (st = graph_print_str(&out, out_text, out_len)) != BASE_OK)
+            base_diag_set(diag, st, NULL, 0, 0, "cannot print the partitioned module");
+    }
+    /* the text must read back and verify: anything else is a partitioner bug */
+    if (st == BASE_OK) {
+        struct graph_parse_options po = {"<partitioned>", 0, 0};
+        struct graph_module *back = NULL;
+        struct base_diag d2;
+        base_diag_clear(&d2);
+        enum base_status s2 = graph_parse(*out_text, out_len ? *out_len : strlen(*out_text), &po, &back, &d2);
+        if (s2 == BASE_OK) s2 = graph_verify(back, &d2);
+        graph_module_destroy(back);
+        if (s2 != BASE_OK) {
+            char buf[700];
+            base_diag_format(&d2, buf, sizeof buf);
+            st = base_diag_set(diag, BASE_ERR_INTERNAL, m->path, func->loc.line, func->loc.col,
+                               "the partitioned module does not verify: %s", buf);
+        }
+    }
+    if (st != BASE_OK) {
+        free(*out_text);
+        *out_text = NULL;
+        if (out_len) *out_len = 0;
+    }
+    pb_deinit(&c.b);
+    free(c.vs);
+    if (rep == &local_rep || st != BASE_OK) part_report_free(rep);
+    return st;
+}
