@@ -38,7 +38,7 @@ int main(int argc, char **argv)
             rc = 1;
             continue;
         }
-        struct graph_parse_options opt = {argv[i], 0, 0};
+        struct graph_parse_options opt = {argv[i], 0, 0, false};
         int reps = 0;
         double t0 = now_s(), t = 0;
         struct graph_module *m = NULL;

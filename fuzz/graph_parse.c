@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct graph_parse_options opt = {"fuzz.mlir", 0, INT64_C(1) << 16};
+    struct graph_parse_options opt = {"fuzz.mlir", 0, INT64_C(1) << 16, false};
     struct graph_module *m = NULL;
     struct base_diag d;
     base_diag_clear(&d);

@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct graph_parse_options opt = {"fuzz.mlir", 0, INT64_C(1) << 16};
+    struct graph_parse_options opt = {"fuzz.mlir", 0, INT64_C(1) << 16, false};
     struct graph_module *a = NULL, *b = NULL;
     struct base_diag d;
     base_diag_clear(&d);
@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n1 = 0, n2 = 0;
     if (graph_print_str(a, &t1, &n1) != BASE_OK) abort();
     base_diag_clear(&d);
-    struct graph_parse_options opt2 = {"printed.mlir", 0, INT64_C(1) << 16};
+    struct graph_parse_options opt2 = {"printed.mlir", 0, INT64_C(1) << 16, false};
     if (graph_parse(t1, n1, &opt2, &b, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fprintf(stderr, "%.*s\n", (int)n1, t1);

@@ -238,6 +238,7 @@ struct graph_parse_options {
     const char *path;          /* for diagnostics; also stored in locs */
     int max_nesting;           /* 0: GRAPH_MAX_NESTING */
     int64_t max_elements;      /* per literal/type; 0: BASE_MAX_ELEMS */
+    bool positions_from_locs;  /* an op's loc("file":line:col) is its position (file, line, col) */
 };
 
 /* Parses one module (or a bare list of funcs, wrapped in an implicit module).
@@ -257,6 +258,11 @@ enum base_status graph_split_chunks(const char *text, size_t len, int *n_chunks,
 enum base_status graph_print(const struct graph_module *m, FILE *f);
 /* Prints into a heap string (free()). */
 enum base_status graph_print_str(const struct graph_module *m, char **out, size_t *len);
+/* The same, each op's source position kept as its location
+ * (loc("file":line:col), fused with its name if it has one), so that a
+ * program rewritten and printed (the partitioner's) is read back by
+ * graph_parse with positions_from_locs at its ops' original positions. */
+enum base_status graph_print_str_positions(const struct graph_module *m, char **out, size_t *len);
 /* Structural equality (types, attributes, topology), ignoring locations and value names. */
 bool graph_module_equal(const struct graph_module *a, const struct graph_module *b);
 

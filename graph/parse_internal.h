@@ -91,6 +91,7 @@ struct parser {
     struct base_diag *diag;
     int max_nesting;
     int64_t max_elements;
+    bool positions_from_locs;
     int depth;
 
     /* line/col cache (monotonic scanning) */

@@ -597,6 +597,8 @@ enum base_status parse_value_use(struct parser *p, struct graph_value **out)
 
 struct loc_value {
     const char *name;
+    const char *file; /* FileLineColLoc: "file":line:col */
+    int line, col;
     const char *alias; /* unresolved alias reference (points into source, with '#') */
     size_t alias_len;
     const char *alias_pos;
@@ -630,10 +632,15 @@ static enum base_status parse_loc_inner(struct parser *p, struct loc_value *v)
         size_t len;
         st = parse_string_lit(p, &s, &len);
         if (st == BASE_OK && accept_char(p, ':')) {
-            /* FileLineColLoc "file":line:col [to ...]: no name */
-            int64_t tmp;
-            st = parse_int_lit(p, &tmp, "(location line)");
-            if (st == BASE_OK && accept_char(p, ':')) st = parse_int_lit(p, &tmp, "(location column)");
+            /* FileLineColLoc "file":line:col [to ...]: no name, a position */
+            int64_t tmp, line = 0, col = 0;
+            st = parse_int_lit(p, &line, "(location line)");
+            if (st == BASE_OK && accept_char(p, ':')) st = parse_int_lit(p, &col, "(location column)");
+            if (st == BASE_OK && line > 0 && line <= INT32_MAX && col >= 0 && col <= INT32_MAX) {
+                v->file = s;
+                v->line = (int)line;
+                v->col = (int)col;
+            }
             if (st == BASE_OK && accept_kw(p, "to")) {
                 if (accept_char(p, ':')) {
                     st = parse_int_lit(p, &tmp, "(location column)");
@@ -648,6 +655,11 @@ static enum base_status parse_loc_inner(struct parser *p, struct loc_value *v)
                 struct loc_value child;
                 st = parse_loc_inner(p, &child);
                 if (st == BASE_OK) st = expect_char(p, ')', "after a name location's child");
+                if (st == BASE_OK && child.file) {
+                    v->file = child.file;
+                    v->line = child.line;
+                    v->col = child.col;
+                }
             }
         }
     } else if (accept_kw(p, "unknown")) {
@@ -672,7 +684,17 @@ static enum base_status parse_loc_inner(struct parser *p, struct loc_value *v)
                 struct loc_value child;
                 st = parse_loc_inner(p, &child);
                 if (st != BASE_OK) break;
-                if (!v->name && !v->alias) *v = child;
+                if (!v->name && !v->alias) {
+                    v->name = child.name;
+                    v->alias = child.alias;
+                    v->alias_len = child.alias_len;
+                    v->alias_pos = child.alias_pos;
+                }
+                if (!v->file && child.file) {
+                    v->file = child.file;
+                    v->line = child.line;
+                    v->col = child.col;
+                }
             } while (accept_char(p, ','));
             if (st == BASE_OK) st = expect_char(p, ']', "to close fused location");
         }
@@ -775,6 +797,11 @@ enum base_status parse_opt_loc(struct parser *p, struct graph_loc *loc)
         return BASE_OK;
     }
     if (!loc) return BASE_OK;
+    if (v.file && p->positions_from_locs) {
+        loc->file = v.file;
+        loc->line = v.line;
+        loc->col = v.col;
+    }
     if (v.alias) {
         bool found;
         TRY(resolve_loc_alias(p, v.alias, v.alias_len, v.alias_pos, &loc->name, &found, false));
@@ -1484,6 +1511,7 @@ enum base_status graph_parse(const char *text, size_t len, const struct graph_pa
     p.diag = diag;
     p.max_nesting = opt && opt->max_nesting > 0 ? opt->max_nesting : GRAPH_MAX_NESTING;
     p.max_elements = opt && opt->max_elements > 0 ? opt->max_elements : BASE_MAX_ELEMS;
+    p.positions_from_locs = opt && opt->positions_from_locs;
     p.lc_pos = p.lc_line_start = p.src;
     p.lc_line = 1;
     ps_init(&p.undo, sizeof(struct undo_entry));
@@ -1528,7 +1556,7 @@ enum base_status graph_parse_file(const char *path, struct graph_module **out, s
     char *text;
     size_t len;
     TRY(base_file_read(path, &text, &len, diag));
-    struct graph_parse_options opt = {path, 0, 0};
+    struct graph_parse_options opt = {path, 0, 0, false};
     enum base_status st = graph_parse(text, len, &opt, out, diag);
     free(text);
     return st;

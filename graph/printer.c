@@ -700,6 +700,7 @@ void print_attr(struct sbuf *s, const struct graph_attr *a)
 
 struct printer {
     struct sbuf *s;
+    bool positions;         /* each op's source position as loc("file":line:col) */
     int fresh_underscores;  /* generated names: this many '_' then the value id */
     const struct graph_attr **resources;
     size_t n_res;
@@ -856,10 +857,16 @@ static void print_op(struct printer *pr, const struct graph_op *op, int depth)
         }
         print_buf_putc(s, ')');
     }
-    if (op->loc.name) {
-        print_buf_puts(s, " loc(");
-        print_string(s, op->loc.name, strlen(op->loc.name));
-        print_buf_putc(s, ')');
+    bool pos = pr->positions && op->loc.file && op->loc.line > 0;
+    if (op->loc.name || pos) {
+        print_buf_puts(s, pos && op->loc.name ? " loc(fused[" : " loc(");
+        if (op->loc.name) print_string(s, op->loc.name, strlen(op->loc.name));
+        if (pos && op->loc.name) print_buf_puts(s, ", ");
+        if (pos) {
+            print_string(s, op->loc.file, strlen(op->loc.file));
+            print_buf_printf(s, ":%d:%d", op->loc.line, op->loc.col);
+        }
+        print_buf_puts(s, pos && op->loc.name ? "])" : ")");
     }
     print_buf_putc(s, '\n');
 }
@@ -943,9 +950,9 @@ static void print_resources(struct printer *pr)
     print_buf_puts(s, "    }\n  }\n#-}\n");
 }
 
-static enum base_status print_module(const struct graph_module *m, struct sbuf *s)
+static enum base_status print_module(const struct graph_module *m, struct sbuf *s, bool positions)
 {
-    struct printer pr = {s, 0, NULL, 0, 0};
+    struct printer pr = {s, positions, 0, NULL, 0, 0};
     pr.fresh_underscores = scan_underscores(&m->body, 0) + 1;
     print_buf_puts(s, "module");
     if (m->name) {
@@ -973,13 +980,13 @@ static enum base_status print_module(const struct graph_module *m, struct sbuf *
     return s->oom ? BASE_ERR_NOMEM : BASE_OK;
 }
 
-enum base_status graph_print_str(const struct graph_module *m, char **out, size_t *len)
+static enum base_status print_str(const struct graph_module *m, bool positions, char **out, size_t *len)
 {
     *out = NULL;
     if (len) *len = 0;
     struct sbuf s;
     print_buf_init(&s);
-    enum base_status st = print_module(m, &s);
+    enum base_status st = print_module(m, &s, positions);
     if (st != BASE_OK || !s.p) {
         print_buf_free(&s);
         return st != BASE_OK ? st : BASE_ERR_NOMEM;
@@ -987,6 +994,16 @@ enum base_status graph_print_str(const struct graph_module *m, char **out, size_
     *out = s.p;
     if (len) *len = s.n;
     return BASE_OK;
+}
+
+enum base_status graph_print_str(const struct graph_module *m, char **out, size_t *len)
+{
+    return print_str(m, false, out, len);
+}
+
+enum base_status graph_print_str_positions(const struct graph_module *m, char **out, size_t *len)
+{
+    return print_str(m, true, out, len);
 }
 
 enum base_status graph_print(const struct graph_module *m, FILE *f)

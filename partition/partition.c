@@ -1290,12 +1290,12 @@ enum base_status part_partition(const struct graph_module *m, const char *entry,
         free(top.ops);
         out.n_values = c.b.next_value;
         out.n_ops = c.b.next_op;
-        if (st == BASE_OK && (st = graph_print_str(&out, out_text, out_len)) != BASE_OK)
+        if (st == BASE_OK && (st = graph_print_str_positions(&out, out_text, out_len)) != BASE_OK)
             base_diag_set(diag, st, NULL, 0, 0, "cannot print the partitioned module");
     }
     /* the text must read back and verify: anything else is a partitioner bug */
     if (st == BASE_OK) {
-        struct graph_parse_options po = {"<partitioned>", 0, 0};
+        struct graph_parse_options po = {"<partitioned>", 0, 0, true};
         struct graph_module *back = NULL;
         struct base_diag d2;
         base_diag_clear(&d2);

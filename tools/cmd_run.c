@@ -103,6 +103,17 @@ static enum sim_rate_class peak_class(const struct cc_plan *p)
     return any && all_f32 ? SIM_RATE_FP32 : SIM_RATE_BF16;
 }
 
+static bool any_f32_matmul(const struct cc_plan *p)
+{
+    for (uint32_t k = 0; k < cc_plan_n_kernels(p); k++) {
+        const struct graph_op *op = cc_plan_kernel_info(p, k)->root;
+        if (op && (op->kind == GRAPH_OP_DOT_GENERAL || op->kind == GRAPH_OP_DOT || op->kind == GRAPH_OP_CONVOLUTION) &&
+            op->n_operands >= 2 && op->operands[0]->type->elem == BASE_DT_F32)
+            return true;
+    }
+    return false;
+}
+
 static void json_str(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -540,7 +551,7 @@ int cmd_run(int argc, char **argv)
         snprintf(mesh_buf, sizeof mesh_buf, "%d", a.chips);
         rc = tool_partition(m, a.path, a.entry, a.mesh ? a.mesh : a.chips > 1 ? mesh_buf : NULL, a.shards, a.n_shards,
                             &text, &len);
-        struct graph_parse_options po = {.path = a.path};
+        struct graph_parse_options po = {.path = a.path, .positions_from_locs = true}; /* the original ops' */
         struct graph_module *mp = NULL;
         if (rc == TOOL_OK && graph_parse(text, len, &po, &mp, &d) != BASE_OK) {
             tool_print_diag(&d);
@@ -620,6 +631,8 @@ int cmd_run(int argc, char **argv)
     if (rec) {
         ro.on_launch = trc_recorder_on_launch;
         ro.launch_user = rec;
+        ro.on_collective = trc_recorder_on_collective;
+        ro.collective_user = rec;
     }
     outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
     double t1 = now_s();
@@ -707,6 +720,11 @@ int cmd_run(int argc, char **argv)
         if (!a.json) printf("wrote %d output file(s) to %s\n", cc_plan_n_outputs(p), a.out_dir);
     }
     fprintf(stderr, "npusim run: simulation %.2f s\n", t_run);
+    if (!ok && a.check && a.precision != ISA_PREC_HIGHEST && chip.fp32_passes_default <= 1 &&
+        any_f32_matmul(p))
+        fprintf(stderr, "npusim run: hint: f32 matmuls ran at the chip's DEFAULT precision (%u bf16 pass, as on the "
+                        "real chip); --precision highest compares at f32 (docs/compiler.md)\n",
+                chip.fp32_passes_default);
     rc = ok ? TOOL_OK : TOOL_FAIL;
 done:
     if (outs && p)

@@ -19,7 +19,9 @@ static void help(FILE *f)
             "extension: .npt (native: chunked, zlib-compressed, crc32-checked, indexed),\n"
             ".json and .json.gz (Perfetto / chrome://tracing).\n"
             "  stats    simulation parameters, per-lane busy and wait time, bytes, FLOPs,\n"
-            "           and the top N graph ops by engine time (default 15)\n"
+            "           the collectives and the links chip 0 sends on (busy, exposed, MB,\n"
+            "           GB/s, link utilisation), and the top N graph ops by engine time\n"
+            "           (default 15)\n"
             "  convert  between formats: npt <-> json(.gz); npt -> npt is byte-identical\n"
             "  check    reads every chunk of an .npt and checks its crc32 and contents\n");
 }

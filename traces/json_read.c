@@ -259,6 +259,19 @@ static bool get_u64(const struct kv *v, int n, const char *key, uint64_t *out)
     return !k || to_u64(k->val, out);
 }
 
+/* A number (absent: 0) as the bits of a double. */
+static bool get_f64_bits(const struct kv *v, int n, const char *key, uint64_t *out)
+{
+    const struct kv *k = find(v, n, key);
+    *out = 0;
+    if (!k) return true;
+    char *e;
+    double x = strtod(k->val, &e);
+    if (!*k->val || *e || k->is_str) return false;
+    *out = trc_f64_bits(x);
+    return true;
+}
+
 static enum base_status intern_arg(struct rd *d, const struct kv *v, int n, const char *key, uint32_t *id)
 {
     const struct kv *k = find(v, n, key);
@@ -298,7 +311,8 @@ static enum base_status on_slice(struct rd *d, const struct ev *e)
     TRY(intern_arg(d, e->top, e->n_top, "name", &s.name));
     TRY(intern_arg(d, e->args, e->n_args, "op", &s.op));
     TRY(intern_arg(d, e->args, e->n_args, "loc", &s.loc));
-    TRY(intern_arg(d, e->args, e->n_args, "kernel", &s.kernel));
+    bool coll = kind == TRC_SLICE_COLLECTIVE || kind == TRC_SLICE_LINK; /* their kernel field is the algorithm */
+    TRY(intern_arg(d, e->args, e->n_args, coll ? "algorithm" : "kernel", &s.kernel));
     bool ok = get_u64(e->args, e->n_args, "bytes", &s.bytes) && get_u64(e->args, e->n_args, "flops", &s.flops);
     uint64_t i0 = 0, i1 = 0;
     int64_t target = 0;
@@ -318,6 +332,16 @@ static enum base_status on_slice(struct rd *d, const struct ev *e)
         ok = ok && get_u64(e->args, e->n_args, "sem", &s.a) && get_u64(e->args, e->n_args, "stream_index", &s.c) &&
              (!kt || to_i64(kt->val, &target));
         s.b = (uint64_t)target;
+        break;
+    case TRC_SLICE_COLLECTIVE:
+        ok = ok && get_u64(e->args, e->n_args, "group_size", &i0) && get_u64(e->args, e->n_args, "n_groups", &i1) &&
+             i0 <= UINT32_MAX && i1 <= UINT32_MAX && get_u64(e->args, e->n_args, "exposed_ps", &s.b) &&
+             get_f64_bits(e->args, e->n_args, "busbw_gbps", &s.c);
+        s.a = i0 | i1 << 32;
+        break;
+    case TRC_SLICE_LINK: /* gbps and util are derived */
+        ok = ok && get_u64(e->args, e->n_args, "link", &s.a) && get_f64_bits(e->args, e->n_args, "link_gbps", &s.b) &&
+             get_u64(e->args, e->n_args, "collective", &s.c);
         break;
     default:
         ok = ok && get_u64(e->args, e->n_args, "kernel_index", &s.a) && get_u64(e->args, e->n_args, "launch", &s.b) &&

@@ -1,12 +1,13 @@
 /* Perfetto / Chrome trace-event JSON (docs/traces.md "Perfetto JSON").
- * One process per chip, one thread per engine or DMA queue lane (with
- * thread_name and thread_sort_index), X slices, C counters, s/f flows;
+ * One process per chip (and one for its links, when it has link lanes),
+ * one thread per lane with slices (with thread_name and thread_sort_index), X slices, C counters, s/f flows;
  * timestamps in microseconds with 6 decimals (exact picoseconds), rebased
  * so the first event is at 0.  otherData carries the simulation parameters
  * and the lane table, so `trace convert` reads the file back losslessly. */
 #include "traces/trc_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <zlib.h>
 
@@ -130,11 +131,34 @@ static void write_space(struct jw *w, const char *key, uint64_t v)
     else jw_fmt(w, "%llu", (unsigned long long)v);
 }
 
-static void write_slice(struct jw *w, const struct trc_trace *t, uint32_t lane, const struct trc_slice *s, uint64_t base)
+/* ,"key":v with 17 significant digits (round-trips); 0 for NaN / inf (not JSON) */
+static void jw_kd(struct jw *w, const char *key, double v)
+{
+    jw_fmt(w, ",\"%s\":%.17g", key, isfinite(v) ? v : 0.0);
+}
+
+/* Processes: chip c is pid c + 1; its link lanes are a process of their
+ * own, "chipC links", pid chips + c + 1. */
+static uint32_t n_chips(const struct trc_trace *t)
+{
+    uint32_t chips = 0;
+    for (uint32_t i = 0; i < t->n_lanes; i++)
+        if (t->lanes[i].lane.chip + 1 > chips) chips = t->lanes[i].lane.chip + 1;
+    return chips;
+}
+
+static uint32_t lane_pid(const struct trc_lane *l, uint32_t chips)
+{
+    return l->kind == TRC_LANE_LINK ? chips + l->chip + 1 : l->chip + 1;
+}
+
+static void write_slice(struct jw *w, const struct trc_trace *t, uint32_t chips, uint32_t lane, const struct trc_slice *s,
+                        uint64_t base)
 {
     const struct trc_lane *l = &t->lanes[lane].lane;
+    bool coll = s->kind == TRC_SLICE_COLLECTIVE || s->kind == TRC_SLICE_LINK;
     jw_s(w, ",\n{\"ph\":\"X\",\"pid\":");
-    jw_u64(w, l->chip + 1);
+    jw_u64(w, lane_pid(l, chips));
     jw_s(w, ",\"tid\":");
     jw_u64(w, lane + 1);
     jw_s(w, ",\"ts\":");
@@ -157,7 +181,7 @@ static void write_slice(struct jw *w, const struct trc_trace *t, uint32_t lane, 
         jw_str(w, trc_trace_string(t, s->loc));
     }
     if (s->kernel) {
-        jw_s(w, ",\"kernel\":");
+        jw_s(w, coll ? ",\"algorithm\":" : ",\"kernel\":");
         jw_str(w, trc_trace_string(t, s->kernel));
     }
     switch (s->kind) {
@@ -177,6 +201,19 @@ static void write_slice(struct jw *w, const struct trc_trace *t, uint32_t lane, 
         jw_s(w, ",\"target\":");
         jw_i64(w, (int64_t)s->b);
         jw_kv(w, "stream_index", s->c);
+        break;
+    case TRC_SLICE_COLLECTIVE:
+        jw_kv(w, "group_size", s->a & 0xffffffffu);
+        jw_kv(w, "n_groups", s->a >> 32);
+        jw_kv(w, "exposed_ps", s->b);
+        jw_kd(w, "busbw_gbps", trc_bits_f64(s->c));
+        break;
+    case TRC_SLICE_LINK:
+        jw_kv(w, "link", s->a);
+        jw_kd(w, "link_gbps", trc_bits_f64(s->b));
+        jw_kv(w, "collective", s->c);
+        jw_kd(w, "gbps", trc_link_gbps(s));     /* derived: bytes / dur */
+        jw_kd(w, "util", trc_link_util(s));     /* derived: gbps / link_gbps */
         break;
     default:
         jw_kv(w, "kernel_index", s->a);
@@ -208,14 +245,19 @@ static void write_all(struct jw *w, const struct trc_trace *t)
     jw_s(w, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
     /* processes: one per chip */
     bool first = true;
-    uint32_t chips = 0;
-    for (uint32_t i = 0; i < t->n_lanes; i++)
-        if (t->lanes[i].lane.chip + 1 > chips) chips = t->lanes[i].lane.chip + 1;
+    uint32_t chips = n_chips(t);
     const char *chip_name = trc_trace_meta(t, "chip");
-    for (uint32_t c = 0; c < chips; c++) {
+    for (uint32_t c = 0; c < 2 * chips; c++) {
+        bool links = c >= chips;
+        if (links) { /* a links process only for a chip with link slices */
+            bool any = false;
+            for (uint32_t i = 0; i < t->n_lanes && !any; i++)
+                any = t->lanes[i].lane.kind == TRC_LANE_LINK && t->lanes[i].lane.chip == c - chips && t->lanes[i].n_slices;
+            if (!any) continue;
+        }
         jw_fmt(w, "%s{\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":", first ? "" : ",\n", c + 1);
         char nm[96];
-        snprintf(nm, sizeof nm, "chip%u %s", c, chip_name ? chip_name : "");
+        snprintf(nm, sizeof nm, links ? "chip%u links" : "chip%u %s", links ? c - chips : c, chip_name ? chip_name : "");
         jw_str(w, nm);
         jw_fmt(w, "}},\n{\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%u}}", c + 1, c);
         first = false;
@@ -224,18 +266,18 @@ static void write_all(struct jw *w, const struct trc_trace *t)
         const struct trc_lane *l = &t->lanes[i].lane;
         if (l->kind == TRC_LANE_COUNTER || t->lanes[i].n_slices == 0) continue; /* idle queues: no thread */
         jw_fmt(w, "%s{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":", first ? "" : ",\n",
-               l->chip + 1, i + 1);
+               lane_pid(l, chips), i + 1);
         jw_str(w, l->name);
         jw_fmt(w, "}},\n{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}}",
-               l->chip + 1, i + 1, l->sort_index);
+               lane_pid(l, chips), i + 1, l->sort_index);
         first = false;
     }
     if (first) jw_s(w, "{\"ph\":\"M\",\"pid\":1,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"empty\"}}");
     for (uint32_t i = 0; i < t->n_lanes; i++) {
         const struct trc_lane_data *l = &t->lanes[i];
-        for (size_t k = 0; k < l->n_slices; k++) write_slice(w, t, i, &l->slices[k], base);
+        for (size_t k = 0; k < l->n_slices; k++) write_slice(w, t, chips, i, &l->slices[k], base);
         for (size_t k = 0; k < l->n_samples; k++) {
-            jw_fmt(w, ",\n{\"ph\":\"C\",\"pid\":%u,\"name\":", l->lane.chip + 1);
+            jw_fmt(w, ",\n{\"ph\":\"C\",\"pid\":%u,\"name\":", lane_pid(&l->lane, chips));
             jw_str(w, l->lane.name);
             jw_s(w, ",\"ts\":");
             jw_us(w, l->samples[k].t_ps - base);
@@ -245,10 +287,10 @@ static void write_all(struct jw *w, const struct trc_trace *t)
     for (size_t k = 0; k < t->n_flows; k++) {
         const struct trc_flow *f = &t->flows[k];
         jw_fmt(w, ",\n{\"ph\":\"s\",\"id\":%zu,\"pid\":%u,\"tid\":%u,\"name\":\"signal\",\"cat\":\"flow\",\"ts\":", k + 1,
-               t->lanes[f->from_lane].lane.chip + 1, f->from_lane + 1);
+               lane_pid(&t->lanes[f->from_lane].lane, chips), f->from_lane + 1);
         jw_us(w, f->from_ps - base);
         jw_fmt(w, "},\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":%zu,\"pid\":%u,\"tid\":%u,\"name\":\"signal\",\"cat\":\"flow\",\"ts\":",
-               k + 1, t->lanes[f->to_lane].lane.chip + 1, f->to_lane + 1);
+               k + 1, lane_pid(&t->lanes[f->to_lane].lane, chips), f->to_lane + 1);
         jw_us(w, f->to_ps - base);
         jw_s(w, "}");
     }

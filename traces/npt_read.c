@@ -274,8 +274,15 @@ static enum base_status read_header(struct trc_file *f, uint64_t *chunks_at, str
     uint32_t mcrc = (uint32_t)trc_cur_le(&c, 4), hcrc = (uint32_t)trc_cur_le(&c, 4);
     uint32_t hc = (uint32_t)crc32(0L, h, 20);
     if (hc != hcrc) return bad(f, d, "the header (bytes 0-19): crc32 is 0x%08x, the header says 0x%08x", hc, hcrc);
+    if (version < TRC_NPT_VERSION)
+        return bad(f, d,
+                   "the header (bytes 8-11): format version %u, older than the version %d this npusim reads "
+                   "(written before collective and link lanes; version 1 files may number lane kinds "
+                   "differently): record the run again",
+                   version, TRC_NPT_VERSION);
     if (version != TRC_NPT_VERSION)
-        return bad(f, d, "format version %u; this npusim reads version %d", version, TRC_NPT_VERSION);
+        return bad(f, d, "the header (bytes 8-11): format version %u; this npusim reads version %d", version,
+                   TRC_NPT_VERSION);
     if (mn > MAX_RAW_BYTES || !trc_grow((void **)&f->raw.p, &f->raw.cap, mn ? mn : 1, 1))
         return bad(f, d, "the header: %llu bytes of parameters is implausible", (unsigned long long)mn);
     TRY(read_at(f, TRC_NPT_HEADER_FIXED, f->raw.p, mn, "the simulation parameters after the header", d));

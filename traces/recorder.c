@@ -81,6 +81,7 @@ void trc_recorder_destroy(struct trc_recorder *r)
     free(r->sig);
     free(r->k_foot);
     free(r->occ);
+    free(r->tracks);
     free(r);
 }
 
@@ -461,7 +462,7 @@ static enum base_status add_occupancy(struct trc_recorder *r, uint32_t *sort)
  * over its data phase: the simulator's fair share varies within a
  * transfer, so this is a time average per sample) and the utilisation of
  * each engine kind of each core (mean busy fraction of its engines). */
-static enum base_status add_counters(struct trc_recorder *r)
+static enum base_status add_counters(struct trc_recorder *r, uint32_t sort)
 {
     uint64_t end = 0;
     for (uint32_t i = 0; i < r->t->n_lanes; i++)
@@ -476,7 +477,6 @@ static enum base_status add_counters(struct trc_recorder *r)
     double *acc = calloc(n, sizeof *acc);
     if (!acc) return BASE_ERR_NOMEM;
     enum base_status st = BASE_OK;
-    uint32_t sort = 2 + r->chip.cores * r->chip.n_engines;
     const struct sim_chip_desc *c = &r->chip;
     /* HBM */
     for (uint32_t core = 0; core < c->cores; core++)
@@ -523,7 +523,9 @@ enum base_status trc_recorder_finish(struct trc_recorder *r, struct trc_trace **
     *out = NULL;
     kernel_close(r);
     if (r->oom) return BASE_ERR_NOMEM;
-    enum base_status st = add_counters(r); /* (in any order: they only add up) */
+    uint32_t sort = 2 + r->chip.cores * r->chip.n_engines; /* after the engines: collectives, links, counters */
+    enum base_status st = trc_collectives_finish(r, &sort);
+    if (st == BASE_OK) st = add_counters(r, sort); /* (in any order: they only add up) */
     if (st == BASE_OK) st = trc_trace_finalize(r->t);
     if (st != BASE_OK) return st;
     *out = r->t;
@@ -545,5 +547,6 @@ enum base_status trc_recorder_finish(struct trc_recorder *r, struct trc_trace **
     r->ops = NULL;
     r->n_ops = 0;
     r->plan = NULL;
+    trc_collectives_reset(r);
     return st;
 }

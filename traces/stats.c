@@ -2,6 +2,7 @@
 #include "traces/trc_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static int op_cmp(const void *a, const void *b)
 {
@@ -40,7 +41,11 @@ enum base_status trc_stats_compute(const struct trc_trace *t, struct trc_stats *
             ls->busy_ps += s->dur_ps;
             ls->bytes += s->bytes;
             ls->flops += s->flops;
-            if (s->kind == TRC_SLICE_KERNEL || s->kind == TRC_SLICE_DISPATCH) continue;
+            if (s->kind == TRC_SLICE_COLLECTIVE) ls->wait_ps += s->b < s->dur_ps ? s->b : s->dur_ps; /* exposed */
+            /* the ops table is engine time: kernels, gaps, collectives and links would count it twice */
+            if (s->kind == TRC_SLICE_KERNEL || s->kind == TRC_SLICE_DISPATCH || s->kind == TRC_SLICE_COLLECTIVE ||
+                s->kind == TRC_SLICE_LINK)
+                continue;
             /* one graph op = one location; without one, the op or instruction name */
             uint32_t id = s->op && s->loc ? s->loc : s->op ? s->op : s->name;
             if (id >= t->strings.n) continue;
@@ -79,6 +84,43 @@ struct src {
     size_t n_meta;
 };
 
+static const char *meta_of(const struct src *x, const char *key)
+{
+    for (size_t i = 0; i < x->n_meta; i++)
+        if (!strcmp(x->meta[i].key, key)) return x->meta[i].value;
+    return NULL;
+}
+
+/* The collectives and the links chip 0 sends on: busy time, bytes, the
+ * mean rate while busy and, for links, its share of the link's bandwidth. */
+static void write_links(const struct src *x, const struct trc_stats *s, FILE *f)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < s->n_lanes; i++) {
+        const struct trc_lane_stats *l = &s->lanes[i];
+        const struct trc_lane *ln = x->lane(x->p, i);
+        if ((ln->kind != TRC_LANE_COLLECTIVE && ln->kind != TRC_LANE_LINK) || !l->slices) continue;
+        if (!any) {
+            const char *topo = meta_of(x, "topology");
+            fprintf(f, "\ncollectives and links%s%s (links: what each collective moved over the chip's outgoing links,\n"
+                       "from the interconnect model; GB/s = bytes / busy time; exposed = the time the chip waited):\n",
+                    topo ? " on " : "", topo ? topo : "");
+            fprintf(f, "%-20s %10s %12s %12s %12s %10s %8s\n", "lane", "slices", "busy us", "exposed us", "MB", "GB/s",
+                    "util %");
+            any = true;
+        }
+        double gbps = l->busy_ps ? (double)l->bytes / (double)l->busy_ps * 1000.0 : 0.0;
+        char key[80], util[16] = "-", exposed[24] = "-";
+        snprintf(key, sizeof key, "gbps.%s", ln->name);
+        const char *bw = ln->kind == TRC_LANE_LINK ? meta_of(x, key) : NULL;
+        double b = bw ? strtod(bw, NULL) : 0.0;
+        if (b > 0) snprintf(util, sizeof util, "%.1f", 100.0 * gbps / b);
+        if (ln->kind == TRC_LANE_COLLECTIVE) snprintf(exposed, sizeof exposed, "%.3f", (double)l->wait_ps * 1e-6);
+        fprintf(f, "%-20s %10llu %12.3f %12s %12.3f %10.3f %8s\n", ln->name, (unsigned long long)l->slices,
+                (double)l->busy_ps * 1e-6, exposed, (double)l->bytes * 1e-6, gbps, util);
+    }
+}
+
 static void write_text(const struct src *x, const struct trc_stats *s, size_t n_top, FILE *f)
 {
     fprintf(f, "trace:");
@@ -91,11 +133,12 @@ static void write_text(const struct src *x, const struct trc_stats *s, size_t n_
         const struct trc_lane_stats *l = &s->lanes[i];
         const struct trc_lane *ln = x->lane(x->p, i);
         if (ln->kind == TRC_LANE_COUNTER || !l->slices) continue;
-        if (ln->kind != TRC_LANE_KERNELS && ln->kind != TRC_LANE_HOST) total_busy += l->busy_ps;
+        if (ln->kind == TRC_LANE_ENGINE || ln->kind == TRC_LANE_DMA) total_busy += l->busy_ps;
         fprintf(f, "%-20s %10llu %12.3f %6.2f%% %12.3f %12.3f %12.4f\n", ln->name, (unsigned long long)l->slices,
                 (double)l->busy_ps * 1e-6, s->end_ps ? 100.0 * (double)l->busy_ps / (double)s->end_ps : 0.0,
                 (double)l->wait_ps * 1e-6, (double)l->bytes * 1e-6, (double)l->flops * 1e-9);
     }
+    write_links(x, s, f);
     fprintf(f, "\ntop ops by engine time (busy time summed over engines and DMA queues):\n");
     fprintf(f, "%4s  %-28s %12s %7s %10s %12s %12s  %s\n", "#", "op", "busy us", "%", "slices", "MB", "GFLOP", "location");
     for (size_t i = 0; i < s->n_ops && i < n_top; i++) {

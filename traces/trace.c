@@ -2,6 +2,7 @@
  * and its canonical (finalized) form. */
 #include "traces/trc_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 
 static const char *const lane_kind_names[] = {
@@ -41,6 +42,17 @@ bool trc_lane_kind_lookup(const char *name, enum trc_lane_kind *out)
             return true;
         }
     return false;
+}
+
+double trc_link_gbps(const struct trc_slice *s)
+{
+    return s->dur_ps ? (double)s->bytes / (double)s->dur_ps * 1000.0 : 0.0; /* bytes/ps x 1000 = GB/s */
+}
+
+double trc_link_util(const struct trc_slice *s)
+{
+    double bw = trc_bits_f64(s->b);
+    return bw > 0 && isfinite(bw) ? trc_link_gbps(s) / bw : 0.0;
 }
 
 /* ------------------------------------------------------------- strings */

@@ -34,7 +34,9 @@
     X(HOST, "host")       /* the host's dispatch and the launch gaps before kernels */ \
     X(ENGINE, "engine")   /* a compute engine of a core: instructions, waits */ \
     X(DMA, "dma")         /* a DMA queue of a core: transfers, waits */       \
-    X(COUNTER, "counter") /* samples of a quantity over time */
+    X(COUNTER, "counter") /* samples of a quantity over time */          \
+    X(COLLECTIVE, "collectives") /* the collectives of a chip (SPMD runs) */   \
+    X(LINK, "link")       /* one chip-to-chip link the chip sends on: what each collective moved over it */
 
 enum trc_lane_kind {
 #define X(e, name) TRC_LANE_##e,
@@ -48,7 +50,9 @@ enum trc_lane_kind {
     X(DMA, "dma")       /* a DMA transfer */                                   \
     X(WAIT, "wait")     /* an engine blocked on a semaphore */                 \
     X(KERNEL, "kernel") /* a kernel launch: first start to last end of its records */ \
-    X(DISPATCH, "dispatch") /* simulated time between kernels: host dispatch or launch gap */
+    X(DISPATCH, "dispatch") /* simulated time between kernels: host dispatch or launch gap */ \
+    X(COLLECTIVE, "collective") /* a collective op, start to end (the interconnect model's time) */ \
+    X(LINK, "link")     /* the bytes one collective moved over one link, over the collective's time */
 
 enum trc_slice_kind {
 #define X(e, name) TRC_SLICE_##e,
@@ -79,7 +83,15 @@ struct trc_lane {
  *           c = data start - start (dispatch, fixed cost, HBM latency)
  *   WAIT    a = semaphore, b = target value (int64 as bits), c = stream index
  *   KERNEL  a = kernel index in the plan, b = launch number, c = 0
- *   DISPATCH the gap before a kernel: as KERNEL, for the kernel it precedes */
+ *   DISPATCH the gap before a kernel: as KERNEL, for the kernel it precedes
+ *   COLLECTIVE a = group size | groups << 32, b = exposed ps (the part the
+ *           chip waited for), c = bus bandwidth GB/s (double bits);
+ *           kernel = the algorithm ("ring"), bytes = per chip
+ *   LINK    a = link id in the topology, b = the link's bandwidth GB/s per
+ *           direction (double bits), c = the collective's number (0, 1, ...
+ *           in start order); name, op, loc, kernel as its COLLECTIVE slice;
+ *           bytes = what it carried: GB/s = bytes / dur x 1000,
+ *           utilisation = that / b (trc_link_gbps, trc_link_util) */
 struct trc_slice {
     uint64_t start_ps, dur_ps;
     uint64_t bytes, flops;
@@ -91,6 +103,11 @@ struct trc_slice {
     uint32_t kind;   /* enum trc_slice_kind */
     uint32_t reserved;
 };
+
+/* A LINK slice's achieved GB/s (bytes / duration) and its share of the
+ * link's bandwidth (0..1; 0 when either is unknown). */
+double trc_link_gbps(const struct trc_slice *s);
+double trc_link_util(const struct trc_slice *s);
 
 struct trc_sample {
     uint64_t t_ps;
@@ -192,6 +209,20 @@ uint64_t trc_recorder_n_records(const struct trc_recorder *r);
 struct cc_plan;
 enum base_status trc_recorder_describe_plan(struct trc_recorder *r, const struct cc_plan *plan);
 void trc_recorder_on_launch(void *user, uint32_t kernel, uint64_t start_ps, uint64_t gap_ps);
+/* Runtime glue (traces/collective.c): rt_options.on_collective with the
+ * recorder as collective_user.  A `collective` slice on the chip's
+ * `collectives` lane, and a `link` slice on one lane per link the
+ * recorder's chip sends on (its outgoing torus links, its switch uplink,
+ * its DCN egress) that the collective moved bytes over, with those bytes
+ * (link_bytes: topo->n_links entries, the interconnect model's per-link
+ * totals; NULL: no link lanes).  The exposed time is derived at
+ * trc_recorder_finish from the kernel and host lanes (the runtime knows it
+ * only when the collective ends).  Meta: `topology`, and `gbps.<lane>`
+ * for each link lane. */
+struct rt_collective;
+struct icn_topo;
+void trc_recorder_on_collective(void *user, const struct rt_collective *c, const struct icn_topo *topo,
+                                const double *link_bytes);
 
 /* ------------------------------------------------------------- writers */
 

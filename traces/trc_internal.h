@@ -140,7 +140,11 @@ static inline double trc_bits_f64(uint64_t u)
 
 #define TRC_NPT_MAGIC "NPUSIMTR"
 #define TRC_NPT_FOOTER_MAGIC "NPTINDEX"
-#define TRC_NPT_VERSION 1
+/* 2: collective and link lanes and slices (lane kinds 5, 6; slice kinds 5,
+ * 6).  Version 1 files are refused: the host lane was inserted as lane kind
+ * 1 during version 1 without a bump, so a version 1 file's kinds are
+ * ambiguous (docs/traces.md). */
+#define TRC_NPT_VERSION 2
 #define TRC_NPT_HEADER_FIXED 24   /* magic 8, version 4, meta bytes 4, meta crc 4, reserved 4 */
 #define TRC_NPT_CHUNK_HEADER 32   /* see docs/traces.md */
 #define TRC_NPT_FOOTER 32

@@ -58,6 +58,22 @@ struct trc_recorder {
     bool oom;
     uint64_t n_records;
     const struct cc_plan *plan; /* trc_recorder_describe_plan */
+    /* collectives (collective.c): lanes made on first use; a collective
+     * that starts before the previous one on a lane ends goes on another
+     * lane of the same link (the runtime runs one at a time: never so far) */
+    struct trc_track {
+        uint32_t lane;
+        uint32_t link;   /* link lanes: the link id; collectives: UINT32_MAX */
+        uint64_t end_ps; /* of its latest slice */
+    } *tracks;
+    size_t n_tracks, cap_tracks;
+    uint64_t n_colls;
 };
+
+/* collective.c: at trc_recorder_finish (before the counters), gives the
+ * collective and link lanes their sort indices from *sort on and sets each
+ * collective's exposed time; reset forgets them (the lanes go with the trace). */
+enum base_status trc_collectives_finish(struct trc_recorder *r, uint32_t *sort);
+void trc_collectives_reset(struct trc_recorder *r);
 
 #endif

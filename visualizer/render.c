@@ -54,10 +54,12 @@ static bool dark(uint32_t c)
 static uint32_t slice_color(const struct viz_viewer *v, const struct trc_slice *s)
 {
     uint32_t id = s->op ? s->op : s->name;
-    uint32_t c = s->kind == TRC_SLICE_WAIT       ? VIZ_COLOR_WAIT
-                 : s->kind == TRC_SLICE_DISPATCH ? VIZ_COLOR_DISPATCH
-                 : id < v->n_strings             ? v->str_color[id]
-                                                 : palette[0];
+    uint32_t c = s->kind == TRC_SLICE_WAIT         ? VIZ_COLOR_WAIT
+                 : s->kind == TRC_SLICE_DISPATCH   ? VIZ_COLOR_DISPATCH
+                 : s->kind == TRC_SLICE_COLLECTIVE ? VIZ_COLOR_COLLECTIVE
+                 : s->kind == TRC_SLICE_LINK       ? mix(VIZ_COLOR_BG, VIZ_COLOR_LINK, 0.3 + 0.7 * trc_link_util(s))
+                 : id < v->n_strings               ? v->str_color[id]
+                                                   : palette[0];
     if (v->match_any && !viz_slice_matches(v, s)) c = mix(c, VIZ_COLOR_BG, 0.8);
     return c;
 }
@@ -110,7 +112,11 @@ static void draw_slice_label(struct viz_viewer *v, const struct trc_slice *s, in
     char buf[160];
     const char *name = trc_file_string(v->f, s->name);
     const char *op = trc_file_string(v->f, s->op);
-    if (*op && strcmp(name, op) != 0) snprintf(buf, sizeof buf, "%s  %s", name, short_op(op));
+    if (s->kind == TRC_SLICE_LINK)
+        snprintf(buf, sizeof buf, "%s  %.1f GB/s  %.0f%%", name, trc_link_gbps(s), 100.0 * trc_link_util(s));
+    else if (s->kind == TRC_SLICE_COLLECTIVE)
+        snprintf(buf, sizeof buf, "%s  %s", name, trc_file_string(v->f, s->kernel));
+    else if (*op && strcmp(name, op) != 0) snprintf(buf, sizeof buf, "%s  %s", name, short_op(op));
     else snprintf(buf, sizeof buf, "%s", name);
     SDL_Rect old = v->fb->clip_rect, r = {x0 + 2, y, x1 - x0 - 4, h};
     SDL_Rect in;
@@ -564,7 +570,8 @@ static void draw_panel(struct viz_viewer *v)
         const char *loc = trc_file_string(v->f, s->loc);
         kv(v, x, &y, "location", *loc ? loc : "-");
         const char *k = trc_file_string(v->f, s->kernel);
-        kv(v, x, &y, "kernel", *k ? k : "-");
+        bool coll = s->kind == TRC_SLICE_COLLECTIVE || s->kind == TRC_SLICE_LINK;
+        kv(v, x, &y, coll ? "algorithm" : "kernel", *k ? k : "-");
         viz_format_time(a, sizeof a, (double)s->start_ps, 0);
         snprintf(buf, sizeof buf, "%s  (%llu ps)", a, (unsigned long long)s->start_ps);
         kv(v, x, &y, "start", buf);
@@ -595,6 +602,20 @@ static void draw_panel(struct viz_viewer *v)
             snprintf(buf, sizeof buf, "host dispatch / launch gap before kernel %llu of the plan (launch %llu)",
                      (unsigned long long)s->a, (unsigned long long)s->b);
             break;
+        case TRC_SLICE_COLLECTIVE: {
+            double bw;
+            memcpy(&bw, &s->c, sizeof bw);
+            snprintf(buf, sizeof buf, "%u groups of %u, bus bandwidth %.1f GB/s, %llu ps exposed", (unsigned)(s->a >> 32),
+                     (unsigned)(s->a & 0xFFFFFFFFu), bw, (unsigned long long)s->b);
+            break;
+        }
+        case TRC_SLICE_LINK: {
+            double bw;
+            memcpy(&bw, &s->b, sizeof bw);
+            snprintf(buf, sizeof buf, "link %llu: %.2f GB/s of %.1f (%.1f%%), collective %llu", (unsigned long long)s->a,
+                     trc_link_gbps(s), bw, 100.0 * trc_link_util(s), (unsigned long long)s->c);
+            break;
+        }
         default:
             snprintf(buf, sizeof buf, "kernel %llu of the plan, launch %llu", (unsigned long long)s->a,
                      (unsigned long long)s->b);

@@ -78,6 +78,8 @@ uint32_t viz_name_color(const char *name);
 #define VIZ_COLOR_BG 0xFFFFFFFFu   /* track background */
 #define VIZ_COLOR_WAIT 0xFFB0B0B0u     /* semaphore waits */
 #define VIZ_COLOR_DISPATCH 0xFF90A4AEu /* host dispatch and launch gaps (the host lane) */
+#define VIZ_COLOR_COLLECTIVE 0xFF7B1FA2u /* collectives (the collectives lane) */
+#define VIZ_COLOR_LINK 0xFF00897Bu       /* link transfers at full utilisation; paler as it falls */
 
 /* ------------------------------------------------------------- input */
 

@@ -26,7 +26,7 @@ static void report_failure(struct tally *t, const char *what, const char *path, 
 
 static void check_chunk(struct tally *t, const char *path, const char *text, size_t len, int line)
 {
-    struct graph_parse_options opt = {path, 0, 0};
+    struct graph_parse_options opt = {path, 0, 0, false};
     struct graph_module *a = NULL, *b = NULL;
     struct base_diag d;
     base_diag_clear(&d);
@@ -43,7 +43,7 @@ static void check_chunk(struct tally *t, const char *path, const char *text, siz
         return;
     }
     base_diag_clear(&d);
-    struct graph_parse_options opt2 = {"<printed>", 0, 0};
+    struct graph_parse_options opt2 = {"<printed>", 0, 0, false};
     if (graph_parse(p1, n1, &opt2, &b, &d) != BASE_OK) {
         report_failure(t, "printed text does not parse", path, line, &d);
     } else if (!graph_module_equal(a, b)) {

@@ -12,7 +12,7 @@
 
 static struct graph_module *parse_ok(const char *text)
 {
-    struct graph_parse_options opt = {"t.mlir", 0, 0};
+    struct graph_parse_options opt = {"t.mlir", 0, 0, false};
     struct graph_module *m = NULL;
     struct base_diag d;
     base_diag_clear(&d);
@@ -28,7 +28,7 @@ static struct graph_module *parse_ok(const char *text)
 /* Parses text expecting an error: status, line, col and a message substring. */
 static void parse_err(const char *text, enum base_status want, int line, int col, const char *substr)
 {
-    struct graph_parse_options opt = {"bad.mlir", 0, 0};
+    struct graph_parse_options opt = {"bad.mlir", 0, 0, false};
     struct graph_module *m = NULL;
     struct base_diag d;
     base_diag_clear(&d);

@@ -5,10 +5,12 @@
 #include "graph/graph.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static struct graph_module *parse_ok(const char *text, size_t len)
 {
-    struct graph_parse_options opt = {"t.mlir", 0, 0};
+    struct graph_parse_options opt = {"t.mlir", 0, 0, false};
     struct graph_module *m = NULL;
     struct base_diag d;
     base_diag_clear(&d);
@@ -394,7 +396,46 @@ static void test_split_chunks_at_marker_lines(void **state)
     free(lens);
 }
 
-TEST_MAIN(NULL, NULL, T(test_printer_round_trips_representative_snippets),
+/* Printed with positions and read back with positions_from_locs, every op
+ * keeps its source file, line and column (and its name location). */
+static void test_printer_positions_survive_a_round_trip(void **state)
+{
+    (void)state;
+    static const char src[] = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                              "  %n = stablehlo.negate %a : tensor<4xf32> loc(\"neg.1\")\n"
+                              "\n"
+                              "     %e = stablehlo.exponential %n : tensor<4xf32>\n"
+                              "  return %e : tensor<4xf32>\n"
+                              "}\n";
+    struct graph_module *a = parse_ok(src, strlen(src));
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(graph_print_str_positions(a, &text, &len), BASE_OK);
+    struct graph_parse_options opt = {"printed.mlir", 0, 0, true};
+    struct graph_module *b = NULL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(graph_parse(text, len, &opt, &b, &d), BASE_OK);
+    const struct graph_block *blk = &graph_module_entry(b)->regions[0].blocks[0];
+    const struct graph_op *neg = blk->ops[0], *ex = blk->ops[1];
+    assert_string_equal(neg->loc.file, "t.mlir");
+    assert_int_equal(neg->loc.line, 2);
+    assert_int_equal(neg->loc.col, 3);
+    assert_string_equal(neg->loc.name, "neg.1");
+    assert_string_equal(ex->loc.file, "t.mlir");
+    assert_int_equal(ex->loc.line, 4);
+    assert_int_equal(ex->loc.col, 6);
+    assert_null(ex->loc.name);
+    /* without the option, positions are the printed text's */
+    struct graph_module *c = parse_ok(text, len);
+    assert_int_not_equal(graph_module_entry(c)->regions[0].blocks[0].ops[1]->loc.line, 4);
+    graph_module_destroy(a);
+    graph_module_destroy(b);
+    graph_module_destroy(c);
+    free(text);
+}
+
+TEST_MAIN(NULL, NULL, T(test_printer_round_trips_representative_snippets), T(test_printer_positions_survive_a_round_trip),
           T(test_printer_writes_generic_form_with_locations), T(test_printer_enums_and_structs_spelled_as_mlir),
           T(test_printer_float_elements_exact_narrow_types), T(test_printer_float_elements_exact_bf16_f16),
           T(test_printer_float_elements_exact_f32_f64_random), T(test_printer_large_tensor_as_hex_blob),

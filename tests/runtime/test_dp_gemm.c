@@ -10,6 +10,7 @@
 #include "compiler/compiler.h"
 #include "partition/partition.h"
 #include "runtime/runtime.h"
+#include "tests/runtime/rt_test_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -80,25 +81,6 @@ static void make_inputs(struct base_tensor *in[N_ARGS])
 static void release_all(struct base_tensor **t, int n)
 {
     for (int i = 0; i < n; i++) base_tensor_release(t[i]);
-}
-
-static struct sim **make_sims(const struct sim_chip_desc *chip, int n, bool timing_only)
-{
-    struct sim **s = calloc((size_t)n, sizeof *s);
-    assert_non_null(s);
-    struct sim_options so;
-    sim_options_default(&so);
-    so.timing_only = timing_only;
-    struct base_diag d;
-    base_diag_clear(&d);
-    for (int i = 0; i < n; i++) assert_int_equal(sim_create(chip, &so, &s[i], &d), BASE_OK);
-    return s;
-}
-
-static void free_sims(struct sim **s, int n)
-{
-    for (int i = 0; i < n; i++) sim_destroy(s[i]);
-    free(s);
 }
 
 static double f(const struct base_tensor *t, int64_t r, int64_t c) { return ((const float *)t->data)[r * t->dims[1] + c]; }

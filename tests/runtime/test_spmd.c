@@ -7,6 +7,7 @@
 
 #include "compiler/compiler.h"
 #include "runtime/runtime.h"
+#include "tests/runtime/rt_test_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -296,25 +297,6 @@ static const char k_colls[] =
     "  return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5 : tensor<128x4xf32>, tensor<8x4xf32>, tensor<32x4xf32>, "
     "tensor<32x4xf32>, tensor<32x4xf32>, tensor<32x4xf32>\n"
     "}\n";
-
-static struct sim **make_sims(const struct sim_chip_desc *chip, int n, bool timing_only)
-{
-    struct sim **s = calloc((size_t)n, sizeof *s);
-    assert_non_null(s);
-    struct sim_options so;
-    sim_options_default(&so);
-    so.timing_only = timing_only;
-    struct base_diag d;
-    base_diag_clear(&d);
-    for (int i = 0; i < n; i++) assert_int_equal(sim_create(chip, &so, &s[i], &d), BASE_OK);
-    return s;
-}
-
-static void free_sims(struct sim **s, int n)
-{
-    for (int i = 0; i < n; i++) sim_destroy(s[i]);
-    free(s);
-}
 
 /* x[i][j] = i * 4 + j (exact in f32 through every collective). */
 static struct base_tensor *iota_32x4(void)

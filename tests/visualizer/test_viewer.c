@@ -661,6 +661,67 @@ static void test_viewer_opens_an_empty_trace(void **state)
     unlink(path);
 }
 
+/* Collectives and links: their own lanes, in their own colours; a link
+ * slice's colour pales with its utilisation (docs/visualizer.md). */
+static void test_viewer_draws_collective_and_link_lanes(void **state)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/npusim_test_viz_links_%d.npt", (int)getpid());
+    struct trc_trace *t;
+    assert_int_equal(trc_trace_create(&t), BASE_OK);
+    uint32_t pe = add_lane(t, "core0 pe", TRC_LANE_ENGINE, 0, 0, 0);
+    uint32_t coll = add_lane(t, "collectives", TRC_LANE_COLLECTIVE, 0, -1, 2);
+    uint32_t link = add_lane(t, "ici x+ 0->1", TRC_LANE_LINK, 0, -1, 3);
+    add_slice(t, pe, 0, 1000 * US, TRC_SLICE_INSTR, "matmul", "stablehlo.dot_general", "m.mlir:3:5");
+    add_slice(t, coll, 100 * US, 400 * US, TRC_SLICE_COLLECTIVE, "all_reduce", "stablehlo.all_reduce", "m.mlir:4:5");
+    /* 4096 B over 400 us and over 200 us, on links of 0.01024 and 0.04096 GB/s: 100% and 50% */
+    struct trc_slice s;
+    memset(&s, 0, sizeof s);
+    s.kind = TRC_SLICE_LINK;
+    s.start_ps = 100 * US;
+    s.dur_ps = 400 * US;
+    s.bytes = 4096;
+    double bw = 4096.0 / (400.0 * US) * 1000.0;
+    memcpy(&s.b, &bw, sizeof bw);
+    assert_int_equal(trc_trace_intern(t, "all_reduce", &s.name), BASE_OK);
+    assert_int_equal(trc_trace_add_slice(t, link, &s), BASE_OK);
+    s.start_ps = 600 * US;
+    s.dur_ps = 200 * US;
+    bw = 4096.0 / (200.0 * US) * 1000.0 * 2;
+    memcpy(&s.b, &bw, sizeof bw);
+    assert_int_equal(trc_trace_add_slice(t, link, &s), BASE_OK);
+    assert_int_equal(trc_trace_finalize(t), BASE_OK);
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(trc_write_npt(t, path, &d), BASE_OK);
+    trc_trace_destroy(t);
+    struct trc_file *f;
+    assert_int_equal(trc_open(path, &f, &d), BASE_OK);
+    struct viz_options o = {W, H, NULL, 0, 0};
+    struct viz_viewer *v;
+    assert_int_equal(viz_viewer_create(f, &o, &v, &d), BASE_OK);
+    size_t n;
+    const uint32_t *order = viz_lane_order(v, &n);
+    assert_int_equal(n, 3); /* chip-wide first: collectives, the link; then core 0 */
+    assert_int_equal(order[0], coll);
+    assert_int_equal(order[1], link);
+    assert_int_equal(order[2], pe);
+    viz_set_range(v, 0, 1000 * US);
+    render(v);
+    assert_int_equal(viz_pixel(v, x_of(v, 300 * US), fill_y(v, coll)), VIZ_COLOR_COLLECTIVE);
+    assert_int_equal(viz_pixel(v, x_of(v, 300 * US), fill_y(v, link)), VIZ_COLOR_LINK);
+    /* 50%: 0.3 + 0.7 x 0.5 = 0.65 of the link colour over the white background, channel by channel */
+    uint32_t half = 0xFF000000u;
+    for (int sh = 0; sh < 24; sh += 8)
+        half |= (uint32_t)(255.0 * 0.35 + (double)(VIZ_COLOR_LINK >> sh & 255) * 0.65 + 0.5) << sh;
+    assert_int_equal(viz_pixel(v, x_of(v, 700 * US), fill_y(v, link)), half);
+    assert_int_equal(viz_pixel(v, x_of(v, 550 * US), fill_y(v, link)), VIZ_COLOR_BG); /* between the two */
+    viz_viewer_destroy(v);
+    trc_close(f);
+    unlink(path);
+}
+
 static void test_viz_time_parse_units(void **state)
 {
     (void)state;
@@ -694,4 +755,5 @@ TEST_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_viewer_orders_lanes_b
           cmocka_unit_test_setup_teardown(test_viewer_missing_font_names_the_package, setup, teardown),
           cmocka_unit_test_setup_teardown(test_viewer_script_errors_name_the_line, setup, teardown),
           cmocka_unit_test_setup_teardown(test_viewer_progressive_loading_completes_to_the_full_frame, setup, teardown),
-          T(test_viewer_opens_an_empty_trace), T(test_viz_time_parse_units))
+          T(test_viewer_opens_an_empty_trace), T(test_viewer_draws_collective_and_link_lanes),
+          T(test_viz_time_parse_units))
