@@ -112,6 +112,24 @@ const struct graph_attr *pb_dense_i64(struct pb *b, int n, const int64_t *v)
     return a;
 }
 
+/* b takes t (released by pb_deinit); false (t released, b->oom) when out of memory. */
+static bool own(struct pb *b, struct base_tensor *t)
+{
+    if (b->n_owned == b->cap_owned) {
+        int cap = b->cap_owned ? 2 * b->cap_owned : 16;
+        struct base_tensor **o = realloc(b->owned, (size_t)cap * sizeof *o);
+        if (!o) {
+            base_tensor_release(t);
+            b->oom = true;
+            return false;
+        }
+        b->owned = o;
+        b->cap_owned = cap;
+    }
+    b->owned[b->n_owned++] = t;
+    return true;
+}
+
 /* The tensor is owned by b (released by pb_deinit). */
 const struct graph_attr *pb_i64_matrix(struct pb *b, int rows, int cols, const int64_t *v)
 {
@@ -121,18 +139,7 @@ const struct graph_attr *pb_i64_matrix(struct pb *b, int rows, int cols, const i
         b->oom = true;
         return NULL;
     }
-    if (b->n_owned == b->cap_owned) {
-        int cap = b->cap_owned ? 2 * b->cap_owned : 16;
-        struct base_tensor **o = realloc(b->owned, (size_t)cap * sizeof *o);
-        if (!o) {
-            base_tensor_release(t);
-            b->oom = true;
-            return NULL;
-        }
-        b->owned = o;
-        b->cap_owned = cap;
-    }
-    b->owned[b->n_owned++] = t;
+    if (!own(b, t)) return NULL;
     memcpy(t->data, v, (size_t)rows * (size_t)cols * sizeof *v);
     struct graph_attr *a = new_attr(b, GRAPH_ATTR_ELEMENTS);
     struct graph_type *ty = pb_alloc(b, sizeof *ty);
@@ -157,18 +164,7 @@ const struct graph_attr *pb_splat(struct pb *b, const struct graph_type *ty, con
     }
     size_t es = base_dtype_size(src->dtype);
     for (int64_t i = 0; i < t->count; i++) memcpy((char *)t->data + (size_t)i * es, src->data, es);
-    if (b->n_owned == b->cap_owned) {
-        int cap = b->cap_owned ? 2 * b->cap_owned : 16;
-        struct base_tensor **o = realloc(b->owned, (size_t)cap * sizeof *o);
-        if (!o) {
-            base_tensor_release(t);
-            b->oom = true;
-            return NULL;
-        }
-        b->owned = o;
-        b->cap_owned = cap;
-    }
-    b->owned[b->n_owned++] = t;
+    if (!own(b, t)) return NULL;
     struct graph_attr *a = new_attr(b, GRAPH_ATTR_ELEMENTS);
     if (!a) return NULL;
     a->u.elements.type = ty;

@@ -793,6 +793,7 @@ static enum base_status spmd_collective(struct rt *rs, int n, struct graph_spmd_
         for (uint32_t j = 0; j < no && st == BASE_OK; j++)
             st = write_buffer(&rs[p], s->coll_buffers[ni + j], r0->opt.timing_only ? NULL : res[(size_t)p * no + j]);
         rs[p].pc = pc + 1;
+        rs[p].steps_done++;
     }
     for (size_t k = 0; k < (size_t)n * (ni + no); k++) base_tensor_release(vals[k]);
     free(vals);

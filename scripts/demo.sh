@@ -51,4 +51,4 @@ echo "        $OUT/trn2-4chips.npt: chip 0 of the 4-chip run, with its collectiv
 echo "        $OUT/<chip>.json.gz (open in Perfetto: https://ui.perfetto.dev, \"Open trace file\")"
 if [ -n "$shot" ]; then echo "A screenshot of the trn2 trace: $shot"; fi
 echo "Try: $NPUSIM run $MODEL --chip trn2 --mode eager --random-inputs 1   (per-op dispatch)"
-echo "     $NPUSIM run ../shared/models/qwen_3_0_6b_shlo.mlir --chip trn2 --random-inputs 1 --check   (8 chips, ~3 min)"
+echo "     $NPUSIM run ../shared/models/qwen_3_0_6b_shlo.mlir --chip trn2 --random-inputs 1 --check   (8 chips, ~2 min)"

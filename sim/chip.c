@@ -181,7 +181,7 @@ static const struct key_def keys[] = {
     /* [chip] */
     {SEC_CHIP, "name", V_NAME, OC(name), K_REQ, 0, 0, "a name", 0},
     {SEC_CHIP, "family", V_FAMILY, 0, K_REQ, 0, 0, "a family", 0},
-    {SEC_CHIP, "cores", V_U32, OC(cores), SRP, 0, 0, "a count", 4096},
+    {SEC_CHIP, "cores", V_U32, OC(cores), SRP, 0, 0, "a count", SIM_MAX_CORES},
     /* [engine NAME] */
     {SEC_ENGINE, "kind", V_KIND, OE(kind), K_REQ, E_ALL, E_ALL, "an engine kind", 0},
     {SEC_ENGINE, "count", V_COUNT, 0, K_SRC | K_POS, E_ALL, 0, "a count", SIM_MAX_ENGINES},

@@ -14,6 +14,7 @@
 #include "isa/isa.h"
 
 #define SIM_MAX_ENGINES 32
+#define SIM_MAX_CORES 64 /* cores a chip file may have (sim_create's limit) */
 #define SIM_NAME_MAX 32
 
 enum sim_family { SIM_FAMILY_TPU, SIM_FAMILY_NEURON };

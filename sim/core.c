@@ -111,7 +111,8 @@ static enum base_status bad_chip(struct base_diag *diag, const struct sim_chip_d
 
 static enum base_status check_chip(const struct sim_chip_desc *c, struct base_diag *diag)
 {
-    if (c->cores < 1 || c->cores > 64) return bad_chip(diag, c, "cores must be 1..64, is %u", c->cores);
+    if (c->cores < 1 || c->cores > SIM_MAX_CORES)
+        return bad_chip(diag, c, "cores must be 1..%d, is %u", SIM_MAX_CORES, c->cores);
     if (c->n_engines < 1 || c->n_engines > SIM_MAX_ENGINES)
         return bad_chip(diag, c, "engines per core must be 1..%d, is %u", SIM_MAX_ENGINES, c->n_engines);
     for (uint32_t i = 0; i < c->n_engines; i++) {

@@ -393,7 +393,7 @@ static void print_chips(const struct rt_report *reps, int n)
 }
 
 static void print_json(const struct run_args *a, const struct cc_plan *p, const struct sim *s,
-                       const struct rt_report *rep)
+                       const struct rt_report *rep, const struct rt_report *reps, int n_chips)
 {
     const struct sim_chip_desc *chip = cc_plan_chip(p);
     const struct sim_stats *st = sim_get_stats(s);
@@ -466,6 +466,19 @@ static void print_json(const struct run_args *a, const struct cc_plan *p, const 
                c->link_util_max);
     }
     printf("\n ],");
+    /* the chips simulated (one: the representative partition of an SPMD plan run timing-only) */
+    uint64_t sys = 0;
+    printf("\n \"chips_simulated\": %d, \"chips\": [", n_chips);
+    for (int c = 0; c < n_chips; c++) {
+        const struct rt_report *r = &reps[c];
+        if (r->total_ps > sys) sys = r->total_ps;
+        printf("%s\n  {\"total_ps\": %llu, \"kernel_ps\": %llu, \"dispatch_ps\": %llu, \"collective_ps\": %llu, "
+               "\"collective_exposed_ps\": %llu}",
+               c ? "," : "", (unsigned long long)r->total_ps, (unsigned long long)r->device_ps,
+               (unsigned long long)r->dispatch_ps, (unsigned long long)r->collective_ps,
+               (unsigned long long)r->collective_exposed_ps);
+    }
+    printf("\n ],\n \"system_ps\": %llu,", (unsigned long long)sys);
     printf("\n \"checks\": %d, \"checks_failed\": %d", rep->n_checks, rep->n_checks_failed);
 }
 
@@ -647,7 +660,7 @@ int cmd_run(int argc, char **argv)
     struct rt_report rep = reps[0];
     double t_run = now_s() - t1;
     if (rec && finish_trace(&a, rec, rep.total_ps, NULL) != 0) goto done;
-    if (a.json) print_json(&a, p, s, &rep);
+    if (a.json) print_json(&a, p, s, &rep, reps, n_sims);
     else print_text(&a, p, s, &rep, now_s() - t0);
     if (!a.json) print_collectives(&a, &rep);
     if (multi && !a.json) print_chips(reps, n_sims);

@@ -626,6 +626,8 @@ static void test_chip_errors_are_located(void **state)
         {{{38, "banks = 3 # EST: t"}}, 1, 0, 38, 9, "multiple of banks"},
         /* range */
         {{{32, "partitions = 300 # EST: t"}}, 1, 0, 32, 14, "out of range"},
+        /* more cores than the simulator takes */
+        {{{5, "cores = 65 # EST: t"}}, 1, 0, 5, 9, "at most 64"},
         /* zero where a positive value is needed */
         {{{42, "bytes_per_ns = 0 # EST: t"}}, 1, 0, 42, 16, "must be > 0 (a bandwidth)"},
         /* unknown family */
