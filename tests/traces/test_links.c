@@ -7,6 +7,7 @@
 #include "tests/traces/trace_test_util.h"
 
 #include "interconnect/interconnect.h"
+#include "tests/runtime/spmd_programs.h" /* k_overlap: an all_reduce and an independent matmul */
 
 #include <math.h>
 #include <zlib.h>
@@ -378,33 +379,6 @@ static void test_links_stats_list_collectives_and_links(void **state)
 }
 
 /* ------------------------------------------------------------ a real run */
-
-/* tests/runtime/test_spmd.c's overlap model: an all_reduce of 64 x 512 bf16
- * partial products over 4 partitions, and an independent 512 x 512 matmul
- * that runs while it does. */
-static const char k_overlap[] =
-    "sdy.mesh @mesh = <[\"tp\"=4]>\n"
-    "func.func @main(%x: tensor<64x256xbf16>, %w: tensor<256x512xbf16>, %y: tensor<512x512xbf16>, %v: "
-    "tensor<512x512xbf16>) -> (tensor<64x512xbf16>, tensor<512x512xbf16>) {\n"
-    "  %r:2 = sdy.manual_computation(%x, %w, %y, %v) in_shardings=[<@mesh, [{}, {\"tp\"}]>, <@mesh, [{\"tp\"}, {}]>, "
-    "<@mesh, [{}, {}]>, <@mesh, [{}, {}]>]\n"
-    "      out_shardings=[<@mesh, [{}, {}]>, <@mesh, [{}, {}]>] manual_axes={\"tp\"}\n"
-    "      (%lx: tensor<64x64xbf16>, %lw: tensor<64x512xbf16>, %ly: tensor<512x512xbf16>, %lv: tensor<512x512xbf16>) {\n"
-    "    %p = stablehlo.dot_general %lx, %lw, contracting_dims = [1] x [0] : (tensor<64x64xbf16>, tensor<64x512xbf16>) "
-    "-> tensor<64x512xbf16>\n"
-    "    %s = \"stablehlo.all_reduce\"(%p) <{replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, "
-    "channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>}> ({\n"
-    "    ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):\n"
-    "      %t = stablehlo.add %a, %b : tensor<bf16>\n"
-    "      stablehlo.return %t : tensor<bf16>\n"
-    "    }) : (tensor<64x512xbf16>) -> tensor<64x512xbf16>\n"
-    "    %q = stablehlo.dot_general %ly, %lv, contracting_dims = [1] x [0] : (tensor<512x512xbf16>, "
-    "tensor<512x512xbf16>) -> tensor<512x512xbf16>\n"
-    "    sdy.return %s, %q : tensor<64x512xbf16>, tensor<512x512xbf16>\n"
-    "  } : (tensor<64x256xbf16>, tensor<256x512xbf16>, tensor<512x512xbf16>, tensor<512x512xbf16>) -> "
-    "(tensor<64x512xbf16>, tensor<512x512xbf16>)\n"
-    "  return %r#0, %r#1 : tensor<64x512xbf16>, tensor<512x512xbf16>\n"
-    "}\n";
 
 /* Wired as `npusim run --trace` wires it: the collective slice is the
  * runtime's collective (start, time, bytes, algorithm), its exposed time is
