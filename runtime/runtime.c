@@ -44,12 +44,12 @@ struct rt {
     uint64_t hbm0, flops_total0;
     int64_t *trips; /* per step: body runs so far (timing-only static loops) */
     struct coll_info *coll; /* per step: a collective's timing once computed */
-    /* the collective in flight: kernels that touch none of its buffers run
-     * meanwhile; anything else waits for it (done_ps) */
-    bool pending;
-    uint32_t pending_step;
-    uint64_t pending_done_ps;
-    int64_t pending_record; /* its index in rep->colls, or -1 */
+    /* the collectives in flight, oldest first: they share the chip's links,
+     * so each starts when the one before it is done (net_free_ps); kernels
+     * that touch none of their buffers run meanwhile */
+    struct pending_coll *pend;
+    uint32_t n_pend, cap_pend;
+    uint64_t net_free_ps;
     struct icn_topo topo_default; /* when opt.topo is NULL (built at the first collective) */
     bool have_topo_default;
     uint64_t launches;
@@ -69,6 +69,12 @@ struct coll_info {
     double link_util_mean, link_util_max;
     double *link_bytes; /* per link of the topology (only with opt.on_collective) */
     const struct icn_topo *topo;
+};
+
+struct pending_coll {
+    uint32_t step;
+    uint64_t done_ps;
+    int64_t record; /* its index in rep->colls, or -1 */
 };
 
 /* A located error: op's location and the message. */
@@ -469,52 +475,91 @@ static enum base_status coll_model(struct rt *r, const struct graph_op *op, enum
     return BASE_OK;
 }
 
-/* Waits for the collective in flight, if any: the chip idles until it is
- * done (the exposed part of its time). */
-static enum base_status wait_pending(struct rt *r)
+/* Waits until pending collective i is done, and with it the older ones
+ * (they finish first: one after another on the links).  Each is charged
+ * the part of the wait it causes: the chip's exposed communication time. */
+static enum base_status wait_through(struct rt *r, uint32_t i)
 {
-    if (!r->pending) return BASE_OK;
-    r->pending = false;
-    uint64_t now = sim_now_ps(r->sim);
-    uint64_t exposed = r->pending_done_ps > now ? r->pending_done_ps - now : 0;
-    if (exposed) TRY(sim_advance(r->sim, exposed, r->diag));
-    if (r->rep) {
-        r->rep->collective_exposed_ps += exposed;
-        if (r->pending_record >= 0) r->rep->colls[r->pending_record].exposed_ps = exposed;
+    uint64_t t = sim_now_ps(r->sim), t0 = t;
+    for (uint32_t j = 0; j <= i; j++) {
+        uint64_t exposed = r->pend[j].done_ps > t ? r->pend[j].done_ps - t : 0;
+        t += exposed;
+        if (r->rep) {
+            r->rep->collective_exposed_ps += exposed;
+            if (r->pend[j].record >= 0) r->rep->colls[r->pend[j].record].exposed_ps = exposed;
+        }
     }
-    return BASE_OK;
+    memmove(r->pend, r->pend + i + 1, (r->n_pend - i - 1) * sizeof *r->pend);
+    r->n_pend -= i + 1;
+    return t > t0 ? sim_advance(r->sim, t - t0, r->diag) : BASE_OK;
 }
+
+static enum base_status wait_all(struct rt *r) { return r->n_pend ? wait_through(r, r->n_pend - 1) : BASE_OK; }
 
 static bool ranges_overlap(const struct cc_buffer *a, const struct cc_buffer *b)
 {
     return a->addr < b->addr + b->bytes && b->addr < a->addr + a->bytes;
 }
 
-/* Whether kernel k reads or writes memory of the collective in flight. */
-static bool touches_pending(const struct rt *r, uint32_t k)
+/* Whether buffer b shares memory with collective step cs's buffers. */
+static bool touches_coll(const struct cc_plan *p, const struct cc_buffer *b, const struct cc_step *cs)
 {
-    const struct cc_plan *p = r->plan;
-    const struct cc_step *s = cc_plan_step(p, r->pending_step);
-    for (uint32_t c = 0; c < s->n_coll_in + s->n_coll_out; c++) {
-        const struct cc_buffer *cb = cc_plan_buffer(p, s->coll_buffers[c]);
-        for (int w = 0; w < 2; w++)
-            for (uint32_t i = 0; i < cc_kernel_n_operands(p, k, w); i++)
-                if (ranges_overlap(cb, cc_plan_buffer(p, cc_kernel_operand_buffer(p, k, w, i)))) return true;
-        for (uint32_t i = 0; i < cc_kernel_n_dyn(p, k); i++)
-            if (ranges_overlap(cb, cc_plan_buffer(p, cc_kernel_dyn_buffer(p, k, i)))) return true;
-    }
+    for (uint32_t c = 0; c < cs->n_coll_in + cs->n_coll_out; c++)
+        if (ranges_overlap(b, cc_plan_buffer(p, cs->coll_buffers[c]))) return true;
     return false;
 }
 
-/* Starts collective step pc at start_ps on r's chip: in flight until
- * start_ps + its time; recorded in the report's collective table. */
-static enum base_status start_collective(struct rt *r, uint32_t pc, const struct coll_info *ci, uint64_t start_ps)
+/* The newest pending collective whose memory step s (a kernel or a
+ * collective) reads or writes, or -1. */
+static int64_t newest_touched(const struct rt *r, const struct cc_step *s)
+{
+    const struct cc_plan *p = r->plan;
+    for (int64_t j = (int64_t)r->n_pend - 1; j >= 0; j--) {
+        const struct cc_step *cs = cc_plan_step(p, r->pend[j].step);
+        if (s->kind == CC_STEP_COLLECTIVE) {
+            for (uint32_t c = 0; c < s->n_coll_in + s->n_coll_out; c++)
+                if (touches_coll(p, cc_plan_buffer(p, s->coll_buffers[c]), cs)) return j;
+            continue;
+        }
+        uint32_t k = s->kernel;
+        for (int w = 0; w < 2; w++)
+            for (uint32_t i = 0; i < cc_kernel_n_operands(p, k, w); i++)
+                if (touches_coll(p, cc_plan_buffer(p, cc_kernel_operand_buffer(p, k, w, i)), cs)) return j;
+        for (uint32_t i = 0; i < cc_kernel_n_dyn(p, k); i++)
+            if (touches_coll(p, cc_plan_buffer(p, cc_kernel_dyn_buffer(p, k, i)), cs)) return j;
+    }
+    return -1;
+}
+
+/* Before step s: waits for the collectives it needs (all of them before a
+ * branch, a check or a switch: the host reads memory there). */
+static enum base_status wait_for_step(struct rt *r, const struct cc_step *s)
+{
+    if (!r->n_pend || s->kind == CC_STEP_JUMP) return BASE_OK;
+    if (s->kind != CC_STEP_KERNEL && s->kind != CC_STEP_COLLECTIVE) return wait_all(r);
+    int64_t j = newest_touched(r, s);
+    return j >= 0 ? wait_through(r, (uint32_t)j) : BASE_OK;
+}
+
+/* Starts collective step pc, ready at ready_ps, on r's chip: on the links
+ * once the collectives before it are done, in flight for its time;
+ * recorded in the report's collective table. */
+static enum base_status start_collective(struct rt *r, uint32_t pc, const struct coll_info *ci, uint64_t ready_ps)
 {
     const struct cc_step *s = cc_plan_step(r->plan, pc);
-    r->pending = true;
-    r->pending_step = pc;
-    r->pending_done_ps = start_ps + ci->ps;
-    r->pending_record = -1;
+    uint64_t start_ps = ready_ps > r->net_free_ps ? ready_ps : r->net_free_ps;
+    r->net_free_ps = start_ps + ci->ps;
+    if (r->n_pend == r->cap_pend) {
+        uint32_t cap = r->cap_pend ? 2 * r->cap_pend : 8;
+        struct pending_coll *np = realloc(r->pend, cap * sizeof *np);
+        if (!np) return base_diag_set(r->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        r->pend = np;
+        r->cap_pend = cap;
+    }
+    struct pending_coll *pc_rec = &r->pend[r->n_pend++];
+    pc_rec->step = pc;
+    pc_rec->done_ps = start_ps + ci->ps;
+    pc_rec->record = -1;
     struct rt_collective c;
     memset(&c, 0, sizeof c);
     c.op = s->op;
@@ -541,7 +586,7 @@ static enum base_status start_collective(struct rt *r, uint32_t pc, const struct
         if (!nc) return base_diag_set(r->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
         rp->colls = nc;
     }
-    r->pending_record = rp->n_colls;
+    pc_rec->record = rp->n_colls;
     rp->colls[rp->n_colls++] = c;
     return BASE_OK;
 }
@@ -558,7 +603,6 @@ static enum base_status collective_step(struct rt *r, uint32_t pc, const struct 
                        s->op->name);
     const struct coll_info *ci = NULL;
     TRY(coll_time(r, pc, s, &ci));
-    TRY(wait_pending(r));
     TRY(start_collective(r, pc, ci, sim_now_ps(r->sim)));
     for (uint32_t i = 0; i < s->n_coll_out; i++) TRY(write_buffer(r, s->coll_buffers[s->n_coll_in + i], NULL));
     return BASE_OK;
@@ -573,14 +617,11 @@ static enum base_status walk(struct rt *r)
     uint64_t max = r->opt.max_steps ? r->opt.max_steps : 100000000u;
     while (pc < n) {
         const struct cc_step *s = cc_plan_step(p, pc);
-        if (s->kind == CC_STEP_COLLECTIVE && r->stop_at_collective) {
-            TRY(wait_pending(r)); /* one collective in flight at a time */
-            break;
-        }
+        TRY(wait_for_step(r, s));
+        if (s->kind == CC_STEP_COLLECTIVE && r->stop_at_collective) break;
         if (++r->steps_done > max)
             return base_diag_set(r->diag, BASE_ERR_LIMIT, NULL, 0, 0, "more than %llu steps run (an endless loop?)",
                                  (unsigned long long)max);
-        if (r->pending && (s->kind != CC_STEP_KERNEL || touches_pending(r, s->kernel))) TRY(wait_pending(r));
         switch (s->kind) {
         case CC_STEP_KERNEL:
             TRY(launch(r, s->kernel));
@@ -628,7 +669,7 @@ static enum base_status walk(struct rt *r)
         }
     }
     r->pc = pc;
-    if (pc >= n) TRY(wait_pending(r)); /* the program ends when its last collective does */
+    if (pc >= n) TRY(wait_all(r)); /* the program ends when its last collective does */
     if (r->rep) r->rep->steps = r->steps_done;
     return BASE_OK;
 }
@@ -733,6 +774,7 @@ static void rt_deinit(struct rt *r)
     free(r->trips);
     for (uint32_t i = 0; r->coll && i <= cc_plan_n_steps(r->plan); i++) free(r->coll[i].link_bytes);
     free(r->coll);
+    free(r->pend);
 }
 
 enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base_tensor *const *inputs, int n_inputs,

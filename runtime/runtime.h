@@ -37,7 +37,7 @@ struct rt_collective {
     const char *algorithm;        /* icn_alg_name of the schedule the model chose; "none" if nothing moves */
     uint32_t group_size, n_groups;
     double bytes;                 /* per chip, as icn_coll_desc defines them */
-    uint64_t start_ps, time_ps;   /* on the chip's clock; the interconnect model's time */
+    uint64_t start_ps, time_ps;   /* on the links (on the chip's clock); the interconnect model's time */
     uint64_t exposed_ps;          /* the part the chip waited for; the rest overlapped its kernels */
     double busbw_gbps;            /* NCCL's bus bandwidth: bytes / time x icn_busbw_factor */
     double link_util_mean, link_util_max; /* over the links it used, during its time */

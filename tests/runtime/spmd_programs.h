@@ -52,4 +52,34 @@ static const char k_overlap[] =
     "  return %r#0, %r#1 : tensor<64x512xbf16>, tensor<512x512xbf16>\n"
     "}\n";
 
+/* Two all_reduces one after the other, then a matmul that needs neither. */
+static const char k_two_colls[] =
+    "sdy.mesh @mesh = <[\"tp\"=4]>\n"
+    "func.func @main(%x: tensor<256x256xbf16>, %z: tensor<256x256xbf16>, %y: tensor<512x512xbf16>, %v: "
+    "tensor<512x512xbf16>) -> (tensor<256x256xbf16>, tensor<256x256xbf16>, tensor<512x512xbf16>) {\n"
+    "  %r:3 = sdy.manual_computation(%x, %z, %y, %v) in_shardings=[<@mesh, [{}, {}]>, <@mesh, [{}, {}]>, "
+    "<@mesh, [{}, {}]>, <@mesh, [{}, {}]>]\n"
+    "      out_shardings=[<@mesh, [{}, {}]>, <@mesh, [{}, {}]>, <@mesh, [{}, {}]>] manual_axes={\"tp\"}\n"
+    "      (%lx: tensor<256x256xbf16>, %lz: tensor<256x256xbf16>, %ly: tensor<512x512xbf16>, %lv: "
+    "tensor<512x512xbf16>) {\n"
+    "    %a = \"stablehlo.all_reduce\"(%lx) <{replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, "
+    "channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>}> ({\n"
+    "    ^bb0(%p: tensor<bf16>, %q: tensor<bf16>):\n"
+    "      %t = stablehlo.add %p, %q : tensor<bf16>\n"
+    "      stablehlo.return %t : tensor<bf16>\n"
+    "    }) : (tensor<256x256xbf16>) -> tensor<256x256xbf16>\n"
+    "    %b = \"stablehlo.all_reduce\"(%lz) <{replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, "
+    "channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>}> ({\n"
+    "    ^bb0(%p: tensor<bf16>, %q: tensor<bf16>):\n"
+    "      %t = stablehlo.add %p, %q : tensor<bf16>\n"
+    "      stablehlo.return %t : tensor<bf16>\n"
+    "    }) : (tensor<256x256xbf16>) -> tensor<256x256xbf16>\n"
+    "    %m = stablehlo.dot_general %ly, %lv, contracting_dims = [1] x [0] : (tensor<512x512xbf16>, "
+    "tensor<512x512xbf16>) -> tensor<512x512xbf16>\n"
+    "    sdy.return %a, %b, %m : tensor<256x256xbf16>, tensor<256x256xbf16>, tensor<512x512xbf16>\n"
+    "  } : (tensor<256x256xbf16>, tensor<256x256xbf16>, tensor<512x512xbf16>, tensor<512x512xbf16>) -> "
+    "(tensor<256x256xbf16>, tensor<256x256xbf16>, tensor<512x512xbf16>)\n"
+    "  return %r#0, %r#1, %r#2 : tensor<256x256xbf16>, tensor<256x256xbf16>, tensor<512x512xbf16>\n"
+    "}\n";
+
 #endif

@@ -176,6 +176,44 @@ static void test_spmd_collective_overlaps_independent_kernels(void **state)
     }
 }
 
+/* Collectives in flight share the links: the second all_reduce starts when
+ * the first is done, neither blocks the chip, and the matmul after them
+ * runs while they do. */
+static void test_spmd_collectives_queue_on_the_links(void **state)
+{
+    (void)state;
+    struct sim_chip_desc chip;
+    load_chip("trn2", &chip);
+    struct graph_module *m = prog_parse(k_two_colls);
+    struct cc_plan *p = compile_ok(m, &chip);
+    struct sim **s = make_sims(&chip, 1, true);
+    struct rt_options ro;
+    rt_options_default(&ro);
+    ro.timing_only = true;
+    struct rt_report rep;
+    struct base_tensor *outs[3] = {NULL, NULL, NULL};
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (rt_run(p, s[0], NULL, 4, &ro, outs, &rep, &d) != BASE_OK) {
+        base_diag_print(&d, stderr);
+        fail_msg("rt_run");
+    }
+    assert_int_equal(rep.n_colls, 2);
+    const struct rt_collective *a = &rep.colls[0], *b = &rep.colls[1];
+    assert_true(a->time_ps > 0 && a->time_ps == b->time_ps);
+    assert_int_equal(b->start_ps, a->start_ps + a->time_ps); /* one after the other on the links */
+    /* the chip did not wait for the first at the second: the matmul ran
+     * during the first too, and the total counts only the wait */
+    assert_true(a->exposed_ps < a->time_ps);
+    assert_true(rep.collective_exposed_ps < rep.collective_ps);
+    assert_int_equal(a->exposed_ps + b->exposed_ps, rep.collective_exposed_ps);
+    assert_int_equal(rep.total_ps, rep.device_ps + rep.dispatch_ps + rep.collective_exposed_ps);
+    rt_report_free(&rep);
+    free_sims(s, 1);
+    cc_plan_destroy(p);
+    graph_module_destroy(m);
+}
+
 /* A functional run of one partition cannot have the other partitions'
  * values: refused at the collective, located. */
 static void test_spmd_functional_collective_is_refused_located(void **state)
@@ -422,6 +460,7 @@ static void test_spmd_multichip_wrong_chip_count_is_refused(void **state)
 }
 
 TEST_MAIN(NULL, NULL, T(test_spmd_plan_is_one_partitions_program), T(test_spmd_collective_time_is_the_interconnect_models),
-          T(test_spmd_functional_collective_is_refused_located), T(test_spmd_collective_overlaps_independent_kernels), T(test_spmd_multichip_collectives_move_the_specs_values),
+          T(test_spmd_functional_collective_is_refused_located), T(test_spmd_collective_overlaps_independent_kernels),
+          T(test_spmd_collectives_queue_on_the_links), T(test_spmd_multichip_collectives_move_the_specs_values),
           T(test_spmd_multichip_matmul_matches_product_and_interpreter),
           T(test_spmd_multichip_wrong_chip_count_is_refused))
