@@ -557,6 +557,8 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
             return why_set(why, cap, "the literal has no data");
         return plain_types(op, why, cap);
     }
+    case GRAPH_OP_PARTITION_ID:
+    case GRAPH_OP_REPLICA_ID: return true; /* a ui32 scalar the runtime writes */
     default: break;
     }
     if (is_check_op(op)) return true;
@@ -934,6 +936,15 @@ static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scop
     case GRAPH_OP_OPTIMIZATION_BARRIER:
         for (int i = 0; i < op->n_results && i < op->n_operands; i++) TRY(bind(c, scope, &op->results[i], in[i]));
         return BASE_OK;
+    case GRAPH_OP_PARTITION_ID:
+    case GRAPH_OP_REPLICA_ID: {
+        /* like an input: a buffer the runtime fills before the first kernel
+         * (never a constant: each partition's value differs) */
+        int x;
+        TRY(vi_of_value(c, VI_INPUT, &op->results[0], &x));
+        c->vi[x].buf_kind = op->kind == GRAPH_OP_PARTITION_ID ? CC_BUF_PARTITION_ID : CC_BUF_REPLICA_ID;
+        return bind(c, scope, &op->results[0], x);
+    }
     case GRAPH_OP_CONSTANT: {
         int x;
         TRY(vi_of_value(c, VI_CONST, &op->results[0], &x));

@@ -64,6 +64,8 @@ enum cc_buffer_kind {
     CC_BUF_CONST,    /* a literal (stablehlo.constant, folded iota...): init holds it */
     CC_BUF_TEMP,     /* an intermediate; addresses reused by liveness */
     CC_BUF_SCALAR,   /* a host-read scalar (a predicate, an index) */
+    CC_BUF_PARTITION_ID, /* stablehlo.partition_id: a ui32 the runtime writes, the chip's partition */
+    CC_BUF_REPLICA_ID,   /* stablehlo.replica_id: a ui32 the runtime writes (one replica: 0) */
 };
 
 struct cc_buffer {

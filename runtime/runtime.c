@@ -56,6 +56,7 @@ struct rt {
     uint32_t pc;            /* next step */
     uint64_t steps_done;
     bool stop_at_collective; /* multi-chip runs: walk() returns at each COLLECTIVE step */
+    uint32_t partition;      /* the chip's partition (stablehlo.partition_id); 0 in one-chip runs */
 };
 
 /* What the interconnect model said about a collective step (the same every
@@ -674,15 +675,16 @@ static enum base_status walk(struct rt *r)
     return BASE_OK;
 }
 
-/* Sets r up for plan on sim and puts the inputs (entries may be NULL in
- * timing-only runs) and constants in HBM.  rt_deinit frees what it made,
+/* Sets r up for plan on sim, the chip of `partition`, and puts the inputs
+ * (entries may be NULL in timing-only runs), constants and ids in HBM.  rt_deinit frees what it made,
  * also after a failure. */
-static enum base_status rt_init(struct rt *r, const struct cc_plan *plan, struct sim *sim,
+static enum base_status rt_init(struct rt *r, const struct cc_plan *plan, struct sim *sim, uint32_t partition,
                                 struct base_tensor *const *inputs, int n_inputs, const struct rt_options *opt,
                                 struct rt_report *report, struct base_diag *diag)
 {
     memset(r, 0, sizeof *r);
     r->plan = plan;
+    r->partition = partition;
     r->chip = cc_plan_chip(plan);
     r->sim = sim;
     r->diag = diag;
@@ -738,6 +740,14 @@ static enum base_status rt_init(struct rt *r, const struct cc_plan *plan, struct
     for (uint32_t b = 0; b < cc_plan_n_buffers(plan); b++) {
         const struct cc_buffer *bf = cc_plan_buffer(plan, b);
         if (bf->kind == CC_BUF_CONST) TRY(write_buffer(r, b, bf->init));
+        if (bf->kind == CC_BUF_PARTITION_ID || bf->kind == CC_BUF_REPLICA_ID) {
+            struct base_tensor *id = NULL;
+            TRY(base_tensor_create(bf->dtype, 0, NULL, &id));
+            base_elem_set_i64(bf->dtype, id->data, 0, bf->kind == CC_BUF_PARTITION_ID ? r->partition : 0);
+            enum base_status st = write_buffer(r, b, id);
+            base_tensor_release(id);
+            TRY(st);
+        }
     }
     return BASE_OK;
 }
@@ -783,7 +793,7 @@ enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base
 {
     for (int i = 0; outputs && i < cc_plan_n_outputs(plan); i++) outputs[i] = NULL;
     struct rt r;
-    enum base_status st = rt_init(&r, plan, sim, inputs, n_inputs, opt, report, diag);
+    enum base_status st = rt_init(&r, plan, sim, 0, inputs, n_inputs, opt, report, diag);
     if (st == BASE_OK) st = walk(&r);
     if (st == BASE_OK && outputs) st = rt_read_outputs(&r, outputs);
     rt_deinit(&r);
@@ -951,7 +961,7 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
     if (st == BASE_OK && !timing_only) st = graph_spmd_grid_create(m, n, &grid, diag);
     int n_init = 0;
     for (int p = 0; p < n && st == BASE_OK; p++, n_init++) {
-        st = rt_init(&rs[p], plan, sims[p], timing_only ? NULL : shards + (size_t)p * ni, ni, opt,
+        st = rt_init(&rs[p], plan, sims[p], (uint32_t)p, timing_only ? NULL : shards + (size_t)p * ni, ni, opt,
                      reports ? &reports[p] : NULL, diag);
         rs[p].stop_at_collective = true;
         if (p > 0) rs[p].opt.on_launch = NULL, rs[p].opt.on_collective = NULL; /* traces follow chip 0 */

@@ -436,6 +436,55 @@ static void test_spmd_multichip_matmul_matches_product_and_interpreter(void **st
     }
 }
 
+/* stablehlo.partition_id is each chip's own partition: partition p adds p
+ * to its rows of x and returns p. */
+static void test_spmd_multichip_partition_id_is_the_chips_partition(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "sdy.mesh @mesh = <[\"x\"=4]>\n"
+        "func.func @main(%a: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<4xui32>) {\n"
+        "  %r:2 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{\"x\"}, {}]>] out_shardings=[<@mesh, "
+        "[{\"x\"}, {}]>, <@mesh, [{\"x\"}]>] manual_axes={\"x\"} (%la: tensor<2x4xf32>) {\n"
+        "    %p = stablehlo.partition_id : tensor<ui32>\n"
+        "    %f = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>\n"
+        "    %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<2x4xf32>\n"
+        "    %s = stablehlo.add %la, %b : tensor<2x4xf32>\n"
+        "    %p1 = stablehlo.reshape %p : (tensor<ui32>) -> tensor<1xui32>\n"
+        "    sdy.return %s, %p1 : tensor<2x4xf32>, tensor<1xui32>\n"
+        "  } : (tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<4xui32>)\n"
+        "  return %r#0, %r#1 : tensor<8x4xf32>, tensor<4xui32>\n"
+        "}\n";
+    const char *chips[] = {"trn2", "tpu-v5e"};
+    for (int c = 0; c < 2; c++) {
+        struct sim_chip_desc chip;
+        load_chip(chips[c], &chip);
+        struct graph_module *m = prog_parse(src);
+        struct cc_plan *p = compile_ok(m, &chip);
+        struct sim **sims = make_sims(&chip, 4, false);
+        int64_t dims[2] = {8, 4};
+        struct base_tensor *a = NULL, *out[2] = {NULL, NULL};
+        assert_int_equal(base_tensor_create(BASE_DT_F32, 2, dims, &a), BASE_OK);
+        for (int64_t i = 0; i < a->count; i++) ((float *)a->data)[i] = (float)i * 0.5f;
+        struct base_diag d;
+        base_diag_clear(&d);
+        if (rt_run_spmd(p, sims, 4, &a, 1, NULL, out, NULL, &d) != BASE_OK) {
+            base_diag_print(&d, stderr);
+            fail_msg("rt_run_spmd on %s", chips[c]);
+        }
+        const uint64_t ids[4] = {0, 1, 2, 3};
+        prog_expect_u64(out[1], ids, 4);
+        for (int64_t i = 0; i < a->count; i++)
+            assert_true(((float *)out[0]->data)[i] == (float)i * 0.5f + (float)(i / 8)); /* rows 2p, 2p+1: 8 elements */
+        base_tensor_release(a);
+        base_tensor_release(out[0]);
+        base_tensor_release(out[1]);
+        free_sims(sims, 4);
+        cc_plan_destroy(p);
+        graph_module_destroy(m);
+    }
+}
+
 /* The program's partitions need as many chips. */
 static void test_spmd_multichip_wrong_chip_count_is_refused(void **state)
 {
@@ -463,4 +512,4 @@ TEST_MAIN(NULL, NULL, T(test_spmd_plan_is_one_partitions_program), T(test_spmd_c
           T(test_spmd_functional_collective_is_refused_located), T(test_spmd_collective_overlaps_independent_kernels),
           T(test_spmd_collectives_queue_on_the_links), T(test_spmd_multichip_collectives_move_the_specs_values),
           T(test_spmd_multichip_matmul_matches_product_and_interpreter),
-          T(test_spmd_multichip_wrong_chip_count_is_refused))
+          T(test_spmd_multichip_partition_id_is_the_chips_partition), T(test_spmd_multichip_wrong_chip_count_is_refused))
