@@ -261,6 +261,89 @@ static struct graph_value *emit_all_reduce(struct pctx *c, struct graph_value *v
     return &op->results[0];
 }
 
+/* A ui32 scalar op of the body: a constant, partition_id, or a binary op. */
+static struct graph_value *u32_op(struct pctx *c, enum graph_op_kind kind, struct graph_value *a,
+                                  struct graph_value *b, uint32_t value)
+{
+    struct graph_type *st = pb_alloc(&c->b, sizeof *st);
+    if (!st) return oom(c), NULL;
+    memset(st, 0, sizeof *st);
+    st->kind = GRAPH_TYPE_TENSOR;
+    st->elem = BASE_DT_UI32;
+    const struct graph_type *stc = st;
+    struct graph_value *in[2] = {a, b};
+    int n_in = kind == GRAPH_OP_CONSTANT || kind == GRAPH_OP_PARTITION_ID ? 0 : 2;
+    struct graph_op *op = pb_op(&c->b, kind, NULL, n_in, in, 1, &stc, c->op ? &c->op->loc : NULL);
+    if (op && kind == GRAPH_OP_CONSTANT) {
+        struct base_tensor *t = NULL;
+        if (base_tensor_create(BASE_DT_UI32, 0, NULL, &t) != BASE_OK) return oom(c), NULL;
+        ((uint32_t *)t->data)[0] = value;
+        static const char *const names[1] = {"value"};
+        const struct graph_attr *val[1] = {pb_splat(&c->b, stc, t)};
+        base_tensor_release(t);
+        if (!val[0] || !pb_set_attrs(&c->b, op, 1, names, val)) op = NULL;
+    }
+    if (!op || !push(c, op)) return oom(c), NULL;
+    return &op->results[0];
+}
+
+/* Each partition's own piece of v along the dims slice[] marks, which s
+ * (updated) has whole and t splits over axes s uses nowhere: a
+ * dynamic_slice at offsets from stablehlo.partition_id (device d's
+ * coordinate on axis a is d / (sizes after a) % size of a), no
+ * communication. */
+static struct graph_value *emit_slice(struct pctx *c, struct graph_value *v, const struct graph_type *global,
+                                      struct part_sharding *s, const bool *slice, const struct part_sharding *t)
+{
+    struct graph_value *pid = u32_op(c, GRAPH_OP_PARTITION_ID, NULL, NULL, 0);
+    struct graph_value *zero = u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, 0);
+    struct graph_value *in[1 + GRAPH_MAX_RANK];
+    in[0] = v;
+    for (int d = 0; d < global->rank; d++) {
+        in[1 + d] = zero;
+        if (!slice[d] || !pid) continue;
+        struct graph_value *idx = zero;
+        for (int k = 0; k < t->n_axes[d]; k++) {
+            int a = t->axes[d][k];
+            int64_t stride = 1;
+            for (int j = a + 1; j < c->mesh.n_axes; j++) stride *= c->mesh.sizes[j];
+            struct graph_value *q = u32_op(c, GRAPH_OP_DIVIDE, pid, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)stride), 0);
+            struct graph_value *coord =
+                u32_op(c, GRAPH_OP_REMAINDER, q, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)c->mesh.sizes[a]), 0);
+            idx = u32_op(c, GRAPH_OP_MULTIPLY, idx, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)c->mesh.sizes[a]), 0);
+            idx = u32_op(c, GRAPH_OP_ADD, idx, coord, 0);
+        }
+        copy_dim(s, d, t, d);
+        int64_t local = global->dims[d] / nparts(c, s, d);
+        in[1 + d] = u32_op(c, GRAPH_OP_MULTIPLY, idx, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)local), 0);
+    }
+    if (c->failed) return NULL;
+    const struct graph_type *rt = local_type(c, global, s);
+    int64_t sizes[GRAPH_MAX_RANK];
+    for (int d = 0; rt && d < rt->rank; d++) sizes[d] = rt->dims[d];
+    struct graph_op *op =
+        rt ? pb_op(&c->b, GRAPH_OP_DYNAMIC_SLICE, NULL, 1 + global->rank, in, 1, &rt, c->op ? &c->op->loc : NULL) : NULL;
+    static const char *const names[1] = {"slice_sizes"};
+    const struct graph_attr *vals[1] = {rt ? pb_dense_i64(&c->b, rt->rank, sizes) : NULL};
+    if (!op || !vals[0] || !pb_set_attrs(&c->b, op, 1, names, vals) || !push(c, op)) {
+        oom(c);
+        return NULL;
+    }
+    return &op->results[0];
+}
+
+/* Whether t's split of dim d can be cut out locally from s: s has the dim
+ * whole and holds replicas along every axis t splits it over. */
+static bool sliceable(const struct part_sharding *s, const struct part_sharding *t, int d)
+{
+    if (s->n_axes[d]) return false;
+    for (int k = 0; k < t->n_axes[d]; k++)
+        for (int e = 0; e < s->rank; e++)
+            for (int j = 0; j < s->n_axes[e]; j++)
+                if (s->axes[e][j] == t->axes[d][k]) return false;
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Resharding                                                                */
 
@@ -387,6 +470,7 @@ static bool reshard(struct pctx *c, uint32_t id, const struct part_sharding *t, 
     /* a split that only moves to another dim is one all_to_all; any other
      * new split needs a rebuild */
     int move_from[GRAPH_MAX_RANK];
+    bool slice[GRAPH_MAX_RANK] = {false};
     struct part_sharding s = vs->s;
     for (int d = 0; d < t->rank; d++) {
         move_from[d] = -1;
@@ -398,7 +482,12 @@ static bool reshard(struct pctx *c, uint32_t id, const struct part_sharding *t, 
                 for (int j = 0; j < s.n_axes[k]; j++) same &= s.axes[k][j] == t->axes[d][j];
                 if (same) e = k;
             }
-        if (e < 0) return remat(c, id, t, dry, depth, out);
+        if (e < 0) {
+            /* rebuilt from the definition if it can be; else cut locally */
+            if (remat(c, id, t, true, depth, NULL) || !sliceable(&vs->s, t, d)) return remat(c, id, t, dry, depth, out);
+            slice[d] = true;
+            continue;
+        }
         move_from[d] = e;
         clear_dim(&s, e); /* a dim gives its split once */
     }
@@ -408,7 +497,11 @@ static bool reshard(struct pctx *c, uint32_t id, const struct part_sharding *t, 
     for (int d = 0; cur && d < s.rank; d++)
         if (move_from[d] >= 0) cur = emit_all_to_all(c, cur, vs->src->type, &s, move_from[d], d);
     for (int d = 0; cur && d < s.rank; d++)
-        if (s.n_axes[d] && !dim_eq(&s, t, d)) cur = emit_gather(c, cur, vs->src->type, &s, d, "resharding an operand");
+        if (s.n_axes[d] && !dim_eq(&s, t, d) && !slice[d])
+            cur = emit_gather(c, cur, vs->src->type, &s, d, "resharding an operand");
+    bool any_slice = false;
+    for (int d = 0; d < s.rank; d++) any_slice |= slice[d];
+    if (cur && any_slice) cur = emit_slice(c, cur, vs->src->type, &s, slice, t);
     *out = cur;
     if (cur) {
         vs->remat = cur;
