@@ -400,11 +400,18 @@ static enum base_status coll_time(struct rt *r, uint32_t pc, const struct cc_ste
     enum icn_coll kind;
     if (!coll_kind(op->kind, &kind)) return fail_at(r, op, BASE_ERR_INTERNAL, "%s: not a collective", op->name);
     ci->bytes = coll_bytes(r, s, kind);
-    /* another step that moves as many bytes over the same groups takes as long */
-    for (uint32_t q = 0; q < cc_plan_n_steps(r->plan) && !r->opt.on_collective; q++)
+    /* another step that moves as many bytes over the same groups takes as
+     * long (its own copy of the per-link bytes: each step frees its own) */
+    for (uint32_t q = 0; q < cc_plan_n_steps(r->plan); q++)
         if (q != pc && r->coll[q].known && same_collective(cc_plan_step(r->plan, q)->op, op) &&
             r->coll[q].bytes == ci->bytes) {
             *ci = r->coll[q];
+            if (ci->link_bytes) {
+                size_t n = ci->topo->n_links + 1;
+                ci->link_bytes = malloc(n * sizeof *ci->link_bytes);
+                if (!ci->link_bytes) return base_diag_set(r->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+                memcpy(ci->link_bytes, r->coll[q].link_bytes, n * sizeof *ci->link_bytes);
+            }
             return BASE_OK;
         }
     const struct icn_topo *topo = NULL;
@@ -840,8 +847,7 @@ static enum base_status spmd_collective(struct rt *rs, int n, struct graph_spmd_
     for (int p = 0; p < n; p++)
         if (sim_now_ps(rs[p].sim) > arrive) arrive = sim_now_ps(rs[p].sim);
     for (int p = 0; p < n && st == BASE_OK; p++) {
-        if (p > 0) rs[p].coll[pc] = *ci, rs[p].coll[pc].link_bytes = NULL; /* the same collective */
-        st = start_collective(&rs[p], pc, ci, arrive);
+        st = start_collective(&rs[p], pc, ci, arrive); /* timed once, on chip 0's rt */
         for (uint32_t j = 0; j < no && st == BASE_OK; j++)
             st = write_buffer(&rs[p], s->coll_buffers[ni + j], r0->opt.timing_only ? NULL : res[(size_t)p * no + j]);
         rs[p].pc = pc + 1;
@@ -964,7 +970,10 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
         st = rt_init(&rs[p], plan, sims[p], (uint32_t)p, timing_only ? NULL : shards + (size_t)p * ni, ni, opt,
                      reports ? &reports[p] : NULL, diag);
         rs[p].stop_at_collective = true;
-        if (p > 0) rs[p].opt.on_launch = NULL, rs[p].opt.on_collective = NULL; /* traces follow chip 0 */
+        if (p > 0) { /* traces follow chip 0 */
+            rs[p].opt.on_launch = NULL;
+            rs[p].opt.on_collective = NULL;
+        }
         for (int i = 0; i < ni; i++) { /* in the chip's HBM now */
             base_tensor_release(shards[(size_t)p * ni + i]);
             shards[(size_t)p * ni + i] = NULL;

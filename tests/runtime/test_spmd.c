@@ -103,20 +103,8 @@ static void test_spmd_collective_time_is_the_interconnect_models(void **state)
         icn_plan_deinit(&ip);
         assert_true(res.time_ps > 0);
 
-        struct sim_options so;
-        sim_options_default(&so);
-        so.timing_only = true;
-        struct sim *s = NULL;
-        assert_int_equal(sim_create(&chip, &so, &s, &d), BASE_OK);
-        struct rt_options ro;
-        rt_options_default(&ro);
-        ro.timing_only = true;
         struct rt_report rep;
-        struct base_tensor *outs[1] = {NULL};
-        if (rt_run(p, s, NULL, 2, &ro, outs, &rep, &d) != BASE_OK) {
-            base_diag_print(&d, stderr);
-            fail_msg("rt_run on %s", chips[c]);
-        }
+        run_timing_only(p, &rep);
         assert_int_equal(rep.collectives, 1);
         assert_true(rep.collective_bytes == 64 * 512 * 2);
         assert_int_equal(rep.collective_ps, res.time_ps);
@@ -128,7 +116,6 @@ static void test_spmd_collective_time_is_the_interconnect_models(void **state)
         assert_int_equal(rep.colls[0].time_ps, res.time_ps);
         assert_true(rep.colls[0].busbw_gbps > 0);
         rt_report_free(&rep);
-        sim_destroy(s);
         cc_plan_destroy(p);
         graph_module_destroy(m);
     }
@@ -144,22 +131,8 @@ static void test_spmd_collective_overlaps_independent_kernels(void **state)
         load_chip(chips[c], &chip);
         struct graph_module *m = prog_parse(k_overlap);
         struct cc_plan *p = compile_ok(m, &chip);
-        struct base_diag d;
-        base_diag_clear(&d);
-        struct sim_options so;
-        sim_options_default(&so);
-        so.timing_only = true;
-        struct sim *s = NULL;
-        assert_int_equal(sim_create(&chip, &so, &s, &d), BASE_OK);
-        struct rt_options ro;
-        rt_options_default(&ro);
-        ro.timing_only = true;
         struct rt_report rep;
-        struct base_tensor *outs[2] = {NULL, NULL};
-        if (rt_run(p, s, NULL, 4, &ro, outs, &rep, &d) != BASE_OK) {
-            base_diag_print(&d, stderr);
-            fail_msg("rt_run on %s", chips[c]);
-        }
+        run_timing_only(p, &rep);
         assert_int_equal(rep.n_colls, 1);
         /* the second matmul's kernel hides part of the all_reduce */
         uint64_t second = rep.kernels[rep.n_kernels - 1].time_ps;
@@ -170,7 +143,6 @@ static void test_spmd_collective_overlaps_independent_kernels(void **state)
         assert_int_equal(rep.colls[0].exposed_ps, rep.collective_exposed_ps);
         assert_int_equal(rep.total_ps, rep.device_ps + rep.dispatch_ps + rep.collective_exposed_ps);
         rt_report_free(&rep);
-        sim_destroy(s);
         cc_plan_destroy(p);
         graph_module_destroy(m);
     }
@@ -186,18 +158,8 @@ static void test_spmd_collectives_queue_on_the_links(void **state)
     load_chip("trn2", &chip);
     struct graph_module *m = prog_parse(k_two_colls);
     struct cc_plan *p = compile_ok(m, &chip);
-    struct sim **s = make_sims(&chip, 1, true);
-    struct rt_options ro;
-    rt_options_default(&ro);
-    ro.timing_only = true;
     struct rt_report rep;
-    struct base_tensor *outs[3] = {NULL, NULL, NULL};
-    struct base_diag d;
-    base_diag_clear(&d);
-    if (rt_run(p, s[0], NULL, 4, &ro, outs, &rep, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        fail_msg("rt_run");
-    }
+    run_timing_only(p, &rep);
     assert_int_equal(rep.n_colls, 2);
     const struct rt_collective *a = &rep.colls[0], *b = &rep.colls[1];
     assert_true(a->time_ps > 0 && a->time_ps == b->time_ps);
@@ -209,7 +171,6 @@ static void test_spmd_collectives_queue_on_the_links(void **state)
     assert_int_equal(a->exposed_ps + b->exposed_ps, rep.collective_exposed_ps);
     assert_int_equal(rep.total_ps, rep.device_ps + rep.dispatch_ps + rep.collective_exposed_ps);
     rt_report_free(&rep);
-    free_sims(s, 1);
     cc_plan_destroy(p);
     graph_module_destroy(m);
 }
@@ -412,13 +373,8 @@ static void test_spmd_multichip_matmul_matches_product_and_interpreter(void **st
         rt_compare_output(p, out[0], gold.outputs[0], &cmp);
         if (!cmp.passed) fail_msg("%s: %lld elements differ from the interpreter's", chips[c], (long long)cmp.n_bad);
         /* the same time as the representative partition's timing-only run */
-        struct sim **one = make_sims(&chip, 1, true);
-        struct rt_options ro;
-        rt_options_default(&ro);
-        ro.timing_only = true;
         struct rt_report rep1;
-        struct base_tensor *none[1] = {NULL};
-        assert_int_equal(rt_run(p, one[0], NULL, 2, &ro, none, &rep1, &d), BASE_OK);
+        run_timing_only(p, &rep1);
         for (int q = 0; q < 4; q++) {
             assert_int_equal(reps[q].total_ps, rep1.total_ps);
             assert_int_equal(reps[q].collective_ps, rep1.collective_ps);
@@ -429,7 +385,6 @@ static void test_spmd_multichip_matmul_matches_product_and_interpreter(void **st
         base_tensor_release(out[0]);
         base_tensor_release(in[0]);
         base_tensor_release(in[1]);
-        free_sims(one, 1);
         free_sims(sims, 4);
         cc_plan_destroy(p);
         graph_module_destroy(m);

@@ -407,25 +407,9 @@ static void test_links_a_real_spmd_run_records_the_runtimes_collective(void **st
         struct trc_recorder *rec = NULL;
         assert_int_equal(trc_recorder_create(&chip, 0, &rec), BASE_OK);
         assert_int_equal(trc_recorder_describe_plan(rec, p), BASE_OK);
-        struct sim_options so;
-        sim_options_default(&so);
-        so.timing_only = true;
-        so.hooks = trc_recorder_hooks(rec);
         struct sim *s = NULL;
-        assert_int_equal(sim_create(&chip, &so, &s, &d), BASE_OK);
-        struct rt_options ro;
-        rt_options_default(&ro);
-        ro.timing_only = true;
-        ro.on_launch = trc_recorder_on_launch;
-        ro.launch_user = rec;
-        ro.on_collective = trc_recorder_on_collective;
-        ro.collective_user = rec;
         struct rt_report rep;
-        struct base_tensor *outs[2] = {NULL, NULL};
-        if (rt_run(p, s, NULL, 4, &ro, outs, &rep, &d) != BASE_OK) {
-            base_diag_print(&d, stderr);
-            fail_msg("rt_run on %s", chips[ci]);
-        }
+        recorded_run(&chip, p, rec, &rep, &s);
         struct trc_trace *t = NULL;
         assert_int_equal(trc_recorder_finish(rec, &t), BASE_OK);
         assert_int_equal(rep.n_colls, 1);

@@ -31,6 +31,35 @@ struct small_run {
     uint64_t launches;
 };
 
+/* Plan p run timing-only on a new chip, recorded by rec as `npusim run
+ * --trace` wires it (engines, kernels, collectives); its report in *rep and
+ * the chip in *sim (the caller destroys it). */
+static inline void recorded_run(const struct sim_chip_desc *chip, const struct cc_plan *p, struct trc_recorder *rec,
+                                struct rt_report *rep, struct sim **sim)
+{
+    struct base_diag d;
+    base_diag_clear(&d);
+    struct sim_options so;
+    sim_options_default(&so);
+    so.timing_only = true;
+    so.hooks = trc_recorder_hooks(rec);
+    assert_int_equal(sim_create(chip, &so, sim, &d), BASE_OK);
+    struct rt_options ro;
+    rt_options_default(&ro);
+    ro.timing_only = true;
+    ro.on_launch = trc_recorder_on_launch;
+    ro.launch_user = rec;
+    ro.on_collective = trc_recorder_on_collective;
+    ro.collective_user = rec;
+    struct base_tensor **outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
+    assert_non_null(outs);
+    if (rt_run(p, *sim, NULL, cc_plan_n_inputs(p), &ro, outs, rep, &d) != BASE_OK) {
+        base_diag_print(&d, stderr);
+        fail_msg("rt_run on %s", chip->name);
+    }
+    free(outs);
+}
+
 static inline void small_run_do(struct small_run *out)
 {
     memset(out, 0, sizeof *out);
@@ -61,22 +90,9 @@ static inline void small_run_do(struct small_run *out)
     assert_int_equal(trc_recorder_create(&chip, 0, &rec), BASE_OK);
     assert_int_equal(trc_recorder_describe_plan(rec, p), BASE_OK);
     assert_int_equal(trc_recorder_set_meta(rec, "seed", "1"), BASE_OK);
-    struct sim_options so;
-    sim_options_default(&so);
-    so.timing_only = true;
-    so.hooks = trc_recorder_hooks(rec);
     struct sim *s = NULL;
-    assert_int_equal(sim_create(&chip, &so, &s, &d), BASE_OK);
-    struct rt_options ro;
-    rt_options_default(&ro);
-    ro.timing_only = true;
-    ro.on_launch = trc_recorder_on_launch;
-    ro.launch_user = rec;
     struct rt_report rep;
-    if (rt_run(p, s, NULL, 2, &ro, NULL, &rep, &d) != BASE_OK) {
-        base_diag_print(&d, stderr);
-        fail_msg("rt_run");
-    }
+    recorded_run(&chip, p, rec, &rep, &s);
     const struct sim_stats *st = sim_get_stats(s);
     out->total_ps = rep.total_ps;
     out->device_ps = rep.device_ps;
