@@ -37,7 +37,7 @@ static int fail(const char *what, const struct base_diag *d)
 }
 
 /* One functional simulation; host seconds of sim_run (checks on or off). */
-static int sim_once(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg, const struct base_tensor *a,
+static int sim_once(const struct chip_desc *chip, const struct cc_gemm_config *cfg, const struct base_tensor *a,
                     const struct base_tensor *b, bool checks, double *secs)
 {
     struct base_diag d;
@@ -98,8 +98,8 @@ int main(int argc, char **argv)
     if (reps < 1) reps = 1;
     struct base_diag d;
     base_diag_clear(&d);
-    struct sim_chip_desc chip;
-    if (sim_chip_load(chip_name, &chip, &d) != BASE_OK) return fail("chip", &d);
+    struct chip_desc chip;
+    if (chip_load(chip_name, &chip, &d) != BASE_OK) return fail("chip", &d);
     struct cc_gemm_config cfg;
     cc_gemm_config_default(&cfg);
     cfg.m = dims[0];

@@ -11,7 +11,7 @@
 #include "interconnect/interconnect.h"
 #include "partition/partition.h"
 #include "runtime/runtime.h"
-#include "sim/chip.h"
+#include "chip/chip.h"
 #include "sim/sim.h"
 
 #include <stdlib.h>
@@ -48,7 +48,7 @@ static int fail(const char *what, const struct base_diag *d)
 }
 
 /* Generate, partition over n chips, compile, run timing-only on topo. */
-static int run_one(const struct sim_chip_desc *chip, const struct icn_topo *topo, uint32_t n, int layers,
+static int run_one(const struct chip_desc *chip, const struct icn_topo *topo, uint32_t n, int layers,
                    int64_t rows_per_chip, int64_t width, struct result *res)
 {
     struct base_diag d;
@@ -199,11 +199,11 @@ int main(int argc, char **argv)
     int failures = 0;
     for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
         const struct config *cf = &configs[c];
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         struct icn_topo topo;
         struct base_diag d;
         base_diag_clear(&d);
-        if (sim_chip_load(cf->chip, &chip, &d) != BASE_OK ||
+        if (chip_load(cf->chip, &chip, &d) != BASE_OK ||
             icn_topo_from_chip(&chip, cf->topology, ICN_WRAP_AUTO, NULL, &topo, &d) != BASE_OK) {
             fail(cf->chip, &d);
             failures++;

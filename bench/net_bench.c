@@ -3,7 +3,7 @@
  * of timing-only all_reduces over 256 and 8192 chips (docs/interconnect.md).
  *   net_bench            (run from the source tree: chips/ is looked up in ./chips) */
 #include "interconnect/interconnect.h"
-#include "sim/chip.h"
+#include "chip/chip.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +18,10 @@ static double now_s(void)
 
 static int topo_of(const char *chip_name, const char *shape, struct icn_topo *t)
 {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct base_diag d;
     base_diag_clear(&d);
-    if (sim_chip_load(chip_name, &chip, &d) != BASE_OK || icn_topo_from_chip(&chip, shape, ICN_WRAP_AUTO, NULL, t, &d)) {
+    if (chip_load(chip_name, &chip, &d) != BASE_OK || icn_topo_from_chip(&chip, shape, ICN_WRAP_AUTO, NULL, t, &d)) {
         fprintf(stderr, "net_bench: %s %s: %s\n", chip_name, shape, d.msg);
         return -1;
     }

@@ -121,7 +121,7 @@ static const char *const mode_name[MODE_COUNT] = {"timing-only, checks off", "ti
                                                    "functional, checks on  "};
 
 /* Runs the program repeatedly for MIN_SECONDS of sim_run CPU time; the rate in instructions/s. */
-static int measure(const struct sim_chip_desc *chip, const struct isa_program *prog, bool inputs, enum mode m,
+static int measure(const struct chip_desc *chip, const struct isa_program *prog, bool inputs, enum mode m,
                    double *rate, uint64_t *instrs, double *secs)
 {
     struct sim_options opt;
@@ -162,10 +162,10 @@ int main(int argc, char **argv)
     const char *chip_name = argc > 1 ? argv[1] : "trn2";
     unsigned divisor = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 1;
     if (divisor < 1) divisor = 1;
-    static struct sim_chip_desc chip;
+    static struct chip_desc chip;
     struct base_diag d;
     base_diag_clear(&d);
-    if (sim_chip_load(chip_name, &chip, &d) != BASE_OK) {
+    if (chip_load(chip_name, &chip, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         return 1;
     }

@@ -59,7 +59,7 @@ struct phases {
     double sim, finish, write;
 };
 
-static double run_once(const struct cc_plan *p, const struct sim_chip_desc *chip, bool traced, const char *path,
+static double run_once(const struct cc_plan *p, const struct chip_desc *chip, bool traced, const char *path,
                        uint64_t *records, off_t *bytes, struct phases *ph)
 {
     struct base_diag d;
@@ -111,8 +111,8 @@ static void bench_glm(const char *model, const char *chip_name, const char *dir)
 {
     struct base_diag d;
     base_diag_clear(&d);
-    struct sim_chip_desc chip;
-    if (sim_chip_load(chip_name, &chip, &d) != BASE_OK) die(&d, "chip");
+    struct chip_desc chip;
+    if (chip_load(chip_name, &chip, &d) != BASE_OK) die(&d, "chip");
     struct graph_module *m = NULL;
     if (graph_parse_file(model, &m, &d) != BASE_OK || graph_verify(m, &d) != BASE_OK) die(&d, "model");
     struct cc_options co;

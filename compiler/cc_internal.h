@@ -113,9 +113,9 @@ enum base_status cc_kernel_fail(const struct cc_target *t, const struct cc_kerne
 
 /* The engines of one core of a chip, by kind (indices into chip->engines;
  * -1 / 0 when the chip has none). */
-#define CC_MAX_ENGINES_OF_KIND SIM_MAX_ENGINES
+#define CC_MAX_ENGINES_OF_KIND CHIP_MAX_ENGINES
 struct cc_target {
-    const struct sim_chip_desc *chip;
+    const struct chip_desc *chip;
     int n_pe, pe[CC_MAX_ENGINES_OF_KIND];
     int n_dma, dma[CC_MAX_ENGINES_OF_KIND];
     int vec, act, pool;
@@ -124,7 +124,7 @@ struct cc_target {
      * chip's default; cc_compile sets it from its options) */
     enum isa_precision default_precision;
 };
-void cc_target_init(struct cc_target *t, const struct sim_chip_desc *chip);
+void cc_target_init(struct cc_target *t, const struct chip_desc *chip);
 
 /* Emits kernel k's program for core ctx->core (its share of the work when
  * ctx->n_cores > 1).  Every emitter follows the same contract: inputs read
@@ -160,8 +160,8 @@ struct cc_access {
 };
 
 struct cc_kb_slot {
-    int32_t w[SIM_MAX_ENGINES]; /* last writers: per engine, its signal count */
-    int32_t r[SIM_MAX_ENGINES]; /* readers since the last write */
+    int32_t w[CHIP_MAX_ENGINES]; /* last writers: per engine, its signal count */
+    int32_t r[CHIP_MAX_ENGINES]; /* readers since the last write */
 };
 
 struct cc_kb_buf {
@@ -180,8 +180,8 @@ struct cc_kb {
     uint64_t sp_bytes, sp_top;    /* bytes per partition; next free byte */
     int n_bufs;
     struct cc_kb_buf bufs[CC_KB_MAX_BUFS];
-    int32_t signals[SIM_MAX_ENGINES];                /* signalling instructions emitted per engine */
-    int32_t known[SIM_MAX_ENGINES][SIM_MAX_ENGINES]; /* known[e][f]: e already waited for f >= value */
+    int32_t signals[CHIP_MAX_ENGINES];                /* signalling instructions emitted per engine */
+    int32_t known[CHIP_MAX_ENGINES][CHIP_MAX_ENGINES]; /* known[e][f]: e already waited for f >= value */
     int dma_next;                 /* round-robin position among t->dma */
     uint32_t tag;                 /* put on every instruction (graph op id of the root) */
 };

@@ -16,6 +16,7 @@
  *     for the whole loop); 512-byte alignment.
  */
 #include "compiler/cc_internal.h"
+#include "interp/interp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +76,7 @@ _Static_assert(ARRAY_LEN(emitters) == CC_K_COUNT, "emitters");
 
 struct cc_plan {
     const struct graph_module *m;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct cc_target target;
     struct cc_options opt;
     struct base_arena arena;
@@ -104,7 +105,7 @@ void cc_plan_destroy(struct cc_plan *p)
     free(p);
 }
 
-const struct sim_chip_desc *cc_plan_chip(const struct cc_plan *p) { return &p->chip; }
+const struct chip_desc *cc_plan_chip(const struct cc_plan *p) { return &p->chip; }
 enum cc_mode cc_plan_mode(const struct cc_plan *p) { return p->opt.mode; }
 enum isa_precision cc_plan_default_precision(const struct cc_plan *p) { return p->opt.default_precision; }
 int cc_plan_num_partitions(const struct cc_plan *p) { return p->num_partitions > 1 ? p->num_partitions : 1; }
@@ -1811,7 +1812,7 @@ static enum base_status compile(struct cc *c, const struct graph_op *f)
     if (mc) {
         b = &mc->regions[0].blocks[0];
         p->mc = mc;
-        p->num_partitions = graph_module_mesh_size(c->m);
+        p->num_partitions = interp_module_mesh_size(c->m);
     }
     int top;
     TRY(new_scope(c, -1, &top));
@@ -1902,7 +1903,7 @@ static enum base_status compile(struct cc *c, const struct graph_op *f)
     return st;
 }
 
-enum base_status cc_compile(const struct graph_module *m, const struct sim_chip_desc *chip,
+enum base_status cc_compile(const struct graph_module *m, const struct chip_desc *chip,
                             const struct cc_options *opt, struct cc_plan **out, struct base_diag *diag)
 {
     *out = NULL;
@@ -2029,7 +2030,7 @@ static enum base_status cov_block(struct cov_walk *w, const struct graph_block *
     return BASE_OK;
 }
 
-enum base_status cc_coverage(const struct graph_module *m, const struct sim_chip_desc *chip, const char *entry,
+enum base_status cc_coverage(const struct graph_module *m, const struct chip_desc *chip, const char *entry,
                              struct cc_coverage *out, struct base_diag *diag)
 {
     memset(out, 0, sizeof *out);

@@ -27,7 +27,7 @@
 #include "base/base.h"
 #include "graph/graph.h"
 #include "isa/isa.h"
-#include "sim/chip.h"
+#include "chip/chip.h"
 
 #define X_CC_MODES(X)                                                       \
     X(COMPILED, "compiled")                                                 \
@@ -128,11 +128,11 @@ struct cc_plan; /* opaque: owns everything below */
 /* Compiles the entry function for `chip`.  Unsupported ops, types or
  * attributes are an ERR_UNSUPPORTED naming the op and its location (never
  * skipped); so are graphs that cannot fit the chip (ERR_LIMIT). */
-enum base_status cc_compile(const struct graph_module *m, const struct sim_chip_desc *chip,
+enum base_status cc_compile(const struct graph_module *m, const struct chip_desc *chip,
                             const struct cc_options *opt, struct cc_plan **out, struct base_diag *diag);
 void cc_plan_destroy(struct cc_plan *p);
 
-const struct sim_chip_desc *cc_plan_chip(const struct cc_plan *p);
+const struct chip_desc *cc_plan_chip(const struct cc_plan *p);
 enum cc_mode cc_plan_mode(const struct cc_plan *p);
 enum isa_precision cc_plan_default_precision(const struct cc_plan *p); /* cc_options.default_precision */
 /* > 1 when the plan is the program one partition runs (an entry function
@@ -205,7 +205,7 @@ struct cc_coverage {
     struct cc_coverage_entry *entries; /* in order of first appearance */
     int n_ops, n_unsupported;
 };
-enum base_status cc_coverage(const struct graph_module *m, const struct sim_chip_desc *chip, const char *entry,
+enum base_status cc_coverage(const struct graph_module *m, const struct chip_desc *chip, const char *entry,
                              struct cc_coverage *out, struct base_diag *diag);
 void cc_coverage_free(struct cc_coverage *c);
 

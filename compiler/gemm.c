@@ -32,11 +32,11 @@ void cc_gemm_config_default(struct cc_gemm_config *c)
     c->precision = ISA_PREC_HIGHEST;
 }
 
-const char *cc_gemm_dataflow_name(enum sim_dataflow df)
+const char *cc_gemm_dataflow_name(enum chip_dataflow df)
 {
     switch (df) {
-    case SIM_DATAFLOW_OS: return "os";
-    case SIM_DATAFLOW_IS: return "is";
+    case CHIP_DATAFLOW_OS: return "os";
+    case CHIP_DATAFLOW_IS: return "is";
     default: return "ws";
     }
 }
@@ -62,12 +62,12 @@ struct brow {            /* a block row of this program: block row bm of job `jo
 };
 
 struct gen {
-    const struct sim_chip_desc *chip;
+    const struct chip_desc *chip;
     struct cc_gemm_config cfg;
     struct cc_gemm_plan *plan;
-    const struct sim_engine_desc *pe_desc;
+    const struct chip_engine_desc *pe_desc;
     int n_pe, n_q, n_ev;
-    int pe[SIM_MAX_ENGINES], q[SIM_MAX_ENGINES], ev[2];
+    int pe[CHIP_MAX_ENGINES], q[CHIP_MAX_ENGINES], ev[2];
     int q_a, q_b, q_c;      /* queues per role (q[0 .. q_a) load At, then B, then C) */
     uint32_t es, eso;       /* element sizes of A / B and of C (on chip: matmul and staging types) */
     uint32_t M, K, N;
@@ -178,7 +178,7 @@ struct wait {
 struct list {
     struct isa_instr *v;
     int n;
-    struct wait pend[MAX_Q + SIM_MAX_ENGINES];
+    struct wait pend[MAX_Q + CHIP_MAX_ENGINES];
     int n_pend;
     bool overflow;
 };
@@ -423,7 +423,7 @@ static struct isa_instr matmul(const struct gen *g, struct isa_ap dst, struct is
 static uint64_t ideal_a_addr(const struct gen *g, uint32_t t, uint32_t i)
 {
     if (!g->alias_sp) return g->sp_a + ((uint64_t)t * g->M + (uint64_t)i * g->mt) * g->es;
-    if (g->plan->dataflow != SIM_DATAFLOW_WS) return g->sp_a;
+    if (g->plan->dataflow != CHIP_DATAFLOW_WS) return g->sp_a;
     uint32_t il = i / (uint32_t)g->n_pe;
     return g->sp_a + (uint64_t)((t % 2) * 2 + il % 2) * g->mt * g->es;
 }
@@ -431,7 +431,7 @@ static uint64_t ideal_a_addr(const struct gen *g, uint32_t t, uint32_t i)
 static uint64_t ideal_b_addr(const struct gen *g, uint32_t t, uint32_t j)
 {
     if (!g->alias_sp) return g->sp_bb + ((uint64_t)t * g->N + (uint64_t)j * g->nt) * g->es;
-    if (g->plan->dataflow != SIM_DATAFLOW_IS) return g->sp_bb;
+    if (g->plan->dataflow != CHIP_DATAFLOW_IS) return g->sp_bb;
     uint32_t jl = j / (uint32_t)g->n_pe;
     return g->sp_bb + (uint64_t)((t % 2) * 2 + jl % 2) * g->nt * g->es;
 }
@@ -516,10 +516,10 @@ static void walk_ideal(struct em *m)
     const struct gen *g = m->g;
     int e = m->idx, np = g->n_pe;
     switch (g->plan->dataflow) {
-    case SIM_DATAFLOW_WS:
+    case CHIP_DATAFLOW_WS:
         for (uint32_t i = (uint32_t)e; i < g->nm; i += (uint32_t)np) ideal_k_rows(m, V_J, i, 0);
         break;
-    case SIM_DATAFLOW_IS:
+    case CHIP_DATAFLOW_IS:
         for (uint32_t j = (uint32_t)e; j < g->nn; j += (uint32_t)np) ideal_k_rows(m, V_I, 0, j);
         break;
     default:
@@ -615,12 +615,12 @@ static void hook_pe(const struct gen *g, int e, enum event ev, const int64_t *po
         for (int q = 0; q < g->q_a + g->q_b + g->q_c; q++) list_wait(out, (uint16_t)(g->sem_a0 + q), (int64_t)c + 1);
     for (int q = 0; q < g->q_b; q++) list_wait(out, (uint16_t)(g->sem_b + q), (int64_t)gc + 1);
     uint64_t panel = g->sp_panel[bg.bm % g->npanel], bbuf = g->sp_b[gc % 2];
-    enum sim_dataflow df = g->plan->dataflow;
+    enum chip_dataflow df = g->plan->dataflow;
     /* loop order keeps the array's held operand across consecutive matmuls */
     uint32_t n0, n1, n2;
-    if (df == SIM_DATAFLOW_OS)
+    if (df == CHIP_DATAFLOW_OS)
         n0 = bg.mb, n1 = bg.nb, n2 = nt_c;
-    else if (df == SIM_DATAFLOW_IS)
+    else if (df == CHIP_DATAFLOW_IS)
         n0 = nt_c, n1 = bg.nb, n2 = bg.mb;
     else
         n0 = nt_c, n1 = bg.mb, n2 = bg.nb;
@@ -629,9 +629,9 @@ static void hook_pe(const struct gen *g, int e, enum event ev, const int64_t *po
         for (uint32_t b = 0; b < n1; b++)
             for (uint32_t x = 0; x < n2; x++) {
                 uint32_t u, ii, jj;
-                if (df == SIM_DATAFLOW_OS)
+                if (df == CHIP_DATAFLOW_OS)
                     ii = a, jj = b, u = x;
-                else if (df == SIM_DATAFLOW_IS)
+                else if (df == CHIP_DATAFLOW_IS)
                     u = a, jj = b, ii = x;
                 else
                     u = a, ii = b, jj = x;
@@ -965,9 +965,9 @@ static void walk_dma(struct em *m)
 
 /* ------------------------------------------------------------- planning */
 
-static bool is_pe(const struct sim_engine_desc *d) { return d->kind == ISA_ENGINE_SYSTOLIC; }
+static bool is_pe(const struct chip_engine_desc *d) { return d->kind == ISA_ENGINE_SYSTOLIC; }
 
-static enum base_status setup_common(struct gen *g, const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+static enum base_status setup_common(struct gen *g, const struct chip_desc *chip, const struct cc_gemm_config *cfg,
                                      struct cc_gemm_plan *plan, bool any_float, struct base_diag *diag)
 {
     memset(g, 0, sizeof *g);
@@ -990,12 +990,12 @@ static enum base_status setup_common(struct gen *g, const struct sim_chip_desc *
         return gen_fail(g, diag, BASE_ERR_UNSUPPORTED, "output dtype %s: a float of at most 32 bits",
                         base_dtype_name(cfg->out_dtype));
     bool ok = chip->matmul_supports[cfg->dtype] ||
-              (cfg->dtype == BASE_DT_F32 && chip->family == SIM_FAMILY_TPU && chip->matmul_supports[BASE_DT_BF16]);
+              (cfg->dtype == BASE_DT_F32 && chip->family == CHIP_FAMILY_TPU && chip->matmul_supports[BASE_DT_BF16]);
     if (!ok)
         return gen_fail(g, diag, BASE_ERR_UNSUPPORTED, "the arrays do not take %s (matmul_types)",
                         base_dtype_name(cfg->dtype));
     for (uint32_t i = 0; i < chip->n_engines; i++) {
-        const struct sim_engine_desc *d = &chip->engines[i];
+        const struct chip_engine_desc *d = &chip->engines[i];
         if (is_pe(d)) {
             if (!g->n_pe) g->pe_desc = d;
             g->pe[g->n_pe++] = (int)i;
@@ -1007,9 +1007,9 @@ static enum base_status setup_common(struct gen *g, const struct sim_chip_desc *
         for (uint32_t i = 0; i < chip->n_engines && g->n_ev < 2; i++)
             if (chip->engines[i].kind == (kind == 0 ? ISA_ENGINE_SCALAR : ISA_ENGINE_VECTOR)) g->ev[g->n_ev++] = (int)i;
     if (!g->n_pe) return gen_fail(g, diag, BASE_ERR_UNSUPPORTED, "the core has no systolic array");
-    const struct sim_engine_desc *pe = g->pe_desc;
+    const struct chip_engine_desc *pe = g->pe_desc;
     for (int e = 1; e < g->n_pe; e++) {
-        const struct sim_engine_desc *d = &chip->engines[g->pe[e]];
+        const struct chip_engine_desc *d = &chip->engines[g->pe[e]];
         if (d->rows != pe->rows || d->cols != pe->cols || d->dataflow != pe->dataflow || d->preload != pe->preload)
             return gen_fail(g, diag, BASE_ERR_UNSUPPORTED, "systolic engines %s and %s differ", pe->name, d->name);
     }
@@ -1021,14 +1021,14 @@ static enum base_status setup_common(struct gen *g, const struct sim_chip_desc *
     if (!g->bank_f32) return gen_fail(g, diag, BASE_ERR_LIMIT, "an accumulator bank holds no f32");
     uint32_t R = pe->rows, C = pe->cols;
     plan->dataflow = pe->dataflow;
-    plan->preload = pe->preload && pe->dataflow == SIM_DATAFLOW_WS;
+    plan->preload = pe->preload && pe->dataflow == CHIP_DATAFLOW_WS;
     switch (pe->dataflow) {
-    case SIM_DATAFLOW_OS: /* Sr = M, Sc = N, T = K */
+    case CHIP_DATAFLOW_OS: /* Sr = M, Sc = N, T = K */
         g->kt = psp;
         g->mt = R < pacc ? R : pacc;
         g->nt = C < g->bank_f32 ? C : g->bank_f32;
         break;
-    case SIM_DATAFLOW_IS: /* Sr = K, Sc = N, T = M */
+    case CHIP_DATAFLOW_IS: /* Sr = K, Sc = N, T = M */
         g->kt = R < psp ? R : psp;
         g->mt = pacc;
         g->nt = C < g->bank_f32 ? C : g->bank_f32;
@@ -1067,7 +1067,7 @@ static enum base_status setup_common(struct gen *g, const struct sim_chip_desc *
 
 static enum base_status plan_ideal(struct gen *g, struct base_diag *diag)
 {
-    const struct sim_chip_desc *chip = g->chip;
+    const struct chip_desc *chip = g->chip;
     struct cc_gemm_plan *p = g->plan;
     uint64_t cap = chip->scratchpad.bytes_per_partition;
     uint64_t a_bytes = align64((uint64_t)g->nk * g->M * g->es), b_bytes = align64((uint64_t)g->nk * g->N * g->es);
@@ -1103,11 +1103,11 @@ static enum base_status plan_ideal(struct gen *g, struct base_diag *diag)
  * each streaming nt rows (p passes for f32 on a TPU). */
 static double tile_ns(const struct gen *g)
 {
-    const struct sim_engine_desc *d = g->pe_desc;
-    enum sim_rate_class rc = sim_rate_class_of(g->cfg.dtype);
+    const struct chip_engine_desc *d = g->pe_desc;
+    enum chip_rate_class rc = chip_rate_class_of(g->cfg.dtype);
     double p = 1;
-    if (g->cfg.dtype == BASE_DT_F32 && g->chip->family == SIM_FAMILY_TPU) {
-        rc = SIM_RATE_BF16;
+    if (g->cfg.dtype == BASE_DT_F32 && g->chip->family == CHIP_FAMILY_TPU) {
+        rc = CHIP_RATE_BF16;
         enum isa_precision pr = g->cfg.precision;
         uint32_t n = pr == ISA_PREC_HIGHEST ? g->chip->fp32_passes_highest
                      : pr == ISA_PREC_HIGH  ? g->chip->fp32_passes_high
@@ -1147,7 +1147,7 @@ static void split_queues(struct gen *g)
 
 static enum base_status plan_dma(struct gen *g, struct base_diag *diag)
 {
-    const struct sim_chip_desc *chip = g->chip;
+    const struct chip_desc *chip = g->chip;
     struct cc_gemm_plan *p = g->plan;
     if (g->n_q < 3) return gen_fail(g, diag, BASE_ERR_UNSUPPORTED, "the kernel needs 3 DMA queues, the core has %d", g->n_q);
     if (!g->n_ev)
@@ -1158,7 +1158,7 @@ static enum base_status plan_dma(struct gen *g, struct base_diag *diag)
     uint32_t tiles_max = g->slots / 2;
     if (!tiles_max) return gen_fail(g, diag, BASE_ERR_LIMIT, "the accumulator holds fewer than two output tiles");
     /* the B queues' bandwidth and fixed cost decide the chunk size */
-    const struct sim_engine_desc *qb;
+    const struct chip_engine_desc *qb;
     uint64_t cap = chip->scratchpad.bytes_per_partition;
     for (uint32_t mb = tiles_max < g->nm ? tiles_max : g->nm; mb >= 1; mb--) {
         g->mb = mb;
@@ -1310,7 +1310,7 @@ static enum base_status emit_stream(struct gen *g, struct isa_program *prog, con
 }
 
 /* Both entry points; lay NULL: the dense layout (or ideal memory). */
-static enum base_status build(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+static enum base_status build(const struct chip_desc *chip, const struct cc_gemm_config *cfg,
                               const struct cc_gemm_layout *lay, struct isa_program *prog, struct cc_gemm_plan *plan,
                               struct base_diag *diag)
 {
@@ -1384,14 +1384,14 @@ static enum base_status build(const struct sim_chip_desc *chip, const struct cc_
     return st;
 }
 
-enum base_status cc_gemm_build(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+enum base_status cc_gemm_build(const struct chip_desc *chip, const struct cc_gemm_config *cfg,
                                struct isa_program *prog, struct cc_gemm_plan *plan, struct base_diag *diag)
 {
     isa_program_init(prog);
     return build(chip, cfg, NULL, prog, plan, diag);
 }
 
-enum base_status cc_gemm_build_layout(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+enum base_status cc_gemm_build_layout(const struct chip_desc *chip, const struct cc_gemm_config *cfg,
                                       const struct cc_gemm_layout *lay, struct isa_program *prog,
                                       struct cc_gemm_plan *plan, struct base_diag *diag)
 {
@@ -1517,7 +1517,7 @@ enum base_status cc_gemm_unpack_c(const struct cc_gemm_plan *p, const struct bas
 #pragma STDC FP_CONTRACT OFF /* products rounded to f32 before the add, as the array does (gcc: ISO C default) */
 #endif
 
-static uint32_t prec_passes(const struct sim_chip_desc *chip, enum isa_precision prec)
+static uint32_t prec_passes(const struct chip_desc *chip, enum isa_precision prec)
 {
     uint32_t p = prec == ISA_PREC_HIGHEST ? chip->fp32_passes_highest
                  : prec == ISA_PREC_HIGH  ? chip->fp32_passes_high
@@ -1536,7 +1536,7 @@ static void axpy(float a, const float *b, float *c, uint32_t n)
 
 static float bf16_part(float v) { return base_bf16_to_f32(base_f32_to_bf16(v)); }
 
-enum base_status cc_gemm_reference(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+enum base_status cc_gemm_reference(const struct chip_desc *chip, const struct cc_gemm_config *cfg,
                                    const struct base_tensor *a, const struct base_tensor *b, struct base_tensor **c)
 {
     *c = NULL;
@@ -1554,7 +1554,7 @@ enum base_status cc_gemm_reference(const struct sim_chip_desc *chip, const struc
     static const uint8_t three[][2] = {{0, 0}, {0, 1}, {1, 0}};
     static const uint8_t six[][2] = {{0, 0}, {0, 1}, {1, 0}, {0, 2}, {1, 1}, {2, 0}};
     uint32_t passes = prec_passes(chip, cfg->precision);
-    bool split = cfg->dtype == BASE_DT_F32 && chip->family == SIM_FAMILY_TPU &&
+    bool split = cfg->dtype == BASE_DT_F32 && chip->family == CHIP_FAMILY_TPU &&
                  (passes == 1 || passes == 3 || passes == 6);
     float *bparts = NULL;
     if (st == BASE_OK && split && !(bparts = malloc((size_t)3 * K * N * sizeof(float)))) st = BASE_ERR_NOMEM;
@@ -1652,11 +1652,11 @@ static void pl_add(const struct arr *a, struct pl *s, uint64_t L, uint64_t S)
     s->any = true;
 }
 
-enum base_status cc_gemm_model(const struct sim_chip_desc *chip, const struct cc_gemm_plan *plan,
+enum base_status cc_gemm_model(const struct chip_desc *chip, const struct cc_gemm_plan *plan,
                                struct cc_gemm_model *out)
 {
     memset(out, 0, sizeof *out);
-    const struct sim_engine_desc *pe = NULL;
+    const struct chip_engine_desc *pe = NULL;
     uint32_t n_pe = 0;
     for (uint32_t i = 0; i < chip->n_engines; i++)
         if (chip->engines[i].kind == ISA_ENGINE_SYSTOLIC) {
@@ -1667,9 +1667,9 @@ enum base_status cc_gemm_model(const struct sim_chip_desc *chip, const struct cc
     const struct cc_gemm_config *cfg = &plan->cfg;
     struct arr a = {pe->dispatch_cycles, pe->load_rows_per_cycle ? pe->load_rows_per_cycle : 1, pe->min_stream_cycles,
                     pe->rows, pe->cols, 1, 0, plan->preload};
-    enum sim_rate_class rc = sim_rate_class_of(cfg->dtype);
-    if (cfg->dtype == BASE_DT_F32 && chip->family == SIM_FAMILY_TPU) {
-        rc = SIM_RATE_BF16;
+    enum chip_rate_class rc = chip_rate_class_of(cfg->dtype);
+    if (cfg->dtype == BASE_DT_F32 && chip->family == CHIP_FAMILY_TPU) {
+        rc = CHIP_RATE_BF16;
         a.p = prec_passes(chip, cfg->precision);
     }
     a.rpc = pe->rows_per_cycle[rc];
@@ -1695,10 +1695,10 @@ enum base_status cc_gemm_model(const struct sim_chip_desc *chip, const struct cc
                     for (uint32_t j = 0; j < nn; j++)
                         pl_add(&a, &s, j > 0 && a.p == 1 ? 0 : arr_L(&a, kr[t]), arr_S(&a, nc[j]));
             if (s.any) cyc = s.start + a.p * s.last_s + a.rows + a.cols - 1;
-        } else if (plan->dataflow == SIM_DATAFLOW_WS) {
+        } else if (plan->dataflow == CHIP_DATAFLOW_WS) {
             for (uint32_t i = e; i < nm; i += plan->n_pe)
                 for (uint32_t t = 0; t < nk; t++) cyc += fold_cycles(&a, kr[t], mr[i], nc, nn);
-        } else if (plan->dataflow == SIM_DATAFLOW_OS) {
+        } else if (plan->dataflow == CHIP_DATAFLOW_OS) {
             for (uint32_t i = e; i < nm; i += plan->n_pe)
                 for (uint32_t j = 0; j < nn; j++) cyc += fold_cycles(&a, mr[i], nc[j], kr, nk);
         } else {
@@ -1708,14 +1708,14 @@ enum base_status cc_gemm_model(const struct sim_chip_desc *chip, const struct cc
         if (cyc > best) best = cyc;
     }
     out->array_cycles = best;
-    out->folds = plan->dataflow == SIM_DATAFLOW_OS ? (uint64_t)nm * nn
-                 : plan->dataflow == SIM_DATAFLOW_IS ? (uint64_t)nn * nk
+    out->folds = plan->dataflow == CHIP_DATAFLOW_OS ? (uint64_t)nm * nn
+                 : plan->dataflow == CHIP_DATAFLOW_IS ? (uint64_t)nn * nk
                                                      : (uint64_t)nm * nk;
     if (!plan->preload) {
         uint64_t sr, sc, T;
         switch (plan->dataflow) {
-        case SIM_DATAFLOW_OS: sr = cfg->m, sc = cfg->n, T = cfg->k; break;
-        case SIM_DATAFLOW_IS: sr = cfg->k, sc = cfg->n, T = cfg->m; break;
+        case CHIP_DATAFLOW_OS: sr = cfg->m, sc = cfg->n, T = cfg->k; break;
+        case CHIP_DATAFLOW_IS: sr = cfg->k, sc = cfg->n, T = cfg->m; break;
         default: sr = cfg->k, sc = cfg->m, T = cfg->n; break;
         }
         uint64_t folds = ((sr + a.rows - 1) / a.rows) * ((sc + a.cols - 1) / a.cols);
@@ -1749,11 +1749,11 @@ static uint64_t scale_bytes(uint64_t total, uint32_t parts, uint64_t multiple)
     return b / multiple * multiple;
 }
 
-enum base_status cc_gemm_array_chip(const struct sim_chip_desc *chip, uint32_t rows, uint32_t cols,
-                                    enum sim_dataflow df, struct sim_chip_desc *out, struct base_diag *diag)
+enum base_status cc_gemm_array_chip(const struct chip_desc *chip, uint32_t rows, uint32_t cols,
+                                    enum chip_dataflow df, struct chip_desc *out, struct base_diag *diag)
 {
     const char *src = chip->path[0] ? chip->path : chip->name;
-    const struct sim_engine_desc *pe = NULL;
+    const struct chip_engine_desc *pe = NULL;
     for (uint32_t i = 0; i < chip->n_engines && !pe; i++)
         if (chip->engines[i].kind == ISA_ENGINE_SYSTOLIC) pe = &chip->engines[i];
     if (!pe) return base_diag_set(diag, BASE_ERR_UNSUPPORTED, src, 0, 0, "chip %s has no systolic array", chip->name);
@@ -1762,12 +1762,12 @@ enum base_status cc_gemm_array_chip(const struct sim_chip_desc *chip, uint32_t r
                              rows, cols, ISA_MAX_PARTITIONS);
     uint32_t banks = chip->accumulator.banks ? chip->accumulator.banks : 1;
     uint64_t bank_f32 = chip->accumulator.bytes_per_partition / banks / 4;
-    if (df == SIM_DATAFLOW_WS ? cols > ISA_MAX_PARTITIONS : cols > bank_f32)
+    if (df == CHIP_DATAFLOW_WS ? cols > ISA_MAX_PARTITIONS : cols > bank_f32)
         return base_diag_set(diag, BASE_ERR_LIMIT, src, 0, 0,
                              "--array %ux%u: %s columns hold %s, at most %llu", rows, cols, cc_gemm_dataflow_name(df),
-                             df == SIM_DATAFLOW_WS ? "M (accumulator partitions)" : "N (one accumulator bank of f32)",
-                             (unsigned long long)(df == SIM_DATAFLOW_WS ? ISA_MAX_PARTITIONS : bank_f32));
-    struct sim_engine_desc arr = *pe;
+                             df == CHIP_DATAFLOW_WS ? "M (accumulator partitions)" : "N (one accumulator bank of f32)",
+                             (unsigned long long)(df == CHIP_DATAFLOW_WS ? ISA_MAX_PARTITIONS : bank_f32));
+    struct chip_engine_desc arr = *pe;
     snprintf(arr.name, sizeof arr.name, "pe");
     arr.rows = rows;
     arr.cols = cols;
@@ -1783,7 +1783,7 @@ enum base_status cc_gemm_array_chip(const struct sim_chip_desc *chip, uint32_t r
         if (chip->engines[i].kind != ISA_ENGINE_SYSTOLIC && strcmp(chip->engines[i].name, "pe") != 0)
             out->engines[out->n_engines++] = chip->engines[i];
     uint32_t need = rows;
-    if (df == SIM_DATAFLOW_WS && cols > need) need = cols;
+    if (df == CHIP_DATAFLOW_WS && cols > need) need = cols;
     if (need > out->scratchpad.partitions) {
         uint64_t total = (uint64_t)out->scratchpad.partitions * out->scratchpad.bytes_per_partition;
         out->scratchpad.partitions = need;

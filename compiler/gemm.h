@@ -1,6 +1,6 @@
 /* compiler/gemm: a tiled GEMM program generator, for measuring the machine.
  *
- * C[M, N] = A[M, K] @ B[K, N] on one core of a chip (struct sim_chip_desc),
+ * C[M, N] = A[M, K] @ B[K, N] on one core of a chip (struct chip_desc),
  * as one isa_program (a stream per engine).  docs/gemm.md has the worked
  * examples and the measured tables.
  *
@@ -80,7 +80,7 @@
 
 #include "base/base.h"
 #include "isa/isa.h"
-#include "sim/chip.h"
+#include "chip/chip.h"
 
 struct cc_gemm_config {
     uint32_t m, k, n;
@@ -110,7 +110,7 @@ struct cc_gemm_region {
 /* What cc_gemm_build decided. */
 struct cc_gemm_plan {
     struct cc_gemm_config cfg;
-    enum sim_dataflow dataflow;   /* of the core's systolic engines */
+    enum chip_dataflow dataflow;   /* of the core's systolic engines */
     bool preload;
     uint32_t n_pe;                /* systolic engines used */
     uint32_t kt, mt, nt;          /* tile sizes (K partitions, M rows, N columns) */
@@ -128,7 +128,7 @@ struct cc_gemm_plan {
  * the arrays do not take, too few DMA queues (3) or no vector / scalar engine
  * in DMA mode, an At panel of one tile row that does not fit the scratchpad
  * (K too large), a shape that does not fit HBM. */
-enum base_status cc_gemm_build(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+enum base_status cc_gemm_build(const struct chip_desc *chip, const struct cc_gemm_config *cfg,
                                struct isa_program *prog, struct cc_gemm_plan *plan, struct base_diag *diag);
 
 /* Operands given as strided views in HBM instead of the dense layout above
@@ -165,7 +165,7 @@ struct cc_gemm_layout {
  * only appended to: its name is set when empty); on error it is left empty.
  * plan.a/b/c describe job 0's views as 2-D regions only when they are
  * dense; else their space is ISA_SPACE_NONE. */
-enum base_status cc_gemm_build_layout(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+enum base_status cc_gemm_build_layout(const struct chip_desc *chip, const struct cc_gemm_config *cfg,
                                       const struct cc_gemm_layout *lay, struct isa_program *prog,
                                       struct cc_gemm_plan *plan, struct base_diag *diag);
 
@@ -185,7 +185,7 @@ enum base_status cc_gemm_unpack_c(const struct cc_gemm_plan *plan, const struct 
  * operands' bf16 parts, products of one k in the documented order); then
  * converted to out_dtype (ideal memory: left f32).  So C equals the
  * simulator's bit for bit. */
-enum base_status cc_gemm_reference(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+enum base_status cc_gemm_reference(const struct chip_desc *chip, const struct cc_gemm_config *cfg,
                                    const struct base_tensor *a, const struct base_tensor *b, struct base_tensor **c);
 
 /* The closed forms above, for the plan's tiling. */
@@ -200,7 +200,7 @@ struct cc_gemm_model {
     double dma_bytes_per_ns;      /* min(HBM, sum of the queues' own limits) */
     uint64_t memory_cycles;       /* hbm_bytes at dma_bytes_per_ns, in array cycles */
 };
-enum base_status cc_gemm_model(const struct sim_chip_desc *chip, const struct cc_gemm_plan *plan,
+enum base_status cc_gemm_model(const struct chip_desc *chip, const struct cc_gemm_plan *plan,
                                struct cc_gemm_model *out);
 
 /* chip with its systolic engines replaced by one generic rows x cols array
@@ -209,9 +209,9 @@ enum base_status cc_gemm_model(const struct sim_chip_desc *chip, const struct cc
  * accounting of SCALE-Sim).  When rows or cols exceed the scratchpad or
  * accumulator partitions they are raised (at most ISA_MAX_PARTITIONS) with
  * the same total bytes, so the array can be filled. */
-enum base_status cc_gemm_array_chip(const struct sim_chip_desc *chip, uint32_t rows, uint32_t cols,
-                                    enum sim_dataflow df, struct sim_chip_desc *out, struct base_diag *diag);
+enum base_status cc_gemm_array_chip(const struct chip_desc *chip, uint32_t rows, uint32_t cols,
+                                    enum chip_dataflow df, struct chip_desc *out, struct base_diag *diag);
 
-const char *cc_gemm_dataflow_name(enum sim_dataflow df); /* "ws" "os" "is" */
+const char *cc_gemm_dataflow_name(enum chip_dataflow df); /* "ws" "os" "is" */
 
 #endif

@@ -146,7 +146,7 @@ static const struct cc_operand *find_in(const struct cc_kernel *k, const struct 
 }
 
 /* The arrays' operand type (as for dots, k_dot.c). */
-static enum base_dtype conv_mm_dtype(const struct sim_chip_desc *chip, enum base_dtype lt, enum base_dtype rt)
+static enum base_dtype conv_mm_dtype(const struct chip_desc *chip, enum base_dtype lt, enum base_dtype rt)
 {
     const bool *ok = chip->matmul_supports;
     if (lt == rt && lt != BASE_DT_F32 && ok[lt]) return lt;
@@ -279,7 +279,7 @@ enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel 
         if (p.n[i] == 0) empty = true;
     if (empty) st = cc_mm_emit_zeros(t, k, O, ctx, out, diag); /* no result, or sums over nothing: 0 */
     else if (!integer && p.mm_dt == BASE_DT_F32 && !t->chip->matmul_supports[BASE_DT_F32] &&
-             !(t->chip->family == SIM_FAMILY_TPU && t->chip->matmul_supports[BASE_DT_BF16]))
+             !(t->chip->family == CHIP_FAMILY_TPU && t->chip->matmul_supports[BASE_DT_BF16]))
         st = cc_kernel_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "the arrays take neither the operands' types nor f32");
     else st = cc_mm_emit(t, k, &p, ctx, out, diag);
     free(job);

@@ -64,9 +64,9 @@ struct mm {
     int gj;                  /* the leading gj grid dims are the jobs' */
     int64_t lo, hi;
     /* engines */
-    int n_pe, pe[SIM_MAX_ENGINES];
-    int n_ld, ld[SIM_MAX_ENGINES], ld_next;
-    int n_st, st[SIM_MAX_ENGINES], st_next;
+    int n_pe, pe[CHIP_MAX_ENGINES];
+    int n_ld, ld[CHIP_MAX_ENGINES], ld_next;
+    int n_st, st[CHIP_MAX_ENGINES], st_next;
     int n_ev, ev[2], fill;
     /* buffers */
     bool panel_mode;
@@ -131,7 +131,7 @@ static struct isa_ap hbm_ap(uint64_t addr, enum base_dtype dt, uint32_t np, int6
 }
 
 /* A DMA on the queues qs (round robin from *next), in at most nq pieces
- * (cc_dma_split): appended to ins / eng (room for SIM_MAX_ENGINES more) at *n. */
+ * (cc_dma_split): appended to ins / eng (room for CHIP_MAX_ENGINES more) at *n. */
 static void dma_split(const int *qs, int nq, int *next, const struct isa_ap *dst, const struct isa_ap *src, int pieces,
                       struct isa_instr *ins, int *eng, int *n)
 {
@@ -142,8 +142,8 @@ static void dma_split(const int *qs, int nq, int *next, const struct isa_ap *dst
 static enum base_status mm_dma(struct mm *m, const int *qs, int nq, int *next, const struct isa_ap *dst,
                                const struct isa_ap *src, const struct cc_access *acc, int n_acc, int pieces)
 {
-    struct isa_instr ins[SIM_MAX_ENGINES];
-    int eng[SIM_MAX_ENGINES], n = 0;
+    struct isa_instr ins[CHIP_MAX_ENGINES];
+    int eng[CHIP_MAX_ENGINES], n = 0;
     dma_split(qs, nq, next, dst, src, pieces, ins, eng, &n);
     return cc_kb_emit_group(m->b, ins, eng, n, acc, n_acc);
 }
@@ -232,7 +232,7 @@ static enum base_status load_panel(struct mm *m, const struct mm_tile *tt, int s
     const struct cc_mm *p = m->p;
     int64_t job_s = p->job_off ? p->job_off[tt->job][0] : 0;
     /* one access: the parts write disjoint bytes and need not wait for each other */
-    size_t cap = (size_t)m->n_kt * SIM_MAX_ENGINES;
+    size_t cap = (size_t)m->n_kt * CHIP_MAX_ENGINES;
     struct isa_instr *ins = malloc(cap * sizeof *ins);
     int *eng = malloc(cap * sizeof *eng), n = 0;
     if (!ins || !eng) {
@@ -782,7 +782,7 @@ enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k
         st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
         goto done;
     }
-    const struct sim_chip_desc *chip = t->chip;
+    const struct chip_desc *chip = t->chip;
     m.n_jobs = p->n_jobs ? p->n_jobs : 1;
     m.es_mm = base_dtype_size(p->integer ? p->v_dt : p->mm_dt);
     m.es_acc = base_dtype_size(p->acc_dt);
@@ -822,7 +822,7 @@ enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k
         m.kt = 32;
         m.fmax = 512;
     } else {
-        const struct sim_engine_desc *pe = &chip->engines[m.pe[0]];
+        const struct chip_engine_desc *pe = &chip->engines[m.pe[0]];
         m.kt = pe->rows < psp ? pe->rows : psp;
         m.mt = pe->cols < pacc ? pe->cols : pacc;
         if (m.mt > psp) m.mt = psp;
@@ -1299,7 +1299,7 @@ static enum base_status dot_analyze(const struct cc_target *t, const struct cc_k
 
 /* The arrays' operand type for a float dot: the operands' own when the
  * arrays take it, else one both convert to exactly (bf16, f16), else f32. */
-static enum base_dtype pick_mm_dtype(const struct sim_chip_desc *chip, enum base_dtype lt, enum base_dtype rt)
+static enum base_dtype pick_mm_dtype(const struct chip_desc *chip, enum base_dtype lt, enum base_dtype rt)
 {
     const bool *ok = chip->matmul_supports;
     if (lt == rt && lt != BASE_DT_F32 && ok[lt]) return lt;
@@ -1554,7 +1554,7 @@ enum base_status cc_emit_dot(const struct cc_target *t, const struct cc_kernel *
     bool integer = !base_dtype_is_float(d.res_dt);
     enum base_dtype mm = integer ? BASE_DT_COUNT : pick_mm_dtype(t->chip, d.lt, d.rt);
     if (!integer && mm == BASE_DT_F32 && !t->chip->matmul_supports[BASE_DT_F32] &&
-        !(t->chip->family == SIM_FAMILY_TPU && t->chip->matmul_supports[BASE_DT_BF16]))
+        !(t->chip->family == CHIP_FAMILY_TPU && t->chip->matmul_supports[BASE_DT_BF16]))
         return cc_kernel_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "the arrays take neither the operands' types nor f32");
     d.nk = merge_dims(d.k, d.nk);
     bool empty_k = false; /* sums over nothing: the general engine writes zeros */

@@ -1187,7 +1187,7 @@ enum base_status cc_ew_prepare(struct cc_ew *w, const struct cc_tiling *tl, int6
         if (f > w->max_f) w->max_f = f;
     }
     struct eprog *e = &w->e;
-    double load[SIM_MAX_ENGINES] = {0};
+    double load[CHIP_MAX_ENGINES] = {0};
     int bad = assign_engines(e, b->t, w->max_p, w->max_f, load);
     if (bad >= 0)
         return cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "no engine of the chip runs %s",

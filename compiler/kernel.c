@@ -20,12 +20,12 @@ const char *cc_kernel_kind_name(enum cc_kernel_kind k)
     return (unsigned)k < CC_K_COUNT ? kernel_kind_names[k] : "?";
 }
 
-void cc_target_init(struct cc_target *t, const struct sim_chip_desc *chip)
+void cc_target_init(struct cc_target *t, const struct chip_desc *chip)
 {
     memset(t, 0, sizeof *t);
     t->chip = chip;
     t->vec = t->act = t->pool = -1;
-    for (uint32_t i = 0; i < chip->n_engines && i < SIM_MAX_ENGINES; i++) {
+    for (uint32_t i = 0; i < chip->n_engines && i < CHIP_MAX_ENGINES; i++) {
         switch (chip->engines[i].kind) {
         case ISA_ENGINE_SYSTOLIC: t->pe[t->n_pe++] = (int)i; break;
         case ISA_ENGINE_DMA: t->dma[t->n_dma++] = (int)i; break;
@@ -210,15 +210,15 @@ static enum base_status emit_waits(struct cc_kb *b, int e, const int32_t *deps, 
 enum base_status cc_kb_emit_group(struct cc_kb *b, const struct isa_instr *ins, const int *engines, int n,
                                   const struct cc_access *acc, int n_acc)
 {
-    int32_t deps[SIM_MAX_ENGINES] = {0};
+    int32_t deps[CHIP_MAX_ENGINES] = {0};
     for (int a = 0; a < n_acc; a++) {
         const struct cc_kb_slot *s = &b->bufs[acc[a].buf].st[acc[a].slot];
-        for (int f = 0; f < SIM_MAX_ENGINES; f++) {
+        for (int f = 0; f < CHIP_MAX_ENGINES; f++) {
             if (s->w[f] > deps[f]) deps[f] = s->w[f];
             if ((acc[a].mode & CC_WR) && s->r[f] > deps[f]) deps[f] = s->r[f];
         }
     }
-    int32_t done[SIM_MAX_ENGINES] = {0};
+    int32_t done[CHIP_MAX_ENGINES] = {0};
     for (int i = 0; i < n; i++) {
         struct isa_instr in = ins[i];
         int e = engines[i];
@@ -236,7 +236,7 @@ enum base_status cc_kb_emit_group(struct cc_kb *b, const struct isa_instr *ins, 
             memcpy(s->w, done, sizeof s->w);
             memset(s->r, 0, sizeof s->r);
         } else {
-            for (int f = 0; f < SIM_MAX_ENGINES; f++)
+            for (int f = 0; f < CHIP_MAX_ENGINES; f++)
                 if (done[f] > s->r[f]) s->r[f] = done[f];
         }
     }
@@ -251,9 +251,9 @@ enum base_status cc_kb_emit(struct cc_kb *b, int engine, const struct isa_instr 
 
 int cc_kb_dma_pieces(const struct cc_kb *b, uint64_t bytes, uint32_t parts)
 {
-    const struct sim_chip_desc *c = b->t->chip;
+    const struct chip_desc *c = b->t->chip;
     if (b->t->n_dma == 0) return 1;
-    const struct sim_engine_desc *q = &c->engines[b->t->dma[0]];
+    const struct chip_engine_desc *q = &c->engines[b->t->dma[0]];
     double rate = q->bytes_per_ns;
     double share = c->hbm.bytes_per_ns / ((double)b->t->n_dma * (c->cores ? c->cores : 1));
     if (share > 0 && share < rate) rate = share;
@@ -320,10 +320,10 @@ enum base_status cc_kb_dma(struct cc_kb *b, const struct isa_ap *dst, const stru
 double cc_kb_elem_ns(const struct cc_target *t, int engine, uint32_t P, uint64_t F, enum base_dtype dt,
                      bool two_in, bool transcendental)
 {
-    const struct sim_engine_desc *d = &t->chip->engines[engine];
-    enum sim_rate_class rc = sim_rate_class_of(dt);
+    const struct chip_engine_desc *d = &t->chip->engines[engine];
+    enum chip_rate_class rc = chip_rate_class_of(dt);
     double epc = two_in && d->elems_per_cycle_2in[rc] > 0 ? d->elems_per_cycle_2in[rc] : d->elems_per_cycle[rc];
-    if (epc <= 0) epc = d->elems_per_cycle[SIM_RATE_FP32] > 0 ? d->elems_per_cycle[SIM_RATE_FP32] : 1;
+    if (epc <= 0) epc = d->elems_per_cycle[CHIP_RATE_FP32] > 0 ? d->elems_per_cycle[CHIP_RATE_FP32] : 1;
     uint32_t lanes = d->lanes ? d->lanes : 1;
     double passes = ceil((double)P / lanes);
     double cycles = d->dispatch_cycles + passes * ceil((double)F / epc) * (transcendental ? d->transcendental_cost : 1);

@@ -1,4 +1,4 @@
-/* graph: StableHLO text -> graph IR, printer, verifier, golden interpreter.
+/* graph: StableHLO text -> graph IR, printer, verifier (the golden interpreter reads it: interp/).
  *
  * The IR mirrors MLIR's structure: a module holds top-level ops (func.func,
  * sdy.mesh, ...); ops have operands, results, attributes and regions; regions
@@ -226,8 +226,6 @@ const struct graph_attr *graph_op_attr(const struct graph_op *op, const char *na
  * formatted message (at most 400 bytes); returns st. */
 enum base_status graph_op_diag(struct base_diag *diag, const struct graph_op *op, enum base_status st, const char *fmt,
                                ...) BASE_PRINTF(4, 5);
-/* Number of devices of the module's (first) sdy.mesh, or 1 without a mesh. */
-int graph_module_mesh_size(const struct graph_module *m);
 /* The op that ends a block (return / stablehlo.return / func.return / sdy.return), or NULL. */
 const struct graph_op *graph_block_terminator(const struct graph_block *b);
 
@@ -272,110 +270,5 @@ bool graph_module_equal(const struct graph_module *a, const struct graph_module 
 /* Checks each op's operand/result counts, shapes and element types per the
  * StableHLO spec; the first violation comes back located, naming op and rule. */
 enum base_status graph_verify(const struct graph_module *m, struct base_diag *diag);
-
-/* ------------------------------------------------------------------------ */
-/* Golden interpreter                                                        */
-
-struct graph_check_result {
-    bool passed;
-    char what[256];            /* check op name and, on failure, first mismatch */
-    struct graph_loc loc;
-};
-
-struct graph_interp_options {
-    int num_replicas;          /* default 1 */
-    int num_partitions;        /* default 1 */
-    const char *probe_dir;     /* interpreter.probe writes <dir>/<id>_<iteration>.npy (several
-                                  processes: <dir>/p<process>_<id>_<iteration>.npy); NULL: keep
-                                  probes in memory only */
-    struct base_logger *log;   /* written to by every process thread at once: its sink must be
-                                  thread-safe (the default, stderr, is) */
-    uint64_t seed;             /* seeds stablehlo.rng (with each op's id) */
-    int max_call_depth;        /* 0: 256 */
-};
-
-struct graph_interp_result {
-    int n_outputs;
-    struct base_tensor **outputs;   /* per process: outputs[p * n_outputs_per_process + i] */
-    int n_processes;
-    int n_checks;
-    struct graph_check_result *checks;
-    int n_checks_failed;
-};
-
-/* Runs func `entry` (NULL: graph_module_entry) with the given inputs on
- * num_replicas * num_partitions processes (inputs per process, in process
- * order, or one set shared by all).  Checks inside the program are recorded
- * in the result; a failing check is not an error status. */
-enum base_status graph_interp_run(const struct graph_module *m, const char *entry,
-                                  struct base_tensor *const *inputs, int n_inputs,
-                                  const struct graph_interp_options *opt,
-                                  struct graph_interp_result *res, struct base_diag *diag);
-void graph_interp_result_free(struct graph_interp_result *res);
-
-/* Evaluates one check op (check.expect_eq, expect_eq_const, expect_almost_eq,
- * expect_almost_eq_const, expect_close, or custom_call @check.* without
- * results, or @check.eq whose i1 result is the verdict) on the given operand
- * tensors with the interpreter's semantics, for runtimes that compute the
- * operands elsewhere (runtime/).  res gets the verdict; a failing check is
- * not an error status. */
-enum base_status graph_check_eval(const struct graph_op *op, struct base_tensor *const *operands, int n_operands,
-                                  struct graph_check_result *res, struct base_diag *diag);
-
-/* For runtimes that run an SPMD program's partitions themselves (runtime/):
- * the interpreter's semantics for what crosses partitions, so that their
- * values are the golden multi-process run's.
- *
- * graph_sdy_cut: partition `partition`'s shard of operand `operand` of the
- * sdy.manual_computation mc, given the operand's global value (the shard
- * may be `global` itself when it is replicated).  graph_sdy_assemble: global
- * result `result` of mc from every partition's local result (locals[p]). */
-enum base_status graph_sdy_cut(const struct graph_module *m, const struct graph_op *mc, int operand, int partition,
-                               int num_partitions, struct base_tensor *global, struct base_tensor **shard,
-                               struct base_diag *diag);
-enum base_status graph_sdy_assemble(const struct graph_module *m, const struct graph_op *mc, int result,
-                                    int num_partitions, struct base_tensor *const *locals,
-                                    struct base_tensor **global, struct base_diag *diag);
-
-/* A grid of num_partitions processes (one replica) that evaluates
- * collectives (all_reduce, all_gather, reduce_scatter, all_to_all,
- * collective_permute, collective_broadcast) on every partition's operands at
- * once: operands[p * n_operands + i] -> results[p * n_results + j] (new
- * references).  Successive calls are successive collectives of the program,
- * matched as the interpreter matches them. */
-struct graph_spmd_grid;
-enum base_status graph_spmd_grid_create(const struct graph_module *m, int num_partitions,
-                                        struct graph_spmd_grid **out, struct base_diag *diag);
-enum base_status graph_spmd_grid_eval(struct graph_spmd_grid *g, const struct graph_op *op,
-                                      struct base_tensor *const *operands, struct base_tensor **results,
-                                      struct base_diag *diag);
-void graph_spmd_grid_destroy(struct graph_spmd_grid *g);
-
-/* ------------------------------------------------------------------------ */
-/* Conformance cases                                                         */
-
-enum graph_case_outcome {
-    GRAPH_CASE_PASS,        /* ran, and every check passed (or it has none) */
-    GRAPH_CASE_FAIL,        /* a check failed, or parsing/verifying/running failed */
-    GRAPH_CASE_UNSUPPORTED, /* uses an op, type or attribute npusim does not support */
-    GRAPH_CASE_NOCHECK,     /* entry takes arguments and nothing supplies them: parsed and
-                               verified only (the dynamic-shape programs of the testdata) */
-};
-
-struct graph_case_result {
-    enum graph_case_outcome outcome;
-    int n_checks;
-    int n_checks_failed;
-    char reason[600]; /* first failure, located */
-};
-
-/* Parses, verifies and runs one conformance case: a whole file or one
- * `// -----` chunk of it (first_line: the chunk's first line in the file,
- * so reported lines match the file).  The entry is @main or the module's
- * only function.  Never fails for a bad case: the outcome says what happened;
- * only out-of-memory is returned as an error. */
-enum base_status graph_run_case(const char *text, size_t len, const char *path, int first_line,
-                                const struct graph_interp_options *opt, struct graph_case_result *res);
-const char *graph_case_outcome_name(enum graph_case_outcome o);
 
 #endif

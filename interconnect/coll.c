@@ -224,7 +224,7 @@ static enum base_status push(struct bld *b, uint32_t src, uint32_t dst, double b
 static uint64_t reduce_ps(const struct bld *b, double bytes)
 {
     double r = b->d->reduce_bytes_per_ns;
-    return r > 0 ? sim_bytes_to_ps(bytes, r) : 0;
+    return r > 0 ? event_bytes_to_ps(bytes, r) : 0;
 }
 
 /* The chip's start dependencies.  In a representative run a chip whose

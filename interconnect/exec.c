@@ -89,7 +89,7 @@ static void on_flow_done(struct icn_net *net, void *user, uint64_t tag)
     struct icn_exec *x = user;
     uint32_t i = (uint32_t)tag;
     x->n_done++;
-    x->end_ps = sim_sched_now(net->sched);
+    x->end_ps = event_sched_now(net->sched);
     drain_waitq(x);
     for (uint32_t k = x->succ_first[i]; k < x->succ_first[i + 1]; k++) {
         uint32_t s = x->succ[k];
@@ -100,7 +100,7 @@ static void on_flow_done(struct icn_net *net, void *user, uint64_t tag)
 
 enum base_status icn_exec_start(struct icn_exec *x)
 {
-    x->start_ps = x->end_ps = sim_sched_now(x->net->sched);
+    x->start_ps = x->end_ps = event_sched_now(x->net->sched);
     x->n_done = 0;
     x->wq_head = x->wq_n = 0;
     x->status = BASE_OK;
@@ -118,11 +118,11 @@ enum base_status icn_run(const struct icn_topo *t, const struct icn_plan *const 
     for (uint32_t i = 0; i < n; i++) total += plans[i]->n_xfers;
     /* the pool bounds concurrency, not the schedule: more ready transfers wait */
     uint32_t max_flows = total < (1u << 16) ? (uint32_t)(total ? total : 1) : (1u << 16);
-    struct sim_sched s;
+    struct event_sched s;
     struct icn_net net;
     struct icn_exec *x = calloc(n ? n : 1, sizeof *x);
     if (!x) return BASE_ERR_NOMEM;
-    enum base_status st = sim_sched_init(&s, max_flows + 4);
+    enum base_status st = event_sched_init(&s, max_flows + 4);
     if (st) {
         free(x);
         return st;
@@ -134,7 +134,7 @@ enum base_status icn_run(const struct icn_topo *t, const struct icn_plan *const 
         if (st) break;
     }
     for (uint32_t i = 0; st == BASE_OK && i < n; i++) st = icn_exec_start(&x[i]);
-    while (st == BASE_OK && sim_sched_step(&s)) {
+    while (st == BASE_OK && event_sched_step(&s)) {
     }
     uint64_t end = 0;
     for (uint32_t i = 0; st == BASE_OK && i < n; i++) {
@@ -175,6 +175,6 @@ enum base_status icn_run(const struct icn_topo *t, const struct icn_plan *const 
     for (uint32_t i = 0; i < inited; i++) icn_exec_deinit(&x[i]);
     free(x);
     icn_net_deinit(&net);
-    sim_sched_deinit(&s);
+    event_sched_deinit(&s);
     return st;
 }

@@ -14,7 +14,7 @@
  *   direction, ties go the + way; uplink+downlink on a switch; the two
  *   chips' DCN ports between slices).
  * - struct icn_net: transfers (flows) over routes on the event kernel
- *   (sim/event.h).  Active flows share every link max-min fairly
+ *   (event/event.h).  Active flows share every link max-min fairly
  *   (progressive filling over multi-link paths), recomputed when flows start
  *   or end (batched per instant).  A flow of B bytes over a route of total
  *   latency L completes at L + its bandwidth phase (B / rate while rates
@@ -32,8 +32,8 @@
 #define NPUSIM_INTERCONNECT_H
 
 #include "base/base.h"
-#include "sim/chip.h"
-#include "sim/event.h"
+#include "chip/chip.h"
+#include "event/event.h"
 
 #define ICN_MAX_DIMS 3
 #define ICN_NONE UINT32_MAX
@@ -95,7 +95,7 @@ enum base_status icn_topo_multislice(struct icn_topo *t, uint32_t slices, const 
  *   ring of 4, Z links at ICN_TRN2_US_Z_BYTES_PER_NS), "switch:64" or "64" on
  *   a switch chip, and "N slices of SHAPE".  dcn NULL: defaults.  Errors
  *   name the rule broken. */
-enum base_status icn_topo_from_chip(const struct sim_chip_desc *chip, const char *shape, enum icn_wrap wrap,
+enum base_status icn_topo_from_chip(const struct chip_desc *chip, const char *shape, enum icn_wrap wrap,
                                     const struct icn_dcn *dcn, struct icn_topo *t, struct base_diag *diag);
 struct icn_dcn icn_dcn_default(void);
 
@@ -154,7 +154,7 @@ struct icn_link_state {
 enum icn_flow_phase { ICN_FLOW_FREE, ICN_FLOW_WAIT, ICN_FLOW_DATA, ICN_FLOW_TAIL };
 
 struct icn_flow {
-    struct sim_event ev;   /* WAIT (the start delay) and TAIL (route latency) */
+    struct event ev;   /* WAIT (the start delay) and TAIL (route latency) */
     struct icn_net *net;
     enum icn_flow_phase phase;
     uint32_t *links;       /* into the net's route pool */
@@ -179,8 +179,8 @@ struct icn_flow {
 
 struct icn_net {
     const struct icn_topo *topo;
-    struct sim_sched *sched;
-    struct sim_event ev;            /* the next bandwidth completion, or a batched recompute now */
+    struct event_sched *sched;
+    struct event ev;            /* the next bandwidth completion, or a batched recompute now */
     struct icn_link_state *links;   /* topo->n_links */
     uint32_t *active_links, n_active_links;
     struct icn_flow *flows;         /* the pool */
@@ -207,7 +207,7 @@ struct icn_net {
  * the DMA queue's rate and its completion as done(); a collective op is an
  * icn_plan run by an icn_exec started when the op issues.  Link bytes and
  * busy time (net->links[]) feed the report. */
-enum base_status icn_net_init(struct icn_net *net, const struct icn_topo *topo, struct sim_sched *sched,
+enum base_status icn_net_init(struct icn_net *net, const struct icn_topo *topo, struct event_sched *sched,
                               uint32_t max_flows, uint8_t priority);
 void icn_net_deinit(struct icn_net *net);
 /* Starts a transfer of `bytes` from src to dst after delay_ps (local work
@@ -342,7 +342,7 @@ struct icn_exec {
 enum base_status icn_exec_init(struct icn_exec *x, struct icn_net *net, const struct icn_plan *plan,
                                icn_exec_done_fn done, void *user);
 void icn_exec_deinit(struct icn_exec *x);
-/* Starts the transfers without dependencies now (sim_sched_now); the rest
+/* Starts the transfers without dependencies now (event_sched_now); the rest
  * follow from events; done(x, user) fires when the last one arrives. */
 enum base_status icn_exec_start(struct icn_exec *x);
 static inline bool icn_exec_finished(const struct icn_exec *x) { return x->n_done == x->plan->n_xfers; }

@@ -15,7 +15,7 @@
  * allocation.  Rates change only when a flow enters or leaves DATA; entering
  * marks the network dirty and moves its event to now (at a priority after
  * the flows' own events), so transfers started at one instant cost one
- * recompute.  A flow's bandwidth phase ends at now + sim_bytes_to_ps(left,
+ * recompute.  A flow's bandwidth phase ends at now + event_bytes_to_ps(left,
  * rate) as projected at the last recompute; the network's event fires at
  * the earliest such time. */
 #include "interconnect/icn_internal.h"
@@ -23,17 +23,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void on_net_event(struct sim_sched *s, struct sim_event *ev);
-static void on_flow_event(struct sim_sched *s, struct sim_event *ev);
+static void on_net_event(struct event_sched *s, struct event *ev);
+static void on_flow_event(struct event_sched *s, struct event *ev);
 
-enum base_status icn_net_init(struct icn_net *net, const struct icn_topo *topo, struct sim_sched *sched,
+enum base_status icn_net_init(struct icn_net *net, const struct icn_topo *topo, struct event_sched *sched,
                               uint32_t max_flows, uint8_t priority)
 {
     memset(net, 0, sizeof *net);
     net->topo = topo;
     net->sched = sched;
     net->max_flows = max_flows ? max_flows : 1;
-    sim_event_init(&net->ev, on_net_event, net, priority);
+    event_init(&net->ev, on_net_event, net, priority);
     net->links = calloc(topo->n_links ? topo->n_links : 1, sizeof *net->links);
     net->active_links = calloc(topo->n_links ? topo->n_links : 1, sizeof *net->active_links);
     net->flows = calloc(net->max_flows, sizeof *net->flows);
@@ -53,7 +53,7 @@ enum base_status icn_net_init(struct icn_net *net, const struct icn_topo *topo, 
     uint8_t fprio = priority ? (uint8_t)(priority - 1) : 0;
     for (uint32_t i = 0; i < net->max_flows; i++) {
         struct icn_flow *f = &net->flows[i];
-        sim_event_init(&f->ev, on_flow_event, f, fprio);
+        event_init(&f->ev, on_flow_event, f, fprio);
         f->net = net;
         f->links = net->route_pool + (size_t)i * topo->max_hops;
         f->next_free = i + 1 < net->max_flows ? i + 1 : ICN_NONE;
@@ -66,9 +66,9 @@ enum base_status icn_net_init(struct icn_net *net, const struct icn_topo *topo, 
 void icn_net_deinit(struct icn_net *net)
 {
     if (net->sched) {
-        sim_sched_cancel(net->sched, &net->ev);
+        event_sched_cancel(net->sched, &net->ev);
         if (net->flows)
-            for (uint32_t i = 0; i < net->max_flows; i++) sim_sched_cancel(net->sched, &net->flows[i].ev);
+            for (uint32_t i = 0; i < net->max_flows; i++) event_sched_cancel(net->sched, &net->flows[i].ev);
     }
     free(net->links);
     free(net->active_links);
@@ -107,7 +107,7 @@ static void recompute(struct icn_net *net, uint64_t now)
     net->recomputes++;
     net->dirty = false;
     if (net->n_active == 0) {
-        sim_sched_cancel(net->sched, &net->ev);
+        event_sched_cancel(net->sched, &net->ev);
         return;
     }
     for (uint32_t i = 0; i < net->n_active_links; i++) {
@@ -162,30 +162,30 @@ static void recompute(struct icn_net *net, uint64_t now)
     uint64_t next = UINT64_MAX;
     for (uint32_t i = 0; i < net->n_active; i++) {
         struct icn_flow *f = &net->flows[net->active[i]];
-        uint64_t d = sim_bytes_to_ps(f->left_bytes, f->rate_bytes_per_ns);
+        uint64_t d = event_bytes_to_ps(f->left_bytes, f->rate_bytes_per_ns);
         f->finish_ps = d > UINT64_MAX - now ? UINT64_MAX : now + d;
         if (f->finish_ps < next) next = f->finish_ps;
     }
-    enum base_status st = sim_sched_at(net->sched, &net->ev, next);
+    enum base_status st = event_sched_at(net->sched, &net->ev, next);
     BASE_ASSERT(st == BASE_OK);
 }
 
 static void enter_tail(struct icn_net *net, struct icn_flow *f)
 {
     f->phase = ICN_FLOW_TAIL;
-    f->data_end_ps = sim_sched_now(net->sched);
-    enum base_status st = sim_sched_at(net->sched, &f->ev, sim_sched_now(net->sched) + f->latency_ps);
+    f->data_end_ps = event_sched_now(net->sched);
+    enum base_status st = event_sched_at(net->sched, &f->ev, event_sched_now(net->sched) + f->latency_ps);
     BASE_ASSERT(st == BASE_OK);
 }
 
 static void enter_data(struct icn_net *net, struct icn_flow *f)
 {
-    f->send_ps = sim_sched_now(net->sched);
+    f->send_ps = event_sched_now(net->sched);
     if (f->n_links == 0 || !(f->left_bytes > 0)) {
         enter_tail(net, f);
         return;
     }
-    uint64_t now = sim_sched_now(net->sched);
+    uint64_t now = event_sched_now(net->sched);
     advance(net, now);
     f->phase = ICN_FLOW_DATA;
     f->rate_bytes_per_ns = 0;
@@ -201,8 +201,8 @@ static void enter_data(struct icn_net *net, struct icn_flow *f)
     }
     net->dirty = true;
     /* already due now: the transfers of this instant share its recompute */
-    if (sim_event_pending(&net->ev) && net->ev.time_ps == now) return;
-    enum base_status st = sim_sched_at(net->sched, &net->ev, now);
+    if (event_pending(&net->ev) && net->ev.time_ps == now) return;
+    enum base_status st = event_sched_at(net->sched, &net->ev, now);
     BASE_ASSERT(st == BASE_OK);
 }
 
@@ -225,10 +225,10 @@ static void leave_data(struct icn_net *net, struct icn_flow *f)
     }
 }
 
-static void on_net_event(struct sim_sched *s, struct sim_event *ev)
+static void on_net_event(struct event_sched *s, struct event *ev)
 {
     struct icn_net *net = ev->user;
-    uint64_t now = sim_sched_now(s);
+    uint64_t now = event_sched_now(s);
     advance(net, now);
     /* Flows whose bandwidth phase ends now leave, in the order they sit in
      * the active list (deterministic: it depends only on the history). */
@@ -251,12 +251,12 @@ static void on_net_event(struct sim_sched *s, struct sim_event *ev)
         uint64_t next = UINT64_MAX;
         for (uint32_t k = 0; k < net->n_active; k++)
             if (net->flows[net->active[k]].finish_ps < next) next = net->flows[net->active[k]].finish_ps;
-        enum base_status st = sim_sched_at(s, &net->ev, next);
+        enum base_status st = event_sched_at(s, &net->ev, next);
         BASE_ASSERT(st == BASE_OK);
     }
 }
 
-static void on_flow_event(struct sim_sched *s, struct sim_event *ev)
+static void on_flow_event(struct event_sched *s, struct event *ev)
 {
     (void)s;
     struct icn_flow *f = ev->user;
@@ -292,7 +292,7 @@ enum base_status icn_net_send(struct icn_net *net, uint32_t src, uint32_t dst, d
     f->bytes = bytes;
     f->src = src;
     f->dst = dst;
-    f->send_ps = f->data_end_ps = sim_sched_now(net->sched);
+    f->send_ps = f->data_end_ps = event_sched_now(net->sched);
     f->cap_bytes_per_ns = cap_bytes_per_ns > 0 ? cap_bytes_per_ns : 0;
     f->rate_bytes_per_ns = 0;
     f->finish_ps = UINT64_MAX;
@@ -301,7 +301,7 @@ enum base_status icn_net_send(struct icn_net *net, uint32_t src, uint32_t dst, d
     f->tag = tag;
     if (delay_ps > 0) {
         f->phase = ICN_FLOW_WAIT;
-        enum base_status st = sim_sched_at(net->sched, &f->ev, sim_sched_now(net->sched) + delay_ps);
+        enum base_status st = event_sched_at(net->sched, &f->ev, event_sched_now(net->sched) + delay_ps);
         if (st != BASE_OK) {
             f->phase = ICN_FLOW_FREE;
             f->next_free = net->free_head;

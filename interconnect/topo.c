@@ -144,13 +144,13 @@ static bool parse_uint(const char **s, uint32_t *out)
     return true;
 }
 
-static void auto_wrap(const struct sim_chip_desc *chip, uint32_t ndims, const uint32_t *dims, bool *wrap)
+static void auto_wrap(const struct chip_desc *chip, uint32_t ndims, const uint32_t *dims, bool *wrap)
 {
-    if (chip->family == SIM_FAMILY_NEURON || chip->links.topology == SIM_TOPO_RING) {
+    if (chip->family == CHIP_FAMILY_NEURON || chip->links.topology == CHIP_TOPO_RING) {
         for (uint32_t d = 0; d < ndims; d++) wrap[d] = dims[d] >= 3;
         return;
     }
-    if (chip->links.topology == SIM_TOPO_TORUS3D) {
+    if (chip->links.topology == CHIP_TOPO_TORUS3D) {
         /* full 4x4x4 cubes: every axis (the missing ones count as 1) a multiple of 4 */
         bool all = ndims == 3;
         for (uint32_t d = 0; d < ndims; d++) all = all && dims[d] % 4 == 0;
@@ -162,11 +162,11 @@ static void auto_wrap(const struct sim_chip_desc *chip, uint32_t ndims, const ui
     for (uint32_t d = 0; d < ndims; d++) wrap[d] = dims[d] >= 3 && dims[d] == pod_axis;
 }
 
-enum base_status icn_topo_from_chip(const struct sim_chip_desc *chip, const char *shape, enum icn_wrap wrap,
+enum base_status icn_topo_from_chip(const struct chip_desc *chip, const char *shape, enum icn_wrap wrap,
                                     const struct icn_dcn *dcn, struct icn_topo *t, struct base_diag *diag)
 {
-    const struct sim_link_desc *l = &chip->links;
-    if (l->count == 0 || l->topology == SIM_TOPO_NONE || !(l->bytes_per_ns > 0))
+    const struct chip_link_desc *l = &chip->links;
+    if (l->count == 0 || l->topology == CHIP_TOPO_NONE || !(l->bytes_per_ns > 0))
         return bad_shape(diag, shape, "chip %s has no chip-to-chip links ([links] count %u)", chip->name, l->count);
     const char *s = shape;
     while (*s == ' ') s++;
@@ -185,7 +185,7 @@ enum base_status icn_topo_from_chip(const struct sim_chip_desc *chip, const char
     }
     enum base_status st;
     if (!strcmp(s, "ultraserver")) {
-        if (chip->family != SIM_FAMILY_NEURON || l->topology != SIM_TOPO_TORUS2D)
+        if (chip->family != CHIP_FAMILY_NEURON || l->topology != CHIP_TOPO_TORUS2D)
             return bad_shape(diag, shape, "the UltraServer shape needs a Neuron chip with a 2-D torus (%s, %u links)",
                              chip->name, l->count);
         const uint32_t dims[3] = {4, 4, 4};
@@ -195,7 +195,7 @@ enum base_status icn_topo_from_chip(const struct sim_chip_desc *chip, const char
         t->dim_bytes_per_ns[2] = ICN_TRN2_US_Z_BYTES_PER_NS;
         finish(t);
     } else {
-        bool want_switch = l->topology == SIM_TOPO_SWITCH;
+        bool want_switch = l->topology == CHIP_TOPO_SWITCH;
         if (!strncmp(s, "switch:", 7)) {
             want_switch = true;
             s += 7;

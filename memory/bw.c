@@ -3,17 +3,17 @@
  * progress is brought up to date and the rates are recomputed by water
  * filling: transfers in increasing order of cap (ties by id) get
  * min(cap, what is left / transfers left).  Each transfer's projected finish
- * is now + sim_bytes_to_ps(left, rate) (rounded up to a whole ps); one event
+ * is now + event_bytes_to_ps(left, rate) (rounded up to a whole ps); one event
  * fires at the earliest, completing every transfer projected to finish by
  * then.  A lone transfer of B bytes capped at q therefore takes exactly
- * sim_bytes_to_ps(B, min(q, shared)). */
+ * event_bytes_to_ps(B, min(q, shared)). */
 #include "memory/mem_internal.h"
 
 #include <stdlib.h>
 
-static void on_event(struct sim_sched *s, struct sim_event *ev);
+static void on_event(struct event_sched *s, struct event *ev);
 
-enum base_status mem_bw_init(struct mem_bw *bw, struct sim_sched *sched, double bytes_per_ns, uint32_t max_flows,
+enum base_status mem_bw_init(struct mem_bw *bw, struct event_sched *sched, double bytes_per_ns, uint32_t max_flows,
                              uint8_t priority)
 {
     bw->sched = sched;
@@ -23,7 +23,7 @@ enum base_status mem_bw_init(struct mem_bw *bw, struct sim_sched *sched, double 
     bw->last_ps = 0;
     bw->bytes_total = 0;
     bw->busy_ps = 0;
-    sim_event_init(&bw->ev, on_event, bw, priority);
+    event_init(&bw->ev, on_event, bw, priority);
     bw->active = calloc(bw->cap, sizeof *bw->active);
     bw->finished = calloc(bw->cap, sizeof *bw->finished);
     if (!bw->active || !bw->finished) {
@@ -35,7 +35,7 @@ enum base_status mem_bw_init(struct mem_bw *bw, struct sim_sched *sched, double 
 
 void mem_bw_deinit(struct mem_bw *bw)
 {
-    if (bw->sched) sim_sched_cancel(bw->sched, &bw->ev);
+    if (bw->sched) event_sched_cancel(bw->sched, &bw->ev);
     free(bw->active);
     free(bw->finished);
     bw->active = NULL;
@@ -85,15 +85,15 @@ static void recompute(struct mem_bw *bw, uint64_t now)
         f->rate_bytes_per_ns = r;
         left -= r;
         if (left < 0) left = 0;
-        uint64_t d = sim_bytes_to_ps(f->left_bytes, r);
+        uint64_t d = event_bytes_to_ps(f->left_bytes, r);
         f->finish_ps = d > UINT64_MAX - now ? UINT64_MAX : now + d;
         if (f->finish_ps < next) next = f->finish_ps;
     }
     if (next != UINT64_MAX) {
-        enum base_status st = sim_sched_at(bw->sched, &bw->ev, next);
+        enum base_status st = event_sched_at(bw->sched, &bw->ev, next);
         BASE_ASSERT(st == BASE_OK);
     } else {
-        sim_sched_cancel(bw->sched, &bw->ev);
+        event_sched_cancel(bw->sched, &bw->ev);
     }
 }
 
@@ -101,7 +101,7 @@ enum base_status mem_bw_start(struct mem_bw *bw, struct mem_flow *f, uint32_t id
                               mem_flow_done_fn done, void *user)
 {
     if (bw->n_active == bw->cap) return BASE_ERR_LIMIT;
-    uint64_t now = sim_sched_now(bw->sched);
+    uint64_t now = event_sched_now(bw->sched);
     advance(bw, now);
     bw->last_ps = now;
     f->left_bytes = bytes > 0 ? bytes : 0;
@@ -119,10 +119,10 @@ enum base_status mem_bw_start(struct mem_bw *bw, struct mem_flow *f, uint32_t id
     return BASE_OK;
 }
 
-static void on_event(struct sim_sched *s, struct sim_event *ev)
+static void on_event(struct event_sched *s, struct event *ev)
 {
     struct mem_bw *bw = ev->user;
-    uint64_t now = sim_sched_now(s);
+    uint64_t now = event_sched_now(s);
     advance(bw, now);
     /* Finished transfers leave first (kept in id order for the callbacks). */
     struct mem_flow **fin = bw->finished;

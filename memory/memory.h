@@ -12,14 +12,14 @@
  * - struct mem_bw: a bandwidth shared by transfers (the chip's HBM, used by
  *   every DMA queue): a fluid max-min fair share, each transfer also capped
  *   by its own rate (its DMA queue's), recomputed whenever a transfer starts
- *   or ends.  Uses the event kernel (sim/event.h) and never allocates after
+ *   or ends.  Uses the event kernel (event/event.h) and never allocates after
  *   init.
  */
 #ifndef NPUSIM_MEMORY_H
 #define NPUSIM_MEMORY_H
 
 #include "base/base.h"
-#include "sim/event.h"
+#include "event/event.h"
 
 /* ------------------------------------------------- known-written boxes */
 
@@ -141,8 +141,8 @@ struct mem_flow {
 };
 
 struct mem_bw {
-    struct sim_sched *sched;
-    struct sim_event ev;      /* the next completion */
+    struct event_sched *sched;
+    struct event ev;      /* the next completion */
     double bytes_per_ns;      /* the shared bandwidth */
     struct mem_flow **active;
     struct mem_flow **finished; /* scratch for the completion event */
@@ -153,7 +153,7 @@ struct mem_bw {
 };
 
 /* A resource of bytes_per_ns shared by at most max_flows transfers at once. */
-enum base_status mem_bw_init(struct mem_bw *bw, struct sim_sched *sched, double bytes_per_ns, uint32_t max_flows,
+enum base_status mem_bw_init(struct mem_bw *bw, struct event_sched *sched, double bytes_per_ns, uint32_t max_flows,
                              uint8_t priority);
 void mem_bw_deinit(struct mem_bw *bw);
 /* Starts a transfer of `bytes` now, capped at cap_bytes_per_ns; done(f,

@@ -3,6 +3,7 @@
  * simulator's checks on), and let the case's own check ops judge the values
  * the simulated machine produced. */
 #include "runtime/runtime.h"
+#include "interp/interp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,7 @@ bool rt_module_in_scope(const struct graph_module *m, char *why, size_t why_len)
     return block_in_scope(&m->body, why, why_len);
 }
 
-static void set_reason(struct graph_case_result *res, struct base_diag *d, int first_line)
+static void set_reason(struct interp_case_result *res, struct base_diag *d, int first_line)
 {
     if (d->line > 0) d->line += first_line - 1;
     base_diag_format(d, res->reason, sizeof res->reason);
@@ -110,14 +111,14 @@ static void set_reason(struct graph_case_result *res, struct base_diag *d, int f
         if (*c == '\n') *c = ' ';
 }
 
-static enum graph_case_outcome outcome_of(enum base_status st)
+static enum interp_case_outcome outcome_of(enum base_status st)
 {
-    return st == BASE_ERR_UNSUPPORTED ? GRAPH_CASE_UNSUPPORTED : GRAPH_CASE_FAIL;
+    return st == BASE_ERR_UNSUPPORTED ? INTERP_CASE_UNSUPPORTED : INTERP_CASE_FAIL;
 }
 
 enum base_status rt_run_case(const char *text, size_t len, const char *path, int first_line,
-                             const struct sim_chip_desc *chip, const struct cc_options *copt,
-                             struct graph_case_result *res, bool *in_scope)
+                             const struct chip_desc *chip, const struct cc_options *copt,
+                             struct interp_case_result *res, bool *in_scope)
 {
     memset(res, 0, sizeof *res);
     if (in_scope) *in_scope = false;
@@ -143,11 +144,11 @@ enum base_status rt_run_case(const char *text, size_t len, const char *path, int
     if (st != BASE_OK) goto failed;
     const struct graph_op *entry = graph_module_entry(m);
     if (!entry) {
-        res->outcome = GRAPH_CASE_PASS;
+        res->outcome = INTERP_CASE_PASS;
         goto done;
     }
     if (entry->n_regions > 0 && entry->regions[0].n_blocks > 0 && entry->regions[0].blocks[0].n_args > 0) {
-        res->outcome = GRAPH_CASE_NOCHECK;
+        res->outcome = INTERP_CASE_NOCHECK;
         snprintf(res->reason, sizeof res->reason, "@%s takes arguments and the case supplies none",
                  graph_func_name(entry));
         goto done;
@@ -173,10 +174,10 @@ enum base_status rt_run_case(const char *text, size_t len, const char *path, int
     if (st != BASE_OK) goto failed;
     res->n_checks = rep.n_checks;
     res->n_checks_failed = rep.n_checks_failed;
-    res->outcome = rep.n_checks_failed ? GRAPH_CASE_FAIL : GRAPH_CASE_PASS;
+    res->outcome = rep.n_checks_failed ? INTERP_CASE_FAIL : INTERP_CASE_PASS;
     for (int i = 0; i < rep.n_checks; i++)
         if (!rep.checks[i].passed) {
-            const struct graph_check_result *c = &rep.checks[i];
+            const struct interp_check_result *c = &rep.checks[i];
             snprintf(res->reason, sizeof res->reason, "%s:%d:%d: %s", path,
                      c->loc.line > 0 ? c->loc.line + first_line - 1 : 0, c->loc.col, c->what);
             break;

@@ -1,5 +1,6 @@
 /* rt_run: a plan's steps on a simulated chip (runtime.h). */
 #include "runtime/runtime.h"
+#include "interp/interp.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -31,7 +32,7 @@ void rt_report_free(struct rt_report *r)
 
 struct rt {
     const struct cc_plan *plan;
-    const struct sim_chip_desc *chip;
+    const struct chip_desc *chip;
     struct sim *sim;
     struct rt_options opt;
     struct base_diag *diag;
@@ -255,8 +256,8 @@ static enum base_status check_step(struct rt *r, const struct cc_step *s)
     enum base_status st = BASE_OK;
     if (s->n_check_buffers > 8) return fail_at(r, s->op, BASE_ERR_LIMIT, "%s: more than 8 operands", s->op->name);
     for (uint32_t i = 0; i < s->n_check_buffers && st == BASE_OK; i++) st = read_buffer(r, s->check_buffers[i], &t[i]);
-    struct graph_check_result res;
-    if (st == BASE_OK) st = graph_check_eval(s->op, t, (int)s->n_check_buffers, &res, r->diag);
+    struct interp_check_result res;
+    if (st == BASE_OK) st = interp_check_eval(s->op, t, (int)s->n_check_buffers, &res, r->diag);
     for (uint32_t i = 0; i < 8; i++) base_tensor_release(t[i]);
     if (st == BASE_OK && verdict) {
         struct base_tensor *v = NULL;
@@ -269,7 +270,7 @@ static enum base_status check_step(struct rt *r, const struct cc_step *s)
     }
     if (st != BASE_OK || !r->rep) return st;
     struct rt_report *rp = r->rep;
-    struct graph_check_result *nc = realloc(rp->checks, (size_t)(rp->n_checks + 1) * sizeof *nc);
+    struct interp_check_result *nc = realloc(rp->checks, (size_t)(rp->n_checks + 1) * sizeof *nc);
     if (!nc) return base_diag_set(r->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
     rp->checks = nc;
     rp->checks[rp->n_checks++] = res;
@@ -277,16 +278,16 @@ static enum base_status check_step(struct rt *r, const struct cc_step *s)
     return BASE_OK;
 }
 
-void rt_default_shape(const struct sim_chip_desc *chip, uint32_t n, char *buf, size_t cap)
+void rt_default_shape(const struct chip_desc *chip, uint32_t n, char *buf, size_t cap)
 {
     uint32_t a = 1, b = 1;
     switch (chip->links.topology) {
-    case SIM_TOPO_TORUS2D:
+    case CHIP_TOPO_TORUS2D:
         for (uint32_t i = 1; i * i <= n; i++)
             if (n % i == 0) a = i;
         snprintf(buf, cap, "%ux%u", a, n / a);
         return;
-    case SIM_TOPO_TORUS3D:
+    case CHIP_TOPO_TORUS3D:
         for (uint32_t i = 1; i * i * i <= n; i++)
             if (n % i == 0) a = i;
         for (uint32_t j = a; j * j <= n / a; j++)
@@ -823,7 +824,7 @@ static const struct base_tensor *mc_operand_value(const struct graph_op *mc, int
 /* Every partition at collective step pc: moves the values as the
  * interpreter's multi-process run does; the collective starts when the last
  * chip arrives, and each chip goes on with the kernels that do not need it. */
-static enum base_status spmd_collective(struct rt *rs, int n, struct graph_spmd_grid *grid)
+static enum base_status spmd_collective(struct rt *rs, int n, struct interp_spmd_grid *grid)
 {
     struct rt *r0 = &rs[0];
     uint32_t pc = r0->pc;
@@ -841,7 +842,7 @@ static enum base_status spmd_collective(struct rt *rs, int n, struct graph_spmd_
         for (int p = 0; p < n && st == BASE_OK; p++)
             for (uint32_t i = 0; i < ni && st == BASE_OK; i++)
                 st = read_buffer(&rs[p], s->coll_buffers[i], &vals[(size_t)p * ni + i]);
-        if (st == BASE_OK) st = graph_spmd_grid_eval(grid, s->op, vals, res, r0->diag);
+        if (st == BASE_OK) st = interp_spmd_grid_eval(grid, s->op, vals, res, r0->diag);
     }
     uint64_t arrive = 0;
     for (int p = 0; p < n; p++)
@@ -899,7 +900,7 @@ static enum base_status walk_all(struct rt *rs, int n, struct walk_job *jobs, pt
     return BASE_OK;
 }
 
-static enum base_status spmd_steps(struct rt *rs, int n, struct graph_spmd_grid *grid, struct walk_job *jobs,
+static enum base_status spmd_steps(struct rt *rs, int n, struct interp_spmd_grid *grid, struct walk_job *jobs,
                                    pthread_t *tids, uint32_t n_steps)
 {
     for (;;) {
@@ -920,7 +921,7 @@ static enum base_status spmd_steps(struct rt *rs, int n, struct graph_spmd_grid 
 }
 
 /* Steps every partition to its next collective (or the end) in lockstep. */
-static enum base_status spmd_walk(struct rt *rs, int n, struct graph_spmd_grid *grid)
+static enum base_status spmd_walk(struct rt *rs, int n, struct interp_spmd_grid *grid)
 {
     uint32_t n_steps = cc_plan_n_steps(rs[0].plan);
     struct walk_job *jobs = calloc((size_t)n, sizeof *jobs);
@@ -952,7 +953,7 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
     struct rt *rs = calloc((size_t)n, sizeof *rs);
     struct base_tensor **shards = calloc((size_t)n * (ni + no) + 1, sizeof *shards);
     struct base_tensor **locals = shards + (size_t)n * ni;
-    struct graph_spmd_grid *grid = NULL;
+    struct interp_spmd_grid *grid = NULL;
     enum base_status st = rs && shards ? BASE_OK : base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
     /* each partition's shards of the global inputs */
     for (int i = 0; st == BASE_OK && !timing_only && i < ni; i++) {
@@ -962,9 +963,9 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
             break;
         }
         for (int p = 0; p < n && st == BASE_OK; p++)
-            st = graph_sdy_cut(m, mc, i, p, n, (struct base_tensor *)g, &shards[(size_t)p * ni + i], diag);
+            st = interp_sdy_cut(m, mc, i, p, n, (struct base_tensor *)g, &shards[(size_t)p * ni + i], diag);
     }
-    if (st == BASE_OK && !timing_only) st = graph_spmd_grid_create(m, n, &grid, diag);
+    if (st == BASE_OK && !timing_only) st = interp_spmd_grid_create(m, n, &grid, diag);
     int n_init = 0;
     for (int p = 0; p < n && st == BASE_OK; p++, n_init++) {
         st = rt_init(&rs[p], plan, sims[p], (uint32_t)p, timing_only ? NULL : shards + (size_t)p * ni, ni, opt,
@@ -986,7 +987,7 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
     if (st == BASE_OK && !timing_only && !col) st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
     for (int j = 0; st == BASE_OK && !timing_only && outputs && j < no; j++) {
         for (int p = 0; p < n; p++) col[p] = locals[(size_t)p * no + j];
-        st = graph_sdy_assemble(m, mc, j, n, col, &outputs[j], diag);
+        st = interp_sdy_assemble(m, mc, j, n, col, &outputs[j], diag);
     }
     free(col);
     if (st != BASE_OK && outputs)
@@ -998,7 +999,7 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
     for (size_t k = 0; shards && k < (size_t)n * (ni + no); k++) base_tensor_release(shards[k]);
     free(shards);
     free(rs);
-    graph_spmd_grid_destroy(grid);
+    interp_spmd_grid_destroy(grid);
     return st;
 }
 
@@ -1013,7 +1014,7 @@ static double type_eps(enum base_dtype dt)
 
 /* The precision an f32 matmul runs at on the chip: bf16 products (1 pass),
  * about 16 bits (3 passes), f32 (6 passes, or a native fp32 array). */
-static double f32_dot_eps(const struct sim_chip_desc *chip, enum isa_precision dflt, const struct graph_op *op)
+static double f32_dot_eps(const struct chip_desc *chip, enum isa_precision dflt, const struct graph_op *op)
 {
     /* a DEFAULT op runs at the plan's default precision (--precision) */
     uint32_t passes = dflt == ISA_PREC_HIGHEST ? chip->fp32_passes_highest
@@ -1027,7 +1028,7 @@ static double f32_dot_eps(const struct sim_chip_desc *chip, enum isa_precision d
             if (graph_attr_is_keyword(pc->u.array.items[i], "HIGH") && chip->fp32_passes_high > passes)
                 passes = chip->fp32_passes_high;
         }
-    if (chip->family == SIM_FAMILY_NEURON) return ldexp(1.0, -24); /* native fp32 */
+    if (chip->family == CHIP_FAMILY_NEURON) return ldexp(1.0, -24); /* native fp32 */
     return passes <= 1 ? ldexp(1.0, -8) : passes <= 3 ? ldexp(1.0, -16) : ldexp(1.0, -24);
 }
 
@@ -1038,7 +1039,7 @@ void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want
         tol->exact = true;
         return;
     }
-    const struct sim_chip_desc *chip = cc_plan_chip(plan);
+    const struct chip_desc *chip = cc_plan_chip(plan);
     double eps = type_eps(want->dtype), rtol = 4 * eps;
     /* matmuls: products at the chip's precision, sums in fp32 in another
      * order than the interpreter's: sqrt(K) rounding errors */

@@ -16,6 +16,7 @@
 #include "compiler/compiler.h"
 #include "interconnect/interconnect.h"
 #include "sim/sim.h"
+#include "interp/interp.h"
 
 /* What limits a kernel (docs/compiler.md states the rule). */
 #define X_RT_BOUNDS(X)                                                        \
@@ -90,7 +91,7 @@ struct rt_report {
     uint32_t n_kernels;
     struct rt_kernel_stats *kernels; /* per plan kernel */
     int n_checks, n_checks_failed;
-    struct graph_check_result *checks;
+    struct interp_check_result *checks;
     /* collectives (SPMD plans): how many ran, bytes per chip, their time,
      * and the part of it the chip waited for (a collective runs while the
      * kernels after it that do not touch its buffers run; in a multi-chip
@@ -130,7 +131,7 @@ enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base
  * assembled from the partitions' shards as out_shardings say, exactly as
  * the golden interpreter's multi-process run does.  Every chip runs its
  * kernels; at a collective the partitions meet (bulk-synchronous), the
- * values move with the interpreter's semantics (graph_spmd_grid), and the
+ * values move with the interpreter's semantics (interp_spmd_grid), and the
  * collective runs from the latest arrival for its time on opt->topo while
  * each chip goes on with the kernels that do not need it.  Timing-only runs (opt->timing_only, sims created so) take no
  * inputs (NULL) and give no outputs.  reports: n of them, one per chip, or
@@ -142,7 +143,7 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
 /* The shape of the smallest slice of n chips the chip's links make
  * (icn_topo_from_chip): a ring of n; the most square a x b (a <= b) for a
  * 2-D torus; the most cubic a x b x c for a 3-D one; n on a switch. */
-void rt_default_shape(const struct sim_chip_desc *chip, uint32_t n, char *buf, size_t cap);
+void rt_default_shape(const struct chip_desc *chip, uint32_t n, char *buf, size_t cap);
 
 /* ------------------------------------------------------- checking outputs */
 
@@ -186,14 +187,14 @@ void rt_compare_output(const struct cc_plan *plan, const struct base_tensor *got
  * "Conformance"); otherwise why names the first one that is not. */
 bool rt_module_in_scope(const struct graph_module *m, char *why, size_t why_len);
 
-/* graph_run_case's twin for the compiled path: parses, verifies, compiles
+/* interp_run_case's twin for the compiled path: parses, verifies, compiles
  * the case for chip (copt may be NULL: compiled mode), runs it on a
  * functional simulator with its checks on, and evaluates the case's check
  * ops on the values the simulated machine produced.  *in_scope (may be NULL)
  * tells whether the case is in the bar's scope.  Only out-of-memory is an
  * error; everything else is the outcome. */
 enum base_status rt_run_case(const char *text, size_t len, const char *path, int first_line,
-                             const struct sim_chip_desc *chip, const struct cc_options *copt,
-                             struct graph_case_result *res, bool *in_scope);
+                             const struct chip_desc *chip, const struct cc_options *copt,
+                             struct interp_case_result *res, bool *in_scope);
 
 #endif

@@ -97,9 +97,9 @@ void sim_options_default(struct sim_options *o)
     o->check_races = true;
 }
 
-static enum base_status bad_chip(struct base_diag *diag, const struct sim_chip_desc *c, const char *fmt, ...)
+static enum base_status bad_chip(struct base_diag *diag, const struct chip_desc *c, const char *fmt, ...)
     BASE_PRINTF(3, 4);
-static enum base_status bad_chip(struct base_diag *diag, const struct sim_chip_desc *c, const char *fmt, ...)
+static enum base_status bad_chip(struct base_diag *diag, const struct chip_desc *c, const char *fmt, ...)
 {
     char msg[BASE_DIAG_MSG_MAX];
     va_list ap;
@@ -109,14 +109,14 @@ static enum base_status bad_chip(struct base_diag *diag, const struct sim_chip_d
     return base_diag_set(diag, BASE_ERR_INVALID, c->path[0] ? c->path : c->name, 0, 0, "chip %s: %s", c->name, msg);
 }
 
-static enum base_status check_chip(const struct sim_chip_desc *c, struct base_diag *diag)
+static enum base_status check_chip(const struct chip_desc *c, struct base_diag *diag)
 {
-    if (c->cores < 1 || c->cores > SIM_MAX_CORES)
-        return bad_chip(diag, c, "cores must be 1..%d, is %u", SIM_MAX_CORES, c->cores);
-    if (c->n_engines < 1 || c->n_engines > SIM_MAX_ENGINES)
-        return bad_chip(diag, c, "engines per core must be 1..%d, is %u", SIM_MAX_ENGINES, c->n_engines);
+    if (c->cores < 1 || c->cores > CHIP_MAX_CORES)
+        return bad_chip(diag, c, "cores must be 1..%d, is %u", CHIP_MAX_CORES, c->cores);
+    if (c->n_engines < 1 || c->n_engines > CHIP_MAX_ENGINES)
+        return bad_chip(diag, c, "engines per core must be 1..%d, is %u", CHIP_MAX_ENGINES, c->n_engines);
     for (uint32_t i = 0; i < c->n_engines; i++) {
-        const struct sim_engine_desc *d = &c->engines[i];
+        const struct chip_engine_desc *d = &c->engines[i];
         if (!d->name[0]) return bad_chip(diag, c, "engine %u has no name", i);
         for (uint32_t j = 0; j < i; j++)
             if (!strcmp(c->engines[j].name, d->name)) return bad_chip(diag, c, "two engines named %s", d->name);
@@ -126,16 +126,16 @@ static enum base_status check_chip(const struct sim_chip_desc *c, struct base_di
             if (!d->rows || !d->cols) return bad_chip(diag, c, "engine %s: rows and cols must be > 0", d->name);
             if (!d->load_rows_per_cycle)
                 return bad_chip(diag, c, "engine %s: load_rows_per_cycle must be > 0", d->name);
-            if (!(d->rows_per_cycle[SIM_RATE_BF16] > 0))
+            if (!(d->rows_per_cycle[CHIP_RATE_BF16] > 0))
                 return bad_chip(diag, c, "engine %s: rows_per_cycle for bf16 must be > 0", d->name);
-            if ((unsigned)d->dataflow >= SIM_DATAFLOW_COUNT)
+            if ((unsigned)d->dataflow >= CHIP_DATAFLOW_COUNT)
                 return bad_chip(diag, c, "engine %s: unknown dataflow %u", d->name, (unsigned)d->dataflow);
             break;
         case ISA_ENGINE_VECTOR:
         case ISA_ENGINE_SCALAR:
         case ISA_ENGINE_GPSIMD:
             if (!d->lanes) return bad_chip(diag, c, "engine %s: lanes must be > 0", d->name);
-            if (!(d->elems_per_cycle[SIM_RATE_FP32] > 0))
+            if (!(d->elems_per_cycle[CHIP_RATE_FP32] > 0))
                 return bad_chip(diag, c, "engine %s: elems_per_cycle for fp32 must be > 0", d->name);
             break;
         case ISA_ENGINE_DMA:
@@ -144,7 +144,7 @@ static enum base_status check_chip(const struct sim_chip_desc *c, struct base_di
         default: return bad_chip(diag, c, "engine %s: unknown kind %u", d->name, (unsigned)d->kind);
         }
     }
-    const struct sim_sram_desc *m[2] = {&c->scratchpad, &c->accumulator};
+    const struct chip_sram_desc *m[2] = {&c->scratchpad, &c->accumulator};
     const char *mn[2] = {"scratchpad", "accumulator"};
     for (int i = 0; i < 2; i++) {
         if (m[i]->partitions < 1 || m[i]->partitions > ISA_MAX_PARTITIONS)
@@ -156,10 +156,10 @@ static enum base_status check_chip(const struct sim_chip_desc *c, struct base_di
     return BASE_OK;
 }
 
-static void on_step(struct sim_sched *sc, struct sim_event *ev);
-static void on_signal(struct sim_sched *sc, struct sim_event *ev);
+static void on_step(struct event_sched *sc, struct event *ev);
+static void on_signal(struct event_sched *sc, struct event *ev);
 
-enum base_status sim_create(const struct sim_chip_desc *chip, const struct sim_options *opt, struct sim **out,
+enum base_status sim_create(const struct chip_desc *chip, const struct sim_options *opt, struct sim **out,
                             struct base_diag *diag)
 {
     *out = NULL;
@@ -175,7 +175,7 @@ enum base_status sim_create(const struct sim_chip_desc *chip, const struct sim_o
         s->hooks = *s->opt.hooks;
         s->has_hooks = s->hooks.on_instr || s->hooks.on_dma || s->hooks.on_wait;
     }
-    const struct sim_chip_desc *c = &s->chip;
+    const struct chip_desc *c = &s->chip;
     bool values = !s->opt.timing_only, track = s->opt.check_uninit;
     s->n_eng = c->cores * c->n_engines;
     s->n_vc = 0; /* the clocks are made at sim_run, for the engines that have a stream */
@@ -184,7 +184,7 @@ enum base_status sim_create(const struct sim_chip_desc *chip, const struct sim_o
     s->eng = calloc(s->n_eng, sizeof *s->eng);
     s->est = calloc(s->n_eng, sizeof *s->est);
     if (!s->cores || !s->eng || !s->est) goto fail;
-    if ((st = sim_sched_init(&s->sched, 3 * s->n_eng + 4)) != BASE_OK) goto fail;
+    if ((st = event_sched_init(&s->sched, 3 * s->n_eng + 4)) != BASE_OK) goto fail;
     if ((st = mem_hbm_init(&s->hbm, c->hbm.capacity_bytes, values, track)) != BASE_OK) goto fail;
     if ((st = mem_bw_init(&s->hbm_bw, &s->sched, c->hbm.bytes_per_ns, s->n_eng, SIM_PRIO_FLOW)) != BASE_OK) goto fail;
     for (uint32_t k = 0; k < c->cores; k++) {
@@ -203,15 +203,15 @@ enum base_status sim_create(const struct sim_chip_desc *chip, const struct sim_o
         e->gidx = g;
         e->d = &c->engines[e->idx];
         if (e->d->kind == ISA_ENGINE_SYSTOLIC) s->systolic_engines |= 1u << e->idx;
-        e->khz = sim_clock_khz(e->d->clock_ghz);
-        e->dispatch_ps = sim_cycles_to_ps_khz(e->d->dispatch_cycles, e->khz);
+        e->khz = event_clock_khz(e->d->clock_ghz);
+        e->dispatch_ps = event_cycles_to_ps_khz(e->d->dispatch_cycles, e->khz);
         e->st = &s->est[g];
         snprintf(e->st->name, sizeof e->st->name, "%s", e->d->name);
         e->st->core = e->core;
         e->st->kind = e->d->kind;
-        sim_event_init(&e->ev_step, on_step, e, SIM_PRIO_ENGINE);
-        sim_event_init(&e->ev_signal, on_signal, e, SIM_PRIO_SIGNAL);
-        sim_event_init(&e->ev_dma, sim_dma_on_event, e, SIM_PRIO_DMA);
+        event_init(&e->ev_step, on_step, e, SIM_PRIO_ENGINE);
+        event_init(&e->ev_signal, on_signal, e, SIM_PRIO_SIGNAL);
+        event_init(&e->ev_dma, sim_dma_on_event, e, SIM_PRIO_DMA);
     }
     if ((st = sim_check_init(s)) != BASE_OK) goto fail;
     *out = s;
@@ -242,7 +242,7 @@ void sim_destroy(struct sim *s)
         }
     mem_bw_deinit(&s->hbm_bw);
     mem_hbm_deinit(&s->hbm);
-    sim_sched_deinit(&s->sched);
+    event_sched_deinit(&s->sched);
     for (int i = 0; i < SIM_BUF_COUNT; i++) free(s->buf[i]);
     free(s->overlap_bits);
     free(s->vc_engine);
@@ -252,7 +252,7 @@ void sim_destroy(struct sim *s)
     free(s);
 }
 
-const struct sim_chip_desc *sim_chip(const struct sim *s) { return &s->chip; }
+const struct chip_desc *sim_chip(const struct sim *s) { return &s->chip; }
 
 /* -------------------------------------------------------------- load */
 
@@ -388,7 +388,7 @@ static void push_signal(struct sim *s, struct sim_engine *e, uint64_t t, uint16_
     e->ring[slot] = (struct sim_pending_signal){t, sem, inc};
     if (s->n_vc) memcpy(e->ring_vc + (size_t)slot * s->n_vc, e->vc, s->n_vc * sizeof(uint32_t));
     if (e->ring_n++ == 0) {
-        enum base_status st = sim_sched_at(&s->sched, &e->ev_signal, t);
+        enum base_status st = event_sched_at(&s->sched, &e->ev_signal, t);
         BASE_ASSERT(st == BASE_OK);
     }
 }
@@ -404,14 +404,14 @@ static void wake_waiters(struct sim *s, uint32_t core, uint16_t sem)
         if (co->sem[sem] >= w->wait_target) {
             co->sem_waiters[sem] &= ~(1u << i);
             w->state = SIM_ENG_RUN;
-            w->t_ready = sim_sched_now(&s->sched);
-            enum base_status st = sim_sched_at(&s->sched, &w->ev_step, w->t_ready);
+            w->t_ready = event_sched_now(&s->sched);
+            enum base_status st = event_sched_at(&s->sched, &w->ev_step, w->t_ready);
             BASE_ASSERT(st == BASE_OK);
         }
     }
 }
 
-static void on_signal(struct sim_sched *sc, struct sim_event *ev)
+static void on_signal(struct event_sched *sc, struct event *ev)
 {
     struct sim_engine *e = ev->user;
     struct sim *s = e->sim;
@@ -422,7 +422,7 @@ static void on_signal(struct sim_sched *sc, struct sim_event *ev)
     e->ring_head = (e->ring_head + 1) % SIM_SIGNAL_RING;
     e->ring_n--;
     if (e->ring_n) {
-        enum base_status st = sim_sched_at(sc, &e->ev_signal, e->ring[e->ring_head].time_ps);
+        enum base_status st = event_sched_at(sc, &e->ev_signal, e->ring[e->ring_head].time_ps);
         BASE_ASSERT(st == BASE_OK);
     }
     if (co->sem_waiters[p.sem]) wake_waiters(s, e->core, p.sem);
@@ -456,7 +456,7 @@ void sim_instr_done(struct sim *s, struct sim_exec *x)
             .flops = x->flops,
             .tag = x->in->tag,
         };
-        s->hooks.on_instr(s->hooks.user, sim_sched_now(&s->sched), &r);
+        s->hooks.on_instr(s->hooks.user, event_sched_now(&s->sched), &r);
     }
     if (x->in->flags & ISA_FLAG_SIGNAL) push_signal(s, e, x->visible, x->in->signal_sem, x->in->signal_inc);
     if (s->n_vc) e->vc[e->vslot]++;
@@ -546,7 +546,7 @@ static void advance_pc(struct sim_engine *e, const struct isa_instr *in)
 
 static void schedule_step(struct sim *s, struct sim_engine *e, uint64_t t)
 {
-    enum base_status st = sim_sched_at(&s->sched, &e->ev_step, t);
+    enum base_status st = event_sched_at(&s->sched, &e->ev_step, t);
     BASE_ASSERT(st == BASE_OK);
 }
 
@@ -632,8 +632,8 @@ static void engine_run(struct sim *s, struct sim_engine *e)
             finish_engine(e);
             return;
         }
-        if (e->t_ready < sim_sched_next_time(&s->sched)) {
-            sim_sched_advance(&s->sched, e->t_ready);
+        if (e->t_ready < event_sched_next_time(&s->sched)) {
+            event_sched_advance(&s->sched, e->t_ready);
             continue;
         }
         schedule_step(s, e, e->t_ready);
@@ -641,7 +641,7 @@ static void engine_run(struct sim *s, struct sim_engine *e)
     }
 }
 
-static void on_step(struct sim_sched *sc, struct sim_event *ev)
+static void on_step(struct event_sched *sc, struct event *ev)
 {
     (void)sc;
     struct sim_engine *e = ev->user;
@@ -651,7 +651,7 @@ static void on_step(struct sim_sched *sc, struct sim_event *ev)
 void sim_dma_resume(struct sim *s, struct sim_engine *e)
 {
     e->state = SIM_ENG_RUN;
-    e->t_ready = sim_sched_now(&s->sched);
+    e->t_ready = event_sched_now(&s->sched);
     schedule_step(s, e, e->t_ready);
 }
 
@@ -685,14 +685,14 @@ static void deadlock(struct sim *s)
     const struct isa_instr *in = &first->stream->instrs[first->pc];
     base_diag_set(&s->diag, BASE_ERR_RUNTIME, source_of(s, first->core), (int)in->src_line, col_of(in->src_line),
                   "deadlock at %llu ps: no event is pending and %d engine%s wait%s: %s",
-                  (unsigned long long)sim_sched_now(&s->sched), n, n > 1 ? "s" : "", n > 1 ? "" : "s", msg);
+                  (unsigned long long)event_sched_now(&s->sched), n, n > 1 ? "s" : "", n > 1 ? "" : "s", msg);
     s->err = BASE_ERR_RUNTIME;
 }
 
 static void finish_stats(struct sim *s)
 {
     struct sim_stats *t = &s->stats;
-    const struct sim_chip_desc *c = &s->chip;
+    const struct chip_desc *c = &s->chip;
     uint64_t total = 0;
     for (uint32_t g = 0; g < s->n_eng; g++) {
         struct sim_engine *e = &s->eng[g];
@@ -708,7 +708,7 @@ static void finish_stats(struct sim *s)
             t->clock_ghz = c->engines[i].clock_ghz;
             break;
         }
-    t->total_cycles = sim_ps_to_cycles(total, t->clock_ghz);
+    t->total_cycles = event_ps_to_cycles(total, t->clock_ghz);
     t->instructions = t->flops = 0;
     for (uint32_t g = 0; g < s->n_eng; g++) {
         struct sim_engine_stats *st = &s->est[g];
@@ -801,7 +801,7 @@ enum base_status sim_run(struct sim *s, struct base_diag *diag)
     if (s->ran) launch_reset(s);
     s->ran = true;
     uint64_t t0 = s->clock_ps;
-    if (t0 > sim_sched_now(&s->sched)) sim_sched_advance(&s->sched, t0);
+    if (t0 > event_sched_now(&s->sched)) event_sched_advance(&s->sched, t0);
     if (clocks_init(s) != BASE_OK)
         return base_diag_set(diag, BASE_ERR_NOMEM, "<program>", 0, 0, "out of memory for the race check's clocks");
     for (uint32_t g = 0; g < s->n_eng; g++) {
@@ -811,7 +811,7 @@ enum base_status sim_run(struct sim *s, struct base_diag *diag)
         e->t_ready = t0;
         schedule_step(s, e, t0);
     }
-    while (s->err == BASE_OK && sim_sched_step(&s->sched)) {
+    while (s->err == BASE_OK && event_sched_step(&s->sched)) {
     }
     if (s->err == BASE_OK)
         for (uint32_t g = 0; g < s->n_eng; g++)

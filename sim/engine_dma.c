@@ -2,7 +2,7 @@
  *
  * A dma of B bytes (B = max(source bytes, destination bytes)) issued at t:
  *     data_start = t + ps(D) + fixed_ps + (touches HBM ? hbm latency_ps : 0)
- * SRAM <-> SRAM: end = data_start + sim_bytes_to_ps(B, bytes_per_ns).
+ * SRAM <-> SRAM: end = data_start + event_bytes_to_ps(B, bytes_per_ns).
  * Touching HBM: the bytes flow through the chip's shared HBM bandwidth
  * (memory/bw.c): the transfer's rate is min(its queue's bytes_per_ns, its
  * max-min fair share of the HBM bandwidth among all transfers moving at the
@@ -11,7 +11,7 @@
  * HBM: 2B for HBM -> HBM, B/2 for a bf16 -> f32 read) at up to
  * bytes_per_ns x H / B, so its queue alone still takes B / bytes_per_ns.
  * Alone, a transfer ends at
- *     data_start + sim_bytes_to_ps(H, min(bytes_per_ns x H / B, hbm bytes_per_ns)).
+ *     data_start + event_bytes_to_ps(H, min(bytes_per_ns x H / B, hbm bytes_per_ns)).
  * The queue takes its next instruction when the transfer ends; signals fire
  * then.  Values move when the transfer is issued (programs order readers
  * after the signal); between types they convert through f32, and acc adds
@@ -25,7 +25,7 @@ enum { DMA_PHASE_FLOW, DMA_PHASE_END };
 static void dma_complete(struct sim *s, struct sim_engine *e)
 {
     struct sim_exec *x = &e->dma_x;
-    uint64_t now = sim_sched_now(&s->sched);
+    uint64_t now = event_sched_now(&s->sched);
     x->end = x->visible = x->next = now;
     e->dma_rec.end_ps = now;
     if (s->hooks.on_dma) s->hooks.on_dma(s->hooks.user, now, &e->dma_rec);
@@ -40,7 +40,7 @@ static void flow_done(struct mem_flow *f, void *user)
     dma_complete(e->sim, e);
 }
 
-void sim_dma_on_event(struct sim_sched *sc, struct sim_event *ev)
+void sim_dma_on_event(struct event_sched *sc, struct event *ev)
 {
     (void)sc;
     struct sim_engine *e = ev->user;
@@ -100,10 +100,10 @@ enum base_status sim_exec_dma(struct sim *s, struct sim_exec *x)
         e->dma_phase = DMA_PHASE_FLOW;
         e->dma_hbm_cap_scale = (double)hbm_side / (double)bytes;
         e->dma_hbm_bytes = (double)hbm_side;
-        st = sim_sched_at(&s->sched, &e->ev_dma, data_start);
+        st = event_sched_at(&s->sched, &e->ev_dma, data_start);
     } else {
         e->dma_phase = DMA_PHASE_END;
-        st = sim_sched_at(&s->sched, &e->ev_dma, data_start + sim_bytes_to_ps((double)bytes, e->d->bytes_per_ns));
+        st = event_sched_at(&s->sched, &e->ev_dma, data_start + event_bytes_to_ps((double)bytes, e->d->bytes_per_ns));
     }
     return st;
 }

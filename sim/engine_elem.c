@@ -60,7 +60,7 @@ static bool cheap_activation(unsigned f)
 }
 
 /* Elements per cycle per lane for an op over these dtypes. */
-static double elem_rate(const struct sim_engine_desc *d, const struct isa_instr *in, const struct isa_ap *const *ap,
+static double elem_rate(const struct chip_engine_desc *d, const struct isa_instr *in, const struct isa_ap *const *ap,
                         bool two_in)
 {
     unsigned t = elem_tensors(in);
@@ -68,11 +68,11 @@ static double elem_rate(const struct sim_engine_desc *d, const struct isa_instr 
     bool any = false;
     for (int i = 0; i < 4; i++) {
         if (!(t >> i & 1)) continue;
-        enum sim_rate_class rc = sim_rate_class_of((enum base_dtype)ap[i]->dtype);
+        enum chip_rate_class rc = chip_rate_class_of((enum base_dtype)ap[i]->dtype);
         double r = two_in ? d->elems_per_cycle_2in[rc] : 0;
         if (!(r > 0)) r = d->elems_per_cycle[rc];
-        if (!(r > 0)) r = two_in && d->elems_per_cycle_2in[SIM_RATE_FP32] > 0 ? d->elems_per_cycle_2in[SIM_RATE_FP32]
-                                                                             : d->elems_per_cycle[SIM_RATE_FP32];
+        if (!(r > 0)) r = two_in && d->elems_per_cycle_2in[CHIP_RATE_FP32] > 0 ? d->elems_per_cycle_2in[CHIP_RATE_FP32]
+                                                                             : d->elems_per_cycle[CHIP_RATE_FP32];
         if (!any || r < best) best = r;
         any = true;
     }
@@ -96,7 +96,7 @@ static uint64_t elem_flops(const struct isa_instr *in, uint64_t out_elems, uint6
  * and dtypes; loops only move addresses), so it is computed once at load. */
 void sim_prepare_elem(const struct sim_engine *e, const struct isa_instr *in, struct sim_instr_info *info)
 {
-    const struct sim_engine_desc *d = e->d;
+    const struct chip_engine_desc *d = e->d;
     const struct isa_ap *ap[4] = {&in->dst, &in->src0, &in->src1, &in->src2};
     unsigned rd = elem_reads(in);
     const struct isa_ap *work = (rd & 2) ? ap[1] : ap[0];
@@ -108,7 +108,7 @@ void sim_prepare_elem(const struct sim_engine *e, const struct isa_instr *in, st
     if (in->op == ISA_OP_ACTIVATE && !cheap_activation(in->func) && d->transcendental_cost > 0)
         m = d->transcendental_cost;
     uint64_t cycles = d->dispatch_cycles + sim_ceil_ratio(m * (double)passes * (double)per_pass, 1.0);
-    info->elem_ps = sim_cycles_to_ps_khz(cycles, e->khz);
+    info->elem_ps = event_cycles_to_ps_khz(cycles, e->khz);
     info->flops = elem_flops(in, isa_ap_total_elems(ap[0]), (rd & 2) ? isa_ap_total_elems(ap[1]) : 0);
     info->rd = (uint8_t)rd;
     info->wr = 1;

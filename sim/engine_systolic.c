@@ -57,7 +57,7 @@ static bool ap_same(const struct isa_ap *a, const struct isa_ap *b)
     return true;
 }
 
-static uint32_t fp32_passes(const struct sim_chip_desc *c, unsigned prec)
+static uint32_t fp32_passes(const struct chip_desc *c, unsigned prec)
 {
     uint32_t p = prec == ISA_PREC_HIGHEST ? c->fp32_passes_highest
                  : prec == ISA_PREC_HIGH  ? c->fp32_passes_high
@@ -65,18 +65,18 @@ static uint32_t fp32_passes(const struct sim_chip_desc *c, unsigned prec)
     return p ? p : 1;
 }
 
-static bool matmul_type_ok(const struct sim_chip_desc *c, uint8_t dt)
+static bool matmul_type_ok(const struct chip_desc *c, uint8_t dt)
 {
     if (c->matmul_supports[dt]) return true;
     /* TPUs run f32 as bf16 passes */
-    return dt == BASE_DT_F32 && c->family == SIM_FAMILY_TPU && c->matmul_supports[BASE_DT_BF16];
+    return dt == BASE_DT_F32 && c->family == CHIP_FAMILY_TPU && c->matmul_supports[BASE_DT_BF16];
 }
 
 enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
 {
     struct sim_engine *e = x->e;
-    const struct sim_engine_desc *d = e->d;
-    const struct sim_chip_desc *c = &s->chip;
+    const struct chip_engine_desc *d = e->d;
+    const struct chip_desc *c = &s->chip;
     const struct isa_instr *in = x->in;
     const struct isa_ap *dst = x->ap[0], *st = x->ap[1], *mv = x->ap[2];
     bool mm = in->op == ISA_OP_MATMUL;
@@ -93,8 +93,8 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
     uint64_t Sr, Sc, T;
     const char *what;
     switch (d->dataflow) {
-    case SIM_DATAFLOW_OS: Sr = M, Sc = N, T = K, what = "M x N (output stationary)"; break;
-    case SIM_DATAFLOW_IS: Sr = K, Sc = N, T = M, what = "K x N (input stationary)"; break;
+    case CHIP_DATAFLOW_OS: Sr = M, Sc = N, T = K, what = "M x N (output stationary)"; break;
+    case CHIP_DATAFLOW_IS: Sr = K, Sc = N, T = M, what = "K x N (input stationary)"; break;
     default: Sr = K, Sc = M, T = N, what = "K x M (weight stationary)"; break;
     }
     if (Sr > d->rows || Sc > d->cols)
@@ -119,13 +119,13 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
     bool f32 = mm && (st->dtype == BASE_DT_F32 || mv->dtype == BASE_DT_F32);
     uint32_t num_passes = f32 ? fp32_passes(c, in->func) : 1;
     uint32_t p = 1;
-    enum sim_rate_class rc;
+    enum chip_rate_class rc;
     double rpc;
     if (mm) {
-        enum sim_rate_class r0 = sim_rate_class_of((enum base_dtype)st->dtype), r1 = sim_rate_class_of((enum base_dtype)mv->dtype);
-        if (f32 && c->family == SIM_FAMILY_TPU) {
-            if (r0 == SIM_RATE_FP32) r0 = SIM_RATE_BF16;
-            if (r1 == SIM_RATE_FP32) r1 = SIM_RATE_BF16;
+        enum chip_rate_class r0 = chip_rate_class_of((enum base_dtype)st->dtype), r1 = chip_rate_class_of((enum base_dtype)mv->dtype);
+        if (f32 && c->family == CHIP_FAMILY_TPU) {
+            if (r0 == CHIP_RATE_FP32) r0 = CHIP_RATE_BF16;
+            if (r1 == CHIP_RATE_FP32) r1 = CHIP_RATE_BF16;
             p = num_passes;
         }
         rc = d->rows_per_cycle[r0] <= d->rows_per_cycle[r1] ? r0 : r1;
@@ -134,8 +134,8 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
             return sim_fail(s, x, BASE_ERR_UNSUPPORTED, "engine %s has no matmul rate for %s x %s", d->name,
                             base_dtype_name((enum base_dtype)st->dtype), base_dtype_name((enum base_dtype)mv->dtype));
     } else {
-        rc = sim_rate_class_of((enum base_dtype)st->dtype);
-        rpc = d->rows_per_cycle[rc] > 0 ? d->rows_per_cycle[rc] : d->rows_per_cycle[SIM_RATE_BF16];
+        rc = chip_rate_class_of((enum base_dtype)st->dtype);
+        rpc = d->rows_per_cycle[rc] > 0 ? d->rows_per_cycle[rc] : d->rows_per_cycle[CHIP_RATE_BF16];
     }
 
     /* accesses: a matmul reads dst unless start (without acc) overwrites it */
@@ -146,9 +146,9 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
     }
     TRY(sim_check_access(s, x, rd, wr));
 
-    bool ws = d->dataflow == SIM_DATAFLOW_WS, os = d->dataflow == SIM_DATAFLOW_OS;
+    bool ws = d->dataflow == CHIP_DATAFLOW_WS, os = d->dataflow == CHIP_DATAFLOW_OS;
     /* the operand the array holds (docs above) */
-    const struct isa_ap *held = os ? dst : d->dataflow == SIM_DATAFLOW_IS ? mv : st;
+    const struct isa_ap *held = os ? dst : d->dataflow == CHIP_DATAFLOW_IS ? mv : st;
     bool same = p == 1 && e->loaded_valid && e->loaded_op == in->op && e->loaded_prec == in->func &&
                 ap_same(&e->loaded, held) && (!os || !(in->flags & ISA_FLAG_START));
     uint64_t L = same ? 0 : (Sr + d->load_rows_per_cycle - 1) / d->load_rows_per_cycle;
@@ -156,21 +156,21 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
     if (S < d->min_stream_cycles) S = d->min_stream_cycles;
     uint64_t now = x->now;
     if (d->preload && ws) {
-        uint64_t ready = now + sim_cycles_to_ps_khz(d->dispatch_cycles + p * L, e->khz);
+        uint64_t ready = now + event_cycles_to_ps_khz(d->dispatch_cycles + p * L, e->khz);
         uint64_t stream_start = ready > e->array_free_ps ? ready : e->array_free_ps;
-        uint64_t stream_end = stream_start + sim_cycles_to_ps_khz(p * S, e->khz);
+        uint64_t stream_end = stream_start + event_cycles_to_ps_khz(p * S, e->khz);
         x->start = now;
         x->end = stream_end;
-        x->visible = stream_end + sim_cycles_to_ps_khz((uint64_t)d->rows + d->cols - 1, e->khz);
+        x->visible = stream_end + event_cycles_to_ps_khz((uint64_t)d->rows + d->cols - 1, e->khz);
         x->next = stream_start;
         e->array_free_ps = stream_end;
     } else {
         /* a head waits for the previous fold to drain; a continuation streams behind it */
         uint64_t begin = same || now >= e->last_visible ? now : e->last_visible;
         uint64_t lead = d->dispatch_cycles + p * (L + S);
-        uint64_t stream_end = begin + sim_cycles_to_ps_khz(lead, e->khz);
+        uint64_t stream_end = begin + event_cycles_to_ps_khz(lead, e->khz);
         x->start = begin;
-        x->end = x->visible = begin + sim_cycles_to_ps_khz(lead + p * (Sr + Sc - 2), e->khz);
+        x->end = x->visible = begin + event_cycles_to_ps_khz(lead + p * (Sr + Sc - 2), e->khz);
         x->next = stream_end;
         e->array_free_ps = stream_end;
     }

@@ -293,7 +293,7 @@ enum base_status sim_compute_matmul(struct sim *s, struct sim_exec *x, uint32_t 
         C = first ? sim_buf(s, SIM_BUF_E, (size_t)M * N * sizeof(float)) : sim_gather_f32(s, core, dst, SIM_BUF_E);
         if (!C) return BASE_ERR_NOMEM;
     }
-    bool split = (st->dtype == BASE_DT_F32 || mv->dtype == BASE_DT_F32) && s->chip.family == SIM_FAMILY_TPU &&
+    bool split = (st->dtype == BASE_DT_F32 || mv->dtype == BASE_DT_F32) && s->chip.family == CHIP_FAMILY_TPU &&
                  (passes == 1 || passes == 3 || passes == 6);
     uint32_t Kw = K;
     if (split) {

@@ -1,6 +1,6 @@
 /* sim: the discrete-event simulator of one chip running isa programs.
  *
- * A chip (struct sim_chip_desc, sim/chip.h) has `cores` cores; a core has the
+ * A chip (struct chip_desc, chip/chip.h) has `cores` cores; a core has the
  * engines the description lists, a scratchpad (sp) and an accumulator (acc);
  * HBM is shared by all cores.  A program (struct isa_program) is loaded per
  * core: each stream runs in order on the engine of the same name, and
@@ -31,8 +31,8 @@
 
 #include "base/base.h"
 #include "isa/isa.h"
-#include "sim/chip.h"
-#include "sim/event.h"
+#include "chip/chip.h"
+#include "event/event.h"
 
 struct sim;
 
@@ -102,7 +102,7 @@ void sim_options_default(struct sim_options *o);
 /* ------------------------------------------------------------ stats */
 
 struct sim_engine_stats {
-    char name[SIM_NAME_MAX];
+    char name[CHIP_NAME_MAX];
     uint32_t core;
     enum isa_engine_kind kind;
     uint64_t busy_ps;       /* union of its instruction intervals */
@@ -133,7 +133,7 @@ struct sim_stats {
 
 /* Checks the description (positive clocks and rates, sizes) and builds the
  * machine.  The chip is copied. */
-enum base_status sim_create(const struct sim_chip_desc *chip, const struct sim_options *opt, struct sim **out,
+enum base_status sim_create(const struct chip_desc *chip, const struct sim_options *opt, struct sim **out,
                             struct base_diag *diag);
 void sim_destroy(struct sim *s);
 /* Loads a program on core `core` (borrowed until the sim_run that runs it
@@ -161,7 +161,7 @@ const struct sim_stats *sim_get_stats(const struct sim *s);
  * the last run plus the time advanced since (stats.total_ps follows it). */
 enum base_status sim_advance(struct sim *s, uint64_t ps, struct base_diag *diag);
 uint64_t sim_now_ps(const struct sim *s);
-const struct sim_chip_desc *sim_chip(const struct sim *s);
+const struct chip_desc *sim_chip(const struct sim *s);
 
 /* A place in memory.  HBM: byte address `addr` (partition ignored).  SP/ACC
  * of core `core`: partition `partition`, byte `addr` within it. */

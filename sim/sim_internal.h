@@ -104,7 +104,7 @@ struct sim_loop {
 
 struct sim_engine {
     struct sim *sim;
-    const struct sim_engine_desc *d;
+    const struct chip_engine_desc *d;
     uint32_t core, idx, gidx; /* idx within the core; gidx = core * n + idx */
     uint32_t vslot;           /* race check: its component in the vector clocks (engines with a stream) */
     uint64_t khz;
@@ -119,7 +119,7 @@ struct sim_engine {
     int depth;
     struct sim_loop loops[ISA_MAX_LOOP_DEPTH];
     uint64_t t_ready;
-    struct sim_event ev_step;
+    struct event ev_step;
 
     /* semaphore wait */
     uint16_t wait_sem;
@@ -131,7 +131,7 @@ struct sim_engine {
     struct sim_pending_signal ring[SIM_SIGNAL_RING];
     uint32_t ring_head, ring_n;
     uint32_t *ring_vc;       /* SIM_SIGNAL_RING x n_vc snapshots (race check) */
-    struct sim_event ev_signal;
+    struct event ev_signal;
 
     /* timing state */
     uint64_t busy_until;     /* end of the last instruction interval */
@@ -145,7 +145,7 @@ struct sim_engine {
 
     /* DMA in flight */
     struct mem_flow flow;
-    struct sim_event ev_dma;
+    struct event ev_dma;
     struct sim_exec dma_x;   /* the transfer's instruction, completed later */
     struct sim_dma_record dma_rec;
     int dma_phase;
@@ -195,11 +195,11 @@ struct sim_core {
 enum { SIM_BUF_A, SIM_BUF_B, SIM_BUF_C, SIM_BUF_D, SIM_BUF_E, SIM_BUF_F, SIM_BUF_RAW, SIM_BUF_COUNT };
 
 struct sim {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct sim_options opt;
     struct sim_hooks hooks;
     bool has_hooks;
-    struct sim_sched sched;
+    struct event_sched sched;
     struct mem_hbm hbm;
     struct mem_bw hbm_bw;
     struct sim_core *cores;
@@ -235,7 +235,7 @@ void sim_instr_done(struct sim *s, struct sim_exec *x);
 /* A DMA finished (called at its end time): resume the engine. */
 void sim_dma_resume(struct sim *s, struct sim_engine *e);
 /* engine_dma.c: the DMA phase event. */
-void sim_dma_on_event(struct sim_sched *sc, struct sim_event *ev);
+void sim_dma_on_event(struct event_sched *sc, struct event *ev);
 
 /* The effective access pattern of operand `which` of instruction `in` at
  * loop iterations iter (depth = number of enclosing loops). */

@@ -1,5 +1,6 @@
 /* Test support for the interpreter tests (see prog.h). */
 #include "tests/prog.h"
+#include "interp/interp.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,8 +24,8 @@ void prog_start(struct prog *p, const char *src, struct base_tensor *const *inpu
     memset(p, 0, sizeof *p);
     base_diag_clear(&p->diag);
     p->m = prog_parse(src);
-    struct graph_interp_options opt = {.num_replicas = replicas, .num_partitions = partitions};
-    p->st = graph_interp_run(p->m, NULL, inputs, n_inputs, &opt, &p->res, &p->diag);
+    struct interp_options opt = {.num_replicas = replicas, .num_partitions = partitions};
+    p->st = interp_run(p->m, NULL, inputs, n_inputs, &opt, &p->res, &p->diag);
 }
 
 void prog_expect_ok(const struct prog *p)
@@ -44,7 +45,7 @@ void prog_run(struct prog *p, const char *src, struct base_tensor *const *inputs
 
 void prog_free(struct prog *p)
 {
-    graph_interp_result_free(&p->res);
+    interp_result_free(&p->res);
     graph_module_destroy(p->m);
     p->m = NULL;
 }

@@ -7,11 +7,12 @@
 #include "tests/harness.h"
 
 #include "graph/graph.h"
+#include "interp/interp.h"
 
 /* One parsed and run program; free with prog_free. */
 struct prog {
     struct graph_module *m;
-    struct graph_interp_result res;
+    struct interp_result res;
     struct base_diag diag;
     enum base_status st; /* of the run */
 };

@@ -1,7 +1,7 @@
 /* npusim chips [--json] [NAME|PATH ...]: the chip descriptions with derived figures. */
 #include "tools/tools.h"
 
-#include "sim/chip.h"
+#include "chip/chip.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,19 +33,19 @@ struct peak {
     double derived, published, alt; /* FLOP/s; 0 = none */
 };
 
-static struct peak peak_of(const struct sim_chip_desc *c, enum sim_rate_class rc)
+static struct peak peak_of(const struct chip_desc *c, enum chip_rate_class rc)
 {
-    struct peak p = {sim_chip_peak_flops(c, rc), 0, 0};
+    struct peak p = {chip_peak_flops(c, rc), 0, 0};
     switch (rc) {
-    case SIM_RATE_BF16:
+    case CHIP_RATE_BF16:
         p.published = c->published_bf16_tflops * 1e12;
         p.alt = c->published_alt_bf16_tflops * 1e12;
         break;
-    case SIM_RATE_FP8:
+    case CHIP_RATE_FP8:
         p.published = c->published_fp8_tflops * 1e12;
         p.alt = c->published_alt_fp8_tflops * 1e12;
         break;
-    case SIM_RATE_INT8:
+    case CHIP_RATE_INT8:
         p.published = c->published_int8_tops * 1e12;
         p.alt = c->published_alt_int8_tops * 1e12;
         break;
@@ -56,21 +56,21 @@ static struct peak peak_of(const struct sim_chip_desc *c, enum sim_rate_class rc
 
 static double diff_pct(double derived, double published) { return (derived / published - 1.0) * 100.0; }
 
-static uint32_t count_kind(const struct sim_chip_desc *c, enum isa_engine_kind k)
+static uint32_t count_kind(const struct chip_desc *c, enum isa_engine_kind k)
 {
     uint32_t n = 0;
     for (uint32_t e = 0; e < c->n_engines; e++) n += c->engines[e].kind == k;
     return n;
 }
 
-static const struct sim_engine_desc *first_kind(const struct sim_chip_desc *c, enum isa_engine_kind k)
+static const struct chip_engine_desc *first_kind(const struct chip_desc *c, enum isa_engine_kind k)
 {
     for (uint32_t e = 0; e < c->n_engines; e++)
         if (c->engines[e].kind == k) return &c->engines[e];
     return NULL;
 }
 
-static uint64_t sram_bytes(const struct sim_sram_desc *m) { return (uint64_t)m->partitions * m->bytes_per_partition; }
+static uint64_t sram_bytes(const struct chip_sram_desc *m) { return (uint64_t)m->partitions * m->bytes_per_partition; }
 
 /* ------------------------------------------------------------------------ */
 /* Table                                                                     */
@@ -91,7 +91,7 @@ static void print_peak_cell(struct peak p, bool *off)
     printf(" %7.1f %5s %-7s", p.derived / 1e12, pub, diff);
 }
 
-static void print_table(struct sim_chip_desc *chips, int n)
+static void print_table(struct chip_desc *chips, int n)
 {
     printf("%-9s %-6s %5s %-17s | %-21s | %-21s | %-21s | %8s %7s | %7s %7s | %s\n", "", "", "", "systolic arrays",
            "bf16 TFLOP/s", "fp8 TFLOP/s", "int8 TOP/s", "HBM", "HBM", "SRAM", "ACC", "price");
@@ -100,18 +100,18 @@ static void print_table(struct sim_chip_desc *chips, int n)
            "diff", "GB/s", "GiB", "MiB/co", "MiB/co", "$/chip-h");
     bool any_est = false, any_off = false;
     for (int i = 0; i < n; i++) {
-        const struct sim_chip_desc *c = &chips[i];
-        const struct sim_engine_desc *pe = first_kind(c, ISA_ENGINE_SYSTOLIC);
+        const struct chip_desc *c = &chips[i];
+        const struct chip_engine_desc *pe = first_kind(c, ISA_ENGINE_SYSTOLIC);
         char arr[40] = "-";
         if (pe)
             snprintf(arr, sizeof arr, "%ux%ux%u @%.3g", count_kind(c, ISA_ENGINE_SYSTOLIC), pe->rows, pe->cols,
                      pe->clock_ghz);
-        printf("%-9s %-6s %5u %-17s |", c->name, sim_family_name(c->family), c->cores, arr);
-        print_peak_cell(peak_of(c, SIM_RATE_BF16), &any_off);
+        printf("%-9s %-6s %5u %-17s |", c->name, chip_family_name(c->family), c->cores, arr);
+        print_peak_cell(peak_of(c, CHIP_RATE_BF16), &any_off);
         printf(" |");
-        print_peak_cell(peak_of(c, SIM_RATE_FP8), &any_off);
+        print_peak_cell(peak_of(c, CHIP_RATE_FP8), &any_off);
         printf(" |");
-        print_peak_cell(peak_of(c, SIM_RATE_INT8), &any_off);
+        print_peak_cell(peak_of(c, CHIP_RATE_INT8), &any_off);
         char price[24] = "-";
         if (c->price_per_chip_hour_usd > 0)
             snprintf(price, sizeof price, "%.2f%s", c->price_per_chip_hour_usd, c->price_is_estimate ? "*" : "");
@@ -130,12 +130,12 @@ static void print_table(struct sim_chip_desc *chips, int n)
 }
 
 /* The chip-page footnotes, one line per chip that has them. */
-static void print_alt_notes(struct sim_chip_desc *chips, int n)
+static void print_alt_notes(struct chip_desc *chips, int n)
 {
-    static const enum sim_rate_class rcs[] = {SIM_RATE_BF16, SIM_RATE_FP8, SIM_RATE_INT8};
+    static const enum chip_rate_class rcs[] = {CHIP_RATE_BF16, CHIP_RATE_FP8, CHIP_RATE_INT8};
     static const char *const units[] = {"TF bf16", "TF fp8", "TOPS int8"};
     for (int i = 0; i < n; i++) {
-        const struct sim_chip_desc *c = &chips[i];
+        const struct chip_desc *c = &chips[i];
         int k = 0;
         for (size_t r = 0; r < ARRAY_LEN(rcs); r++) {
             struct peak p = peak_of(c, rcs[r]);
@@ -191,16 +191,16 @@ static void json_peak(const char *key, struct peak p, bool last)
     printf("}%s\n", last ? "" : ",");
 }
 
-static void print_json(struct sim_chip_desc *chips, int n)
+static void print_json(struct chip_desc *chips, int n)
 {
     printf("{\n  \"tolerance_pct\": %.1f,\n  \"chips\": [\n", PEAK_TOLERANCE_PCT);
     for (int i = 0; i < n; i++) {
-        const struct sim_chip_desc *c = &chips[i];
+        const struct chip_desc *c = &chips[i];
         printf("    {\n      \"name\": ");
         json_str(c->name);
         printf(",\n      \"path\": ");
         json_str(c->path);
-        printf(",\n      \"family\": \"%s\",\n      \"cores\": %u,\n", sim_family_name(c->family), c->cores);
+        printf(",\n      \"family\": \"%s\",\n      \"cores\": %u,\n", chip_family_name(c->family), c->cores);
         printf("      \"engines_per_core\": {");
         for (int k = 0; k < ISA_ENGINE_KIND_COUNT; k++) {
             static const char *const kn[] = {
@@ -212,15 +212,15 @@ static void print_json(struct sim_chip_desc *chips, int n)
             printf("%s\"%s\": %u", k ? ", " : "", kn[k], count_kind(c, (enum isa_engine_kind)k));
         }
         printf("},\n");
-        const struct sim_engine_desc *pe = first_kind(c, ISA_ENGINE_SYSTOLIC);
+        const struct chip_engine_desc *pe = first_kind(c, ISA_ENGINE_SYSTOLIC);
         if (pe)
             printf("      \"systolic\": {\"rows\": %u, \"cols\": %u, \"clock_ghz\": %.6g, \"preload\": %s},\n", pe->rows,
                    pe->cols, pe->clock_ghz, pe->preload ? "true" : "false");
         printf("      \"peak\": {\n");
-        printf("        \"fp32\": {\"derived_flops\": %.6g},\n", sim_chip_peak_flops(c, SIM_RATE_FP32));
-        json_peak("bf16", peak_of(c, SIM_RATE_BF16), false);
-        json_peak("fp8", peak_of(c, SIM_RATE_FP8), false);
-        json_peak("int8", peak_of(c, SIM_RATE_INT8), true);
+        printf("        \"fp32\": {\"derived_flops\": %.6g},\n", chip_peak_flops(c, CHIP_RATE_FP32));
+        json_peak("bf16", peak_of(c, CHIP_RATE_BF16), false);
+        json_peak("fp8", peak_of(c, CHIP_RATE_FP8), false);
+        json_peak("int8", peak_of(c, CHIP_RATE_INT8), true);
         printf("      },\n");
         printf("      \"hbm\": {\"capacity_bytes\": %llu, \"bytes_per_s\": %.6g, \"published_bytes_per_s\": ",
                (unsigned long long)c->hbm.capacity_bytes, c->hbm.bytes_per_ns * 1e9);
@@ -236,7 +236,7 @@ static void print_json(struct sim_chip_desc *chips, int n)
         printf("      \"links\": {\"count\": %u, \"bytes_per_s_per_direction\": %.6g, \"latency_ps\": %llu, "
                "\"topology\": \"%s\", \"domain_chips\": %u},\n",
                c->links.count, c->links.bytes_per_ns * 1e9, (unsigned long long)c->links.latency_ps,
-               sim_topology_name(c->links.topology), c->links.domain_chips);
+               chip_topology_name(c->links.topology), c->links.domain_chips);
         printf("      \"price_per_chip_hour_usd\": ");
         json_num_or_null(c->price_per_chip_hour_usd);
         printf(",\n      \"price_is_estimate\": %s\n    }%s\n", c->price_is_estimate ? "true" : "false",
@@ -264,9 +264,9 @@ int cmd_chips(int argc, char **argv)
         }
     }
     const char **bundled_names;
-    int n_bundled = sim_chip_list(&bundled_names);
+    int n_bundled = chip_list(&bundled_names);
     int n = n_names ? n_names : n_bundled;
-    struct sim_chip_desc *chips = calloc((size_t)n, sizeof *chips);
+    struct chip_desc *chips = calloc((size_t)n, sizeof *chips);
     if (!chips) {
         fprintf(stderr, "npusim chips: out of memory\n");
         return TOOL_FAIL;
@@ -283,7 +283,7 @@ int cmd_chips(int argc, char **argv)
         k++;
         struct base_diag d;
         base_diag_clear(&d);
-        if (sim_chip_load(name, &chips[loaded], &d) != BASE_OK) {
+        if (chip_load(name, &chips[loaded], &d) != BASE_OK) {
             tool_print_diag(&d);
             rc = TOOL_FAIL;
             continue;

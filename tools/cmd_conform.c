@@ -7,6 +7,7 @@
  * path does (runtime/: compile, simulate, check on the host). */
 #include "tools/tools.h"
 #include "runtime/runtime.h"
+#include "interp/interp.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,7 +26,7 @@ struct conf_case {
     int chunk;       /* 0-based */
     int n_chunks;
     struct case_out {
-        struct graph_case_result res;
+        struct interp_case_result res;
         bool in_scope;   /* --chip: ops and types in the compiler's promised scope */
     } out;
     const char *known_reason; /* from --known */
@@ -39,7 +40,7 @@ struct conf_list {
 
 /* How cases run: the interpreter, or the compiled path on a chip. */
 struct conf_cfg {
-    const struct sim_chip_desc *chip; /* NULL: the golden interpreter */
+    const struct chip_desc *chip; /* NULL: the golden interpreter */
     struct cc_options copt;
 };
 
@@ -189,7 +190,7 @@ static void run_case_here(const struct conf_cfg *cfg, struct conf_case *k)
     base_diag_clear(&d);
     memset(&k->out, 0, sizeof k->out);
     if (base_file_read(k->file, &text, &len, &d) != BASE_OK) {
-        k->out.res.outcome = GRAPH_CASE_FAIL;
+        k->out.res.outcome = INTERP_CASE_FAIL;
         base_diag_format(&d, k->out.res.reason, sizeof k->out.res.reason);
         return;
     }
@@ -204,12 +205,12 @@ static void run_case_here(const struct conf_cfg *cfg, struct conf_case *k)
         clen = lens[k->chunk];
         first_line = lines[k->chunk];
     }
-    struct graph_interp_options opt = {0};
+    struct interp_options opt = {0};
     enum base_status st = cfg->chip ? rt_run_case(ctext, clen, k->file, first_line, cfg->chip, &cfg->copt,
                                                   &k->out.res, &k->out.in_scope)
-                                    : graph_run_case(ctext, clen, k->file, first_line, &opt, &k->out.res);
+                                    : interp_run_case(ctext, clen, k->file, first_line, &opt, &k->out.res);
     if (st != BASE_OK) {
-        k->out.res.outcome = GRAPH_CASE_FAIL;
+        k->out.res.outcome = INTERP_CASE_FAIL;
         snprintf(k->out.res.reason, sizeof k->out.res.reason, "%s: out of memory", k->file);
     }
     free(starts);
@@ -242,11 +243,11 @@ static void finish_slot(struct conf_list *cl, struct slot *s, bool timed_out, in
     close(s->fd);
     if (timed_out) {
         memset(&k->out, 0, sizeof k->out);
-        k->out.res.outcome = GRAPH_CASE_FAIL;
+        k->out.res.outcome = INTERP_CASE_FAIL;
         snprintf(k->out.res.reason, sizeof k->out.res.reason, "%s: timed out after %d s", k->file, timeout_s);
     } else if (s->got != sizeof k->out) {
         memset(&k->out, 0, sizeof k->out);
-        k->out.res.outcome = GRAPH_CASE_FAIL;
+        k->out.res.outcome = INTERP_CASE_FAIL;
         if (WIFSIGNALED(status))
             snprintf(k->out.res.reason, sizeof k->out.res.reason, "%s: crashed (signal %d: %s)", k->file, WTERMSIG(status),
                      strsignal(WTERMSIG(status)));
@@ -390,7 +391,7 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static bool is_failure(enum graph_case_outcome o) { return o == GRAPH_CASE_FAIL || o == GRAPH_CASE_UNSUPPORTED; }
+static bool is_failure(enum interp_case_outcome o) { return o == INTERP_CASE_FAIL || o == INTERP_CASE_UNSUPPORTED; }
 
 /* A compiled-path failure of a case the compiler does not promise to run:
  * reported, neither an unexpected failure nor in need of a known entry. */
@@ -451,11 +452,11 @@ int cmd_conform(int argc, char **argv)
     struct conf_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
     cc_options_default(&cfg.copt);
-    static struct sim_chip_desc chip;
+    static struct chip_desc chip;
     if (chip_name) {
         struct base_diag cd;
         base_diag_clear(&cd);
-        if (sim_chip_load(chip_name, &chip, &cd) != BASE_OK) {
+        if (chip_load(chip_name, &chip, &cd) != BASE_OK) {
             tool_print_diag(&cd);
             return TOOL_USAGE;
         }
@@ -518,9 +519,9 @@ int cmd_conform(int argc, char **argv)
     for (int i = 0; i < cl.n; i++) {
         struct conf_case *k = &cl.v[i];
         counts[k->out.res.outcome]++;
-        if (cfg.chip && k->out.in_scope && k->out.res.outcome != GRAPH_CASE_NOCHECK) {
+        if (cfg.chip && k->out.in_scope && k->out.res.outcome != INTERP_CASE_NOCHECK) {
             scope_cases++;
-            if (k->out.res.outcome == GRAPH_CASE_PASS) scope_passed++;
+            if (k->out.res.outcome == INTERP_CASE_PASS) scope_passed++;
         }
         if (out_of_scope(&cfg, k)) {
             out_of_scope_failed++;
@@ -528,7 +529,7 @@ int cmd_conform(int argc, char **argv)
         }
         if (k->n_chunks == 1 && k->out.res.n_checks > 0) {
             files_with_checks++;
-            if (k->out.res.outcome == GRAPH_CASE_PASS) files_with_checks_passed++;
+            if (k->out.res.outcome == INTERP_CASE_PASS) files_with_checks_passed++;
         }
         bool fail = is_failure(k->out.res.outcome);
         if (fail && !k->listed) unexpected++;
@@ -544,7 +545,7 @@ int cmd_conform(int argc, char **argv)
             printf("    {\"id\": ");
             json_str(stdout, k->id);
             printf(", \"outcome\": \"%s\", \"checks\": %d, \"checks_failed\": %d, \"known\": %s, ",
-                   graph_case_outcome_name(k->out.res.outcome), k->out.res.n_checks, k->out.res.n_checks_failed,
+                   interp_case_outcome_name(k->out.res.outcome), k->out.res.n_checks, k->out.res.n_checks_failed,
                    k->listed ? "true" : "false");
             if (cfg.chip) printf("\"in_scope\": %s, ", k->out.in_scope ? "true" : "false");
             printf("\"reason\": ");
@@ -556,8 +557,8 @@ int cmd_conform(int argc, char **argv)
                "\"unexpected_failures\": %d, \"listed_but_passing\": %d, \"listed_but_missing\": %d, "
                "\"in_scope_cases\": %d, \"in_scope_passed\": %d, \"out_of_scope_failed\": %d, "
                "\"seconds\": %.1f}\n}\n",
-               cl.n, counts[GRAPH_CASE_PASS], counts[GRAPH_CASE_FAIL], counts[GRAPH_CASE_UNSUPPORTED],
-               counts[GRAPH_CASE_NOCHECK], files_with_checks, files_with_checks_passed, unexpected, fixed, stale,
+               cl.n, counts[INTERP_CASE_PASS], counts[INTERP_CASE_FAIL], counts[INTERP_CASE_UNSUPPORTED],
+               counts[INTERP_CASE_NOCHECK], files_with_checks, files_with_checks_passed, unexpected, fixed, stale,
                scope_cases, scope_passed, out_of_scope_failed, secs);
     } else {
         for (int i = 0; i < cl.n; i++) {
@@ -566,26 +567,26 @@ int cmd_conform(int argc, char **argv)
             if (out_of_scope(&cfg, k)) {
                 if (verbose) printf("%-11s %s: %s\n", "out-of-scope", k->id, k->out.res.reason);
             } else if (fail && !k->listed)
-                printf("%-11s %s: %s\n", k->out.res.outcome == GRAPH_CASE_FAIL ? "FAIL" : "UNSUPPORTED", k->id,
+                printf("%-11s %s: %s\n", k->out.res.outcome == INTERP_CASE_FAIL ? "FAIL" : "UNSUPPORTED", k->id,
                        k->out.res.reason);
             else if (!fail && k->listed)
                 printf("NOW-PASSES  %s (listed as known failure: %s) - remove it from %s\n", k->id, k->known_reason,
                        known_path);
             else if (verbose)
-                printf("%-11s %s%s%s\n", fail ? "known-fail" : graph_case_outcome_name(k->out.res.outcome), k->id,
+                printf("%-11s %s%s%s\n", fail ? "known-fail" : interp_case_outcome_name(k->out.res.outcome), k->id,
                        fail ? ": " : "", fail ? k->out.res.reason : "");
         }
         for (int k = 0; k < n_known; k++)
             if (!known[k].seen) printf("STALE       %s is listed in %s but no such case ran\n", known[k].id, known_path);
         printf("summary: %d cases in %.1f s: %d passed, %d failed, %d unsupported, %d nocheck (parse+verify only)\n",
-               cl.n, secs, counts[GRAPH_CASE_PASS], counts[GRAPH_CASE_FAIL], counts[GRAPH_CASE_UNSUPPORTED],
-               counts[GRAPH_CASE_NOCHECK]);
+               cl.n, secs, counts[INTERP_CASE_PASS], counts[INTERP_CASE_FAIL], counts[INTERP_CASE_UNSUPPORTED],
+               counts[INTERP_CASE_NOCHECK]);
         if (files_with_checks)
             printf("         single-case files with checks: %d/%d passed (%.1f%%)\n", files_with_checks_passed,
                    files_with_checks, 100.0 * files_with_checks_passed / files_with_checks);
-        int ran = counts[GRAPH_CASE_PASS] + counts[GRAPH_CASE_FAIL] + counts[GRAPH_CASE_UNSUPPORTED];
-        if (ran) printf("         cases run: %d/%d passed (%.1f%%)\n", counts[GRAPH_CASE_PASS], ran,
-                        100.0 * counts[GRAPH_CASE_PASS] / ran);
+        int ran = counts[INTERP_CASE_PASS] + counts[INTERP_CASE_FAIL] + counts[INTERP_CASE_UNSUPPORTED];
+        if (ran) printf("         cases run: %d/%d passed (%.1f%%)\n", counts[INTERP_CASE_PASS], ran,
+                        100.0 * counts[INTERP_CASE_PASS] / ran);
         if (cfg.chip && scope_cases)
             printf("         in the compiler's scope on %s (%s, %s precision): %d/%d passed (%.1f%%); %d failures out "
                    "of scope\n",
@@ -611,6 +612,6 @@ int cmd_conform(int argc, char **argv)
     if (below && !json)
         printf("FAIL: the in-scope pass rate is below --min-pass %g%%\n", min_pass);
     if (known_path) return unexpected || fixed || stale || below ? TOOL_FAIL : TOOL_OK;
-    return counts[GRAPH_CASE_FAIL] + counts[GRAPH_CASE_UNSUPPORTED] > out_of_scope_failed || below ? TOOL_FAIL
+    return counts[INTERP_CASE_FAIL] + counts[INTERP_CASE_UNSUPPORTED] > out_of_scope_failed || below ? TOOL_FAIL
                                                                                                     : TOOL_OK;
 }

@@ -60,8 +60,8 @@ int cmd_coverage(int argc, char **argv)
     }
     struct base_diag d;
     base_diag_clear(&d);
-    static struct sim_chip_desc chip;
-    if (sim_chip_load(chip_name, &chip, &d) != BASE_OK) {
+    static struct chip_desc chip;
+    if (chip_load(chip_name, &chip, &d) != BASE_OK) {
         tool_print_diag(&d);
         return TOOL_FAIL;
     }

@@ -74,11 +74,11 @@ static bool parse_dtype(const char *s, enum base_dtype *out)
     return base_dtype_parse(s, strlen(s), out);
 }
 
-static bool parse_dataflow(const char *s, enum sim_dataflow *out)
+static bool parse_dataflow(const char *s, enum chip_dataflow *out)
 {
-    for (int d = 0; d < SIM_DATAFLOW_COUNT; d++)
-        if (!strcmp(s, cc_gemm_dataflow_name((enum sim_dataflow)d))) {
-            *out = (enum sim_dataflow)d;
+    for (int d = 0; d < CHIP_DATAFLOW_COUNT; d++)
+        if (!strcmp(s, cc_gemm_dataflow_name((enum chip_dataflow)d))) {
+            *out = (enum chip_dataflow)d;
             return true;
         }
     return false;
@@ -116,7 +116,7 @@ struct opts {
     uint32_t m, k, n, rows, cols;
     const char *chip, *asm_path;
     struct cc_gemm_config cfg;
-    enum sim_dataflow df;
+    enum chip_dataflow df;
     bool df_set, array, timing_only, json, checks, out_set;
     uint64_t seed;
 };
@@ -236,14 +236,14 @@ int cmd_gemm(int argc, char **argv)
 
     struct base_diag d;
     base_diag_clear(&d);
-    static struct sim_chip_desc file_chip, chip;
-    if (sim_chip_load(o.chip, &file_chip, &d) != BASE_OK) {
+    static struct chip_desc file_chip, chip;
+    if (chip_load(o.chip, &file_chip, &d) != BASE_OK) {
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
     chip = file_chip;
     if (o.array) {
-        if (cc_gemm_array_chip(&file_chip, o.rows, o.cols, o.df_set ? o.df : SIM_DATAFLOW_WS, &chip, &d) != BASE_OK) {
+        if (cc_gemm_array_chip(&file_chip, o.rows, o.cols, o.df_set ? o.df : CHIP_DATAFLOW_WS, &chip, &d) != BASE_OK) {
             tool_print_diag(&d);
             return TOOL_FAIL;
         }
@@ -368,7 +368,7 @@ int cmd_gemm(int argc, char **argv)
         }
         printf("]}\n");
     } else {
-        const struct sim_engine_desc *pe = NULL;
+        const struct chip_engine_desc *pe = NULL;
         for (uint32_t i = 0; i < chip.n_engines && !pe; i++)
             if (chip.engines[i].kind == ISA_ENGINE_SYSTOLIC) pe = &chip.engines[i];
         printf("gemm %ux%ux%u %s -> %s on %s core 0: %u %s array%s %ux%u%s, tiles K%u x M%u x N%u",

@@ -1,5 +1,6 @@
 /* npusim interp MODEL.mlir [--inputs a.npy,...] [--random-inputs SEED] [--out DIR] ... */
 #include "tools/tools.h"
+#include "interp/interp.h"
 
 #include <errno.h>
 #include <math.h>
@@ -160,7 +161,7 @@ int cmd_interp(int argc, char **argv)
         graph_module_destroy(m);
         return TOOL_FAIL;
     }
-    if (!partitions) partitions = graph_module_mesh_size(m);
+    if (!partitions) partitions = interp_module_mesh_size(m);
     const struct graph_block *b = &func->regions[0].blocks[0];
     int n_args = b->n_args;
     struct base_tensor **in = calloc((size_t)(n_args ? n_args : 1), sizeof *in);
@@ -206,14 +207,14 @@ int cmd_interp(int argc, char **argv)
         fprintf(stderr, "npusim interp: random inputs, seed %ld\n", seed);
     }
     double t1 = now_s();
-    struct graph_interp_options opt = {0};
+    struct interp_options opt = {0};
     opt.num_replicas = replicas;
     opt.num_partitions = partitions;
     struct base_logger log;
     base_logger_init(&log, BASE_LOG_WARN);
     opt.log = &log;
-    struct graph_interp_result res;
-    enum base_status st = graph_interp_run(m, entry, in, n_args, &opt, &res, &d);
+    struct interp_result res;
+    enum base_status st = interp_run(m, entry, in, n_args, &opt, &res, &d);
     double t_run = now_s() - t1;
     if (res.n_checks)
         printf("checks: %d run, %d failed\n", res.n_checks, res.n_checks_failed);
@@ -222,7 +223,7 @@ int cmd_interp(int argc, char **argv)
             printf("  FAIL %s:%d:%d: %s\n", path, res.checks[i].loc.line, res.checks[i].loc.col, res.checks[i].what);
     if (st != BASE_OK) {
         tool_print_diag(&d);
-        graph_interp_result_free(&res);
+        interp_result_free(&res);
         goto done;
     }
     int nproc = res.n_processes;
@@ -230,7 +231,7 @@ int cmd_interp(int argc, char **argv)
     if (out_dir) {
         if (tool_mkdir_p(out_dir) != 0) {
             fprintf(stderr, "npusim interp: cannot create %s: %s\n", out_dir, strerror(errno));
-            graph_interp_result_free(&res);
+            interp_result_free(&res);
             goto done;
         }
         for (int p = 0; p < nproc; p++)
@@ -240,7 +241,7 @@ int cmd_interp(int argc, char **argv)
                 else snprintf(file, sizeof file, "%s/p%d_output_%d.npy", out_dir, p, i);
                 if (base_npy_write(file, res.outputs[p * res.n_outputs + i], &d) != BASE_OK) {
                     tool_print_diag(&d);
-                    graph_interp_result_free(&res);
+                    interp_result_free(&res);
                     goto done;
                 }
             }
@@ -248,7 +249,7 @@ int cmd_interp(int argc, char **argv)
     }
     fprintf(stderr, "npusim interp: parse+verify %.2f s, run %.2f s on %d process(es)\n", t_parse, t_run, nproc);
     rc = res.n_checks_failed ? TOOL_FAIL : TOOL_OK;
-    graph_interp_result_free(&res);
+    interp_result_free(&res);
 done:
     for (int i = 0; i < n_args; i++) base_tensor_release(in[i]);
     free(in);

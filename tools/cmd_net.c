@@ -3,7 +3,7 @@
 #include "tools/tools.h"
 
 #include "interconnect/interconnect.h"
-#include "sim/chip.h"
+#include "chip/chip.h"
 
 #include <errno.h>
 #include <math.h>
@@ -259,8 +259,8 @@ int cmd_net(int argc, char **argv)
     }
     struct base_diag diag;
     base_diag_clear(&diag);
-    struct sim_chip_desc chip;
-    if (sim_chip_load(chip_name, &chip, &diag) != BASE_OK) {
+    struct chip_desc chip;
+    if (chip_load(chip_name, &chip, &diag) != BASE_OK) {
         tool_print_diag(&diag);
         return TOOL_FAIL;
     }

@@ -6,6 +6,7 @@
 #include "runtime/runtime.h"
 #include "sim/sim.h"
 #include "traces/traces.h"
+#include "interp/interp.h"
 
 #include <errno.h>
 #include <math.h>
@@ -84,7 +85,7 @@ static enum base_status random_tensor(const struct graph_type *ty, uint64_t seed
 }
 
 /* The peak MFU is measured against: bf16, unless every matmul takes f32, or one takes fp8. */
-static enum sim_rate_class peak_class(const struct cc_plan *p)
+static enum chip_rate_class peak_class(const struct cc_plan *p)
 {
     bool any = false, all_f32 = true, fp8 = false;
     for (uint32_t k = 0; k < cc_plan_n_kernels(p); k++) {
@@ -94,13 +95,13 @@ static enum sim_rate_class peak_class(const struct cc_plan *p)
             continue;
         any = true;
         for (int i = 0; i < 2; i++) {
-            enum sim_rate_class rc = sim_rate_class_of(op->operands[i]->type->elem);
-            if (rc != SIM_RATE_FP32) all_f32 = false;
-            if (rc == SIM_RATE_FP8) fp8 = true;
+            enum chip_rate_class rc = chip_rate_class_of(op->operands[i]->type->elem);
+            if (rc != CHIP_RATE_FP32) all_f32 = false;
+            if (rc == CHIP_RATE_FP8) fp8 = true;
         }
     }
-    if (fp8) return SIM_RATE_FP8;
-    return any && all_f32 ? SIM_RATE_FP32 : SIM_RATE_BF16;
+    if (fp8) return CHIP_RATE_FP8;
+    return any && all_f32 ? CHIP_RATE_FP32 : CHIP_RATE_BF16;
 }
 
 static bool any_f32_matmul(const struct cc_plan *p)
@@ -273,13 +274,13 @@ static int make_inputs(const struct run_args *a, const struct graph_op *func, st
 static void print_text(const struct run_args *a, const struct cc_plan *p, const struct sim *s,
                        const struct rt_report *rep, double host_s)
 {
-    const struct sim_chip_desc *chip = cc_plan_chip(p);
+    const struct chip_desc *chip = cc_plan_chip(p);
     const struct sim_stats *st = sim_get_stats(s);
     double total_s = (double)rep->total_ps * 1e-12;
     uint64_t model_flops = 0;
     for (uint32_t k = 0; k < rep->n_kernels; k++) model_flops += rep->kernels[k].model_flops;
-    enum sim_rate_class rc = peak_class(p);
-    double peak = sim_chip_peak_flops(chip, rc);
+    enum chip_rate_class rc = peak_class(p);
+    double peak = chip_peak_flops(chip, rc);
     printf("%s on %s, %s mode, %d core(s)%s\n", a->path, chip->name, cc_mode_name(cc_plan_mode(p)), cc_plan_n_cores(p),
            a->timing_only ? ", timing only" : "");
     printf("kernels: %u in the plan, %llu launched (%llu steps)\n", cc_plan_n_kernels(p),
@@ -305,7 +306,7 @@ static void print_text(const struct run_args *a, const struct cc_plan *p, const 
     if (peak > 0 && total_s > 0)
         printf(", %.3g TFLOP/s, MFU %.2f%% of the %.1f TFLOP/s %s peak (%.2f%% over the kernels' time)\n",
                (double)model_flops / total_s * 1e-12, 100.0 * (double)model_flops / (total_s * peak), peak * 1e-12,
-               sim_rate_class_name(rc),
+               chip_rate_class_name(rc),
                rep->device_ps ? 100.0 * (double)model_flops / ((double)rep->device_ps * 1e-12 * peak) : 0.0);
     else
         printf("\n");
@@ -395,13 +396,13 @@ static void print_chips(const struct rt_report *reps, int n)
 static void print_json(const struct run_args *a, const struct cc_plan *p, const struct sim *s,
                        const struct rt_report *rep, const struct rt_report *reps, int n_chips)
 {
-    const struct sim_chip_desc *chip = cc_plan_chip(p);
+    const struct chip_desc *chip = cc_plan_chip(p);
     const struct sim_stats *st = sim_get_stats(s);
     double total_s = (double)rep->total_ps * 1e-12;
     uint64_t model_flops = 0;
     for (uint32_t k = 0; k < rep->n_kernels; k++) model_flops += rep->kernels[k].model_flops;
-    enum sim_rate_class rc = peak_class(p);
-    double peak = sim_chip_peak_flops(chip, rc);
+    enum chip_rate_class rc = peak_class(p);
+    double peak = chip_peak_flops(chip, rc);
     printf("{\"model\": ");
     json_str(stdout, a->path);
     printf(", \"chip\": ");
@@ -415,7 +416,7 @@ static void print_json(const struct run_args *a, const struct cc_plan *p, const 
     printf(" \"launches\": %llu, \"steps\": %llu, \"model_flops\": %llu, \"peak_class\": \"%s\", \"peak_flops\": %g, "
            "\"mfu\": %g,\n",
            (unsigned long long)rep->launches, (unsigned long long)rep->steps, (unsigned long long)model_flops,
-           sim_rate_class_name(rc), peak, peak > 0 && total_s > 0 ? (double)model_flops / (total_s * peak) : 0.0);
+           chip_rate_class_name(rc), peak, peak > 0 && total_s > 0 ? (double)model_flops / (total_s * peak) : 0.0);
     printf(" \"mfu_kernels\": %g,\n",
            peak > 0 && rep->device_ps ? (double)model_flops / ((double)rep->device_ps * 1e-12 * peak) : 0.0);
     printf(" \"hbm_bytes\": %llu, \"hbm_gbps\": %g, \"hbm_gbps_kernels\": %g, \"hbm_peak_gbps\": %g, "
@@ -483,7 +484,7 @@ static void print_json(const struct run_args *a, const struct cc_plan *p, const 
 }
 
 /* --trace: a recorder for the run, its parameters in the trace header. */
-static int start_trace(const struct run_args *a, const struct sim_chip_desc *chip, const struct cc_plan *p,
+static int start_trace(const struct run_args *a, const struct chip_desc *chip, const struct cc_plan *p,
                        struct trc_recorder **out)
 {
     struct trc_recorder *r = NULL;
@@ -546,8 +547,8 @@ int cmd_run(int argc, char **argv)
     double t0 = now_s();
     struct base_diag d;
     base_diag_clear(&d);
-    static struct sim_chip_desc chip;
-    if (sim_chip_load(a.chip_name, &chip, &d) != BASE_OK) {
+    static struct chip_desc chip;
+    if (chip_load(a.chip_name, &chip, &d) != BASE_OK) {
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
@@ -557,7 +558,7 @@ int cmd_run(int argc, char **argv)
      * mesh of N) runs partitioned; m0 stays the program the golden
      * interpreter runs */
     struct graph_module *m0 = NULL;
-    bool partition = a.mesh || a.n_shards || (a.chips > 1 && graph_module_mesh_size(m) == 1);
+    bool partition = a.mesh || a.n_shards || (a.chips > 1 && interp_module_mesh_size(m) == 1);
     if (partition) {
         char mesh_buf[32], *text = NULL;
         size_t len = 0;
@@ -592,7 +593,7 @@ int cmd_run(int argc, char **argv)
     int n_sims = 0;
     struct base_tensor **outs = NULL;
     struct rt_report *reps = NULL;
-    struct graph_interp_result gold;
+    struct interp_result gold;
     memset(&gold, 0, sizeof gold);
     struct trc_recorder *rec = NULL;
     rc = TOOL_FAIL;
@@ -676,10 +677,10 @@ int cmd_run(int argc, char **argv)
         sims[c] = NULL;
     }
     if (a.check) {
-        struct graph_interp_options io;
+        struct interp_options io;
         memset(&io, 0, sizeof io);
         io.num_partitions = m0 ? 1 : cc_plan_num_partitions(p); /* the unsharded program, or the SPMD one */
-        if (graph_interp_run(m0 ? m0 : m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
+        if (interp_run(m0 ? m0 : m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
             if (a.json) printf("}\n");
             tool_print_diag(&d);
             goto done;
@@ -743,7 +744,7 @@ done:
     if (outs && p)
         for (int i = 0; i < cc_plan_n_outputs(p); i++) base_tensor_release(outs[i]);
     free(outs);
-    graph_interp_result_free(&gold);
+    interp_result_free(&gold);
     for (int c = 0; reps && c < n_sims; c++) rt_report_free(&reps[c]);
     free(reps);
     for (int c = 0; sims && c < n_sims; c++) sim_destroy(sims[c]);

@@ -18,7 +18,7 @@ static void on_wait(void *user, uint64_t now_ps, const struct sim_wait_record *r
 static enum base_status add_lanes(struct trc_recorder *r)
 {
     struct trc_trace *t = r->t;
-    const struct sim_chip_desc *c = &r->chip;
+    const struct chip_desc *c = &r->chip;
     struct trc_lane l;
     memset(&l, 0, sizeof l);
     l.kind = TRC_LANE_KERNELS;
@@ -44,7 +44,7 @@ static enum base_status add_lanes(struct trc_recorder *r)
     return BASE_OK;
 }
 
-enum base_status trc_recorder_create(const struct sim_chip_desc *chip, uint32_t chip_index, struct trc_recorder **out)
+enum base_status trc_recorder_create(const struct chip_desc *chip, uint32_t chip_index, struct trc_recorder **out)
 {
     struct trc_recorder *r = calloc(1, sizeof *r);
     *out = NULL;
@@ -430,7 +430,7 @@ static enum base_status add_counter(struct trc_recorder *r, const char *name, co
  * share of the memory per partition; 0 between launches. */
 static enum base_status add_occupancy(struct trc_recorder *r, uint32_t *sort)
 {
-    const struct sim_chip_desc *c = &r->chip;
+    const struct chip_desc *c = &r->chip;
     for (uint32_t core = 0; core < c->cores; core++)
         for (int m = 0; m < 2; m++) {
             double cap = (double)(m ? c->accumulator.bytes_per_partition : c->scratchpad.bytes_per_partition);
@@ -477,7 +477,7 @@ static enum base_status add_counters(struct trc_recorder *r, uint32_t sort)
     double *acc = calloc(n, sizeof *acc);
     if (!acc) return BASE_ERR_NOMEM;
     enum base_status st = BASE_OK;
-    const struct sim_chip_desc *c = &r->chip;
+    const struct chip_desc *c = &r->chip;
     /* HBM */
     for (uint32_t core = 0; core < c->cores; core++)
         for (uint32_t e = 0; e < c->n_engines; e++) {

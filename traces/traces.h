@@ -181,7 +181,7 @@ struct trc_recorder;
 
 /* A recorder for one chip (chip index `chip_index`: the process it lands
  * in).  The chip description is copied. */
-enum base_status trc_recorder_create(const struct sim_chip_desc *chip, uint32_t chip_index, struct trc_recorder **out);
+enum base_status trc_recorder_create(const struct chip_desc *chip, uint32_t chip_index, struct trc_recorder **out);
 void trc_recorder_destroy(struct trc_recorder *r);
 /* The hooks to pass in sim_options.hooks (they point at r). */
 const struct sim_hooks *trc_recorder_hooks(struct trc_recorder *r);

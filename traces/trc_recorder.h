@@ -25,7 +25,7 @@ struct trc_sig_ring {
 };
 
 struct trc_recorder {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     uint32_t chip_index;
     struct trc_trace *t;
     struct sim_hooks hooks;

@@ -10,6 +10,7 @@
 
 #include "compiler/cc_internal.h"
 #include "sim/sim.h"
+#include "interp/interp.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -184,11 +185,11 @@ static inline void kt_write(struct sim *s, uint64_t addr, const struct base_tens
     }
 }
 
-static inline void kt_load_chip(const char *name, struct sim_chip_desc *c)
+static inline void kt_load_chip(const char *name, struct chip_desc *c)
 {
     struct base_diag d;
     base_diag_clear(&d);
-    if (sim_chip_load(name, c, &d) != BASE_OK) {
+    if (chip_load(name, c, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("cannot load chip %s", name);
     }
@@ -202,7 +203,7 @@ struct kt_run {
 };
 
 /* Emits k for n_cores cores (0: all of the chip's) and runs it (hooks may be NULL). */
-static inline void kt_run_hooks(struct kt *t, const struct sim_chip_desc *chip, cc_emit_fn fn, bool timing_only,
+static inline void kt_run_hooks(struct kt *t, const struct chip_desc *chip, cc_emit_fn fn, bool timing_only,
                                 uint32_t n_cores, struct kt_run *r, const struct sim_hooks *hooks)
 {
     memset(r, 0, sizeof *r);
@@ -276,7 +277,7 @@ static inline void kt_run_hooks(struct kt *t, const struct sim_chip_desc *chip, 
     free(progs);
 }
 
-static inline void kt_run(struct kt *t, const struct sim_chip_desc *chip, cc_emit_fn fn, bool timing_only,
+static inline void kt_run(struct kt *t, const struct chip_desc *chip, cc_emit_fn fn, bool timing_only,
                           uint32_t n_cores, struct kt_run *r)
 {
     kt_run_hooks(t, chip, fn, timing_only, n_cores, r, NULL);
@@ -326,14 +327,14 @@ static inline void kt_compare(const struct base_tensor *got, const struct base_t
  * (all its cores), and compares every output (ulps as kt_compare). */
 static inline void kt_check(struct kt *t, const char *chip_name, cc_emit_fn fn, double ulps)
 {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     kt_load_chip(chip_name, &chip);
-    struct graph_interp_options io;
+    struct interp_options io;
     memset(&io, 0, sizeof io);
-    struct graph_interp_result res;
+    struct interp_result res;
     struct base_diag d;
     base_diag_clear(&d);
-    if (graph_interp_run(t->m, NULL, t->args, t->n_args, &io, &res, &d) != BASE_OK) {
+    if (interp_run(t->m, NULL, t->args, t->n_args, &io, &res, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("interpreter failed");
     }
@@ -345,7 +346,7 @@ static inline void kt_check(struct kt *t, const char *chip_name, cc_emit_fn fn, 
         kt_compare(r.outs[i], res.outputs[i], ulps, what);
     }
     kt_run_free(&r);
-    graph_interp_result_free(&res);
+    interp_result_free(&res);
 }
 
 /* Both chips the issue names. */
@@ -365,15 +366,15 @@ static inline void kt_check_vs_interp(const char *src, const char *ref, enum cc_
     struct kt t;
     kt_parse(&t, src, kind);
     kt_random_inputs(&t, seed, 1.0);
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     kt_load_chip(chip_name, &chip);
     struct graph_module *rm = ref ? prog_parse(ref) : t.m;
-    struct graph_interp_options io;
+    struct interp_options io;
     memset(&io, 0, sizeof io);
-    struct graph_interp_result res;
+    struct interp_result res;
     struct base_diag d;
     base_diag_clear(&d);
-    if (graph_interp_run(rm, NULL, t.args, t.n_args, &io, &res, &d) != BASE_OK) {
+    if (interp_run(rm, NULL, t.args, t.n_args, &io, &res, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("interpreter failed");
     }
@@ -385,7 +386,7 @@ static inline void kt_check_vs_interp(const char *src, const char *ref, enum cc_
         kt_compare(r.outs[i], res.outputs[i], ulps, what);
     }
     kt_run_free(&r);
-    graph_interp_result_free(&res);
+    interp_result_free(&res);
     if (ref) graph_module_destroy(rm);
     kt_free(&t);
 }

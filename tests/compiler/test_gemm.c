@@ -13,7 +13,7 @@
 struct run {
     uint64_t total_ps, total_cycles, instructions;
     uint64_t busy_pe, busy_dma_max;   /* summed over systolic engines; the busiest DMA queue */
-    uint64_t busy[SIM_MAX_ENGINES];
+    uint64_t busy[CHIP_MAX_ENGINES];
     struct base_tensor *c;            /* C[M, N] (functional runs) */
     struct cc_gemm_plan plan;
     struct cc_gemm_model model;
@@ -35,7 +35,7 @@ static struct base_tensor *random_matrix(enum base_dtype dt, int64_t rows, int64
 }
 
 /* Builds and runs the GEMM (A, B NULL: timing only); checks on unless told. */
-static void gemm_run(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg, const struct base_tensor *a,
+static void gemm_run(const struct chip_desc *chip, const struct cc_gemm_config *cfg, const struct base_tensor *a,
                      const struct base_tensor *b, bool checks, struct run *r)
 {
     memset(r, 0, sizeof *r);
@@ -66,7 +66,7 @@ static void gemm_run(const struct sim_chip_desc *chip, const struct cc_gemm_conf
     r->total_ps = st->total_ps;
     r->total_cycles = st->total_cycles;
     r->instructions = st->instructions;
-    for (uint32_t i = 0; i < st->n_engines && i < SIM_MAX_ENGINES; i++) {
+    for (uint32_t i = 0; i < st->n_engines && i < CHIP_MAX_ENGINES; i++) {
         r->busy[i] = st->engines[i].busy_ps;
         if (st->engines[i].kind == ISA_ENGINE_SYSTOLIC) r->busy_pe += st->engines[i].busy_ps;
         if (st->engines[i].kind == ISA_ENGINE_DMA && st->engines[i].busy_ps > r->busy_dma_max)
@@ -95,16 +95,16 @@ static void config(struct cc_gemm_config *c, uint32_t m, uint32_t k, uint32_t n,
     c->ideal_memory = ideal;
 }
 
-static struct sim_chip_desc *chip_load(const char *name)
+static struct chip_desc *load_chip(const char *name)
 {
-    static struct sim_chip_desc c;
+    static struct chip_desc c;
     struct base_diag d;
     base_diag_clear(&d);
-    if (sim_chip_load(name, &c, &d) != BASE_OK) fail_msg("chip %s: %s", name, d.msg);
+    if (chip_load(name, &c, &d) != BASE_OK) fail_msg("chip %s: %s", name, d.msg);
     return &c;
 }
 
-static const struct sim_engine_desc *first_pe(const struct sim_chip_desc *c)
+static const struct chip_engine_desc *first_pe(const struct chip_desc *c)
 {
     for (uint32_t i = 0; i < c->n_engines; i++)
         if (c->engines[i].kind == ISA_ENGINE_SYSTOLIC) return &c->engines[i];
@@ -112,7 +112,7 @@ static const struct sim_engine_desc *first_pe(const struct sim_chip_desc *c)
     return NULL;
 }
 
-static uint32_t n_pe(const struct sim_chip_desc *c)
+static uint32_t n_pe(const struct chip_desc *c)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < c->n_engines; i++) n += c->engines[i].kind == ISA_ENGINE_SYSTOLIC;
@@ -128,29 +128,29 @@ static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 static uint64_t piece(uint64_t total, uint64_t tile, uint64_t i) { return min_u64(tile, total - i * tile); }
 
 /* cycles to stream T rows / load Sr rows on array d */
-static uint64_t S_of(const struct sim_engine_desc *d, uint64_t T, enum sim_rate_class rc)
+static uint64_t S_of(const struct chip_engine_desc *d, uint64_t T, enum chip_rate_class rc)
 {
     uint64_t s = (uint64_t)ceil((double)T / d->rows_per_cycle[rc] - 1e-9);
     return s < d->min_stream_cycles ? d->min_stream_cycles : s;
 }
-static uint64_t L_of(const struct sim_engine_desc *d, uint64_t Sr) { return cdiv(Sr, d->load_rows_per_cycle); }
+static uint64_t L_of(const struct chip_engine_desc *d, uint64_t Sr) { return cdiv(Sr, d->load_rows_per_cycle); }
 
 /* SCALE-Sim's accounting on one generic array, folds of the used rows /
  * cols: each fold 2 Sr + Sc + T - 2 (with L = Sr, S = T at rate 1), the
  * streamed dim cut into pieces by the ISA limits (K: partitions; N: an
  * accumulator bank; M: accumulator partitions), fill and drain paid once. */
-static uint64_t generic_closed_form(const struct sim_chip_desc *c, const struct cc_gemm_config *cfg)
+static uint64_t generic_closed_form(const struct chip_desc *c, const struct cc_gemm_config *cfg)
 {
-    const struct sim_engine_desc *d = first_pe(c);
-    enum sim_rate_class rc = sim_rate_class_of(cfg->dtype);
+    const struct chip_engine_desc *d = first_pe(c);
+    enum chip_rate_class rc = chip_rate_class_of(cfg->dtype);
     uint64_t psp = c->scratchpad.partitions, pacc = c->accumulator.partitions;
     uint64_t bank = c->accumulator.bytes_per_partition / c->accumulator.banks / 4;
     uint64_t M = cfg->m, K = cfg->k, N = cfg->n, R = d->rows, C = d->cols, D = d->dispatch_cycles;
     /* (held rows dim, its tile), (held cols dim, its tile), (streamed dim, its piece) */
     uint64_t sr, srt, sc, sct, t, tp;
     switch (d->dataflow) {
-    case SIM_DATAFLOW_OS: sr = M, srt = min_u64(R, pacc), sc = N, sct = min_u64(C, bank), t = K, tp = psp; break;
-    case SIM_DATAFLOW_IS: sr = K, srt = min_u64(R, psp), sc = N, sct = min_u64(C, bank), t = M, tp = pacc; break;
+    case CHIP_DATAFLOW_OS: sr = M, srt = min_u64(R, pacc), sc = N, sct = min_u64(C, bank), t = K, tp = psp; break;
+    case CHIP_DATAFLOW_IS: sr = K, srt = min_u64(R, psp), sc = N, sct = min_u64(C, bank), t = M, tp = pacc; break;
     default: sr = K, srt = min_u64(R, psp), sc = M, sct = min_u64(C, pacc), t = N, tp = bank; break;
     }
     srt = min_u64(srt, sr);
@@ -169,10 +169,10 @@ static uint64_t generic_closed_form(const struct sim_chip_desc *c, const struct 
 /* The preload pipeline on every MXU of the core (ws): matmul i issues
  * max(S_{i-1}, D + L_i) after i - 1; each MXU takes every n_pe-th M tile and
  * runs its K tiles x N pieces (the stationary tile reused along N: L = 0). */
-static uint64_t preload_closed_form(const struct sim_chip_desc *c, const struct cc_gemm_config *cfg)
+static uint64_t preload_closed_form(const struct chip_desc *c, const struct cc_gemm_config *cfg)
 {
-    const struct sim_engine_desc *d = first_pe(c);
-    enum sim_rate_class rc = sim_rate_class_of(cfg->dtype);
+    const struct chip_engine_desc *d = first_pe(c);
+    enum chip_rate_class rc = chip_rate_class_of(cfg->dtype);
     uint64_t kt = min_u64(min_u64(d->rows, c->scratchpad.partitions), cfg->k);
     uint64_t mt = min_u64(min_u64(d->cols, c->accumulator.partitions), cfg->m);
     uint64_t nt = min_u64(c->accumulator.bytes_per_partition / c->accumulator.banks / 4, cfg->n);
@@ -209,14 +209,14 @@ static float bf16r(float v) { return base_bf16_to_f32(base_f32_to_bf16(v)); }
 /* C = A @ B as the arrays compute it: inputs in cfg->dtype, products rounded
  * to f32, one f32 sum per element in k order; TPU f32 through bf16 passes
  * (1: a0 b0; 3: + a0 b1 + a1 b0; 6: + a0 b2 + a1 b1 + a2 b0). */
-static struct base_tensor *reference(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg,
+static struct base_tensor *reference(const struct chip_desc *chip, const struct cc_gemm_config *cfg,
                                      const struct base_tensor *a, const struct base_tensor *b, bool to_out)
 {
     uint32_t M = cfg->m, K = cfg->k, N = cfg->n;
     uint32_t passes = cfg->precision == ISA_PREC_HIGHEST ? chip->fp32_passes_highest
                       : cfg->precision == ISA_PREC_HIGH  ? chip->fp32_passes_high
                                                          : chip->fp32_passes_default;
-    bool split = cfg->dtype == BASE_DT_F32 && chip->family == SIM_FAMILY_TPU && (passes == 1 || passes == 3 || passes == 6);
+    bool split = cfg->dtype == BASE_DT_F32 && chip->family == CHIP_FAMILY_TPU && (passes == 1 || passes == 3 || passes == 6);
     static const int pa[6] = {0, 0, 1, 0, 1, 2}, pb[6] = {0, 1, 0, 2, 1, 0};
     int64_t dims[2] = {M, N};
     struct base_tensor *c;
@@ -277,7 +277,7 @@ static void expect_equal_bits(const struct base_tensor *got, const struct base_t
 
 /* Functional run of cfg on chip, compared bit for bit with the reference
  * (and the library's cc_gemm_reference with it). */
-static void expect_functional(const struct sim_chip_desc *chip, const struct cc_gemm_config *cfg)
+static void expect_functional(const struct chip_desc *chip, const struct cc_gemm_config *cfg)
 {
     uint64_t seed = test_seed();
     struct base_tensor *a = random_matrix(cfg->dtype, cfg->m, cfg->k, seed);
@@ -299,14 +299,14 @@ static void expect_functional(const struct sim_chip_desc *chip, const struct cc_
 
 /* A test chip (tests/sim/sim_test_util.h) with its array replaced by a
  * generic R x C one in dataflow df. */
-static void generic_chip(struct sim_chip_desc *out, uint32_t R, uint32_t C, enum sim_dataflow df)
+static void generic_chip(struct chip_desc *out, uint32_t R, uint32_t C, enum chip_dataflow df)
 {
-    struct sim_chip_desc base;
+    struct chip_desc base;
     tchip_init(&base);
     struct base_diag d;
     base_diag_clear(&d);
     if (cc_gemm_array_chip(&base, R, C, df, out, &d) != BASE_OK) fail_msg("array chip: %s", d.msg);
-    const struct sim_engine_desc *pe = first_pe(out);
+    const struct chip_engine_desc *pe = first_pe(out);
     assert_false(pe->preload);
     assert_int_equal(pe->rows, R);
     assert_int_equal(pe->cols, C);
@@ -321,12 +321,12 @@ struct shape {
 /* Ideal memory, every dataflow, shapes on and off the array's multiples:
  * the simulated cycles are within 1% of the closed form (and equal the
  * library's model of it). */
-static void expect_generic_closed_form(enum sim_dataflow df)
+static void expect_generic_closed_form(enum chip_dataflow df)
 {
     static const struct shape shapes[] = {{96, 64, 144}, {100, 77, 300}, {37, 200, 50}, {130, 300, 700}};
     static const uint32_t arrays[][2] = {{32, 48}, {64, 64}};
     for (size_t a = 0; a < ARRAY_LEN(arrays); a++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         generic_chip(&chip, arrays[a][0], arrays[a][1], df);
         for (size_t i = 0; i < ARRAY_LEN(shapes); i++) {
             struct cc_gemm_config cfg;
@@ -346,19 +346,19 @@ static void expect_generic_closed_form(enum sim_dataflow df)
 static void test_gemm_ideal_ws_matches_closed_form(void **state)
 {
     (void)state;
-    expect_generic_closed_form(SIM_DATAFLOW_WS);
+    expect_generic_closed_form(CHIP_DATAFLOW_WS);
 }
 
 static void test_gemm_ideal_os_matches_closed_form(void **state)
 {
     (void)state;
-    expect_generic_closed_form(SIM_DATAFLOW_OS);
+    expect_generic_closed_form(CHIP_DATAFLOW_OS);
 }
 
 static void test_gemm_ideal_is_matches_closed_form(void **state)
 {
     (void)state;
-    expect_generic_closed_form(SIM_DATAFLOW_IS);
+    expect_generic_closed_form(CHIP_DATAFLOW_IS);
 }
 
 /* On a multiple of the array the fold sum is SCALE-Sim's paper form:
@@ -366,17 +366,17 @@ static void test_gemm_ideal_is_matches_closed_form(void **state)
 static void test_gemm_ideal_multiple_equals_scalesim_paper_form(void **state)
 {
     (void)state;
-    const enum sim_dataflow dfs[3] = {SIM_DATAFLOW_WS, SIM_DATAFLOW_OS, SIM_DATAFLOW_IS};
+    const enum chip_dataflow dfs[3] = {CHIP_DATAFLOW_WS, CHIP_DATAFLOW_OS, CHIP_DATAFLOW_IS};
     for (int i = 0; i < 3; i++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         generic_chip(&chip, 32, 32, dfs[i]);
-        const struct sim_engine_desc *d = first_pe(&chip);
+        const struct chip_engine_desc *d = first_pe(&chip);
         struct cc_gemm_config cfg;
         config(&cfg, 64, 96, 128, BASE_DT_BF16, true);
         struct run r;
         gemm_run(&chip, &cfg, NULL, NULL, true, &r);
-        uint64_t sr = dfs[i] == SIM_DATAFLOW_OS ? cfg.m : cfg.k, sc = dfs[i] == SIM_DATAFLOW_WS ? cfg.m : cfg.n;
-        uint64_t T = dfs[i] == SIM_DATAFLOW_WS ? cfg.n : dfs[i] == SIM_DATAFLOW_OS ? cfg.k : cfg.m;
+        uint64_t sr = dfs[i] == CHIP_DATAFLOW_OS ? cfg.m : cfg.k, sc = dfs[i] == CHIP_DATAFLOW_WS ? cfg.m : cfg.n;
+        uint64_t T = dfs[i] == CHIP_DATAFLOW_WS ? cfg.n : dfs[i] == CHIP_DATAFLOW_OS ? cfg.k : cfg.m;
         uint64_t paper = cdiv(sr, d->rows) * cdiv(sc, d->cols) * (2 * d->rows + d->cols + T - 2);
         assert_int_equal(r.total_cycles, paper);
         assert_int_equal(r.model.scalesim_cycles, paper);
@@ -387,7 +387,7 @@ static void test_gemm_ideal_multiple_equals_scalesim_paper_form(void **state)
 static void test_gemm_ideal_preload_tpu_matches_closed_form(void **state)
 {
     (void)state;
-    const struct sim_chip_desc *chip = chip_load("tpu-v5e");
+    const struct chip_desc *chip = load_chip("tpu-v5e");
     assert_true(first_pe(chip)->preload);
     assert_true(n_pe(chip) > 1);
     static const struct shape shapes[] = {{512, 256, 1024}, {300, 200, 700}, {1024, 384, 640}};
@@ -407,8 +407,8 @@ static void test_gemm_ideal_preload_tpu_matches_closed_form(void **state)
 static void test_gemm_v6e_fills_256_row_arrays(void **state)
 {
     (void)state;
-    const struct sim_chip_desc *chip = chip_load("tpu-v6e");
-    const struct sim_engine_desc *d = first_pe(chip);
+    const struct chip_desc *chip = load_chip("tpu-v6e");
+    const struct chip_engine_desc *d = first_pe(chip);
     assert_int_equal(d->rows, 256);
     assert_int_equal(chip->scratchpad.partitions, d->rows);
     struct cc_gemm_config cfg;
@@ -417,14 +417,14 @@ static void test_gemm_v6e_fills_256_row_arrays(void **state)
     gemm_run(chip, &cfg, NULL, NULL, true, &r);
     assert_int_equal(r.plan.kt, d->rows);
     double secs = (double)r.total_ps * 1e-12;
-    double peak = (double)n_pe(chip) * d->rows * d->cols * 2 * d->clock_ghz * 1e9 * d->rows_per_cycle[SIM_RATE_BF16];
+    double peak = (double)n_pe(chip) * d->rows * d->cols * 2 * d->clock_ghz * 1e9 * d->rows_per_cycle[CHIP_RATE_BF16];
     assert_true(2.0 * cfg.m * cfg.n * cfg.k / secs > 0.9 * peak);
 }
 
 static void test_gemm_functional_bf16_matches_reference(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     tchip_init(&chip);
     static const struct shape shapes[] = {{128, 128, 512}, {100, 300, 70}, {1, 1, 1}, {260, 130, 600}};
     for (size_t i = 0; i < ARRAY_LEN(shapes); i++) {
@@ -439,13 +439,13 @@ static void test_gemm_functional_bf16_matches_reference(void **state)
 static void test_gemm_functional_f32_matches_reference(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     tchip_init(&chip); /* Neuron-like: native f32 */
     struct cc_gemm_config cfg;
     config(&cfg, 70, 200, 130, BASE_DT_F32, false);
     expect_functional(&chip, &cfg);
     /* TPU: f32 through 1, 3 and 6 bf16 passes */
-    const struct sim_chip_desc *tpu = chip_load("tpu-v5e");
+    const struct chip_desc *tpu = load_chip("tpu-v5e");
     for (int p = 0; p < ISA_PREC_COUNT; p++) {
         config(&cfg, 70, 200, 130, BASE_DT_F32, false);
         cfg.precision = (enum isa_precision)p;
@@ -456,7 +456,7 @@ static void test_gemm_functional_f32_matches_reference(void **state)
 static void test_gemm_functional_fp8_matches_reference(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     tchip_init(&chip);
     struct cc_gemm_config cfg;
     config(&cfg, 150, 260, 90, BASE_DT_F8E4M3FN, false);
@@ -468,9 +468,9 @@ static void test_gemm_functional_fp8_matches_reference(void **state)
 static void test_gemm_functional_generic_dataflows(void **state)
 {
     (void)state;
-    const enum sim_dataflow dfs[3] = {SIM_DATAFLOW_WS, SIM_DATAFLOW_OS, SIM_DATAFLOW_IS};
+    const enum chip_dataflow dfs[3] = {CHIP_DATAFLOW_WS, CHIP_DATAFLOW_OS, CHIP_DATAFLOW_IS};
     for (int i = 0; i < 3; i++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         generic_chip(&chip, 32, 48, dfs[i]);
         struct cc_gemm_config cfg;
         config(&cfg, 70, 90, 110, BASE_DT_BF16, false);
@@ -484,7 +484,7 @@ static void test_gemm_functional_generic_dataflows(void **state)
 static void test_gemm_timing_only_equals_functional(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     tchip_init(&chip);
     struct cc_gemm_config cfg;
     config(&cfg, 200, 300, 600, BASE_DT_BF16, false);
@@ -506,7 +506,7 @@ static void test_gemm_timing_only_equals_functional(void **state)
 static void test_gemm_runs_are_deterministic(void **state)
 {
     (void)state;
-    const struct sim_chip_desc *chip = chip_load("trn2");
+    const struct chip_desc *chip = load_chip("trn2");
     struct cc_gemm_config cfg;
     config(&cfg, 512, 1024, 1024, BASE_DT_BF16, false);
     struct run a, b;
@@ -522,7 +522,7 @@ static void test_gemm_runs_are_deterministic(void **state)
 static void test_gemm_checks_catch_a_dropped_wait(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     tchip_init(&chip);
     struct cc_gemm_config cfg;
     config(&cfg, 128, 256, 512, BASE_DT_BF16, false);
@@ -570,7 +570,7 @@ static void test_gemm_checks_catch_a_dropped_wait(void **state)
 static void test_gemm_double_buffering_overlaps(void **state)
 {
     (void)state;
-    const struct sim_chip_desc *chip = chip_load("trn2");
+    const struct chip_desc *chip = load_chip("trn2");
     struct cc_gemm_config cfg;
     config(&cfg, 2048, 2048, 2048, BASE_DT_BF16, false);
     struct run r;
@@ -585,7 +585,7 @@ static void test_gemm_double_buffering_overlaps(void **state)
 static void test_gemm_more_bandwidth_never_slower(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     tchip_init(&chip);
     struct cc_gemm_config cfg;
     config(&cfg, 256, 512, 1024, BASE_DT_BF16, false);
@@ -610,7 +610,7 @@ static void test_gemm_more_bandwidth_never_slower(void **state)
 static void test_gemm_program_stays_compact(void **state)
 {
     (void)state;
-    const struct sim_chip_desc *chip = chip_load("trn2");
+    const struct chip_desc *chip = load_chip("trn2");
     struct cc_gemm_config cfg;
     uint64_t count[2];
     for (int i = 0; i < 2; i++) {
@@ -635,7 +635,7 @@ static void test_gemm_program_stays_compact(void **state)
 static void test_gemm_rejects_unsupported(void **state)
 {
     (void)state;
-    const struct sim_chip_desc *chip = chip_load("tpu-v5e"); /* no fp8 */
+    const struct chip_desc *chip = load_chip("tpu-v5e"); /* no fp8 */
     struct cc_gemm_config cfg;
     config(&cfg, 128, 128, 128, BASE_DT_F8E4M3FN, false);
     struct base_diag d;

@@ -173,7 +173,7 @@ static int64_t conv_prec_far(const char *chip_name, cc_emit_fn fn)
     kt_random_inputs(&t, 1, 1.0);
     for (int64_t i = 0; i < 2 * 9 * 4; i++) kt_set(&t, 0, i, cx_val(i));
     for (int64_t i = 0; i < 3 * 4 * 5; i++) kt_set(&t, 1, i, cw_val(i));
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     kt_load_chip(chip_name, &chip);
     struct kt_run r;
     kt_run(&t, &chip, fn, false, 1, &r);
@@ -229,7 +229,7 @@ static void test_k_conv_empty(void **state)
                                       "{batch_group_count = 1 : i64, feature_group_count = 1 : i64}");
     const char *chips[2] = {"tpu-v5e", "trn2"};
     for (int c = 0; c < 2; c++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         kt_load_chip(chips[c], &chip);
         for (int i = 0; i < 2; i++) {
             struct kt t;
@@ -255,11 +255,11 @@ static double conv_fraction(const char *chip_name, const char *src, double flops
 {
     struct kt t;
     kt_parse(&t, src, CC_K_CONV);
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     kt_load_chip(chip_name, &chip);
     struct kt_run r;
     kt_run(&t, &chip, cc_emit_conv, true, 0, &r);
-    double peak = sim_chip_peak_flops(&chip, SIM_RATE_BF16);
+    double peak = chip_peak_flops(&chip, CHIP_RATE_BF16);
     double frac = flops / ((double)r.st.total_ps * 1e-12) / peak;
     printf("  %s (%u cores): %.1f us, %.1f%% of the chip's bf16 peak, %llu instructions (emit %.3f s, sim %.3f s)\n",
            chip_name, chip.cores, (double)r.st.total_ps * 1e-6, 100 * frac, (unsigned long long)r.instructions, r.emit_s,

@@ -5,6 +5,7 @@
  * converts, epilogues, one core and several; and the 4096^3 bf16 timing bar
  * on tpu-v5e, tpu-v6e and trn2. */
 #include "tests/compiler/k_test_util.h"
+#include "interp/interp.h"
 
 /* The kernel of src run on chip `chip_name` over n_cores cores (0: all),
  * against the interpreter's run of ref (NULL: src itself) on the same
@@ -234,14 +235,14 @@ static void test_k_dot_tpu_precisions_within_tolerance(void **state)
         struct kt t;
         kt_parse(&t, src, CC_K_DOT);
         kt_random_inputs(&t, 14, 1.0);
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         kt_load_chip("tpu-v5e", &chip);
-        struct graph_interp_options io;
+        struct interp_options io;
         memset(&io, 0, sizeof io);
-        struct graph_interp_result res;
+        struct interp_result res;
         struct base_diag d;
         base_diag_clear(&d);
-        assert_int_equal(graph_interp_run(t.m, NULL, t.args, t.n_args, &io, &res, &d), BASE_OK);
+        assert_int_equal(interp_run(t.m, NULL, t.args, t.n_args, &io, &res, &d), BASE_OK);
         struct kt_run r;
         kt_run(&t, &chip, cc_emit_dot, false, 1, &r);
         int64_t differ = 0;
@@ -260,7 +261,7 @@ static void test_k_dot_tpu_precisions_within_tolerance(void **state)
         assert_true(differ > 0);
         assert_true(worst <= ldexp(1, bound_log2[pi]));
         kt_run_free(&r);
-        graph_interp_result_free(&res);
+        interp_result_free(&res);
         kt_free(&t);
     }
 }
@@ -311,19 +312,19 @@ static void test_k_dot_integers_exact(void **state)
             for (int64_t j = 0; j < t.args[a]->count; j++)
                 base_elem_set_i64(t.args[a]->dtype, t.args[a]->data, (size_t)j, (int64_t)base_rng_next(&r));
         for (int c = 0; c < 2; c++) {
-            struct graph_interp_options io;
+            struct interp_options io;
             memset(&io, 0, sizeof io);
-            struct graph_interp_result res;
+            struct interp_result res;
             struct base_diag d;
             base_diag_clear(&d);
-            assert_int_equal(graph_interp_run(t.m, NULL, t.args, t.n_args, &io, &res, &d), BASE_OK);
-            struct sim_chip_desc chip;
+            assert_int_equal(interp_run(t.m, NULL, t.args, t.n_args, &io, &res, &d), BASE_OK);
+            struct chip_desc chip;
             kt_load_chip(c ? "trn2" : "tpu-v5e", &chip);
             struct kt_run run;
             kt_run(&t, &chip, cc_emit_dot, false, c ? 2 : 1, &run);
             kt_compare(run.outs[0], res.outputs[0], 0, chip.name);
             kt_run_free(&run);
-            graph_interp_result_free(&res);
+            interp_result_free(&res);
         }
         kt_free(&t);
     }
@@ -363,7 +364,7 @@ static int64_t prec_run(const char *src, const char *chip_name, cc_emit_fn fn)
         for (int k = 0; k < PK; k++) kt_set(&t, 0, m * PK + k, prec_a(m, k));
     for (int k = 0; k < PK; k++)
         for (int n = 0; n < PN; n++) kt_set(&t, 1, k * PN + n, prec_b(k, n));
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     kt_load_chip(chip_name, &chip);
     struct kt_run r;
     kt_run(&t, &chip, fn, false, 1, &r);
@@ -454,7 +455,7 @@ static enum base_status emit_status(const char *src, const char *chip_name, char
 {
     struct kt t;
     kt_parse(&t, src, CC_K_DOT);
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     kt_load_chip(chip_name, &chip);
     struct cc_target tg;
     cc_target_init(&tg, &chip);
@@ -506,7 +507,7 @@ static void test_k_dot_algorithm_refused_or_ignored_for_integers(void **state)
             kt_set(&t, 0, i, lhs[i]);
             kt_set(&t, 1, i, rhs[i]);
         }
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         kt_load_chip(chips[c], &chip);
         struct kt_run r;
         kt_run(&t, &chip, cc_emit_dot, false, 1, &r);
@@ -536,7 +537,7 @@ static void test_k_dot_empty_contracting_dims_outer_product(void **state)
     static const float fa[3] = {1.5f, -2, 0.25f}, fb[2] = {4, -3};
     const char *chips[2] = {"tpu-v5e", "trn2"};
     for (int c = 0; c < 2; c++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         kt_load_chip(chips[c], &chip);
         struct kt t;
         kt_parse(&t, src, CC_K_DOT);
@@ -584,7 +585,7 @@ static void test_k_dot_zero_sized_contraction_is_zeros(void **state)
     for (int i = 0; i < 2; i++)
         for (int c = 0; c < 2; c++)
             for (uint32_t cores = 1; cores <= 2; cores++) {
-                struct sim_chip_desc chip;
+                struct chip_desc chip;
                 kt_load_chip(chips[c], &chip);
                 if (cores > chip.cores) continue;
                 struct kt t;
@@ -619,7 +620,7 @@ static void test_k_dot_rejects_f64(void **state)
     kt_parse(&t,
              DOT_MAIN("tensor<4x4xf64>", "tensor<4x4xf64>", "tensor<4x4xf64>", "contracting_dims = [1] x [0]"),
              CC_K_DOT);
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     kt_load_chip("trn2", &chip);
     struct cc_target tg;
     cc_target_init(&tg, &chip);
@@ -683,13 +684,13 @@ static void test_k_dot_epilogues(void **state)
                 for (int64_t j = 0; j < t.args[a]->count; j++)
                     base_elem_set_i64(t.args[a]->dtype, t.args[a]->data, (size_t)j, (int64_t)((j * 2654435761u + a) % 255) - 127);
         for (int c = 0; c < 3; c++) {
-            struct graph_interp_options io;
+            struct interp_options io;
             memset(&io, 0, sizeof io);
-            struct graph_interp_result res;
+            struct interp_result res;
             struct base_diag d;
             base_diag_clear(&d);
-            assert_int_equal(graph_interp_run(t.m, NULL, t.args, t.n_args, &io, &res, &d), BASE_OK);
-            struct sim_chip_desc chip;
+            assert_int_equal(interp_run(t.m, NULL, t.args, t.n_args, &io, &res, &d), BASE_OK);
+            struct chip_desc chip;
             kt_load_chip(c ? "trn2" : "tpu-v5e", &chip);
             struct kt_run run;
             kt_run(&t, &chip, cc_emit_dot, false, c == 2 ? 3 : 1, &run);
@@ -699,7 +700,7 @@ static void test_k_dot_epilogues(void **state)
                 kt_compare(run.outs[o], res.outputs[o], 0, what);
             }
             kt_run_free(&run);
-            graph_interp_result_free(&res);
+            interp_result_free(&res);
         }
         kt_free(&t);
     }
@@ -707,7 +708,7 @@ static void test_k_dot_epilogues(void **state)
     /* without k_elem.c's tile sources an epilogue is refused, located */
     struct kt t;
     kt_parse(&t, epilogues[0], CC_K_DOT);
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     kt_load_chip("trn2", &chip);
     struct cc_target tg;
     cc_target_init(&tg, &chip);
@@ -732,12 +733,12 @@ static double dot_4096_fraction(const char *chip_name)
              DOT_MAIN("tensor<4096x4096xbf16>", "tensor<4096x4096xbf16>", "tensor<4096x4096xbf16>",
                       "contracting_dims = [1] x [0]"),
              CC_K_DOT);
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     kt_load_chip(chip_name, &chip);
     struct kt_run r;
     kt_run(&t, &chip, cc_emit_dot, true, 0, &r);
     double flops = 2.0 * 4096.0 * 4096.0 * 4096.0;
-    double peak = sim_chip_peak_flops(&chip, SIM_RATE_BF16);
+    double peak = chip_peak_flops(&chip, CHIP_RATE_BF16);
     double frac = flops / ((double)r.st.total_ps * 1e-12) / peak;
     printf("  4096^3 bf16 on %s (%u cores): %.3f us, %.1f%% of the chip's %.1f TFLOP/s (emit %.3f s, sim %.3f s)\n",
            chip_name, chip.cores, (double)r.st.total_ps * 1e-6, 100 * frac, peak * 1e-12, r.emit_s, r.sim_s);

@@ -251,7 +251,7 @@ static void big_add(const char *chip_name, int N)
              "  func.return %%r : tensor<%dx%dxf32>\n}\n",
              N, N, N, N, N, N, N, N, N, N);
     kt_parse(&t, src, CC_K_ELEMENTWISE);
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     kt_load_chip(chip_name, &chip);
     struct kt_run r;
     kt_run(&t, &chip, cc_emit_elementwise, true, 0, &r);
@@ -346,7 +346,7 @@ static void test_k_elem_double_buffering_overlaps(void **state)
                  "  %r = stablehlo.tanh %s : tensor<4096x4096xbf16>\n"
                  "  func.return %r : tensor<4096x4096xbf16>\n}\n",
                  CC_K_ELEMENTWISE);
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         kt_load_chip(chips[c], &chip);
         struct overlap_rec o;
         memset(&o, 0, sizeof o);
@@ -376,7 +376,7 @@ static void test_k_elem_too_small_scratchpad_is_a_located_limit(void **state)
                  "  %r = stablehlo.add %a, %b : tensor<64x64xf32>\n"
                  "  func.return %r : tensor<64x64xf32>\n}\n",
              CC_K_ELEMENTWISE);
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     kt_load_chip("trn2", &chip);
     chip.scratchpad.bytes_per_partition = 256;
     struct cc_target tg;
@@ -398,7 +398,7 @@ static void test_k_elem_too_small_scratchpad_is_a_located_limit(void **state)
 static void test_k_elem_target_engines_by_kind(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct cc_target tg;
     kt_load_chip("trn2", &chip);
     cc_target_init(&tg, &chip);
@@ -460,7 +460,7 @@ static void test_k_elem_reduce_precision_hand_values(void **state)
         kt_parse(&t, src, CC_K_ELEMENTWISE);
         kt_random_inputs(&t, 1, 1.0);
         for (int i = 0; i < 10; i++) kt_set(&t, 0, i, in[i]);
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         kt_load_chip(chips[c], &chip);
         struct kt_run r;
         kt_run(&t, &chip, cc_emit_elementwise, false, 1, &r);

@@ -6,14 +6,15 @@
 
 #include "compiler/compiler.h"
 #include "runtime/runtime.h"
+#include "interp/interp.h"
 
 #include <stdio.h>
 
-static void load_chip(const char *name, struct sim_chip_desc *c)
+static void load_chip(const char *name, struct chip_desc *c)
 {
     struct base_diag d;
     base_diag_clear(&d);
-    if (sim_chip_load(name, c, &d) != BASE_OK) {
+    if (chip_load(name, c, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("cannot load %s", name);
     }
@@ -44,17 +45,17 @@ static int make_inputs(struct graph_module *m, struct base_tensor **in, const in
  * output with the interpreter's, bit for bit. */
 static void check_on(const char *src, const char *chip_name, const int64_t *idx, int n_idx)
 {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip(chip_name, &chip);
     struct graph_module *m = prog_parse(src);
     struct base_tensor *in[8] = {NULL};
     int n = make_inputs(m, in, idx, n_idx);
-    struct graph_interp_options io;
+    struct interp_options io;
     memset(&io, 0, sizeof io);
-    struct graph_interp_result gold;
+    struct interp_result gold;
     struct base_diag d;
     base_diag_clear(&d);
-    if (graph_interp_run(m, NULL, in, n, &io, &gold, &d) != BASE_OK) {
+    if (interp_run(m, NULL, in, n, &io, &gold, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("interpreter");
     }
@@ -98,7 +99,7 @@ static void check_on(const char *src, const char *chip_name, const int64_t *idx,
         rt_report_free(&rep);
         cc_plan_destroy(plan);
     }
-    graph_interp_result_free(&gold);
+    interp_result_free(&gold);
     for (int i = 0; i < n; i++) base_tensor_release(in[i]);
     graph_module_destroy(m);
 }
@@ -248,7 +249,7 @@ static void test_k_index_scatter_cropped_windows_match_interpreter(void **state)
  * want, exactly. */
 static void expect_on(const char *src, const char *chip_name, const double *const *vals, const double *want)
 {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip(chip_name, &chip);
     struct graph_module *m = prog_parse(src);
     const struct graph_block *blk = &graph_module_entry(m)->regions[0].blocks[0];
@@ -508,7 +509,7 @@ static void test_k_index_scatter_divide_is_not_lowered(void **state)
         "    stablehlo.return %s : tensor<f32>\n"
         "  }) : (tensor<8x6xf32>, tensor<4x1xi32>, tensor<4x6xf32>) -> tensor<8x6xf32>\n"
         "  func.return %r : tensor<8x6xf32>\n}\n";
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip("trn2", &chip);
     struct graph_module *m = prog_parse(src);
     struct cc_options o;

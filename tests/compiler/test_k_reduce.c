@@ -1,5 +1,6 @@
 /* Reductions on the simulator against the golden interpreter. */
 #include "tests/compiler/k_test_util.h"
+#include "interp/interp.h"
 
 static void run(const char *src, cc_emit_fn fn, enum cc_kernel_kind kind, uint64_t seed, double ulps)
 {
@@ -15,7 +16,7 @@ static void expect_values(struct kt *t, cc_emit_fn fn, int o, const double *want
 {
     const char *chips[] = {"tpu-v5e", "trn2"};
     for (int c = 0; c < 2; c++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         kt_load_chip(chips[c], &chip);
         struct kt_run r;
         kt_run(t, &chip, fn, false, 0, &r);
@@ -301,7 +302,7 @@ static void test_k_reduce_window_cumlogsumexp_body_call(void **state)
         kt_check_both(&t, cc_emit_reduce_window, 0);
         if (ti == 0) {
             for (int j = 0; j < 72; j++) kt_set(&t, 0, j, j % 9 == 4 ? 0.0 : (double)(j % 9));
-            struct sim_chip_desc chip;
+            struct chip_desc chip;
             kt_load_chip("trn2", &chip);
             struct kt_run r;
             kt_run(&t, &chip, cc_emit_reduce_window, false, 0, &r);
@@ -491,15 +492,15 @@ static void test_k_reduce_bf16_sum_within_bound_and_max_exact(void **state)
              "  func.return %r : tensor<50xbf16>\n}\n",
              CC_K_REDUCE);
     kt_random_inputs(&t, 11, 1.0);
-    struct graph_interp_options io;
+    struct interp_options io;
     memset(&io, 0, sizeof io);
-    struct graph_interp_result res;
+    struct interp_result res;
     struct base_diag d;
     base_diag_clear(&d);
-    assert_int_equal(graph_interp_run(t.m, NULL, t.args, t.n_args, &io, &res, &d), BASE_OK);
+    assert_int_equal(interp_run(t.m, NULL, t.args, t.n_args, &io, &res, &d), BASE_OK);
     const char *chips[] = {"tpu-v5e", "trn2"};
     for (int c = 0; c < 2; c++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         kt_load_chip(chips[c], &chip);
         struct kt_run r;
         kt_run(&t, &chip, cc_emit_reduce, false, 0, &r);
@@ -516,7 +517,7 @@ static void test_k_reduce_bf16_sum_within_bound_and_max_exact(void **state)
         printf("  %s: bf16 sum of 600: largest |chip - interpreter| / sum|x| = %.4f\n", chips[c], worst);
         kt_run_free(&r);
     }
-    graph_interp_result_free(&res);
+    interp_result_free(&res);
     kt_free(&t);
     run("func.func @main(%x: tensor<50x600xbf16>) -> tensor<50xbf16> {\n"
         "  %z = stablehlo.constant dense<0xFF80> : tensor<bf16>\n"

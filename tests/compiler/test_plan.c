@@ -6,14 +6,14 @@
 
 #include <stdio.h>
 
-static struct sim_chip_desc chip_v5e;
+static struct chip_desc chip_v5e;
 
 static int setup(void **state)
 {
     (void)state;
     struct base_diag d;
     base_diag_clear(&d);
-    if (sim_chip_load("tpu-v5e", &chip_v5e, &d) != BASE_OK) {
+    if (chip_load("tpu-v5e", &chip_v5e, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         return -1;
     }

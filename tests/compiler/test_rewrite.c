@@ -4,6 +4,7 @@
 
 #include "compiler/cc_internal.h"
 #include "runtime/runtime.h"
+#include "interp/interp.h"
 
 #include <float.h>
 #include <math.h>
@@ -175,10 +176,10 @@ static void test_rewrite_compare_only_float_splat(void **state)
 static void test_rewrite_compare_compiles_on_trn2(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct base_diag d;
     base_diag_clear(&d);
-    assert_int_equal(sim_chip_load("trn2", &chip, &d), BASE_OK);
+    assert_int_equal(chip_load("trn2", &chip, &d), BASE_OK);
     struct graph_module *m =
         prog_parse("func.func @main(%x: tensor<96x32xf32>) -> tensor<96x32xi1> {\n"
                    "  %w = stablehlo.convert %x : (tensor<96x32xf32>) -> tensor<96x32xf64>\n"
@@ -224,11 +225,11 @@ static void test_rewrite_compare_through_broadcast(void **state)
     static const int expect[6] = {1, 0, 0, 0, 1, 0};
     for (int i = 0; i < 6; i++) assert_int_equal(base_elem_get_i64(BASE_DT_I1, want->data, (size_t)i), expect[i]);
     base_tensor_release(want);
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct base_diag d;
     base_diag_clear(&d);
-    assert_int_equal(sim_chip_load("trn2", &chip, &d), BASE_OK);
-    struct graph_case_result res;
+    assert_int_equal(chip_load("trn2", &chip, &d), BASE_OK);
+    struct interp_case_result res;
     char chk[2048];
     snprintf(chk, sizeof chk, "%.*s", (int)(strstr(src, "  func.return") - src), src);
     /* turn it into a case: check the mask against its known value */
@@ -238,7 +239,7 @@ static void test_rewrite_compare_through_broadcast(void **state)
                 "  stablehlo.custom_call @check.expect_eq(%r, %e) : (tensor<2x3xi1>, tensor<2x3xi1>) -> ()\n"
                 "  func.return\n}\n");
     assert_int_equal(rt_run_case(chk, strlen(chk), "mask.mlir", 1, &chip, NULL, &res, NULL), BASE_OK);
-    if (res.outcome != GRAPH_CASE_PASS) fail_msg("%s", res.reason);
+    if (res.outcome != INTERP_CASE_PASS) fail_msg("%s", res.reason);
 }
 
 TEST_MAIN(NULL, NULL, T(test_rewrite_compare_exact_constant), T(test_rewrite_compare_between_floats),

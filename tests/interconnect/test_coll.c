@@ -245,7 +245,7 @@ static void test_coll_permute_shift_is_one_hop(void **state)
     }
     const double bytes = 1 << 24;
     struct icn_coll_desc d = {.coll = ICN_COLL_COLLECTIVE_PERMUTE, .bytes = bytes, .pairs = pairs, .n_pairs = 16};
-    double want = (double)v5e_alpha_ps + (double)sim_bytes_to_ps(bytes, v5e_beta);
+    double want = (double)v5e_alpha_ps + (double)event_bytes_to_ps(bytes, v5e_beta);
     assert_close((double)run1(&t, &d, NULL), want, 1e-9);
 }
 
@@ -311,13 +311,13 @@ static void test_coll_representative_run_equals_the_full_run(void **state)
 static void test_coll_ultraserver_all_reduce_pays_the_slower_z_rings(void **state)
 {
     (void)state;
-    struct sim_chip_desc c;
+    struct chip_desc c;
     memset(&c, 0, sizeof c);
-    c.family = SIM_FAMILY_NEURON;
+    c.family = CHIP_FAMILY_NEURON;
     c.links.count = 4;
     c.links.bytes_per_ns = trn2_beta;
     c.links.latency_ps = trn2_alpha_ps;
-    c.links.topology = SIM_TOPO_TORUS2D;
+    c.links.topology = CHIP_TOPO_TORUS2D;
     c.links.domain_chips = 16;
     struct icn_topo t;
     struct base_diag diag;
@@ -455,10 +455,10 @@ static void on_exec_done(struct icn_exec *x, void *user)
 {
     struct ctx *c = user;
     c->calls++;
-    c->at = sim_sched_now(x->net->sched);
+    c->at = event_sched_now(x->net->sched);
 }
 
-static void start_later(struct sim_sched *s, struct sim_event *ev)
+static void start_later(struct event_sched *s, struct event *ev)
 {
     (void)s;
     assert_int_equal(icn_exec_start(ev->user), BASE_OK);
@@ -474,25 +474,25 @@ static void test_coll_exec_runs_in_the_callers_scheduler(void **state)
     struct base_diag diag;
     assert_int_equal(icn_plan_build(&t, &d, &p, &diag), BASE_OK);
     uint64_t alone = run1(&t, &d, NULL);
-    struct sim_sched s;
+    struct event_sched s;
     struct icn_net net;
     struct icn_exec x;
     struct ctx c = {0, 0};
-    assert_int_equal(sim_sched_init(&s, 64), BASE_OK);
+    assert_int_equal(event_sched_init(&s, 64), BASE_OK);
     assert_int_equal(icn_net_init(&net, &t, &s, 32, 200), BASE_OK);
     assert_int_equal(icn_exec_init(&x, &net, &p, on_exec_done, &c), BASE_OK);
     const uint64_t t0 = 5000000;
-    struct sim_event ev;
-    sim_event_init(&ev, start_later, &x, 0);
-    assert_int_equal(sim_sched_at(&s, &ev, t0), BASE_OK);
-    while (sim_sched_step(&s)) {
+    struct event ev;
+    event_init(&ev, start_later, &x, 0);
+    assert_int_equal(event_sched_at(&s, &ev, t0), BASE_OK);
+    while (event_sched_step(&s)) {
     }
     assert_int_equal(c.calls, 1);
     assert_int_equal(c.at, t0 + alone);
     assert_true(icn_exec_finished(&x));
     icn_exec_deinit(&x);
     icn_net_deinit(&net);
-    sim_sched_deinit(&s);
+    event_sched_deinit(&s);
     icn_plan_deinit(&p);
 }
 

@@ -13,7 +13,7 @@ struct log {
 static void on_done(struct icn_net *net, void *user, uint64_t tag)
 {
     struct log *l = user;
-    l->at[l->n] = sim_sched_now(net->sched);
+    l->at[l->n] = event_sched_now(net->sched);
     l->tag[l->n++] = tag;
 }
 
@@ -27,28 +27,28 @@ static uint64_t at_of(const struct log *l, uint64_t tag)
 
 struct fx {
     struct icn_topo t;
-    struct sim_sched s;
+    struct event_sched s;
     struct icn_net net;
     struct log log;
 };
 
 static void fx_open(struct fx *f, uint32_t max_flows)
 {
-    assert_int_equal(sim_sched_init(&f->s, max_flows + 4), BASE_OK);
+    assert_int_equal(event_sched_init(&f->s, max_flows + 4), BASE_OK);
     assert_int_equal(icn_net_init(&f->net, &f->t, &f->s, max_flows, 200), BASE_OK);
     f->log.n = 0;
 }
 
 static void fx_run(struct fx *f)
 {
-    while (sim_sched_step(&f->s)) {
+    while (event_sched_step(&f->s)) {
     }
 }
 
 static void fx_close(struct fx *f)
 {
     icn_net_deinit(&f->net);
-    sim_sched_deinit(&f->s);
+    event_sched_deinit(&f->s);
 }
 
 static void test_net_lone_flow_takes_hops_latency_plus_bytes_over_bandwidth(void **state)
@@ -66,7 +66,7 @@ static void test_net_lone_flow_takes_hops_latency_plus_bytes_over_bandwidth(void
     assert_int_equal(icn_net_send(&f.net, 0, hops, bytes, 0, 0, on_done, &f.log, 7), BASE_OK);
     fx_run(&f);
     assert_int_equal(f.log.n, 1);
-    assert_int_equal(f.log.at[0], hops * hop_ps + sim_bytes_to_ps(bytes, beta));
+    assert_int_equal(f.log.at[0], hops * hop_ps + event_bytes_to_ps(bytes, beta));
     /* every link of the route carried the bytes */
     assert_true(f.net.links[0].bytes > bytes * 0.999999 && f.net.links[0].bytes < bytes * 1.000001);
     assert_true(icn_net_idle(&f.net));
@@ -88,7 +88,7 @@ static void test_net_two_flows_on_one_link_get_half_each(void **state)
     assert_int_equal(icn_net_send(&f.net, 0, 1, bytes, 0, 0, on_done, &f.log, 2), BASE_OK);
     fx_run(&f);
     assert_int_equal(f.log.n, 2);
-    uint64_t want = hop_ps + sim_bytes_to_ps(bytes, beta / 2);
+    uint64_t want = hop_ps + event_bytes_to_ps(bytes, beta / 2);
     assert_int_equal(at_of(&f.log, 1), want);
     assert_int_equal(at_of(&f.log, 2), want);
     assert_int_equal(f.net.recomputes >= 1, 1);
@@ -114,11 +114,11 @@ static void test_net_progressive_filling_over_multi_link_paths(void **state)
     assert_int_equal(icn_net_send(&f.net, 1, 3, c_bytes, 0, 0, on_done, &f.log, 'C'), BASE_OK);
     fx_run(&f);
     double ab_rate = bx / 2, c_rate = by - ab_rate;
-    uint64_t t_ab = sim_bytes_to_ps(a_bytes, ab_rate);
+    uint64_t t_ab = event_bytes_to_ps(a_bytes, ab_rate);
     assert_int_equal(at_of(&f.log, 'A'), t_ab);
     assert_int_equal(at_of(&f.log, 'B'), t_ab);
     double c_left = c_bytes - c_rate * (double)t_ab / 1000.0;
-    assert_int_equal(at_of(&f.log, 'C'), t_ab + sim_bytes_to_ps(c_left, by));
+    assert_int_equal(at_of(&f.log, 'C'), t_ab + event_bytes_to_ps(c_left, by));
     fx_close(&f);
 }
 
@@ -134,8 +134,8 @@ static void test_net_cap_limits_a_flow_and_frees_the_rest(void **state)
     assert_int_equal(icn_net_send(&f.net, 0, 1, bytes, 0, cap, on_done, &f.log, 1), BASE_OK);
     assert_int_equal(icn_net_send(&f.net, 0, 1, bytes, 0, 0, on_done, &f.log, 2), BASE_OK);
     fx_run(&f);
-    assert_int_equal(at_of(&f.log, 2), sim_bytes_to_ps(bytes, beta - cap));
-    assert_int_equal(at_of(&f.log, 1), sim_bytes_to_ps(bytes, cap));
+    assert_int_equal(at_of(&f.log, 2), event_bytes_to_ps(bytes, beta - cap));
+    assert_int_equal(at_of(&f.log, 1), event_bytes_to_ps(bytes, cap));
     fx_close(&f);
 }
 
@@ -152,7 +152,7 @@ static void test_net_delay_comes_before_the_transfer(void **state)
     assert_int_equal(icn_net_send(&f.net, 2, 3, bytes, delay_ps, 0, on_done, &f.log, 1), BASE_OK);
     assert_int_equal(icn_net_send(&f.net, 2, 2, 0, delay_ps, 0, on_done, &f.log, 2), BASE_OK); /* local work */
     fx_run(&f);
-    assert_int_equal(at_of(&f.log, 1), delay_ps + hop_ps + sim_bytes_to_ps(bytes, beta));
+    assert_int_equal(at_of(&f.log, 1), delay_ps + hop_ps + event_bytes_to_ps(bytes, beta));
     assert_int_equal(at_of(&f.log, 2), delay_ps);
     fx_close(&f);
 }
@@ -222,7 +222,7 @@ struct seen {
     uint32_t src, dst;
     double bytes;
     uint64_t send, data_end, arrive;
-    struct sim_sched *s;
+    struct event_sched *s;
 };
 
 static void observe(void *user, const struct icn_flow *fl)
@@ -234,7 +234,7 @@ static void observe(void *user, const struct icn_flow *fl)
     w->bytes = fl->bytes;
     w->send = fl->send_ps;
     w->data_end = fl->data_end_ps;
-    w->arrive = sim_sched_now(w->s);
+    w->arrive = event_sched_now(w->s);
 }
 
 /* The observer (for traces) sees each arrival with its send, end of data
@@ -259,7 +259,7 @@ static void test_net_observer_sees_the_phases_of_a_transfer(void **state)
     assert_int_equal(w.dst, 3);
     assert_true(w.bytes == bytes);
     assert_int_equal(w.send, delay_ps);
-    assert_int_equal(w.data_end, delay_ps + sim_bytes_to_ps(bytes, beta));
+    assert_int_equal(w.data_end, delay_ps + event_bytes_to_ps(bytes, beta));
     assert_int_equal(w.arrive, w.data_end + 2 * hop_ps);
     assert_int_equal(f.log.at[0], w.arrive);
     fx_close(&f);

@@ -105,9 +105,9 @@ static void test_topo_links_pair_up_with_their_reverse(void **state)
     }
 }
 
-static struct sim_chip_desc chip_like(enum sim_family fam, enum sim_topology topo, uint32_t count, uint32_t domain)
+static struct chip_desc chip_like(enum chip_family fam, enum chip_topology topo, uint32_t count, uint32_t domain)
 {
-    struct sim_chip_desc c;
+    struct chip_desc c;
     memset(&c, 0, sizeof c);
     strcpy(c.name, "test");
     c.family = fam;
@@ -123,7 +123,7 @@ static void test_topo_tpu_2d_wraps_only_full_pod_axes(void **state)
 {
     (void)state;
     const uint32_t pod = 256; /* 16 x 16 (v5e / v6e) */
-    struct sim_chip_desc c = chip_like(SIM_FAMILY_TPU, SIM_TOPO_TORUS2D, 4, pod);
+    struct chip_desc c = chip_like(CHIP_FAMILY_TPU, CHIP_TOPO_TORUS2D, 4, pod);
     struct icn_topo t;
     struct base_diag d;
     assert_int_equal(icn_topo_from_chip(&c, "16x16", ICN_WRAP_AUTO, NULL, &t, &d), BASE_OK);
@@ -143,7 +143,7 @@ static void test_topo_tpu_2d_wraps_only_full_pod_axes(void **state)
 static void test_topo_tpu_3d_wraps_only_full_cubes(void **state)
 {
     (void)state;
-    struct sim_chip_desc c = chip_like(SIM_FAMILY_TPU, SIM_TOPO_TORUS3D, 6, 8960);
+    struct chip_desc c = chip_like(CHIP_FAMILY_TPU, CHIP_TOPO_TORUS3D, 6, 8960);
     struct icn_topo t;
     struct base_diag d;
     assert_int_equal(icn_topo_from_chip(&c, "4x4x8", ICN_WRAP_AUTO, NULL, &t, &d), BASE_OK);
@@ -155,7 +155,7 @@ static void test_topo_tpu_3d_wraps_only_full_cubes(void **state)
 static void test_topo_neuron_instance_torus_wraps(void **state)
 {
     (void)state;
-    struct sim_chip_desc c = chip_like(SIM_FAMILY_NEURON, SIM_TOPO_TORUS2D, 4, 16);
+    struct chip_desc c = chip_like(CHIP_FAMILY_NEURON, CHIP_TOPO_TORUS2D, 4, 16);
     struct icn_topo t;
     struct base_diag d;
     assert_int_equal(icn_topo_from_chip(&c, "4x4", ICN_WRAP_AUTO, NULL, &t, &d), BASE_OK);
@@ -166,7 +166,7 @@ static void test_topo_neuron_instance_torus_wraps(void **state)
 static void test_topo_ultraserver_is_4x4x4_with_slower_z(void **state)
 {
     (void)state;
-    struct sim_chip_desc c = chip_like(SIM_FAMILY_NEURON, SIM_TOPO_TORUS2D, 4, 16);
+    struct chip_desc c = chip_like(CHIP_FAMILY_NEURON, CHIP_TOPO_TORUS2D, 4, 16);
     struct icn_topo t;
     struct base_diag d;
     assert_int_equal(icn_topo_from_chip(&c, "ultraserver", ICN_WRAP_AUTO, NULL, &t, &d), BASE_OK);
@@ -180,7 +180,7 @@ static void test_topo_ultraserver_is_4x4x4_with_slower_z(void **state)
 static void test_topo_rejects_shapes_the_chip_cannot_wire(void **state)
 {
     (void)state;
-    struct sim_chip_desc c = chip_like(SIM_FAMILY_TPU, SIM_TOPO_TORUS2D, 4, 256);
+    struct chip_desc c = chip_like(CHIP_FAMILY_TPU, CHIP_TOPO_TORUS2D, 4, 256);
     struct icn_topo t;
     struct base_diag d;
     base_diag_clear(&d);
@@ -191,14 +191,14 @@ static void test_topo_rejects_shapes_the_chip_cannot_wire(void **state)
     assert_non_null(strstr(d.msg, "slices"));
     base_diag_clear(&d);
     assert_int_equal(icn_topo_from_chip(&c, "4x4y", ICN_WRAP_AUTO, NULL, &t, &d), BASE_ERR_INVALID);
-    struct sim_chip_desc none = chip_like(SIM_FAMILY_TPU, SIM_TOPO_NONE, 0, 0);
+    struct chip_desc none = chip_like(CHIP_FAMILY_TPU, CHIP_TOPO_NONE, 0, 0);
     assert_int_equal(icn_topo_from_chip(&none, "4", ICN_WRAP_AUTO, NULL, &t, &d), BASE_ERR_INVALID);
 }
 
 static void test_topo_switch_routes_up_and_down(void **state)
 {
     (void)state;
-    struct sim_chip_desc c = chip_like(SIM_FAMILY_NEURON, SIM_TOPO_SWITCH, 4, 144);
+    struct chip_desc c = chip_like(CHIP_FAMILY_NEURON, CHIP_TOPO_SWITCH, 4, 144);
     struct icn_topo t;
     struct base_diag d;
     assert_int_equal(icn_topo_from_chip(&c, "64", ICN_WRAP_AUTO, NULL, &t, &d), BASE_OK);
@@ -222,7 +222,7 @@ static void test_topo_switch_routes_up_and_down(void **state)
 static void test_topo_slices_route_over_the_dcn(void **state)
 {
     (void)state;
-    struct sim_chip_desc c = chip_like(SIM_FAMILY_TPU, SIM_TOPO_TORUS2D, 4, 256);
+    struct chip_desc c = chip_like(CHIP_FAMILY_TPU, CHIP_TOPO_TORUS2D, 4, 256);
     struct icn_topo t;
     struct base_diag d;
     const struct icn_dcn dcn = {.bytes_per_ns = 12.5, .latency_ps = 10 * hop_ps};

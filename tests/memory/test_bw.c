@@ -8,18 +8,18 @@ struct done {
     int n;
     uint64_t at[8];
     uint32_t id[8];
-    struct sim_sched *s;
+    struct event_sched *s;
 };
 
 static void on_done(struct mem_flow *f, void *user)
 {
     struct done *d = user;
-    d->at[d->n] = sim_sched_now(d->s);
+    d->at[d->n] = event_sched_now(d->s);
     d->id[d->n++] = f->id;
 }
 
 struct starter {
-    struct sim_event ev;
+    struct event ev;
     struct mem_bw *bw;
     struct mem_flow *f;
     uint32_t id;
@@ -27,7 +27,7 @@ struct starter {
     struct done *d;
 };
 
-static void start_flow(struct sim_sched *s, struct sim_event *ev)
+static void start_flow(struct event_sched *s, struct event *ev)
 {
     (void)s;
     struct starter *st = ev->user;
@@ -37,21 +37,21 @@ static void start_flow(struct sim_sched *s, struct sim_event *ev)
 static void test_bw_lone_transfer_at_min_of_caps(void **state)
 {
     (void)state;
-    struct sim_sched s;
+    struct event_sched s;
     struct mem_bw bw;
-    assert_int_equal(sim_sched_init(&s, 8), BASE_OK);
+    assert_int_equal(event_sched_init(&s, 8), BASE_OK);
     double shared = 100, cap = 30;
     assert_int_equal(mem_bw_init(&bw, &s, shared, 4, 0), BASE_OK);
     struct mem_flow f;
     struct done d = {.s = &s};
     assert_int_equal(mem_bw_start(&bw, &f, 0, 3000, cap, on_done, &d), BASE_OK);
-    while (sim_sched_step(&s)) {
+    while (event_sched_step(&s)) {
     }
     assert_int_equal(d.n, 1);
-    assert_int_equal(d.at[0], sim_bytes_to_ps(3000, cap));
+    assert_int_equal(d.at[0], event_bytes_to_ps(3000, cap));
     assert_true(bw.bytes_total == 3000);
     mem_bw_deinit(&bw);
-    sim_sched_deinit(&s);
+    event_sched_deinit(&s);
 }
 
 /* Three transfers: caps 10, 50, 50 on 60 shared: max-min gives 10, 25, 25;
@@ -59,9 +59,9 @@ static void test_bw_lone_transfer_at_min_of_caps(void **state)
 static void test_bw_max_min_fair_share(void **state)
 {
     (void)state;
-    struct sim_sched s;
+    struct event_sched s;
     struct mem_bw bw;
-    assert_int_equal(sim_sched_init(&s, 8), BASE_OK);
+    assert_int_equal(event_sched_init(&s, 8), BASE_OK);
     assert_int_equal(mem_bw_init(&bw, &s, 60, 4, 0), BASE_OK);
     struct mem_flow f[3];
     struct done d = {.s = &s};
@@ -70,7 +70,7 @@ static void test_bw_max_min_fair_share(void **state)
     assert_int_equal(mem_bw_start(&bw, &f[2], 2, 10000, 50, on_done, &d), BASE_OK);
     assert_true(f[0].rate_bytes_per_ns == 10);
     assert_true(f[1].rate_bytes_per_ns == 25);
-    while (sim_sched_step(&s)) {
+    while (event_sched_step(&s)) {
     }
     assert_int_equal(d.n, 3);
     assert_int_equal(d.id[0], 0);
@@ -81,24 +81,24 @@ static void test_bw_max_min_fair_share(void **state)
     assert_int_equal(d.id[1], 1); /* simultaneous completions in id order */
     assert_int_equal(bw.busy_ps, 350000);
     mem_bw_deinit(&bw);
-    sim_sched_deinit(&s);
+    event_sched_deinit(&s);
 }
 
 /* A transfer that starts later slows the one running. */
 static void test_bw_late_start_reshares(void **state)
 {
     (void)state;
-    struct sim_sched s;
+    struct event_sched s;
     struct mem_bw bw;
-    assert_int_equal(sim_sched_init(&s, 8), BASE_OK);
+    assert_int_equal(event_sched_init(&s, 8), BASE_OK);
     assert_int_equal(mem_bw_init(&bw, &s, 40, 4, 1), BASE_OK);
     struct mem_flow f[2];
     struct done d = {.s = &s};
     assert_int_equal(mem_bw_start(&bw, &f[0], 0, 4000, 40, on_done, &d), BASE_OK); /* alone: 100 ns */
     struct starter st = {.bw = &bw, .f = &f[1], .id = 1, .bytes = 1000, .cap = 40, .d = &d};
-    sim_event_init(&st.ev, start_flow, &st, 0);
-    assert_int_equal(sim_sched_at(&s, &st.ev, 50000), BASE_OK);
-    while (sim_sched_step(&s)) {
+    event_init(&st.ev, start_flow, &st, 0);
+    assert_int_equal(event_sched_at(&s, &st.ev, 50000), BASE_OK);
+    while (event_sched_step(&s)) {
     }
     /* at 50 ns: 2000 left for flow 0; both at 20: flow 1 ends at 100 ns (1000 B),
      * flow 0 has 1000 left then, alone at 40: 25 ns more */
@@ -107,7 +107,7 @@ static void test_bw_late_start_reshares(void **state)
     assert_int_equal(d.at[0], 100000);
     assert_int_equal(d.at[1], 125000);
     mem_bw_deinit(&bw);
-    sim_sched_deinit(&s);
+    event_sched_deinit(&s);
 }
 
 /* Random sets of transfers: more shared bandwidth never delays a completion
@@ -127,19 +127,19 @@ static void test_bw_more_bandwidth_never_slower(void **state)
         }
         uint64_t last[2] = {0, 0};
         for (int k = 0; k < 2; k++) {
-            struct sim_sched s;
+            struct event_sched s;
             struct mem_bw bw;
-            assert_int_equal(sim_sched_init(&s, 8), BASE_OK);
+            assert_int_equal(event_sched_init(&s, 8), BASE_OK);
             assert_int_equal(mem_bw_init(&bw, &s, shared * (k ? 1.5 : 1), 8, 0), BASE_OK);
             struct mem_flow f[6];
             struct done d = {.s = &s};
             for (int i = 0; i < n; i++) assert_int_equal(mem_bw_start(&bw, &f[i], (uint32_t)i, bytes[i], caps[i], on_done, &d), BASE_OK);
-            while (sim_sched_step(&s)) {
+            while (event_sched_step(&s)) {
             }
             assert_int_equal(d.n, n);
             last[k] = d.at[n - 1];
             mem_bw_deinit(&bw);
-            sim_sched_deinit(&s);
+            event_sched_deinit(&s);
         }
         if (last[1] > last[0])
             fail_msg("seed %llu trial %d: 1.5x bandwidth finished at %llu ps, 1x at %llu ps", (unsigned long long)seed,

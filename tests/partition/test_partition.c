@@ -9,7 +9,8 @@
 #include "compiler/compiler.h"
 #include "partition/partition.h"
 #include "runtime/runtime.h"
-#include "sim/chip.h"
+#include "chip/chip.h"
+#include "interp/interp.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -96,13 +97,13 @@ static void free_inputs(struct base_tensor **in, int n)
 }
 
 static void run(const struct graph_module *m, const char *entry, struct base_tensor *const *in, int n, int parts,
-                struct graph_interp_result *res)
+                struct interp_result *res)
 {
-    struct graph_interp_options opt = {.num_replicas = 1, .num_partitions = parts};
+    struct interp_options opt = {.num_replicas = 1, .num_partitions = parts};
     struct base_diag d;
     base_diag_clear(&d);
     memset(res, 0, sizeof *res);
-    if (graph_interp_run(m, entry, in, n, &opt, res, &d) != BASE_OK) {
+    if (interp_run(m, entry, in, n, &opt, res, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("interpreter run failed (%d partitions)", parts);
     }
@@ -146,7 +147,7 @@ static void expect_equivalent(const struct parted *p, double rel)
 {
     int n = 0;
     struct base_tensor **in = random_inputs(p->src, test_seed(), &n);
-    struct graph_interp_result a, b;
+    struct interp_result a, b;
     int parts = (int)part_mesh_size(&p->mesh);
     run(p->src, NULL, in, n, 1, &a);
     run(p->out, NULL, in, n, parts, &b);
@@ -155,8 +156,8 @@ static void expect_equivalent(const struct parted *p, double rel)
     assert_int_equal(b.n_outputs, per);
     for (int proc = 0; proc < parts; proc++)
         for (int i = 0; i < per; i++) expect_same(a.outputs[i], b.outputs[proc * per + i], rel, "output");
-    graph_interp_result_free(&a);
-    graph_interp_result_free(&b);
+    interp_result_free(&a);
+    interp_result_free(&b);
     free_inputs(in, n);
 }
 
@@ -164,10 +165,10 @@ static void expect_compiles(const struct parted *p)
 {
     const char *chips[2] = {"tpu-v5e", "trn2"};
     for (int c = 0; c < 2; c++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         struct base_diag d;
         base_diag_clear(&d);
-        assert_int_equal(sim_chip_load(chips[c], &chip, &d), BASE_OK);
+        assert_int_equal(chip_load(chips[c], &chip, &d), BASE_OK);
         struct cc_plan *plan = NULL;
         if (cc_compile(p->out, &chip, NULL, &plan, &d) != BASE_OK) {
             base_diag_print(&d, stderr);
@@ -238,7 +239,7 @@ static void test_partition_megatron_compiles_for_tpu_and_trn(void **state)
     const char *sh[4] = {NULL, "_,model", "model", "model,_"};
     struct parted p;
     partition_or_fail(k_mlp, "model=4", sh, 4, &p);
-    assert_int_equal(graph_module_mesh_size(p.out), 4);
+    assert_int_equal(interp_module_mesh_size(p.out), 4);
     expect_compiles(&p);
     parted_free(&p);
 }
@@ -286,13 +287,13 @@ static void test_partition_reduce_over_split_dim(void **state)
     /* max is exact: compare output 1 bit for bit */
     int n = 0;
     struct base_tensor **in = random_inputs(p.src, test_seed() + 7, &n);
-    struct graph_interp_result a, b;
+    struct interp_result a, b;
     run(p.src, NULL, in, n, 1, &a);
     run(p.out, NULL, in, n, 4, &b);
     expect_same(a.outputs[1], b.outputs[1], 0, "max");
     expect_same(a.outputs[2], b.outputs[2], 0, "row sums");
-    graph_interp_result_free(&a);
-    graph_interp_result_free(&b);
+    interp_result_free(&a);
+    interp_result_free(&b);
     free_inputs(in, n);
     expect_compiles(&p);
     parted_free(&p);
@@ -389,10 +390,10 @@ static void test_partition_sliced_operand_runs_on_simulated_chips(void **state)
     partition_or_fail(src, "4", sh, 2, &p);
     assert_int_equal(p.rep.n_colls, 0);
     assert_int_equal(p.rep.n_fallbacks, 0);
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct base_diag d;
     base_diag_clear(&d);
-    assert_int_equal(sim_chip_load("trn2", &chip, &d), BASE_OK);
+    assert_int_equal(chip_load("trn2", &chip, &d), BASE_OK);
     struct cc_plan *plan = NULL;
     if (cc_compile(p.out, &chip, NULL, &plan, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
@@ -412,14 +413,14 @@ static void test_partition_sliced_operand_runs_on_simulated_chips(void **state)
         base_diag_print(&d, stderr);
         fail_msg("rt_run_spmd");
     }
-    struct graph_interp_options io;
+    struct interp_options io;
     memset(&io, 0, sizeof io);
-    struct graph_interp_result gold;
-    assert_int_equal(graph_interp_run(p.src, NULL, in, 2, &io, &gold, &d), BASE_OK);
+    struct interp_result gold;
+    assert_int_equal(interp_run(p.src, NULL, in, 2, &io, &gold, &d), BASE_OK);
     struct rt_compare cmp;
     rt_compare_output(plan, out[0], gold.outputs[0], &cmp);
     if (!cmp.passed) fail_msg("%lld elements differ from the unsharded program's", (long long)cmp.n_bad);
-    graph_interp_result_free(&gold);
+    interp_result_free(&gold);
     base_tensor_release(out[0]);
     base_tensor_release(in[0]);
     base_tensor_release(in[1]);
@@ -912,13 +913,13 @@ static void test_partition_corpus_files_match_interpreter(void **state)
             graph_module_destroy(orig);
             continue;
         }
-        struct graph_interp_result inputs;
+        struct interp_result inputs;
         run(orig, "inputs", NULL, 0, 1, &inputs);
         graph_module_destroy(orig);
         const struct base_tensor *first = inputs.n_outputs ? inputs.outputs[0] : NULL;
         if (!first || first->rank < 1 || first->dims[0] % 2) {
             skipped++;
-            graph_interp_result_free(&inputs);
+            interp_result_free(&inputs);
             free(src);
             continue;
         }
@@ -927,7 +928,7 @@ static void test_partition_corpus_files_match_interpreter(void **state)
         struct parted p;
         const char *sh[1] = {spec};
         partition_or_fail(src, "x=2", sh, 1, &p);
-        struct graph_interp_result a, b;
+        struct interp_result a, b;
         run(p.src, NULL, inputs.outputs, inputs.n_outputs, 1, &a);
         run(p.out, NULL, inputs.outputs, inputs.n_outputs, 2, &b);
         assert_int_equal(b.n_outputs, a.n_outputs);
@@ -937,9 +938,9 @@ static void test_partition_corpus_files_match_interpreter(void **state)
         }
         with_colls += p.rep.n_colls > 0;
         checked++;
-        graph_interp_result_free(&a);
-        graph_interp_result_free(&b);
-        graph_interp_result_free(&inputs);
+        interp_result_free(&a);
+        interp_result_free(&b);
+        interp_result_free(&inputs);
         parted_free(&p);
         free(src);
     }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 /* n chips of one kind (functional unless timing_only); free_sims frees them. */
-static inline struct sim **make_sims(const struct sim_chip_desc *chip, int n, bool timing_only)
+static inline struct sim **make_sims(const struct chip_desc *chip, int n, bool timing_only)
 {
     struct sim **s = calloc((size_t)n, sizeof *s);
     assert_non_null(s);

@@ -5,23 +5,24 @@
 #include "tests/prog.h"
 
 #include "runtime/runtime.h"
+#include "interp/interp.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static void load_chip(const char *name, struct sim_chip_desc *c)
+static void load_chip(const char *name, struct chip_desc *c)
 {
     struct base_diag d;
     base_diag_clear(&d);
-    if (sim_chip_load(name, c, &d) != BASE_OK) {
+    if (chip_load(name, c, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("cannot load %s", name);
     }
 }
 
-static void run_case(const char *chip_name, const char *src, struct graph_case_result *res, bool *in_scope)
+static void run_case(const char *chip_name, const char *src, struct interp_case_result *res, bool *in_scope)
 {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip(chip_name, &chip);
     assert_int_equal(rt_run_case(src, strlen(src), "case.mlir", 1, &chip, NULL, res, in_scope), BASE_OK);
 }
@@ -45,10 +46,10 @@ static void test_case_passes_when_the_machine_computes_the_expected_values(void 
     (void)state;
     const char *chips[] = {"tpu-v5e", "trn2"};
     for (int c = 0; c < 2; c++) {
-        struct graph_case_result res;
+        struct interp_case_result res;
         bool in_scope = false;
         run_case(chips[c], k_pass, &res, &in_scope);
-        if (res.outcome != GRAPH_CASE_PASS) fail_msg("%s: %s", chips[c], res.reason);
+        if (res.outcome != INTERP_CASE_PASS) fail_msg("%s: %s", chips[c], res.reason);
         assert_int_equal(res.n_checks, 1);
         assert_int_equal(res.n_checks_failed, 0);
         assert_true(in_scope);
@@ -63,9 +64,9 @@ static void test_case_fails_with_the_located_check_when_a_value_differs(void **s
     char *e = strstr(src, "14.0]");
     assert_non_null(e);
     memcpy(e, "15.0]", 5); /* 8 * 1.5 + 2 is 14, not 15 */
-    struct graph_case_result res;
+    struct interp_case_result res;
     run_case("trn2", src, &res, NULL);
-    assert_int_equal(res.outcome, GRAPH_CASE_FAIL);
+    assert_int_equal(res.outcome, INTERP_CASE_FAIL);
     assert_int_equal(res.n_checks_failed, 1);
     if (!strstr(res.reason, "case.mlir:8:")) fail_msg("reason does not name line 8: %s", res.reason);
 }
@@ -105,7 +106,7 @@ static void test_case_out_of_scope_for_f64_and_unlisted_ops(void **state)
         assert_false(rt_module_in_scope(m, why, sizeof why));
         if (!strstr(why, whys[i])) fail_msg("case %d: why is '%s'", i, why);
         graph_module_destroy(m);
-        struct graph_case_result res;
+        struct interp_case_result res;
         bool in_scope = true;
         run_case("trn2", srcs[i], &res, &in_scope);
         assert_false(in_scope);
@@ -118,18 +119,18 @@ static void test_case_with_arguments_is_nocheck(void **state)
     static const char src[] = "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
                               "  return %a : tensor<2xf32>\n"
                               "}\n";
-    struct graph_case_result res;
+    struct interp_case_result res;
     run_case("tpu-v5e", src, &res, NULL);
-    assert_int_equal(res.outcome, GRAPH_CASE_NOCHECK);
+    assert_int_equal(res.outcome, INTERP_CASE_NOCHECK);
 }
 
 static void test_case_parse_error_is_a_located_failure(void **state)
 {
     (void)state;
     static const char src[] = "func.func @main() {\n  %x = stablehlo.bogus\n}\n";
-    struct graph_case_result res;
+    struct interp_case_result res;
     run_case("trn2", src, &res, NULL);
-    assert_true(res.outcome == GRAPH_CASE_FAIL || res.outcome == GRAPH_CASE_UNSUPPORTED);
+    assert_true(res.outcome == INTERP_CASE_FAIL || res.outcome == INTERP_CASE_UNSUPPORTED);
     if (!strstr(res.reason, "case.mlir:2:")) fail_msg("reason: %s", res.reason);
 }
 
@@ -157,9 +158,9 @@ static void test_case_bitcast_convert_regroups_bytes(void **state)
     "}\n";
     const char *chips[] = {"tpu-v5e", "trn2"};
     for (int c = 0; c < 2; c++) {
-        struct graph_case_result res;
+        struct interp_case_result res;
         run_case(chips[c], src, &res, NULL);
-        if (res.outcome != GRAPH_CASE_PASS) fail_msg("%s: %s", chips[c], res.reason);
+        if (res.outcome != INTERP_CASE_PASS) fail_msg("%s: %s", chips[c], res.reason);
         assert_int_equal(res.n_checks, 3);
     }
 }
@@ -185,13 +186,13 @@ static void test_case_check_eq_with_a_verdict_result(void **state)
     e[6] = '5'; /* 2 + 2 is not 5 */
     const char *chips[] = {"tpu-v5e", "trn2"};
     for (int c = 0; c < 2; c++) {
-        struct graph_case_result res;
+        struct interp_case_result res;
         bool in_scope = false;
         run_case(chips[c], ok, &res, &in_scope);
-        if (res.outcome != GRAPH_CASE_PASS) fail_msg("%s: %s", chips[c], res.reason);
+        if (res.outcome != INTERP_CASE_PASS) fail_msg("%s: %s", chips[c], res.reason);
         assert_true(in_scope);
         run_case(chips[c], bad, &res, NULL);
-        assert_int_equal(res.outcome, GRAPH_CASE_FAIL);
+        assert_int_equal(res.outcome, INTERP_CASE_FAIL);
         if (!strstr(res.reason, "case.mlir:5:")) fail_msg("reason: %s", res.reason);
     }
 }

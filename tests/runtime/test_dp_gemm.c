@@ -11,6 +11,7 @@
 #include "partition/partition.h"
 #include "runtime/runtime.h"
 #include "tests/runtime/rt_test_util.h"
+#include "interp/interp.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@ static const double k_lr = 0.01;
 struct dp {
     struct graph_module *m0, *m;
     struct part_report rep;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct cc_plan *plan;
 };
 
@@ -51,7 +52,7 @@ static void dp_build(struct dp *dp)
     }
     dp->m = prog_parse(ptext);
     free(ptext);
-    if (sim_chip_load("trn2", &dp->chip, &d) != BASE_OK) fail_msg("cannot load trn2");
+    if (chip_load("trn2", &dp->chip, &d) != BASE_OK) fail_msg("cannot load trn2");
     if (cc_compile(dp->m, &dp->chip, NULL, &dp->plan, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("cc_compile");
@@ -107,12 +108,12 @@ static void test_dp_gemm_program_is_one_gradient_step(void **state)
     dp_build(&dp);
     struct base_tensor *in[N_ARGS];
     make_inputs(in);
-    struct graph_interp_options io;
+    struct interp_options io;
     memset(&io, 0, sizeof io);
-    struct graph_interp_result gold;
+    struct interp_result gold;
     struct base_diag d;
     base_diag_clear(&d);
-    assert_int_equal(graph_interp_run(dp.m0, NULL, in, N_ARGS, &io, &gold, &d), BASE_OK);
+    assert_int_equal(interp_run(dp.m0, NULL, in, N_ARGS, &io, &gold, &d), BASE_OK);
     assert_int_equal(gold.n_outputs, LAYERS);
     static double x[ROWS * WIDTH], t[ROWS * WIDTH], w[LAYERS][WIDTH * WIDTH], h[LAYERS + 1][ROWS * WIDTH],
         g[ROWS * WIDTH], g2[ROWS * WIDTH], dw[WIDTH * WIDTH];
@@ -140,7 +141,7 @@ static void test_dp_gemm_program_is_one_gradient_step(void **state)
         if (moved < 0.05) fail_msg("layer %d: the update moves the weights by only %g", l, moved);
         memcpy(g, g2, sizeof g);
     }
-    graph_interp_result_free(&gold);
+    interp_result_free(&gold);
     release_all(in, N_ARGS);
     dp_free(&dp);
 }
@@ -188,11 +189,11 @@ static void test_dp_gemm_spmd_run_matches_unsharded_interpreter(void **state)
         base_diag_print(&d, stderr);
         fail_msg("rt_run_spmd");
     }
-    struct graph_interp_options io;
+    struct interp_options io;
     memset(&io, 0, sizeof io);
     io.num_partitions = 1;
-    struct graph_interp_result gold;
-    assert_int_equal(graph_interp_run(dp.m0, NULL, in, N_ARGS, &io, &gold, &d), BASE_OK);
+    struct interp_result gold;
+    assert_int_equal(interp_run(dp.m0, NULL, in, N_ARGS, &io, &gold, &d), BASE_OK);
     for (int l = 0; l < LAYERS; l++) {
         struct rt_compare cmp;
         rt_compare_output(dp.plan, out[l], gold.outputs[l], &cmp);
@@ -211,7 +212,7 @@ static void test_dp_gemm_spmd_run_matches_unsharded_interpreter(void **state)
         assert_int_equal(reps[q].collectives, LAYERS);
         rt_report_free(&reps[q]);
     }
-    graph_interp_result_free(&gold);
+    interp_result_free(&gold);
     release_all(out, LAYERS);
     release_all(in, N_ARGS);
     free_sims(sims, CHIPS);

@@ -5,6 +5,7 @@
 
 #include "compiler/compiler.h"
 #include "runtime/runtime.h"
+#include "interp/interp.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,18 +18,18 @@ struct run {
     struct base_diag diag;
 };
 
-static void load_chip(const char *name, struct sim_chip_desc *c)
+static void load_chip(const char *name, struct chip_desc *c)
 {
     struct base_diag d;
     base_diag_clear(&d);
-    if (sim_chip_load(name, c, &d) != BASE_OK) {
+    if (chip_load(name, c, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("cannot load %s", name);
     }
 }
 
 /* Compiles m for chip in mode and runs it (inputs may be NULL when timing_only). */
-static void run_plan(struct graph_module *m, const struct sim_chip_desc *chip, enum cc_mode mode, bool timing_only,
+static void run_plan(struct graph_module *m, const struct chip_desc *chip, enum cc_mode mode, bool timing_only,
                      struct base_tensor *const *in, int n_in, struct run *r)
 {
     memset(r, 0, sizeof *r);
@@ -53,7 +54,7 @@ static void run_plan(struct graph_module *m, const struct sim_chip_desc *chip, e
     sim_destroy(s);
 }
 
-static void run_ok(struct graph_module *m, const struct sim_chip_desc *chip, enum cc_mode mode, bool timing_only,
+static void run_ok(struct graph_module *m, const struct chip_desc *chip, enum cc_mode mode, bool timing_only,
                    struct base_tensor *const *in, int n_in, struct run *r)
 {
     run_plan(m, chip, mode, timing_only, in, n_in, r);
@@ -86,12 +87,12 @@ static void random_inputs(struct graph_module *m, struct base_tensor **in, int *
 static void expect_matches_interpreter(struct graph_module *m, struct base_tensor *const *in, int n_in,
                                        const struct run *r, const char *what)
 {
-    struct graph_interp_options io;
+    struct interp_options io;
     memset(&io, 0, sizeof io);
-    struct graph_interp_result gold;
+    struct interp_result gold;
     struct base_diag d;
     base_diag_clear(&d);
-    assert_int_equal(graph_interp_run(m, NULL, in, n_in, &io, &gold, &d), BASE_OK);
+    assert_int_equal(interp_run(m, NULL, in, n_in, &io, &gold, &d), BASE_OK);
     assert_int_equal(gold.n_outputs, cc_plan_n_outputs(r->plan));
     for (int i = 0; i < gold.n_outputs; i++) {
         struct rt_compare c;
@@ -100,7 +101,7 @@ static void expect_matches_interpreter(struct graph_module *m, struct base_tenso
             fail_msg("%s: output %d: %lld elements out of bound, worst at [%lld]: %.9g vs %.9g (%.3g of the bound)", what,
                      i, (long long)c.n_bad, (long long)c.worst, c.got_at_worst, c.want_at_worst, c.worst_ratio);
     }
-    graph_interp_result_free(&gold);
+    interp_result_free(&gold);
 }
 
 /* softmax over rows, a scaled residual, a row sum and a bf16 matmul with a
@@ -132,7 +133,7 @@ static const char *const small_src =
 
 static void check_small_on(const char *chip_name)
 {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip(chip_name, &chip);
     struct graph_module *m = prog_parse(small_src);
     struct base_tensor *in[8] = {NULL};
@@ -166,7 +167,7 @@ static void test_runtime_small_graph_matches_interpreter_on_trn2(void **state)
 static void test_runtime_eager_is_slower_than_compiled(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip("tpu-v5e", &chip);
     struct graph_module *m = prog_parse(small_src);
     struct base_tensor *in[8] = {NULL};
@@ -198,7 +199,7 @@ static void test_runtime_timing_only_gives_identical_time(void **state)
     (void)state;
     const char *chips[] = {"tpu-v5e", "trn2"};
     for (int c = 0; c < 2; c++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         load_chip(chips[c], &chip);
         struct graph_module *m = prog_parse(small_src);
         struct base_tensor *in[8] = {NULL};
@@ -240,7 +241,7 @@ static const char *const loop_src =
 static void test_runtime_while_loop_runs_its_trips(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip("trn2", &chip);
     struct graph_module *m = prog_parse(loop_src);
     struct base_tensor *in[2] = {NULL};
@@ -277,7 +278,7 @@ static const char *const if_src =
 static void test_runtime_if_takes_the_computed_branch(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip("tpu-v5e", &chip);
     struct graph_module *m = prog_parse(if_src);
     for (int sign = 0; sign < 2; sign++) {
@@ -305,7 +306,7 @@ static void test_runtime_if_takes_the_computed_branch(void **state)
 static void test_runtime_check_ops_run_on_the_host(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip("trn2", &chip);
     struct graph_module *m = prog_parse(
         "func.func @main() {\n"
@@ -348,10 +349,10 @@ static bool compare_with_outliers(const struct cc_plan *p, int64_t count, int n,
 static void test_runtime_compare_allows_rare_small_outliers_in_large_outputs(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct base_diag d;
     base_diag_clear(&d);
-    assert_int_equal(sim_chip_load("trn2", &chip, &d), BASE_OK);
+    assert_int_equal(chip_load("trn2", &chip, &d), BASE_OK);
     struct graph_module *m = prog_parse("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
                                         "  %r = stablehlo.negate %a : tensor<4xf32>\n"
                                         "  return %r : tensor<4xf32>\n}\n");
@@ -370,7 +371,7 @@ static void test_runtime_compare_allows_rare_small_outliers_in_large_outputs(voi
 static void test_runtime_bound_rule(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip("tpu-v5e", &chip);
     struct graph_module *m = prog_parse(
         "func.func @main(%a: tensor<4096x1024xf32>, %b: tensor<4096x1024xf32>, %c: tensor<8xf32>) -> (tensor<4096x1024xf32>, tensor<8xf32>) {\n"

@@ -9,6 +9,7 @@
 #include "runtime/runtime.h"
 #include "tests/runtime/rt_test_util.h"
 #include "tests/runtime/spmd_programs.h"
+#include "interp/interp.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,14 +17,14 @@
 #include <string.h>
 
 
-static void load_chip(const char *name, struct sim_chip_desc *c)
+static void load_chip(const char *name, struct chip_desc *c)
 {
     struct base_diag d;
     base_diag_clear(&d);
-    if (sim_chip_load(name, c, &d) != BASE_OK) fail_msg("cannot load %s", name);
+    if (chip_load(name, c, &d) != BASE_OK) fail_msg("cannot load %s", name);
 }
 
-static struct cc_plan *compile_ok(struct graph_module *m, const struct sim_chip_desc *chip)
+static struct cc_plan *compile_ok(struct graph_module *m, const struct chip_desc *chip)
 {
     struct base_diag d;
     base_diag_clear(&d);
@@ -38,7 +39,7 @@ static struct cc_plan *compile_ok(struct graph_module *m, const struct sim_chip_
 static void test_spmd_plan_is_one_partitions_program(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip("trn2", &chip);
     struct graph_module *m = prog_parse(k_tp);
     struct cc_plan *p = compile_ok(m, &chip);
@@ -78,7 +79,7 @@ static void test_spmd_collective_time_is_the_interconnect_models(void **state)
     (void)state;
     const char *chips[] = {"trn2", "tpu-v5e"};
     for (int c = 0; c < 2; c++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         load_chip(chips[c], &chip);
         struct graph_module *m = prog_parse(k_tp);
         struct cc_plan *p = compile_ok(m, &chip);
@@ -127,7 +128,7 @@ static void test_spmd_collective_overlaps_independent_kernels(void **state)
     (void)state;
     const char *chips[] = {"trn2", "tpu-v5e"};
     for (int c = 0; c < 2; c++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         load_chip(chips[c], &chip);
         struct graph_module *m = prog_parse(k_overlap);
         struct cc_plan *p = compile_ok(m, &chip);
@@ -154,7 +155,7 @@ static void test_spmd_collective_overlaps_independent_kernels(void **state)
 static void test_spmd_collectives_queue_on_the_links(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip("trn2", &chip);
     struct graph_module *m = prog_parse(k_two_colls);
     struct cc_plan *p = compile_ok(m, &chip);
@@ -180,7 +181,7 @@ static void test_spmd_collectives_queue_on_the_links(void **state)
 static void test_spmd_functional_collective_is_refused_located(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip("trn2", &chip);
     struct graph_module *m = prog_parse(k_tp);
     struct cc_plan *p = compile_ok(m, &chip);
@@ -271,7 +272,7 @@ static void test_spmd_multichip_collectives_move_the_specs_values(void **state)
     (void)state;
     const char *chips[] = {"trn2", "tpu-v5e"};
     for (int c = 0; c < 2; c++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         load_chip(chips[c], &chip);
         struct graph_module *m = prog_parse(k_colls);
         struct cc_plan *p = compile_ok(m, &chip);
@@ -331,7 +332,7 @@ static void test_spmd_multichip_matmul_matches_product_and_interpreter(void **st
     (void)state;
     const char *chips[] = {"trn2", "tpu-v5e"};
     for (int c = 0; c < 2; c++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         load_chip(chips[c], &chip);
         struct graph_module *m = prog_parse(k_tp);
         struct cc_plan *p = compile_ok(m, &chip);
@@ -364,11 +365,11 @@ static void test_spmd_multichip_matmul_matches_product_and_interpreter(void **st
             }
         if (worst > 5 * ldexp(1.0, -8) * mx) fail_msg("%s: worst error %g of max %g", chips[c], worst, mx);
         /* the interpreter's 4-process run */
-        struct graph_interp_options io;
+        struct interp_options io;
         memset(&io, 0, sizeof io);
         io.num_partitions = 4;
-        struct graph_interp_result gold;
-        assert_int_equal(graph_interp_run(m, NULL, in, 2, &io, &gold, &d), BASE_OK);
+        struct interp_result gold;
+        assert_int_equal(interp_run(m, NULL, in, 2, &io, &gold, &d), BASE_OK);
         struct rt_compare cmp;
         rt_compare_output(p, out[0], gold.outputs[0], &cmp);
         if (!cmp.passed) fail_msg("%s: %lld elements differ from the interpreter's", chips[c], (long long)cmp.n_bad);
@@ -381,7 +382,7 @@ static void test_spmd_multichip_matmul_matches_product_and_interpreter(void **st
             rt_report_free(&reps[q]);
         }
         rt_report_free(&rep1);
-        graph_interp_result_free(&gold);
+        interp_result_free(&gold);
         base_tensor_release(out[0]);
         base_tensor_release(in[0]);
         base_tensor_release(in[1]);
@@ -412,7 +413,7 @@ static void test_spmd_multichip_partition_id_is_the_chips_partition(void **state
         "}\n";
     const char *chips[] = {"trn2", "tpu-v5e"};
     for (int c = 0; c < 2; c++) {
-        struct sim_chip_desc chip;
+        struct chip_desc chip;
         load_chip(chips[c], &chip);
         struct graph_module *m = prog_parse(src);
         struct cc_plan *p = compile_ok(m, &chip);
@@ -444,7 +445,7 @@ static void test_spmd_multichip_partition_id_is_the_chips_partition(void **state
 static void test_spmd_multichip_wrong_chip_count_is_refused(void **state)
 {
     (void)state;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     load_chip("trn2", &chip);
     struct graph_module *m = prog_parse(k_tp);
     struct cc_plan *p = compile_ok(m, &chip);

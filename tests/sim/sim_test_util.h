@@ -12,9 +12,9 @@
 
 /* A generic Neuron-like core: pe (128x128 systolic, preload), vec, act,
  * pool, dma0..dma3; sp 128 x 64 KiB; acc 128 x 16 KiB in 8 banks; 1 GiB HBM. */
-static inline void tchip_engine(struct sim_chip_desc *c, const char *name, enum isa_engine_kind kind)
+static inline void tchip_engine(struct chip_desc *c, const char *name, enum isa_engine_kind kind)
 {
-    struct sim_engine_desc *d = &c->engines[c->n_engines++];
+    struct chip_engine_desc *d = &c->engines[c->n_engines++];
     memset(d, 0, sizeof *d);
     snprintf(d->name, sizeof d->name, "%s", name);
     d->kind = kind;
@@ -27,10 +27,10 @@ static inline void tchip_engine(struct sim_chip_desc *c, const char *name, enum 
         d->preload = true;
         d->load_rows_per_cycle = 4;
         d->min_stream_cycles = 64;
-        d->rows_per_cycle[SIM_RATE_FP32] = 0.25;
-        d->rows_per_cycle[SIM_RATE_BF16] = 1;
-        d->rows_per_cycle[SIM_RATE_FP8] = 2;
-        d->rows_per_cycle[SIM_RATE_INT8] = 2;
+        d->rows_per_cycle[CHIP_RATE_FP32] = 0.25;
+        d->rows_per_cycle[CHIP_RATE_BF16] = 1;
+        d->rows_per_cycle[CHIP_RATE_FP8] = 2;
+        d->rows_per_cycle[CHIP_RATE_INT8] = 2;
         break;
     case ISA_ENGINE_DMA:
         d->clock_ghz = 1.4;
@@ -42,8 +42,8 @@ static inline void tchip_engine(struct sim_chip_desc *c, const char *name, enum 
         d->clock_ghz = kind == ISA_ENGINE_VECTOR ? 1.12 : 1.4;
         d->dispatch_cycles = kind == ISA_ENGINE_SCALAR ? 100 : 60;
         d->lanes = 128;
-        for (int r = 0; r < SIM_RATE_COUNT; r++) {
-            d->elems_per_cycle[r] = r == SIM_RATE_BF16 && kind == ISA_ENGINE_VECTOR ? 4 : 1;
+        for (int r = 0; r < CHIP_RATE_COUNT; r++) {
+            d->elems_per_cycle[r] = r == CHIP_RATE_BF16 && kind == ISA_ENGINE_VECTOR ? 4 : 1;
             d->elems_per_cycle_2in[r] = 0.5;
         }
         d->transcendental_cost = kind == ISA_ENGINE_SCALAR ? 1 : 4;
@@ -51,11 +51,11 @@ static inline void tchip_engine(struct sim_chip_desc *c, const char *name, enum 
     }
 }
 
-static inline void tchip_init(struct sim_chip_desc *c)
+static inline void tchip_init(struct chip_desc *c)
 {
     memset(c, 0, sizeof *c);
     snprintf(c->name, sizeof c->name, "test-chip");
-    c->family = SIM_FAMILY_NEURON;
+    c->family = CHIP_FAMILY_NEURON;
     c->cores = 1;
     tchip_engine(c, "pe", ISA_ENGINE_SYSTOLIC);
     tchip_engine(c, "vec", ISA_ENGINE_VECTOR);
@@ -65,9 +65,9 @@ static inline void tchip_init(struct sim_chip_desc *c)
     tchip_engine(c, "dma1", ISA_ENGINE_DMA);
     tchip_engine(c, "dma2", ISA_ENGINE_DMA);
     tchip_engine(c, "dma3", ISA_ENGINE_DMA);
-    c->scratchpad = (struct sim_sram_desc){128, 64 * 1024, 1, 64};
-    c->accumulator = (struct sim_sram_desc){128, 16 * 1024, 8, 64};
-    c->hbm = (struct sim_hbm_desc){UINT64_C(1) << 30, 50, 500, 4};
+    c->scratchpad = (struct chip_sram_desc){128, 64 * 1024, 1, 64};
+    c->accumulator = (struct chip_sram_desc){128, 16 * 1024, 8, 64};
+    c->hbm = (struct chip_hbm_desc){UINT64_C(1) << 30, 50, 500, 4};
     c->matmul_supports[BASE_DT_BF16] = true;
     c->matmul_supports[BASE_DT_F16] = true;
     c->matmul_supports[BASE_DT_F32] = true;
@@ -79,7 +79,7 @@ static inline void tchip_init(struct sim_chip_desc *c)
     c->fp32_passes_highest = 6;
 }
 
-static inline const struct sim_engine_desc *tchip_find(const struct sim_chip_desc *c, const char *name)
+static inline const struct chip_engine_desc *tchip_find(const struct chip_desc *c, const char *name)
 {
     for (uint32_t i = 0; i < c->n_engines; i++)
         if (!strcmp(c->engines[i].name, name)) return &c->engines[i];
@@ -249,7 +249,7 @@ static inline const struct sim_instr_record *trec_find(const struct trec *t, con
 
 /* Creates a sim for chip c with options (NULL: defaults, functional) and a
  * recorder, loads p on core 0. */
-static inline struct sim *tsim_new(const struct sim_chip_desc *c, const struct sim_options *o, struct isa_program *p,
+static inline struct sim *tsim_new(const struct chip_desc *c, const struct sim_options *o, struct isa_program *p,
                                    struct trec *t, struct sim_hooks *h)
 {
     struct sim_options opt;
@@ -294,9 +294,9 @@ static inline void tsim_run_fails(struct sim *s, enum base_status want, const ch
     if (out) *out = d;
 }
 
-static inline uint64_t c2p(const struct sim_engine_desc *d, uint64_t cycles)
+static inline uint64_t c2p(const struct chip_engine_desc *d, uint64_t cycles)
 {
-    return sim_cycles_to_ps(cycles, d->clock_ghz);
+    return event_cycles_to_ps(cycles, d->clock_ghz);
 }
 
 /* Writes a tensor of dtype dt with values v[i] (converted) at loc. */

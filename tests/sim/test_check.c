@@ -3,7 +3,7 @@
 #include "tests/sim/sim_test_util.h"
 
 struct fx {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct isa_program prog;
     struct sim_options opt;
     struct sim *sim;
@@ -232,7 +232,7 @@ static void test_check_accumulator_bank(void **state)
 static void test_check_matmul_larger_than_array(void **state)
 {
     struct fx *f = *state;
-    ((struct sim_engine_desc *)tchip_find(&f->chip, "pe"))->cols = 64;
+    ((struct chip_engine_desc *)tchip_find(&f->chip, "pe"))->cols = 64;
     push(&f->prog, "pe",
          ins_matmul(ap_sp(ISA_SPACE_ACC, 0, 100, 0, BASE_DT_F32, 8), ap_sp(ISA_SPACE_SP, 0, 16, 0, BASE_DT_BF16, 100),
                     ap_sp(ISA_SPACE_SP, 0, 16, 4096, BASE_DT_BF16, 8), ISA_FLAG_START));
@@ -254,7 +254,7 @@ static void test_check_unsupported_matmul_type(void **state)
 static void test_check_bad_chip_rejected(void **state)
 {
     struct fx *f = *state;
-    ((struct sim_engine_desc *)tchip_find(&f->chip, "dma1"))->bytes_per_ns = 0;
+    ((struct chip_engine_desc *)tchip_find(&f->chip, "dma1"))->bytes_per_ns = 0;
     struct sim *s = NULL;
     struct base_diag d;
     base_diag_clear(&d);

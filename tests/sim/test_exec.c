@@ -3,7 +3,7 @@
 #include "tests/sim/sim_test_util.h"
 
 struct fx {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct isa_program prog;
     struct sim *sim;
 };
@@ -114,7 +114,7 @@ static void test_exec_matmul_start_acc_keeps_dst(void **state)
 static void test_exec_matmul_fp32_precision_passes(void **state)
 {
     struct fx *f = *state;
-    f->chip.family = SIM_FAMILY_TPU;
+    f->chip.family = CHIP_FAMILY_TPU;
     struct isa_instr d = ins_matmul(ap_sp(ISA_SPACE_ACC, 0, 1, 0, BASE_DT_F32, 1),
                                     ap_sp(ISA_SPACE_SP, 0, 1, 0, BASE_DT_F32, 1),
                                     ap_sp(ISA_SPACE_SP, 0, 1, 64, BASE_DT_F32, 1), ISA_FLAG_START);

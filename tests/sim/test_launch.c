@@ -5,7 +5,7 @@
 #include "tests/sim/sim_test_util.h"
 
 struct lx {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct trec rec;
     struct sim_hooks hooks;
     struct sim *sim;
@@ -50,8 +50,8 @@ static struct isa_instr memset_sp(uint64_t addr, uint32_t n)
 
 static uint64_t memset_ps(const struct lx *f, uint32_t n)
 {
-    const struct sim_engine_desc *v = tchip_find(&f->chip, "vec");
-    return c2p(v, v->dispatch_cycles + (uint64_t)ceil((double)n / v->elems_per_cycle[SIM_RATE_FP32]));
+    const struct chip_engine_desc *v = tchip_find(&f->chip, "vec");
+    return c2p(v, v->dispatch_cycles + (uint64_t)ceil((double)n / v->elems_per_cycle[CHIP_RATE_FP32]));
 }
 
 static void test_launch_time_continues_from_the_last_end(void **state)

@@ -119,7 +119,7 @@ static void rnd_program(struct isa_program *p, uint64_t seed)
 
 struct run {
     struct sim_stats st;
-    struct sim_engine_stats eng[SIM_MAX_ENGINES];
+    struct sim_engine_stats eng[CHIP_MAX_ENGINES];
     int n;
     struct {
         uint32_t engine, pc;
@@ -141,7 +141,7 @@ static void on_instr(void *u, uint64_t now, const struct sim_instr_record *r)
     }
 }
 
-static void run_program(const struct sim_chip_desc *c, const struct isa_program *p, bool timing_only, struct run *out,
+static void run_program(const struct chip_desc *c, const struct isa_program *p, bool timing_only, struct run *out,
                         uint64_t seed)
 {
     memset(out, 0, sizeof *out);
@@ -178,12 +178,12 @@ static void test_property_timing_only_equals_functional(void **state)
 {
     (void)state;
     static struct run a, b, c;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     for (int i = 0; i < 40; i++) {
         uint64_t seed = test_seed() * 1000 + (uint64_t)i;
         tchip_init(&chip);
-        if (i % 2) ((struct sim_engine_desc *)tchip_find(&chip, "pe"))->preload = false;
-        if (i % 3 == 0) chip.family = SIM_FAMILY_TPU;
+        if (i % 2) ((struct chip_engine_desc *)tchip_find(&chip, "pe"))->preload = false;
+        if (i % 3 == 0) chip.family = CHIP_FAMILY_TPU;
         struct isa_program p;
         isa_program_init(&p);
         rnd_program(&p, seed);
@@ -201,7 +201,7 @@ static void test_property_more_hbm_bandwidth_never_slower(void **state)
 {
     (void)state;
     static struct run a, b;
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     const double factors[] = {1.25, 2, 10};
     for (int i = 0; i < 60; i++) {
         uint64_t seed = test_seed() * 7919 + (uint64_t)i;
@@ -212,7 +212,7 @@ static void test_property_more_hbm_bandwidth_never_slower(void **state)
         chip.hbm.bytes_per_ns = 16 + (double)(seed % 50);
         run_program(&chip, &p, true, &a, seed);
         for (size_t k = 0; k < ARRAY_LEN(factors); k++) {
-            struct sim_chip_desc fast = chip;
+            struct chip_desc fast = chip;
             fast.hbm.bytes_per_ns *= factors[k];
             run_program(&fast, &p, true, &b, seed);
             if (b.st.total_ps > a.st.total_ps)

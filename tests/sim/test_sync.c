@@ -3,7 +3,7 @@
 #include "tests/sim/sim_test_util.h"
 
 struct fx {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct isa_program prog;
     struct trec rec;
     struct sim_hooks hooks;
@@ -13,7 +13,7 @@ struct fx {
 SIM_TEST_FIXTURE(struct fx)
 
 
-static const struct sim_engine_desc *eng(struct fx *f, const char *name) { return tchip_find(&f->chip, name); }
+static const struct chip_engine_desc *eng(struct fx *f, const char *name) { return tchip_find(&f->chip, name); }
 
 static void begin(struct fx *f) { f->sim = tsim_new(&f->chip, NULL, &f->prog, &f->rec, &f->hooks); }
 
@@ -27,7 +27,7 @@ static void test_sync_wait_blocks_until_signals_add_up(void **state)
     push(&f->prog, "act", with_wait(ins(ISA_OP_NOP), 5, 2));
     begin(f);
     tsim_run_ok(f->sim);
-    const struct sim_engine_desc *pool = eng(f, "pool");
+    const struct chip_engine_desc *pool = eng(f, "pool");
     uint64_t d = c2p(pool, pool->dispatch_cycles);
     assert_int_equal(trec_find(&f->rec, "pool", 2)->visible_ps, 3 * d);
     assert_int_equal(trec_find(&f->rec, "act", 0)->start_ps, 3 * d);
@@ -40,7 +40,7 @@ static void test_sync_satisfied_wait_does_not_block(void **state)
     push(&f->prog, "act", ins(ISA_OP_NOP));
     begin(f);
     tsim_run_ok(f->sim);
-    const struct sim_engine_desc *act = eng(f, "act");
+    const struct chip_engine_desc *act = eng(f, "act");
     assert_int_equal(trec_find(&f->rec, "act", 1)->start_ps, c2p(act, act->dispatch_cycles));
     assert_int_equal(f->rec.nwait, 0);
 }
@@ -88,7 +88,7 @@ static void test_sync_nested_loops_execute_without_unrolling(void **state)
     push(&f->prog, "pool", ins(ISA_OP_NOP)); /* after halt: never runs */
     begin(f);
     tsim_run_ok(f->sim);
-    const struct sim_engine_desc *pool = eng(f, "pool");
+    const struct chip_engine_desc *pool = eng(f, "pool");
     /* 1 + 3 * (1 + 1 + 2 + 1) + halt */
     uint64_t n = 1 + 3 * 5 + 1;
     assert_int_equal(sim_get_stats(f->sim)->instructions, n);
@@ -205,7 +205,7 @@ static void test_sync_two_runs_are_identical(void **state)
     struct fx *f = *state;
     build_pipeline(f, true, 8);
     struct sim_stats a, b;
-    struct sim_engine_stats ea[SIM_MAX_ENGINES], eb[SIM_MAX_ENGINES];
+    struct sim_engine_stats ea[CHIP_MAX_ENGINES], eb[CHIP_MAX_ENGINES];
     for (int run = 0; run < 2; run++) {
         sim_destroy(f->sim);
         begin(f);

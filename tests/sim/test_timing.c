@@ -3,7 +3,7 @@
 #include "tests/sim/sim_test_util.h"
 
 struct fx {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct isa_program prog;
     struct trec rec;
     struct sim_hooks hooks;
@@ -12,9 +12,9 @@ struct fx {
 
 SIM_TEST_FIXTURE(struct fx)
 
-static struct sim_engine_desc *eng(struct fx *f, const char *name)
+static struct chip_engine_desc *eng(struct fx *f, const char *name)
 {
-    return (struct sim_engine_desc *)tchip_find(&f->chip, name);
+    return (struct chip_engine_desc *)tchip_find(&f->chip, name);
 }
 
 /* Builds the sim (timing-only unless functional), writes zeros to the first
@@ -44,7 +44,7 @@ static void test_timing_control_costs_dispatch(void **state)
     push(&f->prog, "act", ins(ISA_OP_NOP));
     push(&f->prog, "pe", ins(ISA_OP_NOP));
     run(f, true);
-    const struct sim_engine_desc *act = eng(f, "act"), *pe = eng(f, "pe");
+    const struct chip_engine_desc *act = eng(f, "act"), *pe = eng(f, "pe");
     const struct sim_instr_record *a0 = trec_find(&f->rec, "act", 0), *a1 = trec_find(&f->rec, "act", 1);
     assert_int_equal(a0->start_ps, 0);
     assert_int_equal(a0->end_ps, c2p(act, act->dispatch_cycles));
@@ -59,7 +59,7 @@ static void test_timing_control_costs_dispatch(void **state)
 static void test_timing_vector_two_inputs_per_partition_pass(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *vec = eng(f, "vec");
+    struct chip_engine_desc *vec = eng(f, "vec");
     vec->lanes = 64; /* 128 partitions take two passes */
     uint32_t F = 500;
     push(&f->prog, "vec",
@@ -68,14 +68,14 @@ static void test_timing_vector_two_inputs_per_partition_pass(void **state)
     run(f, true);
     const struct sim_instr_record *r = trec_find(&f->rec, "vec", 0);
     uint64_t passes = (128 + vec->lanes - 1) / vec->lanes;
-    uint64_t per = (uint64_t)ceil(F / vec->elems_per_cycle_2in[SIM_RATE_BF16]);
+    uint64_t per = (uint64_t)ceil(F / vec->elems_per_cycle_2in[CHIP_RATE_BF16]);
     assert_int_equal(r->end_ps, r->start_ps + c2p(vec, vec->dispatch_cycles + passes * per));
 }
 
 static void test_timing_vector_rate_class_of_dtype(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *vec = eng(f, "vec");
+    struct chip_engine_desc *vec = eng(f, "vec");
     uint32_t F = 1000;
     /* bf16 -> bf16 copy runs at the bf16 rate; bf16 -> f32 at the slower f32 rate */
     push(&f->prog, "vec",
@@ -87,15 +87,15 @@ static void test_timing_vector_rate_class_of_dtype(void **state)
     run(f, true);
     const struct sim_instr_record *r0 = trec_find(&f->rec, "vec", 0), *r1 = trec_find(&f->rec, "vec", 1);
     assert_int_equal(r0->end_ps - r0->start_ps,
-                     c2p(vec, vec->dispatch_cycles + (uint64_t)ceil(F / vec->elems_per_cycle[SIM_RATE_BF16])));
+                     c2p(vec, vec->dispatch_cycles + (uint64_t)ceil(F / vec->elems_per_cycle[CHIP_RATE_BF16])));
     assert_int_equal(r1->end_ps - r1->start_ps,
-                     c2p(vec, vec->dispatch_cycles + (uint64_t)ceil(F / vec->elems_per_cycle[SIM_RATE_FP32])));
+                     c2p(vec, vec->dispatch_cycles + (uint64_t)ceil(F / vec->elems_per_cycle[CHIP_RATE_FP32])));
 }
 
 static void test_timing_activation_transcendental_cost(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *act = eng(f, "act");
+    struct chip_engine_desc *act = eng(f, "act");
     act->transcendental_cost = 4;
     uint32_t F = 256;
     struct isa_instr e = ins_unary_op(ISA_OP_ACTIVATE, ISA_ACT_EXP, ap_sp(ISA_SPACE_SP, 0, 128, 8192, BASE_DT_F32, F),
@@ -107,7 +107,7 @@ static void test_timing_activation_transcendental_cost(void **state)
     push(&f->prog, "act", r);
     run(f, true);
     const struct sim_instr_record *a = trec_find(&f->rec, "act", 0), *b = trec_find(&f->rec, "act", 1);
-    uint64_t per = (uint64_t)ceil(F / act->elems_per_cycle[SIM_RATE_FP32]);
+    uint64_t per = (uint64_t)ceil(F / act->elems_per_cycle[CHIP_RATE_FP32]);
     assert_int_equal(a->end_ps - a->start_ps,
                      c2p(act, act->dispatch_cycles + (uint64_t)ceil(act->transcendental_cost * (double)per)));
     assert_int_equal(b->end_ps - b->start_ps, c2p(act, act->dispatch_cycles + per));
@@ -123,7 +123,7 @@ static struct isa_instr mm(uint16_t K, uint32_t M, uint32_t N, uint64_t st_addr,
 static void test_timing_matmul_preload_pipeline(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = eng(f, "pe");
+    const struct chip_engine_desc *pe = eng(f, "pe");
     uint16_t K = 128;
     uint32_t M = 128, N = 512;
     push(&f->prog, "pe", mm(K, M, N, 0, BASE_DT_BF16, 0));
@@ -131,7 +131,7 @@ static void test_timing_matmul_preload_pipeline(void **state)
     run(f, true);
     const struct sim_instr_record *a = trec_find(&f->rec, "pe", 0), *b = trec_find(&f->rec, "pe", 1);
     uint64_t L = (K + pe->load_rows_per_cycle - 1) / pe->load_rows_per_cycle;
-    uint64_t S = (uint64_t)ceil(N / pe->rows_per_cycle[SIM_RATE_BF16]);
+    uint64_t S = (uint64_t)ceil(N / pe->rows_per_cycle[CHIP_RATE_BF16]);
     uint64_t ready0 = c2p(pe, pe->dispatch_cycles + L);
     uint64_t end0 = ready0 + c2p(pe, S);
     assert_int_equal(a->start_ps, 0);
@@ -149,7 +149,7 @@ static void test_timing_matmul_preload_pipeline(void **state)
 static void test_timing_matmul_exposed_load(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *pe = eng(f, "pe");
+    struct chip_engine_desc *pe = eng(f, "pe");
     pe->load_rows_per_cycle = 1; /* 128-cycle load, longer than a 64-cycle stream */
     uint16_t K = 128;
     uint32_t M = 64, N = 32;
@@ -159,7 +159,7 @@ static void test_timing_matmul_exposed_load(void **state)
     const struct sim_instr_record *a = trec_find(&f->rec, "pe", 0), *b = trec_find(&f->rec, "pe", 1);
     uint64_t L = K / pe->load_rows_per_cycle;
     uint64_t S = pe->min_stream_cycles; /* N = 32 streams for the minimum */
-    assert_true(S > (uint64_t)ceil(N / pe->rows_per_cycle[SIM_RATE_BF16]));
+    assert_true(S > (uint64_t)ceil(N / pe->rows_per_cycle[CHIP_RATE_BF16]));
     uint64_t ready0 = c2p(pe, pe->dispatch_cycles + L), end0 = ready0 + c2p(pe, S);
     assert_int_equal(a->end_ps, end0);
     uint64_t ready1 = ready0 + c2p(pe, pe->dispatch_cycles + L);
@@ -170,7 +170,7 @@ static void test_timing_matmul_exposed_load(void **state)
 static void test_timing_matmul_same_weights_skip_load(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = eng(f, "pe");
+    const struct chip_engine_desc *pe = eng(f, "pe");
     push(&f->prog, "pe", mm(128, 128, 64, 0, BASE_DT_BF16, 0));
     push(&f->prog, "pe", mm(128, 128, 64, 0, BASE_DT_BF16, 2048));
     run(f, true);
@@ -186,7 +186,7 @@ static void test_timing_matmul_same_weights_skip_load(void **state)
 static void test_timing_matmul_overwritten_weights_reload(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *pe = eng(f, "pe");
+    struct chip_engine_desc *pe = eng(f, "pe");
     pe->load_rows_per_cycle = 1;
     push(&f->prog, "pe", with_signal(mm(128, 128, 64, 0, BASE_DT_BF16, 0), 1, 1));
     /* the vector engine rewrites the stationary operand between the two */
@@ -207,13 +207,13 @@ static void test_timing_matmul_overwritten_weights_reload(void **state)
 static void test_timing_matmul_fp8_rate_and_min_stream(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = eng(f, "pe");
+    const struct chip_engine_desc *pe = eng(f, "pe");
     push(&f->prog, "pe", mm(64, 64, 512, 0, BASE_DT_F8E4M3FN, 0));
     push(&f->prog, "pe", mm(64, 64, 100, 8192, BASE_DT_F8E4M3FN, 2048)); /* 50 < 64 cycles */
     run(f, true);
     const struct sim_instr_record *a = trec_find(&f->rec, "pe", 0), *b = trec_find(&f->rec, "pe", 1);
     uint64_t L = 64 / pe->load_rows_per_cycle;
-    uint64_t S0 = (uint64_t)ceil(512 / pe->rows_per_cycle[SIM_RATE_FP8]);
+    uint64_t S0 = (uint64_t)ceil(512 / pe->rows_per_cycle[CHIP_RATE_FP8]);
     uint64_t ready0 = c2p(pe, pe->dispatch_cycles + L), end0 = ready0 + c2p(pe, S0);
     assert_int_equal(a->end_ps, end0);
     uint64_t ready1 = ready0 + c2p(pe, pe->dispatch_cycles + L);
@@ -223,26 +223,26 @@ static void test_timing_matmul_fp8_rate_and_min_stream(void **state)
 static void test_timing_matmul_fp32_neuron_rate(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = eng(f, "pe");
+    const struct chip_engine_desc *pe = eng(f, "pe");
     push(&f->prog, "pe", mm(128, 128, 256, 0, BASE_DT_F32, 0));
     run(f, true);
     const struct sim_instr_record *a = trec_find(&f->rec, "pe", 0);
-    uint64_t L = 128 / pe->load_rows_per_cycle, S = (uint64_t)ceil(256 / pe->rows_per_cycle[SIM_RATE_FP32]);
+    uint64_t L = 128 / pe->load_rows_per_cycle, S = (uint64_t)ceil(256 / pe->rows_per_cycle[CHIP_RATE_FP32]);
     assert_int_equal(a->end_ps, c2p(pe, pe->dispatch_cycles + L) + c2p(pe, S));
 }
 
 static void test_timing_matmul_fp32_tpu_passes(void **state)
 {
     struct fx *f = *state;
-    f->chip.family = SIM_FAMILY_TPU;
-    const struct sim_engine_desc *pe = eng(f, "pe");
+    f->chip.family = CHIP_FAMILY_TPU;
+    const struct chip_engine_desc *pe = eng(f, "pe");
     struct isa_instr hi = mm(128, 128, 256, 0, BASE_DT_F32, 0);
     hi.func = ISA_PREC_HIGHEST;
     push(&f->prog, "pe", hi);
     run(f, true);
     const struct sim_instr_record *a = trec_find(&f->rec, "pe", 0);
     uint64_t p = f->chip.fp32_passes_highest;
-    uint64_t L = 128 / pe->load_rows_per_cycle, S = (uint64_t)ceil(256 / pe->rows_per_cycle[SIM_RATE_BF16]);
+    uint64_t L = 128 / pe->load_rows_per_cycle, S = (uint64_t)ceil(256 / pe->rows_per_cycle[CHIP_RATE_BF16]);
     assert_int_equal(a->end_ps, c2p(pe, pe->dispatch_cycles + p * L) + c2p(pe, p * S));
 }
 
@@ -254,7 +254,7 @@ static void test_timing_matmul_fp32_tpu_passes(void **state)
 static void test_timing_matmul_scalesim_fold_per_dataflow(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *pe = eng(f, "pe");
+    struct chip_engine_desc *pe = eng(f, "pe");
     pe->preload = false;
     pe->dispatch_cycles = 0;
     pe->load_rows_per_cycle = 1;
@@ -262,11 +262,11 @@ static void test_timing_matmul_scalesim_fold_per_dataflow(void **state)
     pe->rows = 32;
     pe->cols = 64;
     uint64_t K = 24, M = 40, N = 56;
-    const enum sim_dataflow flows[3] = {SIM_DATAFLOW_WS, SIM_DATAFLOW_OS, SIM_DATAFLOW_IS};
+    const enum chip_dataflow flows[3] = {CHIP_DATAFLOW_WS, CHIP_DATAFLOW_OS, CHIP_DATAFLOW_IS};
     const uint64_t Sr[3] = {K, M, K}, Sc[3] = {M, N, N}, Tt[3] = {N, K, M};
     for (int i = 0; i < 3; i++) {
         pe->dataflow = flows[i];
-        if (flows[i] == SIM_DATAFLOW_OS) pe->rows = 64; /* M = 40 rows */
+        if (flows[i] == CHIP_DATAFLOW_OS) pe->rows = 64; /* M = 40 rows */
         isa_program_deinit(&f->prog);
         sim_destroy(f->sim);
         f->sim = NULL;
@@ -286,9 +286,9 @@ static void test_timing_matmul_scalesim_fold_per_dataflow(void **state)
 }
 
 /* A generic array (no preload) in dataflow df: rows x cols, loads one row per cycle, no minimum. */
-static struct sim_engine_desc *generic_pe(struct fx *f, enum sim_dataflow df, uint32_t rows, uint32_t cols)
+static struct chip_engine_desc *generic_pe(struct fx *f, enum chip_dataflow df, uint32_t rows, uint32_t cols)
 {
-    struct sim_engine_desc *pe = eng(f, "pe");
+    struct chip_engine_desc *pe = eng(f, "pe");
     pe->preload = false;
     pe->dataflow = df;
     pe->load_rows_per_cycle = 1;
@@ -303,7 +303,7 @@ static struct sim_engine_desc *generic_pe(struct fx *f, enum sim_dataflow df, ui
 static void test_timing_matmul_chain_os_pays_fill_once(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_OS, 64, 64);
+    const struct chip_engine_desc *pe = generic_pe(f, CHIP_DATAFLOW_OS, 64, 64);
     uint32_t M = 40, N = 56;
     const uint16_t Ks[3] = {128, 128, 24};
     const uint64_t st_at[3] = {0, 4096, 8192};
@@ -329,7 +329,7 @@ static void test_timing_matmul_chain_os_pays_fill_once(void **state)
 static void test_timing_matmul_chain_os_start_waits_for_drain(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_OS, 64, 64);
+    const struct chip_engine_desc *pe = generic_pe(f, CHIP_DATAFLOW_OS, 64, 64);
     uint32_t M = 40, N = 56;
     uint16_t K = 100;
     struct isa_instr b = mm(K, M, N, 4096, BASE_DT_BF16, 0);
@@ -349,7 +349,7 @@ static void test_timing_matmul_chain_os_start_waits_for_drain(void **state)
 static void test_timing_matmul_chain_is_same_moving(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_IS, 128, 64);
+    const struct chip_engine_desc *pe = generic_pe(f, CHIP_DATAFLOW_IS, 128, 64);
     uint16_t K = 96;
     uint32_t N = 48;
     const uint32_t Ms[2] = {128, 72};
@@ -367,7 +367,7 @@ static void test_timing_matmul_chain_is_same_moving(void **state)
 static void test_timing_matmul_chain_ws_same_stationary(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_WS, 128, 128);
+    const struct chip_engine_desc *pe = generic_pe(f, CHIP_DATAFLOW_WS, 128, 128);
     uint16_t K = 128;
     uint32_t M = 64;
     const uint32_t Ns[3] = {512, 512, 200};
@@ -385,7 +385,7 @@ static void test_timing_matmul_chain_ws_same_stationary(void **state)
 static void test_timing_matmul_chain_broken_by_overwrite(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_WS, 128, 128);
+    const struct chip_engine_desc *pe = generic_pe(f, CHIP_DATAFLOW_WS, 128, 128);
     uint16_t K = 128;
     uint32_t M = 64, N = 256;
     push(&f->prog, "pe", with_signal(mm(K, M, N, 0, BASE_DT_BF16, 0), 1, 1));
@@ -421,13 +421,13 @@ static void test_timing_matmul_signal_at_visible(void **state)
 static void test_timing_dma_sram_to_sram(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *q = eng(f, "dma0");
+    const struct chip_engine_desc *q = eng(f, "dma0");
     push(&f->prog, "dma0",
          ins_dma(ap_sp(ISA_SPACE_SP, 0, 128, 40000, BASE_DT_F32, 1000), ap_sp(ISA_SPACE_SP, 0, 128, 0, BASE_DT_F32, 1000)));
     run(f, true);
     const struct sim_instr_record *r = trec_find(&f->rec, "dma0", 0);
     uint64_t bytes = 128 * 1000 * 4;
-    assert_int_equal(r->end_ps, c2p(q, q->dispatch_cycles) + q->fixed_ps + sim_bytes_to_ps((double)bytes, q->bytes_per_ns));
+    assert_int_equal(r->end_ps, c2p(q, q->dispatch_cycles) + q->fixed_ps + event_bytes_to_ps((double)bytes, q->bytes_per_ns));
     assert_int_equal(r->bytes, bytes);
     assert_int_equal(f->rec.ndma, 1);
     assert_false(f->rec.d[0].hbm);
@@ -437,7 +437,7 @@ static void test_timing_dma_sram_to_sram(void **state)
 static void test_timing_dma_hbm_alone(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *q = eng(f, "dma1");
+    const struct chip_engine_desc *q = eng(f, "dma1");
     f->chip.hbm.bytes_per_ns = 12; /* below the queue's 20 */
     push(&f->prog, "dma1", ins_dma(ap_sp(ISA_SPACE_SP, 0, 64, 0, BASE_DT_BF16, 2048), ap_hbm(0, 64, 2048, BASE_DT_BF16)));
     run(f, true);
@@ -445,7 +445,7 @@ static void test_timing_dma_hbm_alone(void **state)
     uint64_t bytes = 64 * 2048 * 2;
     uint64_t data = c2p(q, q->dispatch_cycles) + q->fixed_ps + f->chip.hbm.latency_ps;
     assert_int_equal(f->rec.d[0].data_start_ps, data);
-    assert_int_equal(r->end_ps, data + sim_bytes_to_ps((double)bytes, f->chip.hbm.bytes_per_ns));
+    assert_int_equal(r->end_ps, data + event_bytes_to_ps((double)bytes, f->chip.hbm.bytes_per_ns));
     assert_int_equal(sim_get_stats(f->sim)->hbm_bytes, bytes);
 }
 
@@ -453,7 +453,7 @@ static void test_timing_dma_contention_shares_hbm(void **state)
 {
     struct fx *f = *state;
     f->chip.hbm.bytes_per_ns = 30; /* two queues of 20 want 40 */
-    const struct sim_engine_desc *q = eng(f, "dma0");
+    const struct chip_engine_desc *q = eng(f, "dma0");
     struct isa_instr d0 = ins_dma(ap_sp(ISA_SPACE_SP, 0, 64, 0, BASE_DT_BF16, 2048), ap_hbm(0, 64, 2048, BASE_DT_BF16));
     struct isa_instr d1 = ins_dma(ap_sp(ISA_SPACE_SP, 64, 64, 0, BASE_DT_BF16, 2048), ap_hbm(1 << 20, 64, 2048, BASE_DT_BF16));
     push(&f->prog, "dma0", d0);
@@ -461,8 +461,8 @@ static void test_timing_dma_contention_shares_hbm(void **state)
     run(f, true);
     uint64_t bytes = 64 * 2048 * 2;
     uint64_t data = c2p(q, q->dispatch_cycles) + q->fixed_ps + f->chip.hbm.latency_ps;
-    uint64_t shared = data + sim_bytes_to_ps((double)bytes, f->chip.hbm.bytes_per_ns / 2);
-    uint64_t alone = data + sim_bytes_to_ps((double)bytes, q->bytes_per_ns);
+    uint64_t shared = data + event_bytes_to_ps((double)bytes, f->chip.hbm.bytes_per_ns / 2);
+    uint64_t alone = data + event_bytes_to_ps((double)bytes, q->bytes_per_ns);
     const struct sim_instr_record *a = trec_find(&f->rec, "dma0", 0), *b = trec_find(&f->rec, "dma1", 0);
     assert_int_equal(a->end_ps, shared);
     assert_int_equal(b->end_ps, shared);
@@ -475,16 +475,16 @@ static void test_timing_dma_share_recomputed_when_one_ends(void **state)
 {
     struct fx *f = *state;
     f->chip.hbm.bytes_per_ns = 30;
-    const struct sim_engine_desc *q = eng(f, "dma0");
+    const struct chip_engine_desc *q = eng(f, "dma0");
     uint64_t small = 64 * 512 * 2, big = 64 * 2048 * 2;
     push(&f->prog, "dma0", ins_dma(ap_sp(ISA_SPACE_SP, 0, 64, 0, BASE_DT_BF16, 512), ap_hbm(0, 64, 512, BASE_DT_BF16)));
     push(&f->prog, "dma1", ins_dma(ap_sp(ISA_SPACE_SP, 64, 64, 0, BASE_DT_BF16, 2048), ap_hbm(1 << 20, 64, 2048, BASE_DT_BF16)));
     run(f, true);
     uint64_t data = c2p(q, q->dispatch_cycles) + q->fixed_ps + f->chip.hbm.latency_ps;
     double half = f->chip.hbm.bytes_per_ns / 2;
-    uint64_t t1 = data + sim_bytes_to_ps((double)small, half);
+    uint64_t t1 = data + event_bytes_to_ps((double)small, half);
     double left = (double)big - half * (double)(t1 - data) / 1000.0;
-    uint64_t t2 = t1 + sim_bytes_to_ps(left, q->bytes_per_ns);
+    uint64_t t2 = t1 + event_bytes_to_ps(left, q->bytes_per_ns);
     assert_int_equal(trec_find(&f->rec, "dma0", 0)->end_ps, t1);
     assert_int_equal(trec_find(&f->rec, "dma1", 0)->end_ps, t2);
 }
@@ -492,7 +492,7 @@ static void test_timing_dma_share_recomputed_when_one_ends(void **state)
 static void test_timing_stats_busy_wait_idle(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *act = eng(f, "act"), *pool = eng(f, "pool");
+    const struct chip_engine_desc *act = eng(f, "act"), *pool = eng(f, "pool");
     push(&f->prog, "pool", with_signal(ins(ISA_OP_NOP), 0, 1));
     push(&f->prog, "pool", ins(ISA_OP_NOP));
     push(&f->prog, "pool", ins(ISA_OP_NOP));

@@ -34,7 +34,7 @@ static void n_wait(void *u, uint64_t now, const struct sim_wait_record *r)
 }
 
 struct fx {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct isa_program prog;
     struct nrec rec;
     struct sim_hooks hooks;
@@ -52,9 +52,9 @@ static void reset(struct fx *f)
     isa_program_init(&f->prog);
 }
 
-static struct sim_engine_desc *eng(struct fx *f, const char *name)
+static struct chip_engine_desc *eng(struct fx *f, const char *name)
 {
-    return (struct sim_engine_desc *)tchip_find(&f->chip, name);
+    return (struct chip_engine_desc *)tchip_find(&f->chip, name);
 }
 
 /* Marks a region written (timing-only: the values do not matter). */
@@ -136,9 +136,9 @@ static struct isa_instr mm(uint16_t K, uint32_t M, uint32_t N, uint64_t st_addr,
 }
 
 /* A generic array (no preload) in dataflow df: rows x cols, one row loaded per cycle, no minimum. */
-static struct sim_engine_desc *generic_pe(struct fx *f, enum sim_dataflow df, uint32_t rows, uint32_t cols)
+static struct chip_engine_desc *generic_pe(struct fx *f, enum chip_dataflow df, uint32_t rows, uint32_t cols)
 {
-    struct sim_engine_desc *pe = eng(f, "pe");
+    struct chip_engine_desc *pe = eng(f, "pe");
     pe->preload = false;
     pe->dataflow = df;
     pe->load_rows_per_cycle = 1;
@@ -160,7 +160,7 @@ static struct isa_instr ins_copy(struct isa_ap dst, struct isa_ap src) { return 
 static void test_rules_signal_applied_before_step_at_equal_time(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *act = eng(f, "act"), *pool = eng(f, "pool");
+    struct chip_engine_desc *act = eng(f, "act"), *pool = eng(f, "pool");
     act->clock_ghz = pool->clock_ghz;
     act->dispatch_cycles = pool->dispatch_cycles; /* act reaches its wait when pool's signal fires */
     uint64_t ev[2];
@@ -188,14 +188,14 @@ static void test_rules_signal_applied_before_step_at_equal_time(void **state)
 static void test_rules_signalling_control_waits_for_visible(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = eng(f, "pe");
+    const struct chip_engine_desc *pe = eng(f, "pe");
     push(&f->prog, "pe", mm(128, 128, 512, 0, BASE_DT_BF16, 0));
     push(&f->prog, "pe", ins(ISA_OP_NOP));
     push(&f->prog, "pe", ins_sem_signal(0, 1));
     push(&f->prog, "act", ins_sem_wait(0, 1));
     run(f);
     uint64_t D = pe->dispatch_cycles, L = ceil_div(128, pe->load_rows_per_cycle);
-    uint64_t S = ceil_ratio(512, pe->rows_per_cycle[SIM_RATE_BF16]);
+    uint64_t S = ceil_ratio(512, pe->rows_per_cycle[CHIP_RATE_BF16]);
     uint64_t ready = c2p(pe, D + L), vis = ready + c2p(pe, S) + c2p(pe, pe->rows + pe->cols - 1);
     const struct sim_instr_record *m = rec(f, "pe", 0), *nop = rec(f, "pe", 1), *sig = rec(f, "pe", 2);
     assert_int_equal(m->visible_ps, vis);
@@ -213,7 +213,7 @@ static void test_rules_signalling_control_waits_for_visible(void **state)
 static void test_rules_halt_waits_for_visible(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = eng(f, "pe");
+    const struct chip_engine_desc *pe = eng(f, "pe");
     push(&f->prog, "pe", mm(128, 128, 512, 0, BASE_DT_BF16, 0));
     push(&f->prog, "pe", ins(ISA_OP_HALT));
     push(&f->prog, "pe", ins(ISA_OP_NOP)); /* never reached */
@@ -232,7 +232,7 @@ static void test_rules_halt_waits_for_visible(void **state)
 static void test_rules_signal_ring_stalls_at_64_pending(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *pe = eng(f, "pe");
+    struct chip_engine_desc *pe = eng(f, "pe");
     pe->dispatch_cycles = 0;
     pe->min_stream_cycles = 0;
     const uint32_t ring = 64; /* SIM_SIGNAL_RING, docs/timing.md section 4 */
@@ -240,7 +240,7 @@ static void test_rules_signal_ring_stalls_at_64_pending(void **state)
     struct isa_instr m = with_signal(mm(128, 128, 1, 0, BASE_DT_BF16, 0), 0, 1);
     push(&f->prog, "pe", m);
     run(f);
-    uint64_t L = ceil_div(128, pe->load_rows_per_cycle), S = ceil_ratio(1, pe->rows_per_cycle[SIM_RATE_BF16]);
+    uint64_t L = ceil_div(128, pe->load_rows_per_cycle), S = ceil_ratio(1, pe->rows_per_cycle[CHIP_RATE_BF16]);
     uint64_t s1 = c2p(pe, S), vis0 = c2p(pe, L) + s1 + c2p(pe, pe->rows + pe->cols - 1);
     assert_int_equal(rec_iter(f, "pe", 1, 0)->visible_ps, vis0);
     /* the first 64 stream back to back (the same weights: no load) */
@@ -260,7 +260,7 @@ static void test_rules_signal_ring_stalls_at_64_pending(void **state)
 static void test_rules_matmul_mixed_types_use_slower_rate(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = eng(f, "pe");
+    const struct chip_engine_desc *pe = eng(f, "pe");
     uint32_t N = 512;
     push(&f->prog, "pe",
          ins_matmul(ap_sp(ISA_SPACE_ACC, 0, 128, 0, BASE_DT_F32, N), ap_sp(ISA_SPACE_SP, 0, 128, 0, BASE_DT_F8E4M3FN, 128),
@@ -269,7 +269,7 @@ static void test_rules_matmul_mixed_types_use_slower_rate(void **state)
          ins_matmul(ap_sp(ISA_SPACE_ACC, 0, 128, 2048, BASE_DT_F32, N), ap_sp(ISA_SPACE_SP, 0, 128, 4096, BASE_DT_BF16, 128),
                     ap_sp(ISA_SPACE_SP, 0, 128, 8192, BASE_DT_F8E4M3FN, N), ISA_FLAG_START));
     run(f);
-    double fp8 = pe->rows_per_cycle[SIM_RATE_FP8], bf16 = pe->rows_per_cycle[SIM_RATE_BF16];
+    double fp8 = pe->rows_per_cycle[CHIP_RATE_FP8], bf16 = pe->rows_per_cycle[CHIP_RATE_BF16];
     assert_true(fp8 != bf16);
     uint64_t S = ceil_ratio(N, fp8 < bf16 ? fp8 : bf16), L = ceil_div(128, pe->load_rows_per_cycle);
     uint64_t end0 = c2p(pe, pe->dispatch_cycles + L) + c2p(pe, S);
@@ -282,14 +282,14 @@ static void test_rules_matmul_mixed_types_use_slower_rate(void **state)
 static void test_rules_transpose_on_array_streams_source_class(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *pe = eng(f, "pe");
+    struct chip_engine_desc *pe = eng(f, "pe");
     uint16_t P = 128;
     uint32_t F = 64;
     struct isa_instr t = ins_copy(ap_sp(ISA_SPACE_ACC, 0, (uint16_t)F, 0, BASE_DT_F32, P), ap_sp(ISA_SPACE_SP, 0, P, 0, BASE_DT_F32, F));
     t.op = ISA_OP_TRANSPOSE;
     push(&f->prog, "pe", t);
     run(f);
-    uint64_t L = ceil_div(P, pe->load_rows_per_cycle), S = ceil_ratio(P, pe->rows_per_cycle[SIM_RATE_FP32]);
+    uint64_t L = ceil_div(P, pe->load_rows_per_cycle), S = ceil_ratio(P, pe->rows_per_cycle[CHIP_RATE_FP32]);
     assert_true(S > pe->min_stream_cycles);
     const struct sim_instr_record *r = rec(f, "pe", 0);
     uint64_t end = c2p(pe, pe->dispatch_cycles + L) + c2p(pe, S);
@@ -299,14 +299,14 @@ static void test_rules_transpose_on_array_streams_source_class(void **state)
 
     /* a class the array has no rate for (fp8 here) streams at bf16's */
     reset(f);
-    pe->rows_per_cycle[SIM_RATE_FP8] = 0;
+    pe->rows_per_cycle[CHIP_RATE_FP8] = 0;
     pe->min_stream_cycles = 0;
     struct isa_instr t8 = ins_copy(ap_sp(ISA_SPACE_ACC, 0, (uint16_t)F, 0, BASE_DT_F8E4M3FN, P),
                                    ap_sp(ISA_SPACE_SP, 0, P, 0, BASE_DT_F8E4M3FN, F));
     t8.op = ISA_OP_TRANSPOSE;
     push(&f->prog, "pe", t8);
     run(f);
-    S = ceil_ratio(P, pe->rows_per_cycle[SIM_RATE_BF16]);
+    S = ceil_ratio(P, pe->rows_per_cycle[CHIP_RATE_BF16]);
     assert_int_equal(rec(f, "pe", 0)->end_ps, c2p(pe, pe->dispatch_cycles + L) + c2p(pe, S));
 }
 
@@ -319,7 +319,7 @@ static void test_rules_transpose_breaks_os_and_is_chain(void **state)
     for (int k = 0; k < 2; k++) {
         reset(f);
         bool os = k == 0;
-        const struct sim_engine_desc *pe = generic_pe(f, os ? SIM_DATAFLOW_OS : SIM_DATAFLOW_IS, os ? 64 : 128, 64);
+        const struct chip_engine_desc *pe = generic_pe(f, os ? CHIP_DATAFLOW_OS : CHIP_DATAFLOW_IS, os ? 64 : 128, 64);
         uint16_t K = os ? 100 : 96;
         uint32_t M = os ? 40 : 128, N = os ? 56 : 48;
         struct isa_instr a = mm(K, M, N, 0, BASE_DT_BF16, 0);
@@ -350,8 +350,8 @@ static void test_rules_transpose_breaks_os_and_is_chain(void **state)
 static void test_rules_matmul_passes_multiply_fill_and_drain_without_preload(void **state)
 {
     struct fx *f = *state;
-    f->chip.family = SIM_FAMILY_TPU;
-    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_WS, 128, 128);
+    f->chip.family = CHIP_FAMILY_TPU;
+    const struct chip_engine_desc *pe = generic_pe(f, CHIP_DATAFLOW_WS, 128, 128);
     uint16_t K = 128;
     uint32_t M = 64, N = 200;
     struct isa_instr m = mm(K, M, N, 0, BASE_DT_F32, 0);
@@ -360,7 +360,7 @@ static void test_rules_matmul_passes_multiply_fill_and_drain_without_preload(voi
     run(f);
     uint64_t p = f->chip.fp32_passes_high, D = pe->dispatch_cycles;
     assert_true(p > 1);
-    uint64_t L = ceil_div(K, pe->load_rows_per_cycle), S = ceil_ratio(N, pe->rows_per_cycle[SIM_RATE_BF16]);
+    uint64_t L = ceil_div(K, pe->load_rows_per_cycle), S = ceil_ratio(N, pe->rows_per_cycle[CHIP_RATE_BF16]);
     const struct sim_instr_record *r = rec(f, "pe", 0);
     assert_int_equal(r->visible_ps, c2p(pe, D + p * (L + S + K + M - 2)));
     assert_int_equal(r->end_ps, r->visible_ps);
@@ -371,7 +371,7 @@ static void test_rules_matmul_passes_multiply_fill_and_drain_without_preload(voi
 static void test_rules_os_outputs_survive_writes_to_dst(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = generic_pe(f, SIM_DATAFLOW_OS, 64, 64);
+    const struct chip_engine_desc *pe = generic_pe(f, CHIP_DATAFLOW_OS, 64, 64);
     uint16_t K = 100;
     uint32_t M = 40, N = 56;
     struct isa_instr a = with_signal(mm(K, M, N, 0, BASE_DT_BF16, 0), 1, 1);
@@ -397,7 +397,7 @@ static void test_rules_os_outputs_survive_writes_to_dst(void **state)
 static void test_rules_elem_iota_memset_stream_dst(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *vec = eng(f, "vec");
+    struct chip_engine_desc *vec = eng(f, "vec");
     vec->lanes = 64;
     uint16_t P = 128;
     uint32_t F = 1000;
@@ -412,16 +412,16 @@ static void test_rules_elem_iota_memset_stream_dst(void **state)
     assert_int_equal(passes, 2u);
     const struct sim_instr_record *a = rec(f, "vec", 0), *b = rec(f, "vec", 1);
     assert_int_equal(a->end_ps - a->start_ps,
-                     c2p(vec, vec->dispatch_cycles + passes * ceil_ratio(F, vec->elems_per_cycle[SIM_RATE_BF16])));
+                     c2p(vec, vec->dispatch_cycles + passes * ceil_ratio(F, vec->elems_per_cycle[CHIP_RATE_BF16])));
     assert_int_equal(b->end_ps - b->start_ps,
-                     c2p(vec, vec->dispatch_cycles + passes * ceil_ratio(F, vec->elems_per_cycle[SIM_RATE_FP32])));
+                     c2p(vec, vec->dispatch_cycles + passes * ceil_ratio(F, vec->elems_per_cycle[CHIP_RATE_FP32])));
 }
 
 /* part_broadcast streams its one-partition source: one pass whatever dst's P. */
 static void test_rules_elem_part_broadcast_streams_source(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *vec = eng(f, "vec");
+    struct chip_engine_desc *vec = eng(f, "vec");
     vec->lanes = 32; /* dst's 128 partitions would take 4 passes */
     uint32_t F = 700;
     push(&f->prog, "vec",
@@ -430,7 +430,7 @@ static void test_rules_elem_part_broadcast_streams_source(void **state)
     run(f);
     const struct sim_instr_record *r = rec(f, "vec", 0);
     assert_int_equal(r->end_ps - r->start_ps,
-                     c2p(vec, vec->dispatch_cycles + ceil_ratio(F, vec->elems_per_cycle[SIM_RATE_FP32])));
+                     c2p(vec, vec->dispatch_cycles + ceil_ratio(F, vec->elems_per_cycle[CHIP_RATE_FP32])));
     assert_int_equal(r->flops, 0);
 }
 
@@ -440,12 +440,12 @@ static void test_rules_elem_part_broadcast_streams_source(void **state)
 static void test_rules_elem_rate_fallbacks(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *vec = eng(f, "vec");
-    vec->elems_per_cycle_2in[SIM_RATE_BF16] = 0;
-    vec->elems_per_cycle_2in[SIM_RATE_FP8] = 0;
-    vec->elems_per_cycle[SIM_RATE_FP8] = 0;
-    assert_true(vec->elems_per_cycle[SIM_RATE_BF16] != vec->elems_per_cycle_2in[SIM_RATE_FP32]);
-    assert_true(vec->elems_per_cycle[SIM_RATE_FP32] != vec->elems_per_cycle_2in[SIM_RATE_FP32]);
+    struct chip_engine_desc *vec = eng(f, "vec");
+    vec->elems_per_cycle_2in[CHIP_RATE_BF16] = 0;
+    vec->elems_per_cycle_2in[CHIP_RATE_FP8] = 0;
+    vec->elems_per_cycle[CHIP_RATE_FP8] = 0;
+    assert_true(vec->elems_per_cycle[CHIP_RATE_BF16] != vec->elems_per_cycle_2in[CHIP_RATE_FP32]);
+    assert_true(vec->elems_per_cycle[CHIP_RATE_FP32] != vec->elems_per_cycle_2in[CHIP_RATE_FP32]);
     uint32_t F = 600;
     enum base_dtype f8 = BASE_DT_F8E4M3FN;
     push(&f->prog, "vec",
@@ -456,8 +456,8 @@ static void test_rules_elem_rate_fallbacks(void **state)
                     ap_sp(ISA_SPACE_SP, 0, 64, 2048, f8, F)));
     push(&f->prog, "vec", ins_copy(ap_sp(ISA_SPACE_SP, 0, 64, 16384, f8, F), ap_sp(ISA_SPACE_SP, 0, 64, 0, f8, F)));
     run(f);
-    const double want[3] = {vec->elems_per_cycle[SIM_RATE_BF16], vec->elems_per_cycle_2in[SIM_RATE_FP32],
-                            vec->elems_per_cycle[SIM_RATE_FP32]};
+    const double want[3] = {vec->elems_per_cycle[CHIP_RATE_BF16], vec->elems_per_cycle_2in[CHIP_RATE_FP32],
+                            vec->elems_per_cycle[CHIP_RATE_FP32]};
     for (uint32_t i = 0; i < 3; i++) {
         const struct sim_instr_record *r = rec(f, "vec", i);
         assert_int_equal(r->end_ps - r->start_ps, c2p(vec, vec->dispatch_cycles + ceil_ratio(F, want[i])));
@@ -469,10 +469,10 @@ static void test_rules_elem_rate_fallbacks(void **state)
 static void test_rules_elem_select_uses_two_input_rate(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *vec = eng(f, "vec");
-    vec->elems_per_cycle_2in[SIM_RATE_BF16] = 2;
-    vec->elems_per_cycle_2in[SIM_RATE_FP32] = 0.25;
-    assert_true(vec->elems_per_cycle[SIM_RATE_BF16] != vec->elems_per_cycle_2in[SIM_RATE_BF16]);
+    struct chip_engine_desc *vec = eng(f, "vec");
+    vec->elems_per_cycle_2in[CHIP_RATE_BF16] = 2;
+    vec->elems_per_cycle_2in[CHIP_RATE_FP32] = 0.25;
+    assert_true(vec->elems_per_cycle[CHIP_RATE_BF16] != vec->elems_per_cycle_2in[CHIP_RATE_BF16]);
     uint32_t F = 900;
     struct isa_instr s = ins(ISA_OP_SELECT);
     s.dst = ap_sp(ISA_SPACE_SP, 0, 128, 8192, BASE_DT_BF16, F);
@@ -487,9 +487,9 @@ static void test_rules_elem_select_uses_two_input_rate(void **state)
     run(f);
     const struct sim_instr_record *a = rec(f, "vec", 0), *b = rec(f, "vec", 1);
     assert_int_equal(a->end_ps - a->start_ps,
-                     c2p(vec, vec->dispatch_cycles + ceil_ratio(F, vec->elems_per_cycle_2in[SIM_RATE_BF16])));
+                     c2p(vec, vec->dispatch_cycles + ceil_ratio(F, vec->elems_per_cycle_2in[CHIP_RATE_BF16])));
     assert_int_equal(b->end_ps - b->start_ps,
-                     c2p(vec, vec->dispatch_cycles + ceil_ratio(F, vec->elems_per_cycle_2in[SIM_RATE_FP32])));
+                     c2p(vec, vec->dispatch_cycles + ceil_ratio(F, vec->elems_per_cycle_2in[CHIP_RATE_FP32])));
     assert_int_equal(a->flops, 0);
 }
 
@@ -497,8 +497,8 @@ static void test_rules_elem_select_uses_two_input_rate(void **state)
 static void test_rules_elem_transcendental_cost_after_rounding(void **state)
 {
     struct fx *f = *state;
-    struct sim_engine_desc *act = eng(f, "act");
-    act->elems_per_cycle[SIM_RATE_FP32] = 3;
+    struct chip_engine_desc *act = eng(f, "act");
+    act->elems_per_cycle[CHIP_RATE_FP32] = 3;
     act->transcendental_cost = 2.5;
     uint32_t F = 1000;
     struct isa_instr e = ins_unary_op(ISA_OP_ACTIVATE, ISA_ACT_TANH, ap_sp(ISA_SPACE_SP, 0, 128, 8192, BASE_DT_F32, F),
@@ -506,9 +506,9 @@ static void test_rules_elem_transcendental_cost_after_rounding(void **state)
     e.imm0 = 1;
     push(&f->prog, "act", e);
     run(f);
-    uint64_t per = ceil_ratio(F, act->elems_per_cycle[SIM_RATE_FP32]);
+    uint64_t per = ceil_ratio(F, act->elems_per_cycle[CHIP_RATE_FP32]);
     uint64_t cyc = ceil_ratio(act->transcendental_cost * (double)per, 1);
-    assert_true(cyc != ceil_ratio(act->transcendental_cost * F, act->elems_per_cycle[SIM_RATE_FP32]));
+    assert_true(cyc != ceil_ratio(act->transcendental_cost * F, act->elems_per_cycle[CHIP_RATE_FP32]));
     const struct sim_instr_record *r = rec(f, "act", 0);
     assert_int_equal(r->end_ps - r->start_ps, c2p(act, act->dispatch_cycles + cyc));
 }
@@ -519,15 +519,15 @@ static void test_rules_elem_transcendental_cost_after_rounding(void **state)
 static void test_rules_dma_hbm_to_hbm_twice_bytes_twice_cap(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *q = eng(f, "dma0");
+    const struct chip_engine_desc *q = eng(f, "dma0");
     f->chip.hbm.bytes_per_ns = 1.5 * q->bytes_per_ns; /* between the cap and twice it */
     push(&f->prog, "dma0", ins_dma(ap_hbm(1 << 20, 64, 2048, BASE_DT_BF16), ap_hbm(0, 64, 2048, BASE_DT_BF16)));
     run(f);
     uint64_t B = 64 * 2048 * 2;
     double rate = 2 * q->bytes_per_ns < f->chip.hbm.bytes_per_ns ? 2 * q->bytes_per_ns : f->chip.hbm.bytes_per_ns;
     uint64_t data = c2p(q, q->dispatch_cycles) + q->fixed_ps + f->chip.hbm.latency_ps;
-    uint64_t end = data + sim_bytes_to_ps(2.0 * (double)B, rate);
-    assert_true(end != data + sim_bytes_to_ps((double)B, q->bytes_per_ns));
+    uint64_t end = data + event_bytes_to_ps(2.0 * (double)B, rate);
+    assert_true(end != data + event_bytes_to_ps((double)B, q->bytes_per_ns));
     const struct sim_instr_record *r = rec(f, "dma0", 0);
     assert_int_equal(r->end_ps, end);
     assert_int_equal(r->bytes, B);
@@ -541,7 +541,7 @@ static void test_rules_dma_hbm_to_hbm_twice_bytes_twice_cap(void **state)
 static void test_rules_dma_converting_counts_hbm_side_bytes(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *q = eng(f, "dma1");
+    const struct chip_engine_desc *q = eng(f, "dma1");
     uint32_t F = 512;
     push(&f->prog, "dma1", ins_dma(ap_sp(ISA_SPACE_SP, 0, 64, 0, BASE_DT_F32, F), ap_hbm(0, 64, F, BASE_DT_BF16)));
     run(f);
@@ -551,8 +551,8 @@ static void test_rules_dma_converting_counts_hbm_side_bytes(void **state)
     double rate = cap < f->chip.hbm.bytes_per_ns ? cap : f->chip.hbm.bytes_per_ns;
     uint64_t data = c2p(q, q->dispatch_cycles) + q->fixed_ps + f->chip.hbm.latency_ps;
     const struct sim_instr_record *r = rec(f, "dma1", 0);
-    assert_int_equal(r->end_ps, data + sim_bytes_to_ps((double)H, rate));
-    assert_int_equal(r->end_ps, data + sim_bytes_to_ps((double)B, q->bytes_per_ns)); /* the queue is the limit */
+    assert_int_equal(r->end_ps, data + event_bytes_to_ps((double)H, rate));
+    assert_int_equal(r->end_ps, data + event_bytes_to_ps((double)B, q->bytes_per_ns)); /* the queue is the limit */
     assert_int_equal(r->bytes, B);
     assert_int_equal(f->rec.t.d[0].bytes, B);
     assert_int_equal(stats(f)->hbm_bytes, H);
@@ -562,7 +562,7 @@ static void test_rules_dma_converting_counts_hbm_side_bytes(void **state)
 static void test_rules_dma_acc_flops_and_time(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *q = eng(f, "dma2");
+    const struct chip_engine_desc *q = eng(f, "dma2");
     uint32_t F = 100;
     struct isa_instr a = ins_dma(ap_sp(ISA_SPACE_SP, 0, 128, 8192, BASE_DT_F32, F), ap_sp(ISA_SPACE_SP, 0, 128, 0, BASE_DT_F32, F));
     a.flags = ISA_FLAG_ACCUMULATE;
@@ -571,7 +571,7 @@ static void test_rules_dma_acc_flops_and_time(void **state)
     push(&f->prog, "dma2", a);
     push(&f->prog, "dma2", c);
     run(f);
-    uint64_t B = 128 * F * 4, d = c2p(q, q->dispatch_cycles) + q->fixed_ps + sim_bytes_to_ps((double)B, q->bytes_per_ns);
+    uint64_t B = 128 * F * 4, d = c2p(q, q->dispatch_cycles) + q->fixed_ps + event_bytes_to_ps((double)B, q->bytes_per_ns);
     const struct sim_instr_record *ra = rec(f, "dma2", 0), *rc = rec(f, "dma2", 1);
     assert_int_equal(ra->flops, 128 * F);
     assert_int_equal(rc->flops, 0);
@@ -657,7 +657,7 @@ static void test_rules_race_forgotten_records_hide_race(void **state)
     struct fx *f = *state;
     const uint32_t recs = 1u << 16; /* the record limit, docs/timing.md section 9 */
     f->chip.scratchpad.bytes_per_partition = 4 * recs;
-    struct sim_engine_desc *vec = eng(f, "vec"), *pool = eng(f, "pool");
+    struct chip_engine_desc *vec = eng(f, "vec"), *pool = eng(f, "pool");
     vec->dispatch_cycles = 0;
     /* pool's dispatch outlasts vec's writes: one memset of one element per cycle */
     pool->dispatch_cycles = 2 * recs * (uint32_t)ceil(pool->clock_ghz / vec->clock_ghz + 1);
@@ -769,7 +769,7 @@ static void test_rules_stats_flops_per_op(void **state)
 static void test_rules_stats_hbm_busy_fraction_and_gbps(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *q = eng(f, "dma0");
+    const struct chip_engine_desc *q = eng(f, "dma0");
     push(&f->prog, "dma0", with_signal(ins_dma(ap_sp(ISA_SPACE_SP, 0, 64, 0, BASE_DT_BF16, 512), ap_hbm(0, 64, 512, BASE_DT_BF16)), 0, 1));
     push(&f->prog, "dma1", with_wait(ins_dma(ap_hbm(1 << 20, 64, 256, BASE_DT_BF16), ap_sp(ISA_SPACE_SP, 64, 64, 0, BASE_DT_BF16, 256)), 0, 1));
     run(f);
@@ -791,12 +791,12 @@ static void test_rules_stats_hbm_busy_fraction_and_gbps(void **state)
 static void test_rules_stats_finish_ps(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = eng(f, "pe"), *act = eng(f, "act");
+    const struct chip_engine_desc *pe = eng(f, "pe"), *act = eng(f, "act");
     push(&f->prog, "pe", mm(128, 128, 512, 0, BASE_DT_BF16, 0));
     push(&f->prog, "act", ins(ISA_OP_NOP));
     run(f);
     uint64_t end = c2p(pe, pe->dispatch_cycles + ceil_div(128, pe->load_rows_per_cycle)) +
-                   c2p(pe, ceil_ratio(512, pe->rows_per_cycle[SIM_RATE_BF16]));
+                   c2p(pe, ceil_ratio(512, pe->rows_per_cycle[CHIP_RATE_BF16]));
     uint64_t vis = end + c2p(pe, pe->rows + pe->cols - 1);
     const struct sim_stats *st = stats(f);
     assert_string_equal(st->engines[0].name, "pe");
@@ -835,7 +835,7 @@ static void test_rules_stats_events_count_heap_only(void **state)
 static void test_rules_hooks_now_ps_and_records(void **state)
 {
     struct fx *f = *state;
-    const struct sim_engine_desc *pe = eng(f, "pe"), *q = eng(f, "dma3");
+    const struct chip_engine_desc *pe = eng(f, "pe"), *q = eng(f, "dma3");
     push(&f->prog, "pe", mm(128, 128, 512, 0, BASE_DT_BF16, 0));
     struct isa_instr m2 = mm(128, 128, 512, 4096, BASE_DT_BF16, 2048);
     m2.tag = 77;

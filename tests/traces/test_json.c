@@ -579,8 +579,8 @@ static void test_recorder_occupancy_counters_follow_the_kernels_programs(void **
     const struct trc_trace *t = f->run.t;
     struct base_diag d;
     base_diag_clear(&d);
-    struct sim_chip_desc chip;
-    assert_int_equal(sim_chip_load("trn2", &chip, &d), BASE_OK);
+    struct chip_desc chip;
+    assert_int_equal(chip_load("trn2", &chip, &d), BASE_OK);
     struct graph_module *m = NULL;
     struct graph_parse_options po;
     memset(&po, 0, sizeof po);

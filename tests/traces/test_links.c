@@ -28,7 +28,7 @@
  *     A dispatch [10500, 11000) and the kernel at 11000; the next dispatch
  *     starts at 12000, the collective's end: 1000 ps exposed. */
 struct fx {
-    struct sim_chip_desc chip;
+    struct chip_desc chip;
     struct icn_topo topo;
     struct graph_op ops[2];
     struct trc_trace *t;
@@ -76,7 +76,7 @@ static int setup(void **state)
     struct fx *f = calloc(1, sizeof *f);
     struct base_diag d;
     base_diag_clear(&d);
-    assert_int_equal(sim_chip_load("trn2", &f->chip, &d), BASE_OK);
+    assert_int_equal(chip_load("trn2", &f->chip, &d), BASE_OK);
     uint32_t dims[2] = {2, 2};
     bool wrap[2] = {false, false};
     assert_int_equal(icn_topo_torus(&f->topo, 2, dims, wrap, LINK_GBPS, 1000), BASE_OK);
@@ -392,8 +392,8 @@ static void test_links_a_real_spmd_run_records_the_runtimes_collective(void **st
     for (int ci = 0; ci < 2; ci++) {
         struct base_diag d;
         base_diag_clear(&d);
-        struct sim_chip_desc chip;
-        assert_int_equal(sim_chip_load(chips[ci], &chip, &d), BASE_OK);
+        struct chip_desc chip;
+        assert_int_equal(chip_load(chips[ci], &chip, &d), BASE_OK);
         struct graph_module *m = NULL;
         struct graph_parse_options po;
         memset(&po, 0, sizeof po);

@@ -27,14 +27,14 @@ struct small_run {
     struct trc_trace *t;
     uint64_t total_ps, device_ps, dispatch_ps, hbm_bytes;
     uint32_t n_engines;
-    struct sim_engine_stats eng[SIM_MAX_ENGINES * 8];
+    struct sim_engine_stats eng[CHIP_MAX_ENGINES * 8];
     uint64_t launches;
 };
 
 /* Plan p run timing-only on a new chip, recorded by rec as `npusim run
  * --trace` wires it (engines, kernels, collectives); its report in *rep and
  * the chip in *sim (the caller destroys it). */
-static inline void recorded_run(const struct sim_chip_desc *chip, const struct cc_plan *p, struct trc_recorder *rec,
+static inline void recorded_run(const struct chip_desc *chip, const struct cc_plan *p, struct trc_recorder *rec,
                                 struct rt_report *rep, struct sim **sim)
 {
     struct base_diag d;
@@ -65,8 +65,8 @@ static inline void small_run_do(struct small_run *out)
     memset(out, 0, sizeof *out);
     struct base_diag d;
     base_diag_clear(&d);
-    struct sim_chip_desc chip;
-    if (sim_chip_load("trn2", &chip, &d) != BASE_OK) {
+    struct chip_desc chip;
+    if (chip_load("trn2", &chip, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("cannot load trn2");
     }

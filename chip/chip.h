@@ -1,0 +1,155 @@
+/* The description of a chip, as read from a chips/<name>.chip file.
+ *
+ * A chip has `cores` identical cores; a core has engines (systolic arrays,
+ * vector, scalar/activation, gpsimd, DMA queues), a scratchpad and an
+ * accumulator; the chip has HBM shared by every DMA queue, and links.
+ * Every number comes from the file, where it names its source
+ * (../shared/hw/...) or says it is an estimate (EST); nothing here is
+ * hard-coded per chip.  The format is documented in docs/chips.md.
+ */
+#ifndef NPUSIM_CHIP_CHIP_H
+#define NPUSIM_CHIP_CHIP_H
+
+#include "base/base.h"
+#include "isa/isa.h"
+
+#define CHIP_MAX_ENGINES 32
+#define CHIP_MAX_CORES 64 /* cores a chip file may have (sim_create's limit) */
+#define CHIP_NAME_MAX 32
+
+enum chip_family { CHIP_FAMILY_TPU, CHIP_FAMILY_NEURON };
+
+/* Systolic dataflow: which operand stays in the array.  WS (weight
+ * stationary: TPU MXUs, the Neuron PE; the default, 0), OS (output
+ * stationary) and IS (input stationary) for generic arrays (`--array RxC`).
+ * Timing of each: docs/timing.md. */
+enum chip_dataflow { CHIP_DATAFLOW_WS, CHIP_DATAFLOW_OS, CHIP_DATAFLOW_IS, CHIP_DATAFLOW_COUNT };
+
+/* Rate classes of element types for the engines' throughput tables. */
+enum chip_rate_class { CHIP_RATE_FP32, CHIP_RATE_BF16, CHIP_RATE_FP8, CHIP_RATE_INT8, CHIP_RATE_COUNT };
+enum chip_rate_class chip_rate_class_of(enum base_dtype dt);
+
+struct chip_engine_desc {
+    char name[CHIP_NAME_MAX];   /* stream name in programs: "pe", "mxu0", "vec", "act", "pool", "dma3" */
+    enum isa_engine_kind kind;
+    double clock_ghz;
+    uint32_t dispatch_cycles;  /* fixed cost of issuing one instruction */
+
+    /* SYSTOLIC: a rows x cols array; the stationary operand (weights) occupies
+     * it, the moving operand streams through row by row. */
+    uint32_t rows, cols;
+    bool preload;              /* the next stationary operand loads while the current one streams */
+    enum chip_dataflow dataflow; /* ws (default), os, is; preload applies to ws only */
+    uint32_t load_rows_per_cycle;  /* stationary rows loaded per cycle */
+    uint32_t min_stream_cycles;    /* a matmul streams for at least this many cycles (Neuron: 64) */
+    /* moving rows entering per cycle, per rate class (bf16 1, fp8 2 on trn2, fp32 0.25 ...) */
+    double rows_per_cycle[CHIP_RATE_COUNT];
+
+    /* VECTOR / SCALAR / GPSIMD: lanes (partitions processed in parallel) and
+     * free-dimension elements per lane per cycle, per rate class and for one
+     * or two tensor inputs. */
+    uint32_t lanes;
+    double elems_per_cycle[CHIP_RATE_COUNT];
+    double elems_per_cycle_2in[CHIP_RATE_COUNT];
+    double transcendental_cost; /* cycles multiplier for exp/tanh/... (1 = same as add) */
+
+    /* DMA: one queue. */
+    double bytes_per_ns;        /* the queue's own bandwidth limit */
+    uint64_t fixed_ps;          /* per-transfer cost: descriptors, semaphores, start */
+};
+
+struct chip_sram_desc {
+    uint32_t partitions;        /* 128 */
+    uint64_t bytes_per_partition;
+    uint32_t banks;             /* accumulator banks (PSUM: 8), 1 for the scratchpad */
+    double bytes_per_cycle;     /* engine-side bandwidth per partition (informative) */
+};
+
+struct chip_hbm_desc {
+    uint64_t capacity_bytes;
+    double bytes_per_ns;        /* whole-chip bandwidth, shared by every DMA queue */
+    uint64_t latency_ps;
+    uint32_t channels;
+};
+
+/* Topology hint of the chip-to-chip links (for the interconnect module).
+ * X(ENUM, "file name") */
+#define CHIP_TOPOLOGIES(X)     \
+    X(NONE, "none")           \
+    X(RING, "ring")           \
+    X(TORUS2D, "torus2d")     \
+    X(TORUS3D, "torus3d")     \
+    X(SWITCH, "switch")
+
+enum chip_topology {
+#define X(e, name) CHIP_TOPO_##e,
+    CHIP_TOPOLOGIES(X)
+#undef X
+    CHIP_TOPO_COUNT
+};
+const char *chip_topology_name(enum chip_topology t);
+const char *chip_family_name(enum chip_family f);
+const char *chip_rate_class_name(enum chip_rate_class rc); /* "fp32" "bf16" "fp8" "int8" */
+
+struct chip_link_desc {
+    uint32_t count;             /* links per chip */
+    double bytes_per_ns;        /* per link, per direction */
+    uint64_t latency_ps;
+    enum chip_topology topology; /* how the links are wired (hint) */
+    uint32_t domain_chips;      /* chips in the largest scale-up domain (pod, UltraServer) */
+};
+
+/* The host side of running a graph (the runtime, runtime/): what a kernel
+ * launch costs besides the kernel.  0 when the file has no [host] section. */
+struct chip_host_desc {
+    uint64_t dispatch_overhead_ps; /* host dispatch of one op in the eager modes (framework + runtime) */
+    uint64_t kernel_launch_ps;     /* device-side gap between two kernels of a compiled program */
+};
+
+struct chip_desc {
+    char name[CHIP_NAME_MAX];    /* "tpu-v5e" */
+    char path[256];             /* file it came from */
+    enum chip_family family;
+    uint32_t cores;
+    uint32_t n_engines;         /* per core */
+    struct chip_engine_desc engines[CHIP_MAX_ENGINES];
+    struct chip_sram_desc scratchpad;
+    struct chip_sram_desc accumulator;
+    struct chip_hbm_desc hbm;
+    struct chip_link_desc links;
+    struct chip_host_desc host;
+    /* numerics */
+    bool matmul_supports[BASE_DT_COUNT]; /* element types the systolic arrays take */
+    uint32_t fp32_passes_default, fp32_passes_high, fp32_passes_highest; /* bf16 passes per fp32 matmul */
+    double price_per_chip_hour_usd;
+    /* published peaks (chips.tsv), to check derived figures against; 0 = not published */
+    double published_bf16_tflops, published_fp8_tflops, published_int8_tops;
+    double published_hbm_gbps;
+    /* A second published chip-level figure, where the chip page disagrees with
+     * the per-core figures the file follows (Trainium); 0 = none.  Informative. */
+    double published_alt_bf16_tflops, published_alt_fp8_tflops, published_alt_int8_tops;
+    bool price_is_estimate;     /* the price line's source comment says EST */
+};
+
+/* Loads a chip by name or by path.  A name (no '/', not ending in .chip) is
+ * looked up as NAME.chip in, in order: the directory $NPUSIM_CHIPS (when set),
+ * ./chips, and ../../chips relative to the running executable (the build puts
+ * npusim in build/<b>/, so that is the source tree's chips/).  Anything else is
+ * a path to a user's own file.  Bad files get a located diag naming the key
+ * and the rule. */
+enum base_status chip_load(const char *name_or_path, struct chip_desc *out, struct base_diag *diag);
+enum base_status chip_parse(const char *text, size_t len, const char *path, struct chip_desc *out,
+                                struct base_diag *diag);
+/* Names of the bundled chips, in a fixed order. */
+int chip_list(const char ***names);
+
+/* Derived figures.  Peak FLOP/s per chip =
+ *   cores x sum over systolic engines (rows x cols x 2 x clock x rows_per_cycle[rc]);
+ * 0 when no array takes the rate class.  For CHIP_RATE_FP32, as the timing
+ * model runs an fp32 matmul (docs/timing.md): on TPU the bf16 rate divided by
+ * fp32_passes_highest (full fp32 accuracy), on Neuron rows_per_cycle[FP32]
+ * (native fp32, no passes). */
+double chip_peak_flops(const struct chip_desc *c, enum chip_rate_class rc); /* per chip, FLOP/s */
+const struct chip_engine_desc *chip_engine(const struct chip_desc *c, const char *name);
+
+#endif

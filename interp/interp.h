@@ -1,0 +1,117 @@
+/* interp: the golden interpreter.  It runs a graph module with the
+ * StableHLO spec's semantics (regions, quantized ops, collectives over
+ * several processes, one thread each) and defines "correct" for the
+ * compiled path (docs/golden-interpreter.md).  It reads the IR of graph/
+ * and never changes it.
+ */
+#ifndef NPUSIM_INTERP_INTERP_H
+#define NPUSIM_INTERP_INTERP_H
+
+#include "graph/graph.h"
+
+/* Number of devices of the module's (first) sdy.mesh, or 1 without a mesh. */
+int interp_module_mesh_size(const struct graph_module *m);
+
+struct interp_check_result {
+    bool passed;
+    char what[256];            /* check op name and, on failure, first mismatch */
+    struct graph_loc loc;
+};
+
+struct interp_options {
+    int num_replicas;          /* default 1 */
+    int num_partitions;        /* default 1 */
+    const char *probe_dir;     /* interpreter.probe writes <dir>/<id>_<iteration>.npy (several
+                                  processes: <dir>/p<process>_<id>_<iteration>.npy); NULL: keep
+                                  probes in memory only */
+    struct base_logger *log;   /* written to by every process thread at once: its sink must be
+                                  thread-safe (the default, stderr, is) */
+    uint64_t seed;             /* seeds stablehlo.rng (with each op's id) */
+    int max_call_depth;        /* 0: 256 */
+};
+
+struct interp_result {
+    int n_outputs;
+    struct base_tensor **outputs;   /* per process: outputs[p * n_outputs_per_process + i] */
+    int n_processes;
+    int n_checks;
+    struct interp_check_result *checks;
+    int n_checks_failed;
+};
+
+/* Runs func `entry` (NULL: graph_module_entry) with the given inputs on
+ * num_replicas * num_partitions processes (inputs per process, in process
+ * order, or one set shared by all).  Checks inside the program are recorded
+ * in the result; a failing check is not an error status. */
+enum base_status interp_run(const struct graph_module *m, const char *entry,
+                                  struct base_tensor *const *inputs, int n_inputs,
+                                  const struct interp_options *opt,
+                                  struct interp_result *res, struct base_diag *diag);
+void interp_result_free(struct interp_result *res);
+
+/* Evaluates one check op (check.expect_eq, expect_eq_const, expect_almost_eq,
+ * expect_almost_eq_const, expect_close, or custom_call @check.* without
+ * results, or @check.eq whose i1 result is the verdict) on the given operand
+ * tensors with the interpreter's semantics, for runtimes that compute the
+ * operands elsewhere (runtime/).  res gets the verdict; a failing check is
+ * not an error status. */
+enum base_status interp_check_eval(const struct graph_op *op, struct base_tensor *const *operands, int n_operands,
+                                  struct interp_check_result *res, struct base_diag *diag);
+
+/* For runtimes that run an SPMD program's partitions themselves (runtime/):
+ * the interpreter's semantics for what crosses partitions, so that their
+ * values are the golden multi-process run's.
+ *
+ * interp_sdy_cut: partition `partition`'s shard of operand `operand` of the
+ * sdy.manual_computation mc, given the operand's global value (the shard
+ * may be `global` itself when it is replicated).  interp_sdy_assemble: global
+ * result `result` of mc from every partition's local result (locals[p]). */
+enum base_status interp_sdy_cut(const struct graph_module *m, const struct graph_op *mc, int operand, int partition,
+                               int num_partitions, struct base_tensor *global, struct base_tensor **shard,
+                               struct base_diag *diag);
+enum base_status interp_sdy_assemble(const struct graph_module *m, const struct graph_op *mc, int result,
+                                    int num_partitions, struct base_tensor *const *locals,
+                                    struct base_tensor **global, struct base_diag *diag);
+
+/* A grid of num_partitions processes (one replica) that evaluates
+ * collectives (all_reduce, all_gather, reduce_scatter, all_to_all,
+ * collective_permute, collective_broadcast) on every partition's operands at
+ * once: operands[p * n_operands + i] -> results[p * n_results + j] (new
+ * references).  Successive calls are successive collectives of the program,
+ * matched as the interpreter matches them. */
+struct interp_spmd_grid;
+enum base_status interp_spmd_grid_create(const struct graph_module *m, int num_partitions,
+                                        struct interp_spmd_grid **out, struct base_diag *diag);
+enum base_status interp_spmd_grid_eval(struct interp_spmd_grid *g, const struct graph_op *op,
+                                      struct base_tensor *const *operands, struct base_tensor **results,
+                                      struct base_diag *diag);
+void interp_spmd_grid_destroy(struct interp_spmd_grid *g);
+
+/* ------------------------------------------------------------------------ */
+/* Conformance cases                                                         */
+
+enum interp_case_outcome {
+    INTERP_CASE_PASS,        /* ran, and every check passed (or it has none) */
+    INTERP_CASE_FAIL,        /* a check failed, or parsing/verifying/running failed */
+    INTERP_CASE_UNSUPPORTED, /* uses an op, type or attribute npusim does not support */
+    INTERP_CASE_NOCHECK,     /* entry takes arguments and nothing supplies them: parsed and
+                               verified only (the dynamic-shape programs of the testdata) */
+};
+
+struct interp_case_result {
+    enum interp_case_outcome outcome;
+    int n_checks;
+    int n_checks_failed;
+    char reason[600]; /* first failure, located */
+};
+
+/* Parses, verifies and runs one conformance case: a whole file or one
+ * `// -----` chunk of it (first_line: the chunk's first line in the file,
+ * so reported lines match the file).  The entry is @main or the module's
+ * only function.  Never fails for a bad case: the outcome says what happened;
+ * only out-of-memory is returned as an error. */
+enum base_status interp_run_case(const char *text, size_t len, const char *path, int first_line,
+                                const struct interp_options *opt, struct interp_case_result *res);
+const char *interp_case_outcome_name(enum interp_case_outcome o);
+
+#endif
