@@ -5,6 +5,7 @@
 #   make demo       install missing packages, build, run the bundled model
 #   make bench      benchmarks (release build)
 #   make fuzz       libFuzzer targets (clang)
+#   make lint       layer and prefix rules (docs/architecture.md), cppcheck
 # All output goes under build/$(BUILD)/.
 
 BUILD ?= debug
@@ -36,7 +37,7 @@ ZLIB_LIBS := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 LDLIBS_ALL := -lm -lpthread $(ZLIB_LIBS) $(LDLIBS)
 
 # The library: every module but the visualizer (SDL2) and the tools.
-LIB_MODULES := base chip event graph interp partition isa compiler runtime memory interconnect sim traces report
+LIB_MODULES := base chip event graph interp partition isa compiler runtime memory interconnect sim record traces report
 LIB_SRCS := $(foreach m,$(LIB_MODULES),$(wildcard $(m)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB := $(B)/libnpusim.a
@@ -77,7 +78,7 @@ ALL_OBJS := $(LIB_OBJS) $(TOOL_OBJS) $(TEST_SUPPORT_OBJS) $(TEST_SRCS:%.c=$(B)/%
 # keep objects of test and bench binaries (make would delete them as intermediates)
 .SECONDARY:
 
-.PHONY: all check check-asan test conform fuzz fuzz-regress demo bench deps lint clean golden-update
+.PHONY: all check check-asan test conform fuzz fuzz-regress demo bench deps lint clean
 all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
 
 $(B)/%.o: %.c | $(B)/.dirs
@@ -151,7 +152,9 @@ bench:
 	@$(MAKE) --no-print-directory BUILD=release all
 	@SHARED=$(SHARED) ./bench/run.sh build/release
 
-lint:
+# The layer and prefix rules (docs/architecture.md), then cppcheck.
+lint: all
+	@./scripts/lint.sh $(B)
 	cppcheck --quiet --std=c11 --enable=warning,performance,portability --error-exitcode=1 \
 	  -I. $(LIB_MODULES) tools
 

@@ -71,3 +71,19 @@ char *base_arena_strdup(struct base_arena *a, const char *s)
 {
     return base_arena_strndup(a, s, strlen(s));
 }
+
+bool base_grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    size_t c = *cap ? *cap : 16;
+    while (c < need) {
+        if (c > SIZE_MAX / 2) return false;
+        c *= 2;
+    }
+    if (elem && c > SIZE_MAX / elem) return false;
+    void *q = realloc(*p, c * elem);
+    if (!q) return false;
+    *p = q;
+    *cap = c;
+    return true;
+}

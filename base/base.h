@@ -96,6 +96,41 @@ void base_diag_format(const struct base_diag *d, char *buf, size_t cap);
 void base_diag_print(const struct base_diag *d, FILE *f);
 
 /* ------------------------------------------------------------------------ */
+/* Integers of w bits carried in 64 (w in 1..64): the interpreter's and the   */
+/* simulator's integer ops share these.                                      */
+
+/* The low w bits set. */
+static inline uint64_t base_wmask(int w) { return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1; }
+
+/* The low w bits of v, sign-extended. */
+static inline int64_t base_sext(uint64_t v, int w)
+{
+    if (w >= 64) return (int64_t)v;
+    uint64_t m = UINT64_C(1) << (w - 1);
+    v &= base_wmask(w);
+    return (int64_t)((v ^ m) - m);
+}
+
+/* base ** e in w-bit arithmetic (wrapping), e signed when sgn: a negative
+ * exponent gives 0 except for a base of 1 or -1 (the spec's integer power). */
+static inline uint64_t base_ipow(uint64_t base, uint64_t e, int w, bool sgn)
+{
+    if (sgn && base_sext(e, w) < 0) {
+        int64_t b = base_sext(base, w);
+        if (b != 1 && b != -1) return 0;
+        e = 0 - e; /* |e|: only its parity matters for +-1 */
+    }
+    e &= base_wmask(w);
+    uint64_t r = 1;
+    while (e) {
+        if (e & 1) r *= base;
+        base *= base;
+        e >>= 1;
+    }
+    return r;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Arena: bump allocation, freed in one call.                                */
 
 struct base_arena_chunk;
@@ -111,6 +146,11 @@ void base_arena_deinit(struct base_arena *a);
 void *base_arena_alloc(struct base_arena *a, size_t n);
 char *base_arena_strndup(struct base_arena *a, const char *s, size_t n);
 char *base_arena_strdup(struct base_arena *a, const char *s);
+
+/* Growable arrays: grows *p (elements of `elem` bytes, capacity *cap) to hold
+ * at least `need` elements, doubling from 16.  false when out of memory or
+ * when the size would overflow (then *p and *cap are unchanged). */
+bool base_grow(void **p, size_t *cap, size_t need, size_t elem);
 
 /* ------------------------------------------------------------------------ */
 /* Logging                                                                   */

@@ -498,15 +498,6 @@ static void store_raw(size_t size, void *data, size_t i, uint64_t v)
     }
 }
 
-/* Sign-extends the low `bits` bits of v. */
-static int64_t sext(uint64_t v, int bits)
-{
-    if (bits >= 64) return (int64_t)v;
-    uint64_t m = UINT64_C(1) << (bits - 1);
-    v &= MASK(bits);
-    return (int64_t)((v ^ m) - m);
-}
-
 /* Truncates toward zero and saturates to dt's range (NaN -> 0). */
 static int64_t f64_to_sint(double d, int bits)
 {
@@ -533,7 +524,7 @@ static uint64_t int_storage(enum base_dtype dt, uint64_t v)
     int bits = base_dtype_bits(dt);
     enum base_dtype_kind k = base_dtype_kind(dt);
     if (k == BASE_KIND_BOOL) return v & 1;
-    if (k == BASE_KIND_SINT) return (uint64_t)sext(v, bits);
+    if (k == BASE_KIND_SINT) return (uint64_t)base_sext(v, bits);
     return bits >= 64 ? v : v & MASK(bits);
 }
 
@@ -572,7 +563,7 @@ static struct val load_val(const struct dt_info *d, const void *data, size_t i)
         break;
     case BASE_KIND_SINT:
         v.kind = VAL_INT;
-        v.u = (uint64_t)sext(load_raw(d->size, data, i), d->bits);
+        v.u = (uint64_t)base_sext(load_raw(d->size, data, i), d->bits);
         break;
     case BASE_KIND_UINT:
         v.kind = VAL_UINT;
@@ -621,7 +612,7 @@ static void store_val(const struct dt_info *d, void *data, size_t i, const struc
         break;
     case BASE_KIND_SINT:
         out = is_int ? v->u : (uint64_t)f64_to_sint(v->re, d->bits);
-        out = (uint64_t)sext(out, d->bits);
+        out = (uint64_t)base_sext(out, d->bits);
         break;
     case BASE_KIND_UINT:
         out = is_int ? v->u : f64_to_uint(v->re, d->bits);

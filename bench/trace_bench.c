@@ -18,6 +18,7 @@
 #include "graph/graph.h"
 #include "runtime/runtime.h"
 #include "bench/synthetic_trace.h"
+#include "record/record.h"
 #include "traces/traces.h"
 
 #include <stdlib.h>
@@ -65,15 +66,15 @@ static double run_once(const struct cc_plan *p, const struct chip_desc *chip, bo
     struct base_diag d;
     base_diag_clear(&d);
     double t0 = cpu_s();
-    struct trc_recorder *rec = NULL;
+    struct rec_recorder *rec = NULL;
     struct sim_options so;
     sim_options_default(&so);
     so.timing_only = true;
     so.check_races = so.check_uninit = false;
     if (traced) {
-        if (trc_recorder_create(chip, 0, &rec) != BASE_OK || trc_recorder_describe_plan(rec, p) != BASE_OK)
+        if (rec_recorder_create(chip, 0, &rec) != BASE_OK || rec_recorder_describe_plan(rec, p) != BASE_OK)
             die(NULL, "recorder");
-        so.hooks = trc_recorder_hooks(rec);
+        so.hooks = rec_recorder_hooks(rec);
     }
     struct sim *s = NULL;
     if (sim_create(chip, &so, &s, &d) != BASE_OK) die(&d, "sim_create");
@@ -81,15 +82,15 @@ static double run_once(const struct cc_plan *p, const struct chip_desc *chip, bo
     rt_options_default(&ro);
     ro.timing_only = true;
     if (rec) {
-        ro.on_launch = trc_recorder_on_launch;
+        ro.on_launch = rec_recorder_on_launch;
         ro.launch_user = rec;
     }
     if (rt_run(p, s, NULL, cc_plan_n_inputs(p), &ro, NULL, NULL, &d) != BASE_OK) die(&d, "rt_run");
     double t1 = cpu_s();
     if (rec) {
         struct trc_trace *t = NULL;
-        *records = trc_recorder_n_records(rec);
-        if (trc_recorder_finish(rec, &t) != BASE_OK) die(NULL, "finish");
+        *records = rec_recorder_n_records(rec);
+        if (rec_recorder_finish(rec, &t) != BASE_OK) die(NULL, "finish");
         double t2 = cpu_s();
         if (trc_write_npt(t, path, &d) != BASE_OK) die(&d, "write");
         double t3 = cpu_s();
@@ -99,7 +100,7 @@ static double run_once(const struct cc_plan *p, const struct chip_desc *chip, bo
             ph->write = t3 - t2;
         }
         trc_trace_destroy(t);
-        trc_recorder_destroy(rec);
+        rec_recorder_destroy(rec);
         struct stat stt;
         if (stat(path, &stt) == 0) *bytes = stt.st_size;
     }

@@ -81,9 +81,9 @@ void graph_type_str(const struct graph_type *t, char *buf, size_t cap)
 {
     if (!buf || cap == 0) return;
     struct sbuf s;
-    print_buf_init_fixed(&s, buf, cap);
-    if (t) print_type(&s, t);
-    else print_buf_puts(&s, "<null type>");
+    graph_print_buf_init_fixed(&s, buf, cap);
+    if (t) graph_print_type(&s, t);
+    else graph_print_buf_puts(&s, "<null type>");
 }
 
 /* ------------------------------------------------------------------------ */

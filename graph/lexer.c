@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *lex_skip_ws(const char *p, const char *end)
+const char *graph_lex_skip_ws(const char *p, const char *end)
 {
     while (p < end) {
         char c = *p;
@@ -20,7 +20,7 @@ const char *lex_skip_ws(const char *p, const char *end)
     return p;
 }
 
-size_t lex_bare_id(const char *p, const char *end)
+size_t graph_lex_bare_id(const char *p, const char *end)
 {
     if (p >= end || !lex_is_id_start(*p)) return 0;
     const char *q = p + 1;
@@ -28,7 +28,7 @@ size_t lex_bare_id(const char *p, const char *end)
     return (size_t)(q - p);
 }
 
-size_t lex_suffix_id(const char *p, const char *end)
+size_t graph_lex_suffix_id(const char *p, const char *end)
 {
     if (p >= end) return 0;
     const char *q = p;
@@ -41,7 +41,7 @@ size_t lex_suffix_id(const char *p, const char *end)
     return (size_t)(q - p);
 }
 
-size_t lex_string(const char *p, const char *end)
+size_t graph_lex_string(const char *p, const char *end)
 {
     if (p >= end || *p != '"') return 0;
     const char *close = memchr(p + 1, '"', (size_t)(end - p - 1));
@@ -62,7 +62,7 @@ size_t lex_string(const char *p, const char *end)
     return 0;
 }
 
-int lex_hex_digit(char c)
+int graph_lex_hex_digit(char c)
 {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -70,7 +70,7 @@ int lex_hex_digit(char c)
     return -1;
 }
 
-size_t lex_unescape(const char *p, size_t n, char *out)
+size_t graph_lex_unescape(const char *p, size_t n, char *out)
 {
     size_t j = 0;
     for (size_t i = 0; i < n; i++) {
@@ -93,7 +93,7 @@ size_t lex_unescape(const char *p, size_t n, char *out)
             out[j++] = '\t';
             break;
         default: {
-            int h = lex_hex_digit(c), l = i + 1 < n ? lex_hex_digit(p[i + 1]) : -1;
+            int h = graph_lex_hex_digit(c), l = i + 1 < n ? graph_lex_hex_digit(p[i + 1]) : -1;
             if (h < 0 || l < 0) return SIZE_MAX;
             out[j++] = (char)(h * 16 + l);
             i++;
@@ -103,18 +103,18 @@ size_t lex_unescape(const char *p, size_t n, char *out)
     return j;
 }
 
-size_t lex_number(const char *p, const char *end, struct lex_number *out)
+size_t graph_lex_number(const char *p, const char *end, struct graph_lex_number *out)
 {
     memset(out, 0, sizeof *out);
     if (p >= end || !lex_is_digit(*p)) return 0;
     const char *q = p;
     if (*q == '0' && q + 2 <= end && q + 1 < end && (q[1] == 'x' || q[1] == 'X') && q + 2 < end &&
-        lex_hex_digit(q[2]) >= 0) {
+        graph_lex_hex_digit(q[2]) >= 0) {
         q += 2;
         uint64_t v = 0;
-        while (q < end && lex_hex_digit(*q) >= 0) {
+        while (q < end && graph_lex_hex_digit(*q) >= 0) {
             if (v >> 60) out->overflow = true;
-            v = (v << 4) | (uint64_t)lex_hex_digit(*q);
+            v = (v << 4) | (uint64_t)graph_lex_hex_digit(*q);
             q++;
         }
         out->is_hex = true;
@@ -152,7 +152,7 @@ static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-bool lex_parse_f64(const char *p, size_t n, double *out)
+bool graph_lex_parse_f64(const char *p, size_t n, double *out)
 {
     const char *q = p, *end = p + n;
     uint64_t m = 0;

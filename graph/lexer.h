@@ -28,21 +28,21 @@ static inline bool lex_is_suffix_char(char c)
 static inline bool lex_is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 /* Skips whitespace and // comments. */
-const char *lex_skip_ws(const char *p, const char *end);
+const char *graph_lex_skip_ws(const char *p, const char *end);
 /* Length of the bare identifier at p (0 if none). */
-size_t lex_bare_id(const char *p, const char *end);
+size_t graph_lex_bare_id(const char *p, const char *end);
 /* Length of the suffix id at p (the part after %, ^, #, !; 0 if none). */
-size_t lex_suffix_id(const char *p, const char *end);
+size_t graph_lex_suffix_id(const char *p, const char *end);
 /* Length of the string literal starting at p (which is '"'), quotes included;
  * 0 when it is not terminated on its line or before end. */
-size_t lex_string(const char *p, const char *end);
+size_t graph_lex_string(const char *p, const char *end);
 /* Decodes the body of a string literal (without quotes) into out (at least n
  * bytes).  Returns the decoded length, or SIZE_MAX on a bad escape. */
-size_t lex_unescape(const char *p, size_t n, char *out);
-int lex_hex_digit(char c);
+size_t graph_lex_unescape(const char *p, size_t n, char *out);
+int graph_lex_hex_digit(char c);
 
 /* An unsigned numeric literal: [0-9]+ ('.' [0-9]* ([eE][+-]?[0-9]+)?)? or 0x[0-9a-fA-F]+ */
-struct lex_number {
+struct graph_lex_number {
     bool is_float;
     bool is_hex;
     bool overflow; /* integer magnitude does not fit in 64 bits */
@@ -50,10 +50,10 @@ struct lex_number {
     size_t len;
 };
 /* Returns the literal's length (0 if p does not start a number). */
-size_t lex_number(const char *p, const char *end, struct lex_number *out);
+size_t graph_lex_number(const char *p, const char *end, struct graph_lex_number *out);
 /* Decimal text (digits, optional fraction and exponent, no sign) to the
  * correctly rounded double.  Fast exact path for <= 19 significant digits and
  * small exponents, strtod otherwise.  False when the text is too long. */
-bool lex_parse_f64(const char *p, size_t n, double *out);
+bool graph_lex_parse_f64(const char *p, size_t n, double *out);
 
 #endif

@@ -14,15 +14,15 @@
 #include <math.h>
 #include <string.h>
 
-const char TAG_FUNCTION_TYPE[] = "builtin.function_type";
-const char TAG_SDY_SHARDING[] = "sdy.sharding";
-const char TAG_SDY_MESH[] = "sdy.mesh";
-const char TAG_CONV[] = "stablehlo.conv";
-const char TAG_DOT[] = "stablehlo.dot";
-const char TAG_DOT_ALGORITHM[] = "stablehlo.dot_algorithm";
-const char TAG_PRECISION[] = "stablehlo.precision";
-const char TAG_CHLO_PRECISION[] = "chlo.precision";
-const char TAG_SDY_SUB_AXIS[] = "sdy.sub_axis";
+const char GRAPH_TAG_FUNCTION_TYPE[] = "builtin.function_type";
+const char GRAPH_TAG_SDY_SHARDING[] = "sdy.sharding";
+const char GRAPH_TAG_SDY_MESH[] = "sdy.mesh";
+const char GRAPH_TAG_CONV[] = "stablehlo.conv";
+const char GRAPH_TAG_DOT[] = "stablehlo.dot";
+const char GRAPH_TAG_DOT_ALGORITHM[] = "stablehlo.dot_algorithm";
+const char GRAPH_TAG_PRECISION[] = "stablehlo.precision";
+const char GRAPH_TAG_CHLO_PRECISION[] = "chlo.precision";
+const char GRAPH_TAG_SDY_SUB_AXIS[] = "sdy.sub_axis";
 
 static const struct graph_type token_type = {.kind = GRAPH_TYPE_TOKEN};
 
@@ -32,54 +32,54 @@ static bool starts_with(struct parser *p, const char *s)
     return (size_t)(p->end - p->cur) >= n && memcmp(p->cur, s, n) == 0;
 }
 
-struct graph_attr *new_attr(struct parser *p, enum graph_attr_kind kind)
+struct graph_attr *graph_new_attr(struct parser *p, enum graph_attr_kind kind)
 {
-    struct graph_attr *a = palloc(p, sizeof *a);
+    struct graph_attr *a = graph_palloc(p, sizeof *a);
     if (a) a->kind = kind;
     return a;
 }
 
-const struct graph_attr *attr_int(struct parser *p, int64_t v, enum base_dtype elem)
+const struct graph_attr *graph_attr_int(struct parser *p, int64_t v, enum base_dtype elem)
 {
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_INT);
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_INT);
     if (!a) return NULL;
     a->elem = elem;
     a->u.i = v;
     return a;
 }
 
-const struct graph_attr *attr_bool(struct parser *p, bool v)
+const struct graph_attr *graph_attr_bool(struct parser *p, bool v)
 {
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_BOOL);
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_BOOL);
     if (a) a->u.b = v;
     return a;
 }
 
-const struct graph_attr *attr_string(struct parser *p, const char *s, size_t len)
+const struct graph_attr *graph_attr_string(struct parser *p, const char *s, size_t len)
 {
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_STRING);
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_STRING);
     if (!a) return NULL;
     a->u.str.s = s;
     a->u.str.len = len;
     return a;
 }
 
-const struct graph_attr *attr_keyword(struct parser *p, const char *tag, const char *s, size_t len)
+const struct graph_attr *graph_attr_keyword(struct parser *p, const char *tag, const char *s, size_t len)
 {
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_KEYWORD);
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_KEYWORD);
     if (!a) return NULL;
     a->tag = tag;
-    a->u.str.s = pstrndup(p, s, len);
+    a->u.str.s = graph_pstrndup(p, s, len);
     a->u.str.len = len;
     return a->u.str.s ? a : NULL;
 }
 
-const struct graph_attr *attr_dense_i64(struct parser *p, const int64_t *v, int n)
+const struct graph_attr *graph_attr_dense_i64(struct parser *p, const int64_t *v, int n)
 {
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_DENSE_ARRAY);
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_DENSE_ARRAY);
     if (!a) return NULL;
     a->elem = BASE_DT_SI64;
-    int64_t *d = palloc(p, (size_t)(n ? n : 1) * sizeof *d);
+    int64_t *d = graph_palloc(p, (size_t)(n ? n : 1) * sizeof *d);
     if (!d) return NULL;
     if (n) memcpy(d, v, (size_t)n * sizeof *d);
     a->u.dense.n = n;
@@ -87,10 +87,10 @@ const struct graph_attr *attr_dense_i64(struct parser *p, const int64_t *v, int 
     return a;
 }
 
-const struct graph_type *make_tensor_type(struct parser *p, enum base_dtype elem,
+const struct graph_type *graph_make_tensor_type(struct parser *p, enum base_dtype elem,
                                           const struct graph_quant *q, int rank, const int64_t *dims)
 {
-    struct graph_type *t = palloc(p, sizeof *t);
+    struct graph_type *t = graph_palloc(p, sizeof *t);
     if (!t) return NULL;
     t->kind = GRAPH_TYPE_TENSOR;
     t->elem = elem;
@@ -100,23 +100,23 @@ const struct graph_type *make_tensor_type(struct parser *p, enum base_dtype elem
     return t;
 }
 
-enum base_status parse_track_tensor(struct parser *p, struct base_tensor *t)
+enum base_status graph_parse_track_tensor(struct parser *p, struct base_tensor *t)
 {
     return ps_push(p, &p->tensors, &t);
 }
 
-const struct graph_attr *attr_elements_i64(struct parser *p, const int64_t *v, int rank, const int64_t *dims)
+const struct graph_attr *graph_attr_elements_i64(struct parser *p, const int64_t *v, int rank, const int64_t *dims)
 {
     struct base_tensor *t;
     if (base_tensor_create(BASE_DT_SI64, rank, dims, &t) != BASE_OK) return NULL;
-    if (parse_track_tensor(p, t) != BASE_OK) {
+    if (graph_parse_track_tensor(p, t) != BASE_OK) {
         base_tensor_release(t);
         return NULL;
     }
     if (t->count) memcpy(t->data, v, (size_t)t->count * sizeof(int64_t));
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_ELEMENTS);
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_ELEMENTS);
     if (!a) return NULL;
-    a->u.elements.type = make_tensor_type(p, BASE_DT_SI64, NULL, rank, dims);
+    a->u.elements.type = graph_make_tensor_type(p, BASE_DT_SI64, NULL, rank, dims);
     a->u.elements.value = t;
     return a->u.elements.type ? a : NULL;
 }
@@ -124,7 +124,7 @@ const struct graph_attr *attr_elements_i64(struct parser *p, const int64_t *v, i
 /* ------------------------------------------------------------------------ */
 /* Numbers                                                                   */
 
-enum base_status parse_f64_lit(struct parser *p, double *out, const char *ctx)
+enum base_status graph_parse_f64_lit(struct parser *p, double *out, const char *ctx)
 {
     skip_ws(p);
     const char *pos = p->cur;
@@ -133,22 +133,22 @@ enum base_status parse_f64_lit(struct parser *p, double *out, const char *ctx)
         neg = *p->cur == '-';
         p->cur++;
     }
-    size_t idn = lex_bare_id(p->cur, p->end);
+    size_t idn = graph_lex_bare_id(p->cur, p->end);
     if ((idn == 3 && !memcmp(p->cur, "inf", 3)) || (idn == 3 && !memcmp(p->cur, "nan", 3))) {
         *out = p->cur[0] == 'i' ? (neg ? -INFINITY : INFINITY) : (neg ? -NAN : NAN);
         p->cur += 3;
         return BASE_OK;
     }
-    struct lex_number num;
-    size_t n = lex_number(p->cur, p->end, &num);
+    struct graph_lex_number num;
+    size_t n = graph_lex_number(p->cur, p->end, &num);
     if (!n || num.is_hex) {
         char found[48];
-        describe_at(p, pos, found, sizeof found);
+        graph_describe_at(p, pos, found, sizeof found);
         p->cur = pos;
-        return perr(p, pos, "expected a number %s, found %s", ctx, found);
+        return graph_perr(p, pos, "expected a number %s, found %s", ctx, found);
     }
     double d;
-    if (!lex_parse_f64(p->cur, n, &d)) return perr(p, pos, "numeric literal too long");
+    if (!graph_lex_parse_f64(p->cur, n, &d)) return graph_perr(p, pos, "numeric literal too long");
     p->cur += n;
     *out = neg ? -d : d;
     return BASE_OK;
@@ -159,8 +159,8 @@ static bool accept_scalar_type_suffix(struct parser *p, enum base_dtype *dt)
 {
     skip_ws(p);
     if (p->cur >= p->end || *p->cur != ':') return false;
-    const char *q = lex_skip_ws(p->cur + 1, p->end);
-    size_t n = lex_bare_id(q, p->end);
+    const char *q = graph_lex_skip_ws(p->cur + 1, p->end);
+    size_t n = graph_lex_bare_id(q, p->end);
     if (!n) return false;
     enum base_dtype d;
     if (n == 5 && !memcmp(q, "index", 5)) d = BASE_DT_INDEX;
@@ -182,26 +182,26 @@ static bool accept_scalar_type_suffix(struct parser *p, enum base_dtype *dt)
     return true;
 }
 
-double parse_round_float(enum base_dtype dt, double v)
+double graph_parse_round_float(enum base_dtype dt, double v)
 {
     if (dt == BASE_DT_F64 || !base_dtype_is_float(dt)) return v;
     if (dt == BASE_DT_F32) return (double)(float)v;
     return base_float_f64_from_bits(dt, base_float_bits_from_f64(dt, v));
 }
 
-enum base_status parse_float_attr_value(struct parser *p, enum base_dtype elem, const struct graph_attr **out)
+enum base_status graph_parse_float_attr_value(struct parser *p, enum base_dtype elem, const struct graph_attr **out)
 {
     double d;
-    TRY(parse_f64_lit(p, &d, "(float attribute)"));
+    TRY(graph_parse_f64_lit(p, &d, "(float attribute)"));
     enum base_dtype t;
     if (accept_scalar_type_suffix(p, &t)) {
-        if (!base_dtype_is_float(t)) return perr(p, p->cur, "expected a float type after the float value");
+        if (!base_dtype_is_float(t)) return graph_perr(p, p->cur, "expected a float type after the float value");
         elem = t;
     }
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_FLOAT);
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_FLOAT);
     if (!a) return nomem(p);
     a->elem = elem;
-    a->u.f = parse_round_float(elem, d);
+    a->u.f = graph_parse_round_float(elem, d);
     *out = a;
     return BASE_OK;
 }
@@ -215,30 +215,30 @@ static enum base_status parse_number_attr(struct parser *p, const struct graph_a
         neg = *p->cur == '-';
         p->cur++;
     }
-    struct lex_number num;
-    size_t n = lex_number(p->cur, p->end, &num);
-    if (!n) return perr(p, pos, "expected a number");
+    struct graph_lex_number num;
+    size_t n = graph_lex_number(p->cur, p->end, &num);
+    if (!n) return graph_perr(p, pos, "expected a number");
     const char *text = p->cur;
     p->cur += n;
     enum base_dtype dt;
     bool typed = accept_scalar_type_suffix(p, &dt);
     if (num.is_float || (typed && base_dtype_is_float(dt) && !num.is_hex)) {
         double d;
-        if (!lex_parse_f64(text, n, &d)) return perr(p, pos, "numeric literal too long");
-        struct graph_attr *a = new_attr(p, GRAPH_ATTR_FLOAT);
+        if (!graph_lex_parse_f64(text, n, &d)) return graph_perr(p, pos, "numeric literal too long");
+        struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_FLOAT);
         if (!a) return nomem(p);
         a->elem = typed ? dt : BASE_DT_F64;
-        if (!base_dtype_is_float(a->elem)) return perr(p, pos, "a float literal needs a float type");
-        a->u.f = parse_round_float(a->elem, neg ? -d : d);
+        if (!base_dtype_is_float(a->elem)) return graph_perr(p, pos, "a float literal needs a float type");
+        a->u.f = graph_parse_round_float(a->elem, neg ? -d : d);
         *out = a;
         return BASE_OK;
     }
-    if (num.overflow) return perr(p, pos, "integer literal does not fit in 64 bits");
+    if (num.overflow) return graph_perr(p, pos, "integer literal does not fit in 64 bits");
     if (typed && base_dtype_is_float(dt)) { /* hex bit pattern */
-        if (neg) return perr(p, pos, "a hexadecimal float literal cannot be negative");
+        if (neg) return graph_perr(p, pos, "a hexadecimal float literal cannot be negative");
         int bits = base_dtype_bits(dt);
-        if (bits < 64 && (num.mag >> bits)) return perr(p, pos, "hexadecimal literal does not fit in %d bits", bits);
-        struct graph_attr *a = new_attr(p, GRAPH_ATTR_FLOAT);
+        if (bits < 64 && (num.mag >> bits)) return graph_perr(p, pos, "hexadecimal literal does not fit in %d bits", bits);
+        struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_FLOAT);
         if (!a) return nomem(p);
         a->elem = dt;
         a->u.f = base_float_f64_from_bits(dt, num.mag);
@@ -246,12 +246,12 @@ static enum base_status parse_number_attr(struct parser *p, const struct graph_a
         return BASE_OK;
     }
     if (typed && dt == BASE_DT_I1) {
-        if (neg || num.mag > 1) return perr(p, pos, "an i1 value must be 0 or 1");
-        *out = attr_bool(p, num.mag != 0);
+        if (neg || num.mag > 1) return graph_perr(p, pos, "an i1 value must be 0 or 1");
+        *out = graph_attr_bool(p, num.mag != 0);
         return *out ? BASE_OK : nomem(p);
     }
-    if (neg && num.mag > (UINT64_C(1) << 63)) return perr(p, pos, "integer literal is out of the 64-bit range");
-    *out = attr_int(p, neg ? (int64_t)(0 - num.mag) : (int64_t)num.mag, typed ? dt : BASE_DT_SI64);
+    if (neg && num.mag > (UINT64_C(1) << 63)) return graph_perr(p, pos, "integer literal is out of the 64-bit range");
+    *out = graph_attr_int(p, neg ? (int64_t)(0 - num.mag) : (int64_t)num.mag, typed ? dt : BASE_DT_SI64);
     return *out ? BASE_OK : nomem(p);
 }
 
@@ -261,13 +261,13 @@ static enum base_status parse_number_attr(struct parser *p, const struct graph_a
 static enum base_status parse_quant(struct parser *p, struct graph_quant **out)
 {
     /* after "!quant.uniform<" */
-    struct graph_quant *q = palloc(p, sizeof *q);
+    struct graph_quant *q = graph_palloc(p, sizeof *q);
     if (!q) return nomem(p);
     const char *pos;
     size_t n;
     skip_ws(p);
     pos = p->cur;
-    const char *id = take_bare_id(p, &n);
+    const char *id = graph_take_bare_id(p, &n);
     bool ok = false;
     if (n >= 2 && n < 8 && (id[0] == 'i' || id[0] == 'u')) {
         char buf[16];
@@ -283,50 +283,50 @@ static enum base_status parse_quant(struct parser *p, struct graph_quant **out)
         }
         ok = base_dtype_parse(buf, k, &q->storage) && base_dtype_is_int(q->storage);
     }
-    if (!ok) return perr(p, pos, "expected a quantized storage type (i8, u8, i4, i16, i32), found '%.*s'", (int)n, id);
+    if (!ok) return graph_perr(p, pos, "expected a quantized storage type (i8, u8, i4, i16, i32), found '%.*s'", (int)n, id);
     q->storage_min = base_int_min(q->storage);
     q->storage_max = (int64_t)base_int_max(q->storage);
     if (accept_char(p, '<')) {
-        TRY(parse_int_lit(p, &q->storage_min, "(storage minimum)"));
+        TRY(graph_parse_int_lit(p, &q->storage_min, "(storage minimum)"));
         TRY(expect_char(p, ':', "in the storage range"));
-        TRY(parse_int_lit(p, &q->storage_max, "(storage maximum)"));
+        TRY(graph_parse_int_lit(p, &q->storage_max, "(storage maximum)"));
         TRY(expect_char(p, '>', "to close the storage range"));
     }
     TRY(expect_char(p, ':', "after the quantized storage type"));
     skip_ws(p);
     pos = p->cur;
-    id = take_bare_id(p, &n);
+    id = graph_take_bare_id(p, &n);
     if (!n || !base_dtype_parse(id, n, &q->expressed) || !base_dtype_is_float(q->expressed))
-        return perr(p, pos, "expected the expressed float type of the quantized type");
+        return graph_perr(p, pos, "expected the expressed float type of the quantized type");
     q->quant_dim = -1;
     if (accept_char(p, ':')) {
         int64_t d;
-        TRY(parse_int_lit(p, &d, "(quantization dimension)"));
-        if (d < 0 || d >= GRAPH_MAX_RANK) return perr(p, p->cur, "quantization dimension out of range");
+        TRY(graph_parse_int_lit(p, &d, "(quantization dimension)"));
+        if (d < 0 || d >= GRAPH_MAX_RANK) return graph_perr(p, p->cur, "quantization dimension out of range");
         q->quant_dim = (int)d;
     }
     TRY(expect_char(p, ',', "before the quantization scale"));
     bool per_axis = accept_char(p, '{');
     if (per_axis != (q->quant_dim >= 0))
-        return perr(p, p->cur, per_axis ? "per-axis scales need a quantization dimension"
+        return graph_perr(p, p->cur, per_axis ? "per-axis scales need a quantization dimension"
                                         : "a quantization dimension needs per-axis scales {s:zp, ...}");
     size_t fb = p->f64s.n, ib = p->i64s.n;
     do {
         double s;
         int64_t zp = 0;
-        TRY(parse_f64_lit(p, &s, "(quantization scale)"));
-        if (accept_char(p, ':')) TRY(parse_int_lit(p, &zp, "(zero point)"));
+        TRY(graph_parse_f64_lit(p, &s, "(quantization scale)"));
+        if (accept_char(p, ':')) TRY(graph_parse_int_lit(p, &zp, "(zero point)"));
         TRY(ps_push(p, &p->f64s, &s));
         TRY(ps_push(p, &p->i64s, &zp));
         if (p->f64s.n - fb > (size_t)p->max_elements)
-            return perr_st(p, p->cur, BASE_ERR_LIMIT, "too many quantization scales");
+            return graph_perr_st(p, p->cur, BASE_ERR_LIMIT, "too many quantization scales");
     } while (per_axis && accept_char(p, ','));
     if (per_axis) TRY(expect_char(p, '}', "to close the per-axis scales"));
     void *tmp;
     int ns;
-    TRY(ps_take(p, &p->f64s, fb, &tmp, &ns));
+    TRY(graph_ps_take(p, &p->f64s, fb, &tmp, &ns));
     q->scales = tmp;
-    TRY(ps_take(p, &p->i64s, ib, &tmp, &ns));
+    TRY(graph_ps_take(p, &p->i64s, ib, &tmp, &ns));
     q->zero_points = tmp;
     q->n_scales = ns;
     TRY(expect_char(p, '>', "to close the quantized type"));
@@ -342,7 +342,7 @@ static enum base_status parse_elem_type(struct parser *p, enum base_dtype *dt, c
     if (starts_with(p, "!quant.uniform<")) {
         p->cur += 15;
         struct graph_quant *qq = NULL;
-        TRY(enter_nesting(p, pos));
+        TRY(graph_enter_nesting(p, pos));
         TRY(parse_quant(p, &qq));
         leave_nesting(p);
         *q = qq;
@@ -350,22 +350,22 @@ static enum base_status parse_elem_type(struct parser *p, enum base_dtype *dt, c
         return BASE_OK;
     }
     size_t n;
-    const char *id = take_bare_id(p, &n);
+    const char *id = graph_take_bare_id(p, &n);
     if (n == 7 && !memcmp(id, "complex", 7)) {
         TRY(expect_char(p, '<', "after 'complex'"));
         skip_ws(p);
         const char *cpos = p->cur;
-        const char *c = take_bare_id(p, &n);
+        const char *c = graph_take_bare_id(p, &n);
         if (n == 3 && !memcmp(c, "f32", 3)) *dt = BASE_DT_C64;
         else if (n == 3 && !memcmp(c, "f64", 3)) *dt = BASE_DT_C128;
-        else return perr(p, cpos, "unsupported complex element type (complex<f32> or complex<f64>)");
+        else return graph_perr(p, cpos, "unsupported complex element type (complex<f32> or complex<f64>)");
         return expect_char(p, '>', "to close complex<...>");
     }
     if (!n || !base_dtype_parse(id, n, dt)) {
         char found[48];
         p->cur = pos;
-        describe_at(p, pos, found, sizeof found);
-        return perr(p, pos, "expected an element type (i32, f32, bf16, complex<f32>, !quant.uniform<...>), found %s",
+        graph_describe_at(p, pos, found, sizeof found);
+        return graph_perr(p, pos, "expected an element type (i32, f32, bf16, complex<f32>, !quant.uniform<...>), found %s",
                     found);
     }
     return BASE_OK;
@@ -381,7 +381,7 @@ static const char *match_angle(const char *q, const char *end)
         else if (c == '>' && q[-1] != '-') {
             if (--depth == 0) return q + 1;
         } else if (c == '"') {
-            size_t n = lex_string(q, end);
+            size_t n = graph_lex_string(q, end);
             if (!n) return NULL;
             q += n;
             continue;
@@ -403,16 +403,16 @@ static enum base_status parse_tensor_type(struct parser *p, const struct graph_t
     if (sc < p->end && *sc == '>') span_end = sc + 1;
     else span_end = match_angle(start + 7, p->end);
     if (span_end) {
-        const struct graph_type *t = type_cache_get(p, start, (size_t)(span_end - start));
+        const struct graph_type *t = graph_type_cache_get(p, start, (size_t)(span_end - start));
         if (t) {
             p->cur = span_end;
             *out = t;
             return BASE_OK;
         }
     }
-    TRY(enter_nesting(p, start));
+    TRY(graph_enter_nesting(p, start));
     p->cur = start + 7;
-    struct graph_type *t = palloc(p, sizeof *t);
+    struct graph_type *t = graph_palloc(p, sizeof *t);
     if (!t) return nomem(p);
     t->kind = GRAPH_TYPE_TENSOR;
     skip_ws(p);
@@ -435,7 +435,7 @@ static enum base_status parse_tensor_type(struct parser *p, const struct graph_t
                 while (q < p->end && lex_is_digit(*q)) {
                     v = v * 10 + (uint64_t)(*q - '0');
                     if (v > (uint64_t)INT64_MAX / 16)
-                        return perr_st(p, dpos, BASE_ERR_LIMIT, "tensor dimension is too large");
+                        return graph_perr_st(p, dpos, BASE_ERR_LIMIT, "tensor dimension is too large");
                     q++;
                 }
                 dim = (int64_t)v;
@@ -444,7 +444,7 @@ static enum base_status parse_tensor_type(struct parser *p, const struct graph_t
                 break;
             }
             if (t->rank >= GRAPH_MAX_RANK)
-                return perr_st(p, dpos, BASE_ERR_LIMIT, "tensor rank exceeds the maximum of %d", GRAPH_MAX_RANK);
+                return graph_perr_st(p, dpos, BASE_ERR_LIMIT, "tensor rank exceeds the maximum of %d", GRAPH_MAX_RANK);
             t->dims[t->rank++] = dim;
             TRY(expect_char(p, 'x', "after a tensor dimension"));
         }
@@ -456,7 +456,7 @@ static enum base_status parse_tensor_type(struct parser *p, const struct graph_t
     t->quant = q;
     if (accept_char(p, ',')) {
         const struct graph_attr *enc;
-        TRY(parse_attr(p, &enc));
+        TRY(graph_parse_attr(p, &enc));
         t->encoding = enc;
     }
     TRY(expect_char(p, '>', "to close the tensor type"));
@@ -467,12 +467,12 @@ static enum base_status parse_tensor_type(struct parser *p, const struct graph_t
         if (stat) {
             int64_t count = base_shape_count(t->rank, t->dims);
             if (count < 0 || count > p->max_elements)
-                return perr_st(p, start, BASE_ERR_LIMIT, "tensor type has more elements than the limit of %lld",
+                return graph_perr_st(p, start, BASE_ERR_LIMIT, "tensor type has more elements than the limit of %lld",
                                (long long)p->max_elements);
         }
     }
     leave_nesting(p);
-    if (p->cur == span_end) TRY(type_cache_put(p, start, (size_t)(span_end - start), t));
+    if (p->cur == span_end) TRY(graph_type_cache_put(p, start, (size_t)(span_end - start), t));
     *out = t;
     return BASE_OK;
 }
@@ -481,8 +481,8 @@ static enum base_status parse_tuple_type(struct parser *p, const struct graph_ty
 {
     const char *pos = p->cur;
     if (tuple_depth >= GRAPH_MAX_TUPLE_DEPTH)
-        return perr_st(p, pos, BASE_ERR_LIMIT, "tuple types nested deeper than %d", GRAPH_MAX_TUPLE_DEPTH);
-    TRY(enter_nesting(p, pos));
+        return graph_perr_st(p, pos, BASE_ERR_LIMIT, "tuple types nested deeper than %d", GRAPH_MAX_TUPLE_DEPTH);
+    TRY(graph_enter_nesting(p, pos));
     p->cur += 6;
     size_t base = p->tys.n;
     if (!accept_char(p, '>')) {
@@ -490,88 +490,88 @@ static enum base_status parse_tuple_type(struct parser *p, const struct graph_ty
             const struct graph_type *e;
             skip_ws(p);
             if (starts_with(p, "tuple<")) TRY(parse_tuple_type(p, &e, tuple_depth + 1));
-            else TRY(parse_type(p, &e));
+            else TRY(graph_parse_type(p, &e));
             TRY(ps_push(p, &p->tys, &e));
         } while (accept_char(p, ','));
         TRY(expect_char(p, '>', "to close the tuple type"));
     }
-    struct graph_type *t = palloc(p, sizeof *t);
+    struct graph_type *t = graph_palloc(p, sizeof *t);
     if (!t) return nomem(p);
     t->kind = GRAPH_TYPE_TUPLE;
     void *tmp;
-    TRY(ps_take(p, &p->tys, base, &tmp, &t->n_elems));
+    TRY(graph_ps_take(p, &p->tys, base, &tmp, &t->n_elems));
     t->elems = tmp;
     leave_nesting(p);
     *out = t;
     return BASE_OK;
 }
 
-enum base_status parse_type(struct parser *p, const struct graph_type **out)
+enum base_status graph_parse_type(struct parser *p, const struct graph_type **out)
 {
     skip_ws(p);
     const char *pos = p->cur;
     if (starts_with(p, "tensor<")) return parse_tensor_type(p, out);
     if (starts_with(p, "tuple<")) return parse_tuple_type(p, out, 0);
     if (pos < p->end && *pos == '!') {
-        size_t n = 1 + lex_suffix_id(pos + 1, p->end);
+        size_t n = 1 + graph_lex_suffix_id(pos + 1, p->end);
         if (n == 16 && !memcmp(pos, "!stablehlo.token", 16)) {
             p->cur += n;
             *out = &token_type;
             return BASE_OK;
         }
-        const struct graph_type *t = lookup_alias(p, pos, n, ALIAS_TYPE);
+        const struct graph_type *t = graph_lookup_alias(p, pos, n, ALIAS_TYPE);
         if (t) {
             p->cur += n;
             *out = t;
             return BASE_OK;
         }
         if (memchr(pos, '.', n))
-            return perr_st(p, pos, BASE_ERR_UNSUPPORTED, "unsupported type '%.*s'", (int)n, pos);
-        return perr(p, pos, "undefined type alias '%.*s'", (int)n, pos);
+            return graph_perr_st(p, pos, BASE_ERR_UNSUPPORTED, "unsupported type '%.*s'", (int)n, pos);
+        return graph_perr(p, pos, "undefined type alias '%.*s'", (int)n, pos);
     }
     char found[48];
-    describe_at(p, pos, found, sizeof found);
-    size_t n = lex_bare_id(pos, p->end);
+    graph_describe_at(p, pos, found, sizeof found);
+    size_t n = graph_lex_bare_id(pos, p->end);
     enum base_dtype dt;
     if (n && (base_dtype_parse(pos, n, &dt) || (n == 7 && !memcmp(pos, "complex", 7))))
-        return perr_st(p, pos, BASE_ERR_UNSUPPORTED,
+        return graph_perr_st(p, pos, BASE_ERR_UNSUPPORTED,
                        "scalar type %s used as a value type: StableHLO values are tensors", found);
-    return perr(p, pos, "expected a type (tensor<...>, tuple<...> or !stablehlo.token), found %s", found);
+    return graph_perr(p, pos, "expected a type (tensor<...>, tuple<...> or !stablehlo.token), found %s", found);
 }
 
-enum base_status parse_type_list(struct parser *p)
+enum base_status graph_parse_type_list(struct parser *p)
 {
     do {
         const struct graph_type *t;
-        TRY(parse_type(p, &t));
+        TRY(graph_parse_type(p, &t));
         TRY(ps_push(p, &p->tys, &t));
     } while (accept_char(p, ','));
     return BASE_OK;
 }
 
-enum base_status parse_result_types(struct parser *p)
+enum base_status graph_parse_result_types(struct parser *p)
 {
     if (!accept_char(p, '(')) { /* exactly one type: a comma may follow the signature */
         const struct graph_type *t;
-        TRY(parse_type(p, &t));
+        TRY(graph_parse_type(p, &t));
         return ps_push(p, &p->tys, &t);
     }
     if (accept_char(p, ')')) return BASE_OK;
-    TRY(parse_type_list(p));
+    TRY(graph_parse_type_list(p));
     return expect_char(p, ')', "to close the result types");
 }
 
-enum base_status parse_function_type(struct parser *p, int *n_in, int *n_out)
+enum base_status graph_parse_function_type(struct parser *p, int *n_in, int *n_out)
 {
     size_t base = p->tys.n;
     TRY(expect_char(p, '(', "to open a function type"));
     if (!accept_char(p, ')')) {
-        TRY(parse_type_list(p));
+        TRY(graph_parse_type_list(p));
         TRY(expect_char(p, ')', "to close the input types"));
     }
     *n_in = (int)(p->tys.n - base);
-    TRY(expect_str(p, "->", "in a function type"));
-    TRY(parse_result_types(p));
+    TRY(graph_expect_str(p, "->", "in a function type"));
+    TRY(graph_parse_result_types(p));
     *n_out = (int)(p->tys.n - base) - *n_in;
     return BASE_OK;
 }
@@ -581,19 +581,19 @@ static enum base_status parse_function_type_attr(struct parser *p, const struct 
 {
     size_t base = p->tys.n;
     int n_in, n_out;
-    TRY(parse_function_type(p, &n_in, &n_out));
-    const struct graph_attr **items = palloc(p, (size_t)(n_in + n_out + 1) * sizeof *items);
+    TRY(graph_parse_function_type(p, &n_in, &n_out));
+    const struct graph_attr **items = graph_palloc(p, (size_t)(n_in + n_out + 1) * sizeof *items);
     if (!items) return nomem(p);
     for (int i = 0; i < n_in + n_out; i++) {
-        struct graph_attr *a = new_attr(p, GRAPH_ATTR_TYPE);
+        struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_TYPE);
         if (!a) return nomem(p);
         a->u.type = *(const struct graph_type **)ps_at(&p->tys, base + (size_t)i);
         items[i] = a;
     }
     p->tys.n = base;
-    struct graph_attr *in = new_attr(p, GRAPH_ATTR_ARRAY), *res = new_attr(p, GRAPH_ATTR_ARRAY);
-    struct graph_attr *d = new_attr(p, GRAPH_ATTR_DICT);
-    struct graph_named_attr *f = palloc(p, 2 * sizeof *f);
+    struct graph_attr *in = graph_new_attr(p, GRAPH_ATTR_ARRAY), *res = graph_new_attr(p, GRAPH_ATTR_ARRAY);
+    struct graph_attr *d = graph_new_attr(p, GRAPH_ATTR_DICT);
+    struct graph_named_attr *f = graph_palloc(p, 2 * sizeof *f);
     if (!in || !res || !d || !f) return nomem(p);
     in->u.array.n = n_in;
     in->u.array.items = items;
@@ -603,7 +603,7 @@ static enum base_status parse_function_type_attr(struct parser *p, const struct 
     f[0].value = in;
     f[1].name = "results";
     f[1].value = res;
-    d->tag = TAG_FUNCTION_TYPE;
+    d->tag = GRAPH_TAG_FUNCTION_TYPE;
     d->u.dict.n = 2;
     d->u.dict.items = f;
     *out = d;
@@ -616,10 +616,10 @@ static enum base_status parse_function_type_attr(struct parser *p, const struct 
 static enum base_status take_dict(struct parser *p, size_t base, const char *tag, bool sort, const char *pos,
                                   const struct graph_attr **out)
 {
-    struct graph_attr *d = new_attr(p, GRAPH_ATTR_DICT);
+    struct graph_attr *d = graph_new_attr(p, GRAPH_ATTR_DICT);
     if (!d) return nomem(p);
     void *tmp;
-    TRY(ps_take(p, &p->nattrs, base, &tmp, &d->u.dict.n));
+    TRY(graph_ps_take(p, &p->nattrs, base, &tmp, &d->u.dict.n));
     struct graph_named_attr *items = tmp;
     if (sort) {
         for (int i = 1; i < d->u.dict.n; i++) {
@@ -633,7 +633,7 @@ static enum base_status take_dict(struct parser *p, size_t base, const char *tag
         }
         for (int i = 1; i < d->u.dict.n; i++)
             if (!strcmp(items[i - 1].name, items[i].name))
-                return perr(p, pos, "duplicate key '%s' in the dictionary", items[i].name);
+                return graph_perr(p, pos, "duplicate key '%s' in the dictionary", items[i].name);
     }
     d->tag = tag;
     d->u.dict.items = items;
@@ -641,12 +641,12 @@ static enum base_status take_dict(struct parser *p, size_t base, const char *tag
     return BASE_OK;
 }
 
-enum base_status parse_attr_dict(struct parser *p)
+enum base_status graph_parse_attr_dict(struct parser *p)
 {
     skip_ws(p);
     const char *pos = p->cur;
     TRY(expect_char(p, '{', "to open an attribute dictionary"));
-    TRY(enter_nesting(p, pos));
+    TRY(graph_enter_nesting(p, pos));
     if (!accept_char(p, '}')) {
         do {
             skip_ws(p);
@@ -654,26 +654,26 @@ enum base_status parse_attr_dict(struct parser *p)
             const char *key;
             size_t kn;
             if (kpos < p->end && *kpos == '"') {
-                TRY(parse_string_lit(p, &key, &kn));
+                TRY(graph_parse_string_lit(p, &key, &kn));
             } else {
-                kn = lex_bare_id(kpos, p->end);
+                kn = graph_lex_bare_id(kpos, p->end);
                 if (!kn) {
                     char found[48];
-                    describe_at(p, kpos, found, sizeof found);
-                    return perr(p, kpos, "expected an attribute name, found %s", found);
+                    graph_describe_at(p, kpos, found, sizeof found);
+                    return graph_perr(p, kpos, "expected an attribute name, found %s", found);
                 }
-                key = pstrndup(p, kpos, kn);
+                key = graph_pstrndup(p, kpos, kn);
                 if (!key) return nomem(p);
                 p->cur += kn;
             }
             const struct graph_attr *v;
             if (accept_char(p, '=')) {
-                TRY(parse_attr(p, &v));
+                TRY(graph_parse_attr(p, &v));
             } else {
-                v = new_attr(p, GRAPH_ATTR_UNIT);
+                v = graph_new_attr(p, GRAPH_ATTR_UNIT);
                 if (!v) return nomem(p);
             }
-            TRY(push_attr(p, key, v));
+            TRY(graph_push_attr(p, key, v));
         } while (accept_char(p, ','));
         TRY(expect_char(p, '}', "to close the attribute dictionary"));
     }
@@ -681,12 +681,12 @@ enum base_status parse_attr_dict(struct parser *p)
     return BASE_OK;
 }
 
-enum base_status parse_attr_dict_value(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_attr_dict_value(struct parser *p, const struct graph_attr **out)
 {
     skip_ws(p);
     const char *pos = p->cur;
     size_t base = p->nattrs.n;
-    TRY(parse_attr_dict(p));
+    TRY(graph_parse_attr_dict(p));
     return take_dict(p, base, NULL, true, pos, out);
 }
 
@@ -699,8 +699,8 @@ static enum base_status parse_opaque(struct parser *p, const char *start, const 
         while (q < p->end) {
             char c = *q;
             if (c == '"') {
-                size_t n = lex_string(q, p->end);
-                if (!n) return perr(p, q, "unterminated string in an attribute");
+                size_t n = graph_lex_string(q, p->end);
+                if (!n) return graph_perr(p, q, "unterminated string in an attribute");
                 q += n;
                 continue;
             }
@@ -714,16 +714,16 @@ static enum base_status parse_opaque(struct parser *p, const char *start, const 
                     q++;
                     break;
                 }
-                if (depth < 0) return perr(p, q, "unbalanced brackets in an attribute");
+                if (depth < 0) return graph_perr(p, q, "unbalanced brackets in an attribute");
             }
-            if (depth > p->max_nesting) return perr_st(p, q, BASE_ERR_LIMIT, "attribute nested too deeply");
+            if (depth > p->max_nesting) return graph_perr_st(p, q, BASE_ERR_LIMIT, "attribute nested too deeply");
             q++;
         }
-        if (depth != 0) return perr(p, start, "unclosed dialect attribute: missing '>'");
+        if (depth != 0) return graph_perr(p, start, "unclosed dialect attribute: missing '>'");
     }
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_OPAQUE);
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_OPAQUE);
     if (!a) return nomem(p);
-    a->u.str.s = pstrndup(p, start, (size_t)(q - start));
+    a->u.str.s = graph_pstrndup(p, start, (size_t)(q - start));
     a->u.str.len = (size_t)(q - start);
     if (!a->u.str.s) return nomem(p);
     p->cur = q;
@@ -765,7 +765,7 @@ struct struct_attr {
 };
 static const struct struct_attr struct_attrs[] = {
     {"stablehlo.gather", gather_fields},       {"stablehlo.scatter", scatter_fields},
-    {TAG_DOT, dot_fields},                     {TAG_DOT_ALGORITHM, algo_fields},
+    {GRAPH_TAG_DOT, dot_fields},                     {GRAPH_TAG_DOT_ALGORITHM, algo_fields},
     {"stablehlo.channel_handle", channel_fields}, {"stablehlo.output_operand_alias", alias_fields},
     {"chlo.ragged_dot", ragged_fields},
 };
@@ -797,42 +797,42 @@ static enum base_status parse_struct_body(struct parser *p, const char *tag, con
             size_t kn;
             skip_ws(p);
             const char *kpos = p->cur;
-            TRY(expect_bare_id(p, &key, &kn, "(attribute parameter)"));
+            TRY(graph_expect_bare_id(p, &key, &kn, "(attribute parameter)"));
             for (size_t i = base; i < p->nattrs.n; i++) {
                 struct graph_named_attr *na = ps_at(&p->nattrs, i);
                 if (strlen(na->name) == kn && !memcmp(na->name, key, kn))
-                    return perr(p, kpos, "parameter '%.*s' is given twice", (int)kn, key);
+                    return graph_perr(p, kpos, "parameter '%.*s' is given twice", (int)kn, key);
             }
             const char *kname = NULL;
             for (int f = 0; fields && fields[f]; f++)
                 if (strlen(fields[f]) == kn && !memcmp(fields[f], key, kn)) kname = fields[f];
-            if (!kname) kname = pstrndup(p, key, kn);
+            if (!kname) kname = graph_pstrndup(p, key, kn);
             if (!kname) return nomem(p);
             TRY(expect_char(p, '=', "after the parameter name"));
             skip_ws(p);
             const struct graph_attr *v;
             char c = p->cur < p->end ? *p->cur : 0;
             if (c == '[') {
-                TRY(parse_dense_i64_list(p, &v));
+                TRY(graph_parse_dense_i64_list(p, &v));
             } else if (c == '-' || lex_is_digit(c)) {
                 int64_t iv;
-                TRY(parse_int_lit(p, &iv, "(parameter value)"));
-                v = attr_int(p, iv, BASE_DT_SI64);
+                TRY(graph_parse_int_lit(p, &iv, "(parameter value)"));
+                v = graph_attr_int(p, iv, BASE_DT_SI64);
                 if (!v) return nomem(p);
-            } else if (peek_kw(p, "true") || peek_kw(p, "false")) {
-                bool bv = accept_kw(p, "true");
-                if (!bv) accept_kw(p, "false");
-                v = attr_bool(p, bv);
+            } else if (graph_peek_kw(p, "true") || graph_peek_kw(p, "false")) {
+                bool bv = graph_accept_kw(p, "true");
+                if (!bv) graph_accept_kw(p, "false");
+                v = graph_attr_bool(p, bv);
                 if (!v) return nomem(p);
             } else if (lex_is_id_start(c)) {
                 size_t n;
-                const char *w = take_bare_id(p, &n);
-                v = attr_keyword(p, NULL, w, n);
+                const char *w = graph_take_bare_id(p, &n);
+                v = graph_attr_keyword(p, NULL, w, n);
                 if (!v) return nomem(p);
             } else {
-                TRY(parse_attr(p, &v));
+                TRY(graph_parse_attr(p, &v));
             }
-            TRY(push_attr(p, kname, v));
+            TRY(graph_push_attr(p, kname, v));
         } while (accept_char(p, ','));
         TRY(expect_char(p, '>', "to close the attribute parameters"));
     }
@@ -841,9 +841,9 @@ static enum base_status parse_struct_body(struct parser *p, const char *tag, con
     return BASE_OK;
 }
 
-enum base_status parse_dot_algorithm_body(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_dot_algorithm_body(struct parser *p, const struct graph_attr **out)
 {
-    return parse_struct_body(p, TAG_DOT_ALGORITHM, algo_fields, out);
+    return parse_struct_body(p, GRAPH_TAG_DOT_ALGORITHM, algo_fields, out);
 }
 
 /* One bracket list of the compact conv form; letters name the non-spatial dims. */
@@ -863,17 +863,17 @@ static enum base_status conv_list(struct parser *p, char l1, char l2, int64_t *d
             skip_ws(p);
             const char *ipos = p->cur;
             if (pos_i >= GRAPH_MAX_RANK)
-                return perr_st(p, ipos, BASE_ERR_LIMIT, "convolution rank exceeds %d", GRAPH_MAX_RANK);
+                return graph_perr_st(p, ipos, BASE_ERR_LIMIT, "convolution rank exceeds %d", GRAPH_MAX_RANK);
             if (ipos < p->end && (*ipos == l1 || *ipos == l2) && !lex_is_id_char(ipos + 1 < p->end ? ipos[1] : ' ')) {
                 int64_t *d = *ipos == l1 ? d1 : d2;
-                if (*d >= 0) return perr(p, ipos, "dimension '%c' appears twice", *ipos);
+                if (*d >= 0) return graph_perr(p, ipos, "dimension '%c' appears twice", *ipos);
                 *d = pos_i;
                 p->cur++;
             } else {
                 int64_t k;
-                TRY(parse_int_lit(p, &k, "(spatial dimension) or a dimension letter"));
+                TRY(graph_parse_int_lit(p, &k, "(spatial dimension) or a dimension letter"));
                 if (k < 0 || k >= GRAPH_MAX_RANK || seen[k])
-                    return perr(p, ipos, "invalid or repeated spatial dimension %lld", (long long)k);
+                    return graph_perr(p, ipos, "invalid or repeated spatial dimension %lld", (long long)k);
                 seen[k] = true;
                 sp[k] = pos_i;
                 if (k > max_sp) max_sp = (int)k;
@@ -883,41 +883,41 @@ static enum base_status conv_list(struct parser *p, char l1, char l2, int64_t *d
         } while (accept_char(p, ','));
         TRY(expect_char(p, ']', "to close the convolution dimension list"));
     }
-    if (*d1 < 0 || *d2 < 0) return perr(p, pos, "dimension list lacks '%c' or '%c'", l1, l2);
-    if (max_sp + 1 != n) return perr(p, pos, "spatial dimensions must be numbered 0..%d", n - 1);
+    if (*d1 < 0 || *d2 < 0) return graph_perr(p, pos, "dimension list lacks '%c' or '%c'", l1, l2);
+    if (max_sp + 1 != n) return graph_perr(p, pos, "spatial dimensions must be numbered 0..%d", n - 1);
     for (int i = 0; i < n; i++) spatial[i] = sp[i];
     *n_spatial = n;
     return BASE_OK;
 }
 
-enum base_status parse_conv_dims(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_conv_dims(struct parser *p, const struct graph_attr **out)
 {
     skip_ws(p);
     const char *pos = p->cur;
-    if (accept_kw(p, "raw")) {
+    if (graph_accept_kw(p, "raw")) {
         /* raw field form, up to the closing '>' of #stablehlo.conv<raw ...> */
         size_t base = p->nattrs.n;
         do {
             const char *key;
             size_t kn;
-            TRY(expect_bare_id(p, &key, &kn, "(convolution field)"));
+            TRY(graph_expect_bare_id(p, &key, &kn, "(convolution field)"));
             const char *kname = NULL;
             for (int f = 0; conv_fields[f]; f++)
                 if (strlen(conv_fields[f]) == kn && !memcmp(conv_fields[f], key, kn)) kname = conv_fields[f];
-            if (!kname) return perr(p, key, "unknown convolution field '%.*s'", (int)kn, key);
+            if (!kname) return graph_perr(p, key, "unknown convolution field '%.*s'", (int)kn, key);
             TRY(expect_char(p, '=', "after the field name"));
             const struct graph_attr *v;
             if (at_char(p, '[')) {
-                TRY(parse_dense_i64_list(p, &v));
+                TRY(graph_parse_dense_i64_list(p, &v));
             } else {
                 int64_t iv;
-                TRY(parse_int_lit(p, &iv, "(dimension)"));
-                v = attr_int(p, iv, BASE_DT_SI64);
+                TRY(graph_parse_int_lit(p, &iv, "(dimension)"));
+                v = graph_attr_int(p, iv, BASE_DT_SI64);
                 if (!v) return nomem(p);
             }
-            TRY(push_attr(p, kname, v));
+            TRY(graph_push_attr(p, kname, v));
         } while (accept_char(p, ','));
-        TRY(take_dict(p, base, TAG_CONV, false, pos, out));
+        TRY(take_dict(p, base, GRAPH_TAG_CONV, false, pos, out));
         order_fields((struct graph_named_attr *)(*out)->u.dict.items, (*out)->u.dict.n, conv_fields);
         return BASE_OK;
     }
@@ -927,19 +927,19 @@ enum base_status parse_conv_dims(struct parser *p, const struct graph_attr **out
     TRY(conv_list(p, 'b', 'f', &ib, &ifeat, is, &nis));
     TRY(expect_char(p, 'x', "between the input and kernel dimension lists"));
     TRY(conv_list(p, 'i', 'o', &kin, &kout, ks, &nks));
-    TRY(expect_str(p, "->", "between the kernel and output dimension lists"));
+    TRY(graph_expect_str(p, "->", "between the kernel and output dimension lists"));
     TRY(conv_list(p, 'b', 'f', &ob, &of, os, &nos));
-    if (nis != nks || nis != nos) return perr(p, pos, "input, kernel and output have different spatial ranks");
+    if (nis != nks || nis != nos) return graph_perr(p, pos, "input, kernel and output have different spatial ranks");
     size_t base = p->nattrs.n;
     const struct graph_attr *v[9] = {
-        attr_int(p, ib, BASE_DT_SI64),   attr_int(p, ifeat, BASE_DT_SI64), attr_dense_i64(p, is, nis),
-        attr_int(p, kin, BASE_DT_SI64),  attr_int(p, kout, BASE_DT_SI64),  attr_dense_i64(p, ks, nks),
-        attr_int(p, ob, BASE_DT_SI64),   attr_int(p, of, BASE_DT_SI64),    attr_dense_i64(p, os, nos)};
+        graph_attr_int(p, ib, BASE_DT_SI64),   graph_attr_int(p, ifeat, BASE_DT_SI64), graph_attr_dense_i64(p, is, nis),
+        graph_attr_int(p, kin, BASE_DT_SI64),  graph_attr_int(p, kout, BASE_DT_SI64),  graph_attr_dense_i64(p, ks, nks),
+        graph_attr_int(p, ob, BASE_DT_SI64),   graph_attr_int(p, of, BASE_DT_SI64),    graph_attr_dense_i64(p, os, nos)};
     for (int i = 0; i < 9; i++) {
         if (!v[i]) return nomem(p);
-        TRY(push_attr(p, conv_fields[i], v[i]));
+        TRY(graph_push_attr(p, conv_fields[i], v[i]));
     }
-    return take_dict(p, base, TAG_CONV, false, pos, out);
+    return take_dict(p, base, GRAPH_TAG_CONV, false, pos, out);
 }
 
 /* An axis reference: "x", or a sub-axis "x":(1)2 kept in its full spelling
@@ -950,29 +950,29 @@ static enum base_status parse_axis_ref(struct parser *p, const struct graph_attr
     const char *start = p->cur;
     const char *s;
     size_t n;
-    TRY(parse_string_lit(p, &s, &n));
+    TRY(graph_parse_string_lit(p, &s, &n));
     if (p->cur + 1 < p->end && p->cur[0] == ':' && p->cur[1] == '(') {
         const char *q = p->cur + 2;
         const char *d1 = q;
         while (q < p->end && lex_is_digit(*q)) q++;
-        if (q == d1 || q >= p->end || *q != ')') return perr(p, p->cur, "expected a sub-axis \"x\":(pre)size");
+        if (q == d1 || q >= p->end || *q != ')') return graph_perr(p, p->cur, "expected a sub-axis \"x\":(pre)size");
         const char *d2 = ++q;
         while (q < p->end && lex_is_digit(*q)) q++;
-        if (q == d2) return perr(p, p->cur, "expected a sub-axis \"x\":(pre)size");
+        if (q == d2) return graph_perr(p, p->cur, "expected a sub-axis \"x\":(pre)size");
         p->cur = q;
-        struct graph_attr *a = (struct graph_attr *)attr_string(p, pstrndup(p, start, (size_t)(q - start)),
+        struct graph_attr *a = (struct graph_attr *)graph_attr_string(p, graph_pstrndup(p, start, (size_t)(q - start)),
                                                                 (size_t)(q - start));
         if (!a || !a->u.str.s) return nomem(p);
-        a->tag = TAG_SDY_SUB_AXIS;
+        a->tag = GRAPH_TAG_SDY_SUB_AXIS;
         *out = a;
         return BASE_OK;
     }
-    *out = attr_string(p, s, n);
+    *out = graph_attr_string(p, s, n);
     return *out ? BASE_OK : nomem(p);
 }
 
 /* {"a", "b"} -> ARRAY of STRING */
-enum base_status parse_sdy_axis_set(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_sdy_axis_set(struct parser *p, const struct graph_attr **out)
 {
     TRY(expect_char(p, '{', "to open a set of axis names"));
     size_t base = p->attrs.n;
@@ -984,10 +984,10 @@ enum base_status parse_sdy_axis_set(struct parser *p, const struct graph_attr **
         } while (accept_char(p, ','));
         TRY(expect_char(p, '}', "to close the set of axis names"));
     }
-    struct graph_attr *arr = new_attr(p, GRAPH_ATTR_ARRAY);
+    struct graph_attr *arr = graph_new_attr(p, GRAPH_ATTR_ARRAY);
     if (!arr) return nomem(p);
     void *tmp;
-    TRY(ps_take(p, &p->attrs, base, &tmp, &arr->u.array.n));
+    TRY(graph_ps_take(p, &p->attrs, base, &tmp, &arr->u.array.n));
     arr->u.array.items = tmp;
     *out = arr;
     return BASE_OK;
@@ -995,17 +995,17 @@ enum base_status parse_sdy_axis_set(struct parser *p, const struct graph_attr **
 
 static enum base_status take_array(struct parser *p, size_t base, const struct graph_attr **out)
 {
-    struct graph_attr *arr = new_attr(p, GRAPH_ATTR_ARRAY);
+    struct graph_attr *arr = graph_new_attr(p, GRAPH_ATTR_ARRAY);
     if (!arr) return nomem(p);
     void *tmp;
-    TRY(ps_take(p, &p->attrs, base, &tmp, &arr->u.array.n));
+    TRY(graph_ps_take(p, &p->attrs, base, &tmp, &arr->u.array.n));
     arr->u.array.items = tmp;
     *out = arr;
     return BASE_OK;
 }
 
 /* ["x"=2, "y"=4], device_ids=[...]> */
-enum base_status parse_sdy_mesh_body(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_sdy_mesh_body(struct parser *p, const struct graph_attr **out)
 {
     const char *pos = p->cur;
     size_t nbase = p->nattrs.n;
@@ -1017,14 +1017,14 @@ enum base_status parse_sdy_mesh_body(struct parser *p, const struct graph_attr *
                 const char *s;
                 size_t n;
                 int64_t size;
-                TRY(parse_string_lit(p, &s, &n));
+                TRY(graph_parse_string_lit(p, &s, &n));
                 TRY(expect_char(p, '=', "after a mesh axis name"));
-                TRY(parse_int_lit(p, &size, "(mesh axis size)"));
+                TRY(graph_parse_int_lit(p, &size, "(mesh axis size)"));
                 size_t b2 = p->nattrs.n;
-                const struct graph_attr *an = attr_string(p, s, n), *as = attr_int(p, size, BASE_DT_SI64);
+                const struct graph_attr *an = graph_attr_string(p, s, n), *as = graph_attr_int(p, size, BASE_DT_SI64);
                 if (!an || !as) return nomem(p);
-                TRY(push_attr(p, "name", an));
-                TRY(push_attr(p, "size", as));
+                TRY(graph_push_attr(p, "name", an));
+                TRY(graph_push_attr(p, "size", as));
                 const struct graph_attr *axis;
                 TRY(take_dict(p, b2, NULL, false, pos, &axis));
                 TRY(ps_push(p, &p->attrs, &axis));
@@ -1033,29 +1033,29 @@ enum base_status parse_sdy_mesh_body(struct parser *p, const struct graph_attr *
         }
         const struct graph_attr *axes;
         TRY(take_array(p, abase, &axes));
-        TRY(push_attr(p, "axes", axes));
+        TRY(graph_push_attr(p, "axes", axes));
         if (accept_char(p, ',')) {
-            TRY(expect_kw(p, "device_ids", "in the mesh"));
+            TRY(graph_expect_kw(p, "device_ids", "in the mesh"));
             TRY(expect_char(p, '=', "after device_ids"));
             const struct graph_attr *ids;
-            TRY(parse_dense_i64_list(p, &ids));
-            TRY(push_attr(p, "device_ids", ids));
+            TRY(graph_parse_dense_i64_list(p, &ids));
+            TRY(graph_push_attr(p, "device_ids", ids));
         }
-    } else if (accept_kw(p, "device_ids")) {
+    } else if (graph_accept_kw(p, "device_ids")) {
         TRY(expect_char(p, '=', "after device_ids"));
         const struct graph_attr *ids;
-        TRY(parse_dense_i64_list(p, &ids));
-        const struct graph_attr *axes = new_attr(p, GRAPH_ATTR_ARRAY);
+        TRY(graph_parse_dense_i64_list(p, &ids));
+        const struct graph_attr *axes = graph_new_attr(p, GRAPH_ATTR_ARRAY);
         if (!axes) return nomem(p);
-        TRY(push_attr(p, "axes", axes));
-        TRY(push_attr(p, "device_ids", ids));
+        TRY(graph_push_attr(p, "axes", axes));
+        TRY(graph_push_attr(p, "device_ids", ids));
     }
     TRY(expect_char(p, '>', "to close the mesh"));
-    return take_dict(p, nbase, TAG_SDY_MESH, false, pos, out);
+    return take_dict(p, nbase, GRAPH_TAG_SDY_MESH, false, pos, out);
 }
 
 /* @mesh, [{"x"}, {}], replicated={"y"}> */
-enum base_status parse_sdy_sharding_body(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_sdy_sharding_body(struct parser *p, const struct graph_attr **out)
 {
     const char *pos = p->cur;
     size_t nbase = p->nattrs.n;
@@ -1064,19 +1064,19 @@ enum base_status parse_sdy_sharding_body(struct parser *p, const struct graph_at
     if (accept_char(p, '@')) {
         const char *s;
         size_t n;
-        TRY(parse_symbol_name(p, &s, &n));
-        struct graph_attr *a = new_attr(p, GRAPH_ATTR_SYMBOL);
+        TRY(graph_parse_symbol_name(p, &s, &n));
+        struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_SYMBOL);
         if (!a) return nomem(p);
         a->u.str.s = s;
         a->u.str.len = n;
         mesh = a;
-    } else if (accept_kw(p, "mesh")) {
+    } else if (graph_accept_kw(p, "mesh")) {
         TRY(expect_char(p, '<', "after 'mesh'"));
-        TRY(parse_sdy_mesh_body(p, &mesh));
+        TRY(graph_parse_sdy_mesh_body(p, &mesh));
     } else {
-        TRY(parse_attr(p, &mesh));
+        TRY(graph_parse_attr(p, &mesh));
     }
-    TRY(push_attr(p, "mesh", mesh));
+    TRY(graph_push_attr(p, "mesh", mesh));
     TRY(expect_char(p, ',', "after the sharding's mesh"));
     TRY(expect_char(p, '[', "to open the dimension shardings"));
     size_t dbase = p->attrs.n;
@@ -1088,7 +1088,7 @@ enum base_status parse_sdy_sharding_body(struct parser *p, const struct graph_at
                 do {
                     const struct graph_attr *a;
                     if (accept_char(p, '?')) {
-                        a = attr_keyword(p, NULL, "?", 1);
+                        a = graph_attr_keyword(p, NULL, "?", 1);
                         if (!a) return nomem(p);
                     } else {
                         TRY(parse_axis_ref(p, &a));
@@ -1098,8 +1098,8 @@ enum base_status parse_sdy_sharding_body(struct parser *p, const struct graph_at
                 TRY(expect_char(p, '}', "to close a dimension sharding"));
             }
             if (p->cur < p->end && *p->cur == 'p' && p->cur + 1 < p->end && lex_is_digit(p->cur[1])) {
-                size_t n = lex_bare_id(p->cur, p->end);
-                const struct graph_attr *pr = attr_keyword(p, NULL, p->cur, n);
+                size_t n = graph_lex_bare_id(p->cur, p->end);
+                const struct graph_attr *pr = graph_attr_keyword(p, NULL, p->cur, n);
                 if (!pr) return nomem(p);
                 p->cur += n;
                 TRY(ps_push(p, &p->attrs, &pr));
@@ -1112,27 +1112,27 @@ enum base_status parse_sdy_sharding_body(struct parser *p, const struct graph_at
     }
     const struct graph_attr *dims;
     TRY(take_array(p, dbase, &dims));
-    TRY(push_attr(p, "dims", dims));
+    TRY(graph_push_attr(p, "dims", dims));
     while (accept_char(p, ',')) {
         const char *k;
         size_t kn;
-        TRY(expect_bare_id(p, &k, &kn, "(replicated or unreduced)"));
+        TRY(graph_expect_bare_id(p, &k, &kn, "(replicated or unreduced)"));
         const char *name = kn == 10 && !memcmp(k, "replicated", 10) ? "replicated"
                            : kn == 9 && !memcmp(k, "unreduced", 9) ? "unreduced"
                                                                     : NULL;
-        if (!name) return perr(p, k, "unknown sharding field '%.*s'", (int)kn, k);
+        if (!name) return graph_perr(p, k, "unknown sharding field '%.*s'", (int)kn, k);
         TRY(expect_char(p, '=', "after the sharding field"));
         const struct graph_attr *set;
-        TRY(parse_sdy_axis_set(p, &set));
-        TRY(push_attr(p, name, set));
+        TRY(graph_parse_sdy_axis_set(p, &set));
+        TRY(graph_push_attr(p, name, set));
     }
     TRY(expect_char(p, '>', "to close the sharding"));
-    return take_dict(p, nbase, TAG_SDY_SHARDING, false, pos, out);
+    return take_dict(p, nbase, GRAPH_TAG_SDY_SHARDING, false, pos, out);
 }
 
 static const char *dialect_tag(struct parser *p, const char *d, size_t dn, const char *e, size_t en)
 {
-    char *t = palloc(p, dn + en + 2);
+    char *t = graph_palloc(p, dn + en + 2);
     if (!t) return NULL;
     memcpy(t, d, dn);
     t[dn] = '.';
@@ -1145,14 +1145,14 @@ static const char *dialect_tag(struct parser *p, const char *d, size_t dn, const
 static enum base_status parse_hash_attr(struct parser *p, const struct graph_attr **out)
 {
     const char *start = p->cur;
-    size_t n = lex_suffix_id(start + 1, p->end);
-    if (!n) return perr(p, start, "expected an attribute name after '#'");
+    size_t n = graph_lex_suffix_id(start + 1, p->end);
+    if (!n) return graph_perr(p, start, "expected an attribute name after '#'");
     const char *name = start + 1;
     const char *after = name + n;
     bool dotted = memchr(name, '.', n) != NULL;
     if (!dotted && (after >= p->end || *after != '<')) {
-        const struct graph_attr *a = lookup_alias(p, start, n + 1, ALIAS_ATTR);
-        if (!a) return perr(p, start, "undefined attribute alias '%.*s'", (int)n + 1, start);
+        const struct graph_attr *a = graph_lookup_alias(p, start, n + 1, ALIAS_ATTR);
+        if (!a) return graph_perr(p, start, "undefined attribute alias '%.*s'", (int)n + 1, start);
         p->cur = after;
         *out = a;
         return BASE_OK;
@@ -1160,20 +1160,20 @@ static enum base_status parse_hash_attr(struct parser *p, const struct graph_att
     p->cur = after;
     if (!dotted) {
         /* #dialect<enum VALUE> or #sdy<manual_axes{...}> */
-        const char *q = lex_skip_ws(after + 1, p->end);
-        size_t en = lex_bare_id(q, p->end);
+        const char *q = graph_lex_skip_ws(after + 1, p->end);
+        size_t en = graph_lex_bare_id(q, p->end);
         if (en == 11 && n == 3 && !memcmp(name, "sdy", 3) && !memcmp(q, "manual_axes", 11)) {
             p->cur = q + en;
-            TRY(parse_sdy_axis_set(p, out));
+            TRY(graph_parse_sdy_axis_set(p, out));
             return expect_char(p, '>', "to close #sdy<manual_axes...>");
         }
-        const char *v = lex_skip_ws(q + en, p->end);
-        size_t vn = lex_bare_id(v, p->end);
-        const char *close = lex_skip_ws(v + vn, p->end);
+        const char *v = graph_lex_skip_ws(q + en, p->end);
+        size_t vn = graph_lex_bare_id(v, p->end);
+        const char *close = graph_lex_skip_ws(v + vn, p->end);
         if (en && vn && close < p->end && *close == '>') {
             const char *tag = dialect_tag(p, name, n, q, en);
             if (!tag) return nomem(p);
-            *out = attr_keyword(p, tag, v, vn);
+            *out = graph_attr_keyword(p, tag, v, vn);
             p->cur = close + 1;
             return *out ? BASE_OK : nomem(p);
         }
@@ -1182,18 +1182,18 @@ static enum base_status parse_hash_attr(struct parser *p, const struct graph_att
     for (size_t i = 0; i < ARRAY_LEN(struct_attrs); i++)
         if (strlen(struct_attrs[i].tag) == n && !memcmp(struct_attrs[i].tag, name, n))
             return parse_struct_body(p, struct_attrs[i].tag, struct_attrs[i].fields, out);
-    if (n == 14 && !memcmp(name, TAG_CONV, 14)) {
+    if (n == 14 && !memcmp(name, GRAPH_TAG_CONV, 14)) {
         TRY(expect_char(p, '<', "after #stablehlo.conv"));
-        TRY(parse_conv_dims(p, out));
+        TRY(graph_parse_conv_dims(p, out));
         return expect_char(p, '>', "to close #stablehlo.conv<...>");
     }
-    if (n == 12 && !memcmp(name, TAG_SDY_SHARDING, 12)) {
+    if (n == 12 && !memcmp(name, GRAPH_TAG_SDY_SHARDING, 12)) {
         TRY(expect_char(p, '<', "after #sdy.sharding"));
-        return parse_sdy_sharding_body(p, out);
+        return graph_parse_sdy_sharding_body(p, out);
     }
-    if (n == 8 && !memcmp(name, TAG_SDY_MESH, 8)) {
+    if (n == 8 && !memcmp(name, GRAPH_TAG_SDY_MESH, 8)) {
         TRY(expect_char(p, '<', "after #sdy.mesh"));
-        return parse_sdy_mesh_body(p, out);
+        return graph_parse_sdy_mesh_body(p, out);
     }
     if (n == 22 && !memcmp(name, "sdy.sharding_per_value", 22)) {
         TRY(expect_char(p, '<', "after #sdy.sharding_per_value"));
@@ -1203,7 +1203,7 @@ static enum base_status parse_hash_attr(struct parser *p, const struct graph_att
             do {
                 const struct graph_attr *s;
                 TRY(expect_char(p, '<', "to open a sharding"));
-                TRY(parse_sdy_sharding_body(p, &s));
+                TRY(graph_parse_sdy_sharding_body(p, &s));
                 TRY(ps_push(p, &p->attrs, &s));
             } while (accept_char(p, ','));
             TRY(expect_char(p, ']', "to close the shardings"));
@@ -1226,29 +1226,29 @@ static bool is_type_word(const char *s, size_t n)
     return true;
 }
 
-enum base_status parse_attr(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_attr(struct parser *p, const struct graph_attr **out)
 {
     skip_ws(p);
     const char *pos = p->cur;
-    if (pos >= p->end) return perr(p, pos, "expected an attribute, found end of input");
-    TRY(enter_nesting(p, pos));
+    if (pos >= p->end) return graph_perr(p, pos, "expected an attribute, found end of input");
+    TRY(graph_enter_nesting(p, pos));
     char c = *pos;
     enum base_status st = BASE_OK;
     if (c == '"') {
         const char *s;
         size_t n;
-        st = parse_string_lit(p, &s, &n);
+        st = graph_parse_string_lit(p, &s, &n);
         if (st == BASE_OK) {
-            *out = attr_string(p, s, n);
+            *out = graph_attr_string(p, s, n);
             if (!*out) st = nomem(p);
         }
     } else if (c == '@') {
         p->cur++;
         const char *s;
         size_t n;
-        st = parse_symbol_name(p, &s, &n);
+        st = graph_parse_symbol_name(p, &s, &n);
         if (st == BASE_OK) {
-            struct graph_attr *a = new_attr(p, GRAPH_ATTR_SYMBOL);
+            struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_SYMBOL);
             if (!a) return nomem(p);
             a->u.str.s = s;
             a->u.str.len = n;
@@ -1260,23 +1260,23 @@ enum base_status parse_attr(struct parser *p, const struct graph_attr **out)
         if (!accept_char(p, ']')) {
             do {
                 const struct graph_attr *a;
-                TRY(parse_attr(p, &a));
+                TRY(graph_parse_attr(p, &a));
                 TRY(ps_push(p, &p->attrs, &a));
             } while (accept_char(p, ','));
             st = expect_char(p, ']', "to close the array attribute");
         }
         if (st == BASE_OK) st = take_array(p, base, out);
     } else if (c == '{') {
-        st = parse_attr_dict_value(p, out);
+        st = graph_parse_attr_dict_value(p, out);
     } else if (c == '#') {
         st = parse_hash_attr(p, out);
     } else if (c == '(') {
         st = parse_function_type_attr(p, out);
     } else if (c == '!') {
         const struct graph_type *t;
-        st = parse_type(p, &t);
+        st = graph_parse_type(p, &t);
         if (st == BASE_OK) {
-            struct graph_attr *a = new_attr(p, GRAPH_ATTR_TYPE);
+            struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_TYPE);
             if (!a) return nomem(p);
             a->u.type = t;
             *out = a;
@@ -1284,30 +1284,30 @@ enum base_status parse_attr(struct parser *p, const struct graph_attr **out)
     } else if (c == '-' || c == '+' || lex_is_digit(c)) {
         st = parse_number_attr(p, out);
     } else if (lex_is_id_start(c)) {
-        size_t n = lex_bare_id(pos, p->end);
+        size_t n = graph_lex_bare_id(pos, p->end);
         const char *after = pos + n;
         if ((n == 4 && !memcmp(pos, "true", 4)) || (n == 5 && !memcmp(pos, "false", 5))) {
             p->cur = after;
-            *out = attr_bool(p, n == 4);
+            *out = graph_attr_bool(p, n == 4);
             if (!*out) st = nomem(p);
         } else if (n == 4 && !memcmp(pos, "unit", 4)) {
             p->cur = after;
-            *out = new_attr(p, GRAPH_ATTR_UNIT);
+            *out = graph_new_attr(p, GRAPH_ATTR_UNIT);
             if (!*out) st = nomem(p);
         } else if (n == 5 && !memcmp(pos, "dense", 5)) {
             p->cur = after;
-            st = parse_dense(p, out);
+            st = graph_parse_dense(p, out);
         } else if (n == 14 && !memcmp(pos, "dense_resource", 14)) {
             p->cur = after;
-            st = parse_dense_resource(p, out);
+            st = graph_parse_dense_resource(p, out);
         } else if (n == 5 && !memcmp(pos, "array", 5)) {
             p->cur = after;
-            st = parse_dense_array(p, out);
+            st = graph_parse_dense_array(p, out);
         } else if ((n == 6 && !memcmp(pos, "tensor", 6)) || (n == 5 && !memcmp(pos, "tuple", 5))) {
             const struct graph_type *t;
-            st = parse_type(p, &t);
+            st = graph_parse_type(p, &t);
             if (st == BASE_OK) {
-                struct graph_attr *a = new_attr(p, GRAPH_ATTR_TYPE);
+                struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_TYPE);
                 if (!a) return nomem(p);
                 a->u.type = t;
                 *out = a;
@@ -1318,16 +1318,16 @@ enum base_status parse_attr(struct parser *p, const struct graph_attr **out)
             st = parse_opaque(p, pos, out);
         } else if (is_type_word(pos, n)) {
             p->cur = after;
-            *out = attr_keyword(p, NULL, pos, n);
+            *out = graph_attr_keyword(p, NULL, pos, n);
             if (!*out) st = nomem(p);
         } else {
-            st = perr(p, pos, "unexpected identifier '%.*s' where an attribute was expected", (int)(n > 40 ? 40 : n),
+            st = graph_perr(p, pos, "unexpected identifier '%.*s' where an attribute was expected", (int)(n > 40 ? 40 : n),
                       pos);
         }
     } else {
         char found[48];
-        describe_at(p, pos, found, sizeof found);
-        st = perr(p, pos, "expected an attribute, found %s", found);
+        graph_describe_at(p, pos, found, sizeof found);
+        st = graph_perr(p, pos, "expected an attribute, found %s", found);
     }
     if (st == BASE_OK) leave_nesting(p);
     return st;
@@ -1375,15 +1375,15 @@ static const struct graph_attr *elements_to_dense(struct parser *p, const struct
     enum base_dtype_kind k = base_dtype_kind(t->dtype);
     if (k != BASE_KIND_SINT && k != BASE_KIND_UINT && k != BASE_KIND_BOOL) return a;
     if (t->count > INT32_MAX) return a;
-    struct graph_attr *d = new_attr(p, GRAPH_ATTR_DENSE_ARRAY);
-    int64_t *v = palloc(p, (size_t)(t->count ? t->count : 1) * sizeof *v);
+    struct graph_attr *d = graph_new_attr(p, GRAPH_ATTR_DENSE_ARRAY);
+    int64_t *v = graph_palloc(p, (size_t)(t->count ? t->count : 1) * sizeof *v);
     if (!d || !v) return NULL;
     for (int64_t i = 0; i < t->count; i++) v[i] = base_elem_get_i64(t->dtype, t->data, (size_t)i);
     d->elem = elem;
     d->u.dense.n = (int)t->count;
     d->u.dense.i = v;
     /* the literal is not referenced any more, unless an alias shares it */
-    for (size_t j = is_alias_value(p, a) ? 0 : p->tensors.n; j-- > 0;) {
+    for (size_t j = graph_is_alias_value(p, a) ? 0 : p->tensors.n; j-- > 0;) {
         struct base_tensor **slot = ps_at(&p->tensors, j);
         if (*slot == t) {
             *slot = NULL;
@@ -1395,7 +1395,7 @@ static const struct graph_attr *elements_to_dense(struct parser *p, const struct
     return d;
 }
 
-enum base_status normalize_op_attrs(struct parser *p, struct op_build *b)
+enum base_status graph_normalize_op_attrs(struct parser *p, struct op_build *b)
 {
     size_t n = p->nattrs.n - b->nattr_base;
     struct graph_named_attr *a = ps_at(&p->nattrs, b->nattr_base);

@@ -133,21 +133,21 @@ struct parser {
 };
 
 /* ---- parser.c: core ---- */
-enum base_status perr(struct parser *p, const char *pos, const char *fmt, ...) BASE_PRINTF(3, 4);
-enum base_status perr_st(struct parser *p, const char *pos, enum base_status st, const char *fmt, ...)
+enum base_status graph_perr(struct parser *p, const char *pos, const char *fmt, ...) BASE_PRINTF(3, 4);
+enum base_status graph_perr_st(struct parser *p, const char *pos, enum base_status st, const char *fmt, ...)
     BASE_PRINTF(4, 5);
 static inline enum base_status nomem(struct parser *p)
 {
-    return perr_st(p, p->cur, BASE_ERR_NOMEM, "out of memory");
+    return graph_perr_st(p, p->cur, BASE_ERR_NOMEM, "out of memory");
 }
-void describe_at(const struct parser *p, const char *pos, char *buf, size_t cap);
-void pos_linecol(struct parser *p, const char *pos, int *line, int *col);
+void graph_describe_at(const struct parser *p, const char *pos, char *buf, size_t cap);
+void graph_pos_linecol(struct parser *p, const char *pos, int *line, int *col);
 
 static inline void skip_ws(struct parser *p)
 {
     const char *c = p->cur, *e = p->end;
     while (c < e && *c == ' ') c++;
-    if (c < e && (*c == '\n' || *c == '\t' || *c == '\r' || *c == '/')) c = lex_skip_ws(c, e);
+    if (c < e && (*c == '\n' || *c == '\t' || *c == '\r' || *c == '/')) c = graph_lex_skip_ws(c, e);
     p->cur = c;
 }
 static inline bool at_char(struct parser *p, char c)
@@ -164,30 +164,30 @@ static inline bool accept_char(struct parser *p, char c)
     }
     return false;
 }
-bool accept_str(struct parser *p, const char *s);  /* punctuation like "->" */
-bool accept_kw(struct parser *p, const char *kw);  /* a whole bare identifier */
-bool peek_kw(struct parser *p, const char *kw);
-enum base_status expect_char_slow(struct parser *p, char c, const char *ctx);
+bool graph_accept_str(struct parser *p, const char *s);  /* punctuation like "->" */
+bool graph_accept_kw(struct parser *p, const char *kw);  /* a whole bare identifier */
+bool graph_peek_kw(struct parser *p, const char *kw);
+enum base_status graph_expect_char_slow(struct parser *p, char c, const char *ctx);
 static inline enum base_status expect_char(struct parser *p, char c, const char *ctx)
 {
     if (accept_char(p, c)) return BASE_OK;
-    return expect_char_slow(p, c, ctx);
+    return graph_expect_char_slow(p, c, ctx);
 }
-enum base_status expect_str(struct parser *p, const char *s, const char *ctx);
-enum base_status expect_kw(struct parser *p, const char *kw, const char *ctx);
+enum base_status graph_expect_str(struct parser *p, const char *s, const char *ctx);
+enum base_status graph_expect_kw(struct parser *p, const char *kw, const char *ctx);
 /* A bare identifier (not consumed when absent: *len = 0). */
-const char *take_bare_id(struct parser *p, size_t *len);
-enum base_status expect_bare_id(struct parser *p, const char **s, size_t *len, const char *ctx);
-enum base_status parse_string_lit(struct parser *p, const char **s, size_t *len); /* arena copy */
-enum base_status parse_int_lit(struct parser *p, int64_t *v, const char *ctx);    /* signed */
-enum base_status parse_symbol_name(struct parser *p, const char **s, size_t *len); /* after '@' */
-enum base_status enter_nesting(struct parser *p, const char *pos);
+const char *graph_take_bare_id(struct parser *p, size_t *len);
+enum base_status graph_expect_bare_id(struct parser *p, const char **s, size_t *len, const char *ctx);
+enum base_status graph_parse_string_lit(struct parser *p, const char **s, size_t *len); /* arena copy */
+enum base_status graph_parse_int_lit(struct parser *p, int64_t *v, const char *ctx);    /* signed */
+enum base_status graph_parse_symbol_name(struct parser *p, const char **s, size_t *len); /* after '@' */
+enum base_status graph_enter_nesting(struct parser *p, const char *pos);
 static inline void leave_nesting(struct parser *p) { p->depth--; }
 
-void *palloc(struct parser *p, size_t n);
-char *pstrndup(struct parser *p, const char *s, size_t n);
+void *graph_palloc(struct parser *p, size_t n);
+char *graph_pstrndup(struct parser *p, const char *s, size_t n);
 
-enum base_status ps_push_slow(struct parser *p, struct pstack *s, const void *elem);
+enum base_status graph_ps_push_slow(struct parser *p, struct pstack *s, const void *elem);
 static inline enum base_status ps_push(struct parser *p, struct pstack *s, const void *elem)
 {
     if (s->n < s->cap && s->elem == sizeof(void *)) {
@@ -195,34 +195,34 @@ static inline enum base_status ps_push(struct parser *p, struct pstack *s, const
         s->n++;
         return BASE_OK;
     }
-    return ps_push_slow(p, s, elem);
+    return graph_ps_push_slow(p, s, elem);
 }
 static inline void *ps_at(struct pstack *s, size_t i)
 {
     return s->data ? (char *)s->data + i * s->elem : NULL; /* NULL only while empty */
 }
 /* Copies s[base..n) into the arena and pops back to base. */
-enum base_status ps_take(struct parser *p, struct pstack *s, size_t base, void **out, int *n);
+enum base_status graph_ps_take(struct parser *p, struct pstack *s, size_t base, void **out, int *n);
 
 /* Values */
-enum base_status parse_value_use(struct parser *p, struct graph_value **out);
-enum base_status define_values(struct parser *p, const char *name, size_t len, const char *pos,
+enum base_status graph_parse_value_use(struct parser *p, struct graph_value **out);
+enum base_status graph_define_values(struct parser *p, const char *name, size_t len, const char *pos,
                                struct graph_value *first, int count);
-struct graph_value *lookup_value(struct parser *p, const char *name, size_t len, int *count);
-size_t scope_enter(struct parser *p, bool isolated, uint32_t *saved_scope);
-void scope_leave(struct parser *p, size_t undo_base, uint32_t saved_scope);
-uint32_t new_value_id(struct parser *p);
+struct graph_value *graph_lookup_value(struct parser *p, const char *name, size_t len, int *count);
+size_t graph_scope_enter(struct parser *p, bool isolated, uint32_t *saved_scope);
+void graph_scope_leave(struct parser *p, size_t undo_base, uint32_t saved_scope);
+uint32_t graph_new_value_id(struct parser *p);
 
 /* Aliases (#name = attr / loc(...), !name = type) */
 enum { ALIAS_ATTR = 1, ALIAS_TYPE = 2, ALIAS_LOC = 3 };
-const void *lookup_alias(struct parser *p, const char *name, size_t len, int kind);
-bool is_alias_value(struct parser *p, const void *v);
-enum graph_op_kind lookup_op_kind(struct parser *p, const char *name, size_t len);
-const struct graph_type *type_cache_get(struct parser *p, const char *text, size_t len);
-enum base_status type_cache_put(struct parser *p, const char *text, size_t len, const struct graph_type *t);
+const void *graph_lookup_alias(struct parser *p, const char *name, size_t len, int kind);
+bool graph_is_alias_value(struct parser *p, const void *v);
+enum graph_op_kind graph_lookup_op_kind(struct parser *p, const char *name, size_t len);
+const struct graph_type *graph_type_cache_get(struct parser *p, const char *text, size_t len);
+enum base_status graph_type_cache_put(struct parser *p, const char *text, size_t len, const struct graph_type *t);
 
 /* Locations */
-enum base_status parse_opt_loc(struct parser *p, struct graph_loc *loc); /* NULL loc: discard */
+enum base_status graph_parse_opt_loc(struct parser *p, struct graph_loc *loc); /* NULL loc: discard */
 
 /* Regions and ops */
 struct region_args {
@@ -231,9 +231,9 @@ struct region_args {
     const char *const *name_pos;
     const struct graph_type *const *types;
 };
-enum base_status parse_region(struct parser *p, struct graph_region *r, const struct region_args *args,
+enum base_status graph_parse_region(struct parser *p, struct graph_region *r, const struct region_args *args,
                               bool isolated);
-enum base_status parse_operation(struct parser *p, struct graph_block *parent);
+enum base_status graph_parse_operation(struct parser *p, struct graph_block *parent);
 
 /* Op under construction (custom and generic forms share the finish step). */
 struct op_build {
@@ -246,80 +246,80 @@ struct op_build {
     size_t reg_base;    /* regions */
     size_t ty_base;     /* result types */
     struct graph_loc loc;
-    struct graph_op *op; /* set by finish_op */
+    struct graph_op *op; /* set by graph_finish_op */
     struct graph_block *parent;
 };
-enum base_status finish_op(struct parser *p, struct op_build *b);
-int build_n_operands(struct parser *p, const struct op_build *b);
-int build_n_results(struct parser *p, const struct op_build *b);
-int build_n_names(struct parser *p, const struct op_build *b);
-struct graph_value *build_operand(struct parser *p, const struct op_build *b, int i);
-enum base_status push_attr(struct parser *p, const char *name, const struct graph_attr *a);
+enum base_status graph_finish_op(struct parser *p, struct op_build *b);
+int graph_build_n_operands(struct parser *p, const struct op_build *b);
+int graph_build_n_results(struct parser *p, const struct op_build *b);
+int graph_build_n_names(struct parser *p, const struct op_build *b);
+struct graph_value *graph_build_operand(struct parser *p, const struct op_build *b, int i);
+enum base_status graph_push_attr(struct parser *p, const char *name, const struct graph_attr *a);
 
-/* ---- parse_attr.c: types and attributes ---- */
-enum base_status parse_type(struct parser *p, const struct graph_type **out);
+/* ---- graph_parse_attr.c: types and attributes ---- */
+enum base_status graph_parse_type(struct parser *p, const struct graph_type **out);
 /* (T, ...) -> (R, ...) or -> R: pushes inputs then results on p->tys. */
-enum base_status parse_function_type(struct parser *p, int *n_in, int *n_out);
+enum base_status graph_parse_function_type(struct parser *p, int *n_in, int *n_out);
 /* T, T, ... (at least one) onto p->tys. */
-enum base_status parse_type_list(struct parser *p);
+enum base_status graph_parse_type_list(struct parser *p);
 /* What follows "->": (R, ...), () or one R, onto p->tys. */
-enum base_status parse_result_types(struct parser *p);
-enum base_status parse_attr(struct parser *p, const struct graph_attr **out);
-enum base_status parse_attr_dict(struct parser *p); /* '{' ... '}' onto p->nattrs */
-enum base_status parse_attr_dict_value(struct parser *p, const struct graph_attr **out);
-const struct graph_type *make_tensor_type(struct parser *p, enum base_dtype elem,
+enum base_status graph_parse_result_types(struct parser *p);
+enum base_status graph_parse_attr(struct parser *p, const struct graph_attr **out);
+enum base_status graph_parse_attr_dict(struct parser *p); /* '{' ... '}' onto p->nattrs */
+enum base_status graph_parse_attr_dict_value(struct parser *p, const struct graph_attr **out);
+const struct graph_type *graph_make_tensor_type(struct parser *p, enum base_dtype elem,
                                           const struct graph_quant *q, int rank, const int64_t *dims);
-struct graph_attr *new_attr(struct parser *p, enum graph_attr_kind kind);
-const struct graph_attr *attr_int(struct parser *p, int64_t v, enum base_dtype elem);
-const struct graph_attr *attr_bool(struct parser *p, bool v);
-const struct graph_attr *attr_string(struct parser *p, const char *s, size_t len);
-const struct graph_attr *attr_keyword(struct parser *p, const char *tag, const char *s, size_t len);
-const struct graph_attr *attr_dense_i64(struct parser *p, const int64_t *v, int n);
-const struct graph_attr *attr_elements_i64(struct parser *p, const int64_t *v, int rank, const int64_t *dims);
-enum base_status parse_float_attr_value(struct parser *p, enum base_dtype elem, const struct graph_attr **out);
+struct graph_attr *graph_new_attr(struct parser *p, enum graph_attr_kind kind);
+const struct graph_attr *graph_attr_int(struct parser *p, int64_t v, enum base_dtype elem);
+const struct graph_attr *graph_attr_bool(struct parser *p, bool v);
+const struct graph_attr *graph_attr_string(struct parser *p, const char *s, size_t len);
+const struct graph_attr *graph_attr_keyword(struct parser *p, const char *tag, const char *s, size_t len);
+const struct graph_attr *graph_attr_dense_i64(struct parser *p, const int64_t *v, int n);
+const struct graph_attr *graph_attr_elements_i64(struct parser *p, const int64_t *v, int rank, const int64_t *dims);
+enum base_status graph_parse_float_attr_value(struct parser *p, enum base_dtype elem, const struct graph_attr **out);
 /* v rounded to float type dt (RNE); other types: v. */
-double parse_round_float(enum base_dtype dt, double v);
+double graph_parse_round_float(enum base_dtype dt, double v);
 /* Hands a literal tensor to the module (freed with it, or on a parse error). */
-enum base_status parse_track_tensor(struct parser *p, struct base_tensor *t);
+enum base_status graph_parse_track_tensor(struct parser *p, struct base_tensor *t);
 /* Bodies after '<' (through the closing '>'): #sdy.sharding<...>, #sdy.mesh<...>. */
-enum base_status parse_sdy_sharding_body(struct parser *p, const struct graph_attr **out);
-enum base_status parse_sdy_mesh_body(struct parser *p, const struct graph_attr **out);
+enum base_status graph_parse_sdy_sharding_body(struct parser *p, const struct graph_attr **out);
+enum base_status graph_parse_sdy_mesh_body(struct parser *p, const struct graph_attr **out);
 /* <lhs_precision_type = ..., ...> -> DICT tag stablehlo.dot_algorithm */
-enum base_status parse_dot_algorithm_body(struct parser *p, const struct graph_attr **out);
+enum base_status graph_parse_dot_algorithm_body(struct parser *p, const struct graph_attr **out);
 /* [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f] -> DICT tag stablehlo.conv */
-enum base_status parse_conv_dims(struct parser *p, const struct graph_attr **out);
+enum base_status graph_parse_conv_dims(struct parser *p, const struct graph_attr **out);
 /* A float (or integer) literal with optional sign, as a double. */
-enum base_status parse_f64_lit(struct parser *p, double *out, const char *ctx);
+enum base_status graph_parse_f64_lit(struct parser *p, double *out, const char *ctx);
 /* A list of sdy axis names {"a", "b"} -> ARRAY of STRING */
-enum base_status parse_sdy_axis_set(struct parser *p, const struct graph_attr **out);
+enum base_status graph_parse_sdy_axis_set(struct parser *p, const struct graph_attr **out);
 /* Tags of dialect attributes (shared constant strings). */
-extern const char TAG_FUNCTION_TYPE[];
-extern const char TAG_SDY_SHARDING[];
-extern const char TAG_SDY_MESH[];
-extern const char TAG_CONV[];
-extern const char TAG_DOT[];
-extern const char TAG_DOT_ALGORITHM[];
-extern const char TAG_PRECISION[];
-extern const char TAG_CHLO_PRECISION[];
-extern const char TAG_SDY_SUB_AXIS[];
+extern const char GRAPH_TAG_FUNCTION_TYPE[];
+extern const char GRAPH_TAG_SDY_SHARDING[];
+extern const char GRAPH_TAG_SDY_MESH[];
+extern const char GRAPH_TAG_CONV[];
+extern const char GRAPH_TAG_DOT[];
+extern const char GRAPH_TAG_DOT_ALGORITHM[];
+extern const char GRAPH_TAG_PRECISION[];
+extern const char GRAPH_TAG_CHLO_PRECISION[];
+extern const char GRAPH_TAG_SDY_SUB_AXIS[];
 /* Attribute canonicalisation shared by generic and pretty forms. */
-enum base_status normalize_op_attrs(struct parser *p, struct op_build *b);
+enum base_status graph_normalize_op_attrs(struct parser *p, struct op_build *b);
 
 /* ---- parse_literal.c: dense literals ---- */
 /* After the keyword: dense<...> : type, dense_resource<name> : type, array<T: ...>. */
-enum base_status parse_dense(struct parser *p, const struct graph_attr **out);
-enum base_status parse_dense_resource(struct parser *p, const struct graph_attr **out);
-enum base_status parse_dense_array(struct parser *p, const struct graph_attr **out);
+enum base_status graph_parse_dense(struct parser *p, const struct graph_attr **out);
+enum base_status graph_parse_dense_resource(struct parser *p, const struct graph_attr **out);
+enum base_status graph_parse_dense_array(struct parser *p, const struct graph_attr **out);
 /* A dense<...> literal whose type is given separately (check ops). */
-enum base_status parse_elements_attr(struct parser *p, const struct graph_attr **out);
+enum base_status graph_parse_elements_attr(struct parser *p, const struct graph_attr **out);
 /* Same, also accepting `dense<...>, tolerance = X : T` (pushes "tolerance"). */
-enum base_status parse_elements_attr_tol(struct parser *p, const struct graph_attr **out);
-enum base_status parse_dense_i64_list(struct parser *p, const struct graph_attr **out); /* [1, 2] */
+enum base_status graph_parse_elements_attr_tol(struct parser *p, const struct graph_attr **out);
+enum base_status graph_parse_dense_i64_list(struct parser *p, const struct graph_attr **out); /* [1, 2] */
 /* Finish: fill dense_resource tensors from the trailer. */
-enum base_status parse_resource_trailer(struct parser *p);
-enum base_status resolve_resources(struct parser *p);
+enum base_status graph_parse_resource_trailer(struct parser *p);
+enum base_status graph_resolve_resources(struct parser *p);
 
 /* ---- parse_ops.c: custom (pretty) forms ---- */
-enum base_status parse_custom_op(struct parser *p, struct op_build *b);
+enum base_status graph_parse_custom_op(struct parser *p, struct op_build *b);
 
 #endif

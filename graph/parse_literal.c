@@ -1,7 +1,7 @@
 /* StableHLO text parser: dense element literals: dense<...> (with its
  * splat, nested list, complex pair and hex forms), dense_resource<...> and the
  * {-# dialect_resources #-} trailer that fills them, and array<...>.  Numbers
- * convert as parse_attr.c describes. */
+ * convert as graph_parse_attr.c describes. */
 #include "graph/graph.h"
 #include "graph/parse_internal.h"
 
@@ -83,38 +83,38 @@ static enum base_status lit_float(struct lit *L, enum base_dtype dt, const char 
     const char *q = *qp, *pos = q;
     bool neg = false;
     if (q < end && (*q == '-' || *q == '+')) neg = *q++ == '-';
-    struct lex_number num;
-    size_t n = lex_number(q, end, &num);
+    struct graph_lex_number num;
+    size_t n = graph_lex_number(q, end, &num);
     if (n) {
         if (num.is_hex) {
             int bits = base_dtype_bits(dt);
-            if (neg) return perr(p, pos, "a hexadecimal float literal cannot be negative");
+            if (neg) return graph_perr(p, pos, "a hexadecimal float literal cannot be negative");
             if (num.overflow || (bits < 64 && (num.mag >> bits)))
-                return perr(p, pos, "hexadecimal literal does not fit in the %d bits of %s", bits, base_dtype_name(dt));
+                return graph_perr(p, pos, "hexadecimal literal does not fit in the %d bits of %s", bits, base_dtype_name(dt));
             store_float_bits(dt, dst, num.mag);
         } else {
             double d;
-            if (!lex_parse_f64(q, n, &d)) return perr(p, pos, "numeric literal too long");
+            if (!graph_lex_parse_f64(q, n, &d)) return graph_perr(p, pos, "numeric literal too long");
             store_float(dt, dst, neg ? -d : d);
         }
         *qp = q + n;
         return BASE_OK;
     }
-    size_t idn = lex_bare_id(q, end);
+    size_t idn = graph_lex_bare_id(q, end);
     if (idn == 3 && (!memcmp(q, "inf", 3) || !memcmp(q, "nan", 3))) {
         store_float(dt, dst, q[0] == 'i' ? (neg ? -INFINITY : INFINITY) : (neg ? -NAN : NAN));
         *qp = q + 3;
         return BASE_OK;
     }
     char found[48];
-    describe_at(p, pos, found, sizeof found);
-    return perr(p, pos, "expected a %s literal, found %s", base_dtype_name(dt), found);
+    graph_describe_at(p, pos, found, sizeof found);
+    return graph_perr(p, pos, "expected a %s literal, found %s", base_dtype_name(dt), found);
 }
 
 static enum base_status lit_elem(struct lit *L, const char **qp, const char *end, unsigned char *dst)
 {
     struct parser *p = L->p;
-    const char *q = lex_skip_ws(*qp, end), *pos = q;
+    const char *q = graph_lex_skip_ws(*qp, end), *pos = q;
     switch (L->kind) {
     case BASE_KIND_FLOAT:
         TRY(lit_float(L, L->dt, &q, end, dst));
@@ -122,20 +122,20 @@ static enum base_status lit_elem(struct lit *L, const char **qp, const char *end
     case BASE_KIND_COMPLEX: {
         enum base_dtype c = base_dtype_component(L->dt);
         size_t cs = base_dtype_size(c);
-        if (q >= end || *q != '(') return perr(p, q, "expected a complex literal (re, im)");
-        q = lex_skip_ws(q + 1, end);
+        if (q >= end || *q != '(') return graph_perr(p, q, "expected a complex literal (re, im)");
+        q = graph_lex_skip_ws(q + 1, end);
         TRY(lit_float(L, c, &q, end, dst));
-        q = lex_skip_ws(q, end);
-        if (q >= end || *q != ',') return perr(p, q, "expected ',' between the parts of a complex literal");
-        q = lex_skip_ws(q + 1, end);
+        q = graph_lex_skip_ws(q, end);
+        if (q >= end || *q != ',') return graph_perr(p, q, "expected ',' between the parts of a complex literal");
+        q = graph_lex_skip_ws(q + 1, end);
         TRY(lit_float(L, c, &q, end, dst + cs));
-        q = lex_skip_ws(q, end);
-        if (q >= end || *q != ')') return perr(p, q, "expected ')' to close a complex literal");
+        q = graph_lex_skip_ws(q, end);
+        if (q >= end || *q != ')') return graph_perr(p, q, "expected ')' to close a complex literal");
         q++;
         break;
     }
     case BASE_KIND_BOOL: {
-        size_t idn = lex_bare_id(q, end);
+        size_t idn = graph_lex_bare_id(q, end);
         if (idn == 4 && !memcmp(q, "true", 4)) {
             *dst = 1;
             q += 4;
@@ -143,9 +143,9 @@ static enum base_status lit_elem(struct lit *L, const char **qp, const char *end
             *dst = 0;
             q += 5;
         } else {
-            struct lex_number num;
-            size_t n = lex_number(q, end, &num);
-            if (!n || num.is_float || num.mag > 1) return perr(p, pos, "expected true, false, 0 or 1 for an i1 element");
+            struct graph_lex_number num;
+            size_t n = graph_lex_number(q, end, &num);
+            if (!n || num.is_float || num.mag > 1) return graph_perr(p, pos, "expected true, false, 0 or 1 for an i1 element");
             *dst = (unsigned char)num.mag;
             q += n;
         }
@@ -154,29 +154,29 @@ static enum base_status lit_elem(struct lit *L, const char **qp, const char *end
     default: { /* SINT, UINT */
         bool neg = false;
         if (q < end && (*q == '-' || *q == '+')) neg = *q++ == '-';
-        struct lex_number num;
-        size_t n = lex_number(q, end, &num);
+        struct graph_lex_number num;
+        size_t n = graph_lex_number(q, end, &num);
         if (!n) {
-            size_t idn = lex_bare_id(q, end);
+            size_t idn = graph_lex_bare_id(q, end);
             if (idn == 4 && !memcmp(q, "true", 4)) num.mag = 1, n = 4;
             else if (idn == 5 && !memcmp(q, "false", 5)) num.mag = 0, n = 5;
             else {
                 char found[48];
-                describe_at(p, pos, found, sizeof found);
-                return perr(p, pos, "expected an integer literal for %s, found %s", base_dtype_name(L->dt), found);
+                graph_describe_at(p, pos, found, sizeof found);
+                return graph_perr(p, pos, "expected an integer literal for %s, found %s", base_dtype_name(L->dt), found);
             }
         } else if (num.is_float) {
-            return perr(p, pos, "expected an integer literal for %s, found a float", base_dtype_name(L->dt));
+            return graph_perr(p, pos, "expected an integer literal for %s, found a float", base_dtype_name(L->dt));
         }
         int w = L->bits;
         uint64_t umax = w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
         if (num.overflow || num.mag > umax)
-            return perr(p, pos, "integer literal is out of range for %s", base_dtype_name(L->dt));
+            return graph_perr(p, pos, "integer literal is out of range for %s", base_dtype_name(L->dt));
         if (neg) {
             if (L->kind == BASE_KIND_UINT && num.mag)
-                return perr(p, pos, "negative literal for unsigned type %s", base_dtype_name(L->dt));
+                return graph_perr(p, pos, "negative literal for unsigned type %s", base_dtype_name(L->dt));
             if (num.mag > (UINT64_C(1) << (w - 1)))
-                return perr(p, pos, "integer literal is out of range for %s", base_dtype_name(L->dt));
+                return graph_perr(p, pos, "integer literal is out of range for %s", base_dtype_name(L->dt));
         }
         store_int(L, dst, neg ? 0 - num.mag : num.mag);
         q += n;
@@ -190,17 +190,17 @@ static enum base_status lit_list(struct lit *L, const char **qp, const char *end
 {
     struct parser *p = L->p;
     const struct graph_type *t = L->type;
-    const char *q = lex_skip_ws(*qp, end), *pos = q;
-    if (q >= end || *q != '[') return perr(p, q, "expected '[' at nesting level %d of the dense literal", level + 1);
+    const char *q = graph_lex_skip_ws(*qp, end), *pos = q;
+    if (q >= end || *q != '[') return graph_perr(p, q, "expected '[' at nesting level %d of the dense literal", level + 1);
     q++;
     int64_t n = 0, want = t->dims[level];
-    q = lex_skip_ws(q, end);
+    q = graph_lex_skip_ws(q, end);
     if (q < end && *q == ']') {
         q++;
     } else {
         for (;;) {
             if (n >= want)
-                return perr(p, q, "dense literal has more than %lld elements in dimension %d", (long long)want, level);
+                return graph_perr(p, q, "dense literal has more than %lld elements in dimension %d", (long long)want, level);
             if (level + 1 < t->rank) {
                 TRY(lit_list(L, &q, end, level + 1, index));
             } else {
@@ -208,7 +208,7 @@ static enum base_status lit_list(struct lit *L, const char **qp, const char *end
                 (*index)++;
             }
             n++;
-            q = lex_skip_ws(q, end);
+            q = graph_lex_skip_ws(q, end);
             if (q < end && *q == ',') {
                 q++;
                 continue;
@@ -218,12 +218,12 @@ static enum base_status lit_list(struct lit *L, const char **qp, const char *end
                 break;
             }
             char found[48];
-            describe_at(p, q, found, sizeof found);
-            return perr(p, q, "expected ',' or ']' in the dense literal, found %s", found);
+            graph_describe_at(p, q, found, sizeof found);
+            return graph_perr(p, q, "expected ',' or ']' in the dense literal, found %s", found);
         }
     }
     if (n != want)
-        return perr(p, pos, "dense literal has %lld elements in dimension %d but its type has %lld", (long long)n,
+        return graph_perr(p, pos, "dense literal has %lld elements in dimension %d but its type has %lld", (long long)n,
                     level, (long long)want);
     *qp = q;
     return BASE_OK;
@@ -242,8 +242,8 @@ static void fill_splat(unsigned char *data, size_t esize, int64_t count)
 static enum base_status decode_hex(struct parser *p, const char *pos, const char *h, size_t n, unsigned char *out)
 {
     for (size_t i = 0; i < n; i++) {
-        int hi = lex_hex_digit(h[2 * i]), lo = lex_hex_digit(h[2 * i + 1]);
-        if (hi < 0 || lo < 0) return perr(p, pos, "invalid hex digit in a hex literal");
+        int hi = graph_lex_hex_digit(h[2 * i]), lo = graph_lex_hex_digit(h[2 * i + 1]);
+        if (hi < 0 || lo < 0) return graph_perr(p, pos, "invalid hex digit in a hex literal");
         out[i] = (unsigned char)(hi << 4 | lo);
     }
     return BASE_OK;
@@ -267,14 +267,14 @@ static enum base_status new_literal_tensor(struct parser *p, const char *pos, co
                                            struct base_tensor **out)
 {
     if (t->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(t))
-        return perr(p, pos, "a dense literal needs a statically shaped tensor type");
+        return graph_perr(p, pos, "a dense literal needs a statically shaped tensor type");
     int64_t count = base_shape_count(t->rank, t->dims);
     size_t esize = base_dtype_size(t->elem);
     if (count < 0 || count > p->max_elements || (uint64_t)count * esize > MAX_LITERAL_BYTES)
-        return perr_st(p, pos, BASE_ERR_LIMIT, "dense literal is too large (%lld elements)", (long long)count);
+        return graph_perr_st(p, pos, BASE_ERR_LIMIT, "dense literal is too large (%lld elements)", (long long)count);
     enum base_status st = base_tensor_create(t->elem, t->rank, t->dims, out);
-    if (st != BASE_OK) return perr_st(p, pos, st, "cannot allocate a literal of %lld elements", (long long)count);
-    st = parse_track_tensor(p, *out);
+    if (st != BASE_OK) return graph_perr_st(p, pos, st, "cannot allocate a literal of %lld elements", (long long)count);
+    st = graph_parse_track_tensor(p, *out);
     if (st != BASE_OK) {
         base_tensor_release(*out);
         *out = NULL;
@@ -290,16 +290,16 @@ static enum base_status parse_literal_body(struct parser *p, const char *q, cons
     struct lit L = {p, t->elem, base_dtype_kind(t->elem), base_dtype_size(t->elem), base_dtype_bits(t->elem),
                     tensor->data, t};
     int64_t count = tensor->count;
-    q = lex_skip_ws(q, end);
+    q = graph_lex_skip_ws(q, end);
     if (q >= end) {
-        if (count != 0) return perr(p, q, "empty dense literal for a type with %lld elements", (long long)count);
+        if (count != 0) return graph_perr(p, q, "empty dense literal for a type with %lld elements", (long long)count);
     } else if (*q == '"') {
-        size_t sn = lex_string(q, end);
+        size_t sn = graph_lex_string(q, end);
         if (!sn || sn < 4 || q[1] != '0' || (q[2] != 'x' && q[2] != 'X'))
-            return perr(p, q, "expected a hex string \"0x...\" in the dense literal");
+            return graph_perr(p, q, "expected a hex string \"0x...\" in the dense literal");
         const char *h = q + 3;
         size_t hn = sn - 4;
-        if (hn % 2) return perr(p, q, "hex literal has an odd number of digits");
+        if (hn % 2) return graph_perr(p, q, "hex literal has an odd number of digits");
         size_t bytes = hn / 2;
         size_t need = (size_t)count * L.esize;
         if (bytes == need) {
@@ -310,13 +310,13 @@ static enum base_status parse_literal_body(struct parser *p, const char *q, cons
             normalize_raw(&L, 1);
             fill_splat(L.data, L.esize, count);
         } else {
-            return perr(p, q, "hex literal has %zu bytes but %s needs %zu (or one element, %zu)", bytes,
+            return graph_perr(p, q, "hex literal has %zu bytes but %s needs %zu (or one element, %zu)", bytes,
                         base_dtype_name(t->elem), need, L.esize);
         }
         q += sn;
     } else if (*q == '[') {
         int64_t index = 0;
-        if (t->rank == 0) return perr(p, q, "a rank-0 literal is a single value, not a list");
+        if (t->rank == 0) return graph_perr(p, q, "a rank-0 literal is a single value, not a list");
         TRY(lit_list(&L, &q, end, 0, &index));
     } else {
         unsigned char elem[16];
@@ -328,11 +328,11 @@ static enum base_status parse_literal_body(struct parser *p, const char *q, cons
             fill_splat(L.data, L.esize, count);
         }
     }
-    q = lex_skip_ws(q, end);
+    q = graph_lex_skip_ws(q, end);
     if (q < end) {
         char found[48];
-        describe_at(p, q, found, sizeof found);
-        return perr(p, q, "unexpected %s after the dense literal", found);
+        graph_describe_at(p, q, found, sizeof found);
+        return graph_perr(p, q, "unexpected %s after the dense literal", found);
     }
     *out = tensor;
     return BASE_OK;
@@ -346,19 +346,19 @@ static enum base_status scan_dense(struct parser *p, const char **lit, const cha
     *lit = q;
     while (q < p->end && *q != '>') {
         if (*q == '"') {
-            size_t n = lex_string(q, p->end);
-            if (!n) return perr(p, q, "unterminated string in the dense literal");
+            size_t n = graph_lex_string(q, p->end);
+            if (!n) return graph_perr(p, q, "unterminated string in the dense literal");
             q += n;
             continue;
         }
         if (*q == '/' && q + 1 < p->end && q[1] == '/') {
-            q = lex_skip_ws(q, p->end);
+            q = graph_lex_skip_ws(q, p->end);
             continue;
         }
-        if (*q == '<' || *q == '{' || *q == '}') return perr(p, q, "unexpected '%c' in a dense literal", *q);
+        if (*q == '<' || *q == '{' || *q == '}') return graph_perr(p, q, "unexpected '%c' in a dense literal", *q);
         q++;
     }
-    if (q >= p->end) return perr(p, *lit, "unclosed dense literal: missing '>'");
+    if (q >= p->end) return graph_perr(p, *lit, "unclosed dense literal: missing '>'");
     *lit_end = q;
     p->cur = q + 1;
     return BASE_OK;
@@ -370,10 +370,10 @@ static enum base_status finish_dense(struct parser *p, const char *lit, const ch
 {
     TRY(expect_char(p, ':', "and a type after the dense literal"));
     const struct graph_type *t;
-    TRY(parse_type(p, &t));
+    TRY(graph_parse_type(p, &t));
     struct base_tensor *tensor = NULL;
     TRY(parse_literal_body(p, lit, lit_end, t, &tensor));
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_ELEMENTS);
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_ELEMENTS);
     if (!a) return nomem(p);
     a->u.elements.type = t;
     a->u.elements.value = tensor;
@@ -381,7 +381,7 @@ static enum base_status finish_dense(struct parser *p, const char *lit, const ch
     return BASE_OK;
 }
 
-enum base_status parse_dense(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_dense(struct parser *p, const struct graph_attr **out)
 {
     const char *lit, *lit_end;
     TRY(scan_dense(p, &lit, &lit_end));
@@ -389,60 +389,60 @@ enum base_status parse_dense(struct parser *p, const struct graph_attr **out)
 }
 
 /* check.expect_almost_eq_const: dense<...>, tolerance = X : T is accepted too */
-enum base_status parse_elements_attr_tol(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_elements_attr_tol(struct parser *p, const struct graph_attr **out)
 {
     skip_ws(p);
     const char *pos = p->cur;
-    size_t n = lex_bare_id(pos, p->end);
-    if (n != 5 || memcmp(pos, "dense", 5)) return parse_elements_attr(p, out);
+    size_t n = graph_lex_bare_id(pos, p->end);
+    if (n != 5 || memcmp(pos, "dense", 5)) return graph_parse_elements_attr(p, out);
     p->cur += 5;
     const char *lit, *lit_end;
     TRY(scan_dense(p, &lit, &lit_end));
     if (at_char(p, ',')) {
-        const char *q = lex_skip_ws(p->cur + 1, p->end);
-        if (lex_bare_id(q, p->end) == 9 && !memcmp(q, "tolerance", 9)) {
+        const char *q = graph_lex_skip_ws(p->cur + 1, p->end);
+        if (graph_lex_bare_id(q, p->end) == 9 && !memcmp(q, "tolerance", 9)) {
             p->cur = q + 9;
             TRY(expect_char(p, '=', "after 'tolerance'"));
             const struct graph_attr *t;
-            TRY(parse_float_attr_value(p, BASE_DT_F64, &t));
-            TRY(push_attr(p, "tolerance", t));
+            TRY(graph_parse_float_attr_value(p, BASE_DT_F64, &t));
+            TRY(graph_push_attr(p, "tolerance", t));
         }
     }
     return finish_dense(p, lit, lit_end, out);
 }
 
-enum base_status parse_elements_attr(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_elements_attr(struct parser *p, const struct graph_attr **out)
 {
     skip_ws(p);
     const char *pos = p->cur;
-    size_t n = lex_bare_id(pos, p->end);
+    size_t n = graph_lex_bare_id(pos, p->end);
     if (n == 5 && !memcmp(pos, "dense", 5)) {
         p->cur += 5;
-        return parse_dense(p, out);
+        return graph_parse_dense(p, out);
     }
-    TRY(parse_attr(p, out));
-    if ((*out)->kind != GRAPH_ATTR_ELEMENTS) return perr(p, pos, "expected a dense<...> literal");
+    TRY(graph_parse_attr(p, out));
+    if ((*out)->kind != GRAPH_ATTR_ELEMENTS) return graph_perr(p, pos, "expected a dense<...> literal");
     return BASE_OK;
 }
 
 /* After "dense_resource": <name> : type */
-enum base_status parse_dense_resource(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_dense_resource(struct parser *p, const struct graph_attr **out)
 {
     const char *pos = p->cur;
     TRY(expect_char(p, '<', "after 'dense_resource'"));
     skip_ws(p);
-    size_t n = lex_suffix_id(p->cur, p->end);
-    if (!n) return perr(p, p->cur, "expected a resource name in dense_resource<...>");
-    const char *name = pstrndup(p, p->cur, n);
+    size_t n = graph_lex_suffix_id(p->cur, p->end);
+    if (!n) return graph_perr(p, p->cur, "expected a resource name in dense_resource<...>");
+    const char *name = graph_pstrndup(p, p->cur, n);
     if (!name) return nomem(p);
     p->cur += n;
     TRY(expect_char(p, '>', "to close dense_resource<...>"));
     TRY(expect_char(p, ':', "and a type after dense_resource<...>"));
     const struct graph_type *t;
-    TRY(parse_type(p, &t));
+    TRY(graph_parse_type(p, &t));
     if (t->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(t))
-        return perr(p, pos, "dense_resource needs a statically shaped tensor type");
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_ELEMENTS);
+        return graph_perr(p, pos, "dense_resource needs a statically shaped tensor type");
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_ELEMENTS);
     if (!a) return nomem(p);
     a->u.elements.type = t;
     a->u.elements.resource = name;
@@ -453,15 +453,15 @@ enum base_status parse_dense_resource(struct parser *p, const struct graph_attr 
 }
 
 /* {-# dialect_resources: { builtin: { name: "0x..." } } #-} */
-enum base_status parse_resource_trailer(struct parser *p)
+enum base_status graph_parse_resource_trailer(struct parser *p)
 {
     const char *pos = p->cur;
-    TRY(expect_str(p, "{-#", "to open the resource section"));
-    TRY(enter_nesting(p, pos));
-    while (!accept_str(p, "#-}")) {
+    TRY(graph_expect_str(p, "{-#", "to open the resource section"));
+    TRY(graph_enter_nesting(p, pos));
+    while (!graph_accept_str(p, "#-}")) {
         const char *sec;
         size_t sn;
-        TRY(expect_bare_id(p, &sec, &sn, "(resource section name)"));
+        TRY(graph_expect_bare_id(p, &sec, &sn, "(resource section name)"));
         TRY(expect_char(p, ':', "after the resource section name"));
         TRY(expect_char(p, '{', "to open the resource section"));
         bool dialect = sn == 17 && !memcmp(sec, "dialect_resources", 17);
@@ -469,25 +469,25 @@ enum base_status parse_resource_trailer(struct parser *p)
             do {
                 const char *dn;
                 size_t dl;
-                TRY(expect_bare_id(p, &dn, &dl, "(resource dialect)"));
+                TRY(graph_expect_bare_id(p, &dn, &dl, "(resource dialect)"));
                 TRY(expect_char(p, ':', "after the resource dialect"));
                 TRY(expect_char(p, '{', "to open the resource entries"));
                 if (!accept_char(p, '}')) {
                     do {
                         skip_ws(p);
                         const char *kpos = p->cur;
-                        size_t kn = lex_suffix_id(kpos, p->end);
-                        if (!kn) return perr(p, kpos, "expected a resource name");
+                        size_t kn = graph_lex_suffix_id(kpos, p->end);
+                        if (!kn) return graph_perr(p, kpos, "expected a resource name");
                         p->cur += kn;
                         TRY(expect_char(p, ':', "after the resource name"));
                         skip_ws(p);
                         const char *vpos = p->cur;
-                        size_t vn = lex_string(vpos, p->end);
+                        size_t vn = graph_lex_string(vpos, p->end);
                         if (vn) {
                             p->cur += vn;
                         } else {
                             const struct graph_attr *ignored;
-                            TRY(parse_attr(p, &ignored));
+                            TRY(graph_parse_attr(p, &ignored));
                         }
                         if (dialect && vn && dl == 7 && !memcmp(dn, "builtin", 7)) {
                             struct blob_entry b = {kpos, kn, vpos, vn};
@@ -501,13 +501,13 @@ enum base_status parse_resource_trailer(struct parser *p)
         }
         accept_char(p, ',');
         skip_ws(p);
-        if (p->cur >= p->end) return perr(p, pos, "unclosed resource section: missing '#-}'");
+        if (p->cur >= p->end) return graph_perr(p, pos, "unclosed resource section: missing '#-}'");
     }
     leave_nesting(p);
     return BASE_OK;
 }
 
-enum base_status resolve_resources(struct parser *p)
+enum base_status graph_resolve_resources(struct parser *p)
 {
     for (size_t i = 0; i < p->resources.n; i++) {
         struct pending_resource *r = ps_at(&p->resources, i);
@@ -522,15 +522,15 @@ enum base_status resolve_resources(struct parser *p)
         const char *s = blob->text;
         size_t sn = blob->text_len;
         if (sn < 4 || s[1] != '0' || (s[2] != 'x' && s[2] != 'X') || (sn - 4) % 2)
-            return perr(p, blob->name, "resource '%s' is not a hex string \"0x...\"", name);
+            return graph_perr(p, blob->name, "resource '%s' is not a hex string \"0x...\"", name);
         size_t bytes = (sn - 4) / 2;
-        if (bytes < 4) return perr(p, blob->name, "resource '%s' lacks its 4-byte alignment header", name);
+        if (bytes < 4) return graph_perr(p, blob->name, "resource '%s' lacks its 4-byte alignment header", name);
         const struct graph_type *t = r->attr->u.elements.type;
         struct base_tensor *tensor;
         TRY(new_literal_tensor(p, r->pos, t, &tensor));
         size_t need = base_tensor_nbytes(tensor);
         if (bytes - 4 != need)
-            return perr(p, r->pos, "resource '%s' holds %zu bytes but %s needs %zu", name, bytes - 4,
+            return graph_perr(p, r->pos, "resource '%s' holds %zu bytes but %s needs %zu", name, bytes - 4,
                         base_dtype_name(t->elem), need);
         TRY(decode_hex(p, blob->name, s + 3 + 8, need, tensor->data));
         struct lit L = {p, t->elem, base_dtype_kind(t->elem), base_dtype_size(t->elem), base_dtype_bits(t->elem),
@@ -542,17 +542,17 @@ enum base_status resolve_resources(struct parser *p)
 }
 
 /* array<i64: 1, 2> */
-enum base_status parse_dense_array(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_dense_array(struct parser *p, const struct graph_attr **out)
 {
     TRY(expect_char(p, '<', "after 'array'"));
     skip_ws(p);
     const char *tpos = p->cur;
     size_t n;
-    const char *id = take_bare_id(p, &n);
+    const char *id = graph_take_bare_id(p, &n);
     enum base_dtype dt;
     if (!n || !base_dtype_parse(id, n, &dt) || base_dtype_is_complex(dt))
-        return perr(p, tpos, "expected the element type of array<...>");
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_DENSE_ARRAY);
+        return graph_perr(p, tpos, "expected the element type of array<...>");
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_DENSE_ARRAY);
     if (!a) return nomem(p);
     a->elem = dt;
     bool fl = base_dtype_is_float(dt);
@@ -563,29 +563,29 @@ enum base_status parse_dense_array(struct parser *p, const struct graph_attr **o
             const char *vpos = p->cur;
             if (fl) {
                 double d;
-                TRY(parse_f64_lit(p, &d, "in array<...>"));
-                d = parse_round_float(dt, d);
+                TRY(graph_parse_f64_lit(p, &d, "in array<...>"));
+                d = graph_parse_round_float(dt, d);
                 TRY(ps_push(p, &p->f64s, &d));
             } else {
                 int64_t v;
-                if (accept_kw(p, "true")) v = 1;
-                else if (accept_kw(p, "false")) v = 0;
-                else TRY(parse_int_lit(p, &v, "in array<...>"));
-                if (dt == BASE_DT_I1 && (v < 0 || v > 1)) return perr(p, vpos, "an i1 array holds true or false");
+                if (graph_accept_kw(p, "true")) v = 1;
+                else if (graph_accept_kw(p, "false")) v = 0;
+                else TRY(graph_parse_int_lit(p, &v, "in array<...>"));
+                if (dt == BASE_DT_I1 && (v < 0 || v > 1)) return graph_perr(p, vpos, "an i1 array holds true or false");
                 TRY(ps_push(p, &p->i64s, &v));
             }
             if ((fl ? p->f64s.n : p->i64s.n) - base > (size_t)p->max_elements)
-                return perr_st(p, vpos, BASE_ERR_LIMIT, "array<...> has too many elements");
+                return graph_perr_st(p, vpos, BASE_ERR_LIMIT, "array<...> has too many elements");
         } while (accept_char(p, ','));
     }
     TRY(expect_char(p, '>', "to close array<...>"));
     void *tmp;
     if (fl) {
-        TRY(ps_take(p, &p->f64s, base, &tmp, &a->u.dense.n));
-        a->u.dense.f = tmp ? tmp : palloc(p, sizeof(double));
+        TRY(graph_ps_take(p, &p->f64s, base, &tmp, &a->u.dense.n));
+        a->u.dense.f = tmp ? tmp : graph_palloc(p, sizeof(double));
     } else {
-        TRY(ps_take(p, &p->i64s, base, &tmp, &a->u.dense.n));
-        a->u.dense.i = tmp ? tmp : palloc(p, sizeof(int64_t));
+        TRY(graph_ps_take(p, &p->i64s, base, &tmp, &a->u.dense.n));
+        a->u.dense.i = tmp ? tmp : graph_palloc(p, sizeof(int64_t));
     }
     if (!a->u.dense.f && !a->u.dense.i) return nomem(p);
     *out = a;
@@ -593,21 +593,21 @@ enum base_status parse_dense_array(struct parser *p, const struct graph_attr **o
 }
 
 /* [1, -2, 3] -> DENSE_ARRAY i64 */
-enum base_status parse_dense_i64_list(struct parser *p, const struct graph_attr **out)
+enum base_status graph_parse_dense_i64_list(struct parser *p, const struct graph_attr **out)
 {
     TRY(expect_char(p, '[', "to open an integer list"));
     size_t base = p->i64s.n;
     if (!accept_char(p, ']')) {
         do {
             int64_t v;
-            TRY(parse_int_lit(p, &v, "in the list"));
+            TRY(graph_parse_int_lit(p, &v, "in the list"));
             TRY(ps_push(p, &p->i64s, &v));
             if (p->i64s.n - base > (size_t)p->max_elements)
-                return perr_st(p, p->cur, BASE_ERR_LIMIT, "integer list is too long");
+                return graph_perr_st(p, p->cur, BASE_ERR_LIMIT, "integer list is too long");
         } while (accept_char(p, ','));
         TRY(expect_char(p, ']', "to close the integer list"));
     }
-    *out = attr_dense_i64(p, ps_at(&p->i64s, base), (int)(p->i64s.n - base));
+    *out = graph_attr_dense_i64(p, ps_at(&p->i64s, base), (int)(p->i64s.n - base));
     p->i64s.n = base;
     return *out ? BASE_OK : nomem(p);
 }

@@ -15,7 +15,7 @@
 static enum base_status operand(struct parser *p)
 {
     struct graph_value *v;
-    TRY(parse_value_use(p, &v));
+    TRY(graph_parse_value_use(p, &v));
     return ps_push(p, &p->vals, &v);
 }
 
@@ -24,7 +24,7 @@ static bool at_comma_value(struct parser *p)
 {
     skip_ws(p);
     if (p->cur >= p->end || *p->cur != ',') return false;
-    const char *q = lex_skip_ws(p->cur + 1, p->end);
+    const char *q = graph_lex_skip_ws(p->cur + 1, p->end);
     return q < p->end && *q == '%';
 }
 
@@ -52,7 +52,7 @@ static enum base_status operands_with_commas(struct parser *p)
 
 static enum base_status opt_attr_dict(struct parser *p)
 {
-    if (at_char(p, '{')) return parse_attr_dict(p);
+    if (at_char(p, '{')) return graph_parse_attr_dict(p);
     return BASE_OK;
 }
 
@@ -78,13 +78,13 @@ static enum base_status parse_sig(struct parser *p, struct sig *s)
     s->base = p->tys.n;
     if (at_char(p, '(')) {
         s->functional = true;
-        return parse_function_type(p, &s->n_in, &s->n_out);
+        return graph_parse_function_type(p, &s->n_in, &s->n_out);
     }
-    TRY(parse_type_list(p));
+    TRY(graph_parse_type_list(p));
     s->n_in = (int)(p->tys.n - s->base);
-    if (accept_str(p, "->")) {
+    if (graph_accept_str(p, "->")) {
         s->functional = true;
-        TRY(parse_result_types(p));
+        TRY(graph_parse_result_types(p));
         s->n_out = (int)(p->tys.n - s->base) - s->n_in;
     }
     return BASE_OK;
@@ -96,13 +96,13 @@ static enum base_status type_mismatch(struct parser *p, const char *pos, struct 
     char a[160], c[160];
     graph_type_str(have, a, sizeof a);
     graph_type_str(want, c, sizeof c);
-    return perr(p, pos, "operand #%d of '%s' has type %s but the op's type says %s", i, b->name, a, c);
+    return graph_perr(p, pos, "operand #%d of '%s' has type %s but the op's type says %s", i, b->name, a, c);
 }
 
 static enum base_status check_operand(struct parser *p, struct op_build *b, int i, const struct graph_type *t,
                                       const char *pos)
 {
-    struct graph_value *v = build_operand(p, b, i);
+    struct graph_value *v = graph_build_operand(p, b, i);
     if (!graph_type_equal(v->type, t)) return type_mismatch(p, pos, b, i, v->type, t);
     return BASE_OK;
 }
@@ -113,7 +113,7 @@ static enum base_status set_results(struct parser *p, const struct sig *s, int n
     const struct graph_type *tmp[8];
     const struct graph_type **copy = tmp;
     if (n > 8) {
-        copy = palloc(p, (size_t)n * sizeof *copy);
+        copy = graph_palloc(p, (size_t)n * sizeof *copy);
         if (!copy) return nomem(p);
     }
     for (int i = 0; i < n; i++) copy[i] = types[i];
@@ -133,13 +133,13 @@ static enum base_status keep_outputs(struct parser *p, const struct sig *s)
 
 static enum base_status bind_functional(struct parser *p, struct op_build *b, const struct sig *s, int n_res)
 {
-    int n = build_n_operands(p, b);
+    int n = graph_build_n_operands(p, b);
     if (!s->functional)
-        return perr(p, s->pos, "'%s' needs a functional type (operand types) -> result types", b->name);
+        return graph_perr(p, s->pos, "'%s' needs a functional type (operand types) -> result types", b->name);
     if (s->n_in != n)
-        return perr(p, s->pos, "'%s' has %d operand%s but its type lists %d", b->name, n, n == 1 ? "" : "s", s->n_in);
+        return graph_perr(p, s->pos, "'%s' has %d operand%s but its type lists %d", b->name, n, n == 1 ? "" : "s", s->n_in);
     if (n_res >= 0 && s->n_out != n_res)
-        return perr(p, s->pos, "'%s' has %d result%s but its type lists %d", b->name, n_res, n_res == 1 ? "" : "s",
+        return graph_perr(p, s->pos, "'%s' has %d result%s but its type lists %d", b->name, n_res, n_res == 1 ? "" : "s",
                     s->n_out);
     for (int i = 0; i < n; i++) TRY(check_operand(p, b, i, sig_in(p, s, i), s->pos));
     return keep_outputs(p, s);
@@ -149,9 +149,9 @@ static enum base_status bind_functional(struct parser *p, struct op_build *b, co
 static enum base_status bind_same(struct parser *p, struct op_build *b, const struct sig *s, int n_res)
 {
     if (s->functional) return bind_functional(p, b, s, n_res);
-    if (s->n_in != 1) return perr(p, s->pos, "'%s' takes one type here (or a functional type)", b->name);
+    if (s->n_in != 1) return graph_perr(p, s->pos, "'%s' takes one type here (or a functional type)", b->name);
     const struct graph_type *t = sig_in(p, s, 0);
-    int n = build_n_operands(p, b);
+    int n = graph_build_n_operands(p, b);
     for (int i = 0; i < n; i++) TRY(check_operand(p, b, i, t, s->pos));
     const struct graph_type *r[1] = {t};
     return set_results(p, s, n_res, r);
@@ -165,32 +165,32 @@ static enum base_status expect_sig(struct parser *p, struct sig *s, const char *
 
 static enum base_status n_operands_is(struct parser *p, struct op_build *b, int want)
 {
-    int n = build_n_operands(p, b);
+    int n = graph_build_n_operands(p, b);
     if (n != want)
-        return perr(p, b->pos, "'%s' takes %d operand%s, found %d", b->name, want, want == 1 ? "" : "s", n);
+        return graph_perr(p, b->pos, "'%s' takes %d operand%s, found %d", b->name, want, want == 1 ? "" : "s", n);
     return BASE_OK;
 }
 
 static enum base_status keyword_eq(struct parser *p, const char *kw)
 {
-    TRY(expect_kw(p, kw, "in the op's custom form"));
+    TRY(graph_expect_kw(p, kw, "in the op's custom form"));
     return expect_char(p, '=', "after the keyword");
 }
 
 static enum base_status int_attr(struct parser *p, const char *name, enum base_dtype dt)
 {
     int64_t v;
-    TRY(parse_int_lit(p, &v, name));
-    const struct graph_attr *a = attr_int(p, v, dt);
+    TRY(graph_parse_int_lit(p, &v, name));
+    const struct graph_attr *a = graph_attr_int(p, v, dt);
     if (!a) return nomem(p);
-    return push_attr(p, name, a);
+    return graph_push_attr(p, name, a);
 }
 
 static enum base_status dense_attr(struct parser *p, const char *name)
 {
     const struct graph_attr *a;
-    TRY(parse_dense_i64_list(p, &a));
-    return push_attr(p, name, a);
+    TRY(graph_parse_dense_i64_list(p, &a));
+    return graph_push_attr(p, name, a);
 }
 
 static enum base_status enum_attr(struct parser *p, const char *name, const char *tag, const char *const *allowed)
@@ -198,18 +198,18 @@ static enum base_status enum_attr(struct parser *p, const char *name, const char
     skip_ws(p);
     const char *pos = p->cur;
     size_t n;
-    const char *w = take_bare_id(p, &n);
+    const char *w = graph_take_bare_id(p, &n);
     bool ok = false;
     for (int i = 0; allowed[i]; i++)
         if (strlen(allowed[i]) == n && !memcmp(allowed[i], w, n)) ok = true;
     if (!ok) {
         char found[48];
-        describe_at(p, pos, found, sizeof found);
-        return perr(p, pos, "expected a %s value (%s, ...), found %s", name, allowed[0], found);
+        graph_describe_at(p, pos, found, sizeof found);
+        return graph_perr(p, pos, "expected a %s value (%s, ...), found %s", name, allowed[0], found);
     }
-    const struct graph_attr *a = attr_keyword(p, tag, w, n);
+    const struct graph_attr *a = graph_attr_keyword(p, tag, w, n);
     if (!a) return nomem(p);
-    return push_attr(p, name, a);
+    return graph_push_attr(p, name, a);
 }
 
 static const char *const cmp_dirs[] = {"EQ", "NE", "GE", "GT", "LE", "LT", NULL};
@@ -227,19 +227,19 @@ static enum base_status precision_list(struct parser *p)
     if (!accept_char(p, ']')) {
         do {
             size_t nb = p->nattrs.n;
-            TRY(enum_attr(p, "precision", TAG_PRECISION, precisions));
+            TRY(enum_attr(p, "precision", GRAPH_TAG_PRECISION, precisions));
             const struct graph_attr *a = ((struct graph_named_attr *)ps_at(&p->nattrs, nb))->value;
             p->nattrs.n = nb;
             TRY(ps_push(p, &p->attrs, &a));
         } while (accept_char(p, ','));
         TRY(expect_char(p, ']', "to close the precision list"));
     }
-    struct graph_attr *arr = new_attr(p, GRAPH_ATTR_ARRAY);
+    struct graph_attr *arr = graph_new_attr(p, GRAPH_ATTR_ARRAY);
     if (!arr) return nomem(p);
     void *tmp;
-    TRY(ps_take(p, &p->attrs, base, &tmp, &arr->u.array.n));
+    TRY(graph_ps_take(p, &p->attrs, base, &tmp, &arr->u.array.n));
     arr->u.array.items = tmp;
-    return push_attr(p, "precision_config", arr);
+    return graph_push_attr(p, "precision_config", arr);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -283,7 +283,7 @@ static enum base_status form_constant(struct parser *p, struct op_build *b)
         skip_ws(p);
         if (p->cur < p->end && *p->cur == '<') {
             p->cur++;
-            TRY(parse_attr_dict(p));
+            TRY(graph_parse_attr_dict(p));
             TRY(expect_char(p, '>', "to close the properties"));
         }
         TRY(opt_attr_dict(p));
@@ -295,9 +295,9 @@ static enum base_status form_constant(struct parser *p, struct op_build *b)
     skip_ws(p);
     const char *pos = p->cur;
     const struct graph_attr *v;
-    TRY(parse_attr(p, &v));
-    if (v->kind != GRAPH_ATTR_ELEMENTS) return perr(p, pos, "stablehlo.constant needs a dense<...> : type value");
-    TRY(push_attr(p, "value", v));
+    TRY(graph_parse_attr(p, &v));
+    if (v->kind != GRAPH_ATTR_ELEMENTS) return graph_perr(p, pos, "stablehlo.constant needs a dense<...> : type value");
+    TRY(graph_push_attr(p, "value", v));
     return ps_push(p, &p->tys, &v->u.elements.type);
 }
 
@@ -323,7 +323,7 @@ static enum base_status form_select(struct parser *p, struct op_build *b)
     struct sig s;
     TRY(expect_sig(p, &s, "before the select type"));
     if (s.functional) return bind_functional(p, b, &s, 1);
-    if (s.n_in != 2) return perr(p, s.pos, "stablehlo.select takes `pred type, result type` here");
+    if (s.n_in != 2) return graph_perr(p, s.pos, "stablehlo.select takes `pred type, result type` here");
     const struct graph_type *tp = sig_in(p, &s, 0), *tr = sig_in(p, &s, 1);
     TRY(check_operand(p, b, 0, tp, s.pos));
     TRY(check_operand(p, b, 1, tr, s.pos));
@@ -339,11 +339,11 @@ static enum base_status form_complex(struct parser *p, struct op_build *b)
     struct sig s;
     TRY(expect_sig(p, &s, "before the complex type"));
     if (s.functional) return bind_functional(p, b, &s, 1);
-    if (s.n_in != 1) return perr(p, s.pos, "stablehlo.complex takes its complex result type here");
+    if (s.n_in != 1) return graph_perr(p, s.pos, "stablehlo.complex takes its complex result type here");
     const struct graph_type *t = sig_in(p, &s, 0);
     if (t->kind != GRAPH_TYPE_TENSOR || !base_dtype_is_complex(t->elem))
-        return perr(p, s.pos, "stablehlo.complex needs a complex result type");
-    const struct graph_type *part = make_tensor_type(p, base_dtype_component(t->elem), NULL, t->rank, t->dims);
+        return graph_perr(p, s.pos, "stablehlo.complex needs a complex result type");
+    const struct graph_type *part = graph_make_tensor_type(p, base_dtype_component(t->elem), NULL, t->rank, t->dims);
     if (!part) return nomem(p);
     TRY(check_operand(p, b, 0, part, s.pos));
     TRY(check_operand(p, b, 1, part, s.pos));
@@ -358,19 +358,19 @@ static enum base_status form_reduce_precision(struct parser *p, struct op_build 
     skip_ws(p);
     const char *pos = p->cur;
     size_t n;
-    const char *w = take_bare_id(p, &n);
+    const char *w = graph_take_bare_id(p, &n);
     int64_t e = 0, m = 0;
     size_t i = 1;
-    if (n < 4 || w[0] != 'e') return perr(p, pos, "expected a format like e5m10");
+    if (n < 4 || w[0] != 'e') return graph_perr(p, pos, "expected a format like e5m10");
     while (i < n && lex_is_digit(w[i]) && e < 100000) e = e * 10 + (w[i++] - '0');
-    if (i >= n || w[i] != 'm' || i == 1) return perr(p, pos, "expected a format like e5m10");
+    if (i >= n || w[i] != 'm' || i == 1) return graph_perr(p, pos, "expected a format like e5m10");
     size_t j = ++i;
     while (i < n && lex_is_digit(w[i]) && m < 100000) m = m * 10 + (w[i++] - '0');
-    if (i != n || i == j) return perr(p, pos, "expected a format like e5m10");
-    const struct graph_attr *ea = attr_int(p, e, BASE_DT_SI32), *ma = attr_int(p, m, BASE_DT_SI32);
+    if (i != n || i == j) return graph_perr(p, pos, "expected a format like e5m10");
+    const struct graph_attr *ea = graph_attr_int(p, e, BASE_DT_SI32), *ma = graph_attr_int(p, m, BASE_DT_SI32);
     if (!ea || !ma) return nomem(p);
-    TRY(push_attr(p, "exponent_bits", ea));
-    TRY(push_attr(p, "mantissa_bits", ma));
+    TRY(graph_push_attr(p, "exponent_bits", ea));
+    TRY(graph_push_attr(p, "mantissa_bits", ma));
     TRY(opt_attr_dict(p));
     struct sig s;
     TRY(expect_sig(p, &s, "before the op's type"));
@@ -386,14 +386,14 @@ static enum base_status form_slice(struct parser *p, struct op_build *b)
     if (!accept_char(p, ']')) {
         do {
             int64_t s, l, st = 1;
-            TRY(parse_int_lit(p, &s, "(slice start)"));
+            TRY(graph_parse_int_lit(p, &s, "(slice start)"));
             TRY(expect_char(p, ':', "in a slice range start:limit"));
-            TRY(parse_int_lit(p, &l, "(slice limit)"));
-            if (accept_char(p, ':')) TRY(parse_int_lit(p, &st, "(slice stride)"));
+            TRY(graph_parse_int_lit(p, &l, "(slice limit)"));
+            if (accept_char(p, ':')) TRY(graph_parse_int_lit(p, &st, "(slice stride)"));
             TRY(ps_push(p, &p->i64s, &s));
             TRY(ps_push(p, &p->i64s, &l));
             TRY(ps_push(p, &p->i64s, &st));
-            if (++rank > GRAPH_MAX_RANK) return perr_st(p, p->cur, BASE_ERR_LIMIT, "too many slice ranges");
+            if (++rank > GRAPH_MAX_RANK) return graph_perr_st(p, p->cur, BASE_ERR_LIMIT, "too many slice ranges");
         } while (accept_char(p, ','));
         TRY(expect_char(p, ']', "to close the slice ranges"));
     }
@@ -403,9 +403,9 @@ static enum base_status form_slice(struct parser *p, struct op_build *b)
     p->i64s.n = base;
     static const char *const names[3] = {"start_indices", "limit_indices", "strides"};
     for (int k = 0; k < 3; k++) {
-        const struct graph_attr *a = attr_dense_i64(p, v[k], rank);
+        const struct graph_attr *a = graph_attr_dense_i64(p, v[k], rank);
         if (!a) return nomem(p);
-        TRY(push_attr(p, names[k], a));
+        TRY(graph_push_attr(p, names[k], a));
     }
     TRY(opt_attr_dict(p));
     struct sig s;
@@ -459,7 +459,7 @@ static enum base_status form_dim_attr(struct parser *p, struct op_build *b, int 
     struct sig s;
     TRY(expect_sig(p, &s, "before the op's type"));
     if (n_opnd == 0) {
-        if (s.functional || s.n_in != 1) return perr(p, s.pos, "'%s' takes its result type here", b->name);
+        if (s.functional || s.n_in != 1) return graph_perr(p, s.pos, "'%s' takes its result type here", b->name);
         return keep_outputs(p, &(struct sig){s.base, 0, 1, true, s.pos});
     }
     return bind_functional(p, b, &s, 1);
@@ -485,9 +485,9 @@ static enum base_status form_tuple(struct parser *p, struct op_build *b)
     TRY(expect_sig(p, &s, "before the tuple type"));
     if (s.functional) return bind_functional(p, b, &s, 1);
     const struct graph_type *t = sig_in(p, &s, 0);
-    if (s.n_in != 1 || t->kind != GRAPH_TYPE_TUPLE) return perr(p, s.pos, "stablehlo.tuple takes its tuple type here");
-    int n = build_n_operands(p, b);
-    if (n != t->n_elems) return perr(p, s.pos, "the tuple type has %d elements for %d operands", t->n_elems, n);
+    if (s.n_in != 1 || t->kind != GRAPH_TYPE_TUPLE) return graph_perr(p, s.pos, "stablehlo.tuple takes its tuple type here");
+    int n = graph_build_n_operands(p, b);
+    if (n != t->n_elems) return graph_perr(p, s.pos, "the tuple type has %d elements for %d operands", t->n_elems, n);
     for (int i = 0; i < n; i++) TRY(check_operand(p, b, i, t->elems[i], s.pos));
     return set_results(p, &s, 1, &t);
 }
@@ -498,7 +498,7 @@ static enum base_status form_type_only(struct parser *p, struct op_build *b)
     struct sig s;
     TRY(expect_sig(p, &s, "before the result type"));
     if (s.functional) return bind_functional(p, b, &s, 1);
-    if (s.n_in != 1) return perr(p, s.pos, "'%s' takes one result type", b->name);
+    if (s.n_in != 1) return graph_perr(p, s.pos, "'%s' takes one result type", b->name);
     return keep_outputs(p, &(struct sig){s.base, 0, 1, true, s.pos});
 }
 
@@ -518,9 +518,9 @@ static enum base_status form_optimization_barrier(struct parser *p, struct op_bu
     TRY(operand_list(p));
     struct sig s;
     TRY(expect_sig(p, &s, "before the operand types"));
-    if (s.functional) return bind_functional(p, b, &s, build_n_operands(p, b));
-    int n = build_n_operands(p, b);
-    if (s.n_in != n) return perr(p, s.pos, "optimization_barrier has %d operands but %d types", n, s.n_in);
+    if (s.functional) return bind_functional(p, b, &s, graph_build_n_operands(p, b));
+    int n = graph_build_n_operands(p, b);
+    if (s.n_in != n) return graph_perr(p, s.pos, "optimization_barrier has %d operands but %d types", n, s.n_in);
     for (int i = 0; i < n; i++) TRY(check_operand(p, b, i, sig_in(p, &s, i), s.pos));
     return BASE_OK; /* results have the operand types, already on the stack */
 }
@@ -530,10 +530,10 @@ static enum base_status form_custom_call(struct parser *p, struct op_build *b)
     TRY(expect_char(p, '@', "before the custom call target"));
     const char *name;
     size_t n;
-    TRY(parse_symbol_name(p, &name, &n));
-    const struct graph_attr *t = attr_string(p, name, n);
+    TRY(graph_parse_symbol_name(p, &name, &n));
+    const struct graph_attr *t = graph_attr_string(p, name, n);
     if (!t) return nomem(p);
-    TRY(push_attr(p, "call_target_name", t));
+    TRY(graph_push_attr(p, "call_target_name", t));
     TRY(expect_char(p, '(', "to open the custom call operands"));
     if (!accept_char(p, ')')) {
         TRY(operand_list(p));
@@ -550,12 +550,12 @@ static enum base_status form_call(struct parser *p, struct op_build *b)
     TRY(expect_char(p, '@', "before the callee"));
     const char *name;
     size_t n;
-    TRY(parse_symbol_name(p, &name, &n));
-    struct graph_attr *c = new_attr(p, GRAPH_ATTR_SYMBOL);
+    TRY(graph_parse_symbol_name(p, &name, &n));
+    struct graph_attr *c = graph_new_attr(p, GRAPH_ATTR_SYMBOL);
     if (!c) return nomem(p);
     c->u.str.s = name;
     c->u.str.len = n;
-    TRY(push_attr(p, "callee", c));
+    TRY(graph_push_attr(p, "callee", c));
     TRY(expect_char(p, '(', "to open the call operands"));
     if (!accept_char(p, ')')) {
         TRY(operand_list(p));
@@ -579,38 +579,38 @@ static enum base_status form_dot_general(struct parser *p, struct op_build *b, b
         TRY(expect_char(p, ',', "before the dot dimension numbers"));
         for (int k = 0; k < 2; k++) {
             bool batching = k == 0;
-            if (batching && !peek_kw(p, "batching_dims")) continue;
+            if (batching && !graph_peek_kw(p, "batching_dims")) continue;
             TRY(keyword_eq(p, batching ? "batching_dims" : "contracting_dims"));
-            TRY(parse_dense_i64_list(p, &d[2 * k]));
-            TRY(expect_kw(p, "x", "between the lhs and rhs dimensions"));
-            TRY(parse_dense_i64_list(p, &d[2 * k + 1]));
+            TRY(graph_parse_dense_i64_list(p, &d[2 * k]));
+            TRY(graph_expect_kw(p, "x", "between the lhs and rhs dimensions"));
+            TRY(graph_parse_dense_i64_list(p, &d[2 * k + 1]));
             if (batching) TRY(expect_char(p, ',', "after the batching dimensions"));
         }
         size_t base = p->nattrs.n;
         for (int i = 0; i < 4; i++)
-            if (d[i] && d[i]->u.dense.n > 0) TRY(push_attr(p, names[i], d[i]));
-        struct graph_attr *dn = new_attr(p, GRAPH_ATTR_DICT);
+            if (d[i] && d[i]->u.dense.n > 0) TRY(graph_push_attr(p, names[i], d[i]));
+        struct graph_attr *dn = graph_new_attr(p, GRAPH_ATTR_DICT);
         if (!dn) return nomem(p);
         void *tmp;
-        TRY(ps_take(p, &p->nattrs, base, &tmp, &dn->u.dict.n));
+        TRY(graph_ps_take(p, &p->nattrs, base, &tmp, &dn->u.dict.n));
         dn->u.dict.items = tmp;
-        dn->tag = TAG_DOT;
-        TRY(push_attr(p, "dot_dimension_numbers", dn));
+        dn->tag = GRAPH_TAG_DOT;
+        TRY(graph_push_attr(p, "dot_dimension_numbers", dn));
     }
     while (accept_char(p, ',')) {
-        if (accept_kw(p, "precision")) {
+        if (graph_accept_kw(p, "precision")) {
             TRY(expect_char(p, '=', "after 'precision'"));
             TRY(precision_list(p));
-        } else if (general && accept_kw(p, "algorithm")) {
+        } else if (general && graph_accept_kw(p, "algorithm")) {
             TRY(expect_char(p, '=', "after 'algorithm'"));
             const struct graph_attr *a;
-            if (at_char(p, '#')) TRY(parse_attr(p, &a));
-            else TRY(parse_dot_algorithm_body(p, &a)); /* <lhs_precision_type = ..., ...> */
-            TRY(push_attr(p, "algorithm", a));
+            if (at_char(p, '#')) TRY(graph_parse_attr(p, &a));
+            else TRY(graph_parse_dot_algorithm_body(p, &a)); /* <lhs_precision_type = ..., ...> */
+            TRY(graph_push_attr(p, "algorithm", a));
         } else {
             char found[48];
-            describe_at(p, p->cur, found, sizeof found);
-            return perr(p, p->cur, "expected 'precision'%s, found %s", general ? " or 'algorithm'" : "", found);
+            graph_describe_at(p, p->cur, found, sizeof found);
+            return graph_perr(p, p->cur, "expected 'precision'%s, found %s", general ? " or 'algorithm'" : "", found);
         }
     }
     TRY(opt_attr_dict(p));
@@ -627,8 +627,8 @@ static enum base_status form_convolution(struct parser *p, struct op_build *b)
     TRY(n_operands_is(p, b, 2));
     TRY(keyword_eq(p, "dim_numbers"));
     const struct graph_attr *dn;
-    TRY(parse_conv_dims(p, &dn));
-    TRY(push_attr(p, "dimension_numbers", dn));
+    TRY(graph_parse_conv_dims(p, &dn));
+    TRY(graph_push_attr(p, "dimension_numbers", dn));
     TRY(expect_char(p, ',', "after the dimension numbers"));
     TRY(keyword_eq(p, "window"));
     TRY(expect_char(p, '{', "to open the window attributes"));
@@ -638,7 +638,7 @@ static enum base_status form_convolution(struct parser *p, struct op_build *b)
             const char *kpos = p->cur;
             const char *k;
             size_t kn;
-            TRY(expect_bare_id(p, &k, &kn, "(window attribute)"));
+            TRY(graph_expect_bare_id(p, &k, &kn, "(window attribute)"));
             TRY(expect_char(p, '=', "after the window attribute name"));
             if ((kn == 6 && !memcmp(k, "stride", 6)) || (kn == 10 && !memcmp(k, "lhs_dilate", 10)) ||
                 (kn == 10 && !memcmp(k, "rhs_dilate", 10))) {
@@ -651,42 +651,42 @@ static enum base_status form_convolution(struct parser *p, struct op_build *b)
                     do {
                         int64_t lo, hi;
                         TRY(expect_char(p, '[', "to open a padding pair"));
-                        TRY(parse_int_lit(p, &lo, "(low padding)"));
+                        TRY(graph_parse_int_lit(p, &lo, "(low padding)"));
                         TRY(expect_char(p, ',', "in a padding pair"));
-                        TRY(parse_int_lit(p, &hi, "(high padding)"));
+                        TRY(graph_parse_int_lit(p, &hi, "(high padding)"));
                         TRY(expect_char(p, ']', "to close a padding pair"));
                         TRY(ps_push(p, &p->i64s, &lo));
                         TRY(ps_push(p, &p->i64s, &hi));
-                        if (++rows > GRAPH_MAX_RANK) return perr_st(p, p->cur, BASE_ERR_LIMIT, "too many padding pairs");
+                        if (++rows > GRAPH_MAX_RANK) return graph_perr_st(p, p->cur, BASE_ERR_LIMIT, "too many padding pairs");
                     } while (accept_char(p, ','));
                     TRY(expect_char(p, ']', "to close the padding"));
                 }
                 int64_t dims[2] = {rows, 2};
-                const struct graph_attr *a = attr_elements_i64(p, ps_at(&p->i64s, base), 2, dims);
+                const struct graph_attr *a = graph_attr_elements_i64(p, ps_at(&p->i64s, base), 2, dims);
                 p->i64s.n = base;
                 if (!a) return nomem(p);
-                TRY(push_attr(p, "padding", a));
+                TRY(graph_push_attr(p, "padding", a));
             } else if (kn == 7 && !memcmp(k, "reverse", 7)) {
                 TRY(expect_char(p, '[', "to open the window reversal"));
                 size_t base = p->i64s.n;
                 if (!accept_char(p, ']')) {
                     do {
                         int64_t v;
-                        if (accept_kw(p, "true")) v = 1;
-                        else if (accept_kw(p, "false")) v = 0;
-                        else TRY(parse_int_lit(p, &v, "(window reversal)"));
+                        if (graph_accept_kw(p, "true")) v = 1;
+                        else if (graph_accept_kw(p, "false")) v = 0;
+                        else TRY(graph_parse_int_lit(p, &v, "(window reversal)"));
                         TRY(ps_push(p, &p->i64s, &v));
                     } while (accept_char(p, ','));
                     TRY(expect_char(p, ']', "to close the window reversal"));
                 }
-                struct graph_attr *a = (struct graph_attr *)attr_dense_i64(p, ps_at(&p->i64s, base),
+                struct graph_attr *a = (struct graph_attr *)graph_attr_dense_i64(p, ps_at(&p->i64s, base),
                                                                            (int)(p->i64s.n - base));
                 p->i64s.n = base;
                 if (!a) return nomem(p);
                 a->elem = BASE_DT_I1;
-                TRY(push_attr(p, "window_reversal", a));
+                TRY(graph_push_attr(p, "window_reversal", a));
             } else {
-                return perr(p, kpos, "unknown window attribute '%.*s' (stride, pad, lhs_dilate, rhs_dilate, reverse)",
+                return graph_perr(p, kpos, "unknown window attribute '%.*s' (stride, pad, lhs_dilate, rhs_dilate, reverse)",
                             (int)kn, k);
             }
         } while (accept_char(p, ','));
@@ -737,10 +737,10 @@ static enum base_status form_einsum(struct parser *p, struct op_build *b)
     TRY(keyword_eq(p, "config"));
     const char *s;
     size_t n;
-    TRY(parse_string_lit(p, &s, &n));
-    const struct graph_attr *a = attr_string(p, s, n);
+    TRY(graph_parse_string_lit(p, &s, &n));
+    const struct graph_attr *a = graph_attr_string(p, s, n);
     if (!a) return nomem(p);
-    TRY(push_attr(p, "einsum_config", a));
+    TRY(graph_push_attr(p, "einsum_config", a));
     TRY(opt_attr_dict(p));
     struct sig sg;
     TRY(expect_sig(p, &sg, "before the einsum type"));
@@ -753,12 +753,12 @@ static enum base_status form_cholesky(struct parser *p, struct op_build *b)
     if (accept_char(p, ',')) {
         TRY(keyword_eq(p, "lower"));
         bool v;
-        if (accept_kw(p, "true")) v = true;
-        else if (accept_kw(p, "false")) v = false;
-        else return perr(p, p->cur, "expected true or false after 'lower ='");
-        const struct graph_attr *a = attr_bool(p, v);
+        if (graph_accept_kw(p, "true")) v = true;
+        else if (graph_accept_kw(p, "false")) v = false;
+        else return graph_perr(p, p->cur, "expected true or false after 'lower ='");
+        const struct graph_attr *a = graph_attr_bool(p, v);
         if (!a) return nomem(p);
-        TRY(push_attr(p, "lower", a));
+        TRY(graph_push_attr(p, "lower", a));
     }
     TRY(opt_attr_dict(p));
     struct sig s;
@@ -778,9 +778,9 @@ static enum base_status arg_list_alloc(struct parser *p, struct arg_list *a, int
 {
     a->n = n;
     size_t k = (size_t)(n ? n : 1);
-    a->names = palloc(p, k * sizeof *a->names);
-    a->pos = palloc(p, k * sizeof *a->pos);
-    a->types = palloc(p, k * sizeof *a->types);
+    a->names = graph_palloc(p, k * sizeof *a->names);
+    a->pos = graph_palloc(p, k * sizeof *a->pos);
+    a->types = graph_palloc(p, k * sizeof *a->types);
     return a->names && a->pos && a->types ? BASE_OK : nomem(p);
 }
 
@@ -795,10 +795,10 @@ static enum base_status def_name(struct parser *p, const char **name, const char
 {
     skip_ws(p);
     *pos = p->cur;
-    if (p->cur >= p->end || *p->cur != '%') return perr(p, p->cur, "expected a value name (%%name)");
-    size_t n = lex_suffix_id(p->cur + 1, p->end);
-    if (!n) return perr(p, p->cur, "expected a value name after '%%'");
-    *name = pstrndup(p, p->cur + 1, n);
+    if (p->cur >= p->end || *p->cur != '%') return graph_perr(p, p->cur, "expected a value name (%%name)");
+    size_t n = graph_lex_suffix_id(p->cur + 1, p->end);
+    if (!n) return graph_perr(p, p->cur, "expected a value name after '%%'");
+    *name = graph_pstrndup(p, p->cur + 1, n);
     if (!*name) return nomem(p);
     p->cur += 1 + n;
     return BASE_OK;
@@ -829,26 +829,26 @@ static enum base_status form_while(struct parser *p, struct op_build *b)
     p->argnames.n = nb;
     struct sig s = {p->tys.n, 0, 0, false, p->cur};
     if (accept_char(p, ':')) TRY(parse_sig(p, &s));
-    if (s.functional || s.n_in != n) return perr(p, s.pos, "stablehlo.while lists %d types for %d operands", s.n_in, n);
+    if (s.functional || s.n_in != n) return graph_perr(p, s.pos, "stablehlo.while lists %d types for %d operands", s.n_in, n);
     for (int i = 0; i < n; i++) {
         args.types[i] = sig_in(p, &s, i);
         TRY(check_operand(p, b, i, args.types[i], s.pos));
     }
-    if (accept_kw(p, "attributes")) TRY(parse_attr_dict(p));
-    TRY(expect_kw(p, "cond", "before the while condition region"));
+    if (graph_accept_kw(p, "attributes")) TRY(graph_parse_attr_dict(p));
+    TRY(graph_expect_kw(p, "cond", "before the while condition region"));
     struct region_args ra = region_args_of(&args);
     struct graph_region r;
-    TRY(parse_region(p, &r, &ra, false));
+    TRY(graph_parse_region(p, &r, &ra, false));
     TRY(ps_push(p, &p->regions, &r));
-    TRY(expect_kw(p, "do", "before the while body region"));
-    TRY(parse_region(p, &r, &ra, false));
+    TRY(graph_expect_kw(p, "do", "before the while body region"));
+    TRY(graph_parse_region(p, &r, &ra, false));
     return ps_push(p, &p->regions, &r); /* results: the operand types, already on the stack */
 }
 
 static struct graph_op *new_op(struct parser *p, enum graph_op_kind kind, const char *name, const struct graph_loc *loc,
                                struct graph_block *parent)
 {
-    struct graph_op *op = palloc(p, sizeof *op);
+    struct graph_op *op = graph_palloc(p, sizeof *op);
     if (!op) return NULL;
     op->kind = kind;
     op->name = name;
@@ -862,13 +862,13 @@ static struct graph_op *new_op(struct parser *p, enum graph_op_kind kind, const 
 static enum base_status applies_region(struct parser *p, struct op_build *b, const char *opname, size_t oplen,
                                        const char *oppos, const struct graph_type *et, struct graph_region *r)
 {
-    enum graph_op_kind k = lookup_op_kind(p, opname, oplen);
+    enum graph_op_kind k = graph_lookup_op_kind(p, opname, oplen);
     if (graph_op_kind_cat(k) != GRAPH_CAT_BINARY || k == GRAPH_OP_UNKNOWN)
-        return perr(p, oppos, "'applies' needs a binary elementwise op, found '%.*s'", (int)oplen, opname);
+        return graph_perr(p, oppos, "'applies' needs a binary elementwise op, found '%.*s'", (int)oplen, opname);
     memset(r, 0, sizeof *r);
-    struct graph_block *blk = palloc(p, sizeof *blk);
-    struct graph_value *args = palloc(p, 2 * sizeof *args);
-    struct graph_op **ops = palloc(p, 2 * sizeof *ops);
+    struct graph_block *blk = graph_palloc(p, sizeof *blk);
+    struct graph_value *args = graph_palloc(p, 2 * sizeof *args);
+    struct graph_op **ops = graph_palloc(p, 2 * sizeof *ops);
     if (!blk || !args || !ops) return nomem(p);
     blk->n_args = 2;
     blk->args = args;
@@ -876,23 +876,23 @@ static enum base_status applies_region(struct parser *p, struct op_build *b, con
         args[i].type = et;
         args[i].block = blk;
         args[i].index = i;
-        args[i].id = new_value_id(p);
+        args[i].id = graph_new_value_id(p);
     }
     struct graph_op *op = new_op(p, k, graph_op_kind_name(k), &b->loc, blk);
     struct graph_op *ret = new_op(p, GRAPH_OP_RETURN, graph_op_kind_name(GRAPH_OP_RETURN), &b->loc, blk);
     if (!op || !ret) return nomem(p);
     op->n_operands = 2;
-    op->operands = palloc(p, 2 * sizeof *op->operands);
+    op->operands = graph_palloc(p, 2 * sizeof *op->operands);
     op->n_results = 1;
-    op->results = palloc(p, sizeof *op->results);
+    op->results = graph_palloc(p, sizeof *op->results);
     ret->n_operands = 1;
-    ret->operands = palloc(p, sizeof *ret->operands);
+    ret->operands = graph_palloc(p, sizeof *ret->operands);
     if (!op->operands || !op->results || !ret->operands) return nomem(p);
     op->operands[0] = &args[0];
     op->operands[1] = &args[1];
     op->results[0].type = et;
     op->results[0].def = op;
-    op->results[0].id = new_value_id(p);
+    op->results[0].id = graph_new_value_id(p);
     ret->operands[0] = &op->results[0];
     ops[0] = op;
     ops[1] = ret;
@@ -909,7 +909,7 @@ static enum base_status form_reduce(struct parser *p, struct op_build *b)
     do {
         TRY(expect_char(p, '(', "to open a reduce (input init: value) pair"));
         TRY(operand(p));
-        TRY(expect_kw(p, "init", "in a reduce pair"));
+        TRY(graph_expect_kw(p, "init", "in a reduce pair"));
         TRY(expect_char(p, ':', "after 'init'"));
         TRY(operand(p));
         TRY(expect_char(p, ')', "to close a reduce pair"));
@@ -917,7 +917,7 @@ static enum base_status form_reduce(struct parser *p, struct op_build *b)
     int n = (int)(p->vals.n - base) / 2;
     /* (in0, init0, in1, init1, ...) -> (in0, in1, ..., init0, init1, ...) */
     struct graph_value **v = ps_at(&p->vals, base);
-    struct graph_value **tmp = palloc(p, (size_t)(2 * n) * sizeof *tmp);
+    struct graph_value **tmp = graph_palloc(p, (size_t)(2 * n) * sizeof *tmp);
     if (!tmp) return nomem(p);
     for (int i = 0; i < n; i++) {
         tmp[i] = v[2 * i];
@@ -926,12 +926,12 @@ static enum base_status form_reduce(struct parser *p, struct op_build *b)
     memcpy(v, tmp, (size_t)(2 * n) * sizeof *tmp);
     const char *opname = NULL, *oppos = NULL;
     size_t oplen = 0;
-    if (accept_kw(p, "applies")) {
+    if (graph_accept_kw(p, "applies")) {
         skip_ws(p);
         oppos = p->cur;
-        TRY(expect_bare_id(p, &opname, &oplen, "(the reduction op)"));
+        TRY(graph_expect_bare_id(p, &opname, &oplen, "(the reduction op)"));
     }
-    TRY(expect_kw(p, "across", "in stablehlo.reduce"));
+    TRY(graph_expect_kw(p, "across", "in stablehlo.reduce"));
     TRY(keyword_eq(p, "dimensions"));
     TRY(dense_attr(p, "dimensions"));
     TRY(opt_attr_dict(p));
@@ -940,14 +940,14 @@ static enum base_status form_reduce(struct parser *p, struct op_build *b)
     TRY(bind_functional(p, b, &s, -1));
     struct graph_region r;
     if (opname) {
-        if (n != 1) return perr(p, oppos, "'applies' is only valid for a single-input reduce");
-        const struct graph_type *in = build_operand(p, b, 0)->type;
-        if (in->kind != GRAPH_TYPE_TENSOR) return perr(p, oppos, "reduce input must be a tensor");
-        const struct graph_type *et = make_tensor_type(p, in->elem, in->quant, 0, NULL);
+        if (n != 1) return graph_perr(p, oppos, "'applies' is only valid for a single-input reduce");
+        const struct graph_type *in = graph_build_operand(p, b, 0)->type;
+        if (in->kind != GRAPH_TYPE_TENSOR) return graph_perr(p, oppos, "reduce input must be a tensor");
+        const struct graph_type *et = graph_make_tensor_type(p, in->elem, in->quant, 0, NULL);
         if (!et) return nomem(p);
         TRY(applies_region(p, b, opname, oplen, oppos, et, &r));
     } else {
-        TRY(expect_kw(p, "reducer", "before the reducer region"));
+        TRY(graph_expect_kw(p, "reducer", "before the reducer region"));
         struct arg_list args;
         TRY(arg_list_alloc(p, &args, 2 * n));
         for (int i = 0; i < n; i++) {
@@ -956,14 +956,14 @@ static enum base_status form_reduce(struct parser *p, struct op_build *b)
                 int slot = k == 0 ? i : n + i;
                 TRY(def_name(p, &args.names[slot], &args.pos[slot]));
                 TRY(expect_char(p, ':', "after the reducer argument"));
-                TRY(parse_type(p, &args.types[slot]));
-                TRY(parse_opt_loc(p, NULL));
+                TRY(graph_parse_type(p, &args.types[slot]));
+                TRY(graph_parse_opt_loc(p, NULL));
                 if (k == 0) TRY(expect_char(p, ',', "between the reducer arguments"));
             }
             TRY(expect_char(p, ')', "to close a reducer argument pair"));
         }
         struct region_args ra = region_args_of(&args);
-        TRY(parse_region(p, &r, &ra, false));
+        TRY(graph_parse_region(p, &r, &ra, false));
     }
     return ps_push(p, &p->regions, &r);
 }
@@ -972,10 +972,10 @@ static enum base_status form_composite(struct parser *p, struct op_build *b)
 {
     const char *s;
     size_t n;
-    TRY(parse_string_lit(p, &s, &n));
-    const struct graph_attr *a = attr_string(p, s, n);
+    TRY(graph_parse_string_lit(p, &s, &n));
+    const struct graph_attr *a = graph_attr_string(p, s, n);
     if (!a) return nomem(p);
-    TRY(push_attr(p, "name", a));
+    TRY(graph_push_attr(p, "name", a));
     TRY(operand_list(p));
     TRY(opt_attr_dict(p));
     struct sig sg;
@@ -1004,32 +1004,32 @@ static enum base_status form_scan(struct parser *p, struct op_build *b)
         TRY(operand_list(p));
         TRY(expect_char(p, ')', "to close the scan inputs"));
     }
-    int n_in = build_n_operands(p, b);
-    TRY(expect_kw(p, "inits", "in chlo.scan"));
+    int n_in = graph_build_n_operands(p, b);
+    TRY(graph_expect_kw(p, "inits", "in chlo.scan"));
     TRY(expect_char(p, '(', "after 'inits'"));
     if (!accept_char(p, ')')) {
         TRY(operand_list(p));
         TRY(expect_char(p, ')', "to close the scan inits"));
     }
-    int64_t seg[2] = {n_in, build_n_operands(p, b) - n_in};
-    struct graph_attr *ss = (struct graph_attr *)attr_dense_i64(p, seg, 2);
+    int64_t seg[2] = {n_in, graph_build_n_operands(p, b) - n_in};
+    struct graph_attr *ss = (struct graph_attr *)graph_attr_dense_i64(p, seg, 2);
     if (!ss) return nomem(p);
     ss->elem = BASE_DT_SI32;
-    TRY(push_attr(p, "operandSegmentSizes", ss));
+    TRY(graph_push_attr(p, "operandSegmentSizes", ss));
     TRY(keyword_eq(p, "dimension"));
     TRY(int_attr(p, "dimension", BASE_DT_SI64));
     /* an attribute dictionary may precede the region: `attributes {...}` or `{name = ...` */
-    if (accept_kw(p, "attributes")) {
-        TRY(parse_attr_dict(p));
+    if (graph_accept_kw(p, "attributes")) {
+        TRY(graph_parse_attr_dict(p));
     } else if (at_char(p, '{')) {
-        const char *q = lex_skip_ws(p->cur + 1, p->end);
-        size_t n = lex_bare_id(q, p->end);
-        const char *after = lex_skip_ws(q + n, p->end);
+        const char *q = graph_lex_skip_ws(p->cur + 1, p->end);
+        size_t n = graph_lex_bare_id(q, p->end);
+        const char *after = graph_lex_skip_ws(q + n, p->end);
         if ((n && after < p->end && (*after == '=' || *after == ',' || *after == '}')) || (q < p->end && *q == '}'))
-            TRY(parse_attr_dict(p));
+            TRY(graph_parse_attr_dict(p));
     }
     struct graph_region r;
-    TRY(parse_region(p, &r, NULL, false));
+    TRY(graph_parse_region(p, &r, NULL, false));
     TRY(ps_push(p, &p->regions, &r));
     TRY(opt_attr_dict(p));
     struct sig s;
@@ -1044,16 +1044,16 @@ static enum base_status form_check_const(struct parser *p, struct op_build *b, b
     TRY(expect_char(p, ',', "after the checked value"));
     const struct graph_attr *v;
     if (almost) {
-        TRY(parse_elements_attr_tol(p, &v));
+        TRY(graph_parse_elements_attr_tol(p, &v));
     } else {
-        TRY(parse_elements_attr(p, &v));
+        TRY(graph_parse_elements_attr(p, &v));
     }
-    TRY(push_attr(p, "value", v));
+    TRY(graph_push_attr(p, "value", v));
     if (almost && accept_char(p, ',')) {
         TRY(keyword_eq(p, "tolerance"));
         const struct graph_attr *t;
-        TRY(parse_float_attr_value(p, BASE_DT_F64, &t));
-        TRY(push_attr(p, "tolerance", t));
+        TRY(graph_parse_float_attr_value(p, BASE_DT_F64, &t));
+        TRY(graph_push_attr(p, "tolerance", t));
     }
     TRY(opt_attr_dict(p));
     return check_operand(p, b, 0, v->u.elements.type, b->pos);
@@ -1067,8 +1067,8 @@ static enum base_status form_check_binary(struct parser *p, struct op_build *b, 
     if (k == GRAPH_OP_CHECK_EXPECT_ALMOST_EQ && accept_char(p, ',')) {
         TRY(keyword_eq(p, "tolerance"));
         const struct graph_attr *t;
-        TRY(parse_float_attr_value(p, BASE_DT_F64, &t));
-        TRY(push_attr(p, "tolerance", t));
+        TRY(graph_parse_float_attr_value(p, BASE_DT_F64, &t));
+        TRY(graph_push_attr(p, "tolerance", t));
     }
     if (k == GRAPH_OP_CHECK_EXPECT_CLOSE) {
         TRY(expect_char(p, ',', "before max_ulp_difference"));
@@ -1082,7 +1082,7 @@ static enum base_status form_check_binary(struct parser *p, struct op_build *b, 
         TRY(opt_attr_dict(p));
         struct sig s;
         TRY(parse_sig(p, &s));
-        if (s.functional || s.n_in != 2) return perr(p, s.pos, "check.expect_close takes two types `T, T`");
+        if (s.functional || s.n_in != 2) return graph_perr(p, s.pos, "check.expect_close takes two types `T, T`");
         TRY(check_operand(p, b, 0, sig_in(p, &s, 0), s.pos));
         TRY(check_operand(p, b, 1, sig_in(p, &s, 1), s.pos));
         p->tys.n = s.base;
@@ -1092,7 +1092,7 @@ static enum base_status form_check_binary(struct parser *p, struct op_build *b, 
     struct sig s;
     TRY(expect_sig(p, &s, "before the checked type"));
     if (s.functional) return bind_functional(p, b, &s, 0);
-    if (s.n_in != 1) return perr(p, s.pos, "'%s' takes one type", b->name);
+    if (s.n_in != 1) return graph_perr(p, s.pos, "'%s' takes one type", b->name);
     TRY(check_operand(p, b, 0, sig_in(p, &s, 0), s.pos));
     TRY(check_operand(p, b, 1, sig_in(p, &s, 0), s.pos));
     p->tys.n = s.base;
@@ -1107,10 +1107,10 @@ static enum base_status form_probe(struct parser *p, struct op_build *b, bool re
     TRY(keyword_eq(p, "probe_id"));
     const char *s;
     size_t n;
-    TRY(parse_string_lit(p, &s, &n));
-    const struct graph_attr *a = attr_string(p, s, n);
+    TRY(graph_parse_string_lit(p, &s, &n));
+    const struct graph_attr *a = graph_attr_string(p, s, n);
     if (!a) return nomem(p);
-    TRY(push_attr(p, "probe_id", a));
+    TRY(graph_push_attr(p, "probe_id", a));
     if (accept_char(p, ',')) {
         TRY(keyword_eq(p, "iter"));
         TRY(int_attr(p, "iter", BASE_DT_UI32));
@@ -1119,7 +1119,7 @@ static enum base_status form_probe(struct parser *p, struct op_build *b, bool re
     struct sig sg;
     TRY(expect_sig(p, &sg, "before the value's type"));
     if (sg.functional) return bind_functional(p, b, &sg, result ? 1 : 0);
-    if (sg.n_in != 1) return perr(p, sg.pos, "'%s' takes one type", b->name);
+    if (sg.n_in != 1) return graph_perr(p, sg.pos, "'%s' takes one type", b->name);
     TRY(check_operand(p, b, 0, sig_in(p, &sg, 0), sg.pos));
     if (!result) p->tys.n = sg.base;
     return BASE_OK;
@@ -1132,7 +1132,7 @@ static enum base_status form_print(struct parser *p, struct op_build *b)
     struct sig s;
     TRY(expect_sig(p, &s, "before the value's type"));
     if (s.functional) return bind_functional(p, b, &s, 0);
-    if (s.n_in != 1) return perr(p, s.pos, "interpreter.print takes one type");
+    if (s.n_in != 1) return graph_perr(p, s.pos, "interpreter.print takes one type");
     TRY(check_operand(p, b, 0, sig_in(p, &s, 0), s.pos));
     p->tys.n = s.base;
     return BASE_OK;
@@ -1142,15 +1142,15 @@ static enum base_status form_return(struct parser *p, struct op_build *b)
 {
     TRY(operand_list(p));
     TRY(opt_attr_dict(p));
-    int n = build_n_operands(p, b);
+    int n = graph_build_n_operands(p, b);
     if (!accept_char(p, ':')) {
-        if (n) return perr(p, p->cur, "expected ':' and the types of the returned values");
+        if (n) return graph_perr(p, p->cur, "expected ':' and the types of the returned values");
         return BASE_OK;
     }
     struct sig s;
     TRY(parse_sig(p, &s));
     if (s.functional) return bind_functional(p, b, &s, 0);
-    if (s.n_in != n) return perr(p, s.pos, "'%s' returns %d value%s but lists %d type%s", b->name, n,
+    if (s.n_in != n) return graph_perr(p, s.pos, "'%s' returns %d value%s but lists %d type%s", b->name, n,
                                  n == 1 ? "" : "s", s.n_in, s.n_in == 1 ? "" : "s");
     for (int i = 0; i < n; i++) TRY(check_operand(p, b, i, sig_in(p, &s, i), s.pos));
     p->tys.n = s.base;
@@ -1159,8 +1159,8 @@ static enum base_status form_return(struct parser *p, struct op_build *b)
 
 static const struct graph_attr *make_array(struct parser *p, const struct graph_attr *const *items, int n)
 {
-    struct graph_attr *a = new_attr(p, GRAPH_ATTR_ARRAY);
-    const struct graph_attr **it = palloc(p, (size_t)(n ? n : 1) * sizeof *it);
+    struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_ARRAY);
+    const struct graph_attr **it = graph_palloc(p, (size_t)(n ? n : 1) * sizeof *it);
     if (!a || !it) return NULL;
     for (int i = 0; i < n; i++) it[i] = items[i];
     a->u.array.n = n;
@@ -1170,7 +1170,7 @@ static const struct graph_attr *make_array(struct parser *p, const struct graph_
 
 static const struct graph_attr *empty_dict(struct parser *p)
 {
-    return new_attr(p, GRAPH_ATTR_DICT);
+    return graph_new_attr(p, GRAPH_ATTR_DICT);
 }
 
 /* func.func [visibility] @name(args) [-> results] [attributes {...}] [{body}] */
@@ -1181,17 +1181,17 @@ static enum base_status form_func(struct parser *p, struct op_build *b)
     skip_ws(p);
     const char *vis = NULL;
     size_t vis_len = 0;
-    if (peek_kw(p, "private") || peek_kw(p, "public") || peek_kw(p, "nested")) vis = take_bare_id(p, &vis_len);
+    if (graph_peek_kw(p, "private") || graph_peek_kw(p, "public") || graph_peek_kw(p, "nested")) vis = graph_take_bare_id(p, &vis_len);
     TRY(expect_char(p, '@', "before the function name"));
     const char *name;
-    TRY(parse_symbol_name(p, &name, &n));
-    const struct graph_attr *a = attr_string(p, name, n);
+    TRY(graph_parse_symbol_name(p, &name, &n));
+    const struct graph_attr *a = graph_attr_string(p, name, n);
     if (!a) return nomem(p);
-    TRY(push_attr(p, "sym_name", a));
+    TRY(graph_push_attr(p, "sym_name", a));
     if (vis) {
-        a = attr_string(p, pstrndup(p, vis, vis_len), vis_len);
+        a = graph_attr_string(p, graph_pstrndup(p, vis, vis_len), vis_len);
         if (!a || !a->u.str.s) return nomem(p);
-        TRY(push_attr(p, "sym_visibility", a));
+        TRY(graph_push_attr(p, "sym_visibility", a));
     }
     /* arguments */
     TRY(expect_char(p, '(', "to open the function arguments"));
@@ -1205,19 +1205,19 @@ static enum base_status form_func(struct parser *p, struct op_build *b)
                 TRY(def_name(p, &rn.name, &rn.pos));
                 TRY(expect_char(p, ':', "after the argument name"));
             } else if (named) {
-                return perr(p, p->cur, "expected a named argument (%%name: type)");
+                return graph_perr(p, p->cur, "expected a named argument (%%name: type)");
             }
             const struct graph_type *t;
-            TRY(parse_type(p, &t));
+            TRY(graph_parse_type(p, &t));
             const struct graph_attr *d;
             if (at_char(p, '{')) {
-                TRY(parse_attr_dict_value(p, &d));
+                TRY(graph_parse_attr_dict_value(p, &d));
                 any_arg_attr = true;
             } else {
                 d = empty_dict(p);
                 if (!d) return nomem(p);
             }
-            TRY(parse_opt_loc(p, NULL));
+            TRY(graph_parse_opt_loc(p, NULL));
             TRY(ps_push(p, &p->argnames, &rn));
             TRY(ps_push(p, &p->tys, &t));
             TRY(ps_push(p, &p->attrs, &d));
@@ -1228,15 +1228,15 @@ static enum base_status form_func(struct parser *p, struct op_build *b)
     /* results */
     size_t rb = p->tys.n, rab = p->attrs.n;
     bool any_res_attr = false;
-    if (accept_str(p, "->")) {
+    if (graph_accept_str(p, "->")) {
         bool paren = accept_char(p, '(');
         if (!paren || !accept_char(p, ')')) {
             do {
                 const struct graph_type *t;
-                TRY(parse_type(p, &t));
+                TRY(graph_parse_type(p, &t));
                 const struct graph_attr *d;
                 if (paren && at_char(p, '{')) {
-                    TRY(parse_attr_dict_value(p, &d));
+                    TRY(graph_parse_attr_dict_value(p, &d));
                     any_res_attr = true;
                 } else {
                     d = empty_dict(p);
@@ -1250,35 +1250,35 @@ static enum base_status form_func(struct parser *p, struct op_build *b)
     }
     int n_res = (int)(p->tys.n - rb);
     /* function_type */
-    const struct graph_attr **titems = palloc(p, (size_t)(n_args + n_res + 1) * sizeof *titems);
+    const struct graph_attr **titems = graph_palloc(p, (size_t)(n_args + n_res + 1) * sizeof *titems);
     if (!titems) return nomem(p);
     for (int i = 0; i < n_args + n_res; i++) {
-        struct graph_attr *ta = new_attr(p, GRAPH_ATTR_TYPE);
+        struct graph_attr *ta = graph_new_attr(p, GRAPH_ATTR_TYPE);
         if (!ta) return nomem(p);
         ta->u.type = *(const struct graph_type **)ps_at(&p->tys, tb + (size_t)i);
         titems[i] = ta;
     }
-    struct graph_attr *ft = new_attr(p, GRAPH_ATTR_DICT);
-    struct graph_named_attr *ff = palloc(p, 2 * sizeof *ff);
+    struct graph_attr *ft = graph_new_attr(p, GRAPH_ATTR_DICT);
+    struct graph_named_attr *ff = graph_palloc(p, 2 * sizeof *ff);
     if (!ft || !ff) return nomem(p);
     ff[0].name = "inputs";
     ff[0].value = make_array(p, titems, n_args);
     ff[1].name = "results";
     ff[1].value = make_array(p, titems + n_args, n_res);
     if (!ff[0].value || !ff[1].value) return nomem(p);
-    ft->tag = TAG_FUNCTION_TYPE;
+    ft->tag = GRAPH_TAG_FUNCTION_TYPE;
     ft->u.dict.n = 2;
     ft->u.dict.items = ff;
-    TRY(push_attr(p, "function_type", ft));
+    TRY(graph_push_attr(p, "function_type", ft));
     if (any_arg_attr) {
         a = make_array(p, ps_at(&p->attrs, ab), n_args);
         if (!a) return nomem(p);
-        TRY(push_attr(p, "arg_attrs", a));
+        TRY(graph_push_attr(p, "arg_attrs", a));
     }
     if (any_res_attr) {
         a = make_array(p, ps_at(&p->attrs, rab), n_res);
         if (!a) return nomem(p);
-        TRY(push_attr(p, "res_attrs", a));
+        TRY(graph_push_attr(p, "res_attrs", a));
     }
     p->attrs.n = ab;
     struct arg_list args;
@@ -1291,14 +1291,14 @@ static enum base_status form_func(struct parser *p, struct op_build *b)
     }
     p->argnames.n = nb;
     p->tys.n = tb;
-    if (accept_kw(p, "attributes")) TRY(parse_attr_dict(p));
+    if (graph_accept_kw(p, "attributes")) TRY(graph_parse_attr_dict(p));
     struct graph_region r;
     memset(&r, 0, sizeof r);
     /* a body, unless the '{' opens the {-# resources #-} trailer */
     if (at_char(p, '{') && !(p->cur + 1 < p->end && p->cur[1] == '-')) {
-        if (!named && n_args) return perr(p, p->cur, "a function with a body needs named arguments (%%name: type)");
+        if (!named && n_args) return graph_perr(p, p->cur, "a function with a body needs named arguments (%%name: type)");
         struct region_args ra = region_args_of(&args);
-        TRY(parse_region(p, &r, &ra, true));
+        TRY(graph_parse_region(p, &r, &ra, true));
     }
     return ps_push(p, &p->regions, &r);
 }
@@ -1309,14 +1309,14 @@ static enum base_status form_module(struct parser *p, struct op_build *b)
     if (accept_char(p, '@')) {
         const char *name;
         size_t n;
-        TRY(parse_symbol_name(p, &name, &n));
-        const struct graph_attr *a = attr_string(p, name, n);
+        TRY(graph_parse_symbol_name(p, &name, &n));
+        const struct graph_attr *a = graph_attr_string(p, name, n);
         if (!a) return nomem(p);
-        TRY(push_attr(p, "sym_name", a));
+        TRY(graph_push_attr(p, "sym_name", a));
     }
-    if (accept_kw(p, "attributes")) TRY(parse_attr_dict(p));
+    if (graph_accept_kw(p, "attributes")) TRY(graph_parse_attr_dict(p));
     struct graph_region r;
-    TRY(parse_region(p, &r, NULL, true));
+    TRY(graph_parse_region(p, &r, NULL, true));
     return ps_push(p, &p->regions, &r);
 }
 
@@ -1326,22 +1326,22 @@ static enum base_status form_sdy_mesh(struct parser *p, struct op_build *b)
     TRY(expect_char(p, '@', "before the mesh name"));
     const char *name;
     size_t n;
-    TRY(parse_symbol_name(p, &name, &n));
-    const struct graph_attr *a = attr_string(p, name, n);
+    TRY(graph_parse_symbol_name(p, &name, &n));
+    const struct graph_attr *a = graph_attr_string(p, name, n);
     if (!a) return nomem(p);
-    TRY(push_attr(p, "sym_name", a));
+    TRY(graph_push_attr(p, "sym_name", a));
     TRY(expect_char(p, '=', "after the mesh name"));
     const struct graph_attr *mesh;
     if (accept_char(p, '<')) {
-        TRY(parse_sdy_mesh_body(p, &mesh));
+        TRY(graph_parse_sdy_mesh_body(p, &mesh));
     } else {
         skip_ws(p);
         const char *pos = p->cur;
-        TRY(parse_attr(p, &mesh));
-        if (mesh->kind != GRAPH_ATTR_DICT || !mesh->tag || strcmp(mesh->tag, TAG_SDY_MESH) != 0)
-            return perr(p, pos, "expected a mesh <[\"axis\"=size, ...]>");
+        TRY(graph_parse_attr(p, &mesh));
+        if (mesh->kind != GRAPH_ATTR_DICT || !mesh->tag || strcmp(mesh->tag, GRAPH_TAG_SDY_MESH) != 0)
+            return graph_perr(p, pos, "expected a mesh <[\"axis\"=size, ...]>");
     }
-    TRY(push_attr(p, "mesh", mesh));
+    TRY(graph_push_attr(p, "mesh", mesh));
     return opt_attr_dict(p);
 }
 
@@ -1354,10 +1354,10 @@ static enum base_status sharding_list(struct parser *p, const char *attr)
         do {
             const struct graph_attr *s;
             if (at_char(p, '#')) {
-                TRY(parse_attr(p, &s));
+                TRY(graph_parse_attr(p, &s));
             } else {
                 TRY(expect_char(p, '<', "to open a sharding"));
-                TRY(parse_sdy_sharding_body(p, &s));
+                TRY(graph_parse_sdy_sharding_body(p, &s));
             }
             TRY(ps_push(p, &p->attrs, &s));
         } while (accept_char(p, ','));
@@ -1366,7 +1366,7 @@ static enum base_status sharding_list(struct parser *p, const char *attr)
     const struct graph_attr *arr = make_array(p, ps_at(&p->attrs, base), (int)(p->attrs.n - base));
     p->attrs.n = base;
     if (!arr) return nomem(p);
-    return push_attr(p, attr, arr);
+    return graph_push_attr(p, attr, arr);
 }
 
 static enum base_status form_manual_computation(struct parser *p, struct op_build *b)
@@ -1382,8 +1382,8 @@ static enum base_status form_manual_computation(struct parser *p, struct op_buil
     TRY(sharding_list(p, "out_shardings"));
     TRY(keyword_eq(p, "manual_axes"));
     const struct graph_attr *axes;
-    TRY(parse_sdy_axis_set(p, &axes));
-    TRY(push_attr(p, "manual_axes", axes));
+    TRY(graph_parse_sdy_axis_set(p, &axes));
+    TRY(graph_push_attr(p, "manual_axes", axes));
     TRY(expect_char(p, '(', "to open the body arguments"));
     size_t nb = p->argnames.n, tb = p->tys.n;
     if (!accept_char(p, ')')) {
@@ -1392,8 +1392,8 @@ static enum base_status form_manual_computation(struct parser *p, struct op_buil
             TRY(def_name(p, &rn.name, &rn.pos));
             TRY(expect_char(p, ':', "after the body argument"));
             const struct graph_type *t;
-            TRY(parse_type(p, &t));
-            TRY(parse_opt_loc(p, NULL));
+            TRY(graph_parse_type(p, &t));
+            TRY(graph_parse_opt_loc(p, NULL));
             TRY(ps_push(p, &p->argnames, &rn));
             TRY(ps_push(p, &p->tys, &t));
         } while (accept_char(p, ','));
@@ -1412,7 +1412,7 @@ static enum base_status form_manual_computation(struct parser *p, struct op_buil
     p->tys.n = tb;
     struct region_args ra = region_args_of(&args);
     struct graph_region r;
-    TRY(parse_region(p, &r, &ra, false));
+    TRY(graph_parse_region(p, &r, &ra, false));
     TRY(ps_push(p, &p->regions, &r));
     TRY(opt_attr_dict(p));
     struct sig s;
@@ -1423,11 +1423,11 @@ static enum base_status form_manual_computation(struct parser *p, struct op_buil
 /* ------------------------------------------------------------------------ */
 /* Dispatch                                                                  */
 
-enum base_status parse_custom_op(struct parser *p, struct op_build *b)
+enum base_status graph_parse_custom_op(struct parser *p, struct op_build *b)
 {
     switch (b->kind) {
     case GRAPH_OP_UNKNOWN:
-        return perr(p, b->pos,
+        return graph_perr(p, b->pos,
                     "unknown op '%s' in custom syntax: only registered ops have a custom form; write it in generic "
                     "form \"%s\"(...) : (...) -> (...)",
                     b->name, b->name);
@@ -1513,7 +1513,7 @@ enum base_status parse_custom_op(struct parser *p, struct op_build *b)
     case GRAPH_CAT_BINARY: return form_operands(p, b, 2, 1, true);
     case GRAPH_CAT_TERNARY: return form_operands(p, b, 3, 1, true);
     default:
-        return perr(p, b->pos, "'%s' has no custom assembly form; write it in generic form \"%s\"(...) : (...) -> (...)",
+        return graph_perr(p, b->pos, "'%s' has no custom assembly form; write it in generic form \"%s\"(...) : (...) -> (...)",
                     b->name, b->name);
     }
 }

@@ -18,7 +18,7 @@
 /* ------------------------------------------------------------------------ */
 /* Diagnostics                                                               */
 
-void pos_linecol(struct parser *p, const char *pos, int *line, int *col)
+void graph_pos_linecol(struct parser *p, const char *pos, int *line, int *col)
 {
     if (pos < p->src) pos = p->src;
     if (pos > p->end) pos = p->end;
@@ -40,7 +40,7 @@ void pos_linecol(struct parser *p, const char *pos, int *line, int *col)
     *col = (int)(pos - p->lc_line_start) + 1;
 }
 
-void describe_at(const struct parser *p, const char *pos, char *buf, size_t cap)
+void graph_describe_at(const struct parser *p, const char *pos, char *buf, size_t cap)
 {
     const char *end = p->end;
     if (pos >= end) {
@@ -50,15 +50,15 @@ void describe_at(const struct parser *p, const char *pos, char *buf, size_t cap)
     size_t n = 0;
     char c = *pos;
     if (lex_is_id_start(c)) {
-        n = lex_bare_id(pos, end);
+        n = graph_lex_bare_id(pos, end);
     } else if (c == '%' || c == '@' || c == '#' || c == '!' || c == '^') {
-        n = 1 + lex_suffix_id(pos + 1, end);
+        n = 1 + graph_lex_suffix_id(pos + 1, end);
     } else if (c == '"') {
-        size_t s = lex_string(pos, end);
+        size_t s = graph_lex_string(pos, end);
         n = s ? s : 1;
     } else if (lex_is_digit(c)) {
-        struct lex_number num;
-        n = lex_number(pos, end, &num);
+        struct graph_lex_number num;
+        n = graph_lex_number(pos, end, &num);
     } else if (c == '-' && pos + 1 < end && pos[1] == '>') {
         n = 2;
     }
@@ -83,7 +83,7 @@ static enum base_status vperr(struct parser *p, const char *pos, enum base_statu
     struct base_diag *d = p->diag;
     if (!d || d->status != BASE_OK) return st;
     int line, col;
-    pos_linecol(p, pos, &line, &col);
+    graph_pos_linecol(p, pos, &line, &col);
     base_diag_vset(d, st, p->path, line, col, fmt, ap);
     const char *ls = pos, *le = pos;
     if (ls > p->end) ls = le = p->end;
@@ -93,7 +93,7 @@ static enum base_status vperr(struct parser *p, const char *pos, enum base_statu
     return st;
 }
 
-enum base_status perr(struct parser *p, const char *pos, const char *fmt, ...)
+enum base_status graph_perr(struct parser *p, const char *pos, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -102,7 +102,7 @@ enum base_status perr(struct parser *p, const char *pos, const char *fmt, ...)
     return st;
 }
 
-enum base_status perr_st(struct parser *p, const char *pos, enum base_status st, const char *fmt, ...)
+enum base_status graph_perr_st(struct parser *p, const char *pos, enum base_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -111,22 +111,22 @@ enum base_status perr_st(struct parser *p, const char *pos, enum base_status st,
     return st;
 }
 
-enum base_status enter_nesting(struct parser *p, const char *pos)
+enum base_status graph_enter_nesting(struct parser *p, const char *pos)
 {
     if (++p->depth > p->max_nesting)
-        return perr_st(p, pos, BASE_ERR_LIMIT, "nesting deeper than %d levels", p->max_nesting);
+        return graph_perr_st(p, pos, BASE_ERR_LIMIT, "nesting deeper than %d levels", p->max_nesting);
     return BASE_OK;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Allocation and stacks                                                     */
 
-void *palloc(struct parser *p, size_t n)
+void *graph_palloc(struct parser *p, size_t n)
 {
     return base_arena_alloc(p->arena, n ? n : 1);
 }
 
-char *pstrndup(struct parser *p, const char *s, size_t n)
+char *graph_pstrndup(struct parser *p, const char *s, size_t n)
 {
     return base_arena_strndup(p->arena, s, n);
 }
@@ -145,7 +145,7 @@ static void ps_free(struct pstack *s)
     s->n = s->cap = 0;
 }
 
-enum base_status ps_push_slow(struct parser *p, struct pstack *s, const void *elem)
+enum base_status graph_ps_push_slow(struct parser *p, struct pstack *s, const void *elem)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 64;
@@ -159,13 +159,13 @@ enum base_status ps_push_slow(struct parser *p, struct pstack *s, const void *el
     return BASE_OK;
 }
 
-enum base_status ps_take(struct parser *p, struct pstack *s, size_t base, void **out, int *n)
+enum base_status graph_ps_take(struct parser *p, struct pstack *s, size_t base, void **out, int *n)
 {
     size_t cnt = s->n - base;
     *n = (int)cnt;
     *out = NULL;
     if (cnt) {
-        *out = palloc(p, cnt * s->elem);
+        *out = graph_palloc(p, cnt * s->elem);
         if (!*out) return nomem(p);
         memcpy(*out, (char *)s->data + base * s->elem, cnt * s->elem);
     }
@@ -292,7 +292,7 @@ static struct ptab_slot *ptab_insert(struct ptab *t, const char *k, size_t n, ui
 /* ------------------------------------------------------------------------ */
 /* Tokens                                                                    */
 
-bool accept_str(struct parser *p, const char *s)
+bool graph_accept_str(struct parser *p, const char *s)
 {
     skip_ws(p);
     size_t n = strlen(s);
@@ -303,59 +303,59 @@ bool accept_str(struct parser *p, const char *s)
     return false;
 }
 
-bool peek_kw(struct parser *p, const char *kw)
+bool graph_peek_kw(struct parser *p, const char *kw)
 {
     skip_ws(p);
-    size_t n = lex_bare_id(p->cur, p->end);
+    size_t n = graph_lex_bare_id(p->cur, p->end);
     return n == strlen(kw) && memcmp(p->cur, kw, n) == 0;
 }
 
-bool accept_kw(struct parser *p, const char *kw)
+bool graph_accept_kw(struct parser *p, const char *kw)
 {
-    if (!peek_kw(p, kw)) return false;
+    if (!graph_peek_kw(p, kw)) return false;
     p->cur += strlen(kw);
     return true;
 }
 
-enum base_status expect_char_slow(struct parser *p, char c, const char *ctx)
+enum base_status graph_expect_char_slow(struct parser *p, char c, const char *ctx)
 {
     char found[48];
-    describe_at(p, p->cur, found, sizeof found);
-    return perr(p, p->cur, "expected '%c' %s, found %s", c, ctx, found);
+    graph_describe_at(p, p->cur, found, sizeof found);
+    return graph_perr(p, p->cur, "expected '%c' %s, found %s", c, ctx, found);
 }
 
-enum base_status expect_str(struct parser *p, const char *s, const char *ctx)
+enum base_status graph_expect_str(struct parser *p, const char *s, const char *ctx)
 {
-    if (accept_str(p, s)) return BASE_OK;
+    if (graph_accept_str(p, s)) return BASE_OK;
     char found[48];
-    describe_at(p, p->cur, found, sizeof found);
-    return perr(p, p->cur, "expected '%s' %s, found %s", s, ctx, found);
+    graph_describe_at(p, p->cur, found, sizeof found);
+    return graph_perr(p, p->cur, "expected '%s' %s, found %s", s, ctx, found);
 }
 
-enum base_status expect_kw(struct parser *p, const char *kw, const char *ctx)
+enum base_status graph_expect_kw(struct parser *p, const char *kw, const char *ctx)
 {
-    if (accept_kw(p, kw)) return BASE_OK;
+    if (graph_accept_kw(p, kw)) return BASE_OK;
     char found[48];
-    describe_at(p, p->cur, found, sizeof found);
-    return perr(p, p->cur, "expected '%s' %s, found %s", kw, ctx, found);
+    graph_describe_at(p, p->cur, found, sizeof found);
+    return graph_perr(p, p->cur, "expected '%s' %s, found %s", kw, ctx, found);
 }
 
-const char *take_bare_id(struct parser *p, size_t *len)
+const char *graph_take_bare_id(struct parser *p, size_t *len)
 {
     skip_ws(p);
     const char *s = p->cur;
-    *len = lex_bare_id(s, p->end);
+    *len = graph_lex_bare_id(s, p->end);
     p->cur += *len;
     return s;
 }
 
-enum base_status expect_bare_id(struct parser *p, const char **s, size_t *len, const char *ctx)
+enum base_status graph_expect_bare_id(struct parser *p, const char **s, size_t *len, const char *ctx)
 {
-    *s = take_bare_id(p, len);
+    *s = graph_take_bare_id(p, len);
     if (*len) return BASE_OK;
     char found[48];
-    describe_at(p, p->cur, found, sizeof found);
-    return perr(p, p->cur, "expected an identifier %s, found %s", ctx, found);
+    graph_describe_at(p, p->cur, found, sizeof found);
+    return graph_perr(p, p->cur, "expected an identifier %s, found %s", ctx, found);
 }
 
 static enum base_status ensure_scratch(struct parser *p, size_t n)
@@ -370,27 +370,27 @@ static enum base_status ensure_scratch(struct parser *p, size_t n)
     return BASE_OK;
 }
 
-enum base_status parse_string_lit(struct parser *p, const char **s, size_t *len)
+enum base_status graph_parse_string_lit(struct parser *p, const char **s, size_t *len)
 {
     skip_ws(p);
     const char *pos = p->cur;
-    size_t n = lex_string(pos, p->end);
+    size_t n = graph_lex_string(pos, p->end);
     if (!n) {
-        if (pos < p->end && *pos == '"') return perr(p, pos, "unterminated string literal");
+        if (pos < p->end && *pos == '"') return graph_perr(p, pos, "unterminated string literal");
         char found[48];
-        describe_at(p, pos, found, sizeof found);
-        return perr(p, pos, "expected a string literal, found %s", found);
+        graph_describe_at(p, pos, found, sizeof found);
+        return graph_perr(p, pos, "expected a string literal, found %s", found);
     }
     const char *body = pos + 1;
     size_t bn = n - 2;
     if (!memchr(body, '\\', bn)) {
-        *s = pstrndup(p, body, bn);
+        *s = graph_pstrndup(p, body, bn);
         *len = bn;
     } else {
         TRY(ensure_scratch(p, bn + 1));
-        size_t m = lex_unescape(body, bn, p->scratch);
-        if (m == SIZE_MAX) return perr(p, pos, "invalid escape sequence in string literal");
-        *s = pstrndup(p, p->scratch, m);
+        size_t m = graph_lex_unescape(body, bn, p->scratch);
+        if (m == SIZE_MAX) return graph_perr(p, pos, "invalid escape sequence in string literal");
+        *s = graph_pstrndup(p, p->scratch, m);
         *len = m;
     }
     if (!*s) return nomem(p);
@@ -398,7 +398,7 @@ enum base_status parse_string_lit(struct parser *p, const char **s, size_t *len)
     return BASE_OK;
 }
 
-enum base_status parse_int_lit(struct parser *p, int64_t *v, const char *ctx)
+enum base_status graph_parse_int_lit(struct parser *p, int64_t *v, const char *ctx)
 {
     skip_ws(p);
     const char *pos = p->cur;
@@ -407,16 +407,16 @@ enum base_status parse_int_lit(struct parser *p, int64_t *v, const char *ctx)
         neg = *p->cur == '-';
         p->cur++;
     }
-    struct lex_number num;
-    size_t n = lex_number(p->cur, p->end, &num);
+    struct graph_lex_number num;
+    size_t n = graph_lex_number(p->cur, p->end, &num);
     if (!n || num.is_float) {
         char found[48];
-        describe_at(p, pos, found, sizeof found);
+        graph_describe_at(p, pos, found, sizeof found);
         p->cur = pos;
-        return perr(p, pos, "expected an integer %s, found %s", ctx, found);
+        return graph_perr(p, pos, "expected an integer %s, found %s", ctx, found);
     }
     if (num.overflow || num.mag > (uint64_t)INT64_MAX + (neg ? 1u : 0u))
-        return perr(p, pos, "integer %s is out of the 64-bit range", ctx);
+        return graph_perr(p, pos, "integer %s is out of the 64-bit range", ctx);
     p->cur += n;
     *v = neg ? (int64_t)(0 - num.mag) : (int64_t)num.mag;
     return BASE_OK;
@@ -424,15 +424,15 @@ enum base_status parse_int_lit(struct parser *p, int64_t *v, const char *ctx)
 
 /* After '@': a bare identifier or a string; nested references @a::@b are kept
  * verbatim after the first name. */
-enum base_status parse_symbol_name(struct parser *p, const char **s, size_t *len)
+enum base_status graph_parse_symbol_name(struct parser *p, const char **s, size_t *len)
 {
     const char *pos = p->cur;
     if (p->cur < p->end && *p->cur == '"') {
-        TRY(parse_string_lit(p, s, len));
+        TRY(graph_parse_string_lit(p, s, len));
     } else {
-        size_t n = lex_suffix_id(p->cur, p->end);
-        if (!n) return perr(p, pos, "expected a symbol name after '@'");
-        *s = pstrndup(p, p->cur, n);
+        size_t n = graph_lex_suffix_id(p->cur, p->end);
+        if (!n) return graph_perr(p, pos, "expected a symbol name after '@'");
+        *s = graph_pstrndup(p, p->cur, n);
         if (!*s) return nomem(p);
         *len = n;
         p->cur += n;
@@ -442,11 +442,11 @@ enum base_status parse_symbol_name(struct parser *p, const char **s, size_t *len
         const char *q = p->cur;
         while ((size_t)(p->end - q) >= 3 && q[0] == ':' && q[1] == ':' && q[2] == '@') {
             q += 3;
-            size_t n = q < p->end && *q == '"' ? lex_string(q, p->end) : lex_suffix_id(q, p->end);
-            if (!n) return perr(p, q, "expected a nested symbol name after '::@'");
+            size_t n = q < p->end && *q == '"' ? graph_lex_string(q, p->end) : graph_lex_suffix_id(q, p->end);
+            if (!n) return graph_perr(p, q, "expected a nested symbol name after '::@'");
             q += n;
         }
-        *s = pstrndup(p, start, (size_t)(q - start));
+        *s = graph_pstrndup(p, start, (size_t)(q - start));
         if (!*s) return nomem(p);
         *len = (size_t)(q - start);
         p->cur = q;
@@ -457,19 +457,19 @@ enum base_status parse_symbol_name(struct parser *p, const char **s, size_t *len
 /* ------------------------------------------------------------------------ */
 /* Values and scopes                                                         */
 
-uint32_t new_value_id(struct parser *p)
+uint32_t graph_new_value_id(struct parser *p)
 {
     return p->m->n_values++;
 }
 
-size_t scope_enter(struct parser *p, bool isolated, uint32_t *saved_scope)
+size_t graph_scope_enter(struct parser *p, bool isolated, uint32_t *saved_scope)
 {
     *saved_scope = p->scope;
     if (isolated) p->scope = ++p->next_scope;
     return p->undo.n;
 }
 
-void scope_leave(struct parser *p, size_t undo_base, uint32_t saved_scope)
+void graph_scope_leave(struct parser *p, size_t undo_base, uint32_t saved_scope)
 {
     while (p->undo.n > undo_base) {
         struct undo_entry *u = ps_at(&p->undo, --p->undo.n);
@@ -499,7 +499,7 @@ static int64_t numeric_name(const char *name, size_t len)
     return v < MAX_NUMERIC_NAME ? v : -1;
 }
 
-struct graph_value *lookup_value(struct parser *p, const char *name, size_t len, int *count)
+struct graph_value *graph_lookup_value(struct parser *p, const char *name, size_t len, int *count)
 {
     int64_t num = numeric_name(name, len);
     if (num >= 0 && (size_t)num < p->nums_cap && p->nums[num].v && p->nums[num].scope == p->scope) {
@@ -519,18 +519,18 @@ static enum base_status redefinition(struct parser *p, const char *name, size_t 
     for (size_t i = p->undo.n; i-- > 0;) {
         struct undo_entry *u = ps_at(&p->undo, i);
         if (u->len == len && u->scope == p->scope && !memcmp(u->key, name, len)) {
-            pos_linecol(p, u->pos, &line, &col);
+            graph_pos_linecol(p, u->pos, &line, &col);
             break;
         }
     }
-    return perr(p, pos, "redefinition of value '%%%.*s' (first defined at line %d, column %d)", (int)len, name,
+    return graph_perr(p, pos, "redefinition of value '%%%.*s' (first defined at line %d, column %d)", (int)len, name,
                 line, col);
 }
 
-enum base_status define_values(struct parser *p, const char *name, size_t len, const char *pos,
+enum base_status graph_define_values(struct parser *p, const char *name, size_t len, const char *pos,
                                struct graph_value *first, int count)
 {
-    if (lookup_value(p, name, len, NULL)) return redefinition(p, name, len, pos);
+    if (graph_lookup_value(p, name, len, NULL)) return redefinition(p, name, len, pos);
     int64_t num = numeric_name(name, len);
     if (num >= 0 && (size_t)num >= p->nums_cap) {
         size_t cap = p->nums_cap ? p->nums_cap : 1024;
@@ -558,34 +558,34 @@ enum base_status define_values(struct parser *p, const char *name, size_t len, c
     return ps_push(p, &p->undo, &u);
 }
 
-enum base_status parse_value_use(struct parser *p, struct graph_value **out)
+enum base_status graph_parse_value_use(struct parser *p, struct graph_value **out)
 {
     skip_ws(p);
     const char *pos = p->cur;
     if (pos >= p->end || *pos != '%') {
         char found[48];
-        describe_at(p, pos, found, sizeof found);
-        return perr(p, pos, "expected a value (%%name), found %s", found);
+        graph_describe_at(p, pos, found, sizeof found);
+        return graph_perr(p, pos, "expected a value (%%name), found %s", found);
     }
-    size_t n = lex_suffix_id(pos + 1, p->end);
-    if (!n) return perr(p, pos, "expected a value name after '%%'");
+    size_t n = graph_lex_suffix_id(pos + 1, p->end);
+    if (!n) return graph_perr(p, pos, "expected a value name after '%%'");
     const char *name = pos + 1;
     p->cur = name + n;
     int64_t idx = 0;
     if (p->cur < p->end && *p->cur == '#') {
         p->cur++;
-        struct lex_number num;
-        size_t k = lex_number(p->cur, p->end, &num);
+        struct graph_lex_number num;
+        size_t k = graph_lex_number(p->cur, p->end, &num);
         if (!k || num.is_float || num.is_hex || num.overflow || num.mag > INT32_MAX)
-            return perr(p, p->cur, "expected a result number after '#'");
+            return graph_perr(p, p->cur, "expected a result number after '#'");
         idx = (int64_t)num.mag;
         p->cur += k;
     }
     int count = 0;
-    struct graph_value *v = lookup_value(p, name, n, &count);
-    if (!v) return perr(p, pos, "use of undefined value '%%%.*s'", (int)n, name);
+    struct graph_value *v = graph_lookup_value(p, name, n, &count);
+    if (!v) return graph_perr(p, pos, "use of undefined value '%%%.*s'", (int)n, name);
     if (idx >= count)
-        return perr(p, pos, "result #%lld of '%%%.*s' is out of range: it has %d result%s", (long long)idx,
+        return graph_perr(p, pos, "result #%lld of '%%%.*s' is out of range: it has %d result%s", (long long)idx,
                     (int)n, name, count, count == 1 ? "" : "s");
     *out = v + idx;
     return BASE_OK;
@@ -615,12 +615,12 @@ static enum base_status parse_loc_inner(struct parser *p, struct loc_value *v)
     memset(v, 0, sizeof *v);
     skip_ws(p);
     const char *pos = p->cur;
-    TRY(enter_nesting(p, pos));
+    TRY(graph_enter_nesting(p, pos));
     enum base_status st = BASE_OK;
     if (pos < p->end && *pos == '#') {
-        size_t n = 1 + lex_suffix_id(pos + 1, p->end);
+        size_t n = 1 + graph_lex_suffix_id(pos + 1, p->end);
         if (n == 1) {
-            st = perr(p, pos, "expected a location alias name after '#'");
+            st = graph_perr(p, pos, "expected a location alias name after '#'");
         } else {
             v->alias = pos;
             v->alias_len = n;
@@ -630,23 +630,23 @@ static enum base_status parse_loc_inner(struct parser *p, struct loc_value *v)
     } else if (pos < p->end && *pos == '"') {
         const char *s;
         size_t len;
-        st = parse_string_lit(p, &s, &len);
+        st = graph_parse_string_lit(p, &s, &len);
         if (st == BASE_OK && accept_char(p, ':')) {
             /* FileLineColLoc "file":line:col [to ...]: no name, a position */
             int64_t tmp, line = 0, col = 0;
-            st = parse_int_lit(p, &line, "(location line)");
-            if (st == BASE_OK && accept_char(p, ':')) st = parse_int_lit(p, &col, "(location column)");
+            st = graph_parse_int_lit(p, &line, "(location line)");
+            if (st == BASE_OK && accept_char(p, ':')) st = graph_parse_int_lit(p, &col, "(location column)");
             if (st == BASE_OK && line > 0 && line <= INT32_MAX && col >= 0 && col <= INT32_MAX) {
                 v->file = s;
                 v->line = (int)line;
                 v->col = (int)col;
             }
-            if (st == BASE_OK && accept_kw(p, "to")) {
+            if (st == BASE_OK && graph_accept_kw(p, "to")) {
                 if (accept_char(p, ':')) {
-                    st = parse_int_lit(p, &tmp, "(location column)");
+                    st = graph_parse_int_lit(p, &tmp, "(location column)");
                 } else {
-                    st = parse_int_lit(p, &tmp, "(location line)");
-                    if (st == BASE_OK && accept_char(p, ':')) st = parse_int_lit(p, &tmp, "(location column)");
+                    st = graph_parse_int_lit(p, &tmp, "(location line)");
+                    if (st == BASE_OK && accept_char(p, ':')) st = graph_parse_int_lit(p, &tmp, "(location column)");
                 }
             }
         } else if (st == BASE_OK) {
@@ -662,20 +662,20 @@ static enum base_status parse_loc_inner(struct parser *p, struct loc_value *v)
                 }
             }
         }
-    } else if (accept_kw(p, "unknown")) {
+    } else if (graph_accept_kw(p, "unknown")) {
         /* no name */
-    } else if (accept_kw(p, "callsite")) {
+    } else if (graph_accept_kw(p, "callsite")) {
         struct loc_value callee, caller;
         st = expect_char(p, '(', "after 'callsite'");
         if (st == BASE_OK) st = parse_loc_inner(p, &callee);
-        if (st == BASE_OK) st = expect_kw(p, "at", "in callsite location");
+        if (st == BASE_OK) st = graph_expect_kw(p, "at", "in callsite location");
         if (st == BASE_OK) st = parse_loc_inner(p, &caller);
         if (st == BASE_OK) st = expect_char(p, ')', "to close callsite location");
         if (st == BASE_OK) *v = callee.name || callee.alias ? callee : caller;
-    } else if (accept_kw(p, "fused")) {
+    } else if (graph_accept_kw(p, "fused")) {
         if (accept_char(p, '<')) {
             const struct graph_attr *meta;
-            st = parse_attr(p, &meta);
+            st = graph_parse_attr(p, &meta);
             if (st == BASE_OK) st = expect_char(p, '>', "after fused location metadata");
         }
         if (st == BASE_OK) st = expect_char(p, '[', "in fused location");
@@ -700,8 +700,8 @@ static enum base_status parse_loc_inner(struct parser *p, struct loc_value *v)
         }
     } else {
         char found[48];
-        describe_at(p, pos, found, sizeof found);
-        st = perr(p, pos, "expected a location (a string, unknown, callsite, fused or #alias), found %s", found);
+        graph_describe_at(p, pos, found, sizeof found);
+        st = graph_perr(p, pos, "expected a location (a string, unknown, callsite, fused or #alias), found %s", found);
     }
     leave_nesting(p);
     return st;
@@ -742,14 +742,14 @@ static enum base_status resolve_loc_alias(struct parser *p, const char *alias, s
     *name = NULL;
     bool other;
     struct loc_alias *la = find_loc_alias(p, alias, len, &other);
-    if (other) return perr(p, pos, "'%.*s' is not a location alias", (int)len, alias);
+    if (other) return graph_perr(p, pos, "'%.*s' is not a location alias", (int)len, alias);
     *found = la != NULL;
     if (!la) return BASE_OK;
     if (la->state == 2) {
         *name = la->name;
         return BASE_OK;
     }
-    if (la->state == 1) return perr(p, pos, "location alias '%.*s' refers to itself", (int)len, alias);
+    if (la->state == 1) return graph_perr(p, pos, "location alias '%.*s' refers to itself", (int)len, alias);
     la->state = 1;
     const char *saved = p->cur;
     p->cur = la->body;
@@ -759,13 +759,13 @@ static enum base_status resolve_loc_alias(struct parser *p, const char *alias, s
     if (st != BASE_OK) return st;
     if (v.alias) {
         bool f;
-        TRY(enter_nesting(p, pos));
+        TRY(graph_enter_nesting(p, pos));
         st = resolve_loc_alias(p, v.alias, v.alias_len, v.alias_pos, &v.name, &f, final);
         leave_nesting(p);
         if (st != BASE_OK) return st;
         if (!f) {
             la->state = 0;
-            if (final) return perr(p, v.alias_pos, "undefined location alias '%.*s'", (int)v.alias_len, v.alias);
+            if (final) return graph_perr(p, v.alias_pos, "undefined location alias '%.*s'", (int)v.alias_len, v.alias);
             *found = false;
             return BASE_OK;
         }
@@ -776,11 +776,11 @@ static enum base_status resolve_loc_alias(struct parser *p, const char *alias, s
     return BASE_OK;
 }
 
-enum base_status parse_opt_loc(struct parser *p, struct graph_loc *loc)
+enum base_status graph_parse_opt_loc(struct parser *p, struct graph_loc *loc)
 {
     skip_ws(p);
     if ((size_t)(p->end - p->cur) < 4 || memcmp(p->cur, "loc", 3) != 0) return BASE_OK;
-    const char *q = lex_skip_ws(p->cur + 3, p->end);
+    const char *q = graph_lex_skip_ws(p->cur + 3, p->end);
     if (q >= p->end || *q != '(') return BASE_OK;
     p->cur = q + 1;
     struct loc_value v;
@@ -823,7 +823,7 @@ static enum base_status resolve_fixups(struct parser *p)
         const char *name = NULL;
         TRY(resolve_loc_alias(p, f->alias, f->len, f->pos, &name, &found, true));
         if (f->loc) f->loc->name = name;
-        if (!found) return perr(p, f->pos, "undefined location alias '%.*s'", (int)f->len, f->alias);
+        if (!found) return graph_perr(p, f->pos, "undefined location alias '%.*s'", (int)f->len, f->alias);
     }
     return BASE_OK;
 }
@@ -832,28 +832,28 @@ static enum base_status resolve_fixups(struct parser *p)
 static enum base_status parse_alias_def(struct parser *p)
 {
     const char *pos = p->cur;
-    size_t n = 1 + lex_suffix_id(pos + 1, p->end);
-    if (n == 1) return perr(p, pos, "expected an alias name after '%c'", *pos);
+    size_t n = 1 + graph_lex_suffix_id(pos + 1, p->end);
+    if (n == 1) return graph_perr(p, pos, "expected an alias name after '%c'", *pos);
     p->cur += n;
     TRY(expect_char(p, '=', "in alias definition"));
     uint32_t h = hash_bytes(pos, n, 0);
     int64_t li = loc_alias_index(pos, n);
     if (ptab_find(&p->aliases, pos, n, 0, h) || (li >= 0 && (size_t)li < p->loc_nums_cap && p->loc_nums[li]))
-        return perr(p, pos, "redefinition of alias '%.*s'", (int)n, pos);
+        return graph_perr(p, pos, "redefinition of alias '%.*s'", (int)n, pos);
     void *val;
     int kind;
     if (*pos == '!') {
         const struct graph_type *t;
-        TRY(parse_type(p, &t));
+        TRY(graph_parse_type(p, &t));
         val = (void *)t;
         kind = ALIAS_TYPE;
     } else {
         skip_ws(p);
         const char *q = p->cur;
-        const char *lp = (size_t)(p->end - q) >= 4 && memcmp(q, "loc", 3) == 0 ? lex_skip_ws(q + 3, p->end) : NULL;
+        const char *lp = (size_t)(p->end - q) >= 4 && memcmp(q, "loc", 3) == 0 ? graph_lex_skip_ws(q + 3, p->end) : NULL;
         if (lp && lp < p->end && *lp == '(') {
-            p->cur = lex_skip_ws(q + 3, p->end) + 1;
-            struct loc_alias *la = palloc(p, sizeof *la);
+            p->cur = graph_lex_skip_ws(q + 3, p->end) + 1;
+            struct loc_alias *la = graph_palloc(p, sizeof *la);
             if (!la) return nomem(p);
             la->body = p->cur;
             struct loc_value v;
@@ -880,7 +880,7 @@ static enum base_status parse_alias_def(struct parser *p)
             kind = ALIAS_LOC;
         } else {
             const struct graph_attr *a;
-            TRY(parse_attr(p, &a));
+            TRY(graph_parse_attr(p, &a));
             val = (void *)a;
             kind = ALIAS_ATTR;
         }
@@ -892,14 +892,14 @@ static enum base_status parse_alias_def(struct parser *p)
     return BASE_OK;
 }
 
-const void *lookup_alias(struct parser *p, const char *name, size_t len, int kind)
+const void *graph_lookup_alias(struct parser *p, const char *name, size_t len, int kind)
 {
     struct ptab_slot *s = ptab_find(&p->aliases, name, len, 0, hash_bytes(name, len, 0));
     if (!s || (int)(s->aux & 0xff) != kind) return NULL;
     return s->val;
 }
 
-bool is_alias_value(struct parser *p, const void *v)
+bool graph_is_alias_value(struct parser *p, const void *v)
 {
     for (size_t i = 0; i < p->aliases.cap; i++)
         if (p->aliases.slots[i].key && p->aliases.slots[i].key != ptab_tomb && p->aliases.slots[i].val == v)
@@ -913,7 +913,7 @@ static struct ptab_slot *op_slot(struct parser *p, const char *name, size_t len)
     uint32_t h = hash_bytes(name, len, 0);
     struct ptab_slot *s = ptab_find(&p->opnames, name, len, 0, h);
     if (s) return s;
-    char *copy = pstrndup(p, name, len); /* the op name string, shared by all such ops */
+    char *copy = graph_pstrndup(p, name, len); /* the op name string, shared by all such ops */
     if (!copy) return NULL;
     s = ptab_insert(&p->opnames, copy, len, 0, h);
     if (s) {
@@ -923,7 +923,7 @@ static struct ptab_slot *op_slot(struct parser *p, const char *name, size_t len)
     return s;
 }
 
-enum graph_op_kind lookup_op_kind(struct parser *p, const char *name, size_t len)
+enum graph_op_kind graph_lookup_op_kind(struct parser *p, const char *name, size_t len)
 {
     struct ptab_slot *s = op_slot(p, name, len);
     return s ? (enum graph_op_kind)s->aux : graph_op_kind_from_name(name, len);
@@ -939,12 +939,12 @@ static const char *op_identify(struct parser *p, const char *name, size_t len, e
 }
 
 /* Type cache: tensor type text -> type. */
-const struct graph_type *type_cache_get(struct parser *p, const char *text, size_t len)
+const struct graph_type *graph_type_cache_get(struct parser *p, const char *text, size_t len)
 {
     struct ptab_slot *s = ptab_find(&p->types, text, len, 0, hash_bytes(text, len, 0));
     return s ? s->val : NULL;
 }
-enum base_status type_cache_put(struct parser *p, const char *text, size_t len, const struct graph_type *t)
+enum base_status graph_type_cache_put(struct parser *p, const char *text, size_t len, const struct graph_type *t)
 {
     uint32_t h = hash_bytes(text, len, 0);
     if (ptab_find(&p->types, text, len, 0, h)) return BASE_OK;
@@ -957,20 +957,20 @@ enum base_status type_cache_put(struct parser *p, const char *text, size_t len, 
 /* ------------------------------------------------------------------------ */
 /* Ops                                                                       */
 
-int build_n_operands(struct parser *p, const struct op_build *b) { return (int)(p->vals.n - b->val_base); }
-int build_n_results(struct parser *p, const struct op_build *b) { return (int)(p->tys.n - b->ty_base); }
-struct graph_value *build_operand(struct parser *p, const struct op_build *b, int i)
+int graph_build_n_operands(struct parser *p, const struct op_build *b) { return (int)(p->vals.n - b->val_base); }
+int graph_build_n_results(struct parser *p, const struct op_build *b) { return (int)(p->tys.n - b->ty_base); }
+struct graph_value *graph_build_operand(struct parser *p, const struct op_build *b, int i)
 {
     return *(struct graph_value **)ps_at(&p->vals, b->val_base + (size_t)i);
 }
-int build_n_names(struct parser *p, const struct op_build *b)
+int graph_build_n_names(struct parser *p, const struct op_build *b)
 {
     int n = 0;
     for (size_t i = b->rn_base; i < p->rnames.n; i++) n += ((struct result_name *)ps_at(&p->rnames, i))->count;
     return n;
 }
 
-enum base_status push_attr(struct parser *p, const char *name, const struct graph_attr *a)
+enum base_status graph_push_attr(struct parser *p, const char *name, const struct graph_attr *a)
 {
     struct graph_named_attr na = {name, a};
     return ps_push(p, &p->nattrs, &na);
@@ -989,13 +989,13 @@ static void sort_named_attrs(struct graph_named_attr *a, int n)
     }
 }
 
-enum base_status finish_op(struct parser *p, struct op_build *b)
+enum base_status graph_finish_op(struct parser *p, struct op_build *b)
 {
-    TRY(normalize_op_attrs(p, b));
-    int n_names = build_n_names(p, b);
-    int n_results = build_n_results(p, b);
+    TRY(graph_normalize_op_attrs(p, b));
+    int n_names = graph_build_n_names(p, b);
+    int n_results = graph_build_n_results(p, b);
     if (b->rn_base < p->rnames.n && n_names != n_results)
-        return perr(p, b->pos, "'%s' defines %d result%s but %d name%s given", b->name, n_results,
+        return graph_perr(p, b->pos, "'%s' defines %d result%s but %d name%s given", b->name, n_results,
                     n_results == 1 ? "" : "s", n_names, n_names == 1 ? " is" : "s are");
     int n_opnd = (int)(p->vals.n - b->val_base);
     int n_attr = (int)(p->nattrs.n - b->nattr_base);
@@ -1006,7 +1006,7 @@ enum base_status finish_op(struct parser *p, struct op_build *b)
     size_t sz_opnd = (size_t)n_opnd * sizeof(struct graph_value *);
     size_t sz_attr = (size_t)n_attr * sizeof(struct graph_named_attr);
     size_t sz_reg = (size_t)n_reg * sizeof(struct graph_region);
-    char *mem = palloc(p, sz_op + sz_res + sz_opnd + sz_attr + sz_reg);
+    char *mem = graph_palloc(p, sz_op + sz_res + sz_opnd + sz_attr + sz_reg);
     if (!mem) return nomem(p);
     struct graph_op *op = (struct graph_op *)mem;
     b->op = op;
@@ -1026,7 +1026,7 @@ enum base_status finish_op(struct parser *p, struct op_build *b)
     sort_named_attrs(op->attrs, n_attr);
     for (int i = 1; i < n_attr; i++)
         if (strcmp(op->attrs[i - 1].name, op->attrs[i].name) == 0)
-            return perr(p, b->pos, "attribute '%s' is given twice on '%s'", op->attrs[i].name, b->name);
+            return graph_perr(p, b->pos, "attribute '%s' is given twice on '%s'", op->attrs[i].name, b->name);
     op->n_regions = n_reg;
     if (n_reg) memcpy(op->regions, ps_at(&p->regions, b->reg_base), sz_reg);
     p->regions.n = b->reg_base;
@@ -1040,14 +1040,14 @@ enum base_status finish_op(struct parser *p, struct op_build *b)
         v->type = *(const struct graph_type **)ps_at(&p->tys, b->ty_base + (size_t)i);
         v->def = op;
         v->index = i;
-        v->id = new_value_id(p);
+        v->id = graph_new_value_id(p);
     }
     p->tys.n = b->ty_base;
     int k = 0;
     for (size_t i = b->rn_base; i < p->rnames.n; i++) {
         struct result_name *rn = ps_at(&p->rnames, i);
         for (int j = 0; j < rn->count; j++) op->results[k + j].name = rn->name;
-        TRY(define_values(p, rn->name, strlen(rn->name), rn->pos, &op->results[k], rn->count));
+        TRY(graph_define_values(p, rn->name, strlen(rn->name), rn->pos, &op->results[k], rn->count));
         k += rn->count;
     }
     p->rnames.n = b->rn_base;
@@ -1068,47 +1068,47 @@ static enum base_status parse_generic_op(struct parser *p, struct op_build *b)
     if (!accept_char(p, ')')) {
         do {
             struct graph_value *v;
-            TRY(parse_value_use(p, &v));
+            TRY(graph_parse_value_use(p, &v));
             TRY(ps_push(p, &p->vals, &v));
         } while (accept_char(p, ','));
         TRY(expect_char(p, ')', "to close the operand list"));
     }
     if (at_char(p, '['))
-        return perr(p, p->cur, "block successors (^bb branches) are not supported in StableHLO");
+        return graph_perr(p, p->cur, "block successors (^bb branches) are not supported in StableHLO");
     skip_ws(p);
-    if (p->cur + 1 < p->end && p->cur[0] == '<' && lex_skip_ws(p->cur + 1, p->end) < p->end &&
-        *lex_skip_ws(p->cur + 1, p->end) == '{') {
+    if (p->cur + 1 < p->end && p->cur[0] == '<' && graph_lex_skip_ws(p->cur + 1, p->end) < p->end &&
+        *graph_lex_skip_ws(p->cur + 1, p->end) == '{') {
         p->cur++;
-        TRY(parse_attr_dict(p));
+        TRY(graph_parse_attr_dict(p));
         TRY(expect_char(p, '>', "to close the properties"));
     }
     if (accept_char(p, '(')) {
         do {
             struct graph_region r;
             /* func.func and builtin.module bodies are isolated from above */
-            TRY(parse_region(p, &r, NULL, is_isolated_kind(b->kind)));
+            TRY(graph_parse_region(p, &r, NULL, is_isolated_kind(b->kind)));
             TRY(ps_push(p, &p->regions, &r));
         } while (accept_char(p, ','));
         TRY(expect_char(p, ')', "to close the region list"));
     }
-    if (at_char(p, '{')) TRY(parse_attr_dict(p));
+    if (at_char(p, '{')) TRY(graph_parse_attr_dict(p));
     TRY(expect_char(p, ':', "before the type of a generic op"));
     const char *tpos = p->cur;
     int n_in, n_out;
     size_t in_base = p->tys.n;
-    TRY(parse_function_type(p, &n_in, &n_out));
-    int n_opnd = build_n_operands(p, b);
+    TRY(graph_parse_function_type(p, &n_in, &n_out));
+    int n_opnd = graph_build_n_operands(p, b);
     if (n_in != n_opnd)
-        return perr(p, tpos, "'%s' has %d operand%s but its type lists %d", b->name, n_opnd,
+        return graph_perr(p, tpos, "'%s' has %d operand%s but its type lists %d", b->name, n_opnd,
                     n_opnd == 1 ? "" : "s", n_in);
     for (int i = 0; i < n_in; i++) {
         const struct graph_type *t = *(const struct graph_type **)ps_at(&p->tys, in_base + (size_t)i);
-        struct graph_value *v = build_operand(p, b, i);
+        struct graph_value *v = graph_build_operand(p, b, i);
         if (!graph_type_equal(v->type, t)) {
             char a[160], c[160];
             graph_type_str(v->type, a, sizeof a);
             graph_type_str(t, c, sizeof c);
-            return perr(p, tpos, "operand #%d of '%s' has type %s but the op's type says %s", i, b->name, a, c);
+            return graph_perr(p, tpos, "operand #%d of '%s' has type %s but the op's type says %s", i, b->name, a, c);
         }
     }
     /* drop the input types, keep the results */
@@ -1127,16 +1127,16 @@ static enum base_status make_block_args(struct parser *p, struct graph_block *bl
 {
     blk->n_args = n;
     if (!n) return BASE_OK;
-    blk->args = palloc(p, (size_t)n * sizeof *blk->args);
+    blk->args = graph_palloc(p, (size_t)n * sizeof *blk->args);
     if (!blk->args) return nomem(p);
     for (int i = 0; i < n; i++) {
         struct graph_value *v = &blk->args[i];
         v->type = types[i];
         v->block = blk;
         v->index = i;
-        v->id = new_value_id(p);
+        v->id = graph_new_value_id(p);
         v->name = names ? names[i] : NULL;
-        if (v->name) TRY(define_values(p, v->name, strlen(v->name), pos[i], v, 1));
+        if (v->name) TRY(graph_define_values(p, v->name, strlen(v->name), pos[i], v, 1));
     }
     return BASE_OK;
 }
@@ -1144,26 +1144,26 @@ static enum base_status make_block_args(struct parser *p, struct graph_block *bl
 static enum base_status parse_block_label(struct parser *p, struct graph_block *blk)
 {
     const char *pos = p->cur; /* at '^' */
-    size_t n = lex_suffix_id(pos + 1, p->end);
-    if (!n) return perr(p, pos, "expected a block label after '^'");
-    blk->label = pstrndup(p, pos + 1, n);
+    size_t n = graph_lex_suffix_id(pos + 1, p->end);
+    if (!n) return graph_perr(p, pos, "expected a block label after '^'");
+    blk->label = graph_pstrndup(p, pos + 1, n);
     p->cur = pos + 1 + n;
     size_t nb = p->argnames.n, tb = p->tys.n;
     if (accept_char(p, '(') && !accept_char(p, ')')) {
         do {
             skip_ws(p);
             const char *apos = p->cur;
-            if (apos >= p->end || *apos != '%') return perr(p, apos, "expected a block argument (%%name: type)");
-            size_t an = lex_suffix_id(apos + 1, p->end);
-            if (!an) return perr(p, apos, "expected a block argument name after '%%'");
+            if (apos >= p->end || *apos != '%') return graph_perr(p, apos, "expected a block argument (%%name: type)");
+            size_t an = graph_lex_suffix_id(apos + 1, p->end);
+            if (!an) return graph_perr(p, apos, "expected a block argument name after '%%'");
             p->cur = apos + 1 + an;
-            struct result_name rn = {pstrndup(p, apos + 1, an), apos, 1};
+            struct result_name rn = {graph_pstrndup(p, apos + 1, an), apos, 1};
             TRY(ps_push(p, &p->argnames, &rn));
             TRY(expect_char(p, ':', "after a block argument name"));
             const struct graph_type *t;
-            TRY(parse_type(p, &t));
+            TRY(graph_parse_type(p, &t));
             TRY(ps_push(p, &p->tys, &t));
-            TRY(parse_opt_loc(p, NULL));
+            TRY(graph_parse_opt_loc(p, NULL));
         } while (accept_char(p, ','));
         TRY(expect_char(p, ')', "to close the block arguments"));
     }
@@ -1172,9 +1172,9 @@ static enum base_status parse_block_label(struct parser *p, struct graph_block *
     const char **names = NULL, **poss = NULL;
     const struct graph_type **types = NULL;
     if (n_args) {
-        names = palloc(p, (size_t)n_args * sizeof *names);
-        poss = palloc(p, (size_t)n_args * sizeof *poss);
-        types = palloc(p, (size_t)n_args * sizeof *types);
+        names = graph_palloc(p, (size_t)n_args * sizeof *names);
+        poss = graph_palloc(p, (size_t)n_args * sizeof *poss);
+        types = graph_palloc(p, (size_t)n_args * sizeof *types);
         if (!names || !poss || !types) return nomem(p);
         for (int i = 0; i < n_args; i++) {
             struct result_name *rn = ps_at(&p->argnames, nb + (size_t)i);
@@ -1188,40 +1188,40 @@ static enum base_status parse_block_label(struct parser *p, struct graph_block *
     return make_block_args(p, blk, n_args, names, poss, types);
 }
 
-enum base_status parse_region(struct parser *p, struct graph_region *r, const struct region_args *args,
+enum base_status graph_parse_region(struct parser *p, struct graph_region *r, const struct region_args *args,
                               bool isolated)
 {
     memset(r, 0, sizeof *r);
     skip_ws(p);
     const char *pos = p->cur;
     TRY(expect_char(p, '{', "to open a region"));
-    TRY(enter_nesting(p, pos));
+    TRY(graph_enter_nesting(p, pos));
     uint32_t saved;
-    size_t undo = scope_enter(p, isolated, &saved);
-    struct graph_block *blk = palloc(p, sizeof *blk);
+    size_t undo = graph_scope_enter(p, isolated, &saved);
+    struct graph_block *blk = graph_palloc(p, sizeof *blk);
     if (!blk) return nomem(p);
     bool labelled = false;
     if (args && args->n) TRY(make_block_args(p, blk, args->n, args->names, args->name_pos, args->types));
     if (at_char(p, '^')) {
         if (args && args->n)
-            return perr(p, p->cur, "this region's arguments are given by the op; it takes no block label");
+            return graph_perr(p, p->cur, "this region's arguments are given by the op; it takes no block label");
         TRY(parse_block_label(p, blk));
         labelled = true;
     }
     size_t ops_base = p->ops.n;
     for (;;) {
         skip_ws(p);
-        if (p->cur >= p->end) return perr(p, pos, "unclosed region: missing '}' for the '{' here");
+        if (p->cur >= p->end) return graph_perr(p, pos, "unclosed region: missing '}' for the '{' here");
         if (*p->cur == '}') break;
         if (*p->cur == '^')
-            return perr(p, p->cur, "regions with several blocks (^bb successors) are not supported in StableHLO");
-        TRY(parse_operation(p, blk));
+            return graph_perr(p, p->cur, "regions with several blocks (^bb successors) are not supported in StableHLO");
+        TRY(graph_parse_operation(p, blk));
     }
     p->cur++;
     void *tmp;
-    TRY(ps_take(p, &p->ops, ops_base, &tmp, &blk->n_ops));
+    TRY(graph_ps_take(p, &p->ops, ops_base, &tmp, &blk->n_ops));
     blk->ops = tmp;
-    scope_leave(p, undo, saved);
+    graph_scope_leave(p, undo, saved);
     leave_nesting(p);
     if (!labelled && blk->n_args == 0 && blk->n_ops == 0 && !(args && args->n)) {
         r->n_blocks = 0;
@@ -1239,32 +1239,32 @@ static enum base_status parse_result_list(struct parser *p)
     do {
         skip_ws(p);
         const char *pos = p->cur;
-        if (pos >= p->end || *pos != '%') return perr(p, pos, "expected a result name (%%name)");
-        size_t n = lex_suffix_id(pos + 1, p->end);
-        if (!n) return perr(p, pos, "expected a result name after '%%'");
+        if (pos >= p->end || *pos != '%') return graph_perr(p, pos, "expected a result name (%%name)");
+        size_t n = graph_lex_suffix_id(pos + 1, p->end);
+        if (!n) return graph_perr(p, pos, "expected a result name after '%%'");
         p->cur = pos + 1 + n;
         int64_t count = 1;
         if (p->cur < p->end && *p->cur == ':') {
             p->cur++;
-            struct lex_number num;
-            size_t k = lex_number(p->cur, p->end, &num);
+            struct graph_lex_number num;
+            size_t k = graph_lex_number(p->cur, p->end, &num);
             if (!k || num.is_float || num.is_hex || num.mag == 0 || num.mag > 1000000)
-                return perr(p, p->cur, "expected a result count after ':'");
+                return graph_perr(p, p->cur, "expected a result count after ':'");
             count = (int64_t)num.mag;
             p->cur += k;
         }
-        struct result_name rn = {pstrndup(p, pos + 1, n), pos, (int)count};
+        struct result_name rn = {graph_pstrndup(p, pos + 1, n), pos, (int)count};
         if (!rn.name) return nomem(p);
         TRY(ps_push(p, &p->rnames, &rn));
     } while (accept_char(p, ','));
     return expect_char(p, '=', "after the result names");
 }
 
-enum base_status parse_operation(struct parser *p, struct graph_block *parent)
+enum base_status graph_parse_operation(struct parser *p, struct graph_block *parent)
 {
     skip_ws(p);
     const char *pos = p->cur;
-    TRY(enter_nesting(p, pos));
+    TRY(graph_enter_nesting(p, pos));
     struct op_build b;
     memset(&b, 0, sizeof b);
     b.pos = pos;
@@ -1277,22 +1277,22 @@ enum base_status parse_operation(struct parser *p, struct graph_block *parent)
     if (pos < p->end && *pos == '%') TRY(parse_result_list(p));
     skip_ws(p);
     b.loc.file = p->m->path;
-    pos_linecol(p, pos, &b.loc.line, &b.loc.col);
+    graph_pos_linecol(p, pos, &b.loc.line, &b.loc.col);
     const char *npos = p->cur;
     if (npos < p->end && *npos == '"') {
         const char *name;
         size_t len;
-        TRY(parse_string_lit(p, &name, &len));
-        if (len == 0 || memchr(name, 0, len)) return perr(p, npos, "invalid op name");
+        TRY(graph_parse_string_lit(p, &name, &len));
+        if (len == 0 || memchr(name, 0, len)) return graph_perr(p, npos, "invalid op name");
         b.name = op_identify(p, name, len, &b.kind);
         if (!b.name) return nomem(p);
         TRY(parse_generic_op(p, &b));
     } else {
-        size_t len = lex_bare_id(npos, p->end);
+        size_t len = graph_lex_bare_id(npos, p->end);
         if (!len) {
             char found[48];
-            describe_at(p, npos, found, sizeof found);
-            return perr(p, npos, "expected an operation, found %s", found);
+            graph_describe_at(p, npos, found, sizeof found);
+            return graph_perr(p, npos, "expected an operation, found %s", found);
         }
         p->cur += len;
         const char *name = npos;
@@ -1303,10 +1303,10 @@ enum base_status parse_operation(struct parser *p, struct graph_block *parent)
         else if (len == 4 && !memcmp(name, "func", 4)) name = "func.func", len = 9;
         b.name = op_identify(p, name, len, &b.kind);
         if (!b.name) return nomem(p);
-        TRY(parse_custom_op(p, &b));
+        TRY(graph_parse_custom_op(p, &b));
     }
-    TRY(finish_op(p, &b));
-    TRY(parse_opt_loc(p, &b.op->loc));
+    TRY(graph_finish_op(p, &b));
+    TRY(graph_parse_opt_loc(p, &b.op->loc));
     leave_nesting(p);
     return BASE_OK;
 }
@@ -1338,15 +1338,15 @@ static enum base_status parse_top(struct parser *p)
         if (c == '#' || c == '!') {
             TRY(parse_alias_def(p));
         } else if (c == '{' && p->cur + 1 < p->end && p->cur[1] == '-') {
-            TRY(parse_resource_trailer(p));
+            TRY(graph_parse_resource_trailer(p));
         } else if (c == '-' && at_banner(p)) {
             continue;
         } else {
-            TRY(parse_operation(p, &m->body));
+            TRY(graph_parse_operation(p, &m->body));
         }
     }
     void *tmp;
-    TRY(ps_take(p, &p->ops, ops_base, &tmp, &m->body.n_ops));
+    TRY(graph_ps_take(p, &p->ops, ops_base, &tmp, &m->body.n_ops));
     m->body.ops = tmp;
     /* a file holding one module: that module is the result */
     if (m->body.n_ops == 1 && m->body.ops[0]->kind == GRAPH_OP_MODULE) {
@@ -1357,7 +1357,7 @@ static enum base_status parse_top(struct parser *p)
         int na = 0;
         for (int i = 0; i < mod->n_attrs; i++)
             if (strcmp(mod->attrs[i].name, "sym_name") != 0) na++;
-        m->attrs = palloc(p, (size_t)(na ? na : 1) * sizeof *m->attrs);
+        m->attrs = graph_palloc(p, (size_t)(na ? na : 1) * sizeof *m->attrs);
         if (!m->attrs) return nomem(p);
         m->n_attrs = 0;
         for (int i = 0; i < mod->n_attrs; i++)
@@ -1530,11 +1530,11 @@ enum base_status graph_parse(const char *text, size_t len, const struct graph_pa
     ps_init(&p.tensors, sizeof(struct base_tensor *));
     ps_init(&p.blobs, sizeof(struct blob_entry));
     enum base_status st = BASE_OK;
-    m->path = pstrndup(&p, p.path, strlen(p.path));
+    m->path = graph_pstrndup(&p, p.path, strlen(p.path));
     if (!m->path) st = BASE_ERR_NOMEM;
     if (st == BASE_OK) st = parse_top(&p);
     if (st == BASE_OK) st = resolve_fixups(&p);
-    if (st == BASE_OK) st = resolve_resources(&p);
+    if (st == BASE_OK) st = graph_resolve_resources(&p);
     if (st != BASE_OK) {
         if (diag && diag->status == BASE_OK) base_diag_set(diag, st, p.path, 0, 0, "%s", base_status_str(st));
         for (size_t i = 0; i < p.tensors.n; i++) base_tensor_release(*(struct base_tensor **)ps_at(&p.tensors, i));

@@ -14,12 +14,12 @@
 /* ------------------------------------------------------------------------ */
 /* String builder                                                            */
 
-void print_buf_init(struct sbuf *s)
+void graph_print_buf_init(struct sbuf *s)
 {
     memset(s, 0, sizeof *s);
 }
 
-void print_buf_init_fixed(struct sbuf *s, char *buf, size_t cap)
+void graph_print_buf_init_fixed(struct sbuf *s, char *buf, size_t cap)
 {
     memset(s, 0, sizeof *s);
     s->p = buf;
@@ -28,7 +28,7 @@ void print_buf_init_fixed(struct sbuf *s, char *buf, size_t cap)
     if (cap) buf[0] = 0;
 }
 
-void print_buf_free(struct sbuf *s)
+void graph_print_buf_free(struct sbuf *s)
 {
     if (!s->fixed) free(s->p);
     memset(s, 0, sizeof *s);
@@ -50,7 +50,7 @@ static bool sb_reserve(struct sbuf *s, size_t extra)
     return true;
 }
 
-void print_buf_putn(struct sbuf *s, const char *t, size_t n)
+void graph_print_buf_putn(struct sbuf *s, const char *t, size_t n)
 {
     if (!sb_reserve(s, n)) {
         if (!s->fixed || s->cap == 0) return;
@@ -61,22 +61,22 @@ void print_buf_putn(struct sbuf *s, const char *t, size_t n)
     s->p[s->n] = 0;
 }
 
-void print_buf_putc(struct sbuf *s, char c)
+void graph_print_buf_putc(struct sbuf *s, char c)
 {
     if (s->n + 2 <= s->cap) {
         s->p[s->n++] = c;
         s->p[s->n] = 0;
         return;
     }
-    print_buf_putn(s, &c, 1);
+    graph_print_buf_putn(s, &c, 1);
 }
 
-void print_buf_puts(struct sbuf *s, const char *t)
+void graph_print_buf_puts(struct sbuf *s, const char *t)
 {
-    print_buf_putn(s, t, strlen(t));
+    graph_print_buf_putn(s, t, strlen(t));
 }
 
-void print_buf_printf(struct sbuf *s, const char *fmt, ...)
+void graph_print_buf_printf(struct sbuf *s, const char *fmt, ...)
 {
     char buf[256];
     va_list ap;
@@ -85,7 +85,7 @@ void print_buf_printf(struct sbuf *s, const char *fmt, ...)
     va_end(ap);
     if (n < 0) return;
     if ((size_t)n < sizeof buf) {
-        print_buf_putn(s, buf, (size_t)n);
+        graph_print_buf_putn(s, buf, (size_t)n);
         return;
     }
     char *big = malloc((size_t)n + 1);
@@ -96,7 +96,7 @@ void print_buf_printf(struct sbuf *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    print_buf_putn(s, big, (size_t)n);
+    graph_print_buf_putn(s, big, (size_t)n);
     free(big);
 }
 
@@ -120,7 +120,7 @@ static double reread(const char *buf, size_t n)
 {
     double d = 0;
     bool neg = buf[0] == '-';
-    if (!lex_parse_f64(buf + neg, n - neg, &d)) return NAN;
+    if (!graph_lex_parse_f64(buf + neg, n - neg, &d)) return NAN;
     return neg ? -d : d;
 }
 
@@ -152,15 +152,15 @@ static void print_float_as(struct sbuf *s, enum base_dtype dt, double v)
         n = fix_float_text(buf, n, sizeof buf);
         if (round_bits(dt, reread(buf, n)) == want) break;
     }
-    print_buf_putn(s, buf, n);
+    graph_print_buf_putn(s, buf, n);
 }
 
-void print_f64(struct sbuf *s, double v)
+void graph_print_f64(struct sbuf *s, double v)
 {
     if (!isfinite(v)) {
         uint64_t u;
         memcpy(&u, &v, 8);
-        print_buf_printf(s, "0x%016llX", (unsigned long long)u);
+        graph_print_buf_printf(s, "0x%016llX", (unsigned long long)u);
         return;
     }
     print_float_as(s, BASE_DT_F64, v);
@@ -169,7 +169,7 @@ void print_f64(struct sbuf *s, double v)
 static void print_hex_bits(struct sbuf *s, enum base_dtype dt, uint64_t bits)
 {
     int digits = (base_dtype_bits(dt) + 3) / 4;
-    print_buf_printf(s, "0x%0*llX", digits, (unsigned long long)bits);
+    graph_print_buf_printf(s, "0x%0*llX", digits, (unsigned long long)bits);
 }
 
 /* A float element given by its raw storage bits. */
@@ -183,46 +183,46 @@ static void print_float_elem(struct sbuf *s, enum base_dtype dt, uint64_t bits)
     print_float_as(s, dt, v);
 }
 
-void print_string(struct sbuf *s, const char *t, size_t n)
+void graph_print_string(struct sbuf *s, const char *t, size_t n)
 {
-    print_buf_putc(s, '"');
+    graph_print_buf_putc(s, '"');
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)t[i];
         if (c == '"' || c == '\\') {
-            print_buf_putc(s, '\\');
-            print_buf_putc(s, (char)c);
+            graph_print_buf_putc(s, '\\');
+            graph_print_buf_putc(s, (char)c);
         } else if (c == '\n') {
-            print_buf_puts(s, "\\n");
+            graph_print_buf_puts(s, "\\n");
         } else if (c == '\t') {
-            print_buf_puts(s, "\\t");
+            graph_print_buf_puts(s, "\\t");
         } else if (c < 32 || c >= 127) {
-            print_buf_printf(s, "\\%02X", c);
+            graph_print_buf_printf(s, "\\%02X", c);
         } else {
-            print_buf_putc(s, (char)c);
+            graph_print_buf_putc(s, (char)c);
         }
     }
-    print_buf_putc(s, '"');
+    graph_print_buf_putc(s, '"');
 }
 
 static bool is_suffix_id(const char *t, size_t n)
 {
     if (!n) return false;
-    return lex_suffix_id(t, t + n) == n;
+    return graph_lex_suffix_id(t, t + n) == n;
 }
 
-void print_symbol(struct sbuf *s, const char *t, size_t n)
+void graph_print_symbol(struct sbuf *s, const char *t, size_t n)
 {
-    print_buf_putc(s, '@');
+    graph_print_buf_putc(s, '@');
     /* nested references (a::@b) were kept verbatim */
-    if (is_suffix_id(t, n) || (memchr(t, ':', n) && memchr(t, '@', n))) print_buf_putn(s, t, n);
-    else print_string(s, t, n);
+    if (is_suffix_id(t, n) || (memchr(t, ':', n) && memchr(t, '@', n))) graph_print_buf_putn(s, t, n);
+    else graph_print_string(s, t, n);
 }
 
 static void print_key(struct sbuf *s, const char *k)
 {
     size_t n = strlen(k);
-    if (lex_bare_id(k, k + n) == n) print_buf_putn(s, k, n);
-    else print_string(s, k, n);
+    if (graph_lex_bare_id(k, k + n) == n) graph_print_buf_putn(s, k, n);
+    else graph_print_string(s, k, n);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -230,55 +230,55 @@ static void print_key(struct sbuf *s, const char *k)
 
 static void print_quant(struct sbuf *s, const struct graph_quant *q)
 {
-    print_buf_puts(s, "!quant.uniform<");
+    graph_print_buf_puts(s, "!quant.uniform<");
     enum base_dtype_kind k = base_dtype_kind(q->storage);
-    print_buf_printf(s, "%c%d", k == BASE_KIND_UINT ? 'u' : 'i', base_dtype_bits(q->storage));
+    graph_print_buf_printf(s, "%c%d", k == BASE_KIND_UINT ? 'u' : 'i', base_dtype_bits(q->storage));
     if (q->storage_min != base_int_min(q->storage) || q->storage_max != (int64_t)base_int_max(q->storage))
-        print_buf_printf(s, "<%lld:%lld>", (long long)q->storage_min, (long long)q->storage_max);
-    print_buf_printf(s, ":%s", base_dtype_name(q->expressed));
-    if (q->quant_dim >= 0) print_buf_printf(s, ":%d", q->quant_dim);
-    print_buf_puts(s, ", ");
-    if (q->quant_dim >= 0) print_buf_putc(s, '{');
+        graph_print_buf_printf(s, "<%lld:%lld>", (long long)q->storage_min, (long long)q->storage_max);
+    graph_print_buf_printf(s, ":%s", base_dtype_name(q->expressed));
+    if (q->quant_dim >= 0) graph_print_buf_printf(s, ":%d", q->quant_dim);
+    graph_print_buf_puts(s, ", ");
+    if (q->quant_dim >= 0) graph_print_buf_putc(s, '{');
     for (int i = 0; i < q->n_scales; i++) {
-        if (i) print_buf_puts(s, ", ");
-        print_f64(s, q->scales[i]);
-        if (q->zero_points[i]) print_buf_printf(s, ":%lld", (long long)q->zero_points[i]);
+        if (i) graph_print_buf_puts(s, ", ");
+        graph_print_f64(s, q->scales[i]);
+        if (q->zero_points[i]) graph_print_buf_printf(s, ":%lld", (long long)q->zero_points[i]);
     }
-    if (q->quant_dim >= 0) print_buf_putc(s, '}');
-    print_buf_putc(s, '>');
+    if (q->quant_dim >= 0) graph_print_buf_putc(s, '}');
+    graph_print_buf_putc(s, '>');
 }
 
-void print_type(struct sbuf *s, const struct graph_type *t)
+void graph_print_type(struct sbuf *s, const struct graph_type *t)
 {
     switch (t->kind) {
     case GRAPH_TYPE_TOKEN:
-        print_buf_puts(s, "!stablehlo.token");
+        graph_print_buf_puts(s, "!stablehlo.token");
         return;
     case GRAPH_TYPE_TUPLE:
-        print_buf_puts(s, "tuple<");
+        graph_print_buf_puts(s, "tuple<");
         for (int i = 0; i < t->n_elems; i++) {
-            if (i) print_buf_puts(s, ", ");
-            print_type(s, t->elems[i]);
+            if (i) graph_print_buf_puts(s, ", ");
+            graph_print_type(s, t->elems[i]);
         }
-        print_buf_putc(s, '>');
+        graph_print_buf_putc(s, '>');
         return;
     case GRAPH_TYPE_TENSOR:
-        print_buf_puts(s, "tensor<");
-        if (t->rank < 0) print_buf_puts(s, "*x");
+        graph_print_buf_puts(s, "tensor<");
+        if (t->rank < 0) graph_print_buf_puts(s, "*x");
         for (int i = 0; i < t->rank; i++) {
-            if (t->dims[i] == GRAPH_DYN) print_buf_puts(s, "?x");
-            else print_buf_printf(s, "%lldx", (long long)t->dims[i]);
+            if (t->dims[i] == GRAPH_DYN) graph_print_buf_puts(s, "?x");
+            else graph_print_buf_printf(s, "%lldx", (long long)t->dims[i]);
         }
         if (t->quant) print_quant(s, t->quant);
-        else print_buf_puts(s, base_dtype_name(t->elem));
+        else graph_print_buf_puts(s, base_dtype_name(t->elem));
         if (t->encoding) {
-            print_buf_puts(s, ", ");
-            print_attr(s, t->encoding);
+            graph_print_buf_puts(s, ", ");
+            graph_print_attr(s, t->encoding);
         }
-        print_buf_putc(s, '>');
+        graph_print_buf_putc(s, '>');
         return;
     }
-    print_buf_puts(s, "<bad type>");
+    graph_print_buf_puts(s, "<bad type>");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -288,13 +288,13 @@ static void print_elem(struct sbuf *s, enum base_dtype dt, const void *data, siz
 {
     switch (base_dtype_kind(dt)) {
     case BASE_KIND_BOOL:
-        print_buf_puts(s, base_elem_get_i64(dt, data, i) ? "true" : "false");
+        graph_print_buf_puts(s, base_elem_get_i64(dt, data, i) ? "true" : "false");
         break;
     case BASE_KIND_SINT:
-        print_buf_printf(s, "%lld", (long long)base_elem_get_i64(dt, data, i));
+        graph_print_buf_printf(s, "%lld", (long long)base_elem_get_i64(dt, data, i));
         break;
     case BASE_KIND_UINT:
-        print_buf_printf(s, "%llu", (unsigned long long)base_elem_get_u64(dt, data, i));
+        graph_print_buf_printf(s, "%llu", (unsigned long long)base_elem_get_u64(dt, data, i));
         break;
     case BASE_KIND_FLOAT:
         print_float_elem(s, dt, base_elem_get_bits(dt, data, i));
@@ -302,11 +302,11 @@ static void print_elem(struct sbuf *s, enum base_dtype dt, const void *data, siz
     case BASE_KIND_COMPLEX: {
         enum base_dtype c = base_dtype_component(dt);
         const unsigned char *p = (const unsigned char *)data + i * base_dtype_size(dt);
-        print_buf_putc(s, '(');
+        graph_print_buf_putc(s, '(');
         print_float_elem(s, c, base_elem_get_bits(c, p, 0));
-        print_buf_puts(s, ", ");
+        graph_print_buf_puts(s, ", ");
         print_float_elem(s, c, base_elem_get_bits(c, p, 1));
-        print_buf_putc(s, ')');
+        graph_print_buf_putc(s, ')');
         break;
     }
     }
@@ -314,9 +314,9 @@ static void print_elem(struct sbuf *s, enum base_dtype dt, const void *data, siz
 
 static void print_list(struct sbuf *s, const struct base_tensor *t, int level, size_t *index)
 {
-    print_buf_putc(s, '[');
+    graph_print_buf_putc(s, '[');
     for (int64_t i = 0; i < t->dims[level]; i++) {
-        if (i) print_buf_puts(s, ", ");
+        if (i) graph_print_buf_puts(s, ", ");
         if (level + 1 < t->rank) {
             print_list(s, t, level + 1, index);
         } else {
@@ -324,7 +324,7 @@ static void print_list(struct sbuf *s, const struct base_tensor *t, int level, s
             (*index)++;
         }
     }
-    print_buf_putc(s, ']');
+    graph_print_buf_putc(s, ']');
 }
 
 static void print_tensor_body(struct sbuf *s, const struct base_tensor *t)
@@ -349,13 +349,13 @@ static void print_tensor_body(struct sbuf *s, const struct base_tensor *t)
     }
     static const char hex[] = "0123456789ABCDEF";
     if (!sb_reserve(s, 4 + 2 * nbytes)) return;
-    print_buf_puts(s, "\"0x");
+    graph_print_buf_puts(s, "\"0x");
     for (size_t i = 0; i < nbytes; i++) {
         s->p[s->n++] = hex[d[i] >> 4];
         s->p[s->n++] = hex[d[i] & 15];
     }
     s->p[s->n] = 0;
-    print_buf_putc(s, '"');
+    graph_print_buf_putc(s, '"');
 }
 
 /* ------------------------------------------------------------------------ */
@@ -363,39 +363,39 @@ static void print_tensor_body(struct sbuf *s, const struct base_tensor *t)
 
 static void print_dense_array(struct sbuf *s, const struct graph_attr *a, bool bare)
 {
-    if (!bare) print_buf_printf(s, "array<%s", base_dtype_name(a->elem));
-    else print_buf_putc(s, '[');
+    if (!bare) graph_print_buf_printf(s, "array<%s", base_dtype_name(a->elem));
+    else graph_print_buf_putc(s, '[');
     for (int i = 0; i < a->u.dense.n; i++) {
-        print_buf_puts(s, i ? ", " : (bare ? "" : ": "));
+        graph_print_buf_puts(s, i ? ", " : (bare ? "" : ": "));
         if (a->u.dense.f) {
             print_float_as(s, a->elem, a->u.dense.f[i]);
         } else if (a->elem == BASE_DT_I1 && !bare) {
-            print_buf_puts(s, a->u.dense.i[i] ? "true" : "false");
+            graph_print_buf_puts(s, a->u.dense.i[i] ? "true" : "false");
         } else if (a->elem == BASE_DT_UI64) {
-            print_buf_printf(s, "%llu", (unsigned long long)a->u.dense.i[i]);
+            graph_print_buf_printf(s, "%llu", (unsigned long long)a->u.dense.i[i]);
         } else {
-            print_buf_printf(s, "%lld", (long long)a->u.dense.i[i]);
+            graph_print_buf_printf(s, "%lld", (long long)a->u.dense.i[i]);
         }
     }
-    print_buf_putc(s, bare ? ']' : '>');
+    graph_print_buf_putc(s, bare ? ']' : '>');
 }
 
 static void print_int_value(struct sbuf *s, const struct graph_attr *a)
 {
     if (a->elem == BASE_DT_UI64 || (base_dtype_kind(a->elem) == BASE_KIND_UINT && a->u.i < 0))
-        print_buf_printf(s, "%llu", (unsigned long long)a->u.i);
+        graph_print_buf_printf(s, "%llu", (unsigned long long)a->u.i);
     else
-        print_buf_printf(s, "%lld", (long long)a->u.i);
+        graph_print_buf_printf(s, "%lld", (long long)a->u.i);
 }
 
 static void print_dict_items(struct sbuf *s, const struct graph_attr *d)
 {
     for (int i = 0; i < d->u.dict.n; i++) {
-        if (i) print_buf_puts(s, ", ");
+        if (i) graph_print_buf_puts(s, ", ");
         print_key(s, d->u.dict.items[i].name);
         if (d->u.dict.items[i].value->kind != GRAPH_ATTR_UNIT) {
-            print_buf_puts(s, " = ");
-            print_attr(s, d->u.dict.items[i].value);
+            graph_print_buf_puts(s, " = ");
+            graph_print_attr(s, d->u.dict.items[i].value);
         }
     }
 }
@@ -411,7 +411,7 @@ static void print_struct_value(struct sbuf *s, const struct graph_attr *v)
         print_int_value(s, v);
         break;
     default:
-        print_attr(s, v);
+        graph_print_attr(s, v);
         break;
     }
 }
@@ -420,61 +420,61 @@ static void print_axis_name(struct sbuf *s, const struct graph_attr *a)
 {
     /* KEYWORD: `?` (open dimension); sub-axes keep their full spelling */
     if (a->kind == GRAPH_ATTR_KEYWORD || (a->tag && !strcmp(a->tag, "sdy.sub_axis"))) {
-        print_buf_putn(s, a->u.str.s, a->u.str.len);
+        graph_print_buf_putn(s, a->u.str.s, a->u.str.len);
         return;
     }
-    print_string(s, a->u.str.s, a->u.str.len);
+    graph_print_string(s, a->u.str.s, a->u.str.len);
 }
 
 static void print_axis_set(struct sbuf *s, const struct graph_attr *arr)
 {
-    print_buf_putc(s, '{');
+    graph_print_buf_putc(s, '{');
     if (arr && arr->kind == GRAPH_ATTR_ARRAY)
         for (int i = 0; i < arr->u.array.n; i++) {
-            if (i) print_buf_puts(s, ", ");
+            if (i) graph_print_buf_puts(s, ", ");
             print_axis_name(s, arr->u.array.items[i]);
         }
-    print_buf_putc(s, '}');
+    graph_print_buf_putc(s, '}');
 }
 
 static void print_mesh_body(struct sbuf *s, const struct graph_attr *m)
 {
     const struct graph_attr *axes = graph_dict_get(m, "axes"), *ids = graph_dict_get(m, "device_ids");
-    print_buf_puts(s, "<[");
+    graph_print_buf_puts(s, "<[");
     if (axes && axes->kind == GRAPH_ATTR_ARRAY)
         for (int i = 0; i < axes->u.array.n; i++) {
             const struct graph_attr *ax = axes->u.array.items[i];
             const struct graph_attr *nm = graph_dict_get(ax, "name"), *sz = graph_dict_get(ax, "size");
-            if (i) print_buf_puts(s, ", ");
-            if (nm && nm->kind == GRAPH_ATTR_STRING) print_string(s, nm->u.str.s, nm->u.str.len);
-            print_buf_putc(s, '=');
-            if (sz && sz->kind == GRAPH_ATTR_INT) print_buf_printf(s, "%lld", (long long)sz->u.i);
+            if (i) graph_print_buf_puts(s, ", ");
+            if (nm && nm->kind == GRAPH_ATTR_STRING) graph_print_string(s, nm->u.str.s, nm->u.str.len);
+            graph_print_buf_putc(s, '=');
+            if (sz && sz->kind == GRAPH_ATTR_INT) graph_print_buf_printf(s, "%lld", (long long)sz->u.i);
         }
-    print_buf_putc(s, ']');
+    graph_print_buf_putc(s, ']');
     if (ids && ids->kind == GRAPH_ATTR_DENSE_ARRAY) {
-        print_buf_puts(s, ", device_ids=");
+        graph_print_buf_puts(s, ", device_ids=");
         print_dense_array(s, ids, true);
     }
-    print_buf_putc(s, '>');
+    graph_print_buf_putc(s, '>');
 }
 
 /* <@mesh, [{"x"}, {}], replicated={"y"}> */
 static void print_sharding_body(struct sbuf *s, const struct graph_attr *d)
 {
     const struct graph_attr *mesh = graph_dict_get(d, "mesh"), *dims = graph_dict_get(d, "dims");
-    print_buf_putc(s, '<');
+    graph_print_buf_putc(s, '<');
     if (mesh && mesh->kind == GRAPH_ATTR_DICT && mesh->tag && !strcmp(mesh->tag, "sdy.mesh")) {
-        print_buf_puts(s, "mesh");
+        graph_print_buf_puts(s, "mesh");
         print_mesh_body(s, mesh);
     } else if (mesh) {
-        print_attr(s, mesh);
+        graph_print_attr(s, mesh);
     }
-    print_buf_puts(s, ", [");
+    graph_print_buf_puts(s, ", [");
     if (dims && dims->kind == GRAPH_ATTR_ARRAY)
         for (int i = 0; i < dims->u.array.n; i++) {
             const struct graph_attr *dim = dims->u.array.items[i];
-            if (i) print_buf_puts(s, ", ");
-            print_buf_putc(s, '{');
+            if (i) graph_print_buf_puts(s, ", ");
+            graph_print_buf_putc(s, '{');
             const struct graph_attr *prio = NULL;
             int k = 0;
             for (int j = 0; dim->kind == GRAPH_ATTR_ARRAY && j < dim->u.array.n; j++) {
@@ -483,21 +483,21 @@ static void print_sharding_body(struct sbuf *s, const struct graph_attr *d)
                     prio = it;
                     continue;
                 }
-                if (k++) print_buf_puts(s, ", ");
+                if (k++) graph_print_buf_puts(s, ", ");
                 print_axis_name(s, it);
             }
-            print_buf_putc(s, '}');
-            if (prio) print_buf_putn(s, prio->u.str.s, prio->u.str.len);
+            graph_print_buf_putc(s, '}');
+            if (prio) graph_print_buf_putn(s, prio->u.str.s, prio->u.str.len);
         }
-    print_buf_putc(s, ']');
+    graph_print_buf_putc(s, ']');
     for (int i = 0; i < d->u.dict.n; i++) {
         const char *k = d->u.dict.items[i].name;
         if (!strcmp(k, "replicated") || !strcmp(k, "unreduced")) {
-            print_buf_printf(s, ", %s=", k);
+            graph_print_buf_printf(s, ", %s=", k);
             print_axis_set(s, d->u.dict.items[i].value);
         }
     }
-    print_buf_putc(s, '>');
+    graph_print_buf_putc(s, '>');
 }
 
 static int64_t dict_int(const struct graph_attr *d, const char *k)
@@ -530,13 +530,13 @@ static bool print_conv_list(struct sbuf *s, const struct graph_attr *d, const ch
         num[pos] = i;
     }
     if (dry) return true;
-    print_buf_putc(s, '[');
+    graph_print_buf_putc(s, '[');
     for (int i = 0; i < rank; i++) {
-        if (i) print_buf_puts(s, ", ");
-        if (slot[i] == '#') print_buf_printf(s, "%lld", (long long)num[i]);
-        else print_buf_putc(s, slot[i]);
+        if (i) graph_print_buf_puts(s, ", ");
+        if (slot[i] == '#') graph_print_buf_printf(s, "%lld", (long long)num[i]);
+        else graph_print_buf_putc(s, slot[i]);
     }
-    print_buf_putc(s, ']');
+    graph_print_buf_putc(s, ']');
     return true;
 }
 
@@ -555,108 +555,108 @@ static void print_conv(struct sbuf *s, const struct graph_attr *d)
                                 *c = graph_dict_get(d, "output_spatial_dimensions");
         compact = a->u.dense.n == b->u.dense.n && a->u.dense.n == c->u.dense.n && d->u.dict.n == 9;
     }
-    print_buf_puts(s, "#stablehlo.conv<");
+    graph_print_buf_puts(s, "#stablehlo.conv<");
     if (compact) {
         print_conv_list(s, d, "input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions", 'b', 'f',
                         false);
-        print_buf_putc(s, 'x');
+        graph_print_buf_putc(s, 'x');
         print_conv_list(s, d, "kernel_input_feature_dimension", "kernel_output_feature_dimension",
                         "kernel_spatial_dimensions", 'i', 'o', false);
-        print_buf_puts(s, "->");
+        graph_print_buf_puts(s, "->");
         print_conv_list(s, d, "output_batch_dimension", "output_feature_dimension", "output_spatial_dimensions", 'b',
                         'f', false);
     } else {
-        print_buf_puts(s, "raw ");
+        graph_print_buf_puts(s, "raw ");
         for (int i = 0; i < d->u.dict.n; i++) {
-            if (i) print_buf_puts(s, ", ");
-            print_buf_printf(s, "%s = ", d->u.dict.items[i].name);
+            if (i) graph_print_buf_puts(s, ", ");
+            graph_print_buf_printf(s, "%s = ", d->u.dict.items[i].name);
             print_struct_value(s, d->u.dict.items[i].value);
         }
     }
-    print_buf_putc(s, '>');
+    graph_print_buf_putc(s, '>');
 }
 
 static void print_function_type(struct sbuf *s, const struct graph_attr *d)
 {
     const struct graph_attr *in = graph_dict_get(d, "inputs"), *res = graph_dict_get(d, "results");
-    print_buf_putc(s, '(');
+    graph_print_buf_putc(s, '(');
     for (int i = 0; in && i < in->u.array.n; i++) {
-        if (i) print_buf_puts(s, ", ");
-        print_attr(s, in->u.array.items[i]);
+        if (i) graph_print_buf_puts(s, ", ");
+        graph_print_attr(s, in->u.array.items[i]);
     }
-    print_buf_puts(s, ") -> ");
+    graph_print_buf_puts(s, ") -> ");
     int nr = res ? res->u.array.n : 0;
     bool paren = nr != 1;
-    if (paren) print_buf_putc(s, '(');
+    if (paren) graph_print_buf_putc(s, '(');
     for (int i = 0; i < nr; i++) {
-        if (i) print_buf_puts(s, ", ");
-        print_attr(s, res->u.array.items[i]);
+        if (i) graph_print_buf_puts(s, ", ");
+        graph_print_attr(s, res->u.array.items[i]);
     }
-    if (paren) print_buf_putc(s, ')');
+    if (paren) graph_print_buf_putc(s, ')');
 }
 
 static void print_elements(struct sbuf *s, const struct graph_attr *a)
 {
     if (a->u.elements.resource) {
-        print_buf_printf(s, "dense_resource<%s> : ", a->u.elements.resource);
+        graph_print_buf_printf(s, "dense_resource<%s> : ", a->u.elements.resource);
     } else if (!a->u.elements.value) {
-        print_buf_puts(s, "dense_resource<__elided__> : ");
+        graph_print_buf_puts(s, "dense_resource<__elided__> : ");
     } else {
-        print_buf_puts(s, "dense<");
+        graph_print_buf_puts(s, "dense<");
         print_tensor_body(s, a->u.elements.value);
-        print_buf_puts(s, "> : ");
+        graph_print_buf_puts(s, "> : ");
     }
-    print_type(s, a->u.elements.type);
+    graph_print_type(s, a->u.elements.type);
 }
 
-void print_attr(struct sbuf *s, const struct graph_attr *a)
+void graph_print_attr(struct sbuf *s, const struct graph_attr *a)
 {
     switch (a->kind) {
     case GRAPH_ATTR_UNIT:
-        print_buf_puts(s, "unit");
+        graph_print_buf_puts(s, "unit");
         return;
     case GRAPH_ATTR_BOOL:
-        print_buf_puts(s, a->u.b ? "true" : "false");
+        graph_print_buf_puts(s, a->u.b ? "true" : "false");
         return;
     case GRAPH_ATTR_INT:
         print_int_value(s, a);
-        print_buf_printf(s, " : %s", base_dtype_name(a->elem));
+        graph_print_buf_printf(s, " : %s", base_dtype_name(a->elem));
         return;
     case GRAPH_ATTR_FLOAT:
         if (!isfinite(a->u.f)) print_hex_bits(s, a->elem, round_bits(a->elem, a->u.f));
         else print_float_as(s, a->elem, a->u.f);
-        print_buf_printf(s, " : %s", base_dtype_name(a->elem));
+        graph_print_buf_printf(s, " : %s", base_dtype_name(a->elem));
         return;
     case GRAPH_ATTR_STRING:
-        print_string(s, a->u.str.s, a->u.str.len);
+        graph_print_string(s, a->u.str.s, a->u.str.len);
         return;
     case GRAPH_ATTR_SYMBOL:
-        print_symbol(s, a->u.str.s, a->u.str.len);
+        graph_print_symbol(s, a->u.str.s, a->u.str.len);
         return;
     case GRAPH_ATTR_KEYWORD:
         if (a->tag) {
             const char *dot = strchr(a->tag, '.');
             if (dot) {
-                print_buf_putc(s, '#');
-                print_buf_putn(s, a->tag, (size_t)(dot - a->tag));
-                print_buf_printf(s, "<%s ", dot + 1);
-                print_buf_putn(s, a->u.str.s, a->u.str.len);
-                print_buf_putc(s, '>');
+                graph_print_buf_putc(s, '#');
+                graph_print_buf_putn(s, a->tag, (size_t)(dot - a->tag));
+                graph_print_buf_printf(s, "<%s ", dot + 1);
+                graph_print_buf_putn(s, a->u.str.s, a->u.str.len);
+                graph_print_buf_putc(s, '>');
                 return;
             }
         }
-        print_buf_putn(s, a->u.str.s, a->u.str.len);
+        graph_print_buf_putn(s, a->u.str.s, a->u.str.len);
         return;
     case GRAPH_ATTR_OPAQUE:
-        print_buf_putn(s, a->u.str.s, a->u.str.len);
+        graph_print_buf_putn(s, a->u.str.s, a->u.str.len);
         return;
     case GRAPH_ATTR_ARRAY:
-        print_buf_putc(s, '[');
+        graph_print_buf_putc(s, '[');
         for (int i = 0; i < a->u.array.n; i++) {
-            if (i) print_buf_puts(s, ", ");
-            print_attr(s, a->u.array.items[i]);
+            if (i) graph_print_buf_puts(s, ", ");
+            graph_print_attr(s, a->u.array.items[i]);
         }
-        print_buf_putc(s, ']');
+        graph_print_buf_putc(s, ']');
         return;
     case GRAPH_ATTR_DENSE_ARRAY:
         print_dense_array(s, a, false);
@@ -665,31 +665,31 @@ void print_attr(struct sbuf *s, const struct graph_attr *a)
         print_elements(s, a);
         return;
     case GRAPH_ATTR_TYPE:
-        print_type(s, a->u.type);
+        graph_print_type(s, a->u.type);
         return;
     case GRAPH_ATTR_DICT:
         if (!a->tag) {
-            print_buf_putc(s, '{');
+            graph_print_buf_putc(s, '{');
             print_dict_items(s, a);
-            print_buf_putc(s, '}');
+            graph_print_buf_putc(s, '}');
         } else if (!strcmp(a->tag, "builtin.function_type")) {
             print_function_type(s, a);
         } else if (!strcmp(a->tag, "sdy.sharding")) {
-            print_buf_puts(s, "#sdy.sharding");
+            graph_print_buf_puts(s, "#sdy.sharding");
             print_sharding_body(s, a);
         } else if (!strcmp(a->tag, "sdy.mesh")) {
-            print_buf_puts(s, "#sdy.mesh");
+            graph_print_buf_puts(s, "#sdy.mesh");
             print_mesh_body(s, a);
         } else if (!strcmp(a->tag, "stablehlo.conv")) {
             print_conv(s, a);
         } else {
-            print_buf_printf(s, "#%s<", a->tag);
+            graph_print_buf_printf(s, "#%s<", a->tag);
             for (int i = 0; i < a->u.dict.n; i++) {
-                if (i) print_buf_puts(s, ", ");
-                print_buf_printf(s, "%s = ", a->u.dict.items[i].name);
+                if (i) graph_print_buf_puts(s, ", ");
+                graph_print_buf_printf(s, "%s = ", a->u.dict.items[i].name);
                 print_struct_value(s, a->u.dict.items[i].value);
             }
-            print_buf_putc(s, '>');
+            graph_print_buf_putc(s, '>');
         }
         return;
     }
@@ -718,24 +718,24 @@ static bool results_grouped(const struct graph_op *op)
 static void print_value_name(struct printer *pr, const struct graph_value *v)
 {
     struct sbuf *s = pr->s;
-    print_buf_putc(s, '%');
+    graph_print_buf_putc(s, '%');
     if (v->name) {
-        print_buf_puts(s, v->name);
+        graph_print_buf_puts(s, v->name);
     } else {
-        for (int i = 0; i < pr->fresh_underscores; i++) print_buf_putc(s, '_');
-        print_buf_printf(s, "%u", v->id);
+        for (int i = 0; i < pr->fresh_underscores; i++) graph_print_buf_putc(s, '_');
+        graph_print_buf_printf(s, "%u", v->id);
     }
 }
 
 static void print_use(struct printer *pr, const struct graph_value *v)
 {
     print_value_name(pr, v);
-    if (v->def && results_grouped(v->def)) print_buf_printf(pr->s, "#%d", v->index);
+    if (v->def && results_grouped(v->def)) graph_print_buf_printf(pr->s, "#%d", v->index);
 }
 
 static void indent(struct sbuf *s, int depth)
 {
-    for (int i = 0; i < depth; i++) print_buf_puts(s, "  ");
+    for (int i = 0; i < depth; i++) graph_print_buf_puts(s, "  ");
 }
 
 static void note_resource(struct printer *pr, const struct graph_attr *a, int depth)
@@ -771,21 +771,21 @@ static void print_op_attr(struct printer *pr, const struct graph_op *op, const s
     note_resource(pr, v, 0);
     if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION && v->kind == GRAPH_ATTR_ARRAY &&
         (!strcmp(na->name, "in_shardings") || !strcmp(na->name, "out_shardings"))) {
-        print_buf_printf(s, "%s = #sdy.sharding_per_value<[", na->name);
+        graph_print_buf_printf(s, "%s = #sdy.sharding_per_value<[", na->name);
         for (int i = 0; i < v->u.array.n; i++) {
-            if (i) print_buf_puts(s, ", ");
+            if (i) graph_print_buf_puts(s, ", ");
             const struct graph_attr *sh = v->u.array.items[i];
             if (sh->kind == GRAPH_ATTR_DICT) print_sharding_body(s, sh);
-            else print_attr(s, sh);
+            else graph_print_attr(s, sh);
         }
-        print_buf_puts(s, "]>");
+        graph_print_buf_puts(s, "]>");
         return;
     }
     if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION && v->kind == GRAPH_ATTR_ARRAY &&
         !strcmp(na->name, "manual_axes")) {
-        print_buf_puts(s, "manual_axes = #sdy<manual_axes");
+        graph_print_buf_puts(s, "manual_axes = #sdy<manual_axes");
         print_axis_set(s, v);
-        print_buf_putc(s, '>');
+        graph_print_buf_putc(s, '>');
         return;
     }
     const char *name = na->name;
@@ -794,8 +794,8 @@ static void print_op_attr(struct printer *pr, const struct graph_op *op, const s
         name = "iteration";
     print_key(s, name);
     if (v->kind != GRAPH_ATTR_UNIT) {
-        print_buf_puts(s, " = ");
-        print_attr(s, v);
+        graph_print_buf_puts(s, " = ");
+        graph_print_attr(s, v);
     }
 }
 
@@ -806,69 +806,69 @@ static void print_op(struct printer *pr, const struct graph_op *op, int depth)
     if (op->n_results) {
         if (results_grouped(op)) {
             print_value_name(pr, &op->results[0]);
-            print_buf_printf(s, ":%d", op->n_results);
+            graph_print_buf_printf(s, ":%d", op->n_results);
         } else {
             for (int i = 0; i < op->n_results; i++) {
-                if (i) print_buf_puts(s, ", ");
+                if (i) graph_print_buf_puts(s, ", ");
                 print_value_name(pr, &op->results[i]);
             }
         }
-        print_buf_puts(s, " = ");
+        graph_print_buf_puts(s, " = ");
     }
-    print_string(s, op->name, strlen(op->name));
-    print_buf_putc(s, '(');
+    graph_print_string(s, op->name, strlen(op->name));
+    graph_print_buf_putc(s, '(');
     for (int i = 0; i < op->n_operands; i++) {
-        if (i) print_buf_puts(s, ", ");
+        if (i) graph_print_buf_puts(s, ", ");
         print_use(pr, op->operands[i]);
     }
-    print_buf_putc(s, ')');
+    graph_print_buf_putc(s, ')');
     if (op->n_regions) {
-        print_buf_puts(s, " (");
+        graph_print_buf_puts(s, " (");
         for (int r = 0; r < op->n_regions; r++) {
-            if (r) print_buf_puts(s, ", ");
-            print_buf_puts(s, "{\n");
+            if (r) graph_print_buf_puts(s, ", ");
+            graph_print_buf_puts(s, "{\n");
             for (int bi = 0; bi < op->regions[r].n_blocks; bi++) print_block(pr, &op->regions[r].blocks[bi], depth + 1);
             indent(s, depth);
-            print_buf_putc(s, '}');
+            graph_print_buf_putc(s, '}');
         }
-        print_buf_putc(s, ')');
+        graph_print_buf_putc(s, ')');
     }
     if (op->n_attrs) {
-        print_buf_puts(s, " {");
+        graph_print_buf_puts(s, " {");
         for (int i = 0; i < op->n_attrs; i++) {
-            if (i) print_buf_puts(s, ", ");
+            if (i) graph_print_buf_puts(s, ", ");
             print_op_attr(pr, op, &op->attrs[i]);
         }
-        print_buf_putc(s, '}');
+        graph_print_buf_putc(s, '}');
     }
-    print_buf_puts(s, " : (");
+    graph_print_buf_puts(s, " : (");
     for (int i = 0; i < op->n_operands; i++) {
-        if (i) print_buf_puts(s, ", ");
-        print_type(s, op->operands[i]->type);
+        if (i) graph_print_buf_puts(s, ", ");
+        graph_print_type(s, op->operands[i]->type);
     }
-    print_buf_puts(s, ") -> ");
+    graph_print_buf_puts(s, ") -> ");
     if (op->n_results == 1) {
-        print_type(s, op->results[0].type);
+        graph_print_type(s, op->results[0].type);
     } else {
-        print_buf_putc(s, '(');
+        graph_print_buf_putc(s, '(');
         for (int i = 0; i < op->n_results; i++) {
-            if (i) print_buf_puts(s, ", ");
-            print_type(s, op->results[i].type);
+            if (i) graph_print_buf_puts(s, ", ");
+            graph_print_type(s, op->results[i].type);
         }
-        print_buf_putc(s, ')');
+        graph_print_buf_putc(s, ')');
     }
     bool pos = pr->positions && op->loc.file && op->loc.line > 0;
     if (op->loc.name || pos) {
-        print_buf_puts(s, pos && op->loc.name ? " loc(fused[" : " loc(");
-        if (op->loc.name) print_string(s, op->loc.name, strlen(op->loc.name));
-        if (pos && op->loc.name) print_buf_puts(s, ", ");
+        graph_print_buf_puts(s, pos && op->loc.name ? " loc(fused[" : " loc(");
+        if (op->loc.name) graph_print_string(s, op->loc.name, strlen(op->loc.name));
+        if (pos && op->loc.name) graph_print_buf_puts(s, ", ");
         if (pos) {
-            print_string(s, op->loc.file, strlen(op->loc.file));
-            print_buf_printf(s, ":%d:%d", op->loc.line, op->loc.col);
+            graph_print_string(s, op->loc.file, strlen(op->loc.file));
+            graph_print_buf_printf(s, ":%d:%d", op->loc.line, op->loc.col);
         }
-        print_buf_puts(s, pos && op->loc.name ? "])" : ")");
+        graph_print_buf_puts(s, pos && op->loc.name ? "])" : ")");
     }
-    print_buf_putc(s, '\n');
+    graph_print_buf_putc(s, '\n');
 }
 
 static void print_block(struct printer *pr, const struct graph_block *b, int depth)
@@ -876,14 +876,14 @@ static void print_block(struct printer *pr, const struct graph_block *b, int dep
     struct sbuf *s = pr->s;
     if (b->n_args) {
         indent(s, depth > 0 ? depth - 1 : 0);
-        print_buf_puts(s, "^bb0(");
+        graph_print_buf_puts(s, "^bb0(");
         for (int i = 0; i < b->n_args; i++) {
-            if (i) print_buf_puts(s, ", ");
+            if (i) graph_print_buf_puts(s, ", ");
             print_value_name(pr, &b->args[i]);
-            print_buf_puts(s, ": ");
-            print_type(s, b->args[i].type);
+            graph_print_buf_puts(s, ": ");
+            graph_print_type(s, b->args[i].type);
         }
-        print_buf_puts(s, "):\n");
+        graph_print_buf_puts(s, "):\n");
     }
     for (int i = 0; i < b->n_ops; i++) print_op(pr, b->ops[i], depth);
 }
@@ -929,14 +929,14 @@ static void print_resources(struct printer *pr)
 {
     struct sbuf *s = pr->s;
     if (!pr->n_res) return;
-    print_buf_puts(s, "\n{-#\n  dialect_resources: {\n    builtin: {\n");
+    graph_print_buf_puts(s, "\n{-#\n  dialect_resources: {\n    builtin: {\n");
     static const char hex[] = "0123456789ABCDEF";
     for (size_t i = 0; i < pr->n_res; i++) {
         const struct graph_attr *a = pr->resources[i];
         const struct base_tensor *t = a->u.elements.value;
         size_t nbytes = base_tensor_nbytes(t);
         uint32_t align = (uint32_t)base_dtype_size(t->dtype);
-        print_buf_printf(s, "      %s: \"0x%02X%02X%02X%02X", a->u.elements.resource, align & 255, (align >> 8) & 255,
+        graph_print_buf_printf(s, "      %s: \"0x%02X%02X%02X%02X", a->u.elements.resource, align & 255, (align >> 8) & 255,
                          (align >> 16) & 255, align >> 24);
         if (!sb_reserve(s, 2 * nbytes)) return;
         const unsigned char *d = t->data;
@@ -945,36 +945,36 @@ static void print_resources(struct printer *pr)
             s->p[s->n++] = hex[d[k] & 15];
         }
         s->p[s->n] = 0;
-        print_buf_puts(s, i + 1 < pr->n_res ? "\",\n" : "\"\n");
+        graph_print_buf_puts(s, i + 1 < pr->n_res ? "\",\n" : "\"\n");
     }
-    print_buf_puts(s, "    }\n  }\n#-}\n");
+    graph_print_buf_puts(s, "    }\n  }\n#-}\n");
 }
 
 static enum base_status print_module(const struct graph_module *m, struct sbuf *s, bool positions)
 {
     struct printer pr = {s, positions, 0, NULL, 0, 0};
     pr.fresh_underscores = scan_underscores(&m->body, 0) + 1;
-    print_buf_puts(s, "module");
+    graph_print_buf_puts(s, "module");
     if (m->name) {
-        print_buf_putc(s, ' ');
-        print_symbol(s, m->name, strlen(m->name));
+        graph_print_buf_putc(s, ' ');
+        graph_print_symbol(s, m->name, strlen(m->name));
     }
     if (m->n_attrs) {
-        print_buf_puts(s, " attributes {");
+        graph_print_buf_puts(s, " attributes {");
         for (int i = 0; i < m->n_attrs; i++) {
-            if (i) print_buf_puts(s, ", ");
+            if (i) graph_print_buf_puts(s, ", ");
             note_resource(&pr, m->attrs[i].value, 0);
             print_key(s, m->attrs[i].name);
             if (m->attrs[i].value->kind != GRAPH_ATTR_UNIT) {
-                print_buf_puts(s, " = ");
-                print_attr(s, m->attrs[i].value);
+                graph_print_buf_puts(s, " = ");
+                graph_print_attr(s, m->attrs[i].value);
             }
         }
-        print_buf_putc(s, '}');
+        graph_print_buf_putc(s, '}');
     }
-    print_buf_puts(s, " {\n");
+    graph_print_buf_puts(s, " {\n");
     print_block(&pr, &m->body, 1);
-    print_buf_puts(s, "}\n");
+    graph_print_buf_puts(s, "}\n");
     print_resources(&pr);
     free(pr.resources);
     return s->oom ? BASE_ERR_NOMEM : BASE_OK;
@@ -985,10 +985,10 @@ static enum base_status print_str(const struct graph_module *m, bool positions, 
     *out = NULL;
     if (len) *len = 0;
     struct sbuf s;
-    print_buf_init(&s);
+    graph_print_buf_init(&s);
     enum base_status st = print_module(m, &s, positions);
     if (st != BASE_OK || !s.p) {
-        print_buf_free(&s);
+        graph_print_buf_free(&s);
         return st != BASE_OK ? st : BASE_ERR_NOMEM;
     }
     *out = s.p;

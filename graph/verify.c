@@ -24,7 +24,7 @@ BASE_VPRINTF(4) static enum base_status vfail(struct verify_ctx *cx, const struc
                          op ? op->loc.col : 0, "%s: %s", name, text);
 }
 
-enum base_status verify_fail(struct verify_ctx *cx, const struct graph_op *op, const char *fmt, ...)
+enum base_status graph_verify_fail(struct verify_ctx *cx, const struct graph_op *op, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -33,7 +33,7 @@ enum base_status verify_fail(struct verify_ctx *cx, const struct graph_op *op, c
     return st;
 }
 
-enum base_status verify_unsupported(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_unsupported(struct verify_ctx *cx, const struct graph_op *op,
                                     const char *fmt, ...)
 {
     va_list ap;
@@ -49,7 +49,7 @@ enum base_status verify_unsupported(struct verify_ctx *cx, const struct graph_op
 /* The separator after a constraint label ("" when there is none). */
 #define SEP(label) (*(label) ? " " : "")
 
-unsigned verify_class(const struct graph_type *t)
+unsigned graph_verify_class(const struct graph_type *t)
 {
     if (!verify_is_tensor(t)) return 0;
     if (t->quant) return t->quant->quant_dim >= 0 ? VC_QUANT_AXIS : VC_QUANT;
@@ -87,13 +87,13 @@ static void class_desc(unsigned mask, char *buf, size_t cap)
     }
 }
 
-const char *verify_tstr(const struct graph_type *t, char *buf, size_t cap)
+const char *graph_verify_tstr(const struct graph_type *t, char *buf, size_t cap)
 {
     graph_type_str(t, buf, cap);
     return buf;
 }
 
-const char *verify_dstr(int rank, const int64_t *dims, char *buf, size_t cap)
+const char *graph_verify_dstr(int rank, const int64_t *dims, char *buf, size_t cap)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -115,7 +115,7 @@ const char *verify_dstr(int rank, const int64_t *dims, char *buf, size_t cap)
     return buf;
 }
 
-const char *verify_lstr(int n, const int64_t *v, char *buf, size_t cap)
+const char *graph_verify_lstr(int n, const int64_t *v, char *buf, size_t cap)
 {
     size_t used = 0;
     int w = snprintf(buf, cap, "[");
@@ -129,36 +129,36 @@ const char *verify_lstr(int n, const int64_t *v, char *buf, size_t cap)
     return buf;
 }
 
-enum base_status verify_need_tensor(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_need_tensor(struct verify_ctx *cx, const struct graph_op *op,
                                     const char *what, const struct graph_type *t)
 {
     if (verify_is_tensor(t)) return BASE_OK;
     char ts[160];
-    return verify_fail(cx, op, "%s must be a tensor, got %s", what, verify_tstr(t, ts, sizeof ts));
+    return graph_verify_fail(cx, op, "%s must be a tensor, got %s", what, graph_verify_tstr(t, ts, sizeof ts));
 }
 
-enum base_status verify_need_class(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_need_class(struct verify_ctx *cx, const struct graph_op *op,
                                    const char *what, const struct graph_type *t, unsigned mask)
 {
-    VTRY(verify_need_tensor(cx, op, what, t));
-    if (verify_class(t) & mask) return BASE_OK;
+    VTRY(graph_verify_need_tensor(cx, op, what, t));
+    if (graph_verify_class(t) & mask) return BASE_OK;
     char ts[160], cs[120];
     class_desc(mask, cs, sizeof cs);
-    return verify_fail(cx, op, "%s must be a tensor of %s type, got %s", what, cs,
-                       verify_tstr(t, ts, sizeof ts));
+    return graph_verify_fail(cx, op, "%s must be a tensor of %s type, got %s", what, cs,
+                       graph_verify_tstr(t, ts, sizeof ts));
 }
 
-enum base_status verify_need_rank(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_need_rank(struct verify_ctx *cx, const struct graph_op *op,
                                   const char *what, const struct graph_type *t, int rank)
 {
-    VTRY(verify_need_tensor(cx, op, what, t));
+    VTRY(graph_verify_need_tensor(cx, op, what, t));
     if (rank < 0 || t->rank < 0 || t->rank == rank) return BASE_OK;
     char ts[160];
-    return verify_fail(cx, op, "%s must have rank %d, got %s", what, rank,
-                       verify_tstr(t, ts, sizeof ts));
+    return graph_verify_fail(cx, op, "%s must have rank %d, got %s", what, rank,
+                       graph_verify_tstr(t, ts, sizeof ts));
 }
 
-bool verify_shape_compat(const struct graph_type *a, const struct graph_type *b)
+bool graph_verify_shape_compat(const struct graph_type *a, const struct graph_type *b)
 {
     if (!verify_is_tensor(a) || !verify_is_tensor(b)) return false;
     if (a->rank < 0 || b->rank < 0) return true;
@@ -178,7 +178,7 @@ static bool quant_params_equal(const struct graph_quant *a, const struct graph_q
     return true;
 }
 
-bool verify_elem_baseline_equal(const struct graph_type *a, const struct graph_type *b)
+bool graph_verify_elem_baseline_equal(const struct graph_type *a, const struct graph_type *b)
 {
     if (a->elem != b->elem) return false;
     if (!a->quant || !b->quant) return !a->quant && !b->quant;
@@ -188,9 +188,9 @@ bool verify_elem_baseline_equal(const struct graph_type *a, const struct graph_t
            qa->quant_dim == qb->quant_dim;
 }
 
-bool verify_elem_equal(const struct graph_type *a, const struct graph_type *b)
+bool graph_verify_elem_equal(const struct graph_type *a, const struct graph_type *b)
 {
-    if (!verify_elem_baseline_equal(a, b)) return false;
+    if (!graph_verify_elem_baseline_equal(a, b)) return false;
     return !a->quant || quant_params_equal(a->quant, b->quant);
 }
 
@@ -207,29 +207,29 @@ static bool type_compat(const struct graph_type *a, const struct graph_type *b, 
             if (!type_compat(a->elems[i], b->elems[i], baseline, depth + 1)) return false;
         return true;
     case GRAPH_TYPE_TENSOR:
-        if (!verify_shape_compat(a, b)) return false;
-        return baseline ? verify_elem_baseline_equal(a, b) : verify_elem_equal(a, b);
+        if (!graph_verify_shape_compat(a, b)) return false;
+        return baseline ? graph_verify_elem_baseline_equal(a, b) : graph_verify_elem_equal(a, b);
     }
     return false;
 }
 
-bool verify_type_compat(const struct graph_type *a, const struct graph_type *b)
+bool graph_verify_type_compat(const struct graph_type *a, const struct graph_type *b)
 {
     return type_compat(a, b, false, 0);
 }
 
-bool verify_type_baseline_compat(const struct graph_type *a, const struct graph_type *b)
+bool graph_verify_type_baseline_compat(const struct graph_type *a, const struct graph_type *b)
 {
     return type_compat(a, b, true, 0);
 }
 
-int verify_elem_bits(const struct graph_type *t)
+int graph_verify_elem_bits(const struct graph_type *t)
 {
     if (t->quant) return base_dtype_bits(t->quant->storage);
     return base_dtype_bits(t->elem);
 }
 
-bool verify_promotable(const struct graph_type *x, const struct graph_type *y)
+bool graph_verify_promotable(const struct graph_type *x, const struct graph_type *y)
 {
     if (!verify_is_tensor(x) || !verify_is_tensor(y)) return false;
     if (x->quant || y->quant) {
@@ -237,98 +237,98 @@ bool verify_promotable(const struct graph_type *x, const struct graph_type *y)
         return x->quant->expressed == y->quant->expressed &&
                base_dtype_bits(x->quant->storage) <= base_dtype_bits(y->quant->storage);
     }
-    unsigned cx_ = verify_class(x), cy = verify_class(y);
+    unsigned cx_ = graph_verify_class(x), cy = graph_verify_class(y);
     /* MLIR's i1 is an integer type: promotion treats it as a 1-bit integer */
     unsigned ints = VC_BOOL | VC_INT;
     bool same = (cx_ & ints && cy & ints) || cx_ == cy;
     if (!same) return false;
-    return verify_elem_bits(x) <= verify_elem_bits(y);
+    return graph_verify_elem_bits(x) <= graph_verify_elem_bits(y);
 }
 
-enum base_status verify_result_dims(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_result_dims(struct verify_ctx *cx, const struct graph_op *op,
                                     const char *label, const char *what,
                                     const struct graph_type *t, int rank, const int64_t *dims)
 {
-    VTRY(verify_need_tensor(cx, op, what, t));
+    VTRY(graph_verify_need_tensor(cx, op, what, t));
     bool ok = t->rank < 0 || rank < 0 || t->rank == rank;
     for (int i = 0; ok && t->rank >= 0 && i < rank; i++)
         ok = verify_dim_compat(t->dims[i], dims[i]);
     if (ok) return BASE_OK;
     char ts[160], ds[160];
-    return verify_fail(cx, op, "%s%s%s has type %s but its shape must be %s", label, SEP(label), what,
-                       verify_tstr(t, ts, sizeof ts), verify_dstr(rank, dims, ds, sizeof ds));
+    return graph_verify_fail(cx, op, "%s%s%s has type %s but its shape must be %s", label, SEP(label), what,
+                       graph_verify_tstr(t, ts, sizeof ts), graph_verify_dstr(rank, dims, ds, sizeof ds));
 }
 
-enum base_status verify_same_shape(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_same_shape(struct verify_ctx *cx, const struct graph_op *op,
                                    const char *label, const char *wa, const struct graph_type *a,
                                    const char *wb, const struct graph_type *b)
 {
-    VTRY(verify_need_tensor(cx, op, wa, a));
-    VTRY(verify_need_tensor(cx, op, wb, b));
-    if (verify_shape_compat(a, b)) return BASE_OK;
+    VTRY(graph_verify_need_tensor(cx, op, wa, a));
+    VTRY(graph_verify_need_tensor(cx, op, wb, b));
+    if (graph_verify_shape_compat(a, b)) return BASE_OK;
     char ta[160], tb[160];
-    return verify_fail(cx, op, "%s%s%s and %s must have the same shape, got %s and %s", label, SEP(label), wa,
-                       wb, verify_tstr(a, ta, sizeof ta), verify_tstr(b, tb, sizeof tb));
+    return graph_verify_fail(cx, op, "%s%s%s and %s must have the same shape, got %s and %s", label, SEP(label), wa,
+                       wb, graph_verify_tstr(a, ta, sizeof ta), graph_verify_tstr(b, tb, sizeof tb));
 }
 
-enum base_status verify_same_elem(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_same_elem(struct verify_ctx *cx, const struct graph_op *op,
                                   const char *label, const char *wa, const struct graph_type *a,
                                   const char *wb, const struct graph_type *b)
 {
-    VTRY(verify_need_tensor(cx, op, wa, a));
-    VTRY(verify_need_tensor(cx, op, wb, b));
-    if (verify_elem_equal(a, b)) return BASE_OK;
+    VTRY(graph_verify_need_tensor(cx, op, wa, a));
+    VTRY(graph_verify_need_tensor(cx, op, wb, b));
+    if (graph_verify_elem_equal(a, b)) return BASE_OK;
     char ta[160], tb[160];
-    return verify_fail(cx, op, "%s%s%s and %s must have the same element type, got %s and %s",
-                       label, SEP(label), wa, wb, verify_tstr(a, ta, sizeof ta), verify_tstr(b, tb, sizeof tb));
+    return graph_verify_fail(cx, op, "%s%s%s and %s must have the same element type, got %s and %s",
+                       label, SEP(label), wa, wb, graph_verify_tstr(a, ta, sizeof ta), graph_verify_tstr(b, tb, sizeof tb));
 }
 
-enum base_status verify_same_type(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_same_type(struct verify_ctx *cx, const struct graph_op *op,
                                   const char *label, const char *wa, const struct graph_type *a,
                                   const char *wb, const struct graph_type *b)
 {
-    if (verify_type_compat(a, b)) return BASE_OK;
+    if (graph_verify_type_compat(a, b)) return BASE_OK;
     char ta[160], tb[160];
-    return verify_fail(cx, op, "%s%s%s and %s must have the same type, got %s and %s", label, SEP(label), wa,
-                       wb, verify_tstr(a, ta, sizeof ta), verify_tstr(b, tb, sizeof tb));
+    return graph_verify_fail(cx, op, "%s%s%s and %s must have the same type, got %s and %s", label, SEP(label), wa,
+                       wb, graph_verify_tstr(a, ta, sizeof ta), graph_verify_tstr(b, tb, sizeof tb));
 }
 
-enum base_status verify_same_baseline(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_same_baseline(struct verify_ctx *cx, const struct graph_op *op,
                                       const char *label, const char *wa,
                                       const struct graph_type *a, const char *wb,
                                       const struct graph_type *b)
 {
-    if (verify_type_baseline_compat(a, b)) return BASE_OK;
+    if (graph_verify_type_baseline_compat(a, b)) return BASE_OK;
     char ta[160], tb[160];
-    return verify_fail(cx, op, "%s%s%s and %s must have the same baseline type, got %s and %s",
-                       label, SEP(label), wa, wb, verify_tstr(a, ta, sizeof ta), verify_tstr(b, tb, sizeof tb));
+    return graph_verify_fail(cx, op, "%s%s%s and %s must have the same baseline type, got %s and %s",
+                       label, SEP(label), wa, wb, graph_verify_tstr(a, ta, sizeof ta), graph_verify_tstr(b, tb, sizeof tb));
 }
 
-enum base_status verify_counts(struct verify_ctx *cx, const struct graph_op *op, int min_in,
+enum base_status graph_verify_counts(struct verify_ctx *cx, const struct graph_op *op, int min_in,
                                int max_in, int min_out, int max_out, int n_regions)
 {
     if (op->n_operands < min_in || (max_in >= 0 && op->n_operands > max_in)) {
         if (min_in == max_in)
-            return verify_fail(cx, op, "expects %d operand%s, got %d", min_in,
+            return graph_verify_fail(cx, op, "expects %d operand%s, got %d", min_in,
                                min_in == 1 ? "" : "s", op->n_operands);
         if (max_in < 0)
-            return verify_fail(cx, op, "expects at least %d operand%s, got %d", min_in,
+            return graph_verify_fail(cx, op, "expects at least %d operand%s, got %d", min_in,
                                min_in == 1 ? "" : "s", op->n_operands);
-        return verify_fail(cx, op, "expects %d to %d operands, got %d", min_in, max_in,
+        return graph_verify_fail(cx, op, "expects %d to %d operands, got %d", min_in, max_in,
                            op->n_operands);
     }
     if (op->n_results < min_out || (max_out >= 0 && op->n_results > max_out)) {
         if (min_out == max_out)
-            return verify_fail(cx, op, "expects %d result%s, got %d", min_out,
+            return graph_verify_fail(cx, op, "expects %d result%s, got %d", min_out,
                                min_out == 1 ? "" : "s", op->n_results);
         if (max_out < 0)
-            return verify_fail(cx, op, "expects at least %d result%s, got %d", min_out,
+            return graph_verify_fail(cx, op, "expects at least %d result%s, got %d", min_out,
                                min_out == 1 ? "" : "s", op->n_results);
-        return verify_fail(cx, op, "expects %d to %d results, got %d", min_out, max_out,
+        return graph_verify_fail(cx, op, "expects %d to %d results, got %d", min_out, max_out,
                            op->n_results);
     }
     if (n_regions >= 0 && op->n_regions != n_regions)
-        return verify_fail(cx, op, "expects %d region%s, got %d", n_regions,
+        return graph_verify_fail(cx, op, "expects %d region%s, got %d", n_regions,
                            n_regions == 1 ? "" : "s", op->n_regions);
     return BASE_OK;
 }
@@ -336,7 +336,7 @@ enum base_status verify_counts(struct verify_ctx *cx, const struct graph_op *op,
 /* ------------------------------------------------------------------------ */
 /* Attributes                                                                */
 
-enum base_status verify_attr_int(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_attr_int(struct verify_ctx *cx, const struct graph_op *op,
                                  const struct graph_attr *a, const char *name, bool *present,
                                  int64_t *out)
 {
@@ -345,22 +345,22 @@ enum base_status verify_attr_int(struct verify_ctx *cx, const struct graph_op *o
             *present = false;
             return BASE_OK;
         }
-        return verify_fail(cx, op, "requires attribute '%s'", name);
+        return graph_verify_fail(cx, op, "requires attribute '%s'", name);
     }
     if (a->kind == GRAPH_ATTR_INT) *out = a->u.i;
     else if (a->kind == GRAPH_ATTR_BOOL) *out = a->u.b;
-    else return verify_fail(cx, op, "attribute '%s' must be an integer", name);
+    else return graph_verify_fail(cx, op, "attribute '%s' must be an integer", name);
     if (present) *present = true;
     return BASE_OK;
 }
 
-enum base_status verify_op_int(struct verify_ctx *cx, const struct graph_op *op, const char *name,
+enum base_status graph_verify_op_int(struct verify_ctx *cx, const struct graph_op *op, const char *name,
                                bool *present, int64_t *out)
 {
-    return verify_attr_int(cx, op, graph_op_attr(op, name), name, present, out);
+    return graph_verify_attr_int(cx, op, graph_op_attr(op, name), name, present, out);
 }
 
-enum base_status verify_op_bool(struct verify_ctx *cx, const struct graph_op *op, const char *name,
+enum base_status graph_verify_op_bool(struct verify_ctx *cx, const struct graph_op *op, const char *name,
                                 bool dflt, bool *out)
 {
     const struct graph_attr *a = graph_op_attr(op, name);
@@ -371,7 +371,7 @@ enum base_status verify_op_bool(struct verify_ctx *cx, const struct graph_op *op
     }
     if (a->kind == GRAPH_ATTR_BOOL) *out = a->u.b;
     else if (a->kind == GRAPH_ATTR_INT) *out = a->u.i != 0;
-    else return verify_fail(cx, op, "attribute '%s' must be a boolean", name);
+    else return graph_verify_fail(cx, op, "attribute '%s' must be a boolean", name);
     return BASE_OK;
 }
 
@@ -381,13 +381,13 @@ static bool int_kind(enum base_dtype dt)
     return k == BASE_KIND_SINT || k == BASE_KIND_UINT || k == BASE_KIND_BOOL;
 }
 
-enum base_status verify_attr_list(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_attr_list(struct verify_ctx *cx, const struct graph_op *op,
                                   const struct graph_attr *a, const char *name, bool required,
                                   int64_t *out, int *n)
 {
     *n = -1;
     if (!a) {
-        if (required) return verify_fail(cx, op, "requires attribute '%s'", name);
+        if (required) return graph_verify_fail(cx, op, "requires attribute '%s'", name);
         return BASE_OK;
     }
     int count = 0;
@@ -427,15 +427,15 @@ enum base_status verify_attr_list(struct verify_ctx *cx, const struct graph_op *
     *n = count;
     return BASE_OK;
 bad:
-    return verify_fail(cx, op, "attribute '%s' must be a 1-dimensional list of integers", name);
+    return graph_verify_fail(cx, op, "attribute '%s' must be a 1-dimensional list of integers", name);
 too_long:
-    return verify_fail(cx, op, "attribute '%s' has more entries than any valid rank", name);
+    return graph_verify_fail(cx, op, "attribute '%s' has more entries than any valid rank", name);
 }
 
-enum base_status verify_op_list(struct verify_ctx *cx, const struct graph_op *op, const char *name,
+enum base_status graph_verify_op_list(struct verify_ctx *cx, const struct graph_op *op, const char *name,
                                 bool required, int64_t *out, int *n)
 {
-    return verify_attr_list(cx, op, graph_op_attr(op, name), name, required, out, n);
+    return graph_verify_attr_list(cx, op, graph_op_attr(op, name), name, required, out, n);
 }
 
 static int64_t *scratch(struct verify_ctx *cx, size_t n)
@@ -450,7 +450,7 @@ static int64_t *scratch(struct verify_ctx *cx, size_t n)
     return p;
 }
 
-enum base_status verify_op_matrix(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_op_matrix(struct verify_ctx *cx, const struct graph_op *op,
                                   const char *name, const int64_t **vals, int64_t *rows,
                                   int64_t *cols)
 {
@@ -461,16 +461,16 @@ enum base_status verify_op_matrix(struct verify_ctx *cx, const struct graph_op *
     if (!a) return BASE_OK;
     const struct graph_type *t = a->kind == GRAPH_ATTR_ELEMENTS ? a->u.elements.type : NULL;
     if (!t || t->kind != GRAPH_TYPE_TENSOR || t->rank != 2 || t->dims[0] < 0 || t->dims[1] < 0)
-        return verify_fail(cx, op, "attribute '%s' must be a 2-dimensional integer tensor", name);
+        return graph_verify_fail(cx, op, "attribute '%s' must be a 2-dimensional integer tensor", name);
     *rows = t->dims[0];
     *cols = t->dims[1];
     const struct base_tensor *v = a->u.elements.value;
     if (!v || !v->data) return BASE_OK; /* a resource without data: shape only */
     if (!int_kind(v->dtype))
-        return verify_fail(cx, op, "attribute '%s' must be a 2-dimensional integer tensor", name);
+        return graph_verify_fail(cx, op, "attribute '%s' must be a 2-dimensional integer tensor", name);
     int64_t count = t->dims[0] * t->dims[1];
     if (v->count != 1 && v->count != count)
-        return verify_fail(cx, op, "attribute '%s' holds %lld values for shape %lldx%lld", name,
+        return graph_verify_fail(cx, op, "attribute '%s' holds %lld values for shape %lldx%lld", name,
                            (long long)v->count, (long long)t->dims[0], (long long)t->dims[1]);
     int64_t *buf = scratch(cx, (size_t)(count > 0 ? count : 1));
     if (!buf) return base_diag_set(cx->diag, BASE_ERR_NOMEM, op->loc.file, op->loc.line,
@@ -481,15 +481,15 @@ enum base_status verify_op_matrix(struct verify_ctx *cx, const struct graph_op *
     return BASE_OK;
 }
 
-enum base_status verify_dict_list(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_dict_list(struct verify_ctx *cx, const struct graph_op *op,
                                   const struct graph_attr *dn, const char *name, struct verify_dlist *l)
 {
-    VTRY(verify_attr_list(cx, op, graph_dict_get(dn, name), name, false, l->v, &l->n));
+    VTRY(graph_verify_attr_list(cx, op, graph_dict_get(dn, name), name, false, l->v, &l->n));
     if (l->n < 0) l->n = 0;
     return BASE_OK;
 }
 
-const char *verify_attr_word(const struct graph_attr *a, size_t *len)
+const char *graph_verify_attr_word(const struct graph_attr *a, size_t *len)
 {
     if (!a) return NULL;
     if (a->kind != GRAPH_ATTR_KEYWORD && a->kind != GRAPH_ATTR_STRING &&
@@ -499,23 +499,23 @@ const char *verify_attr_word(const struct graph_attr *a, size_t *len)
     return a->u.str.s;
 }
 
-bool verify_word_is(const struct graph_attr *a, const char *word)
+bool graph_verify_word_is(const struct graph_attr *a, const char *word)
 {
     size_t len;
-    const char *s = verify_attr_word(a, &len);
+    const char *s = graph_verify_attr_word(a, &len);
     return s && len == strlen(word) && memcmp(s, word, len) == 0;
 }
 
-enum base_status verify_op_enum(struct verify_ctx *cx, const struct graph_op *op, const char *label,
+enum base_status graph_verify_op_enum(struct verify_ctx *cx, const struct graph_op *op, const char *label,
                                 const char *name, const char *const *words, bool required)
 {
     const struct graph_attr *a = graph_op_attr(op, name);
     if (!a) {
-        if (required) return verify_fail(cx, op, "requires attribute '%s'", name);
+        if (required) return graph_verify_fail(cx, op, "requires attribute '%s'", name);
         return BASE_OK;
     }
     for (int i = 0; words[i]; i++)
-        if (verify_word_is(a, words[i])) return BASE_OK;
+        if (graph_verify_word_is(a, words[i])) return BASE_OK;
     char list[200];
     size_t used = 0;
     list[0] = '\0';
@@ -524,10 +524,10 @@ enum base_status verify_op_enum(struct verify_ctx *cx, const struct graph_op *op
         if (w < 0) break;
         used += (size_t)w;
     }
-    return verify_fail(cx, op, "%s%s%s must be one of %s", label, *label ? " " : "", name, list);
+    return graph_verify_fail(cx, op, "%s%s%s must be one of %s", label, *label ? " " : "", name, list);
 }
 
-bool verify_list_unique(int n, const int64_t *v)
+bool graph_verify_list_unique(int n, const int64_t *v)
 {
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
@@ -535,51 +535,51 @@ bool verify_list_unique(int n, const int64_t *v)
     return true;
 }
 
-bool verify_list_sorted(int n, const int64_t *v)
+bool graph_verify_list_sorted(int n, const int64_t *v)
 {
     for (int i = 1; i < n; i++)
         if (v[i - 1] > v[i]) return false;
     return true;
 }
 
-bool verify_list_has(int n, const int64_t *v, int64_t x)
+bool graph_verify_list_has(int n, const int64_t *v, int64_t x)
 {
     for (int i = 0; i < n; i++)
         if (v[i] == x) return true;
     return false;
 }
 
-enum base_status verify_list_in_range(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_list_in_range(struct verify_ctx *cx, const struct graph_op *op,
                                       const char *label, const char *what, int n,
                                       const int64_t *v, int64_t bound)
 {
     for (int i = 0; i < n; i++)
         if (v[i] < 0 || v[i] >= bound)
-            return verify_fail(cx, op, "%s%s%s[%d] = %lld must be in [0, %lld)", label, SEP(label), what, i,
+            return graph_verify_fail(cx, op, "%s%s%s[%d] = %lld must be in [0, %lld)", label, SEP(label), what, i,
                                (long long)v[i], (long long)bound);
     return BASE_OK;
 }
 
-enum base_status verify_list_is_unique(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_list_is_unique(struct verify_ctx *cx, const struct graph_op *op,
                                        const char *label, const char *what, int n,
                                        const int64_t *v)
 {
-    if (verify_list_unique(n, v)) return BASE_OK;
+    if (graph_verify_list_unique(n, v)) return BASE_OK;
     char ls[200];
-    return verify_fail(cx, op, "%s%s%s must be unique, got %s", label, SEP(label), what,
-                       verify_lstr(n, v, ls, sizeof ls));
+    return graph_verify_fail(cx, op, "%s%s%s must be unique, got %s", label, SEP(label), what,
+                       graph_verify_lstr(n, v, ls, sizeof ls));
 }
 
 /* ------------------------------------------------------------------------ */
 /* Regions                                                                   */
 
-const struct graph_block *verify_entry(const struct graph_op *op, int r)
+const struct graph_block *graph_verify_entry(const struct graph_op *op, int r)
 {
     if (r >= op->n_regions || op->regions[r].n_blocks == 0) return NULL;
     return &op->regions[r].blocks[0];
 }
 
-const struct graph_op *verify_term(const struct graph_block *b)
+const struct graph_op *graph_verify_term(const struct graph_block *b)
 {
     if (!b || b->n_ops == 0) return NULL;
     const struct graph_op *t = b->ops[b->n_ops - 1];
@@ -589,19 +589,19 @@ const struct graph_op *verify_term(const struct graph_block *b)
                : NULL;
 }
 
-enum base_status verify_region_shape(struct verify_ctx *cx, const struct graph_op *op, int r,
+enum base_status graph_verify_region_shape(struct verify_ctx *cx, const struct graph_op *op, int r,
                                      const char *rname, int n_args, int n_ret,
                                      const struct graph_block **blk, const struct graph_op **ret)
 {
-    const struct graph_block *b = verify_entry(op, r);
-    if (!b) return verify_fail(cx, op, "%s region must not be empty", rname);
-    const struct graph_op *t = verify_term(b);
-    if (!t) return verify_fail(cx, op, "%s region has no terminator", rname);
+    const struct graph_block *b = graph_verify_entry(op, r);
+    if (!b) return graph_verify_fail(cx, op, "%s region must not be empty", rname);
+    const struct graph_op *t = graph_verify_term(b);
+    if (!t) return graph_verify_fail(cx, op, "%s region has no terminator", rname);
     if (n_args >= 0 && b->n_args != n_args)
-        return verify_fail(cx, op, "%s must take %d argument%s, takes %d", rname, n_args,
+        return graph_verify_fail(cx, op, "%s must take %d argument%s, takes %d", rname, n_args,
                            n_args == 1 ? "" : "s", b->n_args);
     if (n_ret >= 0 && t->n_operands != n_ret)
-        return verify_fail(cx, op, "%s must return %d value%s, returns %d", rname, n_ret,
+        return graph_verify_fail(cx, op, "%s must return %d value%s, returns %d", rname, n_ret,
                            n_ret == 1 ? "" : "s", t->n_operands);
     if (blk) *blk = b;
     if (ret) *ret = t;
@@ -621,7 +621,7 @@ static bool reducer_arg_fits(const struct graph_type *arg, int allowed_rank,
     return k == arg->rank;
 }
 
-enum base_status verify_reducer(struct verify_ctx *cx, const struct graph_op *op, int r,
+enum base_status graph_verify_reducer(struct verify_ctx *cx, const struct graph_op *op, int r,
                                 const char *label, int n, const struct graph_type *const *inputs,
                                 const struct graph_type *const *inits, int allowed_rank,
                                 const int64_t *allowed_dims, const struct graph_type **acc_types)
@@ -630,43 +630,43 @@ enum base_status verify_reducer(struct verify_ctx *cx, const struct graph_op *op
     const struct graph_op *ret;
     char rname[64];
     snprintf(rname, sizeof rname, "%s body", label);
-    VTRY(verify_region_shape(cx, op, r, rname, 2 * n, n, &b, &ret));
+    VTRY(graph_verify_region_shape(cx, op, r, rname, 2 * n, n, &b, &ret));
     char ta[160], tb[160];
     for (int i = 0; i < n; i++) {
         const struct graph_type *acc = ret->operands[i]->type;
         const struct graph_type *a0 = b->args[i].type, *a1 = b->args[n + i].type;
         if (!verify_is_tensor(acc) || !verify_is_tensor(a0) || !verify_is_tensor(a1))
-            return verify_fail(cx, op, "%s body arguments and results must be tensors", label);
-        if (!verify_type_compat(acc, a0))
-            return verify_fail(cx, op,
+            return graph_verify_fail(cx, op, "%s body arguments and results must be tensors", label);
+        if (!graph_verify_type_compat(acc, a0))
+            return graph_verify_fail(cx, op,
                                "%s body argument %d has type %s but the body returns %s there",
-                               label, i, verify_tstr(a0, ta, sizeof ta),
-                               verify_tstr(acc, tb, sizeof tb));
-        if (!verify_shape_compat(acc, a1) || !verify_elem_baseline_equal(acc, a1))
-            return verify_fail(cx, op,
+                               label, i, graph_verify_tstr(a0, ta, sizeof ta),
+                               graph_verify_tstr(acc, tb, sizeof tb));
+        if (!graph_verify_shape_compat(acc, a1) || !graph_verify_elem_baseline_equal(acc, a1))
+            return graph_verify_fail(cx, op,
                                "%s body argument %d has type %s but the body returns %s there",
-                               label, n + i, verify_tstr(a1, ta, sizeof ta),
-                               verify_tstr(acc, tb, sizeof tb));
+                               label, n + i, graph_verify_tstr(a1, ta, sizeof ta),
+                               graph_verify_tstr(acc, tb, sizeof tb));
         if (!reducer_arg_fits(a1, allowed_rank, allowed_dims)) {
             char ds[120];
-            return verify_fail(cx, op,
+            return graph_verify_fail(cx, op,
                                "%s body argument %d has type %s, which does not fit the "
                                "reduced shape %s",
-                               label, n + i, verify_tstr(a1, ta, sizeof ta),
-                               verify_dstr(allowed_rank, allowed_dims, ds, sizeof ds));
+                               label, n + i, graph_verify_tstr(a1, ta, sizeof ta),
+                               graph_verify_dstr(allowed_rank, allowed_dims, ds, sizeof ds));
         }
-        if (inputs && inputs[i] && !verify_promotable(inputs[i], acc))
-            return verify_fail(cx, op,
+        if (inputs && inputs[i] && !graph_verify_promotable(inputs[i], acc))
+            return graph_verify_fail(cx, op,
                                "%s input %d of type %s is not promotable to the body's element "
                                "type (%s)",
-                               label, i, verify_tstr(inputs[i], ta, sizeof ta),
-                               verify_tstr(acc, tb, sizeof tb));
-        if (inits && inits[i] && !verify_promotable(inits[i], acc))
-            return verify_fail(cx, op,
+                               label, i, graph_verify_tstr(inputs[i], ta, sizeof ta),
+                               graph_verify_tstr(acc, tb, sizeof tb));
+        if (inits && inits[i] && !graph_verify_promotable(inits[i], acc))
+            return graph_verify_fail(cx, op,
                                "%s init value %d of type %s is not promotable to the body's "
                                "element type (%s)",
-                               label, i, verify_tstr(inits[i], ta, sizeof ta),
-                               verify_tstr(acc, tb, sizeof tb));
+                               label, i, graph_verify_tstr(inits[i], ta, sizeof ta),
+                               graph_verify_tstr(acc, tb, sizeof tb));
         if (acc_types) acc_types[i] = acc;
     }
     return BASE_OK;
@@ -694,7 +694,7 @@ static int func_sort_cmp(const void *pa, const void *pb)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
-const struct graph_op *verify_find_func(const struct verify_ctx *cx, const char *name, size_t len)
+const struct graph_op *graph_verify_find_func(const struct verify_ctx *cx, const char *name, size_t len)
 {
     int lo = 0, hi = cx->n_funcs - 1;
     while (lo <= hi) {
@@ -707,7 +707,7 @@ const struct graph_op *verify_find_func(const struct verify_ctx *cx, const char 
     return NULL;
 }
 
-const struct graph_attr *verify_func_types(const struct graph_op *func, const char *which)
+const struct graph_attr *graph_verify_func_types(const struct graph_op *func, const char *which)
 {
     const struct graph_attr *ft = graph_op_attr(func, "function_type");
     if (!ft) return NULL;
@@ -732,13 +732,13 @@ static enum base_status build_symbols(struct verify_ctx *cx)
     for (int i = 0; i < body->n_ops; i++) {
         const struct graph_op *op = body->ops[i];
         if (op->kind != GRAPH_OP_FUNC) continue;
-        if (!graph_func_name(op)) return verify_fail(cx, op, "requires a 'sym_name' string attribute");
+        if (!graph_func_name(op)) return graph_verify_fail(cx, op, "requires a 'sym_name' string attribute");
         cx->funcs[cx->n_funcs++] = op;
     }
     qsort(cx->funcs, (size_t)cx->n_funcs, sizeof *cx->funcs, func_sort_cmp);
     for (int i = 1; i < cx->n_funcs; i++)
         if (strcmp(graph_func_name(cx->funcs[i - 1]), graph_func_name(cx->funcs[i])) == 0)
-            return verify_fail(cx, cx->funcs[i], "redefinition of symbol @%s",
+            return graph_verify_fail(cx, cx->funcs[i], "redefinition of symbol @%s",
                                graph_func_name(cx->funcs[i]));
     return BASE_OK;
 }
@@ -752,25 +752,25 @@ static enum base_status dispatch(struct verify_ctx *cx, const struct graph_op *o
     case GRAPH_CAT_UNARY:
     case GRAPH_CAT_BINARY:
     case GRAPH_CAT_TERNARY:
-        return verify_elementwise(cx, op);
+        return graph_verify_elementwise(cx, op);
     case GRAPH_CAT_SHAPE:
         switch (op->kind) {
         case GRAPH_OP_GATHER:
         case GRAPH_OP_DYNAMIC_GATHER:
         case GRAPH_OP_SCATTER:
         case GRAPH_OP_TORCH_INDEX_SELECT:
-            return verify_gather_op(cx, op);
+            return graph_verify_gather_op(cx, op);
         case GRAPH_OP_SORT:
-            return verify_reduce_op(cx, op);
+            return graph_verify_reduce_op(cx, op);
         default:
-            return verify_shape_op(cx, op);
+            return graph_verify_shape_op(cx, op);
         }
     case GRAPH_CAT_REDUCE:
-        return verify_reduce_op(cx, op);
+        return graph_verify_reduce_op(cx, op);
     case GRAPH_CAT_LINALG:
-        return verify_linalg_op(cx, op);
+        return graph_verify_linalg_op(cx, op);
     case GRAPH_CAT_COLLECTIVE:
-        return verify_collective_op(cx, op);
+        return graph_verify_collective_op(cx, op);
     case GRAPH_CAT_QUANT:
     case GRAPH_CAT_CONTROL:
     case GRAPH_CAT_CHECK:
@@ -782,9 +782,9 @@ static enum base_status dispatch(struct verify_ctx *cx, const struct graph_op *o
         case GRAPH_OP_SDY_RETURN:
         case GRAPH_OP_AFTER_ALL:
         case GRAPH_OP_CREATE_TOKEN:
-            return verify_collective_op(cx, op);
+            return graph_verify_collective_op(cx, op);
         default:
-            return verify_control_op(cx, op);
+            return graph_verify_control_op(cx, op);
         }
     }
     return BASE_OK;
@@ -818,23 +818,23 @@ static enum base_status walk_regions(struct verify_ctx *cx, const struct graph_o
     for (int r = 0; r < op->n_regions; r++) {
         const struct graph_region *reg = &op->regions[r];
         if (reg->n_blocks > 1 && op->kind != GRAPH_OP_UNKNOWN)
-            return verify_fail(cx, op, "region #%d must have a single block, has %d", r,
+            return graph_verify_fail(cx, op, "region #%d must have a single block, has %d", r,
                                reg->n_blocks);
         for (int bi = 0; bi < reg->n_blocks; bi++) {
             const struct graph_block *b = &reg->blocks[bi];
             for (int i = 0; i < b->n_ops; i++) {
                 const struct graph_op *inner = b->ops[i];
                 if (is_terminator(inner->kind) && i != b->n_ops - 1)
-                    return verify_fail(cx, inner, "must be the last operation of its block");
+                    return graph_verify_fail(cx, inner, "must be the last operation of its block");
                 VTRY(walk_op(cx, inner, depth + 1));
             }
             if (want == GRAPH_OP_UNKNOWN) continue;
             const struct graph_op *t = b->n_ops ? b->ops[b->n_ops - 1] : NULL;
             if (!t || !is_terminator(t->kind))
-                return verify_fail(cx, op, "region #%d must end with %s", r,
+                return graph_verify_fail(cx, op, "region #%d must end with %s", r,
                                    graph_op_kind_name(want));
             if (t->kind != want)
-                return verify_fail(cx, t, "cannot terminate a region of %s (expected %s)",
+                return graph_verify_fail(cx, t, "cannot terminate a region of %s (expected %s)",
                                    op->name, graph_op_kind_name(want));
         }
     }
@@ -854,39 +854,39 @@ static enum base_status quant_type(struct verify_ctx *cx, const struct graph_op 
     const struct graph_quant *q = t->kind == GRAPH_TYPE_TENSOR ? t->quant : NULL;
     if (!q) return BASE_OK;
     char ts[160];
-    verify_tstr(t, ts, sizeof ts);
+    graph_verify_tstr(t, ts, sizeof ts);
     if (!base_dtype_is_int(q->storage))
-        return verify_fail(cx, op, "%s %d (%s): the storage type must be an integer type", what, idx, ts);
+        return graph_verify_fail(cx, op, "%s %d (%s): the storage type must be an integer type", what, idx, ts);
     if (!base_dtype_is_float(q->expressed))
-        return verify_fail(cx, op, "%s %d (%s): the expressed type must be a floating-point type", what,
+        return graph_verify_fail(cx, op, "%s %d (%s): the expressed type must be a floating-point type", what,
                            idx, ts);
     int64_t lo = base_int_min(q->storage);
     uint64_t hi = base_int_max(q->storage);
     if (q->storage_min < lo || q->storage_max < 0 || (uint64_t)q->storage_max > hi ||
         q->storage_min >= q->storage_max)
-        return verify_fail(cx, op, "%s %d (%s): (C3) needs min(%s) <= storage_min %lld < storage_max %lld <= max(%s)",
+        return graph_verify_fail(cx, op, "%s %d (%s): (C3) needs min(%s) <= storage_min %lld < storage_max %lld <= max(%s)",
                            what, idx, ts, base_dtype_name(q->storage), (long long)q->storage_min,
                            (long long)q->storage_max, base_dtype_name(q->storage));
     if (q->n_scales < 1 || (q->quant_dim < 0 && q->n_scales != 1))
-        return verify_fail(cx, op, "%s %d (%s): (C10) a per-tensor quantized type needs one scale", what,
+        return graph_verify_fail(cx, op, "%s %d (%s): (C10) a per-tensor quantized type needs one scale", what,
                            idx, ts);
     for (int i = 0; i < q->n_scales; i++) {
         double sc = q->scales[i];
         if (!(sc > 0) || !isfinite(sc))
-            return verify_fail(cx, op, "%s %d (%s): (C5)/(C6) scale %d = %g must be positive and finite",
+            return graph_verify_fail(cx, op, "%s %d (%s): (C5)/(C6) scale %d = %g must be positive and finite",
                                what, idx, ts, i, sc);
         if (q->zero_points[i] < q->storage_min || q->zero_points[i] > q->storage_max)
-            return verify_fail(cx, op, "%s %d (%s): (C7) zero point %lld is outside [%lld, %lld]", what,
+            return graph_verify_fail(cx, op, "%s %d (%s): (C7) zero point %lld is outside [%lld, %lld]", what,
                                idx, ts, (long long)q->zero_points[i], (long long)q->storage_min,
                                (long long)q->storage_max);
     }
     if (q->quant_dim >= 0 && t->rank >= 0) {
         if (q->quant_dim >= t->rank)
-            return verify_fail(cx, op, "%s %d (%s): (C12) quantization dimension %d must be < rank %d",
+            return graph_verify_fail(cx, op, "%s %d (%s): (C12) quantization dimension %d must be < rank %d",
                                what, idx, ts, q->quant_dim, t->rank);
         int64_t d = t->dims[q->quant_dim];
         if (d != GRAPH_DYN && d != q->n_scales)
-            return verify_fail(cx, op, "%s %d (%s): (C13) dim %d has size %lld but there are %d scales",
+            return graph_verify_fail(cx, op, "%s %d (%s): (C13) dim %d has size %lld but there are %d scales",
                                what, idx, ts, q->quant_dim, (long long)d, q->n_scales);
     }
     return BASE_OK;
@@ -896,9 +896,9 @@ static enum base_status walk_op(struct verify_ctx *cx, const struct graph_op *op
 {
     for (int i = 0; i < op->n_operands; i++)
         if (!op->operands[i] || !op->operands[i]->type)
-            return verify_fail(cx, op, "operand %d has no type", i);
+            return graph_verify_fail(cx, op, "operand %d has no type", i);
     for (int i = 0; i < op->n_results; i++) {
-        if (!op->results[i].type) return verify_fail(cx, op, "result %d has no type", i);
+        if (!op->results[i].type) return graph_verify_fail(cx, op, "result %d has no type", i);
         VTRY(quant_type(cx, op, "result", i, op->results[i].type, 0));
     }
     for (int r = 0; r < op->n_regions; r++)
@@ -922,7 +922,7 @@ enum base_status graph_verify(const struct graph_module *m, struct base_diag *di
     for (int i = 0; st == BASE_OK && i < m->body.n_ops; i++) {
         const struct graph_op *op = m->body.ops[i];
         if (is_terminator(op->kind)) {
-            st = verify_fail(&cx, op, "cannot appear at module level");
+            st = graph_verify_fail(&cx, op, "cannot appear at module level");
             break;
         }
         cx.func = op->kind == GRAPH_OP_FUNC ? op : NULL;

@@ -41,15 +41,15 @@ static enum base_status replica_groups(struct verify_ctx *cx, const struct graph
 {
     const int64_t *v;
     int64_t rows, cols;
-    VTRY(verify_op_matrix(cx, op, "replica_groups", &v, &rows, &cols));
+    VTRY(graph_verify_op_matrix(cx, op, "replica_groups", &v, &rows, &cols));
     *group_size = GRAPH_DYN;
     if (rows < 0) {
-        if (required) return verify_fail(cx, op, "requires a 2-dimensional 'replica_groups' attribute");
+        if (required) return graph_verify_fail(cx, op, "requires a 2-dimensional 'replica_groups' attribute");
         return BASE_OK;
     }
     *group_size = cols;
     if (use_global_ids(op) && rows * cols == 0)
-        return verify_fail(cx, op, "replica_groups cannot be empty with use_global_device_ids");
+        return graph_verify_fail(cx, op, "replica_groups cannot be empty with use_global_device_ids");
     if (!v) return BASE_OK;
     int64_t n = rows * cols;
     int64_t *s = malloc((size_t)(n ? n : 1) * sizeof *s);
@@ -60,7 +60,7 @@ static enum base_status replica_groups(struct verify_ctx *cx, const struct graph
     for (int64_t i = 0; i < n; i++) {
         if (v[i] == -1 && allow_padding) continue;
         if (v[i] < 0) {
-            st = verify_fail(cx, op, "%s replica id %lld must be >= 0", c_range, (long long)v[i]);
+            st = graph_verify_fail(cx, op, "%s replica id %lld must be >= 0", c_range, (long long)v[i]);
             break;
         }
         s[m++] = v[i];
@@ -69,10 +69,10 @@ static enum base_status replica_groups(struct verify_ctx *cx, const struct graph
         qsort(s, (size_t)m, sizeof *s, cmp_i64);
         for (int64_t i = 0; i < m && st == BASE_OK; i++) {
             if (i > 0 && s[i] == s[i - 1])
-                st = verify_fail(cx, op, "%s replica id %lld appears more than once in replica_groups",
+                st = graph_verify_fail(cx, op, "%s replica id %lld appears more than once in replica_groups",
                                  c_unique, (long long)s[i]);
             else if (cover && s[i] != i)
-                st = verify_fail(cx, op, "%s replica id %lld is missing from replica_groups (ids must cover [0, %lld))",
+                st = graph_verify_fail(cx, op, "%s replica id %lld is missing from replica_groups (ids must cover [0, %lld))",
                                  c_range, (long long)i, (long long)m);
         }
     }
@@ -92,25 +92,25 @@ static enum base_status global_ids_need_channel(struct verify_ctx *cx, const str
                                                 const char *label)
 {
     if (use_global_ids(op) && channel_id(op, NULL) <= 0)
-        return verify_fail(cx, op, "%s use_global_device_ids needs a channel_id > 0", label);
+        return graph_verify_fail(cx, op, "%s use_global_device_ids needs a channel_id > 0", label);
     return BASE_OK;
 }
 
 static enum base_status all_gather(struct verify_ctx *cx, const struct graph_op *op)
 {
     int n = op->n_operands;
-    VTRY(verify_counts(cx, op, 1, -1, n, n, 0));
+    VTRY(graph_verify_counts(cx, op, 1, -1, n, n, 0));
     int64_t dim, gs;
-    VTRY(verify_op_int(cx, op, "all_gather_dim", NULL, &dim));
+    VTRY(graph_verify_op_int(cx, op, "all_gather_dim", NULL, &dim));
     VTRY(replica_groups(cx, op, "(C2)", "(C4)", false, true, true, &gs));
     VTRY(global_ids_need_channel(cx, op, "(C5)"));
     for (int i = 0; i < n; i++) {
         const struct graph_type *in = verify_in(op, i), *out = verify_out(op, i);
-        VTRY(verify_need_tensor(cx, op, "(I1) operand", in));
-        VTRY(verify_same_elem(cx, op, "(C6)", "operand", in, "result", out));
+        VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in));
+        VTRY(graph_verify_same_elem(cx, op, "(C6)", "operand", in, "result", out));
         if (in->rank < 0) continue;
         if (dim < 0 || dim >= in->rank)
-            return verify_fail(cx, op, "(C1) all_gather_dim %lld must be in [0, %d)", (long long)dim,
+            return graph_verify_fail(cx, op, "(C1) all_gather_dim %lld must be in [0, %d)", (long long)dim,
                                in->rank);
         int64_t dims[R];
         memcpy(dims, in->dims, (size_t)in->rank * sizeof *dims);
@@ -120,13 +120,13 @@ static enum base_status all_gather(struct verify_ctx *cx, const struct graph_op 
         if (!groups_exact(op) && want != GRAPH_DYN && out->rank == in->rank &&
             out->dims[dim] != GRAPH_DYN) {
             if (want == 0 ? out->dims[dim] != 0 : out->dims[dim] % want != 0)
-                return verify_fail(cx, op, "(C6) result dim %lld has size %lld, not a multiple of %lld x %lld (the replica group size)",
+                return graph_verify_fail(cx, op, "(C6) result dim %lld has size %lld, not a multiple of %lld x %lld (the replica group size)",
                                    (long long)dim, (long long)out->dims[dim],
                                    (long long)in->dims[dim], (long long)gs);
             want = out->dims[dim];
         }
         dims[dim] = want;
-        VTRY(verify_result_dims(cx, op, "(C6)", "result", out, in->rank, dims));
+        VTRY(graph_verify_result_dims(cx, op, "(C6)", "result", out, in->rank, dims));
     }
     return BASE_OK;
 }
@@ -135,26 +135,26 @@ static enum base_status all_gather(struct verify_ctx *cx, const struct graph_op 
 static enum base_status all_reduce(struct verify_ctx *cx, const struct graph_op *op)
 {
     int n = op->n_operands;
-    VTRY(verify_counts(cx, op, 1, -1, n, n, 1));
+    VTRY(graph_verify_counts(cx, op, 1, -1, n, n, 1));
     int64_t gs;
     VTRY(replica_groups(cx, op, "(C1)", "(C3)", true, true, false, &gs));
     VTRY(global_ids_need_channel(cx, op, "(C4)"));
     const struct graph_type *in0 = verify_in(op, 0), *acc[1];
-    VTRY(verify_need_tensor(cx, op, "(I1) operand", in0));
-    VTRY(verify_reducer(cx, op, 0, "(C5) computation", 1, &in0, NULL, 0, NULL, acc));
+    VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in0));
+    VTRY(graph_verify_reducer(cx, op, 0, "(C5) computation", 1, &in0, NULL, 0, NULL, acc));
     for (int i = 0; i < n; i++) {
         const struct graph_type *in = verify_in(op, i), *out = verify_out(op, i);
-        VTRY(verify_need_tensor(cx, op, "(I1) operand", in));
-        if (!verify_promotable(in, acc[0])) {
+        VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in));
+        if (!graph_verify_promotable(in, acc[0])) {
             char ta[160], tb[160];
-            return verify_fail(cx, op, "(C5) operand %d of type %s is not promotable to the computation's %s",
-                               i, verify_tstr(in, ta, sizeof ta), verify_tstr(acc[0], tb, sizeof tb));
+            return graph_verify_fail(cx, op, "(C5) operand %d of type %s is not promotable to the computation's %s",
+                               i, graph_verify_tstr(in, ta, sizeof ta), graph_verify_tstr(acc[0], tb, sizeof tb));
         }
-        VTRY(verify_same_shape(cx, op, "(C6)", "operand", in, "result", out));
-        if (!verify_elem_baseline_equal(out, acc[0])) {
+        VTRY(graph_verify_same_shape(cx, op, "(C6)", "operand", in, "result", out));
+        if (!graph_verify_elem_baseline_equal(out, acc[0])) {
             char ta[160], tb[160];
-            return verify_fail(cx, op, "(C7) result %d has type %s but the computation computes %s", i,
-                               verify_tstr(out, ta, sizeof ta), verify_tstr(acc[0], tb, sizeof tb));
+            return graph_verify_fail(cx, op, "(C7) result %d has type %s but the computation computes %s", i,
+                               graph_verify_tstr(out, ta, sizeof ta), graph_verify_tstr(acc[0], tb, sizeof tb));
         }
     }
     return BASE_OK;
@@ -163,29 +163,29 @@ static enum base_status all_reduce(struct verify_ctx *cx, const struct graph_op 
 static enum base_status all_to_all(struct verify_ctx *cx, const struct graph_op *op)
 {
     int n = op->n_operands;
-    VTRY(verify_counts(cx, op, 1, -1, n, n, 0));
+    VTRY(graph_verify_counts(cx, op, 1, -1, n, n, 0));
     int64_t sd, cd, sc, gs;
-    VTRY(verify_op_int(cx, op, "split_dimension", NULL, &sd));
-    VTRY(verify_op_int(cx, op, "concat_dimension", NULL, &cd));
-    VTRY(verify_op_int(cx, op, "split_count", NULL, &sc));
-    if (sc <= 0) return verify_fail(cx, op, "(C4) split_count = %lld must be > 0", (long long)sc);
+    VTRY(graph_verify_op_int(cx, op, "split_dimension", NULL, &sd));
+    VTRY(graph_verify_op_int(cx, op, "concat_dimension", NULL, &cd));
+    VTRY(graph_verify_op_int(cx, op, "split_count", NULL, &sc));
+    if (sc <= 0) return graph_verify_fail(cx, op, "(C4) split_count = %lld must be > 0", (long long)sc);
     VTRY(replica_groups(cx, op, "(C5)", "(C7)", false, true, true, &gs));
     if (gs != GRAPH_DYN && gs != sc)
-        return verify_fail(cx, op, "(C8) replica groups have size %lld but split_count is %lld",
+        return graph_verify_fail(cx, op, "(C8) replica groups have size %lld but split_count is %lld",
                            (long long)gs, (long long)sc);
     for (int i = 0; i < n; i++) {
         const struct graph_type *in = verify_in(op, i), *out = verify_out(op, i);
-        VTRY(verify_need_tensor(cx, op, "(I1) operand", in));
-        VTRY(verify_same_elem(cx, op, "(C9)", "operand", in, "result", out));
+        VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in));
+        VTRY(graph_verify_same_elem(cx, op, "(C9)", "operand", in, "result", out));
         if (in->rank < 0) continue;
         if (sd < 0 || sd >= in->rank)
-            return verify_fail(cx, op, "(C1) split_dimension %lld must be in [0, %d)", (long long)sd,
+            return graph_verify_fail(cx, op, "(C1) split_dimension %lld must be in [0, %d)", (long long)sd,
                                in->rank);
         if (cd < 0 || cd >= in->rank)
-            return verify_fail(cx, op, "(C3) concat_dimension %lld must be in [0, %d)", (long long)cd,
+            return graph_verify_fail(cx, op, "(C3) concat_dimension %lld must be in [0, %d)", (long long)cd,
                                in->rank);
         if (in->dims[sd] != GRAPH_DYN && in->dims[sd] % sc != 0)
-            return verify_fail(cx, op, "(C2) split dimension %lld has size %lld, not a multiple of split_count %lld",
+            return graph_verify_fail(cx, op, "(C2) split dimension %lld has size %lld, not a multiple of split_count %lld",
                                (long long)sd, (long long)in->dims[sd], (long long)sc);
         int64_t dims[R];
         memcpy(dims, in->dims, (size_t)in->rank * sizeof *dims);
@@ -193,7 +193,7 @@ static enum base_status all_to_all(struct verify_ctx *cx, const struct graph_op 
             if (dims[sd] != GRAPH_DYN) dims[sd] /= sc;
             if (dims[cd] != GRAPH_DYN) dims[cd] *= sc;
         }
-        VTRY(verify_result_dims(cx, op, "(C9)", "result", out, in->rank, dims));
+        VTRY(graph_verify_result_dims(cx, op, "(C9)", "result", out, in->rank, dims));
     }
     return BASE_OK;
 }
@@ -204,20 +204,20 @@ static enum base_status collective_broadcast(struct verify_ctx *cx, const struct
 {
     bool dyn_root = graph_op_attr(op, "has_dynamic_root") != NULL;
     int n = op->n_operands - (dyn_root ? 1 : 0);
-    VTRY(verify_counts(cx, op, dyn_root ? 2 : 1, -1, n, n, 0));
+    VTRY(graph_verify_counts(cx, op, dyn_root ? 2 : 1, -1, n, n, 0));
     int64_t gs;
     VTRY(replica_groups(cx, op, "(C1)", "(C2)", false, false, true, &gs));
     for (int i = 0; i < n; i++) {
-        VTRY(verify_need_tensor(cx, op, "(I1) operand", verify_in(op, i)));
-        VTRY(verify_same_type(cx, op, "(C3)", "operand", verify_in(op, i), "result",
+        VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", verify_in(op, i)));
+        VTRY(graph_verify_same_type(cx, op, "(C3)", "operand", verify_in(op, i), "result",
                               verify_out(op, i)));
     }
     if (!dyn_root) return BASE_OK;
     const struct graph_type *root = verify_in(op, n);
-    VTRY(verify_need_class(cx, op, "root", root, VC_INT));
-    VTRY(verify_need_rank(cx, op, "root", root, 1));
+    VTRY(graph_verify_need_class(cx, op, "root", root, VC_INT));
+    VTRY(graph_verify_need_rank(cx, op, "root", root, 1));
     if (root->rank == 1 && root->dims[0] != GRAPH_DYN && root->dims[0] != n)
-        return verify_fail(cx, op, "root has %lld elements but there are %d data operands",
+        return graph_verify_fail(cx, op, "root has %lld elements but there are %d data operands",
                            (long long)root->dims[0], n);
     return BASE_OK;
 }
@@ -225,22 +225,22 @@ static enum base_status collective_broadcast(struct verify_ctx *cx, const struct
 static enum base_status collective_permute(struct verify_ctx *cx, const struct graph_op *op)
 {
     int n = op->n_operands;
-    VTRY(verify_counts(cx, op, 1, -1, n, n, 0));
+    VTRY(graph_verify_counts(cx, op, 1, -1, n, n, 0));
     for (int i = 0; i < n; i++) {
-        VTRY(verify_need_tensor(cx, op, "(I1) operand", verify_in(op, i)));
-        VTRY(verify_same_type(cx, op, "(C5)", "operand", verify_in(op, i), "result",
+        VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", verify_in(op, i)));
+        VTRY(graph_verify_same_type(cx, op, "(C5)", "operand", verify_in(op, i), "result",
                               verify_out(op, i)));
     }
     const int64_t *v;
     int64_t rows, cols;
-    VTRY(verify_op_matrix(cx, op, "source_target_pairs", &v, &rows, &cols));
-    if (rows < 0) return verify_fail(cx, op, "requires a 'source_target_pairs' attribute");
+    VTRY(graph_verify_op_matrix(cx, op, "source_target_pairs", &v, &rows, &cols));
+    if (rows < 0) return graph_verify_fail(cx, op, "requires a 'source_target_pairs' attribute");
     if (cols != 2)
-        return verify_fail(cx, op, "(C1) source_target_pairs must have 2 columns, got %lld", (long long)cols);
+        return graph_verify_fail(cx, op, "(C1) source_target_pairs must have 2 columns, got %lld", (long long)cols);
     if (!v) return BASE_OK;
     for (int64_t i = 0; i < rows; i++)
         if (v[2 * i] < 0 || v[2 * i + 1] < 0)
-            return verify_fail(cx, op, "(C4) source_target_pairs[%lld] = [%lld, %lld] must be >= 0",
+            return graph_verify_fail(cx, op, "(C4) source_target_pairs[%lld] = [%lld, %lld] must be >= 0",
                                (long long)i, (long long)v[2 * i], (long long)v[2 * i + 1]);
     /* uniqueness of each column, by sorting a copy (n log n for large meshes) */
     int64_t *col = malloc((size_t)(rows ? rows : 1) * sizeof *col);
@@ -252,7 +252,7 @@ static enum base_status collective_permute(struct verify_ctx *cx, const struct g
         qsort(col, (size_t)rows, sizeof *col, cmp_i64);
         for (int64_t i = 1; i < rows && st == BASE_OK; i++)
             if (col[i] == col[i - 1])
-                st = verify_fail(cx, op, "%s %s %lld appears more than once", c ? "(C3)" : "(C2)",
+                st = graph_verify_fail(cx, op, "%s %s %lld appears more than once", c ? "(C3)" : "(C2)",
                                  c ? "target" : "source", (long long)col[i]);
     }
     free(col);
@@ -261,28 +261,28 @@ static enum base_status collective_permute(struct verify_ctx *cx, const struct g
 
 static enum base_status reduce_scatter(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 1, 1, 1));
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 1));
     const struct graph_type *in = verify_in(op, 0), *out = verify_out(op, 0), *acc[1];
-    VTRY(verify_need_tensor(cx, op, "(I1) operand", in));
+    VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in));
     int64_t sd, gs;
-    VTRY(verify_op_int(cx, op, "scatter_dimension", NULL, &sd));
+    VTRY(graph_verify_op_int(cx, op, "scatter_dimension", NULL, &sd));
     VTRY(replica_groups(cx, op, "(C3)", "(C5)", false, true, true, &gs));
     VTRY(global_ids_need_channel(cx, op, "(C6)"));
-    VTRY(verify_reducer(cx, op, 0, "(C7) computation", 1, &in, NULL, 0, NULL, acc));
-    if (!verify_elem_baseline_equal(out, acc[0])) {
+    VTRY(graph_verify_reducer(cx, op, 0, "(C7) computation", 1, &in, NULL, 0, NULL, acc));
+    if (!graph_verify_elem_baseline_equal(out, acc[0])) {
         char ta[160], tb[160];
-        return verify_fail(cx, op, "(C9) result has type %s but the computation computes %s",
-                           verify_tstr(out, ta, sizeof ta), verify_tstr(acc[0], tb, sizeof tb));
+        return graph_verify_fail(cx, op, "(C9) result has type %s but the computation computes %s",
+                           graph_verify_tstr(out, ta, sizeof ta), graph_verify_tstr(acc[0], tb, sizeof tb));
     }
     if (in->rank < 0) return BASE_OK;
     if (sd < 0 || sd >= in->rank)
-        return verify_fail(cx, op, "(C2) scatter_dimension %lld must be in [0, %d)", (long long)sd,
+        return graph_verify_fail(cx, op, "(C2) scatter_dimension %lld must be in [0, %d)", (long long)sd,
                            in->rank);
     int64_t dims[R];
     memcpy(dims, in->dims, (size_t)in->rank * sizeof *dims);
     if (dims[sd] != GRAPH_DYN && gs != GRAPH_DYN && gs > 0) {
         if (dims[sd] % gs != 0)
-            return verify_fail(cx, op, "(C1) scatter dimension %lld has size %lld, not a multiple of the group size %lld",
+            return graph_verify_fail(cx, op, "(C1) scatter dimension %lld has size %lld, not a multiple of the group size %lld",
                                (long long)sd, (long long)dims[sd], (long long)gs);
         int64_t want = dims[sd] / gs;
         /* groups spanning the partitions too: a further split by num_partitions */
@@ -293,7 +293,7 @@ static enum base_status reduce_scatter(struct verify_ctx *cx, const struct graph
     } else {
         dims[sd] = GRAPH_DYN;
     }
-    return verify_result_dims(cx, op, "(C8)", "result", out, in->rank, dims);
+    return graph_verify_result_dims(cx, op, "(C8)", "result", out, in->rank, dims);
 }
 
 static enum base_status need_token(struct verify_ctx *cx, const struct graph_op *op,
@@ -301,18 +301,18 @@ static enum base_status need_token(struct verify_ctx *cx, const struct graph_op 
 {
     if (t && t->kind == GRAPH_TYPE_TOKEN) return BASE_OK;
     char ts[160];
-    return verify_fail(cx, op, "%s must be a !stablehlo.token, got %s", what,
-                       verify_tstr(t, ts, sizeof ts));
+    return graph_verify_fail(cx, op, "%s must be a !stablehlo.token, got %s", what,
+                       graph_verify_tstr(t, ts, sizeof ts));
 }
 
 static enum base_status scalar_ui32(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 0, 0, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 0, 0, 1, 1, 0));
     const struct graph_type *t = verify_out(op, 0);
     if (verify_is_tensor(t) && !t->quant && t->elem == BASE_DT_UI32 && t->rank <= 0) return BASE_OK;
     char ts[160];
-    return verify_fail(cx, op, "result must be a 0-dimensional tensor of ui32, got %s",
-                       verify_tstr(t, ts, sizeof ts));
+    return graph_verify_fail(cx, op, "result must be a 0-dimensional tensor of ui32, got %s",
+                       graph_verify_tstr(t, ts, sizeof ts));
 }
 
 /* recv, infeed: tensors then a token. */
@@ -321,26 +321,26 @@ static enum base_status payload_then_token(struct verify_ctx *cx, const struct g
                                            const char *c_token)
 {
     VTRY(need_token(cx, op, "(I1) token", verify_in(op, 0)));
-    if (op->n_results < 1) return verify_fail(cx, op, "%s needs at least one result", c_count);
+    if (op->n_results < 1) return graph_verify_fail(cx, op, "%s needs at least one result", c_count);
     for (int i = 0; i + 1 < op->n_results; i++)
-        VTRY(verify_need_tensor(cx, op, c_tensors, verify_out(op, i)));
+        VTRY(graph_verify_need_tensor(cx, op, c_tensors, verify_out(op, i)));
     return need_token(cx, op, c_token, verify_out(op, op->n_results - 1));
 }
 
 static enum base_status send_recv(struct verify_ctx *cx, const struct graph_op *op, bool send)
 {
     if (send) {
-        VTRY(verify_counts(cx, op, 1, -1, 1, 1, 0));
+        VTRY(graph_verify_counts(cx, op, 1, -1, 1, 1, 0));
         for (int i = 0; i + 1 < op->n_operands; i++)
-            VTRY(verify_need_tensor(cx, op, "(I1) input", verify_in(op, i)));
+            VTRY(graph_verify_need_tensor(cx, op, "(I1) input", verify_in(op, i)));
         VTRY(need_token(cx, op, "(I2) token", verify_in(op, op->n_operands - 1)));
         VTRY(need_token(cx, op, "result", verify_out(op, 0)));
     } else {
-        VTRY(verify_counts(cx, op, 1, 1, 1, -1, 0));
+        VTRY(graph_verify_counts(cx, op, 1, 1, 1, -1, 0));
         VTRY(payload_then_token(cx, op, "(C2)", "(C3) payload result", "(C4) last result"));
     }
     bool host;
-    VTRY(verify_op_bool(cx, op, "is_host_transfer", false, &host));
+    VTRY(graph_verify_op_bool(cx, op, "is_host_transfer", false, &host));
     int64_t type;
     channel_id(op, &type);
     if (!graph_op_attr(op, "channel_handle") || type == 0) return BASE_OK;
@@ -348,7 +348,7 @@ static enum base_status send_recv(struct verify_ctx *cx, const struct graph_op *
     static const char *const names[] = {"INVALID", "DEVICE_TO_DEVICE", "DEVICE_TO_HOST",
                                         "HOST_TO_DEVICE"};
     if (type != want)
-        return verify_fail(cx, op, "(C1) channel type must be %s when is_host_transfer is %s, got %lld",
+        return graph_verify_fail(cx, op, "(C1) channel type must be %s when is_host_transfer is %s, got %lld",
                            names[want], host ? "true" : "false", (long long)type);
     return BASE_OK;
 }
@@ -365,7 +365,7 @@ static const struct graph_op *find_mesh(struct verify_ctx *cx, const char *name,
         const struct graph_op *op = cx->m->body.ops[i];
         if (op->kind != GRAPH_OP_SDY_MESH) continue;
         size_t l;
-        const char *n = verify_attr_word(graph_op_attr(op, "sym_name"), &l);
+        const char *n = graph_verify_attr_word(graph_op_attr(op, "sym_name"), &l);
         if (n && l == len && memcmp(n, name, len) == 0) {
             cx->mesh = op;
             cx->mesh_name = n;
@@ -394,7 +394,7 @@ static int64_t axis_size(const struct graph_attr *mesh, const char *name, size_t
     for (int i = 0; axes && axes->kind == GRAPH_ATTR_ARRAY && i < axes->u.array.n; i++) {
         const struct graph_attr *ax = axes->u.array.items[i];
         size_t l;
-        const char *n = verify_attr_word(graph_dict_get(ax, "name"), &l);
+        const char *n = graph_verify_attr_word(graph_dict_get(ax, "name"), &l);
         int64_t s;
         if (n && l == len && memcmp(n, name, len) == 0 &&
             graph_attr_as_i64(graph_dict_get(ax, "size"), &s))
@@ -405,28 +405,28 @@ static int64_t axis_size(const struct graph_attr *mesh, const char *name, size_t
 
 static enum base_status sdy_mesh(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 0, 0, 0, 0, 0));
+    VTRY(graph_verify_counts(cx, op, 0, 0, 0, 0, 0));
     const struct graph_attr *mesh = graph_op_attr(op, "mesh");
     if (!mesh || mesh->kind != GRAPH_ATTR_DICT)
-        return verify_fail(cx, op, "requires a 'mesh' attribute");
+        return graph_verify_fail(cx, op, "requires a 'mesh' attribute");
     const struct graph_attr *axes = graph_dict_get(mesh, "axes");
     int n = axes && axes->kind == GRAPH_ATTR_ARRAY ? axes->u.array.n : 0;
     int64_t total = 1;
     for (int i = 0; i < n; i++) {
         const struct graph_attr *ax = axes->u.array.items[i];
         size_t l;
-        const char *name = verify_attr_word(graph_dict_get(ax, "name"), &l);
+        const char *name = graph_verify_attr_word(graph_dict_get(ax, "name"), &l);
         int64_t s;
         if (!name || !graph_attr_as_i64(graph_dict_get(ax, "size"), &s))
-            return verify_fail(cx, op, "mesh axis %d needs a name and a size", i);
+            return graph_verify_fail(cx, op, "mesh axis %d needs a name and a size", i);
         if (s <= 0)
-            return verify_fail(cx, op, "mesh axis \"%.*s\" has size %lld, must be > 0", (int)l, name,
+            return graph_verify_fail(cx, op, "mesh axis \"%.*s\" has size %lld, must be > 0", (int)l, name,
                                (long long)s);
         for (int j = 0; j < i; j++) {
             size_t l2;
-            const char *n2 = verify_attr_word(graph_dict_get(axes->u.array.items[j], "name"), &l2);
+            const char *n2 = graph_verify_attr_word(graph_dict_get(axes->u.array.items[j], "name"), &l2);
             if (n2 && l2 == l && memcmp(n2, name, l) == 0)
-                return verify_fail(cx, op, "mesh axis \"%.*s\" is defined twice", (int)l, name);
+                return graph_verify_fail(cx, op, "mesh axis \"%.*s\" is defined twice", (int)l, name);
         }
         if (total <= INT64_MAX / s) total *= s;
     }
@@ -435,9 +435,9 @@ static enum base_status sdy_mesh(struct verify_ctx *cx, const struct graph_op *o
     const struct graph_attr *dev = graph_dict_get(mesh, "device_ids");
     if (!dev || (dev->kind == GRAPH_ATTR_DENSE_ARRAY && dev->u.dense.n > VERIFY_MAX_LIST))
         return BASE_OK; /* long device lists: left to the partitioner */
-    VTRY(verify_attr_list(cx, op, dev, "device_ids", false, ids, &nid));
+    VTRY(graph_verify_attr_list(cx, op, dev, "device_ids", false, ids, &nid));
     if (nid > 1 && nid != total)
-        return verify_fail(cx, op, "device_ids has %d entries but the mesh has %lld devices", nid,
+        return graph_verify_fail(cx, op, "device_ids has %d entries but the mesh has %lld devices", nid,
                            (long long)total);
     return BASE_OK;
 }
@@ -452,21 +452,21 @@ static enum base_status local_shape(struct verify_ctx *cx, const struct graph_op
     if (!sharding || sharding->kind != GRAPH_ATTR_DICT || global->rank < 0) return BASE_OK;
     const struct graph_attr *ms = graph_dict_get(sharding, "mesh");
     size_t ml;
-    const char *mname = ms && ms->kind == GRAPH_ATTR_SYMBOL ? verify_attr_word(ms, &ml) : NULL;
+    const char *mname = ms && ms->kind == GRAPH_ATTR_SYMBOL ? graph_verify_attr_word(ms, &ml) : NULL;
     const struct graph_op *mop = mname ? find_mesh(cx, mname, ml) : NULL;
     const struct graph_attr *mesh = mop ? graph_op_attr(mop, "mesh") : NULL;
     if (!mesh) return BASE_OK; /* inline or unknown mesh: not checked */
     const struct graph_attr *sd = graph_dict_get(sharding, "dims");
     if (!sd || sd->kind != GRAPH_ATTR_ARRAY) return BASE_OK;
     if (sd->u.array.n != global->rank)
-        return verify_fail(cx, op, "%s sharding %d has %d dims but the value has rank %d", what, idx,
+        return graph_verify_fail(cx, op, "%s sharding %d has %d dims but the value has rank %d", what, idx,
                            sd->u.array.n, global->rank);
     for (int d = 0; d < global->rank; d++) {
         const struct graph_attr *axes = sd->u.array.items[d];
         int64_t div = 1;
         for (int k = 0; axes && axes->kind == GRAPH_ATTR_ARRAY && k < axes->u.array.n; k++) {
             size_t l;
-            const char *an = verify_attr_word(axes->u.array.items[k], &l);
+            const char *an = graph_verify_attr_word(axes->u.array.items[k], &l);
             if (!an) continue;
             bool is_manual = false;
             size_t base_len = l;
@@ -474,13 +474,13 @@ static enum base_status local_shape(struct verify_ctx *cx, const struct graph_op
             if (colon) base_len = (size_t)(colon - an);
             for (int j = 0; manual && j < manual->u.array.n && !is_manual; j++) {
                 size_t l2;
-                const char *mn = verify_attr_word(manual->u.array.items[j], &l2);
+                const char *mn = graph_verify_attr_word(manual->u.array.items[j], &l2);
                 is_manual = mn && l2 == base_len && memcmp(mn, an, l2) == 0;
             }
             if (!is_manual) continue;
             int64_t s = axis_size(mesh, an, l);
             if (s <= 0)
-                return verify_fail(cx, op, "%s sharding %d names axis \"%.*s\", which @%.*s lacks", what,
+                return graph_verify_fail(cx, op, "%s sharding %d names axis \"%.*s\", which @%.*s lacks", what,
                                    idx, (int)l, an, (int)ml, mname);
             div *= s;
         }
@@ -490,7 +490,7 @@ static enum base_status local_shape(struct verify_ctx *cx, const struct graph_op
             continue;
         }
         if (g % div != 0)
-            return verify_fail(cx, op, "%s %d dim %d has size %lld, not divisible by its manual axes (%lld devices)",
+            return graph_verify_fail(cx, op, "%s %d dim %d has size %lld, not divisible by its manual axes (%lld devices)",
                                what, idx, d, (long long)g, (long long)div);
         dims[d] = g / div;
     }
@@ -500,19 +500,19 @@ static enum base_status local_shape(struct verify_ctx *cx, const struct graph_op
 
 static enum base_status manual_computation(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 0, -1, 0, -1, 1));
+    VTRY(graph_verify_counts(cx, op, 0, -1, 0, -1, 1));
     const struct graph_attr *ins = graph_op_attr(op, "in_shardings");
     const struct graph_attr *outs = graph_op_attr(op, "out_shardings");
     const struct graph_attr *manual = graph_op_attr(op, "manual_axes");
     if (manual && manual->kind != GRAPH_ATTR_ARRAY) manual = NULL;
     const struct graph_block *b;
     const struct graph_op *t;
-    VTRY(verify_region_shape(cx, op, 0, "body", op->n_operands, op->n_results, &b, &t));
+    VTRY(graph_verify_region_shape(cx, op, 0, "body", op->n_operands, op->n_results, &b, &t));
     if (ins && ins->kind == GRAPH_ATTR_ARRAY && ins->u.array.n != op->n_operands)
-        return verify_fail(cx, op, "has %d in_shardings for %d operands", ins->u.array.n,
+        return graph_verify_fail(cx, op, "has %d in_shardings for %d operands", ins->u.array.n,
                            op->n_operands);
     if (outs && outs->kind == GRAPH_ATTR_ARRAY && outs->u.array.n != op->n_results)
-        return verify_fail(cx, op, "has %d out_shardings for %d results", outs->u.array.n,
+        return graph_verify_fail(cx, op, "has %d out_shardings for %d results", outs->u.array.n,
                            op->n_results);
     char ta[160], tb[160], ds[120];
     for (int side = 0; side < 2; side++) {
@@ -522,17 +522,17 @@ static enum base_status manual_computation(struct verify_ctx *cx, const struct g
             const struct graph_type *global = side ? verify_out(op, i) : verify_in(op, i);
             const struct graph_type *local = side ? verify_in(t, i) : b->args[i].type;
             if (!verify_is_tensor(global) || !verify_is_tensor(local)) {
-                if (!verify_type_compat(global, local))
-                    return verify_fail(cx, op, "%s %d has type %s but the body has %s",
+                if (!graph_verify_type_compat(global, local))
+                    return graph_verify_fail(cx, op, "%s %d has type %s but the body has %s",
                                        side ? "result" : "operand", i,
-                                       verify_tstr(global, ta, sizeof ta),
-                                       verify_tstr(local, tb, sizeof tb));
+                                       graph_verify_tstr(global, ta, sizeof ta),
+                                       graph_verify_tstr(local, tb, sizeof tb));
                 continue;
             }
-            if (!verify_elem_equal(global, local))
-                return verify_fail(cx, op, "%s %d has type %s but the body has %s",
-                                   side ? "result" : "operand", i, verify_tstr(global, ta, sizeof ta),
-                                   verify_tstr(local, tb, sizeof tb));
+            if (!graph_verify_elem_equal(global, local))
+                return graph_verify_fail(cx, op, "%s %d has type %s but the body has %s",
+                                   side ? "result" : "operand", i, graph_verify_tstr(global, ta, sizeof ta),
+                                   graph_verify_tstr(local, tb, sizeof tb));
             int64_t dims[R];
             bool known;
             const struct graph_attr *s = sh && sh->kind == GRAPH_ATTR_ARRAY ? sh->u.array.items[i] : NULL;
@@ -542,16 +542,16 @@ static enum base_status manual_computation(struct verify_ctx *cx, const struct g
             for (int d = 0; ok && local->rank >= 0 && d < global->rank; d++)
                 ok = verify_dim_compat(local->dims[d], dims[d]);
             if (!ok)
-                return verify_fail(cx, op, "%s %d of type %s has local shape %s on each device, but the body %s %s",
-                                   side ? "result" : "operand", i, verify_tstr(global, ta, sizeof ta),
-                                   verify_dstr(global->rank, dims, ds, sizeof ds),
-                                   side ? "returns" : "takes", verify_tstr(local, tb, sizeof tb));
+                return graph_verify_fail(cx, op, "%s %d of type %s has local shape %s on each device, but the body %s %s",
+                                   side ? "result" : "operand", i, graph_verify_tstr(global, ta, sizeof ta),
+                                   graph_verify_dstr(global->rank, dims, ds, sizeof ds),
+                                   side ? "returns" : "takes", graph_verify_tstr(local, tb, sizeof tb));
         }
     }
     return BASE_OK;
 }
 
-enum base_status verify_collective_op(struct verify_ctx *cx, const struct graph_op *op)
+enum base_status graph_verify_collective_op(struct verify_ctx *cx, const struct graph_op *op)
 {
     switch (op->kind) {
     case GRAPH_OP_ALL_GATHER: return all_gather(cx, op);
@@ -562,32 +562,32 @@ enum base_status verify_collective_op(struct verify_ctx *cx, const struct graph_
     case GRAPH_OP_COLLECTIVE_PERMUTE: return collective_permute(cx, op);
     case GRAPH_OP_REDUCE_SCATTER: return reduce_scatter(cx, op);
     case GRAPH_OP_CROSS_REPLICA_SUM:
-        VTRY(verify_counts(cx, op, 1, 1, 1, 1, 0));
-        return verify_same_type(cx, op, "", "operand", verify_in(op, 0), "result", verify_out(op, 0));
+        VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
+        return graph_verify_same_type(cx, op, "", "operand", verify_in(op, 0), "result", verify_out(op, 0));
     case GRAPH_OP_PARTITION_ID:
     case GRAPH_OP_REPLICA_ID: return scalar_ui32(cx, op);
     case GRAPH_OP_SEND: return send_recv(cx, op, true);
     case GRAPH_OP_RECV: return send_recv(cx, op, false);
     case GRAPH_OP_INFEED:
-        VTRY(verify_counts(cx, op, 1, 1, 1, -1, 0));
+        VTRY(graph_verify_counts(cx, op, 1, 1, 1, -1, 0));
         return payload_then_token(cx, op, "(C1)", "(C2) payload result", "(C3) last result");
     case GRAPH_OP_OUTFEED:
-        VTRY(verify_counts(cx, op, 1, -1, 1, 1, 0));
+        VTRY(graph_verify_counts(cx, op, 1, -1, 1, 1, 0));
         for (int i = 0; i + 1 < op->n_operands; i++)
-            VTRY(verify_need_tensor(cx, op, "(I1) input", verify_in(op, i)));
+            VTRY(graph_verify_need_tensor(cx, op, "(I1) input", verify_in(op, i)));
         VTRY(need_token(cx, op, "(I2) token", verify_in(op, op->n_operands - 1)));
         return need_token(cx, op, "result", verify_out(op, 0));
     case GRAPH_OP_AFTER_ALL:
-        VTRY(verify_counts(cx, op, 0, -1, 1, 1, 0));
+        VTRY(graph_verify_counts(cx, op, 0, -1, 1, 1, 0));
         for (int i = 0; i < op->n_operands; i++)
             VTRY(need_token(cx, op, "(I1) input", verify_in(op, i)));
         return need_token(cx, op, "result", verify_out(op, 0));
     case GRAPH_OP_CREATE_TOKEN:
-        VTRY(verify_counts(cx, op, 0, 0, 1, 1, 0));
+        VTRY(graph_verify_counts(cx, op, 0, 0, 1, 1, 0));
         return need_token(cx, op, "result", verify_out(op, 0));
     case GRAPH_OP_SDY_MESH: return sdy_mesh(cx, op);
     case GRAPH_OP_SDY_MANUAL_COMPUTATION: return manual_computation(cx, op);
-    case GRAPH_OP_SDY_RETURN: return verify_counts(cx, op, 0, -1, 0, 0, 0);
+    case GRAPH_OP_SDY_RETURN: return graph_verify_counts(cx, op, 0, -1, 0, 0, 0);
     default: return BASE_OK;
     }
 }

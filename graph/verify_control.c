@@ -39,15 +39,15 @@ static enum base_status match_signature(struct verify_ctx *cx, const struct grap
     int want = list_len(types);
     static const char *const what[] = {"operand", "result", "argument", "returned value"};
     if (n != want)
-        return verify_fail(cx, op, "%s has %d %s%s but @%s declares %d %s%s", label, n, what[s],
+        return graph_verify_fail(cx, op, "%s has %d %s%s but @%s declares %d %s%s", label, n, what[s],
                            n == 1 ? "" : "s", fname, want, kind, want == 1 ? "" : "s");
     for (int i = 0; i < n; i++) {
         const struct graph_type *got = side_type(op, b, s, i), *exp = list_type(types, i);
         if (!graph_type_equal(got, exp)) {
             char tg[160], te[160];
-            return verify_fail(cx, op, "%s %s %d has type %s but @%s declares %s %d as %s", label,
-                               what[s], i, verify_tstr(got, tg, sizeof tg), fname, kind, i,
-                               verify_tstr(exp, te, sizeof te));
+            return graph_verify_fail(cx, op, "%s %s %d has type %s but @%s declares %s %d as %s", label,
+                               what[s], i, graph_verify_tstr(got, tg, sizeof tg), fname, kind, i,
+                               graph_verify_tstr(exp, te, sizeof te));
         }
     }
     return BASE_OK;
@@ -55,38 +55,38 @@ static enum base_status match_signature(struct verify_ctx *cx, const struct grap
 
 static enum base_status func_func(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 0, 0, 0, 0, 1));
-    const struct graph_attr *ins = verify_func_types(op, "inputs");
-    const struct graph_attr *outs = verify_func_types(op, "results");
+    VTRY(graph_verify_counts(cx, op, 0, 0, 0, 0, 1));
+    const struct graph_attr *ins = graph_verify_func_types(op, "inputs");
+    const struct graph_attr *outs = graph_verify_func_types(op, "results");
     if (!ins || !outs)
-        return verify_fail(cx, op, "requires a 'function_type' attribute (inputs -> results)");
-    const struct graph_block *b = verify_entry(op, 0);
+        return graph_verify_fail(cx, op, "requires a 'function_type' attribute (inputs -> results)");
+    const struct graph_block *b = graph_verify_entry(op, 0);
     if (!b) return BASE_OK; /* a declaration */
     return match_signature(cx, op, "entry block", op, ins, "input", SIDE_ARGS, b, b->n_args);
 }
 
 static enum base_status func_return(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 0, -1, 0, 0, 0));
+    VTRY(graph_verify_counts(cx, op, 0, -1, 0, 0, 0));
     const struct graph_op *f = cx->func;
-    if (!f || op->parent != verify_entry(f, 0)) return BASE_OK; /* placement: see the walk */
-    return match_signature(cx, op, "func.return", f, verify_func_types(f, "results"), "result",
+    if (!f || op->parent != graph_verify_entry(f, 0)) return BASE_OK; /* placement: see the walk */
+    return match_signature(cx, op, "func.return", f, graph_verify_func_types(f, "results"), "result",
                            SIDE_RETURN, NULL, op->n_operands);
 }
 
 static enum base_status func_call(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 0, -1, 0, -1, 0));
+    VTRY(graph_verify_counts(cx, op, 0, -1, 0, -1, 0));
     const struct graph_attr *c = graph_op_attr(op, "callee");
     size_t len;
-    const char *name = c && c->kind == GRAPH_ATTR_SYMBOL ? verify_attr_word(c, &len) : NULL;
-    if (!name) return verify_fail(cx, op, "requires a 'callee' symbol attribute");
-    const struct graph_op *f = verify_find_func(cx, name, len);
+    const char *name = c && c->kind == GRAPH_ATTR_SYMBOL ? graph_verify_attr_word(c, &len) : NULL;
+    if (!name) return graph_verify_fail(cx, op, "requires a 'callee' symbol attribute");
+    const struct graph_op *f = graph_verify_find_func(cx, name, len);
     if (!f)
-        return verify_fail(cx, op, "'%.*s' does not reference a valid function", (int)len, name);
-    VTRY(match_signature(cx, op, "call", f, verify_func_types(f, "inputs"), "input", SIDE_OPERANDS,
+        return graph_verify_fail(cx, op, "'%.*s' does not reference a valid function", (int)len, name);
+    VTRY(match_signature(cx, op, "call", f, graph_verify_func_types(f, "inputs"), "input", SIDE_OPERANDS,
                          NULL, op->n_operands));
-    return match_signature(cx, op, "call", f, verify_func_types(f, "results"), "result",
+    return match_signature(cx, op, "call", f, graph_verify_func_types(f, "results"), "result",
                            SIDE_RESULTS, NULL, op->n_results);
 }
 
@@ -98,23 +98,23 @@ static enum base_status branch_results(struct verify_ctx *cx, const struct graph
                                        const char *label_args, const char *label_ret,
                                        const char *rname)
 {
-    const struct graph_block *b = verify_entry(op, r);
-    if (!b) return verify_fail(cx, op, "%s region must not be empty", rname);
+    const struct graph_block *b = graph_verify_entry(op, r);
+    if (!b) return graph_verify_fail(cx, op, "%s region must not be empty", rname);
     if (b->n_args != 0)
-        return verify_fail(cx, op, "%s %s must take no arguments, takes %d", label_args, rname,
+        return graph_verify_fail(cx, op, "%s %s must take no arguments, takes %d", label_args, rname,
                            b->n_args);
-    const struct graph_op *t = verify_term(b);
-    if (!t) return verify_fail(cx, op, "%s region has no terminator", rname);
+    const struct graph_op *t = graph_verify_term(b);
+    if (!t) return graph_verify_fail(cx, op, "%s region has no terminator", rname);
     if (t->n_operands != op->n_results)
-        return verify_fail(cx, op, "%s %s returns %d value%s but the op has %d result%s", label_ret,
+        return graph_verify_fail(cx, op, "%s %s returns %d value%s but the op has %d result%s", label_ret,
                            rname, t->n_operands, t->n_operands == 1 ? "" : "s", op->n_results,
                            op->n_results == 1 ? "" : "s");
     for (int i = 0; i < op->n_results; i++)
-        if (!verify_type_compat(verify_in(t, i), verify_out(op, i))) {
+        if (!graph_verify_type_compat(verify_in(t, i), verify_out(op, i))) {
             char ta[160], tb[160];
-            return verify_fail(cx, op, "%s %s returns %s as value %d but result %d has type %s",
-                               label_ret, rname, verify_tstr(verify_in(t, i), ta, sizeof ta), i, i,
-                               verify_tstr(verify_out(op, i), tb, sizeof tb));
+            return graph_verify_fail(cx, op, "%s %s returns %s as value %d but result %d has type %s",
+                               label_ret, rname, graph_verify_tstr(verify_in(t, i), ta, sizeof ta), i, i,
+                               graph_verify_tstr(verify_out(op, i), tb, sizeof tb));
         }
     return BASE_OK;
 }
@@ -126,13 +126,13 @@ static enum base_status scalar_of(struct verify_ctx *cx, const struct graph_op *
     if (verify_is_tensor(t) && !t->quant && t->elem == dt && (t->rank == 0 || t->rank < 0))
         return BASE_OK;
     char ts[160];
-    return verify_fail(cx, op, "%s must be a 0-dimensional tensor of %s, got %s", what,
-                       base_dtype_name(dt), verify_tstr(t, ts, sizeof ts));
+    return graph_verify_fail(cx, op, "%s must be a 0-dimensional tensor of %s, got %s", what,
+                       base_dtype_name(dt), graph_verify_tstr(t, ts, sizeof ts));
 }
 
 static enum base_status if_op(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 0, -1, 2));
+    VTRY(graph_verify_counts(cx, op, 1, 1, 0, -1, 2));
     VTRY(scalar_of(cx, op, "(I1) pred", verify_in(op, 0), BASE_DT_I1));
     VTRY(branch_results(cx, op, 0, "(C1)", "(C3)", "true_branch"));
     return branch_results(cx, op, 1, "(C1)", "(C2)", "false_branch");
@@ -140,8 +140,8 @@ static enum base_status if_op(struct verify_ctx *cx, const struct graph_op *op)
 
 static enum base_status case_op(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 0, -1, -1));
-    if (op->n_regions < 1) return verify_fail(cx, op, "(C1) needs at least one branch");
+    VTRY(graph_verify_counts(cx, op, 1, 1, 0, -1, -1));
+    if (op->n_regions < 1) return graph_verify_fail(cx, op, "(C1) needs at least one branch");
     VTRY(scalar_of(cx, op, "(I1) index", verify_in(op, 0), BASE_DT_SI32));
     for (int r = 0; r < op->n_regions; r++) {
         char rname[32];
@@ -154,43 +154,43 @@ static enum base_status case_op(struct verify_ctx *cx, const struct graph_op *op
 static enum base_status while_op(struct verify_ctx *cx, const struct graph_op *op)
 {
     int n = op->n_operands;
-    VTRY(verify_counts(cx, op, 0, -1, n, n, 2));
+    VTRY(graph_verify_counts(cx, op, 0, -1, n, n, 2));
     char ta[160], tb[160];
     for (int i = 0; i < n; i++)
-        if (!verify_type_compat(verify_in(op, i), verify_out(op, i)))
-            return verify_fail(cx, op, "(C3) result %d has type %s but operand %d has type %s", i,
-                               verify_tstr(verify_out(op, i), ta, sizeof ta), i,
-                               verify_tstr(verify_in(op, i), tb, sizeof tb));
+        if (!graph_verify_type_compat(verify_in(op, i), verify_out(op, i)))
+            return graph_verify_fail(cx, op, "(C3) result %d has type %s but operand %d has type %s", i,
+                               graph_verify_tstr(verify_out(op, i), ta, sizeof ta), i,
+                               graph_verify_tstr(verify_in(op, i), tb, sizeof tb));
     static const char *const rn[] = {"cond", "body"};
     static const char *const lab[] = {"(C1)", "(C2)"};
     for (int r = 0; r < 2; r++) {
         const struct graph_block *b;
         const struct graph_op *t;
-        VTRY(verify_region_shape(cx, op, r, rn[r], -1, -1, &b, &t));
+        VTRY(graph_verify_region_shape(cx, op, r, rn[r], -1, -1, &b, &t));
         if (b->n_args != n)
-            return verify_fail(cx, op, "%s %s takes %d argument%s but the op has %d operand%s",
+            return graph_verify_fail(cx, op, "%s %s takes %d argument%s but the op has %d operand%s",
                                lab[r], rn[r], b->n_args, b->n_args == 1 ? "" : "s", n,
                                n == 1 ? "" : "s");
         for (int i = 0; i < n; i++)
-            if (!verify_type_compat(b->args[i].type, verify_in(op, i)))
-                return verify_fail(cx, op, "%s %s argument %d has type %s but operand %d has type %s",
-                                   lab[r], rn[r], i, verify_tstr(b->args[i].type, ta, sizeof ta),
-                                   i, verify_tstr(verify_in(op, i), tb, sizeof tb));
+            if (!graph_verify_type_compat(b->args[i].type, verify_in(op, i)))
+                return graph_verify_fail(cx, op, "%s %s argument %d has type %s but operand %d has type %s",
+                                   lab[r], rn[r], i, graph_verify_tstr(b->args[i].type, ta, sizeof ta),
+                                   i, graph_verify_tstr(verify_in(op, i), tb, sizeof tb));
         if (r == 0) {
             if (t->n_operands != 1)
-                return verify_fail(cx, op, "(C1) cond must return one tensor<i1>, returns %d values",
+                return graph_verify_fail(cx, op, "(C1) cond must return one tensor<i1>, returns %d values",
                                    t->n_operands);
             VTRY(scalar_of(cx, op, "(C1) the value cond returns", verify_in(t, 0), BASE_DT_I1));
             continue;
         }
         if (t->n_operands != n)
-            return verify_fail(cx, op, "(C2) body returns %d value%s but the op has %d operand%s",
+            return graph_verify_fail(cx, op, "(C2) body returns %d value%s but the op has %d operand%s",
                                t->n_operands, t->n_operands == 1 ? "" : "s", n, n == 1 ? "" : "s");
         for (int i = 0; i < n; i++)
-            if (!verify_type_compat(verify_in(t, i), verify_in(op, i)))
-                return verify_fail(cx, op, "(C2) body returns %s as value %d but operand %d has type %s",
-                                   verify_tstr(verify_in(t, i), ta, sizeof ta), i, i,
-                                   verify_tstr(verify_in(op, i), tb, sizeof tb));
+            if (!graph_verify_type_compat(verify_in(t, i), verify_in(op, i)))
+                return graph_verify_fail(cx, op, "(C2) body returns %s as value %d but operand %d has type %s",
+                                   graph_verify_tstr(verify_in(t, i), ta, sizeof ta), i, i,
+                                   graph_verify_tstr(verify_in(op, i), tb, sizeof tb));
     }
     return BASE_OK;
 }
@@ -198,12 +198,12 @@ static enum base_status while_op(struct verify_ctx *cx, const struct graph_op *o
 static enum base_status optimization_barrier(struct verify_ctx *cx, const struct graph_op *op)
 {
     int n = op->n_operands;
-    VTRY(verify_counts(cx, op, 0, -1, n, n, 0));
+    VTRY(graph_verify_counts(cx, op, 0, -1, n, n, 0));
     for (int i = 0; i < n; i++) {
         char wa[32], wb[32];
         snprintf(wa, sizeof wa, "operand %d", i);
         snprintf(wb, sizeof wb, "result %d", i);
-        VTRY(verify_same_type(cx, op, "(C1)", wa, verify_in(op, i), wb, verify_out(op, i)));
+        VTRY(graph_verify_same_type(cx, op, "(C1)", wa, verify_in(op, i), wb, verify_out(op, i)));
     }
     return BASE_OK;
 }
@@ -233,21 +233,21 @@ static bool namespaced_op_name(const char *s, size_t n)
 
 static enum base_status composite(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 0, -1, 0, -1, 0));
+    VTRY(graph_verify_counts(cx, op, 0, -1, 0, -1, 0));
     const struct graph_attr *nm = graph_op_attr(op, "name");
     size_t len;
-    const char *name = nm && nm->kind == GRAPH_ATTR_STRING ? verify_attr_word(nm, &len) : NULL;
-    if (!name) return verify_fail(cx, op, "requires a 'name' string attribute");
+    const char *name = nm && nm->kind == GRAPH_ATTR_STRING ? graph_verify_attr_word(nm, &len) : NULL;
+    if (!name) return graph_verify_fail(cx, op, "requires a 'name' string attribute");
     if (!namespaced_op_name(name, len))
-        return verify_fail(cx, op, "(C1) name \"%.*s\" is not a namespaced op name", (int)len, name);
+        return graph_verify_fail(cx, op, "(C1) name \"%.*s\" is not a namespaced op name", (int)len, name);
     const struct graph_attr *d = graph_op_attr(op, "decomposition");
-    const char *dn = d && d->kind == GRAPH_ATTR_SYMBOL ? verify_attr_word(d, &len) : NULL;
-    if (!dn) return verify_fail(cx, op, "requires a 'decomposition' symbol attribute");
-    const struct graph_op *f = verify_find_func(cx, dn, len);
-    if (!f) return verify_fail(cx, op, "(C2) decomposition @%.*s is not a function", (int)len, dn);
-    VTRY(match_signature(cx, op, "(C3)", f, verify_func_types(f, "inputs"), "input",
+    const char *dn = d && d->kind == GRAPH_ATTR_SYMBOL ? graph_verify_attr_word(d, &len) : NULL;
+    if (!dn) return graph_verify_fail(cx, op, "requires a 'decomposition' symbol attribute");
+    const struct graph_op *f = graph_verify_find_func(cx, dn, len);
+    if (!f) return graph_verify_fail(cx, op, "(C2) decomposition @%.*s is not a function", (int)len, dn);
+    VTRY(match_signature(cx, op, "(C3)", f, graph_verify_func_types(f, "inputs"), "input",
                          SIDE_OPERANDS, NULL, op->n_operands));
-    return match_signature(cx, op, "(C4)", f, verify_func_types(f, "results"), "result",
+    return match_signature(cx, op, "(C4)", f, graph_verify_func_types(f, "results"), "result",
                            SIDE_RESULTS, NULL, op->n_results);
 }
 
@@ -259,139 +259,139 @@ static enum base_status composite(struct verify_ctx *cx, const struct graph_op *
 static bool literal_fits(const struct graph_type *lit, const struct graph_type *t)
 {
     if (!verify_is_tensor(lit) || !verify_is_tensor(t)) return false;
-    if (!verify_shape_compat(lit, t)) return false;
+    if (!graph_verify_shape_compat(lit, t)) return false;
     if (t->quant && !lit->quant) return lit->elem == t->quant->storage;
-    return verify_elem_equal(lit, t);
+    return graph_verify_elem_equal(lit, t);
 }
 
 static enum base_status constant(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 0, 0, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 0, 0, 1, 1, 0));
     const struct graph_attr *v = graph_op_attr(op, "value");
     if (!v || v->kind != GRAPH_ATTR_ELEMENTS)
-        return verify_fail(cx, op, "requires a 'value' tensor attribute");
+        return graph_verify_fail(cx, op, "requires a 'value' tensor attribute");
     const struct graph_type *out = verify_out(op, 0);
-    VTRY(verify_need_tensor(cx, op, "output", out));
+    VTRY(graph_verify_need_tensor(cx, op, "output", out));
     if (literal_fits(v->u.elements.type, out)) return BASE_OK;
     char ta[160], tb[160];
-    return verify_fail(cx, op, "(C1) value has type %s but output has type %s",
-                       verify_tstr(v->u.elements.type, ta, sizeof ta),
-                       verify_tstr(out, tb, sizeof tb));
+    return graph_verify_fail(cx, op, "(C1) value has type %s but output has type %s",
+                       graph_verify_tstr(v->u.elements.type, ta, sizeof ta),
+                       graph_verify_tstr(out, tb, sizeof tb));
 }
 
 static enum base_status tuple(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 0, -1, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 0, -1, 1, 1, 0));
     const struct graph_type *out = verify_out(op, 0);
     char ta[160], tb[160];
     if (out->kind != GRAPH_TYPE_TUPLE || out->n_elems != op->n_operands)
-        return verify_fail(cx, op, "(C1) result must be a tuple of the %d operand types, got %s",
-                           op->n_operands, verify_tstr(out, ta, sizeof ta));
+        return graph_verify_fail(cx, op, "(C1) result must be a tuple of the %d operand types, got %s",
+                           op->n_operands, graph_verify_tstr(out, ta, sizeof ta));
     for (int i = 0; i < op->n_operands; i++)
-        if (!verify_type_compat(out->elems[i], verify_in(op, i)))
-            return verify_fail(cx, op, "(C1) tuple element %d has type %s but operand %d has type %s",
-                               i, verify_tstr(out->elems[i], ta, sizeof ta), i,
-                               verify_tstr(verify_in(op, i), tb, sizeof tb));
+        if (!graph_verify_type_compat(out->elems[i], verify_in(op, i)))
+            return graph_verify_fail(cx, op, "(C1) tuple element %d has type %s but operand %d has type %s",
+                               i, graph_verify_tstr(out->elems[i], ta, sizeof ta), i,
+                               graph_verify_tstr(verify_in(op, i), tb, sizeof tb));
     return BASE_OK;
 }
 
 static enum base_status get_tuple_element(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
     const struct graph_type *in = verify_in(op, 0), *out = verify_out(op, 0);
     char ta[160], tb[160];
     if (in->kind != GRAPH_TYPE_TUPLE)
-        return verify_fail(cx, op, "(I1) operand must be a tuple, got %s",
-                           verify_tstr(in, ta, sizeof ta));
+        return graph_verify_fail(cx, op, "(I1) operand must be a tuple, got %s",
+                           graph_verify_tstr(in, ta, sizeof ta));
     int64_t idx;
-    VTRY(verify_op_int(cx, op, "index", NULL, &idx));
+    VTRY(graph_verify_op_int(cx, op, "index", NULL, &idx));
     if (idx < 0 || idx >= in->n_elems)
-        return verify_fail(cx, op, "(C1) index %lld must be in [0, %d)", (long long)idx, in->n_elems);
-    if (!verify_type_compat(in->elems[idx], out))
-        return verify_fail(cx, op, "(C2) result has type %s but tuple element %lld has type %s",
-                           verify_tstr(out, ta, sizeof ta), (long long)idx,
-                           verify_tstr(in->elems[idx], tb, sizeof tb));
+        return graph_verify_fail(cx, op, "(C1) index %lld must be in [0, %d)", (long long)idx, in->n_elems);
+    if (!graph_verify_type_compat(in->elems[idx], out))
+        return graph_verify_fail(cx, op, "(C2) result has type %s but tuple element %lld has type %s",
+                           graph_verify_tstr(out, ta, sizeof ta), (long long)idx,
+                           graph_verify_tstr(in->elems[idx], tb, sizeof tb));
     return BASE_OK;
 }
 
 static enum base_status rng(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 3, 3, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 3, 3, 1, 1, 0));
     unsigned mask = VC_BOOL | VC_INT | VC_FLOAT;
     const struct graph_type *a = verify_in(op, 0), *b = verify_in(op, 1), *out = verify_out(op, 0);
-    VTRY(verify_need_class(cx, op, "(I1) a", a, mask));
-    VTRY(verify_need_rank(cx, op, "(I1) a", a, 0));
-    VTRY(verify_need_class(cx, op, "(I2) b", b, mask));
-    VTRY(verify_need_rank(cx, op, "(I2) b", b, 0));
-    VTRY(verify_need_class(cx, op, "result", out, mask));
-    VTRY(verify_same_elem(cx, op, "(C1)", "a", a, "b", b));
-    VTRY(verify_same_elem(cx, op, "(C1)", "a", a, "result", out));
+    VTRY(graph_verify_need_class(cx, op, "(I1) a", a, mask));
+    VTRY(graph_verify_need_rank(cx, op, "(I1) a", a, 0));
+    VTRY(graph_verify_need_class(cx, op, "(I2) b", b, mask));
+    VTRY(graph_verify_need_rank(cx, op, "(I2) b", b, 0));
+    VTRY(graph_verify_need_class(cx, op, "result", out, mask));
+    VTRY(graph_verify_same_elem(cx, op, "(C1)", "a", a, "b", b));
+    VTRY(graph_verify_same_elem(cx, op, "(C1)", "a", a, "result", out));
     static const char *const dists[] = {"UNIFORM", "NORMAL", NULL};
-    VTRY(verify_op_enum(cx, op, "(I4)", "rng_distribution", dists, true));
-    if (verify_word_is(graph_op_attr(op, "rng_distribution"), "NORMAL") &&
-        verify_class(a) != VC_FLOAT)
-        return verify_fail(cx, op, "(C2) a NORMAL distribution needs floating-point a and b");
+    VTRY(graph_verify_op_enum(cx, op, "(I4)", "rng_distribution", dists, true));
+    if (graph_verify_word_is(graph_op_attr(op, "rng_distribution"), "NORMAL") &&
+        graph_verify_class(a) != VC_FLOAT)
+        return graph_verify_fail(cx, op, "(C2) a NORMAL distribution needs floating-point a and b");
     const struct graph_type *shape = verify_in(op, 2);
-    VTRY(verify_need_class(cx, op, "(I3) shape", shape, VC_INT));
-    VTRY(verify_need_rank(cx, op, "(I3) shape", shape, 1));
+    VTRY(graph_verify_need_class(cx, op, "(I3) shape", shape, VC_INT));
+    VTRY(graph_verify_need_rank(cx, op, "(I3) shape", shape, 1));
     if (shape->rank == 1 && out->rank >= 0 && shape->dims[0] != GRAPH_DYN &&
         shape->dims[0] != out->rank)
-        return verify_fail(cx, op, "(C3) shape has %lld elements but the result has rank %d",
+        return graph_verify_fail(cx, op, "(C3) shape has %lld elements but the result has rank %d",
                            (long long)shape->dims[0], out->rank);
     return BASE_OK;
 }
 
 static enum base_status rng_bit_generator(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 2, 2, 0));
+    VTRY(graph_verify_counts(cx, op, 1, 1, 2, 2, 0));
     const struct graph_type *st = verify_in(op, 0), *ost = verify_out(op, 0);
-    VTRY(verify_need_class(cx, op, "(I2) initial_state", st, VC_INT));
-    VTRY(verify_need_rank(cx, op, "(I2) initial_state", st, 1));
-    VTRY(verify_need_class(cx, op, "output", verify_out(op, 1), VC_INT | VC_FLOAT));
-    VTRY(verify_same_type(cx, op, "(C1)", "initial_state", st, "output_state", ost));
+    VTRY(graph_verify_need_class(cx, op, "(I2) initial_state", st, VC_INT));
+    VTRY(graph_verify_need_rank(cx, op, "(I2) initial_state", st, 1));
+    VTRY(graph_verify_need_class(cx, op, "output", verify_out(op, 1), VC_INT | VC_FLOAT));
+    VTRY(graph_verify_same_type(cx, op, "(C1)", "initial_state", st, "output_state", ost));
     static const char *const algs[] = {"DEFAULT", "THREE_FRY", "PHILOX", NULL};
-    VTRY(verify_op_enum(cx, op, "(I1)", "rng_algorithm", algs, true));
+    VTRY(graph_verify_op_enum(cx, op, "(I1)", "rng_algorithm", algs, true));
     if (st->rank != 1 || st->dims[0] == GRAPH_DYN) return BASE_OK;
     const struct graph_attr *alg = graph_op_attr(op, "rng_algorithm");
     int64_t n = st->dims[0];
-    if (verify_word_is(alg, "THREE_FRY") && n != 2)
-        return verify_fail(cx, op, "(C2) THREE_FRY needs an initial_state of 2 elements, got %lld",
+    if (graph_verify_word_is(alg, "THREE_FRY") && n != 2)
+        return graph_verify_fail(cx, op, "(C2) THREE_FRY needs an initial_state of 2 elements, got %lld",
                            (long long)n);
-    if (verify_word_is(alg, "PHILOX") && n != 2 && n != 3)
-        return verify_fail(cx, op, "(C2) PHILOX needs an initial_state of 2 or 3 elements, got %lld",
+    if (graph_verify_word_is(alg, "PHILOX") && n != 2 && n != 3)
+        return graph_verify_fail(cx, op, "(C2) PHILOX needs an initial_state of 2 or 3 elements, got %lld",
                            (long long)n);
     return BASE_OK;
 }
 
 static enum base_status uniform_quantize(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
     const struct graph_type *in = verify_in(op, 0), *out = verify_out(op, 0);
-    VTRY(verify_need_class(cx, op, "(I1) operand", in, VC_FLOAT | VC_QANY));
-    VTRY(verify_need_class(cx, op, "result", out, VC_QANY));
-    VTRY(verify_same_shape(cx, op, "(C1)", "operand", in, "result", out));
+    VTRY(graph_verify_need_class(cx, op, "(I1) operand", in, VC_FLOAT | VC_QANY));
+    VTRY(graph_verify_need_class(cx, op, "result", out, VC_QANY));
+    VTRY(graph_verify_same_shape(cx, op, "(C1)", "operand", in, "result", out));
     enum base_dtype want = in->quant ? in->quant->expressed : in->elem;
     if (out->quant->expressed != want) {
         char ta[160], tb[160];
-        return verify_fail(cx, op, "(C2) result expressed type must be %s (from %s), got %s",
-                           base_dtype_name(want), verify_tstr(in, ta, sizeof ta),
-                           verify_tstr(out, tb, sizeof tb));
+        return graph_verify_fail(cx, op, "(C2) result expressed type must be %s (from %s), got %s",
+                           base_dtype_name(want), graph_verify_tstr(in, ta, sizeof ta),
+                           graph_verify_tstr(out, tb, sizeof tb));
     }
     return BASE_OK;
 }
 
 static enum base_status uniform_dequantize(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
     const struct graph_type *in = verify_in(op, 0), *out = verify_out(op, 0);
-    VTRY(verify_need_class(cx, op, "(I1) operand", in, VC_QANY));
-    VTRY(verify_need_class(cx, op, "result", out, VC_FLOAT));
-    VTRY(verify_same_shape(cx, op, "(C1)", "operand", in, "result", out));
+    VTRY(graph_verify_need_class(cx, op, "(I1) operand", in, VC_QANY));
+    VTRY(graph_verify_need_class(cx, op, "result", out, VC_FLOAT));
+    VTRY(graph_verify_same_shape(cx, op, "(C1)", "operand", in, "result", out));
     if (out->elem != in->quant->expressed) {
         char ta[160], tb[160];
-        return verify_fail(cx, op, "(C2) result element type must be the expressed type %s of %s, got %s",
-                           base_dtype_name(in->quant->expressed), verify_tstr(in, ta, sizeof ta),
-                           verify_tstr(out, tb, sizeof tb));
+        return graph_verify_fail(cx, op, "(C2) result element type must be the expressed type %s of %s, got %s",
+                           base_dtype_name(in->quant->expressed), graph_verify_tstr(in, ta, sizeof ta),
+                           graph_verify_tstr(out, tb, sizeof tb));
     }
     return BASE_OK;
 }
@@ -401,7 +401,7 @@ static enum base_status custom_call(struct verify_ctx *cx, const struct graph_op
     /* implementation-defined: only the target name is required */
     const struct graph_attr *t = graph_op_attr(op, "call_target_name");
     if (!t || t->kind != GRAPH_ATTR_STRING)
-        return verify_fail(cx, op, "requires a 'call_target_name' string attribute");
+        return graph_verify_fail(cx, op, "requires a 'call_target_name' string attribute");
     return BASE_OK;
 }
 
@@ -410,34 +410,34 @@ static enum base_status custom_call(struct verify_ctx *cx, const struct graph_op
 
 static enum base_status check_const(struct verify_ctx *cx, const struct graph_op *op, bool almost)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 0, 0, 0));
+    VTRY(graph_verify_counts(cx, op, 1, 1, 0, 0, 0));
     const struct graph_type *x = verify_in(op, 0);
-    VTRY(verify_need_tensor(cx, op, "operand", x));
-    if (almost) VTRY(verify_need_class(cx, op, "operand", x, VC_FLOAT | VC_COMPLEX));
+    VTRY(graph_verify_need_tensor(cx, op, "operand", x));
+    if (almost) VTRY(graph_verify_need_class(cx, op, "operand", x, VC_FLOAT | VC_COMPLEX));
     const struct graph_attr *v = graph_op_attr(op, "value");
     if (!v || v->kind != GRAPH_ATTR_ELEMENTS)
-        return verify_fail(cx, op, "requires a 'value' tensor attribute");
+        return graph_verify_fail(cx, op, "requires a 'value' tensor attribute");
     if (literal_fits(v->u.elements.type, x)) return BASE_OK;
     char ta[160], tb[160];
-    return verify_fail(cx, op, "value has type %s but the operand has type %s",
-                       verify_tstr(v->u.elements.type, ta, sizeof ta), verify_tstr(x, tb, sizeof tb));
+    return graph_verify_fail(cx, op, "value has type %s but the operand has type %s",
+                       graph_verify_tstr(v->u.elements.type, ta, sizeof ta), graph_verify_tstr(x, tb, sizeof tb));
 }
 
 static enum base_status check_pair(struct verify_ctx *cx, const struct graph_op *op, unsigned mask)
 {
-    VTRY(verify_counts(cx, op, 2, 2, 0, 0, 0));
-    VTRY(verify_need_class(cx, op, "lhs", verify_in(op, 0), mask));
-    VTRY(verify_need_class(cx, op, "rhs", verify_in(op, 1), mask));
-    return verify_same_type(cx, op, "", "lhs", verify_in(op, 0), "rhs", verify_in(op, 1));
+    VTRY(graph_verify_counts(cx, op, 2, 2, 0, 0, 0));
+    VTRY(graph_verify_need_class(cx, op, "lhs", verify_in(op, 0), mask));
+    VTRY(graph_verify_need_class(cx, op, "rhs", verify_in(op, 1), mask));
+    return graph_verify_same_type(cx, op, "", "lhs", verify_in(op, 0), "rhs", verify_in(op, 1));
 }
 
 static enum base_status probe(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
     const struct graph_attr *id = graph_op_attr(op, "probe_id");
     if (!id || id->kind != GRAPH_ATTR_STRING)
-        return verify_fail(cx, op, "requires a 'probe_id' string attribute");
-    return verify_same_type(cx, op, "", "operand", verify_in(op, 0), "result", verify_out(op, 0));
+        return graph_verify_fail(cx, op, "requires a 'probe_id' string attribute");
+    return graph_verify_same_type(cx, op, "", "operand", verify_in(op, 0), "result", verify_out(op, 0));
 }
 
 /* interpreter.run_parallel: programs[i][j] run on process (i, j); operands
@@ -446,72 +446,72 @@ static enum base_status run_parallel(struct verify_ctx *cx, const struct graph_o
 {
     const struct graph_attr *progs = graph_op_attr(op, "programs");
     if (!progs || progs->kind != GRAPH_ATTR_ARRAY || progs->u.array.n == 0)
-        return verify_fail(cx, op, "requires a non-empty 'programs' array of arrays of functions");
+        return graph_verify_fail(cx, op, "requires a non-empty 'programs' array of arrays of functions");
     int in_pos = 0, out_pos = 0, width = -1;
     char ta[160], tb[160];
     for (int i = 0; i < progs->u.array.n; i++) {
         const struct graph_attr *row = progs->u.array.items[i];
         if (!row || row->kind != GRAPH_ATTR_ARRAY)
-            return verify_fail(cx, op, "programs[%d] must be an array of functions", i);
+            return graph_verify_fail(cx, op, "programs[%d] must be an array of functions", i);
         if (width >= 0 && row->u.array.n != width)
-            return verify_fail(cx, op, "programs[%d] has %d functions but programs[0] has %d", i,
+            return graph_verify_fail(cx, op, "programs[%d] has %d functions but programs[0] has %d", i,
                                row->u.array.n, width);
         width = row->u.array.n;
         for (int j = 0; j < row->u.array.n; j++) {
             size_t len;
             const struct graph_attr *s = row->u.array.items[j];
-            const char *name = s && s->kind == GRAPH_ATTR_SYMBOL ? verify_attr_word(s, &len) : NULL;
-            if (!name) return verify_fail(cx, op, "programs[%d][%d] must be a function symbol", i, j);
-            const struct graph_op *f = verify_find_func(cx, name, len);
+            const char *name = s && s->kind == GRAPH_ATTR_SYMBOL ? graph_verify_attr_word(s, &len) : NULL;
+            if (!name) return graph_verify_fail(cx, op, "programs[%d][%d] must be a function symbol", i, j);
+            const struct graph_op *f = graph_verify_find_func(cx, name, len);
             if (!f)
-                return verify_fail(cx, op, "programs[%d][%d] @%.*s is not a function", i, j,
+                return graph_verify_fail(cx, op, "programs[%d][%d] @%.*s is not a function", i, j,
                                    (int)len, name);
-            const struct graph_attr *ins = verify_func_types(f, "inputs");
-            const struct graph_attr *outs = verify_func_types(f, "results");
+            const struct graph_attr *ins = graph_verify_func_types(f, "inputs");
+            const struct graph_attr *outs = graph_verify_func_types(f, "results");
             for (int k = 0; k < list_len(ins); k++, in_pos++) {
                 if (in_pos >= op->n_operands)
-                    return verify_fail(cx, op, "the programs take more than the %d operands given",
+                    return graph_verify_fail(cx, op, "the programs take more than the %d operands given",
                                        op->n_operands);
-                if (!verify_type_compat(verify_in(op, in_pos), list_type(ins, k)))
-                    return verify_fail(cx, op, "operand %d has type %s but @%.*s takes %s", in_pos,
-                                       verify_tstr(verify_in(op, in_pos), ta, sizeof ta), (int)len,
-                                       name, verify_tstr(list_type(ins, k), tb, sizeof tb));
+                if (!graph_verify_type_compat(verify_in(op, in_pos), list_type(ins, k)))
+                    return graph_verify_fail(cx, op, "operand %d has type %s but @%.*s takes %s", in_pos,
+                                       graph_verify_tstr(verify_in(op, in_pos), ta, sizeof ta), (int)len,
+                                       name, graph_verify_tstr(list_type(ins, k), tb, sizeof tb));
             }
             for (int k = 0; k < list_len(outs); k++, out_pos++) {
                 if (out_pos >= op->n_results)
-                    return verify_fail(cx, op, "the programs return more than the %d results declared",
+                    return graph_verify_fail(cx, op, "the programs return more than the %d results declared",
                                        op->n_results);
-                if (!verify_type_compat(verify_out(op, out_pos), list_type(outs, k)))
-                    return verify_fail(cx, op, "result %d has type %s but @%.*s returns %s", out_pos,
-                                       verify_tstr(verify_out(op, out_pos), ta, sizeof ta),
-                                       (int)len, name, verify_tstr(list_type(outs, k), tb, sizeof tb));
+                if (!graph_verify_type_compat(verify_out(op, out_pos), list_type(outs, k)))
+                    return graph_verify_fail(cx, op, "result %d has type %s but @%.*s returns %s", out_pos,
+                                       graph_verify_tstr(verify_out(op, out_pos), ta, sizeof ta),
+                                       (int)len, name, graph_verify_tstr(list_type(outs, k), tb, sizeof tb));
             }
         }
     }
     /* infeed values may feed the programs too: only surplus results are errors */
     if (out_pos != op->n_results)
-        return verify_fail(cx, op, "the programs return %d values but the op has %d results",
+        return graph_verify_fail(cx, op, "the programs return %d values but the op has %d results",
                            out_pos, op->n_results);
     if (in_pos != op->n_operands && !graph_op_attr(op, "infeed"))
-        return verify_fail(cx, op, "the programs take %d values but the op has %d operands", in_pos,
+        return graph_verify_fail(cx, op, "the programs take %d values but the op has %d operands", in_pos,
                            op->n_operands);
     return BASE_OK;
 }
 
-enum base_status verify_control_op(struct verify_ctx *cx, const struct graph_op *op)
+enum base_status graph_verify_control_op(struct verify_ctx *cx, const struct graph_op *op)
 {
     switch (op->kind) {
     case GRAPH_OP_FUNC: return func_func(cx, op);
     case GRAPH_OP_FUNC_RETURN: return func_return(cx, op);
     case GRAPH_OP_CALL: return func_call(cx, op);
-    case GRAPH_OP_RETURN: return verify_counts(cx, op, 0, -1, 0, 0, 0);
+    case GRAPH_OP_RETURN: return graph_verify_counts(cx, op, 0, -1, 0, 0, 0);
     case GRAPH_OP_WHILE: return while_op(cx, op);
     case GRAPH_OP_IF: return if_op(cx, op);
     case GRAPH_OP_CASE: return case_op(cx, op);
     case GRAPH_OP_OPTIMIZATION_BARRIER: return optimization_barrier(cx, op);
     case GRAPH_OP_COMPOSITE: return composite(cx, op);
     case GRAPH_OP_CONSTANT: return constant(cx, op);
-    case GRAPH_OP_IOTA: return verify_shape_op(cx, op);
+    case GRAPH_OP_IOTA: return graph_verify_shape_op(cx, op);
     case GRAPH_OP_TUPLE: return tuple(cx, op);
     case GRAPH_OP_GET_TUPLE_ELEMENT: return get_tuple_element(cx, op);
     case GRAPH_OP_RNG: return rng(cx, op);
@@ -524,9 +524,9 @@ enum base_status verify_control_op(struct verify_ctx *cx, const struct graph_op 
     case GRAPH_OP_CHECK_EXPECT_EQ: return check_pair(cx, op, VC_ANY);
     case GRAPH_OP_CHECK_EXPECT_ALMOST_EQ:
     case GRAPH_OP_CHECK_EXPECT_CLOSE: return check_pair(cx, op, VC_FLOAT | VC_COMPLEX);
-    case GRAPH_OP_CHECK_EXPECT_SERIALIZED_EQ: return verify_counts(cx, op, 1, 1, 0, 0, 0);
+    case GRAPH_OP_CHECK_EXPECT_SERIALIZED_EQ: return graph_verify_counts(cx, op, 1, 1, 0, 0, 0);
     case GRAPH_OP_INTERP_PROBE: return probe(cx, op);
-    case GRAPH_OP_INTERP_PRINT: return verify_counts(cx, op, 1, 1, 0, 0, 0);
+    case GRAPH_OP_INTERP_PRINT: return graph_verify_counts(cx, op, 1, 1, 0, 0, 0);
     case GRAPH_OP_INTERP_RUN_PARALLEL: return run_parallel(cx, op);
     default: return BASE_OK; /* unknown ops, builtin.module: nothing to check */
     }

@@ -15,9 +15,9 @@ static enum base_status same_baseline(struct verify_ctx *cx, const struct graph_
                                       const struct graph_type *a, const char *wb,
                                       const struct graph_type *b)
 {
-    VTRY(verify_same_shape(cx, op, label, wa, a, wb, b));
-    if (verify_elem_baseline_equal(a, b)) return BASE_OK;
-    return verify_same_baseline(cx, op, label, wa, a, wb, b);
+    VTRY(graph_verify_same_shape(cx, op, label, wa, a, wb, b));
+    if (graph_verify_elem_baseline_equal(a, b)) return BASE_OK;
+    return graph_verify_same_baseline(cx, op, label, wa, a, wb, b);
 }
 
 /* Unary op whose operand and result share one baseline type, with the
@@ -25,13 +25,13 @@ static enum base_status same_baseline(struct verify_ctx *cx, const struct graph_
 static enum base_status unary_same(struct verify_ctx *cx, const struct graph_op *op, unsigned mask,
                                    bool baseline)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 1, 1, 0));
-    VTRY(verify_need_class(cx, op, "(I1) operand", verify_in(op, 0), mask));
-    VTRY(verify_need_class(cx, op, "result", verify_out(op, 0), mask));
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
+    VTRY(graph_verify_need_class(cx, op, "(I1) operand", verify_in(op, 0), mask));
+    VTRY(graph_verify_need_class(cx, op, "result", verify_out(op, 0), mask));
     if (baseline)
         return same_baseline(cx, op, "(C1)", "operand", verify_in(op, 0), "result",
                              verify_out(op, 0));
-    return verify_same_type(cx, op, "(C1)", "operand", verify_in(op, 0), "result",
+    return graph_verify_same_type(cx, op, "(C1)", "operand", verify_in(op, 0), "result",
                             verify_out(op, 0));
 }
 
@@ -39,37 +39,37 @@ static enum base_status unary_same(struct verify_ctx *cx, const struct graph_op 
 static enum base_status unary_component(struct verify_ctx *cx, const struct graph_op *op,
                                         unsigned in_mask, unsigned out_mask)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
     const struct graph_type *in = verify_in(op, 0), *out = verify_out(op, 0);
-    VTRY(verify_need_class(cx, op, "(I1) operand", in, in_mask));
-    VTRY(verify_need_class(cx, op, "result", out, out_mask));
-    VTRY(verify_same_shape(cx, op, "(C1)", "operand", in, "result", out));
-    if (verify_class(in) == VC_COMPLEX) {
+    VTRY(graph_verify_need_class(cx, op, "(I1) operand", in, in_mask));
+    VTRY(graph_verify_need_class(cx, op, "result", out, out_mask));
+    VTRY(graph_verify_same_shape(cx, op, "(C1)", "operand", in, "result", out));
+    if (graph_verify_class(in) == VC_COMPLEX) {
         enum base_dtype want = base_dtype_component(in->elem);
         if (out->quant || out->elem != want) {
             char ti[160], to[160];
-            return verify_fail(cx, op,
+            return graph_verify_fail(cx, op,
                                "(C2) result element type must be %s (the component type of %s), "
                                "got %s",
-                               base_dtype_name(want), verify_tstr(in, ti, sizeof ti),
-                               verify_tstr(out, to, sizeof to));
+                               base_dtype_name(want), graph_verify_tstr(in, ti, sizeof ti),
+                               graph_verify_tstr(out, to, sizeof to));
         }
         return BASE_OK;
     }
-    if (verify_elem_baseline_equal(in, out)) return BASE_OK;
+    if (graph_verify_elem_baseline_equal(in, out)) return BASE_OK;
     char ti[160], to[160];
-    return verify_fail(cx, op, "(C2) operand and result must have the same element type, got %s and %s",
-                       verify_tstr(in, ti, sizeof ti), verify_tstr(out, to, sizeof to));
+    return graph_verify_fail(cx, op, "(C2) operand and result must have the same element type, got %s and %s",
+                       graph_verify_tstr(in, ti, sizeof ti), graph_verify_tstr(out, to, sizeof to));
 }
 
 /* Predicates: is_finite, chlo.is_inf, ... */
 static enum base_status unary_predicate(struct verify_ctx *cx, const struct graph_op *op,
                                         unsigned in_mask)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 1, 1, 0));
-    VTRY(verify_need_class(cx, op, "(I1) operand", verify_in(op, 0), in_mask));
-    VTRY(verify_need_class(cx, op, "result", verify_out(op, 0), VC_BOOL));
-    return verify_same_shape(cx, op, "(C1)", "operand", verify_in(op, 0), "result",
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
+    VTRY(graph_verify_need_class(cx, op, "(I1) operand", verify_in(op, 0), in_mask));
+    VTRY(graph_verify_need_class(cx, op, "result", verify_out(op, 0), VC_BOOL));
+    return graph_verify_same_shape(cx, op, "(C1)", "operand", verify_in(op, 0), "result",
                              verify_out(op, 0));
 }
 
@@ -77,20 +77,20 @@ static enum base_status reduce_precision(struct verify_ctx *cx, const struct gra
 {
     VTRY(unary_same(cx, op, VC_FLOAT | VC_QUANT, true));
     int64_t e, m;
-    VTRY(verify_op_int(cx, op, "exponent_bits", NULL, &e));
-    VTRY(verify_op_int(cx, op, "mantissa_bits", NULL, &m));
-    if (e < 1) return verify_fail(cx, op, "(C2) exponent_bits must be >= 1, got %lld", (long long)e);
-    if (m < 0) return verify_fail(cx, op, "(C3) mantissa_bits must be >= 0, got %lld", (long long)m);
+    VTRY(graph_verify_op_int(cx, op, "exponent_bits", NULL, &e));
+    VTRY(graph_verify_op_int(cx, op, "mantissa_bits", NULL, &m));
+    if (e < 1) return graph_verify_fail(cx, op, "(C2) exponent_bits must be >= 1, got %lld", (long long)e);
+    if (m < 0) return graph_verify_fail(cx, op, "(C3) mantissa_bits must be >= 0, got %lld", (long long)m);
     return BASE_OK;
 }
 
 static enum base_status convert(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 1, 1, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
     unsigned plain = VC_BOOL | VC_INT | VC_FLOAT | VC_COMPLEX;
-    VTRY(verify_need_class(cx, op, "(I1) operand", verify_in(op, 0), plain));
-    VTRY(verify_need_class(cx, op, "result", verify_out(op, 0), plain));
-    return verify_same_shape(cx, op, "(C1)", "operand", verify_in(op, 0), "result",
+    VTRY(graph_verify_need_class(cx, op, "(I1) operand", verify_in(op, 0), plain));
+    VTRY(graph_verify_need_class(cx, op, "result", verify_out(op, 0), plain));
+    return graph_verify_same_shape(cx, op, "(C1)", "operand", verify_in(op, 0), "result",
                              verify_out(op, 0));
 }
 
@@ -98,55 +98,55 @@ static enum base_status convert(struct verify_ctx *cx, const struct graph_op *op
 static enum base_status binary_same(struct verify_ctx *cx, const struct graph_op *op, unsigned mask,
                                     bool baseline)
 {
-    VTRY(verify_counts(cx, op, 2, 2, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 2, 2, 1, 1, 0));
     const struct graph_type *l = verify_in(op, 0), *r = verify_in(op, 1), *o = verify_out(op, 0);
-    VTRY(verify_need_class(cx, op, "(I1) lhs", l, mask));
-    VTRY(verify_need_class(cx, op, "(I2) rhs", r, mask));
-    VTRY(verify_need_class(cx, op, "result", o, mask));
+    VTRY(graph_verify_need_class(cx, op, "(I1) lhs", l, mask));
+    VTRY(graph_verify_need_class(cx, op, "(I2) rhs", r, mask));
+    VTRY(graph_verify_need_class(cx, op, "result", o, mask));
     if (baseline) {
         VTRY(same_baseline(cx, op, "(C1)", "lhs", l, "rhs", r));
         return same_baseline(cx, op, "(C1)", "lhs", l, "result", o);
     }
-    VTRY(verify_same_type(cx, op, "(C1)", "lhs", l, "rhs", r));
-    return verify_same_type(cx, op, "(C1)", "lhs", l, "result", o);
+    VTRY(graph_verify_same_type(cx, op, "(C1)", "lhs", l, "rhs", r));
+    return graph_verify_same_type(cx, op, "(C1)", "lhs", l, "result", o);
 }
 
 /* add: any type; quantized operands follow (C2)-(C7). */
 static enum base_status add(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 2, 2, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 2, 2, 1, 1, 0));
     const struct graph_type *l = verify_in(op, 0), *r = verify_in(op, 1), *o = verify_out(op, 0);
-    VTRY(verify_need_class(cx, op, "(I1) lhs", l, VC_ANY));
-    VTRY(verify_need_class(cx, op, "(I2) rhs", r, VC_ANY));
-    VTRY(verify_need_class(cx, op, "result", o, VC_ANY));
+    VTRY(graph_verify_need_class(cx, op, "(I1) lhs", l, VC_ANY));
+    VTRY(graph_verify_need_class(cx, op, "(I2) rhs", r, VC_ANY));
+    VTRY(graph_verify_need_class(cx, op, "result", o, VC_ANY));
     if (!l->quant && !r->quant && !o->quant) {
-        VTRY(verify_same_type(cx, op, "(C1)", "lhs", l, "rhs", r));
-        return verify_same_type(cx, op, "(C1)", "lhs", l, "result", o);
+        VTRY(graph_verify_same_type(cx, op, "(C1)", "lhs", l, "rhs", r));
+        return graph_verify_same_type(cx, op, "(C1)", "lhs", l, "result", o);
     }
-    VTRY(verify_same_shape(cx, op, "(C1)", "lhs", l, "rhs", r));
-    VTRY(verify_same_shape(cx, op, "(C1)", "lhs", l, "result", o));
+    VTRY(graph_verify_same_shape(cx, op, "(C1)", "lhs", l, "rhs", r));
+    VTRY(graph_verify_same_shape(cx, op, "(C1)", "lhs", l, "result", o));
     char tl[160], tr[160], to[160];
-    verify_tstr(l, tl, sizeof tl);
-    verify_tstr(r, tr, sizeof tr);
-    verify_tstr(o, to, sizeof to);
+    graph_verify_tstr(l, tl, sizeof tl);
+    graph_verify_tstr(r, tr, sizeof tr);
+    graph_verify_tstr(o, to, sizeof to);
     if (!l->quant || !r->quant || !o->quant)
-        return verify_fail(cx, op, "(C2) lhs, rhs and result must all be quantized, got %s, %s and %s",
+        return graph_verify_fail(cx, op, "(C2) lhs, rhs and result must all be quantized, got %s, %s and %s",
                            tl, tr, to);
     if (l->quant->storage != r->quant->storage || l->quant->storage != o->quant->storage)
-        return verify_fail(cx, op, "(C3) lhs, rhs and result must have the same storage type, got %s, %s and %s",
+        return graph_verify_fail(cx, op, "(C3) lhs, rhs and result must have the same storage type, got %s, %s and %s",
                            tl, tr, to);
     if (l->quant->expressed != r->quant->expressed || l->quant->expressed != o->quant->expressed)
-        return verify_fail(cx, op, "(C4) lhs, rhs and result must have the same expressed type, got %s, %s and %s",
+        return graph_verify_fail(cx, op, "(C4) lhs, rhs and result must have the same expressed type, got %s, %s and %s",
                            tl, tr, to);
     bool axis = verify_is_per_axis(l) || verify_is_per_axis(r);
     if (axis != verify_is_per_axis(o))
-        return verify_fail(cx, op, "(C5) result must be per-axis quantized exactly when lhs or rhs is, got %s, %s and %s",
+        return graph_verify_fail(cx, op, "(C5) result must be per-axis quantized exactly when lhs or rhs is, got %s, %s and %s",
                            tl, tr, to);
     if (verify_is_per_axis(l) && l->quant->quant_dim != o->quant->quant_dim)
-        return verify_fail(cx, op, "(C6) lhs quantization dimension %d differs from the result's %d",
+        return graph_verify_fail(cx, op, "(C6) lhs quantization dimension %d differs from the result's %d",
                            l->quant->quant_dim, o->quant->quant_dim);
     if (verify_is_per_axis(r) && r->quant->quant_dim != o->quant->quant_dim)
-        return verify_fail(cx, op, "(C7) rhs quantization dimension %d differs from the result's %d",
+        return graph_verify_fail(cx, op, "(C7) rhs quantization dimension %d differs from the result's %d",
                            r->quant->quant_dim, o->quant->quant_dim);
     return BASE_OK;
 }
@@ -155,104 +155,104 @@ static const char *const directions[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
 
 static enum base_status compare(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 2, 2, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 2, 2, 1, 1, 0));
     const struct graph_type *l = verify_in(op, 0), *r = verify_in(op, 1), *o = verify_out(op, 0);
-    VTRY(verify_need_class(cx, op, "(I1) lhs", l, ANYQ));
-    VTRY(verify_need_class(cx, op, "(I2) rhs", r, ANYQ));
-    VTRY(verify_need_class(cx, op, "result", o, VC_BOOL));
-    if (!verify_elem_baseline_equal(l, r)) {
+    VTRY(graph_verify_need_class(cx, op, "(I1) lhs", l, ANYQ));
+    VTRY(graph_verify_need_class(cx, op, "(I2) rhs", r, ANYQ));
+    VTRY(graph_verify_need_class(cx, op, "result", o, VC_BOOL));
+    if (!graph_verify_elem_baseline_equal(l, r)) {
         char tl[160], tr[160];
-        return verify_fail(cx, op, "(C1) lhs and rhs must have the same element type, got %s and %s",
-                           verify_tstr(l, tl, sizeof tl), verify_tstr(r, tr, sizeof tr));
+        return graph_verify_fail(cx, op, "(C1) lhs and rhs must have the same element type, got %s and %s",
+                           graph_verify_tstr(l, tl, sizeof tl), graph_verify_tstr(r, tr, sizeof tr));
     }
-    VTRY(verify_same_shape(cx, op, "(C2)", "lhs", l, "rhs", r));
-    VTRY(verify_same_shape(cx, op, "(C2)", "lhs", l, "result", o));
+    VTRY(graph_verify_same_shape(cx, op, "(C2)", "lhs", l, "rhs", r));
+    VTRY(graph_verify_same_shape(cx, op, "(C2)", "lhs", l, "result", o));
     const struct graph_attr *dir = graph_op_attr(op, "comparison_direction");
     bool dir_ok = false;
     for (size_t i = 0; dir && i < ARRAY_LEN(directions); i++)
-        dir_ok |= verify_word_is(dir, directions[i]);
+        dir_ok |= graph_verify_word_is(dir, directions[i]);
     if (!dir_ok)
-        return verify_fail(cx, op, "(I3) comparison_direction must be one of EQ, NE, GE, GT, LE, LT");
+        return graph_verify_fail(cx, op, "(I3) comparison_direction must be one of EQ, NE, GE, GT, LE, LT");
     const struct graph_attr *ct = graph_op_attr(op, "compare_type");
     if (!ct || l->quant) return BASE_OK;
     size_t len;
-    const char *w = verify_attr_word(ct, &len);
-    if (!w) return verify_fail(cx, op, "(I4) compare_type must be an enum value");
+    const char *w = graph_verify_attr_word(ct, &len);
+    if (!w) return graph_verify_fail(cx, op, "(I4) compare_type must be an enum value");
     const char *want = NULL;
-    switch (verify_class(l)) {
+    switch (graph_verify_class(l)) {
     case VC_SINT: want = "SIGNED"; break;
     case VC_UINT:
     case VC_BOOL: want = "UNSIGNED"; break;
     case VC_FLOAT:
-        if (verify_word_is(ct, "FLOAT") || verify_word_is(ct, "TOTALORDER")) return BASE_OK;
+        if (graph_verify_word_is(ct, "FLOAT") || graph_verify_word_is(ct, "TOTALORDER")) return BASE_OK;
         want = "FLOAT or TOTALORDER";
         break;
     case VC_COMPLEX: want = "FLOAT"; break;
     default: return BASE_OK;
     }
-    if (verify_word_is(ct, want)) return BASE_OK;
-    return verify_fail(cx, op, "(C3) compare_type must be %s for element type %s, got %.*s", want,
+    if (graph_verify_word_is(ct, want)) return BASE_OK;
+    return graph_verify_fail(cx, op, "(C3) compare_type must be %s for element type %s, got %.*s", want,
                        base_dtype_name(l->elem), (int)len, w);
 }
 
 static enum base_status complex_op(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 2, 2, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 2, 2, 1, 1, 0));
     const struct graph_type *l = verify_in(op, 0), *r = verify_in(op, 1), *o = verify_out(op, 0);
-    VTRY(verify_need_class(cx, op, "(I1) lhs", l, VC_FLOAT));
-    VTRY(verify_need_class(cx, op, "result", o, VC_COMPLEX));
+    VTRY(graph_verify_need_class(cx, op, "(I1) lhs", l, VC_FLOAT));
+    VTRY(graph_verify_need_class(cx, op, "result", o, VC_COMPLEX));
     if (l->elem != BASE_DT_F32 && l->elem != BASE_DT_F64) {
         char tl[160];
-        return verify_fail(cx, op, "(I1) lhs must be a tensor of f32 or f64, got %s",
-                           verify_tstr(l, tl, sizeof tl));
+        return graph_verify_fail(cx, op, "(I1) lhs must be a tensor of f32 or f64, got %s",
+                           graph_verify_tstr(l, tl, sizeof tl));
     }
-    VTRY(verify_same_type(cx, op, "(C1)", "lhs", l, "rhs", r));
-    VTRY(verify_same_shape(cx, op, "(C2)", "lhs", l, "result", o));
+    VTRY(graph_verify_same_type(cx, op, "(C1)", "lhs", l, "rhs", r));
+    VTRY(graph_verify_same_shape(cx, op, "(C2)", "lhs", l, "result", o));
     enum base_dtype want = l->elem == BASE_DT_F32 ? BASE_DT_C64 : BASE_DT_C128;
     if (o->elem != want) {
         char to[160];
-        return verify_fail(cx, op, "(C3) result element type must be %s, got %s",
-                           base_dtype_name(want), verify_tstr(o, to, sizeof to));
+        return graph_verify_fail(cx, op, "(C3) result element type must be %s, got %s",
+                           base_dtype_name(want), graph_verify_tstr(o, to, sizeof to));
     }
     return BASE_OK;
 }
 
 static enum base_status select_op(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 3, 3, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 3, 3, 1, 1, 0));
     const struct graph_type *p = verify_in(op, 0), *t = verify_in(op, 1), *f = verify_in(op, 2),
                             *o = verify_out(op, 0);
-    VTRY(verify_need_class(cx, op, "(I1) pred", p, VC_BOOL));
-    VTRY(verify_need_class(cx, op, "(I2) on_true", t, ANYQ));
-    VTRY(verify_need_class(cx, op, "(I3) on_false", f, ANYQ));
-    VTRY(verify_need_class(cx, op, "result", o, ANYQ));
-    if (p->rank != 0) VTRY(verify_same_shape(cx, op, "(C1) unless pred is a scalar,", "pred", p, "on_true", t));
+    VTRY(graph_verify_need_class(cx, op, "(I1) pred", p, VC_BOOL));
+    VTRY(graph_verify_need_class(cx, op, "(I2) on_true", t, ANYQ));
+    VTRY(graph_verify_need_class(cx, op, "(I3) on_false", f, ANYQ));
+    VTRY(graph_verify_need_class(cx, op, "result", o, ANYQ));
+    if (p->rank != 0) VTRY(graph_verify_same_shape(cx, op, "(C1) unless pred is a scalar,", "pred", p, "on_true", t));
     VTRY(same_baseline(cx, op, "(C2)", "on_true", t, "on_false", f));
     return same_baseline(cx, op, "(C2)", "on_true", t, "result", o);
 }
 
 static enum base_status clamp(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(verify_counts(cx, op, 3, 3, 1, 1, 0));
+    VTRY(graph_verify_counts(cx, op, 3, 3, 1, 1, 0));
     const struct graph_type *mn = verify_in(op, 0), *x = verify_in(op, 1), *mx = verify_in(op, 2),
                             *o = verify_out(op, 0);
-    VTRY(verify_need_class(cx, op, "(I1) min", mn, ANYQ));
-    VTRY(verify_need_class(cx, op, "(I2) operand", x, ANYQ));
-    VTRY(verify_need_class(cx, op, "(I3) max", mx, ANYQ));
-    VTRY(verify_need_class(cx, op, "result", o, ANYQ));
-    if (mn->rank != 0) VTRY(verify_same_shape(cx, op, "(C1) unless min is a scalar,", "min", mn, "operand", x));
-    if (mx->rank != 0) VTRY(verify_same_shape(cx, op, "(C2) unless max is a scalar,", "max", mx, "operand", x));
+    VTRY(graph_verify_need_class(cx, op, "(I1) min", mn, ANYQ));
+    VTRY(graph_verify_need_class(cx, op, "(I2) operand", x, ANYQ));
+    VTRY(graph_verify_need_class(cx, op, "(I3) max", mx, ANYQ));
+    VTRY(graph_verify_need_class(cx, op, "result", o, ANYQ));
+    if (mn->rank != 0) VTRY(graph_verify_same_shape(cx, op, "(C1) unless min is a scalar,", "min", mn, "operand", x));
+    if (mx->rank != 0) VTRY(graph_verify_same_shape(cx, op, "(C2) unless max is a scalar,", "max", mx, "operand", x));
     char ta[160], tb[160];
-    if (!verify_elem_baseline_equal(mn, x))
-        return verify_fail(cx, op, "(C3) min and operand must have the same element type, got %s and %s",
-                           verify_tstr(mn, ta, sizeof ta), verify_tstr(x, tb, sizeof tb));
-    if (!verify_elem_baseline_equal(mx, x))
-        return verify_fail(cx, op, "(C3) max and operand must have the same element type, got %s and %s",
-                           verify_tstr(mx, ta, sizeof ta), verify_tstr(x, tb, sizeof tb));
+    if (!graph_verify_elem_baseline_equal(mn, x))
+        return graph_verify_fail(cx, op, "(C3) min and operand must have the same element type, got %s and %s",
+                           graph_verify_tstr(mn, ta, sizeof ta), graph_verify_tstr(x, tb, sizeof tb));
+    if (!graph_verify_elem_baseline_equal(mx, x))
+        return graph_verify_fail(cx, op, "(C3) max and operand must have the same element type, got %s and %s",
+                           graph_verify_tstr(mx, ta, sizeof ta), graph_verify_tstr(x, tb, sizeof tb));
     return same_baseline(cx, op, "(C4)", "operand", x, "result", o);
 }
 
-enum base_status verify_elementwise(struct verify_ctx *cx, const struct graph_op *op)
+enum base_status graph_verify_elementwise(struct verify_ctx *cx, const struct graph_op *op)
 {
     switch (op->kind) {
     /* unary */

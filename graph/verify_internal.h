@@ -5,7 +5,7 @@
  * StableHLO spec's constraints (docs/spec.md, "Constraints" of each op; CHLO
  * from the chlo dialect definitions).  Dynamic dimensions (GRAPH_DYN) and
  * unranked tensors are compatible with anything: only static facts are
- * checked.  A failing rule returns verify_fail(), which locates the op and
+ * checked.  A failing rule returns graph_verify_fail(), which locates the op and
  * names it, the constraint and the values involved.
  */
 #ifndef NPUSIM_GRAPH_VERIFY_INTERNAL_H
@@ -37,10 +37,10 @@ struct verify_ctx {
 /* Failing                                                                   */
 
 /* Sets a BASE_ERR_VERIFY diag at op's location: "<op name>: <message>". */
-enum base_status verify_fail(struct verify_ctx *cx, const struct graph_op *op, const char *fmt, ...)
+enum base_status graph_verify_fail(struct verify_ctx *cx, const struct graph_op *op, const char *fmt, ...)
     BASE_PRINTF(3, 4);
 /* Same with BASE_ERR_UNSUPPORTED: valid StableHLO that npusim does not handle. */
-enum base_status verify_unsupported(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_unsupported(struct verify_ctx *cx, const struct graph_op *op,
                                     const char *fmt, ...) BASE_PRINTF(3, 4);
 
 #define VTRY(expr)                                 \
@@ -94,64 +94,64 @@ enum {
 #define VC_ANY (VC_BOOL | VC_INT | VC_FLOAT | VC_COMPLEX | VC_QANY)
 
 /* The class bit of a tensor's element type (0 for non-tensors). */
-unsigned verify_class(const struct graph_type *t);
+unsigned graph_verify_class(const struct graph_type *t);
 /* Requires a tensor whose element class is in `mask`; `what` names the
  * operand ("(I1) operand", "result"). */
-enum base_status verify_need_class(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_need_class(struct verify_ctx *cx, const struct graph_op *op,
                                    const char *what, const struct graph_type *t, unsigned mask);
 /* Requires a tensor (of any element type). */
-enum base_status verify_need_tensor(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_need_tensor(struct verify_ctx *cx, const struct graph_op *op,
                                     const char *what, const struct graph_type *t);
 /* Requires a ranked tensor of exactly `rank` dims (rank < 0: any). */
-enum base_status verify_need_rank(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_need_rank(struct verify_ctx *cx, const struct graph_op *op,
                                   const char *what, const struct graph_type *t, int rank);
 
 /* Shapes compatible: unranked or equal ranks with compatible dims. */
-bool verify_shape_compat(const struct graph_type *a, const struct graph_type *b);
+bool graph_verify_shape_compat(const struct graph_type *a, const struct graph_type *b);
 /* Element types equal, quantization parameters included. */
-bool verify_elem_equal(const struct graph_type *a, const struct graph_type *b);
+bool graph_verify_elem_equal(const struct graph_type *a, const struct graph_type *b);
 /* Element types equal up to scales and zero points (spec: baseline_element_type). */
-bool verify_elem_baseline_equal(const struct graph_type *a, const struct graph_type *b);
+bool graph_verify_elem_baseline_equal(const struct graph_type *a, const struct graph_type *b);
 /* Same kind (tensor/token/tuple), compatible shapes, equal element types; tuples
  * element-wise.  The relation MLIR's HLO verifier uses between types that
  * "must be the same" (dynamic dims match anything). */
-bool verify_type_compat(const struct graph_type *a, const struct graph_type *b);
-/* As verify_type_compat with baseline element types. */
-bool verify_type_baseline_compat(const struct graph_type *a, const struct graph_type *b);
+bool graph_verify_type_compat(const struct graph_type *a, const struct graph_type *b);
+/* As graph_verify_type_compat with baseline element types. */
+bool graph_verify_type_baseline_compat(const struct graph_type *a, const struct graph_type *b);
 /* is_promotable(x, y) of the spec: same kind and no narrower. */
-bool verify_promotable(const struct graph_type *x, const struct graph_type *y);
+bool graph_verify_promotable(const struct graph_type *x, const struct graph_type *y);
 /* Bits of the element type (storage type for quantized; 2x component for complex). */
-int verify_elem_bits(const struct graph_type *t);
+int graph_verify_elem_bits(const struct graph_type *t);
 
 /* Prints a type (MLIR spelling) or a dim list ("2x?x4") into buf. */
-const char *verify_tstr(const struct graph_type *t, char *buf, size_t cap);
-const char *verify_dstr(int rank, const int64_t *dims, char *buf, size_t cap);
+const char *graph_verify_tstr(const struct graph_type *t, char *buf, size_t cap);
+const char *graph_verify_dstr(int rank, const int64_t *dims, char *buf, size_t cap);
 /* "[1, 2, 3]" */
-const char *verify_lstr(int n, const int64_t *v, char *buf, size_t cap);
+const char *graph_verify_lstr(int n, const int64_t *v, char *buf, size_t cap);
 
 /* Compares a result type's shape with an inferred one (dims may be GRAPH_DYN). */
-enum base_status verify_result_dims(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_result_dims(struct verify_ctx *cx, const struct graph_op *op,
                                     const char *label, const char *what,
                                     const struct graph_type *t, int rank, const int64_t *dims);
 /* Requires compatible shapes: "<label> <wa> and <wb> must have the same shape". */
-enum base_status verify_same_shape(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_same_shape(struct verify_ctx *cx, const struct graph_op *op,
                                    const char *label, const char *wa, const struct graph_type *a,
                                    const char *wb, const struct graph_type *b);
 /* Requires equal element types (quantization included). */
-enum base_status verify_same_elem(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_same_elem(struct verify_ctx *cx, const struct graph_op *op,
                                   const char *label, const char *wa, const struct graph_type *a,
                                   const char *wb, const struct graph_type *b);
-/* Requires verify_type_compat / verify_type_baseline_compat. */
-enum base_status verify_same_type(struct verify_ctx *cx, const struct graph_op *op,
+/* Requires graph_verify_type_compat / graph_verify_type_baseline_compat. */
+enum base_status graph_verify_same_type(struct verify_ctx *cx, const struct graph_op *op,
                                   const char *label, const char *wa, const struct graph_type *a,
                                   const char *wb, const struct graph_type *b);
-enum base_status verify_same_baseline(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_same_baseline(struct verify_ctx *cx, const struct graph_op *op,
                                       const char *label, const char *wa,
                                       const struct graph_type *a, const char *wb,
                                       const struct graph_type *b);
 
 /* Operand/result/region counts; max < 0: unbounded. */
-enum base_status verify_counts(struct verify_ctx *cx, const struct graph_op *op, int min_in,
+enum base_status graph_verify_counts(struct verify_ctx *cx, const struct graph_op *op, int min_in,
                                int max_in, int min_out, int max_out, int n_regions);
 
 /* ------------------------------------------------------------------------ */
@@ -159,24 +159,24 @@ enum base_status verify_counts(struct verify_ctx *cx, const struct graph_op *op,
 
 /* Integer attribute (INT or BOOL).  Absent: *present = false (if present is
  * NULL the attribute is required).  Other kinds fail. */
-enum base_status verify_attr_int(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_attr_int(struct verify_ctx *cx, const struct graph_op *op,
                                  const struct graph_attr *a, const char *name, bool *present,
                                  int64_t *out);
-enum base_status verify_op_int(struct verify_ctx *cx, const struct graph_op *op, const char *name,
+enum base_status graph_verify_op_int(struct verify_ctx *cx, const struct graph_op *op, const char *name,
                                bool *present, int64_t *out);
 /* Boolean attribute (BOOL, or i1 INT); absent gives dflt. */
-enum base_status verify_op_bool(struct verify_ctx *cx, const struct graph_op *op, const char *name,
+enum base_status graph_verify_op_bool(struct verify_ctx *cx, const struct graph_op *op, const char *name,
                                 bool dflt, bool *out);
 /* A 1-D list of integers (DENSE_ARRAY, ARRAY of INT, 1-D integer ELEMENTS).
  * Absent: *n = -1 (if `required`, a failure). */
-enum base_status verify_attr_list(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_attr_list(struct verify_ctx *cx, const struct graph_op *op,
                                   const struct graph_attr *a, const char *name, bool required,
                                   int64_t *out, int *n);
-enum base_status verify_op_list(struct verify_ctx *cx, const struct graph_op *op, const char *name,
+enum base_status graph_verify_op_list(struct verify_ctx *cx, const struct graph_op *op, const char *name,
                                 bool required, int64_t *out, int *n);
 /* A 2-D integer ELEMENTS attribute; values in cx->scratch (valid until the next
  * call).  Absent: *rows = -1.  A resource without data: *vals = NULL. */
-enum base_status verify_op_matrix(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_op_matrix(struct verify_ctx *cx, const struct graph_op *op,
                                   const char *name, const int64_t **vals, int64_t *rows,
                                   int64_t *cols);
 /* A list field of a dimension-numbers dict (dot, conv, gather, scatter);
@@ -185,67 +185,67 @@ struct verify_dlist {
     int n;
     int64_t v[VERIFY_MAX_LIST];
 };
-enum base_status verify_dict_list(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_dict_list(struct verify_ctx *cx, const struct graph_op *op,
                                   const struct graph_attr *dn, const char *name, struct verify_dlist *l);
 /* The string of a KEYWORD, STRING or SYMBOL attribute, or NULL. */
-const char *verify_attr_word(const struct graph_attr *a, size_t *len);
-bool verify_word_is(const struct graph_attr *a, const char *word);
+const char *graph_verify_attr_word(const struct graph_attr *a, size_t *len);
+bool graph_verify_word_is(const struct graph_attr *a, const char *word);
 
 /* An enum attribute whose value must be one of `words` (NULL-terminated). */
-enum base_status verify_op_enum(struct verify_ctx *cx, const struct graph_op *op, const char *label,
+enum base_status graph_verify_op_enum(struct verify_ctx *cx, const struct graph_op *op, const char *label,
                                 const char *name, const char *const *words, bool required);
 
 /* List helpers. */
-bool verify_list_unique(int n, const int64_t *v);
-bool verify_list_sorted(int n, const int64_t *v);
-bool verify_list_has(int n, const int64_t *v, int64_t x);
+bool graph_verify_list_unique(int n, const int64_t *v);
+bool graph_verify_list_sorted(int n, const int64_t *v);
+bool graph_verify_list_has(int n, const int64_t *v, int64_t x);
 /* Requires 0 <= v[i] < bound; label/what name the rule and the list. */
-enum base_status verify_list_in_range(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_list_in_range(struct verify_ctx *cx, const struct graph_op *op,
                                       const char *label, const char *what, int n,
                                       const int64_t *v, int64_t bound);
-enum base_status verify_list_is_unique(struct verify_ctx *cx, const struct graph_op *op,
+enum base_status graph_verify_list_is_unique(struct verify_ctx *cx, const struct graph_op *op,
                                        const char *label, const char *what, int n,
                                        const int64_t *v);
 
 /* Region helpers: the entry block of region r (NULL when empty) and its
  * terminator (NULL when missing). */
-const struct graph_block *verify_entry(const struct graph_op *op, int r);
-const struct graph_op *verify_term(const struct graph_block *b);
+const struct graph_block *graph_verify_entry(const struct graph_op *op, int r);
+const struct graph_op *graph_verify_term(const struct graph_block *b);
 /* Requires region r to have one block with n_args arguments and a terminator
  * returning n_ret values (n_ret < 0: any); *blk and *ret receive them. */
-enum base_status verify_region_shape(struct verify_ctx *cx, const struct graph_op *op, int r,
+enum base_status graph_verify_region_shape(struct verify_ctx *cx, const struct graph_op *op, int r,
                                      const char *rname, int n_args, int n_ret,
                                      const struct graph_block **blk, const struct graph_op **ret);
 /* A reducer region (reduce, reduce_window, scatter, all_reduce, ...):
  * 2N scalar-or-shaped args, N results, promotable element types.
  * allowed_rank/allowed_dims: the dims a non-scalar block argument may take
  * (allowed_rank 0: scalars only). */
-enum base_status verify_reducer(struct verify_ctx *cx, const struct graph_op *op, int r,
+enum base_status graph_verify_reducer(struct verify_ctx *cx, const struct graph_op *op, int r,
                                 const char *label, int n, const struct graph_type *const *inputs,
                                 const struct graph_type *const *inits, int allowed_rank,
                                 const int64_t *allowed_dims, const struct graph_type **acc_types);
 
 /* Functions by name (binary search). */
-const struct graph_op *verify_find_func(const struct verify_ctx *cx, const char *name, size_t len);
+const struct graph_op *graph_verify_find_func(const struct verify_ctx *cx, const char *name, size_t len);
 /* A func.func's input/result types (from function_type); NULL when malformed. */
-const struct graph_attr *verify_func_types(const struct graph_op *func, const char *which);
+const struct graph_attr *graph_verify_func_types(const struct graph_op *func, const char *which);
 
 /* ------------------------------------------------------------------------ */
 /* Rule families                                                             */
 
-/* verify_elementwise.c */
-enum base_status verify_elementwise(struct verify_ctx *cx, const struct graph_op *op);
+/* graph_verify_elementwise.c */
+enum base_status graph_verify_elementwise(struct verify_ctx *cx, const struct graph_op *op);
 /* verify_shape.c: data movement */
-enum base_status verify_shape_op(struct verify_ctx *cx, const struct graph_op *op);
+enum base_status graph_verify_shape_op(struct verify_ctx *cx, const struct graph_op *op);
 /* verify_gather.c: gather, scatter, dynamic_gather, torch_index_select */
-enum base_status verify_gather_op(struct verify_ctx *cx, const struct graph_op *op);
+enum base_status graph_verify_gather_op(struct verify_ctx *cx, const struct graph_op *op);
 /* verify_reduce.c: reduce, reduce_window, select_and_scatter, map, sort, scan, top_k */
-enum base_status verify_reduce_op(struct verify_ctx *cx, const struct graph_op *op);
+enum base_status graph_verify_reduce_op(struct verify_ctx *cx, const struct graph_op *op);
 /* verify_linalg.c: dot, dot_general, convolution, fft, batch norm, ... */
-enum base_status verify_linalg_op(struct verify_ctx *cx, const struct graph_op *op);
+enum base_status graph_verify_linalg_op(struct verify_ctx *cx, const struct graph_op *op);
 /* verify_collective.c: collectives, token ops, sdy */
-enum base_status verify_collective_op(struct verify_ctx *cx, const struct graph_op *op);
+enum base_status graph_verify_collective_op(struct verify_ctx *cx, const struct graph_op *op);
 /* verify_control.c: func, call, return, while, if, case, composite, misc, check */
-enum base_status verify_control_op(struct verify_ctx *cx, const struct graph_op *op);
+enum base_status graph_verify_control_op(struct verify_ctx *cx, const struct graph_op *op);
 
 #endif

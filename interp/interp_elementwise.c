@@ -142,17 +142,6 @@ static inline void sti(enum base_dtype dt, void *d, size_t i, uint64_t v)
     }
 }
 
-static inline uint64_t wmask(int w) { return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1; }
-
-/* Sign-extends the low w bits of v. */
-static inline int64_t sext(uint64_t v, int w)
-{
-    if (w >= 64) return (int64_t)v;
-    uint64_t m = UINT64_C(1) << (w - 1);
-    v &= wmask(w);
-    return (int64_t)((v ^ m) - m);
-}
-
 static inline bool is_bool(enum base_dtype dt) { return dt == BASE_DT_I1; }
 
 /* ------------------------------------------------------------------------ */
@@ -334,7 +323,7 @@ static uint64_t reduce_precision_bits(uint64_t v, int nbits, int src_e, int src_
         if (over) v = (v & sign) | expmask;
         if (under) v = v & sign;
     }
-    return v & wmask(nbits);
+    return v & base_wmask(nbits);
 }
 
 /* The same on the value, for formats without an IEEE layout. */
@@ -465,19 +454,19 @@ static uint64_t i_unary(enum graph_op_kind k, uint64_t v, int w, bool sgn)
 {
     switch (k) {
     case GRAPH_OP_NOT: return w == 1 ? !v : ~v;
-    case GRAPH_OP_ABS: return sgn && sext(v, w) < 0 ? 0 - v : v;
+    case GRAPH_OP_ABS: return sgn && base_sext(v, w) < 0 ? 0 - v : v;
     case GRAPH_OP_NEGATE: return 0 - v;
-    case GRAPH_OP_POPCNT: return (uint64_t)__builtin_popcountll(v & wmask(w));
+    case GRAPH_OP_POPCNT: return (uint64_t)__builtin_popcountll(v & base_wmask(w));
     case GRAPH_OP_COUNT_LEADING_ZEROS: {
-        uint64_t u = v & wmask(w);
+        uint64_t u = v & base_wmask(w);
         return u == 0 ? (uint64_t)w : (uint64_t)(__builtin_clzll(u) - (64 - w));
     }
     case GRAPH_OP_SIGN:
         if (sgn) {
-            int64_t s = sext(v, w);
+            int64_t s = base_sext(v, w);
             return s < 0 ? ~UINT64_C(0) : s > 0;
         }
-        return (v & wmask(w)) != 0;
+        return (v & base_wmask(w)) != 0;
     default: return 0;
     }
 }
@@ -497,28 +486,11 @@ static bool i_binary_ok(enum graph_op_kind k, bool boolean)
     }
 }
 
-static uint64_t i_power(uint64_t base, uint64_t e, int w, bool sgn)
-{
-    if (sgn && sext(e, w) < 0) {
-        int64_t b = sext(base, w);
-        if (b != 1 && b != -1) return 0;
-        e = 0 - e; /* |e|; only its parity matters for +-1 */
-    }
-    e &= wmask(w);
-    uint64_t r = 1;
-    while (e) {
-        if (e & 1) r *= base;
-        base *= base;
-        e >>= 1;
-    }
-    return r;
-}
-
 static uint64_t i_mulhi(uint64_t a, uint64_t b, int w, bool sgn)
 {
     if (w <= 32) {
-        if (sgn) return (uint64_t)((sext(a, w) * sext(b, w)) >> w);
-        return ((a & wmask(w)) * (b & wmask(w))) >> w;
+        if (sgn) return (uint64_t)((base_sext(a, w) * base_sext(b, w)) >> w);
+        return ((a & base_wmask(w)) * (b & base_wmask(w))) >> w;
     }
     if (sgn) {
         __int128 p = (__int128)(int64_t)a * (__int128)(int64_t)b;
@@ -538,42 +510,42 @@ static uint64_t i_binary(enum graph_op_kind k, uint64_t a, uint64_t b, int w, bo
     case GRAPH_OP_OR: return a | b;
     case GRAPH_OP_XOR: return a ^ b;
     case GRAPH_OP_MAXIMUM:
-        if (sgn) return sext(a, w) > sext(b, w) ? a : b;
-        return (a & wmask(w)) > (b & wmask(w)) ? a : b;
+        if (sgn) return base_sext(a, w) > base_sext(b, w) ? a : b;
+        return (a & base_wmask(w)) > (b & base_wmask(w)) ? a : b;
     case GRAPH_OP_MINIMUM:
-        if (sgn) return sext(a, w) < sext(b, w) ? a : b;
-        return (a & wmask(w)) < (b & wmask(w)) ? a : b;
+        if (sgn) return base_sext(a, w) < base_sext(b, w) ? a : b;
+        return (a & base_wmask(w)) < (b & base_wmask(w)) ? a : b;
     case GRAPH_OP_DIVIDE:
         if (sgn) {
-            int64_t x = sext(a, w), y = sext(b, w);
+            int64_t x = base_sext(a, w), y = base_sext(b, w);
             if (y == 0) return ~UINT64_C(0);
             if (y == -1) return 0 - a; /* INT_MIN / -1 wraps to INT_MIN */
             return (uint64_t)(x / y);
         }
-        if ((b & wmask(w)) == 0) return ~UINT64_C(0);
-        return (a & wmask(w)) / (b & wmask(w));
+        if ((b & base_wmask(w)) == 0) return ~UINT64_C(0);
+        return (a & base_wmask(w)) / (b & base_wmask(w));
     case GRAPH_OP_REMAINDER:
         if (sgn) {
-            int64_t x = sext(a, w), y = sext(b, w);
+            int64_t x = base_sext(a, w), y = base_sext(b, w);
             if (y == 0) return a;
             if (y == -1) return 0;
             return (uint64_t)(x % y);
         }
-        if ((b & wmask(w)) == 0) return a;
-        return (a & wmask(w)) % (b & wmask(w));
-    case GRAPH_OP_POWER: return i_power(a, b, w, sgn);
+        if ((b & base_wmask(w)) == 0) return a;
+        return (a & base_wmask(w)) % (b & base_wmask(w));
+    case GRAPH_OP_POWER: return base_ipow(a, b, w, sgn);
     case GRAPH_OP_SHIFT_LEFT: {
-        uint64_t s = b & wmask(w);
+        uint64_t s = b & base_wmask(w);
         return s >= (uint64_t)w ? 0 : a << s;
     }
     case GRAPH_OP_SHIFT_RIGHT_LOGICAL: {
-        uint64_t s = b & wmask(w);
-        return s >= (uint64_t)w ? 0 : (a & wmask(w)) >> s;
+        uint64_t s = b & base_wmask(w);
+        return s >= (uint64_t)w ? 0 : (a & base_wmask(w)) >> s;
     }
     case GRAPH_OP_SHIFT_RIGHT_ARITHMETIC: {
         /* On the w-bit pattern, also for unsigned types (as XLA). */
-        uint64_t s = b & wmask(w);
-        int64_t x = sext(a, w);
+        uint64_t s = b & base_wmask(w);
+        int64_t x = base_sext(a, w);
         if (s >= (uint64_t)w) return x < 0 ? ~UINT64_C(0) : 0;
         return (uint64_t)(x >> s);
     }

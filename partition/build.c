@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *pb_alloc(struct pb *b, size_t n)
+void *part_pb_alloc(struct pb *b, size_t n)
 {
     void *p = base_arena_alloc(&b->arena, n ? n : 1);
     if (!p) b->oom = true;
     return p;
 }
 
-const struct graph_type *pb_tensor_type(struct pb *b, const struct graph_type *like, int rank, const int64_t *dims)
+const struct graph_type *part_pb_tensor_type(struct pb *b, const struct graph_type *like, int rank, const int64_t *dims)
 {
-    struct graph_type *t = pb_alloc(b, sizeof *t);
+    struct graph_type *t = part_pb_alloc(b, sizeof *t);
     if (!t) return like;
     *t = *like;
     t->kind = GRAPH_TYPE_TENSOR;
@@ -25,9 +25,9 @@ const struct graph_type *pb_tensor_type(struct pb *b, const struct graph_type *l
     return t;
 }
 
-const struct graph_type *pb_scalar_type(struct pb *b, enum base_dtype elem)
+const struct graph_type *part_pb_scalar_type(struct pb *b, enum base_dtype elem)
 {
-    struct graph_type *t = pb_alloc(b, sizeof *t);
+    struct graph_type *t = part_pb_alloc(b, sizeof *t);
     if (!t) return NULL;
     t->kind = GRAPH_TYPE_TENSOR;
     t->elem = elem;
@@ -37,12 +37,12 @@ const struct graph_type *pb_scalar_type(struct pb *b, enum base_dtype elem)
 
 static struct graph_attr *new_attr(struct pb *b, enum graph_attr_kind k)
 {
-    struct graph_attr *a = pb_alloc(b, sizeof *a);
+    struct graph_attr *a = part_pb_alloc(b, sizeof *a);
     if (a) a->kind = k;
     return a;
 }
 
-const struct graph_attr *pb_int(struct pb *b, int64_t v)
+const struct graph_attr *part_pb_int(struct pb *b, int64_t v)
 {
     struct graph_attr *a = new_attr(b, GRAPH_ATTR_INT);
     if (!a) return NULL;
@@ -51,12 +51,12 @@ const struct graph_attr *pb_int(struct pb *b, int64_t v)
     return a;
 }
 
-const struct graph_attr *pb_unit(struct pb *b)
+const struct graph_attr *part_pb_unit(struct pb *b)
 {
     return new_attr(b, GRAPH_ATTR_UNIT);
 }
 
-const struct graph_attr *pb_string(struct pb *b, const char *s)
+const struct graph_attr *part_pb_string(struct pb *b, const char *s)
 {
     struct graph_attr *a = new_attr(b, GRAPH_ATTR_STRING);
     if (!a) return NULL;
@@ -66,17 +66,17 @@ const struct graph_attr *pb_string(struct pb *b, const char *s)
     return a;
 }
 
-const struct graph_attr *pb_symbol(struct pb *b, const char *s)
+const struct graph_attr *part_pb_symbol(struct pb *b, const char *s)
 {
-    struct graph_attr *a = (struct graph_attr *)pb_string(b, s);
+    struct graph_attr *a = (struct graph_attr *)part_pb_string(b, s);
     if (a) a->kind = GRAPH_ATTR_SYMBOL;
     return a;
 }
 
-const struct graph_attr *pb_array(struct pb *b, int n, const struct graph_attr *const *items)
+const struct graph_attr *part_pb_array(struct pb *b, int n, const struct graph_attr *const *items)
 {
     struct graph_attr *a = new_attr(b, GRAPH_ATTR_ARRAY);
-    const struct graph_attr **it = pb_alloc(b, (size_t)n * sizeof *it);
+    const struct graph_attr **it = part_pb_alloc(b, (size_t)n * sizeof *it);
     if (!a || !it) return NULL;
     for (int i = 0; i < n; i++) it[i] = items[i];
     a->u.array.n = n;
@@ -84,11 +84,11 @@ const struct graph_attr *pb_array(struct pb *b, int n, const struct graph_attr *
     return a;
 }
 
-const struct graph_attr *pb_dict(struct pb *b, const char *tag, int n, const char *const *names,
+const struct graph_attr *part_pb_dict(struct pb *b, const char *tag, int n, const char *const *names,
                                  const struct graph_attr *const *values)
 {
     struct graph_attr *a = new_attr(b, GRAPH_ATTR_DICT);
-    struct graph_named_attr *it = pb_alloc(b, (size_t)n * sizeof *it);
+    struct graph_named_attr *it = part_pb_alloc(b, (size_t)n * sizeof *it);
     if (!a || !it) return NULL;
     for (int i = 0; i < n; i++) {
         it[i].name = names[i];
@@ -100,10 +100,10 @@ const struct graph_attr *pb_dict(struct pb *b, const char *tag, int n, const cha
     return a;
 }
 
-const struct graph_attr *pb_dense_i64(struct pb *b, int n, const int64_t *v)
+const struct graph_attr *part_pb_dense_i64(struct pb *b, int n, const int64_t *v)
 {
     struct graph_attr *a = new_attr(b, GRAPH_ATTR_DENSE_ARRAY);
-    int64_t *d = pb_alloc(b, (size_t)n * sizeof *d);
+    int64_t *d = part_pb_alloc(b, (size_t)n * sizeof *d);
     if (!a || !d) return NULL;
     for (int i = 0; i < n; i++) d[i] = v[i];
     a->elem = BASE_DT_SI64;
@@ -112,7 +112,7 @@ const struct graph_attr *pb_dense_i64(struct pb *b, int n, const int64_t *v)
     return a;
 }
 
-/* b takes t (released by pb_deinit); false (t released, b->oom) when out of memory. */
+/* b takes t (released by part_pb_deinit); false (t released, b->oom) when out of memory. */
 static bool own(struct pb *b, struct base_tensor *t)
 {
     if (b->n_owned == b->cap_owned) {
@@ -130,8 +130,8 @@ static bool own(struct pb *b, struct base_tensor *t)
     return true;
 }
 
-/* The tensor is owned by b (released by pb_deinit). */
-const struct graph_attr *pb_i64_matrix(struct pb *b, int rows, int cols, const int64_t *v)
+/* The tensor is owned by b (released by part_pb_deinit). */
+const struct graph_attr *part_pb_i64_matrix(struct pb *b, int rows, int cols, const int64_t *v)
 {
     int64_t dims[2] = {rows, cols};
     struct base_tensor *t = NULL;
@@ -142,7 +142,7 @@ const struct graph_attr *pb_i64_matrix(struct pb *b, int rows, int cols, const i
     if (!own(b, t)) return NULL;
     memcpy(t->data, v, (size_t)rows * (size_t)cols * sizeof *v);
     struct graph_attr *a = new_attr(b, GRAPH_ATTR_ELEMENTS);
-    struct graph_type *ty = pb_alloc(b, sizeof *ty);
+    struct graph_type *ty = part_pb_alloc(b, sizeof *ty);
     if (!a || !ty) return NULL;
     ty->kind = GRAPH_TYPE_TENSOR;
     ty->elem = BASE_DT_SI64;
@@ -155,7 +155,7 @@ const struct graph_attr *pb_i64_matrix(struct pb *b, int rows, int cols, const i
 }
 
 /* A tensor constant of type ty, every element the bits of element 0 of src. */
-const struct graph_attr *pb_splat(struct pb *b, const struct graph_type *ty, const struct base_tensor *src)
+const struct graph_attr *part_pb_splat(struct pb *b, const struct graph_type *ty, const struct base_tensor *src)
 {
     struct base_tensor *t = NULL;
     if (base_tensor_create(src->dtype, ty->rank, ty->dims, &t) != BASE_OK) {
@@ -172,7 +172,7 @@ const struct graph_attr *pb_splat(struct pb *b, const struct graph_type *ty, con
     return a;
 }
 
-void pb_init(struct pb *b, uint32_t n_src_values)
+void part_pb_init(struct pb *b, uint32_t n_src_values)
 {
     memset(b, 0, sizeof *b);
     base_arena_init(&b->arena, 1 << 16);
@@ -181,7 +181,7 @@ void pb_init(struct pb *b, uint32_t n_src_values)
     if (!b->map) b->oom = true;
 }
 
-void pb_deinit(struct pb *b)
+void part_pb_deinit(struct pb *b)
 {
     for (int i = 0; i < b->n_owned; i++) base_tensor_release(b->owned[i]);
     free(b->owned);
@@ -197,18 +197,18 @@ static void init_value(struct pb *b, struct graph_value *v, const struct graph_t
     v->name = NULL;
 }
 
-struct graph_op *pb_op(struct pb *b, enum graph_op_kind kind, const char *name, int n_in,
+struct graph_op *part_pb_op(struct pb *b, enum graph_op_kind kind, const char *name, int n_in,
                        struct graph_value *const *in, int n_out, const struct graph_type *const *out_types,
                        const struct graph_loc *loc)
 {
-    struct graph_op *op = pb_alloc(b, sizeof *op);
+    struct graph_op *op = part_pb_alloc(b, sizeof *op);
     if (!op) return NULL;
     op->kind = kind;
     op->name = name ? name : graph_op_kind_name(kind);
     op->n_operands = n_in;
-    op->operands = pb_alloc(b, (size_t)n_in * sizeof *op->operands);
+    op->operands = part_pb_alloc(b, (size_t)n_in * sizeof *op->operands);
     op->n_results = n_out;
-    op->results = pb_alloc(b, (size_t)n_out * sizeof *op->results);
+    op->results = part_pb_alloc(b, (size_t)n_out * sizeof *op->results);
     if (!op->operands || !op->results) return NULL;
     for (int i = 0; i < n_in; i++) op->operands[i] = in[i];
     for (int i = 0; i < n_out; i++) {
@@ -221,10 +221,10 @@ struct graph_op *pb_op(struct pb *b, enum graph_op_kind kind, const char *name, 
     return op;
 }
 
-bool pb_set_attrs(struct pb *b, struct graph_op *op, int n, const char *const *names,
+bool part_pb_set_attrs(struct pb *b, struct graph_op *op, int n, const char *const *names,
                   const struct graph_attr *const *values)
 {
-    struct graph_named_attr *a = pb_alloc(b, (size_t)n * sizeof *a);
+    struct graph_named_attr *a = part_pb_alloc(b, (size_t)n * sizeof *a);
     if (!a) return false;
     for (int i = 0; i < n; i++) {
         if (!values[i]) return false;
@@ -236,11 +236,11 @@ bool pb_set_attrs(struct pb *b, struct graph_op *op, int n, const char *const *n
     return true;
 }
 
-bool pb_block_init(struct pb *b, struct graph_block *blk, int n_args, const struct graph_type *const *types)
+bool part_pb_block_init(struct pb *b, struct graph_block *blk, int n_args, const struct graph_type *const *types)
 {
     memset(blk, 0, sizeof *blk);
     blk->n_args = n_args;
-    blk->args = pb_alloc(b, (size_t)n_args * sizeof *blk->args);
+    blk->args = part_pb_alloc(b, (size_t)n_args * sizeof *blk->args);
     if (!blk->args) return false;
     for (int i = 0; i < n_args; i++) {
         init_value(b, &blk->args[i], types[i]);
@@ -250,7 +250,7 @@ bool pb_block_init(struct pb *b, struct graph_block *blk, int n_args, const stru
     return true;
 }
 
-bool pb_vec_push(struct pb_vec *v, struct graph_op *op)
+bool part_pb_vec_push(struct pb_vec *v, struct graph_op *op)
 {
     if (!op) return false;
     if (v->n == v->cap) {
@@ -264,9 +264,9 @@ bool pb_vec_push(struct pb_vec *v, struct graph_op *op)
     return true;
 }
 
-bool pb_vec_finish(struct pb *b, struct pb_vec *v, struct graph_block *blk)
+bool part_pb_vec_finish(struct pb *b, struct pb_vec *v, struct graph_block *blk)
 {
-    blk->ops = pb_alloc(b, (size_t)v->n * sizeof *blk->ops);
+    blk->ops = part_pb_alloc(b, (size_t)v->n * sizeof *blk->ops);
     if (!blk->ops) return false;
     for (int i = 0; i < v->n; i++) {
         blk->ops[i] = v->ops[i];
@@ -279,26 +279,26 @@ bool pb_vec_finish(struct pb *b, struct pb_vec *v, struct graph_block *blk)
 }
 
 /* A region of one block (a, b) -> kind(a, b), for all_reduce bodies. */
-bool pb_binary_region(struct pb *b, struct graph_op *parent, enum graph_op_kind kind, enum base_dtype elem)
+bool part_pb_binary_region(struct pb *b, struct graph_op *parent, enum graph_op_kind kind, enum base_dtype elem)
 {
-    const struct graph_type *s = pb_scalar_type(b, elem);
-    struct graph_region *r = pb_alloc(b, sizeof *r);
+    const struct graph_type *s = part_pb_scalar_type(b, elem);
+    struct graph_region *r = part_pb_alloc(b, sizeof *r);
     if (!s || !r) return false;
     r->n_blocks = 1;
-    r->blocks = pb_alloc(b, sizeof *r->blocks);
+    r->blocks = part_pb_alloc(b, sizeof *r->blocks);
     if (!r->blocks) return false;
     r->parent = parent;
     struct graph_block *blk = &r->blocks[0];
     const struct graph_type *tys[2] = {s, s};
-    if (!pb_block_init(b, blk, 2, tys)) return false;
+    if (!part_pb_block_init(b, blk, 2, tys)) return false;
     blk->parent = r;
     struct graph_value *ab[2] = {&blk->args[0], &blk->args[1]};
-    struct graph_op *op = pb_op(b, kind, NULL, 2, ab, 1, &s, &parent->loc);
+    struct graph_op *op = part_pb_op(b, kind, NULL, 2, ab, 1, &s, &parent->loc);
     if (!op) return false;
     struct graph_value *res = &op->results[0];
-    struct graph_op *ret = pb_op(b, GRAPH_OP_RETURN, NULL, 1, &res, 0, NULL, &parent->loc);
+    struct graph_op *ret = part_pb_op(b, GRAPH_OP_RETURN, NULL, 1, &res, 0, NULL, &parent->loc);
     if (!ret) return false;
-    blk->ops = pb_alloc(b, 2 * sizeof *blk->ops);
+    blk->ops = part_pb_alloc(b, 2 * sizeof *blk->ops);
     if (!blk->ops) return false;
     blk->ops[0] = op;
     blk->ops[1] = ret;
@@ -314,17 +314,17 @@ bool pb_binary_region(struct pb *b, struct graph_op *parent, enum graph_op_kind 
 
 static bool copy_block(struct pb *b, const struct graph_block *src, struct graph_block *dst, int depth);
 
-bool pb_copy_regions(struct pb *b, const struct graph_op *src, struct graph_op *dst, int depth)
+bool part_pb_copy_regions(struct pb *b, const struct graph_op *src, struct graph_op *dst, int depth)
 {
     dst->n_regions = src->n_regions;
-    dst->regions = pb_alloc(b, (size_t)src->n_regions * sizeof *dst->regions);
+    dst->regions = part_pb_alloc(b, (size_t)src->n_regions * sizeof *dst->regions);
     if (!dst->regions) return false;
     for (int r = 0; r < src->n_regions; r++) {
         const struct graph_region *sr = &src->regions[r];
         struct graph_region *dr = &dst->regions[r];
         dr->parent = dst;
         dr->n_blocks = sr->n_blocks;
-        dr->blocks = pb_alloc(b, (size_t)sr->n_blocks * sizeof *dr->blocks);
+        dr->blocks = part_pb_alloc(b, (size_t)sr->n_blocks * sizeof *dr->blocks);
         if (!dr->blocks) return false;
         for (int k = 0; k < sr->n_blocks; k++) {
             if (!copy_block(b, &sr->blocks[k], &dr->blocks[k], depth + 1)) return false;
@@ -334,15 +334,15 @@ bool pb_copy_regions(struct pb *b, const struct graph_op *src, struct graph_op *
     return true;
 }
 
-struct graph_op *pb_copy_op(struct pb *b, const struct graph_op *src, struct graph_value *const *operands,
+struct graph_op *part_pb_copy_op(struct pb *b, const struct graph_op *src, struct graph_value *const *operands,
                             const struct graph_type *const *result_types, bool regions)
 {
-    struct graph_op *op = pb_op(b, src->kind, src->name, src->n_operands, operands, src->n_results, NULL, &src->loc);
+    struct graph_op *op = part_pb_op(b, src->kind, src->name, src->n_operands, operands, src->n_results, NULL, &src->loc);
     if (!op) return NULL;
     for (int i = 0; i < src->n_results; i++) op->results[i].type = result_types ? result_types[i] : src->results[i].type;
     op->n_attrs = src->n_attrs;
     op->attrs = src->attrs; /* borrowed: the source module outlives the printing */
-    if (regions && !pb_copy_regions(b, src, op, 0)) return NULL;
+    if (regions && !part_pb_copy_regions(b, src, op, 0)) return NULL;
     return op;
 }
 
@@ -351,8 +351,8 @@ static bool copy_block(struct pb *b, const struct graph_block *src, struct graph
     if (depth > 256) return false;
     memset(dst, 0, sizeof *dst);
     dst->n_args = src->n_args;
-    dst->args = pb_alloc(b, (size_t)src->n_args * sizeof *dst->args);
-    dst->ops = pb_alloc(b, (size_t)src->n_ops * sizeof *dst->ops);
+    dst->args = part_pb_alloc(b, (size_t)src->n_args * sizeof *dst->args);
+    dst->ops = part_pb_alloc(b, (size_t)src->n_ops * sizeof *dst->ops);
     if (!dst->args || !dst->ops) return false;
     for (int i = 0; i < src->n_args; i++) {
         init_value(b, &dst->args[i], src->args[i].type);
@@ -374,7 +374,7 @@ static bool copy_block(struct pb *b, const struct graph_block *src, struct graph
             in[k] = id < b->n_src ? b->map[id] : NULL;
             if (!in[k]) ok = false;
         }
-        struct graph_op *op = ok ? pb_op(b, so->kind, so->name, so->n_operands, in, so->n_results, NULL, &so->loc)
+        struct graph_op *op = ok ? part_pb_op(b, so->kind, so->name, so->n_operands, in, so->n_results, NULL, &so->loc)
                                  : NULL;
         if (in != ins) free(in);
         if (!op) {
@@ -387,7 +387,7 @@ static bool copy_block(struct pb *b, const struct graph_block *src, struct graph
         }
         op->n_attrs = so->n_attrs;
         op->attrs = so->attrs;
-        if (!pb_copy_regions(b, so, op, depth)) return false;
+        if (!part_pb_copy_regions(b, so, op, depth)) return false;
         op->parent = dst;
         dst->ops[i] = op;
     }

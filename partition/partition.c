@@ -93,7 +93,7 @@ static const struct graph_type *local_type(struct pctx *c, const struct graph_ty
     if (!static_tensor(g) || is_rep(s)) return g;
     int64_t dims[GRAPH_MAX_RANK];
     for (int d = 0; d < g->rank; d++) dims[d] = g->dims[d] / nparts(c, s, d);
-    return pb_tensor_type(&c->b, g, g->rank, dims);
+    return part_pb_tensor_type(&c->b, g, g->rank, dims);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -172,7 +172,7 @@ static const struct graph_attr *groups_attr(struct pctx *c, int n, const int *ax
         for (int i = 0; i < n; i++) pos = pos * c->mesh.sizes[ax[i]] + coord[ax[i]];
         ids[key * k + pos] = dev;
     }
-    const struct graph_attr *a = pb_i64_matrix(&c->b, (int)g, (int)k, ids);
+    const struct graph_attr *a = part_pb_i64_matrix(&c->b, (int)g, (int)k, ids);
     free(ids);
     *group_size = (int)k;
     return a;
@@ -181,14 +181,14 @@ static const struct graph_attr *groups_attr(struct pctx *c, int n, const int *ax
 static const struct graph_attr *channel_attr(struct pctx *c)
 {
     static const char *const names[2] = {"handle", "type"};
-    const struct graph_attr *v[2] = {pb_int(&c->b, ++c->next_channel), pb_int(&c->b, 1)};
+    const struct graph_attr *v[2] = {part_pb_int(&c->b, ++c->next_channel), part_pb_int(&c->b, 1)};
     if (!v[0] || !v[1]) return NULL;
-    return pb_dict(&c->b, "stablehlo.channel_handle", 2, names, v);
+    return part_pb_dict(&c->b, "stablehlo.channel_handle", 2, names, v);
 }
 
 static bool push(struct pctx *c, struct graph_op *op)
 {
-    if (!op || c->b.oom || !pb_vec_push(c->cur, op)) return oom(c);
+    if (!op || c->b.oom || !part_pb_vec_push(c->cur, op)) return oom(c);
     return true;
 }
 
@@ -201,10 +201,10 @@ static struct graph_value *emit_gather(struct pctx *c, struct graph_value *v, co
     const struct graph_attr *chan = channel_attr(c);
     clear_dim(s, d);
     const struct graph_type *rt = local_type(c, global, s);
-    struct graph_op *op = pb_op(&c->b, GRAPH_OP_ALL_GATHER, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
+    struct graph_op *op = part_pb_op(&c->b, GRAPH_OP_ALL_GATHER, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
     static const char *const names[4] = {"all_gather_dim", "channel_handle", "replica_groups", "use_global_device_ids"};
-    const struct graph_attr *vals[4] = {pb_int(&c->b, d), chan, groups, pb_unit(&c->b)};
-    if (!op || !groups || !chan || !pb_set_attrs(&c->b, op, 4, names, vals) || !push(c, op)) {
+    const struct graph_attr *vals[4] = {part_pb_int(&c->b, d), chan, groups, part_pb_unit(&c->b)};
+    if (!op || !groups || !chan || !part_pb_set_attrs(&c->b, op, 4, names, vals) || !push(c, op)) {
         oom(c);
         return NULL;
     }
@@ -224,11 +224,11 @@ static struct graph_value *emit_all_to_all(struct pctx *c, struct graph_value *v
     copy_dim(s, to, s, from);
     clear_dim(s, from);
     const struct graph_type *rt = local_type(c, global, s);
-    struct graph_op *op = pb_op(&c->b, GRAPH_OP_ALL_TO_ALL, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
+    struct graph_op *op = part_pb_op(&c->b, GRAPH_OP_ALL_TO_ALL, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
     static const char *const names[5] = {"channel_handle", "concat_dimension", "replica_groups", "split_count",
                                          "split_dimension"};
-    const struct graph_attr *vals[5] = {chan, pb_int(&c->b, from), groups, pb_int(&c->b, group), pb_int(&c->b, to)};
-    if (!op || !groups || !chan || !pb_set_attrs(&c->b, op, 5, names, vals) || !push(c, op)) {
+    const struct graph_attr *vals[5] = {chan, part_pb_int(&c->b, from), groups, part_pb_int(&c->b, group), part_pb_int(&c->b, to)};
+    if (!op || !groups || !chan || !part_pb_set_attrs(&c->b, op, 5, names, vals) || !push(c, op)) {
         oom(c);
         return NULL;
     }
@@ -245,14 +245,14 @@ static struct graph_value *emit_all_reduce(struct pctx *c, struct graph_value *v
     const struct graph_attr *groups = groups_attr(c, n, ax, &group);
     const struct graph_attr *chan = channel_attr(c);
     const struct graph_type *rt = v->type;
-    struct graph_op *op = pb_op(&c->b, GRAPH_OP_ALL_REDUCE, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
+    struct graph_op *op = part_pb_op(&c->b, GRAPH_OP_ALL_REDUCE, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
     static const char *const names[3] = {"channel_handle", "replica_groups", "use_global_device_ids"};
-    const struct graph_attr *vals[3] = {chan, groups, pb_unit(&c->b)};
-    if (!op || !groups || !chan || !pb_set_attrs(&c->b, op, 3, names, vals)) {
+    const struct graph_attr *vals[3] = {chan, groups, part_pb_unit(&c->b)};
+    if (!op || !groups || !chan || !part_pb_set_attrs(&c->b, op, 3, names, vals)) {
         oom(c);
         return NULL;
     }
-    bool ok = body_src ? pb_copy_regions(&c->b, body_src, op, 0) : pb_binary_region(&c->b, op, kind, v->type->elem);
+    bool ok = body_src ? part_pb_copy_regions(&c->b, body_src, op, 0) : part_pb_binary_region(&c->b, op, kind, v->type->elem);
     if (!ok || !push(c, op)) {
         oom(c);
         return NULL;
@@ -265,7 +265,7 @@ static struct graph_value *emit_all_reduce(struct pctx *c, struct graph_value *v
 static struct graph_value *u32_op(struct pctx *c, enum graph_op_kind kind, struct graph_value *a,
                                   struct graph_value *b, uint32_t value)
 {
-    struct graph_type *st = pb_alloc(&c->b, sizeof *st);
+    struct graph_type *st = part_pb_alloc(&c->b, sizeof *st);
     if (!st) return oom(c), NULL;
     memset(st, 0, sizeof *st);
     st->kind = GRAPH_TYPE_TENSOR;
@@ -273,15 +273,15 @@ static struct graph_value *u32_op(struct pctx *c, enum graph_op_kind kind, struc
     const struct graph_type *stc = st;
     struct graph_value *in[2] = {a, b};
     int n_in = kind == GRAPH_OP_CONSTANT || kind == GRAPH_OP_PARTITION_ID ? 0 : 2;
-    struct graph_op *op = pb_op(&c->b, kind, NULL, n_in, in, 1, &stc, c->op ? &c->op->loc : NULL);
+    struct graph_op *op = part_pb_op(&c->b, kind, NULL, n_in, in, 1, &stc, c->op ? &c->op->loc : NULL);
     if (op && kind == GRAPH_OP_CONSTANT) {
         struct base_tensor *t = NULL;
         if (base_tensor_create(BASE_DT_UI32, 0, NULL, &t) != BASE_OK) return oom(c), NULL;
         ((uint32_t *)t->data)[0] = value;
         static const char *const names[1] = {"value"};
-        const struct graph_attr *val[1] = {pb_splat(&c->b, stc, t)};
+        const struct graph_attr *val[1] = {part_pb_splat(&c->b, stc, t)};
         base_tensor_release(t);
-        if (!val[0] || !pb_set_attrs(&c->b, op, 1, names, val)) op = NULL;
+        if (!val[0] || !part_pb_set_attrs(&c->b, op, 1, names, val)) op = NULL;
     }
     if (!op || !push(c, op)) return oom(c), NULL;
     return &op->results[0];
@@ -322,10 +322,10 @@ static struct graph_value *emit_slice(struct pctx *c, struct graph_value *v, con
     int64_t sizes[GRAPH_MAX_RANK];
     for (int d = 0; rt && d < rt->rank; d++) sizes[d] = rt->dims[d];
     struct graph_op *op =
-        rt ? pb_op(&c->b, GRAPH_OP_DYNAMIC_SLICE, NULL, 1 + global->rank, in, 1, &rt, c->op ? &c->op->loc : NULL) : NULL;
+        rt ? part_pb_op(&c->b, GRAPH_OP_DYNAMIC_SLICE, NULL, 1 + global->rank, in, 1, &rt, c->op ? &c->op->loc : NULL) : NULL;
     static const char *const names[1] = {"slice_sizes"};
-    const struct graph_attr *vals[1] = {rt ? pb_dense_i64(&c->b, rt->rank, sizes) : NULL};
-    if (!op || !vals[0] || !pb_set_attrs(&c->b, op, 1, names, vals) || !push(c, op)) {
+    const struct graph_attr *vals[1] = {rt ? part_pb_dense_i64(&c->b, rt->rank, sizes) : NULL};
+    if (!op || !vals[0] || !part_pb_set_attrs(&c->b, op, 1, names, vals) || !push(c, op)) {
         oom(c);
         return NULL;
     }
@@ -387,10 +387,10 @@ static bool remat(struct pctx *c, uint32_t id, const struct part_sharding *t, bo
         for (int64_t i = 1; i < v->count; i++)
             if (memcmp((const char *)v->data + (size_t)i * es, v->data, es)) return false;
         if (dry) return true;
-        op = pb_op(&c->b, GRAPH_OP_CONSTANT, def->name, 0, NULL, 1, &lt, &def->loc);
+        op = part_pb_op(&c->b, GRAPH_OP_CONSTANT, def->name, 0, NULL, 1, &lt, &def->loc);
         static const char *const names[1] = {"value"};
-        const struct graph_attr *val[1] = {pb_splat(&c->b, lt, v)};
-        if (!op || !pb_set_attrs(&c->b, op, 1, names, val)) return oom(c);
+        const struct graph_attr *val[1] = {part_pb_splat(&c->b, lt, v)};
+        if (!op || !part_pb_set_attrs(&c->b, op, 1, names, val)) return oom(c);
         break;
     }
     case GRAPH_OP_IOTA: {
@@ -399,7 +399,7 @@ static bool remat(struct pctx *c, uint32_t id, const struct part_sharding *t, bo
             t->n_axes[dim])
             return false;
         if (dry) return true;
-        op = pb_copy_op(&c->b, def, NULL, &lt, false);
+        op = part_pb_copy_op(&c->b, def, NULL, &lt, false);
         break;
     }
     case GRAPH_OP_BROADCAST_IN_DIM: {
@@ -416,7 +416,7 @@ static bool remat(struct pctx *c, uint32_t id, const struct part_sharding *t, bo
         if (!reshard(c, o->id, &to, dry, depth + 1, &ov)) return false;
         if (dry) return true;
         c->op = def;
-        op = pb_copy_op(&c->b, def, &ov, &lt, false);
+        op = part_pb_copy_op(&c->b, def, &ov, &lt, false);
         break;
     }
     default: {
@@ -435,7 +435,7 @@ static bool remat(struct pctx *c, uint32_t id, const struct part_sharding *t, bo
             if (!reshard(c, o->id, t, dry, depth + 1, &ov[i])) return false;
         }
         if (dry) return true;
-        op = pb_copy_op(&c->b, def, ov, &lt, false);
+        op = part_pb_copy_op(&c->b, def, ov, &lt, false);
         break;
     }
     }
@@ -543,7 +543,7 @@ static bool emit_like(struct pctx *c, const struct graph_op *src, struct graph_v
     if (src->n_results != 1) return false;
     rt[0] = local_type(c, src->results[0].type, rs);
     if (!map_captures(c, src)) return false;
-    struct graph_op *op = pb_copy_op(&c->b, src, in, rt, true);
+    struct graph_op *op = part_pb_copy_op(&c->b, src, in, rt, true);
     if (!push(c, op)) return false;
     set_result(c, &src->results[0], &op->results[0], rs);
     return true;
@@ -668,7 +668,7 @@ static bool rule_dot(struct pctx *c, const struct graph_op *op)
     struct graph_value *in[2];
     if (!reshard(c, lhs->id, &tl, false, 0, &in[0]) || !reshard(c, rhs->id, &tr, false, 0, &in[1])) return oom(c);
     const struct graph_type *rt = local_type(c, op->results[0].type, &rs);
-    struct graph_op *d = pb_copy_op(&c->b, op, in, &rt, true);
+    struct graph_op *d = part_pb_copy_op(&c->b, op, in, &rt, true);
     if (!push(c, d)) return false;
     struct graph_value *r = &d->results[0];
     if (n_partial) {
@@ -757,7 +757,7 @@ static bool rule_reduce(struct pctx *c, const struct graph_op *op)
         rt[i] = local_type(c, op->results[i].type, &rs);
     }
     if (!map_captures(c, op)) return false;
-    struct graph_op *r = pb_copy_op(&c->b, op, in, rt, true);
+    struct graph_op *r = part_pb_copy_op(&c->b, op, in, rt, true);
     if (!push(c, r)) return false;
     struct graph_value *v = &r->results[0];
     if (n_partial && !(v = emit_all_reduce(c, v, n_partial, partial, kind, op, "a reduction over a split dim")))
@@ -899,11 +899,11 @@ static bool rule_slice(struct pctx *c, const struct graph_op *op)
     struct graph_value *in;
     if (!reshard(c, o->id, &tin, false, 0, &in)) return oom(c);
     const struct graph_type *rt = local_type(c, op->results[0].type, &tin);
-    struct graph_op *n = pb_op(&c->b, op->kind, op->name, 1, &in, 1, &rt, &op->loc);
+    struct graph_op *n = part_pb_op(&c->b, op->kind, op->name, 1, &in, 1, &rt, &op->loc);
     static const char *const names[3] = {"start_indices", "limit_indices", "strides"};
-    const struct graph_attr *v[3] = {pb_dense_i64(&c->b, rank, start), pb_dense_i64(&c->b, rank, limit),
-                                     pb_dense_i64(&c->b, rank, stride)};
-    if (!n || !pb_set_attrs(&c->b, n, 3, names, v) || !push(c, n)) return oom(c);
+    const struct graph_attr *v[3] = {part_pb_dense_i64(&c->b, rank, start), part_pb_dense_i64(&c->b, rank, limit),
+                                     part_pb_dense_i64(&c->b, rank, stride)};
+    if (!n || !part_pb_set_attrs(&c->b, n, 3, names, v) || !push(c, n)) return oom(c);
     c->rep->n_sharded_ops++;
     set_result(c, &op->results[0], &n->results[0], &tin);
     return true;
@@ -965,7 +965,7 @@ static bool rule_fallback(struct pctx *c, const struct graph_op *op)
         ok = (in[i] = ensure_rep(c, id)) != NULL;
     }
     ok = ok && map_captures(c, op);
-    struct graph_op *n = ok ? pb_copy_op(&c->b, op, in, NULL, true) : NULL;
+    struct graph_op *n = ok ? part_pb_copy_op(&c->b, op, in, NULL, true) : NULL;
     if (in != ins) free(in);
     if (!n && c->b.bad_capture) {
         c->failed = true;
@@ -1073,13 +1073,13 @@ static const struct graph_attr *sharding_attr(struct pctx *c, const struct part_
     for (int d = 0; d < s->rank; d++) {
         const struct graph_attr *ax[PART_MAX_DIM_AXES];
         for (int k = 0; k < s->n_axes[d]; k++)
-            if (!(ax[k] = pb_string(&c->b, c->mesh.names[s->axes[d][k]]))) return NULL;
-        if (!(dims[d] = pb_array(&c->b, s->n_axes[d], ax))) return NULL;
+            if (!(ax[k] = part_pb_string(&c->b, c->mesh.names[s->axes[d][k]]))) return NULL;
+        if (!(dims[d] = part_pb_array(&c->b, s->n_axes[d], ax))) return NULL;
     }
     static const char *const names[2] = {"mesh", "dims"};
-    const struct graph_attr *v[2] = {pb_symbol(&c->b, "mesh"), pb_array(&c->b, s->rank < 0 ? 0 : s->rank, dims)};
+    const struct graph_attr *v[2] = {part_pb_symbol(&c->b, "mesh"), part_pb_array(&c->b, s->rank < 0 ? 0 : s->rank, dims)};
     if (!v[0] || !v[1]) return NULL;
-    return pb_dict(&c->b, "sdy.sharding", 2, names, v);
+    return part_pb_dict(&c->b, "sdy.sharding", 2, names, v);
 }
 
 static struct graph_op *mesh_op(struct pctx *c)
@@ -1087,16 +1087,16 @@ static struct graph_op *mesh_op(struct pctx *c)
     const struct graph_attr *axes[PART_MAX_AXES];
     for (int a = 0; a < c->mesh.n_axes; a++) {
         static const char *const names[2] = {"name", "size"};
-        const struct graph_attr *v[2] = {pb_string(&c->b, c->mesh.names[a]), pb_int(&c->b, c->mesh.sizes[a])};
-        if (!v[0] || !v[1] || !(axes[a] = pb_dict(&c->b, NULL, 2, names, v))) return NULL;
+        const struct graph_attr *v[2] = {part_pb_string(&c->b, c->mesh.names[a]), part_pb_int(&c->b, c->mesh.sizes[a])};
+        if (!v[0] || !v[1] || !(axes[a] = part_pb_dict(&c->b, NULL, 2, names, v))) return NULL;
     }
     static const char *const mnames[1] = {"axes"};
-    const struct graph_attr *mv[1] = {pb_array(&c->b, c->mesh.n_axes, axes)};
+    const struct graph_attr *mv[1] = {part_pb_array(&c->b, c->mesh.n_axes, axes)};
     if (!mv[0]) return NULL;
     static const char *const names[2] = {"mesh", "sym_name"};
-    const struct graph_attr *v[2] = {pb_dict(&c->b, "sdy.mesh", 1, mnames, mv), pb_string(&c->b, "mesh")};
-    struct graph_op *op = pb_op(&c->b, GRAPH_OP_SDY_MESH, NULL, 0, NULL, 0, NULL, NULL);
-    if (!op || !pb_set_attrs(&c->b, op, 2, names, v)) return NULL;
+    const struct graph_attr *v[2] = {part_pb_dict(&c->b, "sdy.mesh", 1, mnames, mv), part_pb_string(&c->b, "mesh")};
+    struct graph_op *op = part_pb_op(&c->b, GRAPH_OP_SDY_MESH, NULL, 0, NULL, 0, NULL, NULL);
+    if (!op || !part_pb_set_attrs(&c->b, op, 2, names, v)) return NULL;
     return op;
 }
 
@@ -1170,26 +1170,26 @@ static enum base_status build(struct pctx *c, const struct graph_op *func, struc
     if (!term) return graph_op_diag(c->diag, func, BASE_ERR_INVALID, "@%s has no return", graph_func_name(func));
     int n_in = src->n_args, n_out = term->n_operands;
     struct graph_op *m = mesh_op(c);
-    if (!m || !pb_vec_push(top, m)) return BASE_ERR_NOMEM;
+    if (!m || !part_pb_vec_push(top, m)) return BASE_ERR_NOMEM;
     /* other functions (callees of replicated calls), copied whole */
     for (int i = 0; i < c->m->body.n_ops; i++) {
         const struct graph_op *op = c->m->body.ops[i];
         if (op == func || op->kind == GRAPH_OP_SDY_MESH) continue;
-        struct graph_op *cp = pb_copy_op(&c->b, op, NULL, NULL, true);
-        if (!cp || !pb_vec_push(top, cp)) return BASE_ERR_NOMEM;
+        struct graph_op *cp = part_pb_copy_op(&c->b, op, NULL, NULL, true);
+        if (!cp || !part_pb_vec_push(top, cp)) return BASE_ERR_NOMEM;
     }
     /* func.func @entry(global args) { %r = sdy.manual_computation(args) {body}; return %r } */
-    struct graph_op *f = pb_op(&c->b, GRAPH_OP_FUNC, NULL, 0, NULL, 0, NULL, &func->loc);
+    struct graph_op *f = part_pb_op(&c->b, GRAPH_OP_FUNC, NULL, 0, NULL, 0, NULL, &func->loc);
     if (!f) return BASE_ERR_NOMEM;
     static const char *const fnames[3] = {"sym_name", "function_type", "sym_visibility"};
     const struct graph_attr *fv[3] = {graph_op_attr(func, "sym_name"), graph_op_attr(func, "function_type"),
                                       graph_op_attr(func, "sym_visibility")};
     if (!fv[0] || !fv[1])
         return graph_op_diag(c->diag, func, BASE_ERR_INVALID, "the entry function lacks sym_name or function_type");
-    if (!pb_set_attrs(&c->b, f, fv[2] ? 3 : 2, fnames, fv)) return BASE_ERR_NOMEM;
+    if (!part_pb_set_attrs(&c->b, f, fv[2] ? 3 : 2, fnames, fv)) return BASE_ERR_NOMEM;
     f->n_regions = 1;
-    f->regions = pb_alloc(&c->b, sizeof *f->regions);
-    if (!f->regions || !(f->regions[0].blocks = pb_alloc(&c->b, sizeof *f->regions[0].blocks))) return BASE_ERR_NOMEM;
+    f->regions = part_pb_alloc(&c->b, sizeof *f->regions);
+    if (!f->regions || !(f->regions[0].blocks = part_pb_alloc(&c->b, sizeof *f->regions[0].blocks))) return BASE_ERR_NOMEM;
     f->regions[0].n_blocks = 1;
     f->regions[0].parent = f;
     struct graph_block *fb = &f->regions[0].blocks[0];
@@ -1199,17 +1199,17 @@ static enum base_status build(struct pctx *c, const struct graph_op *func, struc
     const struct graph_attr **shs = calloc((size_t)(n_in + n_out) + 1, sizeof *shs);
     enum base_status st = tys && vals && shs ? BASE_OK : BASE_ERR_NOMEM;
     for (int i = 0; st == BASE_OK && i < n_in; i++) tys[i] = src->args[i].type;
-    if (st == BASE_OK && !pb_block_init(&c->b, fb, n_in, tys)) st = BASE_ERR_NOMEM;
+    if (st == BASE_OK && !part_pb_block_init(&c->b, fb, n_in, tys)) st = BASE_ERR_NOMEM;
     for (int i = 0; st == BASE_OK && i < n_in; i++) vals[i] = &fb->args[i];
-    struct graph_op *mc = st == BASE_OK ? pb_op(&c->b, GRAPH_OP_SDY_MANUAL_COMPUTATION, NULL, n_in, vals, n_out, NULL,
+    struct graph_op *mc = st == BASE_OK ? part_pb_op(&c->b, GRAPH_OP_SDY_MANUAL_COMPUTATION, NULL, n_in, vals, n_out, NULL,
                                                 &func->loc)
                                         : NULL;
     if (st == BASE_OK && !mc) st = BASE_ERR_NOMEM;
     struct graph_block *body = NULL;
     if (st == BASE_OK) {
         mc->n_regions = 1;
-        mc->regions = pb_alloc(&c->b, sizeof *mc->regions);
-        body = mc->regions ? pb_alloc(&c->b, sizeof *body) : NULL;
+        mc->regions = part_pb_alloc(&c->b, sizeof *mc->regions);
+        body = mc->regions ? part_pb_alloc(&c->b, sizeof *body) : NULL;
         if (!body) st = BASE_ERR_NOMEM;
     }
     if (st == BASE_OK) {
@@ -1221,7 +1221,7 @@ static enum base_status build(struct pctx *c, const struct graph_op *func, struc
             tys[i] = local_type(c, src->args[i].type, &c->rep->args[i]);
             shs[i] = sharding_attr(c, &c->rep->args[i]);
         }
-        if (!pb_block_init(&c->b, body, n_in, tys)) st = BASE_ERR_NOMEM;
+        if (!part_pb_block_init(&c->b, body, n_in, tys)) st = BASE_ERR_NOMEM;
     }
     for (int i = 0; st == BASE_OK && i < n_in; i++) {
         c->vs[src->args[i].id].loc = &body->args[i];
@@ -1253,31 +1253,31 @@ static enum base_status build(struct pctx *c, const struct graph_op *func, struc
         shs[n_in + i] = sharding_attr(c, &vs->s);
         c->rep->results[i] = vs->s;
     }
-    struct graph_op *sret = st == BASE_OK ? pb_op(&c->b, GRAPH_OP_SDY_RETURN, NULL, n_out, vals, 0, NULL, &term->loc)
+    struct graph_op *sret = st == BASE_OK ? part_pb_op(&c->b, GRAPH_OP_SDY_RETURN, NULL, n_out, vals, 0, NULL, &term->loc)
                                           : NULL;
-    if (st == BASE_OK && (!sret || !pb_vec_push(bv, sret))) st = BASE_ERR_NOMEM;
+    if (st == BASE_OK && (!sret || !part_pb_vec_push(bv, sret))) st = BASE_ERR_NOMEM;
     if (st == BASE_OK) drop_dead(c, bv);
-    if (st == BASE_OK && !pb_vec_finish(&c->b, bv, body)) st = BASE_ERR_NOMEM;
+    if (st == BASE_OK && !part_pb_vec_finish(&c->b, bv, body)) st = BASE_ERR_NOMEM;
     free(bv->ops);
     memset(bv, 0, sizeof *bv);
     c->cur = NULL;
     if (st == BASE_OK) {
         for (int i = 0; i < n_out; i++) mc->results[i].type = tys[i];
         const struct graph_attr *man[PART_MAX_AXES];
-        for (int a = 0; a < c->mesh.n_axes; a++) man[a] = pb_string(&c->b, c->mesh.names[a]);
+        for (int a = 0; a < c->mesh.n_axes; a++) man[a] = part_pb_string(&c->b, c->mesh.names[a]);
         static const char *const names[3] = {"in_shardings", "manual_axes", "out_shardings"};
-        const struct graph_attr *v[3] = {pb_array(&c->b, n_in, shs), pb_array(&c->b, c->mesh.n_axes, man),
-                                         pb_array(&c->b, n_out, shs + n_in)};
+        const struct graph_attr *v[3] = {part_pb_array(&c->b, n_in, shs), part_pb_array(&c->b, c->mesh.n_axes, man),
+                                         part_pb_array(&c->b, n_out, shs + n_in)};
         for (int i = 0; i < n_in + n_out; i++)
             if (!shs[i]) st = BASE_ERR_NOMEM;
-        if (st == BASE_OK && !pb_set_attrs(&c->b, mc, 3, names, v)) st = BASE_ERR_NOMEM;
+        if (st == BASE_OK && !part_pb_set_attrs(&c->b, mc, 3, names, v)) st = BASE_ERR_NOMEM;
     }
     if (st == BASE_OK) {
         for (int i = 0; i < n_out; i++) vals[i] = &mc->results[i];
-        struct graph_op *ret = pb_op(&c->b, GRAPH_OP_FUNC_RETURN, NULL, n_out, vals, 0, NULL, &term->loc);
+        struct graph_op *ret = part_pb_op(&c->b, GRAPH_OP_FUNC_RETURN, NULL, n_out, vals, 0, NULL, &term->loc);
         struct pb_vec fv2 = {NULL, 0, 0};
-        if (!ret || !pb_vec_push(&fv2, mc) || !pb_vec_push(&fv2, ret) || !pb_vec_finish(&c->b, &fv2, fb) ||
-            !pb_vec_push(top, f)) {
+        if (!ret || !part_pb_vec_push(&fv2, mc) || !part_pb_vec_push(&fv2, ret) || !part_pb_vec_finish(&c->b, &fv2, fb) ||
+            !part_pb_vec_push(top, f)) {
             free(fv2.ops);
             st = BASE_ERR_NOMEM;
         }
@@ -1361,7 +1361,7 @@ enum base_status part_partition(const struct graph_module *m, const char *entry,
         if (st == BASE_OK) st = check_sharding(&c, func, i, t, &rep->args[i]);
     }
     if (st == BASE_OK) {
-        pb_init(&c.b, m->n_values);
+        part_pb_init(&c.b, m->n_values);
         c.vs = calloc((size_t)m->n_values + 1, sizeof *c.vs);
         if (!c.vs || c.b.oom) st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
@@ -1378,7 +1378,7 @@ enum base_status part_partition(const struct graph_module *m, const char *entry,
         memset(&out, 0, sizeof out);
         out.name = m->name;
         out.path = m->path;
-        if (st == BASE_OK && !pb_vec_finish(&c.b, &top, &out.body))
+        if (st == BASE_OK && !part_pb_vec_finish(&c.b, &top, &out.body))
             st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
         free(top.ops);
         out.n_values = c.b.next_value;
@@ -1407,7 +1407,7 @@ enum base_status part_partition(const struct graph_module *m, const char *entry,
         *out_text = NULL;
         if (out_len) *out_len = 0;
     }
-    pb_deinit(&c.b);
+    part_pb_deinit(&c.b);
     free(c.vs);
     if (rep == &local_rep || st != BASE_OK) part_report_free(rep);
     return st;

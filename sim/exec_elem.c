@@ -77,45 +77,17 @@ static int64_t alu_i32(unsigned f, int64_t a64, int64_t b64, bool sign)
     }
 }
 
-static uint64_t wmask(int w) { return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1; }
-
-/* The low w bits of v, sign-extended. */
-static int64_t sext(uint64_t v, int w)
-{
-    if (w >= 64) return (int64_t)v;
-    uint64_t m = UINT64_C(1) << (w - 1);
-    v &= wmask(w);
-    return (int64_t)((v ^ m) - m);
-}
-
-static uint64_t ipow(uint64_t base, uint64_t e, int w, bool sgn)
-{
-    if (sgn && sext(e, w) < 0) {
-        int64_t b = sext(base, w);
-        if (b != 1 && b != -1) return 0;
-        e = 0 - e; /* |e|: only its parity matters for +-1 */
-    }
-    e &= wmask(w);
-    uint64_t r = 1;
-    while (e) {
-        if (e & 1) r *= base;
-        base *= base;
-        e >>= 1;
-    }
-    return r;
-}
-
 /* An integer function (docs/isa.md) on 64-bit values; w and sgn: src0's type. */
 static uint64_t alu_int(unsigned f, uint64_t a, uint64_t b, int w, bool sgn)
 {
-    uint64_t m = wmask(w);
+    uint64_t m = base_wmask(w);
     switch ((enum isa_alu)f) {
     case ISA_ALU_IADD: return a + b;
     case ISA_ALU_ISUB: return a - b;
     case ISA_ALU_IMUL: return a * b;
     case ISA_ALU_IDIV:
         if (sgn) {
-            int64_t x = sext(a, w), y = sext(b, w);
+            int64_t x = base_sext(a, w), y = base_sext(b, w);
             if (y == 0) return ~UINT64_C(0);
             if (y == -1) return 0 - a;
             return (uint64_t)(x / y);
@@ -124,20 +96,20 @@ static uint64_t alu_int(unsigned f, uint64_t a, uint64_t b, int w, bool sgn)
         return (a & m) / (b & m);
     case ISA_ALU_IREM:
         if (sgn) {
-            int64_t x = sext(a, w), y = sext(b, w);
+            int64_t x = base_sext(a, w), y = base_sext(b, w);
             if (y == 0) return a;
             if (y == -1) return 0;
             return (uint64_t)(x % y);
         }
         if ((b & m) == 0) return a;
         return (a & m) % (b & m);
-    case ISA_ALU_IMAX: return sgn ? (sext(a, w) > sext(b, w) ? a : b) : ((a & m) > (b & m) ? a : b);
-    case ISA_ALU_IMIN: return sgn ? (sext(a, w) < sext(b, w) ? a : b) : ((a & m) < (b & m) ? a : b);
-    case ISA_ALU_IPOW: return ipow(a, b, w, sgn);
+    case ISA_ALU_IMAX: return sgn ? (base_sext(a, w) > base_sext(b, w) ? a : b) : ((a & m) > (b & m) ? a : b);
+    case ISA_ALU_IMIN: return sgn ? (base_sext(a, w) < base_sext(b, w) ? a : b) : ((a & m) < (b & m) ? a : b);
+    case ISA_ALU_IPOW: return base_ipow(a, b, w, sgn);
     case ISA_ALU_ISHL: return (b & m) >= (uint64_t)w ? 0 : a << (b & m);
     case ISA_ALU_ISHRL: return (b & m) >= (uint64_t)w ? 0 : (a & m) >> (b & m);
     case ISA_ALU_ISHRA: {
-        int64_t x = sext(a, w);
+        int64_t x = base_sext(a, w);
         if ((b & m) >= (uint64_t)w) return x < 0 ? ~UINT64_C(0) : 0;
         return (uint64_t)(x >> (b & m));
     }
@@ -146,16 +118,16 @@ static uint64_t alu_int(unsigned f, uint64_t a, uint64_t b, int w, bool sgn)
     case ISA_ALU_IXOR: return a ^ b;
     case ISA_ALU_IEQ: return (a & m) == (b & m);
     case ISA_ALU_INE: return (a & m) != (b & m);
-    case ISA_ALU_ILT: return sgn ? sext(a, w) < sext(b, w) : (a & m) < (b & m);
-    case ISA_ALU_ILE: return sgn ? sext(a, w) <= sext(b, w) : (a & m) <= (b & m);
-    case ISA_ALU_IGT: return sgn ? sext(a, w) > sext(b, w) : (a & m) > (b & m);
-    case ISA_ALU_IGE: return sgn ? sext(a, w) >= sext(b, w) : (a & m) >= (b & m);
+    case ISA_ALU_ILT: return sgn ? base_sext(a, w) < base_sext(b, w) : (a & m) < (b & m);
+    case ISA_ALU_ILE: return sgn ? base_sext(a, w) <= base_sext(b, w) : (a & m) <= (b & m);
+    case ISA_ALU_IGT: return sgn ? base_sext(a, w) > base_sext(b, w) : (a & m) > (b & m);
+    case ISA_ALU_IGE: return sgn ? base_sext(a, w) >= base_sext(b, w) : (a & m) >= (b & m);
     case ISA_ALU_INEG: return 0 - a;
-    case ISA_ALU_IABS: return sgn && sext(a, w) < 0 ? 0 - a : a;
+    case ISA_ALU_IABS: return sgn && base_sext(a, w) < 0 ? 0 - a : a;
     case ISA_ALU_INOT: return w == 1 ? !(a & 1) : ~a;
     case ISA_ALU_ISIGN:
         if (sgn) {
-            int64_t x = sext(a, w);
+            int64_t x = base_sext(a, w);
             return x < 0 ? ~UINT64_C(0) : x > 0;
         }
         return (a & m) != 0;

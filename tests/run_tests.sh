@@ -36,6 +36,8 @@ if [ -z "$ONLY" ] || [ "$ONLY" = unit ]; then
     for t in $(find "$B/tests" -type f -name 'test_*' -perm -u+x | sort); do
         run "${t#"$B"/tests/}" "$t"
     done
+    # the layer and prefix rules of docs/architecture.md (scripts/lint.sh)
+    run "lint/test_lint.sh (layers and prefixes)" tests/lint/test_lint.sh "$B"
 fi
 
 # The viewer's tests again under SDL's offscreen driver and under Xvfb with

@@ -5,6 +5,7 @@
 #include "compiler/compiler.h"
 #include "runtime/runtime.h"
 #include "sim/sim.h"
+#include "record/record.h"
 #include "traces/traces.h"
 #include "interp/interp.h"
 
@@ -485,22 +486,22 @@ static void print_json(const struct run_args *a, const struct cc_plan *p, const 
 
 /* --trace: a recorder for the run, its parameters in the trace header. */
 static int start_trace(const struct run_args *a, const struct chip_desc *chip, const struct cc_plan *p,
-                       struct trc_recorder **out)
+                       struct rec_recorder **out)
 {
-    struct trc_recorder *r = NULL;
+    struct rec_recorder *r = NULL;
     char v[64];
     snprintf(v, sizeof v, "%ld", a->seed);
-    enum base_status st = trc_recorder_create(chip, 0, &r);
-    if (st == BASE_OK) st = trc_recorder_describe_plan(r, p);
-    if (st == BASE_OK) st = trc_recorder_set_meta(r, "model", a->path);
-    if (st == BASE_OK) st = trc_recorder_set_meta(r, "seed", a->seed >= 0 ? v : "none");
-    if (st == BASE_OK) st = trc_recorder_set_meta(r, "timing_only", a->timing_only ? "true" : "false");
-    if (st == BASE_OK) st = trc_recorder_set_meta(r, "precision", isa_precision_name(a->precision));
-    if (st == BASE_OK) st = trc_recorder_set_meta(r, "sim_checks", a->sim_checks ? "true" : "false");
-    if (st == BASE_OK) st = trc_recorder_set_meta(r, "npusim", NPUSIM_VERSION);
+    enum base_status st = rec_recorder_create(chip, 0, &r);
+    if (st == BASE_OK) st = rec_recorder_describe_plan(r, p);
+    if (st == BASE_OK) st = rec_recorder_set_meta(r, "model", a->path);
+    if (st == BASE_OK) st = rec_recorder_set_meta(r, "seed", a->seed >= 0 ? v : "none");
+    if (st == BASE_OK) st = rec_recorder_set_meta(r, "timing_only", a->timing_only ? "true" : "false");
+    if (st == BASE_OK) st = rec_recorder_set_meta(r, "precision", isa_precision_name(a->precision));
+    if (st == BASE_OK) st = rec_recorder_set_meta(r, "sim_checks", a->sim_checks ? "true" : "false");
+    if (st == BASE_OK) st = rec_recorder_set_meta(r, "npusim", NPUSIM_VERSION);
     if (st != BASE_OK) {
         fprintf(stderr, "npusim run: --trace: %s\n", base_status_str(st));
-        trc_recorder_destroy(r);
+        rec_recorder_destroy(r);
         return TOOL_FAIL;
     }
     *out = r;
@@ -509,7 +510,7 @@ static int start_trace(const struct run_args *a, const struct chip_desc *chip, c
 
 /* Writes the trace; also after a failed run (error: its message), which is
  * when one is most wanted. */
-static int finish_trace(const struct run_args *a, struct trc_recorder *r, uint64_t total_ps, const struct base_diag *error)
+static int finish_trace(const struct run_args *a, struct rec_recorder *r, uint64_t total_ps, const struct base_diag *error)
 {
     double t0 = now_s();
     char v[32];
@@ -517,14 +518,14 @@ static int finish_trace(const struct run_args *a, struct trc_recorder *r, uint64
     struct trc_trace *t = NULL;
     struct base_diag d;
     base_diag_clear(&d);
-    uint64_t n = trc_recorder_n_records(r);
-    enum base_status st = trc_recorder_set_meta(r, "total_ps", v);
+    uint64_t n = rec_recorder_n_records(r);
+    enum base_status st = rec_recorder_set_meta(r, "total_ps", v);
     if (st == BASE_OK && error) {
         char msg[BASE_DIAG_MSG_MAX + 64];
         base_diag_format(error, msg, sizeof msg);
-        st = trc_recorder_set_meta(r, "error", msg);
+        st = rec_recorder_set_meta(r, "error", msg);
     }
-    if (st == BASE_OK) st = trc_recorder_finish(r, &t);
+    if (st == BASE_OK) st = rec_recorder_finish(r, &t);
     enum trc_format fmt = TRC_FORMAT_NPT;
     trc_format_from_path(a->trace, &fmt);
     if (st == BASE_OK) st = trc_write(t, a->trace, fmt, &d);
@@ -595,7 +596,7 @@ int cmd_run(int argc, char **argv)
     struct rt_report *reps = NULL;
     struct interp_result gold;
     memset(&gold, 0, sizeof gold);
-    struct trc_recorder *rec = NULL;
+    struct rec_recorder *rec = NULL;
     rc = TOOL_FAIL;
     if (make_inputs(&a, func, in)) goto done;
     struct cc_options co;
@@ -623,7 +624,7 @@ int cmd_run(int argc, char **argv)
     so.timing_only = a.timing_only;
     so.check_races = so.check_uninit = a.sim_checks;
     if (a.trace && start_trace(&a, &chip, p, &rec) != 0) goto done;
-    if (rec) so.hooks = trc_recorder_hooks(rec);
+    if (rec) so.hooks = rec_recorder_hooks(rec);
     /* an SPMD program with values runs every partition on its own chip; else
      * one chip (a representative partition when timing-only) */
     bool multi = cc_plan_num_partitions(p) > 1 && !a.timing_only;
@@ -643,9 +644,9 @@ int cmd_run(int argc, char **argv)
     ro.timing_only = a.timing_only;
     if (a.topology) ro.topo = &topo;
     if (rec) {
-        ro.on_launch = trc_recorder_on_launch;
+        ro.on_launch = rec_recorder_on_launch;
         ro.launch_user = rec;
-        ro.on_collective = trc_recorder_on_collective;
+        ro.on_collective = rec_recorder_on_collective;
         ro.collective_user = rec;
     }
     outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
@@ -749,7 +750,7 @@ done:
     free(reps);
     for (int c = 0; sims && c < n_sims; c++) sim_destroy(sims[c]);
     free(sims);
-    trc_recorder_destroy(rec);
+    rec_recorder_destroy(rec);
     cc_plan_destroy(p);
     for (int i = 0; i < n_args; i++) base_tensor_release(in[i]);
     free(in);

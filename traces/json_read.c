@@ -284,8 +284,8 @@ static bool lookup_space(const struct kv *k, uint64_t *out)
 {
     *out = 0;
     if (!k) return true;
-    for (unsigned i = 0; i < ISA_SPACE_COUNT; i++)
-        if (!strcmp(k->val, isa_space_name((enum isa_space)i))) {
+    for (unsigned i = 0; i < TRC_SPACE_COUNT; i++)
+        if (!strcmp(k->val, trc_space_name(i))) {
             *out = i;
             return true;
         }
@@ -378,8 +378,8 @@ static enum base_status on_flow(struct rd *d, const struct ev *e, bool start)
     if (!get_u64(e->top, e->n_top, "id", &id) || id == 0 || id > (1u << 28) || !get_u64(e->top, e->n_top, "tid", &tid) ||
         tid == 0 || tid > d->t->n_lanes || !kts || !us_to_ps(kts->val, &ts))
         return ev_fail(d, "a flow event needs id, tid (a lane) and ts");
-    if (!trc_grow((void **)&d->pend, &d->cap_pend, id, sizeof *d->pend)) return BASE_ERR_NOMEM;
-    if (!trc_grow((void **)&d->have, &d->cap_have, id, 1)) return BASE_ERR_NOMEM;
+    if (!base_grow((void **)&d->pend, &d->cap_pend, id, sizeof *d->pend)) return BASE_ERR_NOMEM;
+    if (!base_grow((void **)&d->have, &d->cap_have, id, 1)) return BASE_ERR_NOMEM;
     while (d->n_pend < id) {
         memset(&d->pend[d->n_pend], 0, sizeof *d->pend);
         d->have[d->n_pend++] = 0;

@@ -127,7 +127,7 @@ static void jw_kv(struct jw *w, const char *key, uint64_t v)
 static void write_space(struct jw *w, const char *key, uint64_t v)
 {
     jw_fmt(w, ",\"%s\":", key);
-    if (v < ISA_SPACE_COUNT) jw_str(w, isa_space_name((enum isa_space)v));
+    if (v < TRC_SPACE_COUNT) jw_str(w, trc_space_name(v));
     else jw_fmt(w, "%llu", (unsigned long long)v);
 }
 

@@ -112,7 +112,7 @@ static enum base_status load_raw(struct trc_file *f, uint64_t off, uint32_t type
         return bad(f, d, "%s: the chunk header disagrees with the index (lane, level, sizes or crc)", desc);
     if (rn > MAX_RAW_BYTES) return bad(f, d, "%s: %llu bytes inflated is more than the 1 GiB limit", desc, (unsigned long long)rn);
     if (zn > f->size) return bad(f, d, "%s: %llu compressed bytes, more than the file", desc, (unsigned long long)zn);
-    if (!trc_grow((void **)&f->z.p, &f->z.cap, zn ? zn : 1, 1) || !trc_grow((void **)&f->raw.p, &f->raw.cap, rn ? rn : 1, 1))
+    if (!base_grow((void **)&f->z.p, &f->z.cap, zn ? zn : 1, 1) || !base_grow((void **)&f->raw.p, &f->raw.cap, rn ? rn : 1, 1))
         return base_diag_set(d, BASE_ERR_NOMEM, f->path, 0, 0, "out of memory");
     TRY(read_at(f, off + TRC_NPT_CHUNK_HEADER, f->z.p, zn, desc, d));
     uint32_t pc = (uint32_t)crc32(0L, f->z.p, (uInt)zn);
@@ -283,7 +283,7 @@ static enum base_status read_header(struct trc_file *f, uint64_t *chunks_at, str
     if (version != TRC_NPT_VERSION)
         return bad(f, d, "the header (bytes 8-11): format version %u; this npusim reads version %d", version,
                    TRC_NPT_VERSION);
-    if (mn > MAX_RAW_BYTES || !trc_grow((void **)&f->raw.p, &f->raw.cap, mn ? mn : 1, 1))
+    if (mn > MAX_RAW_BYTES || !base_grow((void **)&f->raw.p, &f->raw.cap, mn ? mn : 1, 1))
         return bad(f, d, "the header: %llu bytes of parameters is implausible", (unsigned long long)mn);
     TRY(read_at(f, TRC_NPT_HEADER_FIXED, f->raw.p, mn, "the simulation parameters after the header", d));
     uint32_t mc = (uint32_t)crc32(0L, f->raw.p, (uInt)mn);
@@ -598,7 +598,7 @@ enum base_status trc_file_slices(struct trc_file *f, uint32_t lane, uint64_t t0,
         for (size_t i = 0; i < n; i++) {
             if (s[i].start_ps >= t1) break;
             if (!overlaps(s[i].start_ps, s[i].start_ps + s[i].dur_ps, t0, t1)) continue;
-            if (!trc_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v))
+            if (!base_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v))
                 return base_diag_set(d, BASE_ERR_NOMEM, f->path, 0, 0, "out of memory");
             out->v[out->n++] = s[i];
         }
@@ -624,7 +624,7 @@ enum base_status trc_file_summary(struct trc_file *f, uint32_t lane, uint32_t le
         for (size_t i = 0; i < n; i++) {
             uint64_t bs = b[i].index << level, be = bs + ((uint64_t)1 << level);
             if (!overlaps(bs, be, t0, t1)) continue;
-            if (!trc_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v))
+            if (!base_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v))
                 return base_diag_set(d, BASE_ERR_NOMEM, f->path, 0, 0, "out of memory");
             out->v[out->n++] = b[i];
         }
@@ -655,16 +655,16 @@ enum base_status trc_file_samples(struct trc_file *f, uint32_t lane, uint64_t t0
                 continue;
             }
             if (have_before) {
-                if (!trc_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v)) return BASE_ERR_NOMEM;
+                if (!base_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v)) return BASE_ERR_NOMEM;
                 out->v[out->n++] = before;
                 have_before = false;
             }
-            if (!trc_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v)) return BASE_ERR_NOMEM;
+            if (!base_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v)) return BASE_ERR_NOMEM;
             out->v[out->n++] = s[i];
         }
     }
     if (have_before) {
-        if (!trc_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v)) return BASE_ERR_NOMEM;
+        if (!base_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v)) return BASE_ERR_NOMEM;
         out->v[out->n++] = before;
     }
     return BASE_OK;
@@ -683,7 +683,7 @@ enum base_status trc_file_flows(struct trc_file *f, uint64_t t0, uint64_t t1, st
             uint64_t a = fl[i].from_ps < fl[i].to_ps ? fl[i].from_ps : fl[i].to_ps;
             uint64_t b = fl[i].from_ps < fl[i].to_ps ? fl[i].to_ps : fl[i].from_ps;
             if (!(a < t1 && b >= t0)) continue;
-            if (!trc_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v)) return BASE_ERR_NOMEM;
+            if (!base_grow((void **)&out->v, &out->cap, out->n + 1, sizeof *out->v)) return BASE_ERR_NOMEM;
             out->v[out->n++] = fl[i];
         }
     }

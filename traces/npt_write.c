@@ -58,7 +58,7 @@ static enum base_status chunk(struct wr *w, uint32_t type, uint32_t lane, uint32
         return base_diag_set(w->diag, BASE_ERR_INTERNAL, w->path, 0, 0, "zlib: deflateReset failed");
     }
     uLong bound = deflateBound(&w->zs, (uLong)w->raw.n);
-    if (!trc_grow((void **)&w->z.p, &w->z.cap, bound, 1)) return base_diag_set(w->diag, BASE_ERR_NOMEM, w->path, 0, 0, "out of memory");
+    if (!base_grow((void **)&w->z.p, &w->z.cap, bound, 1)) return base_diag_set(w->diag, BASE_ERR_NOMEM, w->path, 0, 0, "out of memory");
     w->zs.next_in = w->raw.p ? w->raw.p : (Bytef *)w->z.p;
     w->zs.avail_in = (uInt)w->raw.n;
     w->zs.next_out = w->z.p;
@@ -78,7 +78,7 @@ static enum base_status chunk(struct wr *w, uint32_t type, uint32_t lane, uint32
     trc_buf_le(&hb, crc, 4);
     trc_buf_le(&hb, (uint32_t)crc32(0L, h, 28), 4);
     if (type != TRC_CHUNK_INDEX) {
-        if (!trc_grow((void **)&w->idx, &w->cap_idx, w->n_idx + 1, sizeof *w->idx))
+        if (!base_grow((void **)&w->idx, &w->cap_idx, w->n_idx + 1, sizeof *w->idx))
             return base_diag_set(w->diag, BASE_ERR_NOMEM, w->path, 0, 0, "out of memory");
         struct trc_index_entry *e = &w->idx[w->n_idx++];
         memset(e, 0, sizeof *e);

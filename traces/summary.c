@@ -98,7 +98,7 @@ static struct acc *acc_at(struct acc_vec *av, uint64_t index)
         if (av->v[lo].b.index == index) return &av->v[lo];
         at = lo;
     }
-    if (!trc_grow((void **)&av->v, &av->cap, av->n + 1, sizeof *av->v)) return NULL;
+    if (!base_grow((void **)&av->v, &av->cap, av->n + 1, sizeof *av->v)) return NULL;
     memmove(&av->v[at + 1], &av->v[at], (av->n - at) * sizeof *av->v);
     av->n++;
     struct acc *a = &av->v[at];
@@ -158,7 +158,7 @@ static enum base_status level_up(const struct acc_vec *child, struct acc_vec *pa
 /* Buckets with their dominant op (most busy time; ties: the smaller id). */
 static enum base_status to_buckets(const struct acc_vec *av, struct trc_bucket_vec *out)
 {
-    if (!trc_grow((void **)&out->v, &out->cap, out->n + av->n, sizeof *out->v)) return BASE_ERR_NOMEM;
+    if (!base_grow((void **)&out->v, &out->cap, out->n + av->n, sizeof *out->v)) return BASE_ERR_NOMEM;
     for (size_t i = 0; i < av->n; i++) {
         const struct acc *a = &av->v[i];
         uint32_t best = 0;

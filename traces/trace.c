@@ -18,6 +18,15 @@ static const char *const slice_kind_names[] = {
 };
 _Static_assert(ARRAY_LEN(slice_kind_names) == TRC_SLICE_KIND_COUNT, "slice_kind_names");
 
+static const char *const space_names[] = {
+#define X(e, name) name,
+    TRC_SPACES(X)
+#undef X
+};
+_Static_assert(sizeof space_names / sizeof space_names[0] == TRC_SPACE_COUNT, "space names");
+
+const char *trc_space_name(uint64_t space) { return space < TRC_SPACE_COUNT ? space_names[space] : NULL; }
+
 const char *trc_lane_kind_name(enum trc_lane_kind k) { return (unsigned)k < TRC_LANE_KIND_COUNT ? lane_kind_names[k] : "?"; }
 const char *trc_slice_kind_name(enum trc_slice_kind k)
 {
@@ -115,7 +124,7 @@ static enum base_status strtab_intern(struct trc_strtab *st, const char *s, uint
         j = (j + 1) & (st->hcap - 1);
     }
     size_t cap = st->cap;
-    if (!trc_grow((void **)&st->s, &cap, st->n + 1, sizeof *st->s)) return BASE_ERR_NOMEM;
+    if (!base_grow((void **)&st->s, &cap, st->n + 1, sizeof *st->s)) return BASE_ERR_NOMEM;
     st->cap = (uint32_t)cap;
     char *c = strdup(s);
     if (!c) return BASE_ERR_NOMEM;
@@ -200,7 +209,7 @@ enum base_status trc_trace_add_slice(struct trc_trace *t, uint32_t lane, const s
 {
     if (lane >= t->n_lanes) return BASE_ERR_INVALID;
     struct trc_lane_data *l = &t->lanes[lane];
-    if (!trc_grow((void **)&l->slices, &l->cap_slices, l->n_slices + 1, sizeof *l->slices)) return BASE_ERR_NOMEM;
+    if (!base_grow((void **)&l->slices, &l->cap_slices, l->n_slices + 1, sizeof *l->slices)) return BASE_ERR_NOMEM;
     l->slices[l->n_slices++] = *s;
     return BASE_OK;
 }
@@ -209,7 +218,7 @@ enum base_status trc_trace_add_sample(struct trc_trace *t, uint32_t lane, uint64
 {
     if (lane >= t->n_lanes) return BASE_ERR_INVALID;
     struct trc_lane_data *l = &t->lanes[lane];
-    if (!trc_grow((void **)&l->samples, &l->cap_samples, l->n_samples + 1, sizeof *l->samples)) return BASE_ERR_NOMEM;
+    if (!base_grow((void **)&l->samples, &l->cap_samples, l->n_samples + 1, sizeof *l->samples)) return BASE_ERR_NOMEM;
     l->samples[l->n_samples].t_ps = t_ps;
     l->samples[l->n_samples].value = value;
     l->n_samples++;
@@ -218,7 +227,7 @@ enum base_status trc_trace_add_sample(struct trc_trace *t, uint32_t lane, uint64
 
 enum base_status trc_trace_add_flow(struct trc_trace *t, const struct trc_flow *f)
 {
-    if (!trc_grow((void **)&t->flows, &t->cap_flows, t->n_flows + 1, sizeof *t->flows)) return BASE_ERR_NOMEM;
+    if (!base_grow((void **)&t->flows, &t->cap_flows, t->n_flows + 1, sizeof *t->flows)) return BASE_ERR_NOMEM;
     t->flows[t->n_flows++] = *f;
     return BASE_OK;
 }

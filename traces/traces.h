@@ -5,9 +5,8 @@
  * DMA transfers, semaphore waits, kernel launches) or counter samples, plus
  * flows (a DMA -> the wait it released) and the simulation parameters.
  *
- *   recording   struct trc_recorder, fed by the simulator's hooks
- *               (sim/sim.h struct sim_hooks) and the runtime's launch
- *               callback; trc_recorder_finish hands over a struct trc_trace.
+ *   building    trc_trace_create / _add_lane / _add_slice ... / _finalize
+ *               (the recorder of record/ builds one from a simulation).
  *   writing     trc_write (format from the extension): native .npt (chunked,
  *               zlib-compressed, crc32-checked, indexed, with summaries per
  *               zoom level: docs/traces.md), Perfetto/Chrome .json or .json.gz.
@@ -18,13 +17,15 @@
  * Times are uint64_t picoseconds of simulated time.  Strings (instruction
  * names, graph ops, locations, kernel names) are interned: a slice holds
  * string ids (0 = none), the trace or file resolves them.  Output is
- * deterministic: the same run gives byte-identical files.
+ * deterministic: the same run gives byte-identical files.  This module is
+ * the file formats only: it depends on base/ alone.
  */
 #ifndef NPUSIM_TRACES_H
 #define NPUSIM_TRACES_H
 
 #include "base/base.h"
-#include "sim/sim.h"
+
+#include <string.h>
 
 /* ------------------------------------------------------------ records */
 
@@ -76,10 +77,43 @@ struct trc_lane {
     char unit[16];            /* counters: "GB/s", "%" */
 };
 
+/* Memory spaces at the ends of a DMA slice, as the file formats spell them.
+ * The codes are the instruction set's (enum isa_space, isa/isa.h): record/
+ * checks that they agree, so the formats need nothing above base/.
+ * X(ENUM, "name") */
+#define TRC_SPACES(X) \
+    X(NONE, "none")   \
+    X(HBM, "hbm")     \
+    X(SP, "sp")       \
+    X(ACC, "acc")
+
+enum trc_space {
+#define X(e, name) TRC_SPACE_##e,
+    TRC_SPACES(X)
+#undef X
+    TRC_SPACE_COUNT
+};
+/* "hbm", "sp", ...; NULL when out of range. */
+const char *trc_space_name(uint64_t space);
+
+/* Doubles carried in a slice's integer fields (as their bits). */
+static inline uint64_t trc_f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+static inline double trc_bits_f64(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
 /* One busy interval.  Fields a, b, c by kind:
  *   INSTR   a = stream index, b = loop iterations (iter0 | iter1 << 32),
  *           c = visible_ps - end (results visible / signal after the end)
- *   DMA     a = source space, b = destination space (enum isa_space),
+ *   DMA     a = source space, b = destination space (enum trc_space),
  *           c = data start - start (dispatch, fixed cost, HBM latency)
  *   WAIT    a = semaphore, b = target value (int64 as bits), c = stream index
  *   KERNEL  a = kernel index in the plan, b = launch number, c = 0
@@ -174,55 +208,6 @@ enum base_status trc_trace_finalize(struct trc_trace *t);
  * of non-zero length not overlapping, string ids, kinds and flow lanes in
  * range.  diag names the lane and slice. */
 enum base_status trc_trace_validate(const struct trc_trace *t, struct base_diag *diag);
-
-/* ------------------------------------------------------------ recorder */
-
-struct trc_recorder;
-
-/* A recorder for one chip (chip index `chip_index`: the process it lands
- * in).  The chip description is copied. */
-enum base_status trc_recorder_create(const struct chip_desc *chip, uint32_t chip_index, struct trc_recorder **out);
-void trc_recorder_destroy(struct trc_recorder *r);
-/* The hooks to pass in sim_options.hooks (they point at r). */
-const struct sim_hooks *trc_recorder_hooks(struct trc_recorder *r);
-/* Names graph op `id` (the tag of the instructions it produced). */
-enum base_status trc_recorder_set_op(struct trc_recorder *r, uint32_t id, const char *name, const char *file, int line,
-                                     int col);
-/* A kernel launch starts at start_ps, after gap_ps of host dispatch or
- * launch gap (a `dispatch` slice on the host lane): records until the next
- * launch belong to it. */
-void trc_recorder_launch(struct trc_recorder *r, uint32_t kernel_index, const char *kernel_name, uint32_t root_op,
-                         uint64_t start_ps, uint64_t gap_ps);
-enum base_status trc_recorder_set_meta(struct trc_recorder *r, const char *key, const char *value);
-/* Closes the last launch, derives the counters (HBM GB/s per chip,
- * utilisation % per engine kind per core) and finalizes; the caller owns
- * *out (trc_trace_destroy).  The recorder is empty afterwards (its lanes
- * kept; meta, op names and the plan forgotten: describe it again to record
- * another run).  A hook that ran out of memory makes this ERR_NOMEM. */
-enum base_status trc_recorder_finish(struct trc_recorder *r, struct trc_trace **out);
-uint64_t trc_recorder_n_records(const struct trc_recorder *r);
-
-/* Runtime glue (traces/plan.c): names every graph op of the plan's module
- * (borrowed: it must outlive the recording) and records the mode.  Then
- * pass trc_recorder_on_launch as rt_options.on_launch with the recorder as
- * launch_user: it names each launch after the plan's kernel. */
-struct cc_plan;
-enum base_status trc_recorder_describe_plan(struct trc_recorder *r, const struct cc_plan *plan);
-void trc_recorder_on_launch(void *user, uint32_t kernel, uint64_t start_ps, uint64_t gap_ps);
-/* Runtime glue (traces/collective.c): rt_options.on_collective with the
- * recorder as collective_user.  A `collective` slice on the chip's
- * `collectives` lane, and a `link` slice on one lane per link the
- * recorder's chip sends on (its outgoing torus links, its switch uplink,
- * its DCN egress) that the collective moved bytes over, with those bytes
- * (link_bytes: topo->n_links entries, the interconnect model's per-link
- * totals; NULL: no link lanes).  The exposed time is derived at
- * trc_recorder_finish from the kernel and host lanes (the runtime knows it
- * only when the collective ends).  Meta: `topology`, and `gbps.<lane>`
- * for each link lane. */
-struct rt_collective;
-struct icn_topo;
-void trc_recorder_on_collective(void *user, const struct rt_collective *c, const struct icn_topo *topo,
-                                const double *link_bytes);
 
 /* ------------------------------------------------------------- writers */
 

@@ -7,18 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Grows *p (element size elem) to hold at least need elements. */
-static inline bool trc_grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return true;
-    size_t c = *cap ? *cap : 16;
-    while (c < need) c *= 2;
-    void *q = realloc(*p, c * elem);
-    if (!q) return false;
-    *p = q;
-    *cap = c;
-    return true;
-}
 
 /* ------------------------------------------------------------ byte buffers */
 
@@ -31,7 +19,7 @@ struct trc_buf {
 static inline void trc_buf_bytes(struct trc_buf *b, const void *src, size_t n)
 {
     if (b->oom) return;
-    if (!trc_grow((void **)&b->p, &b->cap, b->n + n, 1)) {
+    if (!base_grow((void **)&b->p, &b->cap, b->n + n, 1)) {
         b->oom = true;
         return;
     }
@@ -123,18 +111,6 @@ static inline void trc_cur_str(struct trc_cur *c, char *dst, size_t cap)
     c->p += n;
 }
 
-static inline uint64_t trc_f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
-static inline double trc_bits_f64(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
 
 /* ------------------------------------------------------------ .npt layout */
 

@@ -541,6 +541,12 @@ static void kv(struct viz_viewer *v, int x, int *y, const char *k, const char *v
     *y += v->line_h;
 }
 
+static const char *space_label(uint64_t space)
+{
+    const char *n = trc_space_name(space);
+    return n ? n : "?";
+}
+
 static void draw_panel(struct viz_viewer *v)
 {
     int y0 = v->h - PANEL_H;
@@ -583,7 +589,6 @@ static void draw_panel(struct viz_viewer *v)
         viz_format_si(ff, sizeof ff, (double)s->flops);
         snprintf(buf, sizeof buf, "%s B   FLOPs %s", bb, ff);
         kv(v, x, &y, "bytes", buf);
-        static const char *const spaces[] = {"?", "hbm", "sp", "acc"};
         switch (s->kind) {
         case TRC_SLICE_INSTR:
             snprintf(buf, sizeof buf, "stream index %llu, iteration %u/%u, results visible %llu ps after the end",
@@ -591,8 +596,8 @@ static void draw_panel(struct viz_viewer *v)
                      (unsigned long long)s->c);
             break;
         case TRC_SLICE_DMA:
-            snprintf(buf, sizeof buf, "%s -> %s, data moves from %llu ps after the start", spaces[s->a < 4 ? s->a : 0],
-                     spaces[s->b < 4 ? s->b : 0], (unsigned long long)s->c);
+            snprintf(buf, sizeof buf, "%s -> %s, data moves from %llu ps after the start", space_label(s->a),
+                     space_label(s->b), (unsigned long long)s->c);
             break;
         case TRC_SLICE_WAIT:
             snprintf(buf, sizeof buf, "semaphore %llu until >= %lld (stream index %llu)", (unsigned long long)s->a,

@@ -8,6 +8,7 @@
 #include "compiler/compiler.h"
 #include "graph/graph.h"
 #include "runtime/runtime.h"
+#include "record/record.h"
 #include "traces/traces.h"
 
 #include <stdio.h>
@@ -34,7 +35,7 @@ struct small_run {
 /* Plan p run timing-only on a new chip, recorded by rec as `npusim run
  * --trace` wires it (engines, kernels, collectives); its report in *rep and
  * the chip in *sim (the caller destroys it). */
-static inline void recorded_run(const struct chip_desc *chip, const struct cc_plan *p, struct trc_recorder *rec,
+static inline void recorded_run(const struct chip_desc *chip, const struct cc_plan *p, struct rec_recorder *rec,
                                 struct rt_report *rep, struct sim **sim)
 {
     struct base_diag d;
@@ -42,14 +43,14 @@ static inline void recorded_run(const struct chip_desc *chip, const struct cc_pl
     struct sim_options so;
     sim_options_default(&so);
     so.timing_only = true;
-    so.hooks = trc_recorder_hooks(rec);
+    so.hooks = rec_recorder_hooks(rec);
     assert_int_equal(sim_create(chip, &so, sim, &d), BASE_OK);
     struct rt_options ro;
     rt_options_default(&ro);
     ro.timing_only = true;
-    ro.on_launch = trc_recorder_on_launch;
+    ro.on_launch = rec_recorder_on_launch;
     ro.launch_user = rec;
-    ro.on_collective = trc_recorder_on_collective;
+    ro.on_collective = rec_recorder_on_collective;
     ro.collective_user = rec;
     struct base_tensor **outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
     assert_non_null(outs);
@@ -86,10 +87,10 @@ static inline void small_run_do(struct small_run *out)
         base_diag_print(&d, stderr);
         fail_msg("compile");
     }
-    struct trc_recorder *rec = NULL;
-    assert_int_equal(trc_recorder_create(&chip, 0, &rec), BASE_OK);
-    assert_int_equal(trc_recorder_describe_plan(rec, p), BASE_OK);
-    assert_int_equal(trc_recorder_set_meta(rec, "seed", "1"), BASE_OK);
+    struct rec_recorder *rec = NULL;
+    assert_int_equal(rec_recorder_create(&chip, 0, &rec), BASE_OK);
+    assert_int_equal(rec_recorder_describe_plan(rec, p), BASE_OK);
+    assert_int_equal(rec_recorder_set_meta(rec, "seed", "1"), BASE_OK);
     struct sim *s = NULL;
     struct rt_report rep;
     recorded_run(&chip, p, rec, &rep, &s);
@@ -102,9 +103,9 @@ static inline void small_run_do(struct small_run *out)
     out->n_engines = st->n_engines;
     assert_true(st->n_engines <= ARRAY_LEN(out->eng));
     memcpy(out->eng, st->engines, st->n_engines * sizeof *st->engines);
-    assert_int_equal(trc_recorder_finish(rec, &out->t), BASE_OK);
+    assert_int_equal(rec_recorder_finish(rec, &out->t), BASE_OK);
     rt_report_free(&rep);
-    trc_recorder_destroy(rec);
+    rec_recorder_destroy(rec);
     sim_destroy(s);
     cc_plan_destroy(p);
     graph_module_destroy(m);

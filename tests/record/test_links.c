@@ -37,7 +37,7 @@ struct fx {
 
 static const char *const k_files[] = {"l.npt", "l.json", "l2.npt", "old.npt", "s1.txt", "s2.txt"};
 
-static void feed(struct fx *f, struct trc_recorder *r)
+static void feed(struct fx *f, struct rec_recorder *r)
 {
     double lb[2][16];
     memset(lb, 0, sizeof lb);
@@ -57,8 +57,8 @@ static void feed(struct fx *f, struct trc_recorder *r)
     c.time_ps = 4000;
     c.exposed_ps = c.time_ps; /* the runtime knows it only at the end */
     c.busbw_gbps = 123.5;
-    trc_recorder_on_collective(r, &c, &f->topo, lb[0]);
-    trc_recorder_launch(r, 0, "k0", UINT32_MAX, 3000, 1000);
+    rec_recorder_on_collective(r, &c, &f->topo, lb[0]);
+    rec_recorder_launch(r, 0, "k0", UINT32_MAX, 3000, 1000);
     c.op = &f->ops[1];
     c.algorithm = "bidir_ring";
     c.bytes = 2048;
@@ -66,9 +66,9 @@ static void feed(struct fx *f, struct trc_recorder *r)
     c.time_ps = 2000;
     c.exposed_ps = c.time_ps;
     c.busbw_gbps = 0.75;
-    trc_recorder_on_collective(r, &c, &f->topo, lb[1]);
-    trc_recorder_launch(r, 1, "k1", UINT32_MAX, 11000, 500);
-    trc_recorder_launch(r, 2, "k2", UINT32_MAX, 13000, 1000);
+    rec_recorder_on_collective(r, &c, &f->topo, lb[1]);
+    rec_recorder_launch(r, 1, "k1", UINT32_MAX, 11000, 500);
+    rec_recorder_launch(r, 2, "k2", UINT32_MAX, 13000, 1000);
 }
 
 static int setup(void **state)
@@ -87,11 +87,11 @@ static int setup(void **state)
     f->ops[1].name = "stablehlo.all_gather";
     f->ops[1].loc = (struct graph_loc){"m.mlir", 9, 5, NULL};
     f->ops[1].id = 1001;
-    struct trc_recorder *r = NULL;
-    assert_int_equal(trc_recorder_create(&f->chip, 0, &r), BASE_OK);
+    struct rec_recorder *r = NULL;
+    assert_int_equal(rec_recorder_create(&f->chip, 0, &r), BASE_OK);
     feed(f, r);
-    assert_int_equal(trc_recorder_finish(r, &f->t), BASE_OK);
-    trc_recorder_destroy(r);
+    assert_int_equal(rec_recorder_finish(r, &f->t), BASE_OK);
+    rec_recorder_destroy(r);
     tmpdir_make(&f->dir);
     *state = f;
     return 0;
@@ -404,14 +404,14 @@ static void test_links_a_real_spmd_run_records_the_runtimes_collective(void **st
             base_diag_print(&d, stderr);
             fail_msg("compile on %s", chips[ci]);
         }
-        struct trc_recorder *rec = NULL;
-        assert_int_equal(trc_recorder_create(&chip, 0, &rec), BASE_OK);
-        assert_int_equal(trc_recorder_describe_plan(rec, p), BASE_OK);
+        struct rec_recorder *rec = NULL;
+        assert_int_equal(rec_recorder_create(&chip, 0, &rec), BASE_OK);
+        assert_int_equal(rec_recorder_describe_plan(rec, p), BASE_OK);
         struct sim *s = NULL;
         struct rt_report rep;
         recorded_run(&chip, p, rec, &rep, &s);
         struct trc_trace *t = NULL;
-        assert_int_equal(trc_recorder_finish(rec, &t), BASE_OK);
+        assert_int_equal(rec_recorder_finish(rec, &t), BASE_OK);
         assert_int_equal(rep.n_colls, 1);
         const struct rt_collective *c = &rep.colls[0];
         const struct trc_lane_data *cl = &t->lanes[lane_named(t, "collectives")];
@@ -449,7 +449,7 @@ static void test_links_a_real_spmd_run_records_the_runtimes_collective(void **st
         assert_int_equal(trc_trace_validate(t, &vd), BASE_OK);
         trc_trace_destroy(t);
         rt_report_free(&rep);
-        trc_recorder_destroy(rec);
+        rec_recorder_destroy(rec);
         sim_destroy(s);
         cc_plan_destroy(p);
         graph_module_destroy(m);

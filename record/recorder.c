@@ -7,7 +7,12 @@
  * sort checks first).  Flows are found as waits end (the signaller of the
  * semaphore); counters are derived at the end; the runtime's launch
  * callback gives the kernel and host-gap lanes. */
-#include "traces/trc_recorder.h"
+#include "record/rec_internal.h"
+
+/* DMA slices carry isa spaces as trace spaces (traces/traces.h). */
+#define X(e, name) _Static_assert((int)TRC_SPACE_##e == (int)ISA_SPACE_##e, "trace space " name);
+ISA_SPACES(X)
+#undef X
 
 #include <stdio.h>
 
@@ -15,7 +20,7 @@ static void on_instr(void *user, uint64_t now_ps, const struct sim_instr_record 
 static void on_dma(void *user, uint64_t now_ps, const struct sim_dma_record *r);
 static void on_wait(void *user, uint64_t now_ps, const struct sim_wait_record *r);
 
-static enum base_status add_lanes(struct trc_recorder *r)
+static enum base_status add_lanes(struct rec_recorder *r)
 {
     struct trc_trace *t = r->t;
     const struct chip_desc *c = &r->chip;
@@ -44,9 +49,9 @@ static enum base_status add_lanes(struct trc_recorder *r)
     return BASE_OK;
 }
 
-enum base_status trc_recorder_create(const struct chip_desc *chip, uint32_t chip_index, struct trc_recorder **out)
+enum base_status rec_recorder_create(const struct chip_desc *chip, uint32_t chip_index, struct rec_recorder **out)
 {
-    struct trc_recorder *r = calloc(1, sizeof *r);
+    struct rec_recorder *r = calloc(1, sizeof *r);
     *out = NULL;
     if (!r) return BASE_ERR_NOMEM;
     r->chip = *chip;
@@ -59,21 +64,21 @@ enum base_status trc_recorder_create(const struct chip_desc *chip, uint32_t chip
     r->k_foot = calloc(chip->cores ? chip->cores : 1, sizeof *r->k_foot);
     enum base_status st = r->sig && r->k_foot ? trc_trace_create(&r->t) : BASE_ERR_NOMEM;
     if (st == BASE_OK) st = add_lanes(r);
-    if (st == BASE_OK) st = trc_recorder_set_meta(r, "chip", chip->name);
+    if (st == BASE_OK) st = rec_recorder_set_meta(r, "chip", chip->name);
     if (st == BASE_OK) {
         char v[32];
         snprintf(v, sizeof v, "%u", chip->cores);
-        st = trc_recorder_set_meta(r, "cores", v);
+        st = rec_recorder_set_meta(r, "cores", v);
     }
     if (st != BASE_OK) {
-        trc_recorder_destroy(r);
+        rec_recorder_destroy(r);
         return st;
     }
     *out = r;
     return BASE_OK;
 }
 
-void trc_recorder_destroy(struct trc_recorder *r)
+void rec_recorder_destroy(struct rec_recorder *r)
 {
     if (!r) return;
     trc_trace_destroy(r->t);
@@ -85,22 +90,22 @@ void trc_recorder_destroy(struct trc_recorder *r)
     free(r);
 }
 
-const struct sim_hooks *trc_recorder_hooks(struct trc_recorder *r) { return &r->hooks; }
+const struct sim_hooks *rec_recorder_hooks(struct rec_recorder *r) { return &r->hooks; }
 
-uint64_t trc_recorder_n_records(const struct trc_recorder *r) { return r->n_records; }
+uint64_t rec_recorder_n_records(const struct rec_recorder *r) { return r->n_records; }
 
-enum base_status trc_recorder_set_meta(struct trc_recorder *r, const char *key, const char *value)
+enum base_status rec_recorder_set_meta(struct rec_recorder *r, const char *key, const char *value)
 {
     return trc_trace_set_meta(r->t, key, value);
 }
 
-enum base_status trc_recorder_set_op(struct trc_recorder *r, uint32_t id, const char *name, const char *file, int line,
+enum base_status rec_recorder_set_op(struct rec_recorder *r, uint32_t id, const char *name, const char *file, int line,
                                      int col)
 {
     if (id >= r->n_ops) {
         size_t cap = r->n_ops;
         size_t want = (size_t)id + 1;
-        if (!trc_grow((void **)&r->ops, &cap, want, sizeof *r->ops)) return BASE_ERR_NOMEM;
+        if (!base_grow((void **)&r->ops, &cap, want, sizeof *r->ops)) return BASE_ERR_NOMEM;
         memset(r->ops + r->n_ops, 0, (cap - r->n_ops) * sizeof *r->ops);
         r->n_ops = cap;
     }
@@ -112,14 +117,14 @@ enum base_status trc_recorder_set_op(struct trc_recorder *r, uint32_t id, const 
 
 /* ------------------------------------------------------------ launches */
 
-static void kernel_close(struct trc_recorder *r)
+static void kernel_close(struct rec_recorder *r)
 {
     if (!r->k_open) return;
     for (uint32_t c = 0; c < r->chip.cores; c++) {
         if (!r->k_foot[c][0] && !r->k_foot[c][1]) continue;
         if (r->n_occ == r->cap_occ) {
             size_t nc = r->cap_occ ? r->cap_occ * 2 : 256;
-            struct trc_occ *no = realloc(r->occ, nc * sizeof *no);
+            struct rec_occ *no = realloc(r->occ, nc * sizeof *no);
             if (!no) {
                 r->oom = true;
                 break;
@@ -127,7 +132,7 @@ static void kernel_close(struct trc_recorder *r)
             r->occ = no;
             r->cap_occ = nc;
         }
-        r->occ[r->n_occ++] = (struct trc_occ){r->k_start, r->k_end, c, r->k_foot[c][0], r->k_foot[c][1]};
+        r->occ[r->n_occ++] = (struct rec_occ){r->k_start, r->k_end, c, r->k_foot[c][0], r->k_foot[c][1]};
         r->k_foot[c][0] = r->k_foot[c][1] = 0;
     }
     struct trc_slice s;
@@ -146,7 +151,7 @@ static void kernel_close(struct trc_recorder *r)
     r->last_end = r->k_end;
 }
 
-void trc_recorder_launch(struct trc_recorder *r, uint32_t kernel_index, const char *kernel_name, uint32_t root_op,
+void rec_recorder_launch(struct rec_recorder *r, uint32_t kernel_index, const char *kernel_name, uint32_t root_op,
                          uint64_t start_ps, uint64_t gap_ps)
 {
     kernel_close(r);
@@ -175,21 +180,21 @@ void trc_recorder_launch(struct trc_recorder *r, uint32_t kernel_index, const ch
     r->launches++; /* semaphores start again at 0: older signallers are void */
 }
 
-static inline void kernel_extend(struct trc_recorder *r, uint64_t end)
+static inline void kernel_extend(struct rec_recorder *r, uint64_t end)
 {
     if (end > r->k_end) r->k_end = end;
 }
 
 /* --------------------------------------------------------------- hooks */
 
-static uint32_t instr_name(struct trc_recorder *r, const struct isa_instr *in)
+static uint32_t instr_name(struct rec_recorder *r, const struct isa_instr *in)
 {
     uint32_t key = ((uint32_t)in->op << 16 | (uint32_t)in->func << 8 | in->func2) + 1;
-    uint32_t j = (key * 2654435761u) >> (32 - TRC_NAME_CACHE_BITS);
+    uint32_t j = (key * 2654435761u) >> (32 - REC_NAME_CACHE_BITS);
     for (;;) {
         if (r->name_key[j] == key) return r->name_id[j];
         if (!r->name_key[j]) break;
-        j = (j + 1) & ((1u << TRC_NAME_CACHE_BITS) - 1);
+        j = (j + 1) & ((1u << REC_NAME_CACHE_BITS) - 1);
     }
     char buf[96];
     enum isa_op op = (enum isa_op)in->op;
@@ -208,7 +213,7 @@ static uint32_t instr_name(struct trc_recorder *r, const struct isa_instr *in)
     }
     uint32_t id = 0;
     if (trc_trace_intern(r->t, buf, &id) != BASE_OK) r->oom = true;
-    if (r->name_used < (1u << TRC_NAME_CACHE_BITS) / 2) { /* else: intern each time (never happens: ~30 names) */
+    if (r->name_used < (1u << REC_NAME_CACHE_BITS) / 2) { /* else: intern each time (never happens: ~30 names) */
         r->name_key[j] = key;
         r->name_id[j] = id;
         r->name_used++;
@@ -216,17 +221,17 @@ static uint32_t instr_name(struct trc_recorder *r, const struct isa_instr *in)
     return id;
 }
 
-static inline uint32_t lane_of(const struct trc_recorder *r, uint32_t core, uint32_t engine)
+static inline uint32_t lane_of(const struct rec_recorder *r, uint32_t core, uint32_t engine)
 {
     return 2 + core * r->chip.n_engines + engine; /* after the kernels and host lanes */
 }
 
-static inline struct trc_slice *push(struct trc_recorder *r, uint32_t lane)
+static inline struct trc_slice *push(struct rec_recorder *r, uint32_t lane)
 {
     if (lane >= r->t->n_lanes) return NULL;
     struct trc_lane_data *l = &r->t->lanes[lane];
     if (l->n_slices == l->cap_slices &&
-        !trc_grow((void **)&l->slices, &l->cap_slices, l->n_slices + 1, sizeof *l->slices)) {
+        !base_grow((void **)&l->slices, &l->cap_slices, l->n_slices + 1, sizeof *l->slices)) {
         r->oom = true;
         return NULL;
     }
@@ -237,13 +242,13 @@ static inline struct trc_slice *push(struct trc_recorder *r, uint32_t lane)
 }
 
 /* Remembers who signalled (core, sem) and when the signal became visible. */
-static void note_signal(struct trc_recorder *r, uint32_t core, const struct isa_instr *in, uint32_t lane, bool dma,
+static void note_signal(struct rec_recorder *r, uint32_t core, const struct isa_instr *in, uint32_t lane, bool dma,
                         uint64_t start_ps, uint64_t visible_ps)
 {
     if (!(in->flags & ISA_FLAG_SIGNAL) || core >= r->chip.cores || in->signal_sem >= ISA_MAX_SEMAPHORES) return;
-    struct trc_sig_ring *g = &r->sig[(size_t)core * ISA_MAX_SEMAPHORES + in->signal_sem];
-    struct trc_sig *s = &g->e[g->head];
-    g->head = (g->head + 1) % TRC_SIG_RING;
+    struct rec_sig_ring *g = &r->sig[(size_t)core * ISA_MAX_SEMAPHORES + in->signal_sem];
+    struct rec_sig *s = &g->e[g->head];
+    g->head = (g->head + 1) % REC_SIG_RING;
     s->visible_ps = visible_ps;
     s->start_ps = start_ps;
     s->lane = lane;
@@ -254,7 +259,7 @@ static void note_signal(struct trc_recorder *r, uint32_t core, const struct isa_
 /* Grows the open launch's on-chip footprint on rec's core by the
  * scratchpad / accumulator bytes instr's operands reach (loop_iter: the
  * enclosing loops' iterations, NULL for none). */
-static void note_footprint(struct trc_recorder *r, uint32_t core, const struct isa_instr *in, const uint32_t *loop_iter)
+static void note_footprint(struct rec_recorder *r, uint32_t core, const struct isa_instr *in, const uint32_t *loop_iter)
 {
     if (core >= r->chip.cores) return;
     const struct isa_ap *aps[4] = {&in->dst, &in->src0, &in->src1, &in->src2};
@@ -274,7 +279,7 @@ static void note_footprint(struct trc_recorder *r, uint32_t core, const struct i
 static void on_instr(void *user, uint64_t now_ps, const struct sim_instr_record *rec)
 {
     (void)now_ps;
-    struct trc_recorder *r = user;
+    struct rec_recorder *r = user;
     uint32_t lane = lane_of(r, rec->core, rec->engine);
     kernel_extend(r, rec->end_ps);
     note_footprint(r, rec->core, rec->instr, rec->loop_iter);
@@ -301,7 +306,7 @@ static void on_instr(void *user, uint64_t now_ps, const struct sim_instr_record 
 static void on_dma(void *user, uint64_t now_ps, const struct sim_dma_record *rec)
 {
     (void)now_ps;
-    struct trc_recorder *r = user;
+    struct rec_recorder *r = user;
     uint32_t lane = lane_of(r, rec->core, rec->engine);
     kernel_extend(r, rec->end_ps);
     note_signal(r, rec->core, rec->instr, lane, true, rec->start_ps, rec->end_ps);
@@ -333,7 +338,7 @@ static void on_dma(void *user, uint64_t now_ps, const struct sim_dma_record *rec
 static void on_wait(void *user, uint64_t now_ps, const struct sim_wait_record *rec)
 {
     (void)now_ps;
-    struct trc_recorder *r = user;
+    struct rec_recorder *r = user;
     uint32_t lane = lane_of(r, rec->core, rec->engine);
     struct trc_slice *s = push(r, lane);
     if (!s) return;
@@ -359,10 +364,10 @@ static void on_wait(void *user, uint64_t now_ps, const struct sim_wait_record *r
     /* the flow: the latest signal of this semaphore visible by the end of
      * the wait released it; draw it when a DMA gave it */
     if (rec->core >= r->chip.cores) return;
-    const struct trc_sig_ring *g = &r->sig[(size_t)rec->core * ISA_MAX_SEMAPHORES + sem];
-    const struct trc_sig *best = NULL;
-    for (int i = 0; i < TRC_SIG_RING; i++) {
-        const struct trc_sig *c = &g->e[i];
+    const struct rec_sig_ring *g = &r->sig[(size_t)rec->core * ISA_MAX_SEMAPHORES + sem];
+    const struct rec_sig *best = NULL;
+    for (int i = 0; i < REC_SIG_RING; i++) {
+        const struct rec_sig *c = &g->e[i];
         if (c->launch != r->launches || c->visible_ps > rec->end_ps) continue;
         if (!best || c->visible_ps > best->visible_ps) best = c;
     }
@@ -401,7 +406,7 @@ static double sample_ps(size_t b, uint32_t shift, uint64_t end)
     return (double)((hi < end ? hi : end) - lo > 0 ? (hi < end ? hi : end) - lo : 1);
 }
 
-static enum base_status add_counter(struct trc_recorder *r, const char *name, const char *unit, int32_t core,
+static enum base_status add_counter(struct rec_recorder *r, const char *name, const char *unit, int32_t core,
                                     uint32_t *sort, const double *v, size_t n, uint32_t shift, uint64_t end)
 {
     struct trc_lane l;
@@ -428,7 +433,7 @@ static enum base_status add_counter(struct trc_recorder *r, const char *name, co
  * footprint of the kernel's instructions on that core (one past the highest
  * byte per partition they touch; the compiler allocates from byte 0) as a
  * share of the memory per partition; 0 between launches. */
-static enum base_status add_occupancy(struct trc_recorder *r, uint32_t *sort)
+static enum base_status add_occupancy(struct rec_recorder *r, uint32_t *sort)
 {
     const struct chip_desc *c = &r->chip;
     for (uint32_t core = 0; core < c->cores; core++)
@@ -448,7 +453,7 @@ static enum base_status add_occupancy(struct trc_recorder *r, uint32_t *sort)
             uint32_t id;
             TRY(trc_trace_add_lane(r->t, &l, &id));
             for (size_t i = 0; i < r->n_occ; i++) {
-                const struct trc_occ *o = &r->occ[i];
+                const struct rec_occ *o = &r->occ[i];
                 if (o->core != core) continue;
                 double v = 100.0 * (double)(m ? o->acc : o->sp) / cap;
                 TRY(trc_trace_add_sample(r->t, id, o->start_ps, v > 100 ? 100 : v));
@@ -462,7 +467,7 @@ static enum base_status add_occupancy(struct trc_recorder *r, uint32_t *sort)
  * over its data phase: the simulator's fair share varies within a
  * transfer, so this is a time average per sample) and the utilisation of
  * each engine kind of each core (mean busy fraction of its engines). */
-static enum base_status add_counters(struct trc_recorder *r, uint32_t sort)
+static enum base_status add_counters(struct rec_recorder *r, uint32_t sort)
 {
     uint64_t end = 0;
     for (uint32_t i = 0; i < r->t->n_lanes; i++)
@@ -471,8 +476,8 @@ static enum base_status add_counters(struct trc_recorder *r, uint32_t sort)
             if (s->start_ps + s->dur_ps > end) end = s->start_ps + s->dur_ps;
         }
     if (end == 0) return BASE_OK;
-    uint32_t shift = 10; /* samples of 2^shift ps, at most TRC_COUNTER_SAMPLES of them */
-    while ((end >> shift) >= TRC_COUNTER_SAMPLES) shift++;
+    uint32_t shift = 10; /* samples of 2^shift ps, at most REC_COUNTER_SAMPLES of them */
+    while ((end >> shift) >= REC_COUNTER_SAMPLES) shift++;
     size_t n = (size_t)(end >> shift) + 1;
     double *acc = calloc(n, sizeof *acc);
     if (!acc) return BASE_ERR_NOMEM;
@@ -518,13 +523,13 @@ static enum base_status add_counters(struct trc_recorder *r, uint32_t sort)
     return st;
 }
 
-enum base_status trc_recorder_finish(struct trc_recorder *r, struct trc_trace **out)
+enum base_status rec_recorder_finish(struct rec_recorder *r, struct trc_trace **out)
 {
     *out = NULL;
     kernel_close(r);
     if (r->oom) return BASE_ERR_NOMEM;
     uint32_t sort = 2 + r->chip.cores * r->chip.n_engines; /* after the engines: collectives, links, counters */
-    enum base_status st = trc_collectives_finish(r, &sort);
+    enum base_status st = rec_collectives_finish(r, &sort);
     if (st == BASE_OK) st = add_counters(r, sort); /* (in any order: they only add up) */
     if (st == BASE_OK) st = trc_trace_finalize(r->t);
     if (st != BASE_OK) return st;
@@ -547,6 +552,6 @@ enum base_status trc_recorder_finish(struct trc_recorder *r, struct trc_trace **
     r->ops = NULL;
     r->n_ops = 0;
     r->plan = NULL;
-    trc_collectives_reset(r);
+    rec_collectives_reset(r);
     return st;
 }

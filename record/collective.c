@@ -3,7 +3,7 @@
  * chip sends on that the collective used (docs/traces.md "Collectives and
  * links").  With plan.c, the only files of traces/ that see the runtime,
  * the interconnect and the graph IR. */
-#include "traces/trc_recorder.h"
+#include "record/rec_internal.h"
 
 #include "graph/graph.h"
 #include "interconnect/interconnect.h"
@@ -36,12 +36,12 @@ static bool link_lane_name(const struct icn_link_info *li, uint32_t chip, char *
 
 /* The lane of the track for link (UINT32_MAX: the collectives lane) free at
  * start_ps, made when there is none; *lane = UINT32_MAX when out of memory. */
-static enum base_status track_for(struct trc_recorder *r, uint32_t link, const char *name, uint64_t start_ps,
+static enum base_status track_for(struct rec_recorder *r, uint32_t link, const char *name, uint64_t start_ps,
                                   uint64_t end_ps, uint32_t *lane)
 {
     uint32_t same = 0;
     for (size_t i = 0; i < r->n_tracks; i++) {
-        struct trc_track *k = &r->tracks[i];
+        struct rec_track *k = &r->tracks[i];
         if (k->link != link) continue;
         same++;
         if (k->end_ps <= start_ps) {
@@ -57,13 +57,13 @@ static enum base_status track_for(struct trc_recorder *r, uint32_t link, const c
     l.core = -1;
     if (same) snprintf(l.name, sizeof l.name, "%s #%u", name, same + 1);
     else snprintf(l.name, sizeof l.name, "%s", name);
-    if (!trc_grow((void **)&r->tracks, &r->cap_tracks, r->n_tracks + 1, sizeof *r->tracks)) return BASE_ERR_NOMEM;
+    if (!base_grow((void **)&r->tracks, &r->cap_tracks, r->n_tracks + 1, sizeof *r->tracks)) return BASE_ERR_NOMEM;
     TRY(trc_trace_add_lane(r->t, &l, lane));
-    r->tracks[r->n_tracks++] = (struct trc_track){*lane, link, end_ps};
+    r->tracks[r->n_tracks++] = (struct rec_track){*lane, link, end_ps};
     return BASE_OK;
 }
 
-static enum base_status on_collective(struct trc_recorder *r, const struct rt_collective *c, const struct icn_topo *topo,
+static enum base_status on_collective(struct rec_recorder *r, const struct rt_collective *c, const struct icn_topo *topo,
                                       const double *link_bytes)
 {
     /* names: the graph op as the plan named it (else as the op says) */
@@ -128,10 +128,10 @@ static enum base_status on_collective(struct trc_recorder *r, const struct rt_co
     return BASE_OK;
 }
 
-void trc_recorder_on_collective(void *user, const struct rt_collective *c, const struct icn_topo *topo,
+void rec_recorder_on_collective(void *user, const struct rt_collective *c, const struct icn_topo *topo,
                                 const double *link_bytes)
 {
-    struct trc_recorder *r = user;
+    struct rec_recorder *r = user;
     if (r && c && on_collective(r, c, topo, link_bytes) != BASE_OK) r->oom = true;
 }
 
@@ -150,7 +150,7 @@ static int span_cmp(const void *a, const void *b)
 
 static int track_cmp(const void *a, const void *b)
 {
-    const struct trc_track *x = a, *y = b;
+    const struct rec_track *x = a, *y = b;
     if (x->link != y->link) return x->link < y->link ? -1 : 1; /* the collectives lanes (UINT32_MAX) last */
     return x->lane < y->lane ? -1 : x->lane > y->lane;
 }
@@ -173,7 +173,7 @@ static uint64_t exposed_of(const struct span *sp, const uint64_t *max_end, size_
     return end > busy_to ? end - busy_to : 0;
 }
 
-enum base_status trc_collectives_finish(struct trc_recorder *r, uint32_t *sort)
+enum base_status rec_collectives_finish(struct rec_recorder *r, uint32_t *sort)
 {
     if (!r->n_tracks) return BASE_OK;
     /* display order: the collectives, then the links by id */
@@ -214,7 +214,7 @@ enum base_status trc_collectives_finish(struct trc_recorder *r, uint32_t *sort)
     return BASE_OK;
 }
 
-void trc_collectives_reset(struct trc_recorder *r)
+void rec_collectives_reset(struct rec_recorder *r)
 {
     r->n_tracks = 0;
     r->n_colls = 0;

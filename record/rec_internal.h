@@ -1,39 +1,42 @@
-/* Private to traces/: the recorder's state (recorder.c, plan.c). */
-#ifndef NPUSIM_TRACES_RECORDER_H
-#define NPUSIM_TRACES_RECORDER_H
+/* Private to record/: the recorder's state (recorder.c, plan.c, collective.c). */
+#ifndef NPUSIM_RECORD_INTERNAL_H
+#define NPUSIM_RECORD_INTERNAL_H
 
-#include "traces/trc_internal.h"
+#include "record/record.h"
 
-#define TRC_NAME_CACHE_BITS 10
-#define TRC_SIG_RING 4
-#define TRC_COUNTER_SAMPLES 4096
+#include <stdlib.h>
+#include <string.h>
 
-struct trc_op_names {
+#define REC_NAME_CACHE_BITS 10
+#define REC_SIG_RING 4
+#define REC_COUNTER_SAMPLES 4096
+
+struct rec_op_names {
     uint32_t op, loc; /* string ids */
 };
 
-struct trc_sig {
+struct rec_sig {
     uint64_t visible_ps, start_ps;
     uint64_t launch;
     uint32_t lane;
     bool dma;
 };
 /* The last signals of one semaphore of one core. */
-struct trc_sig_ring {
-    struct trc_sig e[TRC_SIG_RING];
+struct rec_sig_ring {
+    struct rec_sig e[REC_SIG_RING];
     uint32_t head;
 };
 
-struct trc_recorder {
+struct rec_recorder {
     struct chip_desc chip;
     uint32_t chip_index;
     struct trc_trace *t;
     struct sim_hooks hooks;
     uint32_t kernels_lane, host_lane;
-    struct trc_op_names *ops; /* by graph op id (= instruction tag) */
+    struct rec_op_names *ops; /* by graph op id (= instruction tag) */
     size_t n_ops;
     /* instruction names by (op, func, func2) */
-    uint32_t name_key[1u << TRC_NAME_CACHE_BITS], name_id[1u << TRC_NAME_CACHE_BITS];
+    uint32_t name_key[1u << REC_NAME_CACHE_BITS], name_id[1u << REC_NAME_CACHE_BITS];
     uint32_t name_used;
     uint32_t dma_name[ISA_SPACE_COUNT][ISA_SPACE_COUNT];
     uint32_t wait_name[ISA_MAX_SEMAPHORES];
@@ -44,12 +47,12 @@ struct trc_recorder {
     uint64_t k_start, k_end;
     uint64_t last_end; /* of the previous launch (0 before the first) */
     uint64_t launches;
-    struct trc_sig_ring *sig; /* [core][sem] */
+    struct rec_sig_ring *sig; /* [core][sem] */
     /* on-chip footprint of the open launch per core: one past the highest
      * scratchpad / accumulator byte any of its instructions touched
      * ([core][0] sp, [core][1] acc); closed launches' footprints: occ */
     uint64_t (*k_foot)[2];
-    struct trc_occ {
+    struct rec_occ {
         uint64_t start_ps, end_ps;
         uint32_t core;
         uint64_t sp, acc;
@@ -57,11 +60,11 @@ struct trc_recorder {
     size_t n_occ, cap_occ;
     bool oom;
     uint64_t n_records;
-    const struct cc_plan *plan; /* trc_recorder_describe_plan */
+    const struct cc_plan *plan; /* rec_recorder_describe_plan */
     /* collectives (collective.c): lanes made on first use; a collective
      * that starts before the previous one on a lane ends goes on another
      * lane of the same link (the runtime runs one at a time: never so far) */
-    struct trc_track {
+    struct rec_track {
         uint32_t lane;
         uint32_t link;   /* link lanes: the link id; collectives: UINT32_MAX */
         uint64_t end_ps; /* of its latest slice */
@@ -70,10 +73,10 @@ struct trc_recorder {
     uint64_t n_colls;
 };
 
-/* collective.c: at trc_recorder_finish (before the counters), gives the
+/* collective.c: at rec_recorder_finish (before the counters), gives the
  * collective and link lanes their sort indices from *sort on and sets each
  * collective's exposed time; reset forgets them (the lanes go with the trace). */
-enum base_status trc_collectives_finish(struct trc_recorder *r, uint32_t *sort);
-void trc_collectives_reset(struct trc_recorder *r);
+enum base_status rec_collectives_finish(struct rec_recorder *r, uint32_t *sort);
+void rec_collectives_reset(struct rec_recorder *r);
 
 #endif
