@@ -411,7 +411,11 @@ static enum base_status add_copy(struct cc *c, const struct graph_op *op, int sc
     if (base_dtype_is_complex(c->vi[src].dtype)) /* no DMA or engine moves complex elements */
         return op_fail(c, op, BASE_ERR_UNSUPPORTED, "%s is not lowered for %s: a copy of complex elements (a view that "
                        "needs materialising)", op ? op->name : "a copy", c->p->chip.name);
-    TRY(new_vi(c, kind, NULL, c->vi[src].dtype, rank, dims, &d));
+    /* dims may point into c->vi (a vinfo's own dims), which new_vi may move */
+    int64_t shape[BASE_MAX_RANK];
+    if (rank < 0 || rank > BASE_MAX_RANK) return op_fail(c, op, BASE_ERR_INTERNAL, "a copy of rank %d", rank);
+    for (int i = 0; i < rank; i++) shape[i] = dims[i];
+    TRY(new_vi(c, kind, NULL, c->vi[src].dtype, rank, shape, &d));
     TRY(new_node(c, N_COPY, op, scope, 1, 1, &n));
     c->nodes[n].in[0] = src;
     c->nodes[n].out[0] = d;
@@ -554,8 +558,9 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
         return true;
     case GRAPH_OP_CONSTANT: {
         const struct graph_attr *a = graph_op_attr(op, "value");
-        if (!a || a->kind != GRAPH_ATTR_ELEMENTS || !a->u.elements.value || !a->u.elements.value->data)
-            return why_set(why, cap, "the literal has no data");
+        /* an elided literal (no data) compiles: timing-only runs need no
+         * values, and functional runs get them filled (--random-inputs) */
+        if (!a || a->kind != GRAPH_ATTR_ELEMENTS) return why_set(why, cap, "the constant has no literal");
         return plain_types(op, why, cap);
     }
     case GRAPH_OP_PARTITION_ID:
@@ -613,6 +618,7 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_SCATTER:
         if (!cc_kind_lowered(CC_K_SCATTER)) return why_set(why, cap, "data-dependent addressing is not lowered yet");
         return cc_scatter_op_supported(op, why, cap);
+    case GRAPH_OP_UNKNOWN: return why_set(why, cap, "an op of a dialect npusim does not know (not StableHLO)");
     default: return why_set(why, cap, "no lowering for this op");
     }
 }
@@ -912,6 +918,8 @@ static enum base_status bind_results(struct cc *c, const struct graph_op *op, in
     return BASE_OK;
 }
 
+static enum base_status lin_op_on(struct cc *c, const struct graph_op *op, int scope, const int *in);
+
 static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scope)
 {
     char why[256];
@@ -921,12 +929,23 @@ static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scop
         op = rw;
     }
     if (!op_supported(op, &c->p->target, why, sizeof why)) return unsupported(c, op, why);
-    int ins[64], *in = ins;
-    if (op->n_operands > 64) return unsupported(c, op, "more than 64 operands");
-    for (int i = 0; i < op->n_operands; i++) {
+    /* the operands' vis: on the stack for the usual few, else on the heap */
+    int small[16], *in = small;
+    if (op->n_operands > 16 && !(in = malloc((size_t)op->n_operands * sizeof *in)))
+        return op_fail(c, op, BASE_ERR_NOMEM, "out of memory");
+    enum base_status st = BASE_OK;
+    for (int i = 0; st == BASE_OK && i < op->n_operands; i++) {
         in[i] = lookup(c, scope, op->operands[i]);
-        if (in[i] < 0) return op_fail(c, op, BASE_ERR_INTERNAL, "%s: operand %d has no value", op->name, i);
+        if (in[i] < 0) st = op_fail(c, op, BASE_ERR_INTERNAL, "%s: operand %d has no value", op->name, i);
     }
+    if (st == BASE_OK) st = lin_op_on(c, op, scope, in);
+    if (in != small) free(in);
+    return st;
+}
+
+/* op, whose operands are the vis in[]. */
+static enum base_status lin_op_on(struct cc *c, const struct graph_op *op, int scope, const int *in)
+{
     switch (op->kind) {
     case GRAPH_OP_CALL: return lin_call(c, op, scope, "callee");
     case GRAPH_OP_COMPOSITE: return lin_call(c, op, scope, "decomposition");
@@ -959,7 +978,8 @@ static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scop
     }
     if (is_check_op(op)) {
         int nd, k = op->n_operands;
-        int dense[64];
+        int *dense = base_arena_alloc(&c->p->arena, (size_t)(k ? k : 1) * sizeof *dense);
+        if (!dense) return op_fail(c, op, BASE_ERR_NOMEM, "out of memory");
         for (int i = 0; i < k; i++) TRY(dense_for_host(c, op, scope, in[i], &dense[i]));
         TRY(new_node(c, N_CHECK, op, scope, k, op->n_results, &nd));
         for (int i = 0; i < k; i++) c->nodes[nd].in[i] = dense[i];
@@ -982,7 +1002,8 @@ static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scop
     }
     if (is_collective(op->kind)) { /* the runtime moves whole buffers between chips */
         int nd, k = op->n_operands;
-        int dense[64];
+        int *dense = base_arena_alloc(&c->p->arena, (size_t)(k ? k : 1) * sizeof *dense);
+        if (!dense) return op_fail(c, op, BASE_ERR_NOMEM, "out of memory");
         for (int i = 0; i < k; i++) TRY(dense_for_host(c, op, scope, in[i], &dense[i]));
         TRY(new_node(c, N_COLLECTIVE, op, scope, k, op->n_results, &nd));
         for (int i = 0; i < k; i++) c->nodes[nd].in[i] = dense[i];

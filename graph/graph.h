@@ -226,6 +226,29 @@ const struct graph_attr *graph_op_attr(const struct graph_op *op, const char *na
  * formatted message (at most 400 bytes); returns st. */
 enum base_status graph_op_diag(struct base_diag *diag, const struct graph_op *op, enum base_status st, const char *fmt,
                                ...) BASE_PRINTF(4, 5);
+/* Ops npusim does not know (GRAPH_OP_UNKNOWN: other dialects such as ttir.*
+ * or tosa.*, or ops newer than npusim), counted per dialect (the name up to
+ * its first '.').  Fills *n_dialects <= cap entries, most frequent first
+ * (ties: the dialect met first; dialects past the first cap are not listed);
+ * returns the number of such ops. */
+struct graph_dialect_count {
+    char dialect[32];
+    int n_ops;
+    const struct graph_op *first; /* the first such op in the file */
+};
+int graph_module_unknown_dialects(const struct graph_module *m, struct graph_dialect_count *out, int cap,
+                                  int *n_dialects);
+/* Constants whose literal has no data: printed elided (dense_resource<__elided__>,
+ * as MLIR's printer elides large literals) or a dense_resource whose blob the
+ * file lacks.  They compile and run timing-only as they are; for values,
+ * graph_module_fill_elided calls fill for each (in file order) and the
+ * module takes the tensor it returns (of the literal's type).  Returns the
+ * number of such constants (filled or, with fill NULL, counted); *first
+ * (may be NULL) gets the first one. */
+typedef enum base_status (*graph_fill_fn)(void *user, const struct graph_op *constant, const struct graph_type *type,
+                                          struct base_tensor **out);
+enum base_status graph_module_fill_elided(struct graph_module *m, graph_fill_fn fill, void *user, int *n,
+                                          const struct graph_op **first);
 /* The op that ends a block (return / stablehlo.return / func.return / sdy.return), or NULL. */
 const struct graph_op *graph_block_terminator(const struct graph_block *b);
 

@@ -533,3 +533,81 @@ nomem:
     free(fl);
     return BASE_ERR_NOMEM;
 }
+
+static int count_unknown(const struct graph_block *b, struct graph_dialect_count *out, int cap, int *n)
+{
+    int total = 0;
+    for (int i = 0; i < b->n_ops; i++) {
+        const struct graph_op *op = b->ops[i];
+        if (op->kind == GRAPH_OP_UNKNOWN) {
+            total++;
+            const char *dot = strchr(op->name, '.');
+            size_t len = dot ? (size_t)(dot - op->name) : strlen(op->name);
+            if (len >= sizeof out->dialect) len = sizeof out->dialect - 1;
+            int k = 0;
+            while (k < *n && (strlen(out[k].dialect) != len || strncmp(out[k].dialect, op->name, len))) k++;
+            if (k < *n) {
+                out[k].n_ops++;
+            } else if (*n < cap) {
+                memcpy(out[k].dialect, op->name, len);
+                out[k].dialect[len] = 0;
+                out[k].n_ops = 1;
+                out[k].first = op;
+                (*n)++;
+            }
+        }
+        for (int r = 0; r < op->n_regions; r++)
+            for (int k = 0; k < op->regions[r].n_blocks; k++)
+                total += count_unknown(&op->regions[r].blocks[k], out, cap, n);
+    }
+    return total;
+}
+
+int graph_module_unknown_dialects(const struct graph_module *m, struct graph_dialect_count *out, int cap,
+                                  int *n_dialects)
+{
+    int n = 0;
+    int total = m ? count_unknown(&m->body, out, cap, &n) : 0;
+    for (int i = 1; i < n; i++) /* stable insertion sort, most ops first */
+        for (int j = i; j > 0 && out[j].n_ops > out[j - 1].n_ops; j--) {
+            struct graph_dialect_count t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    *n_dialects = n;
+    return total;
+}
+
+static enum base_status fill_elided(const struct graph_block *b, graph_fill_fn fill, void *user, int *n,
+                                    const struct graph_op **first)
+{
+    for (int i = 0; i < b->n_ops; i++) {
+        const struct graph_op *op = b->ops[i];
+        const struct graph_attr *a = op->kind == GRAPH_OP_CONSTANT ? graph_op_attr(op, "value") : NULL;
+        if (a && a->kind == GRAPH_ATTR_ELEMENTS && !a->u.elements.value) {
+            if (!*first) *first = op;
+            (*n)++;
+            if (fill) {
+                struct base_tensor *t = NULL;
+                TRY(fill(user, op, a->u.elements.type, &t));
+                /* the module owns its attributes (they live in its arena); it
+                 * releases the tensor with them */
+                ((struct graph_attr *)a)->u.elements.value = t;
+            }
+        }
+        for (int r = 0; r < op->n_regions; r++)
+            for (int k = 0; k < op->regions[r].n_blocks; k++)
+                TRY(fill_elided(&op->regions[r].blocks[k], fill, user, n, first));
+    }
+    return BASE_OK;
+}
+
+enum base_status graph_module_fill_elided(struct graph_module *m, graph_fill_fn fill, void *user, int *n,
+                                          const struct graph_op **first)
+{
+    const struct graph_op *f = NULL;
+    *n = 0;
+    enum base_status st = fill_elided(&m->body, fill, user, n, &f);
+    if (first) *first = f;
+    return st;
+}

@@ -302,7 +302,18 @@ static enum base_status parse_literal_body(struct parser *p, const char *q, cons
         if (hn % 2) return graph_perr(p, q, "hex literal has an odd number of digits");
         size_t bytes = hn / 2;
         size_t need = (size_t)count * L.esize;
-        if (bytes == need) {
+        size_t packed = ((size_t)count + 7) / 8;
+        if (L.kind == BASE_KIND_BOOL && count > 1 && bytes == packed && bytes != need) {
+            /* MLIR's own i1 storage: bit-packed, element 0 in the lowest bit
+             * of byte 0; one byte of 0x00 or 0xFF is a splat. */
+            TRY(decode_hex(p, q, h, bytes, L.data));
+            if (bytes == 1 && (L.data[0] == 0 || L.data[0] == 0xFF)) {
+                L.data[0] = L.data[0] ? 1 : 0;
+                fill_splat(L.data, 1, count);
+            } else {
+                for (int64_t i = count - 1; i >= 0; i--) L.data[i] = (L.data[i / 8] >> (i % 8)) & 1;
+            }
+        } else if (bytes == need) {
             TRY(decode_hex(p, q, h, bytes, L.data));
             normalize_raw(&L, count);
         } else if (bytes == L.esize && count > 0) {
@@ -310,6 +321,9 @@ static enum base_status parse_literal_body(struct parser *p, const char *q, cons
             normalize_raw(&L, 1);
             fill_splat(L.data, L.esize, count);
         } else {
+            if (L.kind == BASE_KIND_BOOL)
+                return graph_perr(p, q, "hex literal has %zu bytes but %s needs %zu (one byte per element), %zu "
+                                  "(bit-packed) or 1 (a splat)", bytes, base_dtype_name(t->elem), need, packed);
             return graph_perr(p, q, "hex literal has %zu bytes but %s needs %zu (or one element, %zu)", bytes,
                         base_dtype_name(t->elem), need, L.esize);
         }

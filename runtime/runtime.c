@@ -112,6 +112,10 @@ static enum base_status write_buffer(struct rt *r, uint32_t b, const struct base
         hdr.rank = bf->rank;
         for (int d = 0; d < bf->rank; d++) hdr.dims[d] = bf->dims[d];
         hdr.count = base_shape_count(bf->rank, bf->dims);
+        if (!r->opt.timing_only && bf->kind == CC_BUF_CONST)
+            return base_diag_set(r->diag, BASE_ERR_INVALID, NULL, 0, 0,
+                                 "a constant of the program is elided (dense_resource<__elided__>) and has no value: "
+                                 "run it timing-only, or fill it with random values (--random-inputs)");
         if (!r->opt.timing_only) return base_diag_set(r->diag, BASE_ERR_INVALID, NULL, 0, 0, "no value for buffer %u", b);
         t = &hdr;
     }

@@ -112,6 +112,7 @@ int cmd_coverage(int argc, char **argv)
                        e->locs[j].line, e->locs[j].col, e->name, chip.name, e->why);
         }
     }
+    if (!json) tool_unknown_dialects(m, path, stdout);
     int rc = cv.n_unsupported ? TOOL_FAIL : TOOL_OK;
     cc_coverage_free(&cv);
     graph_module_destroy(m);

@@ -29,16 +29,6 @@ static void help(FILE *f)
             "bf16 is read and written as '<V2' .npy (ml_dtypes' raw bfloat16).\n");
 }
 
-/* Input i of a --random-inputs run: weight-like tensors (rank >= 2) get a
- * standard deviation of 1/sqrt(fan-in), as common initialisations do. */
-static enum base_status random_tensor(const struct graph_type *ty, uint64_t seed, int i, struct base_tensor **out)
-{
-    *out = NULL;
-    if (ty->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ty)) return BASE_ERR_UNSUPPORTED;
-    TRY(base_tensor_create(ty->elem, ty->rank, ty->dims, out));
-    double scale = ty->rank >= 2 && ty->dims[ty->rank - 1] > 0 ? 1.0 / sqrt((double)ty->dims[ty->rank - 1]) : 1.0;
-    return base_tensor_fill_random(*out, seed * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)i, scale);
-}
 
 static double now_s(void)
 {
@@ -153,6 +143,10 @@ int cmd_interp(int argc, char **argv)
     double t0 = now_s();
     struct graph_module *m = tool_load_model(path, true);
     if (!m) return TOOL_FAIL;
+    if (tool_unknown_dialects(m, path, stderr) || tool_fill_elided(m, "interp", seed, true)) {
+        graph_module_destroy(m);
+        return TOOL_FAIL;
+    }
     double t_parse = now_s() - t0;
     const struct graph_op *func = entry ? graph_module_find_func(m, entry) : graph_module_entry(m);
     if (!func || func->n_regions < 1 || func->regions[0].n_blocks < 1) {
@@ -195,7 +189,7 @@ int cmd_interp(int argc, char **argv)
             goto done;
         }
         for (int i = 0; i < n_args; i++) {
-            enum base_status st = random_tensor(b->args[i].type, (uint64_t)seed, i, &in[i]);
+            enum base_status st = tool_random_tensor(b->args[i].type, (uint64_t)seed, i, &in[i]);
             if (st != BASE_OK) {
                 char ty[128];
                 graph_type_str(b->args[i].type, ty, sizeof ty);

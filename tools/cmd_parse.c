@@ -12,7 +12,9 @@ static void help(FILE *f)
             "torch.compile print it) and verifies every op's shapes and types.\n"
             "  --print       print the module back, in MLIR's generic form\n"
             "  --no-verify   parse only\n"
-            "Errors name the file, line, column and the offending text; exit status 1.\n");
+            "Errors name the file, line, column and the offending text; exit status 1.\n"
+            "A file with ops of other dialects (ttir.*, tosa.*, ...) parses, but is not\n"
+            "StableHLO: parse names those dialects and exits with status 1.\n");
 }
 
 static void count_ops(const struct graph_block *b, int *n_ops, int *n_funcs)
@@ -57,11 +59,20 @@ int cmd_parse(int argc, char **argv)
     if (!m) return TOOL_FAIL;
     if (print) {
         graph_print(m, stdout);
+    } else if (tool_unknown_dialects(m, path, stdout)) {
+        graph_module_destroy(m);
+        return TOOL_FAIL;
     } else {
         int n_ops = 0, n_funcs = 0;
         count_ops(&m->body, &n_ops, &n_funcs);
-        printf("%s: ok%s: %d functions, %d ops, %u values\n", path, verify ? " (verified)" : "", n_funcs, n_ops,
+        int n_elided = 0;
+        graph_module_fill_elided(m, NULL, NULL, &n_elided, NULL);
+        printf("%s: ok%s: %d functions, %d ops, %u values", path, verify ? " (verified)" : "", n_funcs, n_ops,
                m->n_values);
+        if (n_elided)
+            printf("; %d constant%s elided (runs timing-only, or with --random-inputs values)", n_elided,
+                   n_elided == 1 ? "" : "s");
+        printf("\n");
     }
     graph_module_destroy(m);
     return TOOL_OK;

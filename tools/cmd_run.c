@@ -75,15 +75,6 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* The same inputs as `npusim interp --random-inputs SEED`. */
-static enum base_status random_tensor(const struct graph_type *ty, uint64_t seed, int i, struct base_tensor **out)
-{
-    *out = NULL;
-    if (ty->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ty)) return BASE_ERR_UNSUPPORTED;
-    TRY(base_tensor_create(ty->elem, ty->rank, ty->dims, out));
-    double scale = ty->rank >= 2 && ty->dims[ty->rank - 1] > 0 ? 1.0 / sqrt((double)ty->dims[ty->rank - 1]) : 1.0;
-    return base_tensor_fill_random(*out, seed * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)i, scale);
-}
 
 /* The peak MFU is measured against: bf16, unless every matmul takes f32, or one takes fp8. */
 static enum chip_rate_class peak_class(const struct cc_plan *p)
@@ -262,7 +253,7 @@ static int make_inputs(const struct run_args *a, const struct graph_op *func, st
         return TOOL_FAIL;
     }
     for (int i = 0; i < n_args; i++)
-        if (random_tensor(b->args[i].type, (uint64_t)a->seed, i, &in[i]) != BASE_OK) {
+        if (tool_random_tensor(b->args[i].type, (uint64_t)a->seed, i, &in[i]) != BASE_OK) {
             char ty[128];
             graph_type_str(b->args[i].type, ty, sizeof ty);
             fprintf(stderr, "npusim run: cannot generate input %d of type %s\n", i, ty);
@@ -555,6 +546,12 @@ int cmd_run(int argc, char **argv)
     }
     struct graph_module *m = tool_load_model(a.path, true);
     if (!m) return TOOL_FAIL;
+    /* timing-only runs need no values: elided constants stay as they are */
+    if (tool_unknown_dialects(m, a.path, stderr) ||
+        tool_fill_elided(m, "run", a.timing_only ? -1 : a.seed, !a.timing_only)) {
+        graph_module_destroy(m);
+        return TOOL_FAIL;
+    }
     /* an unsharded program with a mesh (--mesh, --shard, or --chips N: a
      * mesh of N) runs partitioned; m0 stays the program the golden
      * interpreter runs */

@@ -2,6 +2,7 @@
 #include "tools/tools.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,6 +28,72 @@ struct graph_module *tool_load_model(const char *path, bool verify)
         return NULL;
     }
     return m;
+}
+
+int tool_unknown_dialects(const struct graph_module *m, const char *path, FILE *f)
+{
+    struct graph_dialect_count d[16];
+    int n_dialects = 0;
+    int n = graph_module_unknown_dialects(m, d, 16, &n_dialects);
+    if (!n) return 0;
+    /* on stderr it is the command's error; on stdout, parse's verdict */
+    fprintf(f, "%s%s: %snot StableHLO: %d op%s of dialects npusim does not know:", f == stderr ? "npusim: " : "", path,
+            f == stderr ? "error: " : "", n, n == 1 ? "" : "s");
+    for (int i = 0; i < n_dialects; i++)
+        fprintf(f, "%s %s (%d, first %s at %d:%d)", i ? "," : "", d[i].dialect, d[i].n_ops, d[i].first->name,
+                d[i].first->loc.line, d[i].first->loc.col);
+    fprintf(f, "\n");
+    return n;
+}
+
+enum base_status tool_random_tensor(const struct graph_type *ty, uint64_t seed, int i, struct base_tensor **out)
+{
+    *out = NULL;
+    if (ty->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ty)) return BASE_ERR_UNSUPPORTED;
+    TRY(base_tensor_create(ty->elem, ty->rank, ty->dims, out));
+    double scale = ty->rank >= 2 && ty->dims[ty->rank - 1] > 0 ? 1.0 / sqrt((double)ty->dims[ty->rank - 1]) : 1.0;
+    return base_tensor_fill_random(*out, seed * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)i, scale);
+}
+
+/* Elided constant k (in file order) draws from stream ELIDED_STREAM + k. */
+#define ELIDED_STREAM 0x40000000
+
+struct fill_ctx {
+    uint64_t seed;
+    int k;
+};
+
+static enum base_status fill_random(void *user, const struct graph_op *constant, const struct graph_type *type,
+                                    struct base_tensor **out)
+{
+    (void)constant;
+    struct fill_ctx *c = user;
+    return tool_random_tensor(type, c->seed, ELIDED_STREAM + c->k++, out);
+}
+
+int tool_fill_elided(struct graph_module *m, const char *cmd, long seed, bool need_values)
+{
+    int n = 0;
+    const struct graph_op *first = NULL;
+    graph_module_fill_elided(m, NULL, NULL, &n, &first);
+    if (!n || (seed < 0 && !need_values)) return TOOL_OK;
+    if (seed < 0) {
+        fprintf(stderr,
+                "npusim %s: %s:%d:%d: error: %d constant%s printed elided (dense_resource<__elided__>), this one "
+                "first: it has no values; give --random-inputs SEED to fill them with random values%s\n",
+                cmd, first->loc.file ? first->loc.file : "?", first->loc.line, first->loc.col, n, n == 1 ? " is" : "s are",
+                strcmp(cmd, "run") ? "" : ", or run --timing-only");
+        return TOOL_FAIL;
+    }
+    struct fill_ctx c = {(uint64_t)seed, 0};
+    enum base_status st = graph_module_fill_elided(m, fill_random, &c, &n, NULL);
+    if (st != BASE_OK) {
+        fprintf(stderr, "npusim %s: cannot fill the elided constants: %s\n", cmd, base_status_str(st));
+        return TOOL_FAIL;
+    }
+    fprintf(stderr, "npusim %s: %d elided constant%s filled with random values (seed %ld)\n", cmd, n,
+            n == 1 ? "" : "s", seed);
+    return TOOL_OK;
 }
 
 bool tool_flag(const char *arg, const char *name) { return !strcmp(arg, name); }

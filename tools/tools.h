@@ -40,6 +40,19 @@ int cmd_view(int argc, char **argv);
 void tool_print_diag(const struct base_diag *d);
 /* Parses and verifies a model file; prints the diagnostic on failure. */
 struct graph_module *tool_load_model(const char *path, bool verify);
+/* Ops of dialects npusim does not know (other dialects, ops newer than
+ * npusim): when m has any, prints one line to f naming each dialect, its op
+ * count and its first op with its position, and returns their number. */
+int tool_unknown_dialects(const struct graph_module *m, const char *path, FILE *f);
+/* Input i of a --random-inputs SEED run (interp and run give the same):
+ * weight-like tensors (rank >= 2) get a standard deviation of 1/sqrt(fan-in),
+ * as common initialisations do. */
+enum base_status tool_random_tensor(const struct graph_type *ty, uint64_t seed, int i, struct base_tensor **out);
+/* Elided constants (dense_resource<__elided__>) of m: with seed >= 0 they are
+ * filled with random values (a stream of their own, so arguments keep theirs)
+ * and a line on stderr says how many; with seed < 0 and need_values, an error
+ * names the first and asks for --random-inputs.  TOOL_OK or TOOL_FAIL. */
+int tool_fill_elided(struct graph_module *m, const char *cmd, long seed, bool need_values);
 /* Option parsing helpers: "--name value" or "--name=value". */
 bool tool_opt(int argc, char **argv, int *i, const char *name, const char **value);
 bool tool_flag(const char *arg, const char *name);

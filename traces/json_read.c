@@ -577,7 +577,7 @@ enum base_status trc_read_json(const char *path, struct trc_trace **out, struct 
         st = trc_trace_add_flow(d.t, &d.pend[i]);
     }
     if (st == BASE_OK) st = trc_trace_finalize(d.t);
-    if (st == BASE_OK) st = trc_trace_validate(d.t, diag);
+    if (st == BASE_OK) st = trc_validate_read(d.t, path, diag);
     free(d.pend);
     free(d.have);
     free(buf);

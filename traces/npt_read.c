@@ -745,7 +745,7 @@ enum base_status trc_file_load(struct trc_file *f, struct trc_trace **out, struc
     }
     free(map);
     if (st == BASE_OK) st = trc_trace_finalize(t);
-    if (st == BASE_OK) st = trc_trace_validate(t, d);
+    if (st == BASE_OK) st = trc_validate_read(t, f->path, d);
     if (st != BASE_OK) {
         trc_trace_destroy(t);
         return st;

@@ -4,6 +4,7 @@
 
 #include "traces/traces.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,5 +173,13 @@ enum base_status trc_summarize_levels(const struct trc_slice *s, size_t n, uint3
  * previous slice of the chunk (all zero before the first). */
 void trc_slice_encode(struct trc_buf *b, const struct trc_slice *s, struct trc_slice *prev);
 bool trc_slice_decode(struct trc_cur *c, struct trc_slice *s, struct trc_slice *prev);
+
+/* trc_trace_validate for a trace read from `path`: a refusal names the file. */
+static inline enum base_status trc_validate_read(const struct trc_trace *t, const char *path, struct base_diag *diag)
+{
+    enum base_status st = trc_trace_validate(t, diag);
+    if (st != BASE_OK && diag && !diag->file[0]) snprintf(diag->file, sizeof diag->file, "%s", path);
+    return st;
+}
 
 #endif

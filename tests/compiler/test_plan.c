@@ -467,10 +467,66 @@ static void test_plan_groups_respect_limits(void **state)
     free(src);
 }
 
+/* A check of a view after a chain of n ops: the view is copied to a dense
+ * buffer for the host, and that copy's shape was read from the compiler's
+ * value table while the copy grew it (a use after free at the table's
+ * growth points: a 5,600-op export crashed at value 4095).  Every chain
+ * length up to 300 crosses the growth points 16..512; ASan (make
+ * check-asan) sees any stale read. */
+static void test_plan_copy_for_the_host_survives_value_table_growth(void **state)
+{
+    (void)state;
+    size_t cap = 64 * 1024;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    for (int n = 1; n <= 300; n++) {
+        size_t k = (size_t)snprintf(src, cap, "func.func @main(%%x: tensor<4x8xf32>) {\n  %%v0 = stablehlo.negate %%x : tensor<4x8xf32>\n");
+        for (int i = 1; i < n; i++)
+            k += (size_t)snprintf(src + k, cap - k, "  %%v%d = stablehlo.negate %%v%d : tensor<4x8xf32>\n", i, i - 1);
+        snprintf(src + k, cap - k,
+                 "  %%t = stablehlo.transpose %%v%d, dims = [1, 0] : (tensor<4x8xf32>) -> tensor<8x4xf32>\n"
+                 "  check.expect_eq %%t, %%t : tensor<8x4xf32>\n  func.return\n}\n", n - 1);
+        struct graph_module *m = prog_parse(src);
+        struct cc_plan *p = compile_mode(m, CC_MODE_EAGER);
+        assert_true(cc_plan_n_steps(p) > 0);
+        cc_plan_destroy(p);
+        graph_module_destroy(m);
+    }
+    free(src);
+}
+
+/* No fixed operand limit: a call with 300 operands compiles (it was refused
+ * past 64). */
+static void test_plan_call_takes_any_number_of_operands(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    size_t cap = 64 * 1024;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    size_t k = (size_t)snprintf(src, cap, "func.func private @g(");
+    for (int i = 0; i < N; i++) k += (size_t)snprintf(src + k, cap - k, "%s%%a%d: tensor<2xf32>", i ? ", " : "", i);
+    k += (size_t)snprintf(src + k, cap - k, ") -> tensor<2xf32> {\n  %%s = stablehlo.add %%a0, %%a%d : tensor<2xf32>\n"
+                                            "  func.return %%s : tensor<2xf32>\n}\nfunc.func @main(", N - 1);
+    for (int i = 0; i < N; i++) k += (size_t)snprintf(src + k, cap - k, "%s%%a%d: tensor<2xf32>", i ? ", " : "", i);
+    k += (size_t)snprintf(src + k, cap - k, ") -> tensor<2xf32> {\n  %%r = func.call @g(");
+    for (int i = 0; i < N; i++) k += (size_t)snprintf(src + k, cap - k, "%s%%a%d", i ? ", " : "", i);
+    k += (size_t)snprintf(src + k, cap - k, ") : (");
+    for (int i = 0; i < N; i++) k += (size_t)snprintf(src + k, cap - k, "%stensor<2xf32>", i ? ", " : "");
+    snprintf(src + k, cap - k, ") -> tensor<2xf32>\n  func.return %%r : tensor<2xf32>\n}\n");
+    struct graph_module *m = prog_parse(src);
+    struct cc_plan *p = compile_mode(m, CC_MODE_COMPILED);
+    assert_int_equal(n_kernel_steps(p), 1);
+    cc_plan_destroy(p);
+    graph_module_destroy(m);
+    free(src);
+}
+
 TEST_MAIN(setup, NULL, T(test_plan_compiled_fuses_an_elementwise_chain),
           T(test_plan_eager_gives_every_op_a_dispatched_kernel), T(test_plan_fused_eager_fuses_only_small_runs),
           T(test_plan_compiled_fuses_a_reduce_prologue), T(test_plan_views_are_strides_not_kernels),
           T(test_plan_returned_view_is_copied), T(test_plan_call_is_inlined), T(test_plan_dead_ops_are_dropped),
           T(test_plan_unsupported_op_is_located), T(test_plan_while_counts_static_trips),
           T(test_plan_buffers_never_overlap_while_live), T(test_plan_temporaries_reuse_addresses),
-          T(test_plan_coverage_counts_and_locates), T(test_plan_groups_respect_limits))
+          T(test_plan_coverage_counts_and_locates), T(test_plan_groups_respect_limits),
+          T(test_plan_copy_for_the_host_survives_value_table_growth), T(test_plan_call_takes_any_number_of_operands))

@@ -639,6 +639,35 @@ static void test_parser_hex_blob_literals_and_splat(void **state)
     graph_module_destroy(m);
 }
 
+/* MLIR stores i1 elements bit-packed (element 0 in the lowest bit of byte 0)
+ * and exports printed by other MLIR versions carry that form: 2 bytes for 12
+ * elements; one byte 0x00/0xFF is a splat; one byte per element still reads. */
+static void test_parser_i1_hex_bit_packed_and_byte_per_element(void **state)
+{
+    (void)state;
+    struct graph_module *m = parse_ok("func.func @f() {\n"
+                                      "  %0 = stablehlo.constant dense<\"0x2D08\"> : tensor<12xi1>\n"
+                                      "  %1 = stablehlo.constant dense<\"0xFF\"> : tensor<5xi1>\n"
+                                      "  %2 = stablehlo.constant dense<\"0x05\"> : tensor<2x2xi1>\n"
+                                      "  %3 = stablehlo.constant dense<\"0x0001000101\"> : tensor<5xi1>\n"
+                                      "  return\n}\n");
+    /* 0x2D = 0b00101101 -> elements 0..7: 1 0 1 1 0 1 0 0; 0x08 -> element 11 */
+    static const int want0[12] = {1, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1};
+    const struct base_tensor *t = const_value(m, 0);
+    for (int i = 0; i < 12; i++) assert_int_equal(base_elem_get_i64(t->dtype, t->data, (size_t)i), want0[i]);
+    t = const_value(m, 1);
+    for (int i = 0; i < 5; i++) assert_int_equal(base_elem_get_i64(t->dtype, t->data, (size_t)i), 1);
+    static const int want2[4] = {1, 0, 1, 0};
+    t = const_value(m, 2);
+    for (int i = 0; i < 4; i++) assert_int_equal(base_elem_get_i64(t->dtype, t->data, (size_t)i), want2[i]);
+    static const int want3[5] = {0, 1, 0, 1, 1};
+    t = const_value(m, 3);
+    for (int i = 0; i < 5; i++) assert_int_equal(base_elem_get_i64(t->dtype, t->data, (size_t)i), want3[i]);
+    graph_module_destroy(m);
+    parse_err("func.func @f() {\n  %0 = stablehlo.constant dense<\"0x010203\"> : tensor<12xi1>\n  return\n}\n",
+              BASE_ERR_PARSE, 2, 33, "12 (one byte per element), 2 (bit-packed) or 1 (a splat)");
+}
+
 static void test_parser_integer_literals_of_every_width(void **state)
 {
     (void)state;
@@ -1144,6 +1173,7 @@ TEST_MAIN(NULL, NULL, T(test_parser_module_name_and_attributes), T(test_parser_b
           T(test_parser_chlo_forms), T(test_parser_check_and_interpreter_ops),
           T(test_parser_float_literals_round_once_from_double), T(test_parser_narrow_float_literals),
           T(test_parser_hex_float_bit_patterns), T(test_parser_hex_blob_literals_and_splat),
+          T(test_parser_i1_hex_bit_packed_and_byte_per_element),
           T(test_parser_integer_literals_of_every_width), T(test_parser_nested_lists_and_complex),
           T(test_parser_dense_resource_fills_from_trailer), T(test_parser_attribute_kinds), T(test_parser_attribute_and_type_aliases), T(test_parser_lone_unused_attribute_alias),
           T(test_parser_quantized_types), T(test_parser_dynamic_unranked_bounded_token_tuple),

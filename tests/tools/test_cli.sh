@@ -1,0 +1,66 @@
+#!/bin/sh
+# The npusim command on inputs that are not plain StableHLO with data: each
+# case runs the binary and checks its exit status and what it says.
+#   tests/tools/test_cli.sh BUILD_DIR
+set -u
+B=${1:-build/debug}
+NPUSIM="$B/npusim"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+# expect NAME STATUS PATTERN COMMAND...: the exit status and a line of stdout+stderr matching PATTERN
+expect() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    out=$("$@" 2>&1)
+    st=$?
+    if [ "$st" -ne "$want" ] || ! printf '%s\n' "$out" | grep -q -- "$pat"; then
+        echo "FAIL $name: exit $st (want $want), output:"
+        printf '%s\n' "$out" | sed 's/^/    /'
+        fails=$((fails + 1))
+    else
+        echo "ok   $name"
+    fi
+}
+
+# ops of other dialects (generic form): parse, interp and run name them
+cat >"$tmp/ttir.mlir" <<'MLIR'
+module {
+  func.func @main(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {
+    %0 = "ttir.empty"() : () -> tensor<4x4xf32>
+    %1 = "ttir.add"(%arg0, %arg0, %0) : (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %2 = "tosa.abs"(%1) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    return %2 : tensor<4x4xf32>
+  }
+}
+MLIR
+expect "parse: another dialect is not StableHLO" 1 "not StableHLO: 3 ops of dialects npusim does not know: ttir (2, first ttir.empty at 3:5), tosa (1" \
+    "$NPUSIM" parse "$tmp/ttir.mlir"
+expect "interp: names the dialects" 1 "error: not StableHLO: 3 ops" "$NPUSIM" interp "$tmp/ttir.mlir" --random-inputs 1
+expect "run: names the dialects" 1 "error: not StableHLO: 3 ops" "$NPUSIM" run "$tmp/ttir.mlir" --chip trn2 --timing-only
+expect "coverage: says why" 1 "ttir.add is not lowered for trn2: an op of a dialect npusim does not know" \
+    "$NPUSIM" coverage "$tmp/ttir.mlir" --chip trn2
+
+# constants printed elided (MLIR's printer elides large literals)
+cat >"$tmp/elided.mlir" <<'MLIR'
+module {
+  func.func @main(%x: tensor<4x8xf32>) -> tensor<4x16xf32> {
+    %w = stablehlo.constant dense_resource<__elided__> : tensor<8x16xf32>
+    %b = stablehlo.constant dense_resource<__elided__> : tensor<16xf32>
+    %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+    %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<16xf32>) -> tensor<4x16xf32>
+    %z = stablehlo.add %y, %bb : tensor<4x16xf32>
+    return %z : tensor<4x16xf32>
+  }
+}
+MLIR
+expect "parse: counts elided constants" 0 "ok (verified): 1 functions, 6 ops, 6 values; 2 constants elided" \
+    "$NPUSIM" parse "$tmp/elided.mlir"
+expect "interp: elided constants need values" 1 "elided.mlir:3:5: error: 2 constants are printed elided" \
+    "$NPUSIM" interp "$tmp/elided.mlir" --inputs "$tmp/none.npy"
+expect "interp: --random-inputs fills them" 0 "2 elided constants filled with random values (seed 1)" \
+    "$NPUSIM" interp "$tmp/elided.mlir" --random-inputs 1
+expect "run: timing-only needs no values" 0 "^total: " "$NPUSIM" run "$tmp/elided.mlir" --chip trn2 --timing-only
+expect "run: --check with filled constants" 0 "check output 0 tensor<4x16xf32>: ok" \
+    "$NPUSIM" run "$tmp/elided.mlir" --chip tpu-v5e --random-inputs 1 --check --precision highest
+[ $fails -eq 0 ]
