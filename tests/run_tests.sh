@@ -38,6 +38,8 @@ if [ -z "$ONLY" ] || [ "$ONLY" = unit ]; then
     done
     # the layer and prefix rules of docs/architecture.md (scripts/lint.sh)
     run "lint/test_lint.sh (layers and prefixes)" tests/lint/test_lint.sh "$B"
+    # the npusim command on other dialects, elided constants, ... (exit status and messages)
+    run "tools/test_cli.sh (the command on unusual inputs)" tests/tools/test_cli.sh "$B"
 fi
 
 # The viewer's tests again under SDL's offscreen driver and under Xvfb with
