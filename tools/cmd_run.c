@@ -115,17 +115,6 @@ static bool any_f32_matmul(const struct cc_plan *p)
     return false;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned char)*s);
-        else fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 struct run_args {
     const char *path, *chip_name, *inputs, *out_dir, *entry, *trace, *topology, *mesh;
     const char *shards[64];
@@ -404,9 +393,9 @@ static void print_json(const struct run_args *a, const struct cc_plan *p, const 
     enum chip_rate_class rc = peak_class(p);
     double peak = chip_peak_flops(chip, rc);
     printf("{\"model\": ");
-    json_str(stdout, a->path);
+    tool_json_str(stdout, a->path);
     printf(", \"chip\": ");
-    json_str(stdout, chip->name);
+    tool_json_str(stdout, chip->name);
     printf(", \"mode\": \"%s\", \"cores\": %d, \"timing_only\": %s,\n", cc_mode_name(cc_plan_mode(p)), cc_plan_n_cores(p),
            a->timing_only ? "true" : "false");
     printf(" \"total_ps\": %llu, \"total_cycles\": %llu, \"clock_ghz\": %g, \"kernel_ps\": %llu, \"dispatch_ps\": %llu,\n",
@@ -442,7 +431,7 @@ static void print_json(const struct run_args *a, const struct cc_plan *p, const 
         const struct rt_kernel_stats *ks = &rep->kernels[k];
         const struct cc_kernel_info *ki = cc_plan_kernel_info(p, k);
         printf("%s\n  {\"name\": ", k ? "," : "");
-        json_str(stdout, ki->name);
+        tool_json_str(stdout, ki->name);
         printf(", \"launches\": %llu, \"time_ps\": %llu, \"dispatch_ps\": %llu, \"model_flops\": %llu, \"flops\": %llu, "
                "\"hbm_bytes\": %llu, \"bound\": \"%s\"",
                (unsigned long long)ks->launches, (unsigned long long)ks->time_ps, (unsigned long long)ks->dispatch_ps,
@@ -458,7 +447,7 @@ static void print_json(const struct run_args *a, const struct cc_plan *p, const 
     for (uint32_t i = 0; i < rep->n_colls; i++) {
         const struct rt_collective *c = &rep->colls[i];
         printf("%s\n  {\"op\": ", i ? "," : "");
-        json_str(stdout, c->op->name);
+        tool_json_str(stdout, c->op->name);
         printf(", \"line\": %d, \"bytes\": %.17g, \"algorithm\": \"%s\", \"group_size\": %u, \"groups\": %u, "
                "\"start_ps\": %llu, \"time_ps\": %llu, \"exposed_ps\": %llu, \"busbw_gbps\": %g, \"link_util_mean\": %g, "
                "\"link_util_max\": %g}",
