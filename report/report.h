@@ -207,7 +207,8 @@ void rep_run_destroy(struct rep_run *r);
  * n outputs) with the golden interpreter's (want[i], n_want of them) as
  * rt_compare_output does, records the rows, updates r->passed and adds the
  * hints a failure calls for (f32 matmuls run at the chip's one-pass DEFAULT
- * precision).  plan: the one r was built from.  BASE_ERR_NOMEM only. */
+ * precision).  plan: the one r was built from.  Call it once (the rows
+ * replace any earlier ones; hints would repeat).  BASE_ERR_NOMEM only. */
 enum base_status rep_run_check_outputs(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
                                        struct base_tensor *const *want, int n_want);
 
