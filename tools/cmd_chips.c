@@ -151,21 +151,6 @@ static void print_alt_notes(struct chip_desc *chips, int n)
 /* ------------------------------------------------------------------------ */
 /* JSON                                                                      */
 
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            printf("\\%c", ch);
-        else if (ch < 0x20)
-            printf("\\u%04x", ch);
-        else
-            putchar(ch);
-    }
-    putchar('"');
-}
-
 /* A number, or null for "none" (0 or not finite). */
 static void json_num_or_null(double v)
 {
@@ -197,9 +182,9 @@ static void print_json(struct chip_desc *chips, int n)
     for (int i = 0; i < n; i++) {
         const struct chip_desc *c = &chips[i];
         printf("    {\n      \"name\": ");
-        json_str(c->name);
+        tool_json_str(stdout, c->name);
         printf(",\n      \"path\": ");
-        json_str(c->path);
+        tool_json_str(stdout, c->path);
         printf(",\n      \"family\": \"%s\",\n      \"cores\": %u,\n", chip_family_name(c->family), c->cores);
         printf("      \"engines_per_core\": {");
         for (int k = 0; k < ISA_ENGINE_KIND_COUNT; k++) {

@@ -379,18 +379,6 @@ static struct known *load_known(const char *path, int *n_out)
 /* ------------------------------------------------------------------------ */
 /* Output                                                                    */
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static bool is_failure(enum interp_case_outcome o) { return o == INTERP_CASE_FAIL || o == INTERP_CASE_UNSUPPORTED; }
 
 /* A compiled-path failure of a case the compiler does not promise to run:
@@ -543,13 +531,13 @@ int cmd_conform(int argc, char **argv)
         for (int i = 0; i < cl.n; i++) {
             struct conf_case *k = &cl.v[i];
             printf("    {\"id\": ");
-            json_str(stdout, k->id);
+            tool_json_str(stdout, k->id);
             printf(", \"outcome\": \"%s\", \"checks\": %d, \"checks_failed\": %d, \"known\": %s, ",
                    interp_case_outcome_name(k->out.res.outcome), k->out.res.n_checks, k->out.res.n_checks_failed,
                    k->listed ? "true" : "false");
             if (cfg.chip) printf("\"in_scope\": %s, ", k->out.in_scope ? "true" : "false");
             printf("\"reason\": ");
-            json_str(stdout, k->out.res.reason);
+            tool_json_str(stdout, k->out.res.reason);
             printf("}%s\n", i + 1 < cl.n ? "," : "");
         }
         printf("  ],\n  \"summary\": {\"cases\": %d, \"passed\": %d, \"failed\": %d, \"unsupported\": %d, "

@@ -19,17 +19,6 @@ static void help(FILE *f)
             "  --json        machine-readable output\n");
 }
 
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\') printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20) printf("\\u%04x", (unsigned char)*s);
-        else putchar(*s);
-    }
-    putchar('"');
-}
-
 int cmd_coverage(int argc, char **argv)
 {
     const char *path = NULL, *chip_name = NULL, *entry = NULL;
@@ -75,19 +64,19 @@ int cmd_coverage(int argc, char **argv)
     }
     if (json) {
         printf("{\"model\": ");
-        json_str(path);
+        tool_json_str(stdout, path);
         printf(", \"chip\": ");
-        json_str(chip.name);
+        tool_json_str(stdout, chip.name);
         printf(", \"ops\": %d, \"unsupported\": %d, \"kinds\": [", cv.n_ops, cv.n_unsupported);
         for (int i = 0; i < cv.n_entries; i++) {
             const struct cc_coverage_entry *e = &cv.entries[i];
             printf("%s\n  {\"op\": ", i ? "," : "");
-            json_str(e->name);
+            tool_json_str(stdout, e->name);
             printf(", \"count\": %d, \"supported\": %s, \"unsupported\": %d", e->count, e->supported ? "true" : "false",
                    e->n_unsupported);
             if (!e->supported) {
                 printf(", \"why\": ");
-                json_str(e->why);
+                tool_json_str(stdout, e->why);
                 printf(", \"locations\": [");
                 for (int j = 0; j < e->n_unsupported; j++)
                     printf("%s\"%s:%d:%d\"", j ? ", " : "", e->locs[j].file ? e->locs[j].file : path, e->locs[j].line,

@@ -8,6 +8,7 @@
 #include "record/record.h"
 #include "traces/traces.h"
 #include "interp/interp.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -75,48 +76,6 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-
-/* The peak MFU is measured against: bf16, unless every matmul takes f32, or one takes fp8. */
-static enum chip_rate_class peak_class(const struct cc_plan *p)
-{
-    bool any = false, all_f32 = true, fp8 = false;
-    for (uint32_t k = 0; k < cc_plan_n_kernels(p); k++) {
-        const struct graph_op *op = cc_plan_kernel_info(p, k)->root;
-        if (!op || (op->kind != GRAPH_OP_DOT_GENERAL && op->kind != GRAPH_OP_DOT && op->kind != GRAPH_OP_CONVOLUTION) ||
-            op->n_operands < 2)
-            continue;
-        any = true;
-        for (int i = 0; i < 2; i++) {
-            enum chip_rate_class rc = chip_rate_class_of(op->operands[i]->type->elem);
-            if (rc != CHIP_RATE_FP32) all_f32 = false;
-            if (rc == CHIP_RATE_FP8) fp8 = true;
-        }
-    }
-    if (fp8) return CHIP_RATE_FP8;
-    return any && all_f32 ? CHIP_RATE_FP32 : CHIP_RATE_BF16;
-}
-
-static bool any_f32_matmul(const struct cc_plan *p)
-{
-    for (uint32_t k = 0; k < cc_plan_n_kernels(p); k++) {
-        const struct graph_op *op = cc_plan_kernel_info(p, k)->root;
-        if (op && (op->kind == GRAPH_OP_DOT_GENERAL || op->kind == GRAPH_OP_DOT || op->kind == GRAPH_OP_CONVOLUTION) &&
-            op->n_operands >= 2 && op->operands[0]->type->elem == BASE_DT_F32)
-            return true;
-    }
-    return false;
-}
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned char)*s);
-        else fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 struct run_args {
     const char *path, *chip_name, *inputs, *out_dir, *entry, *trace, *topology, *mesh;
@@ -263,218 +222,6 @@ static int make_inputs(const struct run_args *a, const struct graph_op *func, st
     return 0;
 }
 
-static void print_text(const struct run_args *a, const struct cc_plan *p, const struct sim *s,
-                       const struct rt_report *rep, double host_s)
-{
-    const struct chip_desc *chip = cc_plan_chip(p);
-    const struct sim_stats *st = sim_get_stats(s);
-    double total_s = (double)rep->total_ps * 1e-12;
-    uint64_t model_flops = 0;
-    for (uint32_t k = 0; k < rep->n_kernels; k++) model_flops += rep->kernels[k].model_flops;
-    enum chip_rate_class rc = peak_class(p);
-    double peak = chip_peak_flops(chip, rc);
-    printf("%s on %s, %s mode, %d core(s)%s\n", a->path, chip->name, cc_mode_name(cc_plan_mode(p)), cc_plan_n_cores(p),
-           a->timing_only ? ", timing only" : "");
-    printf("kernels: %u in the plan, %llu launched (%llu steps)\n", cc_plan_n_kernels(p),
-           (unsigned long long)rep->launches, (unsigned long long)rep->steps);
-    if (cc_plan_num_partitions(p) > 1 && a->timing_only)
-        printf("SPMD: the program of one of %d partitions, simulated as a representative partition\n",
-               cc_plan_num_partitions(p));
-    else if (cc_plan_num_partitions(p) > 1)
-        printf("SPMD: %d partitions on %d simulated chips; chip 0's report (every chip: below)\n",
-               cc_plan_num_partitions(p), cc_plan_num_partitions(p));
-    printf("total: %llu ps = %.3f us = %llu cycles at %.3g GHz (kernels %.3f us, dispatch and launch gaps %.3f us)\n",
-           (unsigned long long)rep->total_ps, (double)rep->total_ps * 1e-6,
-           (unsigned long long)(st->clock_ghz > 0 ? (uint64_t)((double)rep->total_ps * st->clock_ghz / 1000.0) : 0),
-           st->clock_ghz, (double)rep->device_ps * 1e-6, (double)rep->dispatch_ps * 1e-6);
-    if (rep->collectives)
-        printf("collectives: %llu, %.3f MB per chip, %.3f us, of which %.3f us exposed (%.1f%% hidden behind "
-               "kernels)\n",
-               (unsigned long long)rep->collectives, rep->collective_bytes * 1e-6, (double)rep->collective_ps * 1e-6,
-               (double)rep->collective_exposed_ps * 1e-6,
-               rep->collective_ps ? 100.0 * (1.0 - (double)rep->collective_exposed_ps / (double)rep->collective_ps)
-                                  : 0.0);
-    printf("FLOPs: %.4g (model)", (double)model_flops);
-    if (peak > 0 && total_s > 0)
-        printf(", %.3g TFLOP/s, MFU %.2f%% of the %.1f TFLOP/s %s peak (%.2f%% over the kernels' time)\n",
-               (double)model_flops / total_s * 1e-12, 100.0 * (double)model_flops / (total_s * peak), peak * 1e-12,
-               chip_rate_class_name(rc),
-               rep->device_ps ? 100.0 * (double)model_flops / ((double)rep->device_ps * 1e-12 * peak) : 0.0);
-    else
-        printf("\n");
-    double gbps = total_s > 0 ? (double)st->hbm_bytes / total_s * 1e-9 : 0;
-    printf("HBM: %llu bytes, %.1f GB/s achieved = %.1f%% of %.0f GB/s; plan occupies %.3f MiB\n",
-           (unsigned long long)st->hbm_bytes, gbps, chip->hbm.bytes_per_ns > 0 ? 100.0 * gbps / chip->hbm.bytes_per_ns : 0,
-           chip->hbm.bytes_per_ns, (double)cc_plan_hbm_bytes(p) / 1048576.0);
-    printf("engine utilisation (busy / total, mean over engines of a kind, all cores):");
-    for (int kd = 0; kd < ISA_ENGINE_KIND_COUNT; kd++) {
-        uint64_t busy = 0, n = 0;
-        for (uint32_t e = 0; e < st->n_engines; e++)
-            if ((int)st->engines[e].kind == kd) {
-                busy += st->engines[e].busy_ps;
-                n++;
-            }
-        if (n && rep->total_ps)
-            printf(" %s %.1f%%", isa_engine_kind_name((enum isa_engine_kind)kd),
-                   100.0 * (double)busy / ((double)n * (double)rep->total_ps));
-    }
-    printf("\n");
-    printf("%4s  %-40s %6s %11s %6s %11s %11s %-8s %s\n", "#", "kernel", "runs", "time us", "%", "GFLOP", "MB", "bound",
-           "location");
-    for (uint32_t k = 0; k < rep->n_kernels; k++) {
-        const struct rt_kernel_stats *ks = &rep->kernels[k];
-        const struct cc_kernel_info *ki = cc_plan_kernel_info(p, k);
-        char loc[160] = "";
-        if (ki->root) snprintf(loc, sizeof loc, "%s:%d:%d", ki->root->loc.file ? ki->root->loc.file : a->path,
-                               ki->root->loc.line, ki->root->loc.col);
-        if (!ks->launches) {
-            printf("%4u  %-40.40s %6s %11s %6s %11s %11s %-8s %s\n", k, ki->name, "0", "-", "-", "-", "-", "-", loc);
-            continue;
-        }
-        printf("%4u  %-40.40s %6llu %11.3f %6.2f %11.4g %11.4g %-8s %s\n", k, ki->name, (unsigned long long)ks->launches,
-               (double)ks->time_ps * 1e-6, rep->total_ps ? 100.0 * (double)(ks->time_ps + ks->dispatch_ps) / (double)rep->total_ps : 0,
-               (double)ks->model_flops * 1e-9, (double)ks->hbm_bytes * 1e-6, rt_bound_name(ks->bound), loc);
-    }
-    if (rep->n_checks) {
-        printf("checks: %d run, %d failed\n", rep->n_checks, rep->n_checks_failed);
-        for (int i = 0; i < rep->n_checks; i++)
-            if (!rep->checks[i].passed)
-                printf("  FAIL %s:%d:%d: %s\n", a->path, rep->checks[i].loc.line, rep->checks[i].loc.col, rep->checks[i].what);
-    }
-    fprintf(stderr, "npusim run: host time %.2f s\n", host_s);
-}
-
-/* The collective table: one row per collective op (its runs summed). */
-static void print_collectives(const struct run_args *a, const struct rt_report *rep)
-{
-    if (!rep->n_colls) return;
-    printf("%-22s %5s %11s %-13s %6s %11s %11s %10s %9s  %s\n", "collective", "runs", "MB each", "algorithm", "group",
-           "us each", "exposed us", "busbw GB/s", "links %", "location");
-    for (uint32_t i = 0; i < rep->n_colls; i++) {
-        const struct rt_collective *c = &rep->colls[i];
-        bool seen = false;
-        for (uint32_t j = 0; j < i && !seen; j++) seen = rep->colls[j].op == c->op;
-        if (seen) continue;
-        uint64_t runs = 0, exposed = 0;
-        for (uint32_t j = i; j < rep->n_colls; j++)
-            if (rep->colls[j].op == c->op) {
-                runs++;
-                exposed += rep->colls[j].exposed_ps;
-            }
-        const char *name = strrchr(c->op->name, '.');
-        printf("%-22s %5llu %11.4g %-13s %6u %11.3f %11.3f %10.1f %4.0f/%-4.0f  %s:%d:%d\n", name ? name + 1 : c->op->name,
-               (unsigned long long)runs, c->bytes * 1e-6, c->algorithm, c->group_size, (double)c->time_ps * 1e-6,
-               (double)exposed * 1e-6, c->busbw_gbps, 100 * c->link_util_mean, 100 * c->link_util_max,
-               c->op->loc.file ? c->op->loc.file : a->path, c->op->loc.line, c->op->loc.col);
-    }
-    printf("  (links %%: mean/max utilisation of the links a collective uses, over its time)\n");
-}
-
-/* A multi-chip run: each chip's time, and the system's (the slowest chip). */
-static void print_chips(const struct rt_report *reps, int n)
-{
-    uint64_t sys = 0;
-    printf("%5s %14s %14s %14s %14s %14s\n", "chip", "total us", "kernels us", "gaps us", "collect. us", "exposed us");
-    for (int c = 0; c < n; c++) {
-        const struct rt_report *r = &reps[c];
-        if (r->total_ps > sys) sys = r->total_ps;
-        printf("%5d %14.3f %14.3f %14.3f %14.3f %14.3f\n", c, (double)r->total_ps * 1e-6, (double)r->device_ps * 1e-6,
-               (double)r->dispatch_ps * 1e-6, (double)r->collective_ps * 1e-6,
-               (double)r->collective_exposed_ps * 1e-6);
-    }
-    printf("system: %.3f us (the slowest of %d chips)\n", (double)sys * 1e-6, n);
-}
-
-static void print_json(const struct run_args *a, const struct cc_plan *p, const struct sim *s,
-                       const struct rt_report *rep, const struct rt_report *reps, int n_chips)
-{
-    const struct chip_desc *chip = cc_plan_chip(p);
-    const struct sim_stats *st = sim_get_stats(s);
-    double total_s = (double)rep->total_ps * 1e-12;
-    uint64_t model_flops = 0;
-    for (uint32_t k = 0; k < rep->n_kernels; k++) model_flops += rep->kernels[k].model_flops;
-    enum chip_rate_class rc = peak_class(p);
-    double peak = chip_peak_flops(chip, rc);
-    printf("{\"model\": ");
-    json_str(stdout, a->path);
-    printf(", \"chip\": ");
-    json_str(stdout, chip->name);
-    printf(", \"mode\": \"%s\", \"cores\": %d, \"timing_only\": %s,\n", cc_mode_name(cc_plan_mode(p)), cc_plan_n_cores(p),
-           a->timing_only ? "true" : "false");
-    printf(" \"total_ps\": %llu, \"total_cycles\": %llu, \"clock_ghz\": %g, \"kernel_ps\": %llu, \"dispatch_ps\": %llu,\n",
-           (unsigned long long)rep->total_ps,
-           (unsigned long long)(st->clock_ghz > 0 ? (uint64_t)((double)rep->total_ps * st->clock_ghz / 1000.0) : 0),
-           st->clock_ghz, (unsigned long long)rep->device_ps, (unsigned long long)rep->dispatch_ps);
-    printf(" \"launches\": %llu, \"steps\": %llu, \"model_flops\": %llu, \"peak_class\": \"%s\", \"peak_flops\": %g, "
-           "\"mfu\": %g,\n",
-           (unsigned long long)rep->launches, (unsigned long long)rep->steps, (unsigned long long)model_flops,
-           chip_rate_class_name(rc), peak, peak > 0 && total_s > 0 ? (double)model_flops / (total_s * peak) : 0.0);
-    printf(" \"mfu_kernels\": %g,\n",
-           peak > 0 && rep->device_ps ? (double)model_flops / ((double)rep->device_ps * 1e-12 * peak) : 0.0);
-    printf(" \"hbm_bytes\": %llu, \"hbm_gbps\": %g, \"hbm_gbps_kernels\": %g, \"hbm_peak_gbps\": %g, "
-           "\"plan_hbm_bytes\": %llu,\n \"engines\": {",
-           (unsigned long long)st->hbm_bytes, total_s > 0 ? (double)st->hbm_bytes / total_s * 1e-9 : 0.0,
-           rep->device_ps ? (double)st->hbm_bytes / ((double)rep->device_ps * 1e-12) * 1e-9 : 0.0,
-           chip->hbm.bytes_per_ns, (unsigned long long)cc_plan_hbm_bytes(p));
-    bool first = true;
-    for (int kd = 0; kd < ISA_ENGINE_KIND_COUNT; kd++) {
-        uint64_t busy = 0, n = 0;
-        for (uint32_t e = 0; e < st->n_engines; e++)
-            if ((int)st->engines[e].kind == kd) {
-                busy += st->engines[e].busy_ps;
-                n++;
-            }
-        if (!n) continue;
-        printf("%s\"%s\": %g", first ? "" : ", ", isa_engine_kind_name((enum isa_engine_kind)kd),
-               rep->total_ps ? (double)busy / ((double)n * (double)rep->total_ps) : 0.0);
-        first = false;
-    }
-    printf("},\n \"kernels\": [");
-    for (uint32_t k = 0; k < rep->n_kernels; k++) {
-        const struct rt_kernel_stats *ks = &rep->kernels[k];
-        const struct cc_kernel_info *ki = cc_plan_kernel_info(p, k);
-        printf("%s\n  {\"name\": ", k ? "," : "");
-        json_str(stdout, ki->name);
-        printf(", \"launches\": %llu, \"time_ps\": %llu, \"dispatch_ps\": %llu, \"model_flops\": %llu, \"flops\": %llu, "
-               "\"hbm_bytes\": %llu, \"bound\": \"%s\"",
-               (unsigned long long)ks->launches, (unsigned long long)ks->time_ps, (unsigned long long)ks->dispatch_ps,
-               (unsigned long long)ks->model_flops, (unsigned long long)ks->flops, (unsigned long long)ks->hbm_bytes,
-               ks->launches ? rt_bound_name(ks->bound) : "none");
-        if (ki->root) printf(", \"line\": %d, \"col\": %d", ki->root->loc.line, ki->root->loc.col);
-        printf("}");
-    }
-    printf("\n ],\n \"partitions\": %d, \"collectives\": %llu, \"collective_bytes\": %.17g, \"collective_ps\": %llu, "
-           "\"collective_exposed_ps\": %llu,\n \"collective_table\": [",
-           cc_plan_num_partitions(p), (unsigned long long)rep->collectives, rep->collective_bytes,
-           (unsigned long long)rep->collective_ps, (unsigned long long)rep->collective_exposed_ps);
-    for (uint32_t i = 0; i < rep->n_colls; i++) {
-        const struct rt_collective *c = &rep->colls[i];
-        printf("%s\n  {\"op\": ", i ? "," : "");
-        json_str(stdout, c->op->name);
-        printf(", \"line\": %d, \"bytes\": %.17g, \"algorithm\": \"%s\", \"group_size\": %u, \"groups\": %u, "
-               "\"start_ps\": %llu, \"time_ps\": %llu, \"exposed_ps\": %llu, \"busbw_gbps\": %g, \"link_util_mean\": %g, "
-               "\"link_util_max\": %g}",
-               c->op->loc.line, c->bytes, c->algorithm, c->group_size, c->n_groups, (unsigned long long)c->start_ps,
-               (unsigned long long)c->time_ps, (unsigned long long)c->exposed_ps, c->busbw_gbps, c->link_util_mean,
-               c->link_util_max);
-    }
-    printf("\n ],");
-    /* the chips simulated (one: the representative partition of an SPMD plan run timing-only) */
-    uint64_t sys = 0;
-    printf("\n \"chips_simulated\": %d, \"chips\": [", n_chips);
-    for (int c = 0; c < n_chips; c++) {
-        const struct rt_report *r = &reps[c];
-        if (r->total_ps > sys) sys = r->total_ps;
-        printf("%s\n  {\"total_ps\": %llu, \"kernel_ps\": %llu, \"dispatch_ps\": %llu, \"collective_ps\": %llu, "
-               "\"collective_exposed_ps\": %llu}",
-               c ? "," : "", (unsigned long long)r->total_ps, (unsigned long long)r->device_ps,
-               (unsigned long long)r->dispatch_ps, (unsigned long long)r->collective_ps,
-               (unsigned long long)r->collective_exposed_ps);
-    }
-    printf("\n ],\n \"system_ps\": %llu,", (unsigned long long)sys);
-    printf("\n \"checks\": %d, \"checks_failed\": %d", rep->n_checks, rep->n_checks_failed);
-}
-
 /* --trace: a recorder for the run, its parameters in the trace header. */
 static int start_trace(const struct run_args *a, const struct chip_desc *chip, const struct cc_plan *p,
                        struct rec_recorder **out)
@@ -594,6 +341,7 @@ int cmd_run(int argc, char **argv)
     struct interp_result gold;
     memset(&gold, 0, sizeof gold);
     struct rec_recorder *rec = NULL;
+    struct rep_run *report = NULL;
     rc = TOOL_FAIL;
     if (make_inputs(&a, func, in)) goto done;
     struct cc_options co;
@@ -655,21 +403,19 @@ int cmd_run(int argc, char **argv)
         if (rec) finish_trace(&a, rec, sim_now_ps(sims[0]), &d);
         goto done;
     }
-    struct sim *s = sims[0];
-    struct rt_report rep = reps[0];
     double t_run = now_s() - t1;
-    if (rec && finish_trace(&a, rec, rep.total_ps, NULL) != 0) goto done;
-    if (a.json) print_json(&a, p, s, &rep, reps, n_sims);
-    else print_text(&a, p, s, &rep, now_s() - t0);
-    if (!a.json) print_collectives(&a, &rep);
-    if (multi && !a.json) print_chips(reps, n_sims);
-    else if (cc_plan_num_partitions(p) > 1 && !a.json)
-        printf("system: %.3f us: %d chips, 1 simulated (the representative partition), %d inferred by SPMD "
-               "symmetry; collectives on %s\n",
-               (double)rep.total_ps * 1e-6, cc_plan_num_partitions(p), cc_plan_num_partitions(p) - 1,
-               a.topology ? a.topology : "the chip's default slice");
-    bool ok = true;
-    for (int c = 0; c < n_sims; c++) ok &= reps[c].n_checks_failed == 0;
+    if (rec && finish_trace(&a, rec, reps[0].total_ps, NULL) != 0) goto done;
+    struct rep_source src = {.model = a.path, .plan = p, .stats = sim_get_stats(sims[0]), .chips = reps,
+                             .n_chips = n_sims, .timing_only = a.timing_only, .topology = a.topology};
+    if (rep_run_create(&src, &report) != BASE_OK) {
+        fprintf(stderr, "npusim run: out of memory\n");
+        goto done;
+    }
+    /* the text report now; the JSON object once the outputs are checked */
+    if (!a.json) {
+        rep_run_write_text(report, stdout);
+        fprintf(stderr, "npusim run: host time %.2f s\n", now_s() - t0);
+    }
     for (int c = 0; c < n_sims; c++) { /* their memory, before the golden run takes its own */
         sim_destroy(sims[c]);
         sims[c] = NULL;
@@ -679,43 +425,17 @@ int cmd_run(int argc, char **argv)
         memset(&io, 0, sizeof io);
         io.num_partitions = m0 ? 1 : cc_plan_num_partitions(p); /* the unsharded program, or the SPMD one */
         if (interp_run(m0 ? m0 : m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
-            if (a.json) printf("}\n");
+            if (a.json) rep_run_write_json(report, stdout);
             tool_print_diag(&d);
             goto done;
         }
-        if (a.json) printf(",\n \"check\": [");
-        for (int i = 0; i < cc_plan_n_outputs(p) && i < gold.n_outputs; i++) {
-            struct rt_compare cmp;
-            rt_compare_output(p, outs[i], gold.outputs[i], &cmp);
-            ok &= cmp.passed;
-            char ty[96];
-            base_tensor_type_str(gold.outputs[i], ty, sizeof ty);
-            if (a.json) {
-                printf("%s\n  {\"output\": %d, \"passed\": %s, \"bad\": %lld, \"worst_ratio\": %g, \"max_abs_err\": %g, "
-                       "\"rtol\": %g, \"atol\": %g, \"exact\": %s}",
-                       i ? "," : "", i, cmp.passed ? "true" : "false", (long long)cmp.n_bad,
-                       isfinite(cmp.worst_ratio) ? cmp.worst_ratio : -1.0, cmp.max_abs_err, cmp.tol.rtol, cmp.tol.atol,
-                       cmp.tol.exact ? "true" : "false");
-            } else if (cmp.tol.exact) {
-                printf("check output %d tensor<%s>: %s (exact)", i, ty, cmp.passed ? "ok" : "MISMATCH");
-                if (!cmp.passed)
-                    printf(": %lld elements differ, e.g. [%lld] %.17g vs %.17g", (long long)cmp.n_bad, (long long)cmp.worst,
-                           cmp.got_at_worst, cmp.want_at_worst);
-                printf("\n");
-            } else {
-                printf("check output %d tensor<%s>: %s: worst error %.3g of its bound at [%lld] (%.9g vs %.9g), max "
-                       "|err| %.3g, bound %.3g + %.3g |want|%s\n",
-                       i, ty, cmp.passed ? "ok" : "MISMATCH", cmp.worst_ratio, (long long)cmp.worst, cmp.got_at_worst,
-                       cmp.want_at_worst, cmp.max_abs_err, cmp.tol.atol, cmp.tol.rtol,
-                       cmp.passed ? "" : " (elements out of bound)");
-                if (cmp.n_bad)
-                    printf("  %lld elements out of bound (%lld allowed, by at most 4x: docs/compiler.md)\n",
-                           (long long)cmp.n_bad, (long long)cmp.n_allowed);
-            }
+        if (rep_run_check_outputs(report, p, outs, gold.outputs, gold.n_outputs) != BASE_OK) {
+            fprintf(stderr, "npusim run: out of memory\n");
+            goto done;
         }
-        if (a.json) printf("\n ]");
+        if (!a.json) rep_run_write_text_checks(report, stdout);
     }
-    if (a.json) printf("}\n");
+    if (a.json) rep_run_write_json(report, stdout);
     if (a.out_dir && !a.timing_only) {
         if (tool_mkdir_p(a.out_dir) != 0) {
             fprintf(stderr, "npusim run: cannot create %s: %s\n", a.out_dir, strerror(errno));
@@ -732,13 +452,10 @@ int cmd_run(int argc, char **argv)
         if (!a.json) printf("wrote %d output file(s) to %s\n", cc_plan_n_outputs(p), a.out_dir);
     }
     fprintf(stderr, "npusim run: simulation %.2f s\n", t_run);
-    if (!ok && a.check && a.precision != ISA_PREC_HIGHEST && chip.fp32_passes_default <= 1 &&
-        any_f32_matmul(p))
-        fprintf(stderr, "npusim run: hint: f32 matmuls ran at the chip's DEFAULT precision (%u bf16 pass, as on the "
-                        "real chip); --precision highest compares at f32 (docs/compiler.md)\n",
-                chip.fp32_passes_default);
-    rc = ok ? TOOL_OK : TOOL_FAIL;
+    for (int i = 0; i < report->n_hints; i++) fprintf(stderr, "npusim run: hint: %s\n", report->hints[i]);
+    rc = report->passed ? TOOL_OK : TOOL_FAIL;
 done:
+    rep_run_destroy(report);
     if (outs && p)
         for (int i = 0; i < cc_plan_n_outputs(p); i++) base_tensor_release(outs[i]);
     free(outs);

@@ -58,6 +58,9 @@ bool tool_opt(int argc, char **argv, int *i, const char *name, const char **valu
 bool tool_flag(const char *arg, const char *name);
 /* "default", "high" or "highest" (the --precision option). */
 bool tool_precision_parse(const char *s, enum isa_precision *out);
+/* A JSON string: quotes, backslashes and control characters escaped ("" for
+ * NULL).  The one escaper of tools/ (report/ has its own for the run report). */
+void tool_json_str(FILE *f, const char *s);
 /* mkdir -p; 0 on success, -1 with errno set. */
 int tool_mkdir_p(const char *path);
 
