@@ -16,6 +16,7 @@
  *     for the whole loop); 512-byte alignment.
  */
 #include "compiler/cc_internal.h"
+#include "interconnect/interconnect.h"
 #include "interp/interp.h"
 
 #include <stdlib.h>
@@ -478,19 +479,6 @@ static bool is_elementwise(const struct graph_op *op)
     return op->kind == GRAPH_OP_IOTA;
 }
 
-static bool is_collective(enum graph_op_kind k)
-{
-    switch (k) {
-    case GRAPH_OP_ALL_REDUCE:
-    case GRAPH_OP_ALL_GATHER:
-    case GRAPH_OP_REDUCE_SCATTER:
-    case GRAPH_OP_ALL_TO_ALL:
-    case GRAPH_OP_COLLECTIVE_PERMUTE:
-    case GRAPH_OP_COLLECTIVE_BROADCAST: return true;
-    default: return false;
-    }
-}
-
 static bool is_check_op(const struct graph_op *op)
 {
     switch (op->kind) {
@@ -567,9 +555,9 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
         return why_set(why, cap, "sdy.manual_computation is lowered only as the whole entry function (whose body is then "
                                  "the program of one partition)");
     if (!plain_types(op, why, cap)) return false;
-    if (is_collective(op->kind)) {
+    if (icn_coll_of_op(op->kind, NULL)) {
         unsigned f;
-        if (op->kind == GRAPH_OP_ALL_REDUCE || op->kind == GRAPH_OP_REDUCE_SCATTER)
+        if (graph_op_kind_has(op->kind, GRAPH_OPF_REGIONS)) /* a reduction body */
             return cc_body_binary_func(op, &f, why, cap);
         return true;
     }
@@ -980,7 +968,7 @@ static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scop
         cc_view_dense(&c->vi[x].view, c->vi[src].view.addr, rt->elem, rt->rank, rt->dims);
         return bind(c, scope, &op->results[0], x);
     }
-    if (is_collective(op->kind)) { /* the runtime moves whole buffers between chips */
+    if (icn_coll_of_op(op->kind, NULL)) { /* the runtime moves whole buffers between chips */
         int nd, k = op->n_operands;
         int dense[64];
         for (int i = 0; i < k; i++) TRY(dense_for_host(c, op, scope, in[i], &dense[i]));
