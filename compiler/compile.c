@@ -2005,7 +2005,7 @@ static enum base_status cov_block(struct cov_walk *w, const struct graph_block *
 {
     for (int i = 0; i < b->n_ops; i++) {
         const struct graph_op *op = b->ops[i];
-        if (op->kind == GRAPH_OP_FUNC_RETURN || op->kind == GRAPH_OP_RETURN || op->kind == GRAPH_OP_SDY_RETURN) continue;
+        if (graph_op_kind_has(op->kind, GRAPH_OPF_TERMINATOR)) continue;
         TRY(cov_add(w, op));
         if (op->kind == GRAPH_OP_CALL) TRY(cov_func(w, op, "callee"));
         else if (op->kind == GRAPH_OP_COMPOSITE) TRY(cov_func(w, op, "decomposition"));
