@@ -1439,7 +1439,7 @@ static enum base_status build_kernel(struct cc *c, int g, uint32_t *kidx)
     size_t cap = sizeof k->info.name, len = 0;
     if (nops == 0) {
         len = (size_t)snprintf(nm, cap, "copy");
-        if (root && root->kind != GRAPH_OP_WHILE && root->kind != GRAPH_OP_IF && root->kind != GRAPH_OP_CASE)
+        if (root && !graph_op_kind_has(root->kind, GRAPH_OPF_CONTROL_FLOW))
             snprintf(nm + len, cap - len, "(%s)", short_name(root));
     } else if (nops == 1) {
         snprintf(nm, cap, "%s", short_name(ops[0]));
@@ -2009,8 +2009,7 @@ static enum base_status cov_block(struct cov_walk *w, const struct graph_block *
         TRY(cov_add(w, op));
         if (op->kind == GRAPH_OP_CALL) TRY(cov_func(w, op, "callee"));
         else if (op->kind == GRAPH_OP_COMPOSITE) TRY(cov_func(w, op, "decomposition"));
-        else if (op->kind == GRAPH_OP_WHILE || op->kind == GRAPH_OP_IF || op->kind == GRAPH_OP_CASE ||
-                 op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION)
+        else if (graph_op_kind_has(op->kind, GRAPH_OPF_CONTROL_FLOW))
             for (int r = 0; r < op->n_regions; r++)
                 for (int k = 0; k < op->regions[r].n_blocks; k++) TRY(cov_block(w, &op->regions[r].blocks[k]));
         /* bodies of reduce, sort ... are part of their op */
