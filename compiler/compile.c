@@ -472,11 +472,10 @@ static bool is_view_op(enum graph_op_kind k)
     }
 }
 
+/* Lowered by the elementwise emitter (iota too: values from the index). */
 static bool is_elementwise(const struct graph_op *op)
 {
-    enum graph_op_cat cat = graph_op_kind_cat(op->kind);
-    if (cat == GRAPH_CAT_UNARY || cat == GRAPH_CAT_BINARY || cat == GRAPH_CAT_TERNARY) return true;
-    return op->kind == GRAPH_OP_IOTA;
+    return graph_op_kind_has(op->kind, GRAPH_OPF_ELEMENTWISE) || op->kind == GRAPH_OP_IOTA;
 }
 
 static bool is_check_op(const struct graph_op *op)
