@@ -1289,10 +1289,7 @@ static const struct graph_op *find_spmd_op(const struct graph_block *b, int dept
     if (depth > 256) return NULL;
     for (int i = 0; i < b->n_ops; i++) {
         const struct graph_op *op = b->ops[i];
-        if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION ||
-            (graph_op_kind_cat(op->kind) == GRAPH_CAT_COLLECTIVE && op->kind != GRAPH_OP_REPLICA_ID &&
-             op->kind != GRAPH_OP_INFEED && op->kind != GRAPH_OP_OUTFEED))
-            return op;
+        if (graph_op_kind_has(op->kind, GRAPH_OPF_SPMD)) return op;
         for (int r = 0; r < op->n_regions; r++)
             for (int k = 0; k < op->regions[r].n_blocks; k++) {
                 const struct graph_op *f = find_spmd_op(&op->regions[r].blocks[k], depth + 1);
