@@ -478,25 +478,18 @@ static bool is_elementwise(const struct graph_op *op)
     return graph_op_kind_has(op->kind, GRAPH_OPF_ELEMENTWISE) || op->kind == GRAPH_OP_IOTA;
 }
 
+/* A check the runtime runs on the host (interp_check_eval). */
 static bool is_check_op(const struct graph_op *op)
 {
-    switch (op->kind) {
-    case GRAPH_OP_CHECK_EXPECT_EQ:
-    case GRAPH_OP_CHECK_EXPECT_EQ_CONST:
-    case GRAPH_OP_CHECK_EXPECT_ALMOST_EQ:
-    case GRAPH_OP_CHECK_EXPECT_ALMOST_EQ_CONST:
-    case GRAPH_OP_CHECK_EXPECT_CLOSE: return true;
-    case GRAPH_OP_CUSTOM_CALL: {
-        const struct graph_attr *t = graph_op_attr(op, "call_target_name");
-        if (!t || t->kind != GRAPH_ATTR_STRING || t->u.str.len <= 6 || memcmp(t->u.str.s, "check.", 6)) return false;
-        if (op->n_results == 0) return true;
-        /* the older form: %r = custom_call @check.eq(a, b) -> tensor<i1>, the verdict */
-        const struct graph_type *rt = op->results[0].type;
-        return op->n_results == 1 && t->u.str.len == 8 && !memcmp(t->u.str.s, "check.eq", 8) && rt &&
-               rt->kind == GRAPH_TYPE_TENSOR && rt->rank == 0 && rt->elem == BASE_DT_I1;
-    }
-    default: return false;
-    }
+    if (graph_op_kind_has(op->kind, GRAPH_OPF_VALUE_CHECK)) return true;
+    if (op->kind != GRAPH_OP_CUSTOM_CALL) return false;
+    const struct graph_attr *t = graph_op_attr(op, "call_target_name");
+    if (!t || t->kind != GRAPH_ATTR_STRING || t->u.str.len <= 6 || memcmp(t->u.str.s, "check.", 6)) return false;
+    if (op->n_results == 0) return true;
+    /* the older form: %r = custom_call @check.eq(a, b) -> tensor<i1>, the verdict */
+    const struct graph_type *rt = op->results[0].type;
+    return op->n_results == 1 && t->u.str.len == 8 && !memcmp(t->u.str.s, "check.eq", 8) && rt &&
+           rt->kind == GRAPH_TYPE_TENSOR && rt->rank == 0 && rt->elem == BASE_DT_I1;
 }
 
 /* Operands and results: static, ranked, non-quantized tensors. */
