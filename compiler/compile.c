@@ -1364,9 +1364,7 @@ static enum base_status build_kernel(struct cc *c, int g, uint32_t *kidx)
         if (n->kind == N_OP) {
             ops[nops++] = n->op;
             flops += flops_of(c, n);
-            if (!root || n->op->kind == GRAPH_OP_DOT_GENERAL || n->op->kind == GRAPH_OP_DOT ||
-                n->op->kind == GRAPH_OP_CONVOLUTION ||
-                n->op->kind == GRAPH_OP_REDUCE)
+            if (!root || graph_op_kind_has(n->op->kind, GRAPH_OPF_CONTRACTION) || n->op->kind == GRAPH_OP_REDUCE)
                 root = n->op;
             if (gr->kind == CC_K_ELEMENTWISE) root = n->op;
         } else if (!root) {

@@ -104,14 +104,14 @@
     X(BATCH_NORM_INFERENCE, "stablehlo.batch_norm_inference", LINALG, 0)                           \
     X(BATCH_NORM_TRAINING, "stablehlo.batch_norm_training", LINALG, 0)                             \
     X(CHOLESKY, "stablehlo.cholesky", LINALG, 0)                                                   \
-    X(CONVOLUTION, "stablehlo.convolution", LINALG, 0)                                             \
-    X(DOT, "stablehlo.dot", LINALG, 0)                                                             \
-    X(DOT_GENERAL, "stablehlo.dot_general", LINALG, 0)                                             \
-    X(DYNAMIC_CONV, "stablehlo.dynamic_conv", LINALG, 0)                                           \
-    X(EINSUM, "stablehlo.einsum", LINALG, 0)                                                       \
+    X(CONVOLUTION, "stablehlo.convolution", LINALG, GRAPH_OPF_CONTRACTION)                         \
+    X(DOT, "stablehlo.dot", LINALG, GRAPH_OPF_CONTRACTION)                                         \
+    X(DOT_GENERAL, "stablehlo.dot_general", LINALG, GRAPH_OPF_CONTRACTION)                         \
+    X(DYNAMIC_CONV, "stablehlo.dynamic_conv", LINALG, GRAPH_OPF_CONTRACTION)                       \
+    X(EINSUM, "stablehlo.einsum", LINALG, GRAPH_OPF_CONTRACTION)                                   \
     X(FFT, "stablehlo.fft", LINALG, 0)                                                             \
     X(TRIANGULAR_SOLVE, "stablehlo.triangular_solve", LINALG, 0)                                   \
-    X(CHLO_RAGGED_DOT, "chlo.ragged_dot", LINALG, 0)                                               \
+    X(CHLO_RAGGED_DOT, "chlo.ragged_dot", LINALG, GRAPH_OPF_CONTRACTION)                           \
     /* control flow */                                                                             \
     X(CASE, "stablehlo.case", CONTROL, GRAPH_OPF_REGIONS | GRAPH_OPF_CONTROL_FLOW)                 \
     X(IF, "stablehlo.if", CONTROL, GRAPH_OPF_REGIONS | GRAPH_OPF_CONTROL_FLOW)                     \

@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#define ALL_FLAGS ((unsigned)GRAPH_OPF_PROBE * 2u - 1u)
-
 static bool has(int k, unsigned mask) { return graph_op_kind_has((enum graph_op_kind)k, mask); }
 static enum graph_op_cat cat_of(int k) { return graph_op_kind_cat((enum graph_op_kind)k); }
 static const char *name_of(int k) { return graph_op_kind_name((enum graph_op_kind)k); }
@@ -32,7 +30,7 @@ static void test_ops_flags_are_known_bits_and_invalid_kinds_have_none(void **sta
 {
     (void)state;
     for (int k = 0; k < GRAPH_OP_COUNT; k++)
-        if (graph_op_kind_flags((enum graph_op_kind)k) & ~ALL_FLAGS) fail_msg("%s has unknown flag bits", name_of(k));
+        if (graph_op_kind_flags((enum graph_op_kind)k) & ~GRAPH_OPF_ALL) fail_msg("%s has unknown flag bits", name_of(k));
     assert_int_equal(graph_op_kind_flags(GRAPH_OP_COUNT), 0);
     assert_int_equal(graph_op_kind_flags((enum graph_op_kind)-1), 0);
     assert_int_equal(graph_op_kind_flags(GRAPH_OP_UNKNOWN), 0);
@@ -41,7 +39,7 @@ static void test_ops_flags_are_known_bits_and_invalid_kinds_have_none(void **sta
 static void test_ops_elementwise_is_the_elementwise_categories_and_nothing_else(void **state)
 {
     (void)state;
-    const unsigned other = ALL_FLAGS & ~(unsigned)(GRAPH_OPF_ELEMENTWISE | GRAPH_OPF_COMMUTATIVE);
+    const unsigned other = GRAPH_OPF_ALL & ~(unsigned)(GRAPH_OPF_ELEMENTWISE | GRAPH_OPF_COMMUTATIVE);
     for (int k = 0; k < GRAPH_OP_COUNT; k++) {
         enum graph_op_cat c = cat_of(k);
         bool ew = c == GRAPH_CAT_UNARY || c == GRAPH_CAT_BINARY || c == GRAPH_CAT_TERNARY;
@@ -64,6 +62,19 @@ static void test_ops_commutative_ops_are_binary(void **state)
     assert_true(graph_op_kind_has(GRAPH_OP_XOR, GRAPH_OPF_COMMUTATIVE));
     assert_false(graph_op_kind_has(GRAPH_OP_SUBTRACT, GRAPH_OPF_COMMUTATIVE));
     assert_false(graph_op_kind_has(GRAPH_OP_COMPARE, GRAPH_OPF_COMMUTATIVE)); /* LT is not */
+}
+
+static void test_ops_contractions_are_linear_algebra(void **state)
+{
+    (void)state;
+    const unsigned other = GRAPH_OPF_ALL & ~(unsigned)GRAPH_OPF_CONTRACTION;
+    for (int k = 0; k < GRAPH_OP_COUNT; k++)
+        if (has(k, GRAPH_OPF_CONTRACTION) && (cat_of(k) != GRAPH_CAT_LINALG || has(k, other)))
+            fail_msg("%s: a contraction is a plain linear-algebra op", name_of(k));
+    assert_true(graph_op_kind_has(GRAPH_OP_DOT_GENERAL, GRAPH_OPF_CONTRACTION));
+    assert_true(graph_op_kind_has(GRAPH_OP_CONVOLUTION, GRAPH_OPF_CONTRACTION));
+    assert_false(graph_op_kind_has(GRAPH_OP_FFT, GRAPH_OPF_CONTRACTION));
+    assert_false(graph_op_kind_has(GRAPH_OP_TRIANGULAR_SOLVE, GRAPH_OPF_CONTRACTION));
 }
 
 static void test_ops_collectives_are_spmd_stablehlo_collective_ops(void **state)
@@ -96,7 +107,7 @@ static void test_ops_structural_flags_are_consistent(void **state)
             fail_msg("%s: control flow or isolated without regions", n);
         if (has(k, GRAPH_OPF_CONTROL_FLOW) && has(k, GRAPH_OPF_ISOLATED))
             fail_msg("%s: regions that run in place cannot be isolated", n);
-        if (has(k, GRAPH_OPF_TERMINATOR) && (has(k, ALL_FLAGS & ~(unsigned)GRAPH_OPF_TERMINATOR) ||
+        if (has(k, GRAPH_OPF_TERMINATOR) && (has(k, GRAPH_OPF_ALL & ~(unsigned)GRAPH_OPF_TERMINATOR) ||
                                              cat_of(k) != GRAPH_CAT_CONTROL))
             fail_msg("%s: a terminator is a plain control op", n);
         if (has(k, GRAPH_OPF_VALUE_CHECK | GRAPH_OPF_PROBE) && cat_of(k) != GRAPH_CAT_CHECK)
@@ -207,5 +218,6 @@ static void test_ops_regions_and_terminators_agree_with_the_interpreter_corpus(v
 
 TEST_MAIN(NULL, NULL, T(test_ops_names_unique_and_found_again), T(test_ops_flags_are_known_bits_and_invalid_kinds_have_none),
           T(test_ops_elementwise_is_the_elementwise_categories_and_nothing_else), T(test_ops_commutative_ops_are_binary),
+          T(test_ops_contractions_are_linear_algebra),
           T(test_ops_collectives_are_spmd_stablehlo_collective_ops), T(test_ops_structural_flags_are_consistent),
           T(test_ops_regions_and_terminators_agree_with_the_interpreter_corpus))
