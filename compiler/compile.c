@@ -16,6 +16,7 @@
  *     for the whole loop); 512-byte alignment.
  */
 #include "compiler/cc_internal.h"
+#include "interconnect/interconnect.h"
 #include "interp/interp.h"
 
 #include <stdlib.h>
@@ -475,45 +476,24 @@ static bool is_view_op(enum graph_op_kind k)
     }
 }
 
+/* Lowered by the elementwise emitter (iota too: values from the index). */
 static bool is_elementwise(const struct graph_op *op)
 {
-    enum graph_op_cat cat = graph_op_kind_cat(op->kind);
-    if (cat == GRAPH_CAT_UNARY || cat == GRAPH_CAT_BINARY || cat == GRAPH_CAT_TERNARY) return true;
-    return op->kind == GRAPH_OP_IOTA;
+    return graph_op_kind_has(op->kind, GRAPH_OPF_ELEMENTWISE) || op->kind == GRAPH_OP_IOTA;
 }
 
-static bool is_collective(enum graph_op_kind k)
-{
-    switch (k) {
-    case GRAPH_OP_ALL_REDUCE:
-    case GRAPH_OP_ALL_GATHER:
-    case GRAPH_OP_REDUCE_SCATTER:
-    case GRAPH_OP_ALL_TO_ALL:
-    case GRAPH_OP_COLLECTIVE_PERMUTE:
-    case GRAPH_OP_COLLECTIVE_BROADCAST: return true;
-    default: return false;
-    }
-}
-
+/* A check the runtime runs on the host (interp_check_eval). */
 static bool is_check_op(const struct graph_op *op)
 {
-    switch (op->kind) {
-    case GRAPH_OP_CHECK_EXPECT_EQ:
-    case GRAPH_OP_CHECK_EXPECT_EQ_CONST:
-    case GRAPH_OP_CHECK_EXPECT_ALMOST_EQ:
-    case GRAPH_OP_CHECK_EXPECT_ALMOST_EQ_CONST:
-    case GRAPH_OP_CHECK_EXPECT_CLOSE: return true;
-    case GRAPH_OP_CUSTOM_CALL: {
-        const struct graph_attr *t = graph_op_attr(op, "call_target_name");
-        if (!t || t->kind != GRAPH_ATTR_STRING || t->u.str.len <= 6 || memcmp(t->u.str.s, "check.", 6)) return false;
-        if (op->n_results == 0) return true;
-        /* the older form: %r = custom_call @check.eq(a, b) -> tensor<i1>, the verdict */
-        const struct graph_type *rt = op->results[0].type;
-        return op->n_results == 1 && t->u.str.len == 8 && !memcmp(t->u.str.s, "check.eq", 8) && rt &&
-               rt->kind == GRAPH_TYPE_TENSOR && rt->rank == 0 && rt->elem == BASE_DT_I1;
-    }
-    default: return false;
-    }
+    if (graph_op_kind_has(op->kind, GRAPH_OPF_VALUE_CHECK)) return true;
+    if (op->kind != GRAPH_OP_CUSTOM_CALL) return false;
+    const struct graph_attr *t = graph_op_attr(op, "call_target_name");
+    if (!t || t->kind != GRAPH_ATTR_STRING || t->u.str.len <= 6 || memcmp(t->u.str.s, "check.", 6)) return false;
+    if (op->n_results == 0) return true;
+    /* the older form: %r = custom_call @check.eq(a, b) -> tensor<i1>, the verdict */
+    const struct graph_type *rt = op->results[0].type;
+    return op->n_results == 1 && t->u.str.len == 8 && !memcmp(t->u.str.s, "check.eq", 8) && rt &&
+           rt->kind == GRAPH_TYPE_TENSOR && rt->rank == 0 && rt->elem == BASE_DT_I1;
 }
 
 /* Operands and results: static, ranked, non-quantized tensors. */
@@ -572,9 +552,9 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
         return why_set(why, cap, "sdy.manual_computation is lowered only as the whole entry function (whose body is then "
                                  "the program of one partition)");
     if (!plain_types(op, why, cap)) return false;
-    if (is_collective(op->kind)) {
+    if (icn_coll_of_op(op->kind, NULL)) {
         unsigned f;
-        if (op->kind == GRAPH_OP_ALL_REDUCE || op->kind == GRAPH_OP_REDUCE_SCATTER)
+        if (graph_op_kind_has(op->kind, GRAPH_OPF_REGIONS)) /* a reduction body */
             return cc_body_binary_func(op, &f, why, cap);
         return true;
     }
@@ -1000,7 +980,7 @@ static enum base_status lin_op_on(struct cc *c, const struct graph_op *op, int s
         cc_view_dense(&c->vi[x].view, c->vi[src].view.addr, rt->elem, rt->rank, rt->dims);
         return bind(c, scope, &op->results[0], x);
     }
-    if (is_collective(op->kind)) { /* the runtime moves whole buffers between chips */
+    if (icn_coll_of_op(op->kind, NULL)) { /* the runtime moves whole buffers between chips */
         int nd, k = op->n_operands;
         int *dense = base_arena_alloc(&c->p->arena, (size_t)(k ? k : 1) * sizeof *dense);
         if (!dense) return op_fail(c, op, BASE_ERR_NOMEM, "out of memory");
@@ -1405,9 +1385,7 @@ static enum base_status build_kernel(struct cc *c, int g, uint32_t *kidx)
         if (n->kind == N_OP) {
             ops[nops++] = n->op;
             flops += flops_of(c, n);
-            if (!root || n->op->kind == GRAPH_OP_DOT_GENERAL || n->op->kind == GRAPH_OP_DOT ||
-                n->op->kind == GRAPH_OP_CONVOLUTION ||
-                n->op->kind == GRAPH_OP_REDUCE)
+            if (!root || graph_op_kind_has(n->op->kind, GRAPH_OPF_CONTRACTION) || n->op->kind == GRAPH_OP_REDUCE)
                 root = n->op;
             if (gr->kind == CC_K_ELEMENTWISE) root = n->op;
         } else if (!root) {
@@ -1472,7 +1450,7 @@ static enum base_status build_kernel(struct cc *c, int g, uint32_t *kidx)
     size_t cap = sizeof k->info.name, len = 0;
     if (nops == 0) {
         len = (size_t)snprintf(nm, cap, "copy");
-        if (root && root->kind != GRAPH_OP_WHILE && root->kind != GRAPH_OP_IF && root->kind != GRAPH_OP_CASE)
+        if (root && !graph_op_kind_has(root->kind, GRAPH_OPF_CONTROL_FLOW))
             snprintf(nm + len, cap - len, "(%s)", short_name(root));
     } else if (nops == 1) {
         snprintf(nm, cap, "%s", short_name(ops[0]));
@@ -2038,12 +2016,11 @@ static enum base_status cov_block(struct cov_walk *w, const struct graph_block *
 {
     for (int i = 0; i < b->n_ops; i++) {
         const struct graph_op *op = b->ops[i];
-        if (op->kind == GRAPH_OP_FUNC_RETURN || op->kind == GRAPH_OP_RETURN || op->kind == GRAPH_OP_SDY_RETURN) continue;
+        if (graph_op_kind_has(op->kind, GRAPH_OPF_TERMINATOR)) continue;
         TRY(cov_add(w, op));
         if (op->kind == GRAPH_OP_CALL) TRY(cov_func(w, op, "callee"));
         else if (op->kind == GRAPH_OP_COMPOSITE) TRY(cov_func(w, op, "decomposition"));
-        else if (op->kind == GRAPH_OP_WHILE || op->kind == GRAPH_OP_IF || op->kind == GRAPH_OP_CASE ||
-                 op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION)
+        else if (graph_op_kind_has(op->kind, GRAPH_OPF_CONTROL_FLOW))
             for (int r = 0; r < op->n_regions; r++)
                 for (int k = 0; k < op->regions[r].n_blocks; k++) TRY(cov_block(w, &op->regions[r].blocks[k]));
         /* bodies of reduce, sort ... are part of their op */

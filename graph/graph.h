@@ -122,7 +122,7 @@ bool graph_attr_is_keyword(const struct graph_attr *a, const char *word);
 /* IR                                                                        */
 
 enum graph_op_kind {
-#define X(e, name, cat) GRAPH_OP_##e,
+#define X(e, name, cat, flags) GRAPH_OP_##e,
     GRAPH_OPS(X)
 #undef X
     GRAPH_OP_COUNT
@@ -144,8 +144,50 @@ enum graph_op_cat {
     GRAPH_CAT_META,      /* module-level: func.func, sdy.mesh, ... */
 };
 
+/* What an op does, as yes/no properties (the FLAGS column of GRAPH_OPS). */
+enum graph_op_flag {
+    /* one function per element position, no regions: the UNARY, BINARY and
+     * TERNARY categories (set from the category) */
+    GRAPH_OPF_ELEMENTWISE = 1u << 0,
+    /* binary, f(a, b) == f(b, a) for every element type */
+    GRAPH_OPF_COMMUTATIVE = 1u << 1,
+    /* sums products over contracting dimensions (dot, dot_general, einsum,
+     * ragged_dot, convolution): a matrix engine's work */
+    GRAPH_OPF_CONTRACTION = 1u << 2,
+    /* exchanges values among the processes of a group (replica groups or
+     * source-target pairs): all_reduce, all_gather, reduce_scatter, ... */
+    GRAPH_OPF_COLLECTIVE = 1u << 3,
+    /* means something only in a program that is already SPMD: the
+     * collectives, send / recv, partition_id, sdy.manual_computation */
+    GRAPH_OPF_SPMD = 1u << 4,
+    /* carries regions (a body, a comparator, branches, a function body);
+     * the verifier gives every other op none */
+    GRAPH_OPF_REGIONS = 1u << 5,
+    /* control flow: its regions are blocks of the enclosing program that run
+     * in place (while, if, case, sdy.manual_computation), not a computation
+     * the op applies (a reduce body, a sort comparator) */
+    GRAPH_OPF_CONTROL_FLOW = 1u << 6,
+    /* its regions see no value defined outside the op (IsolatedFromAbove) */
+    GRAPH_OPF_ISOLATED = 1u << 7,
+    /* ends a block and yields the block's results (the returns) */
+    GRAPH_OPF_TERMINATOR = 1u << 8,
+    /* check.expect_*: asserts on its operands' values, against each other or
+     * an attribute (not expect_serialized_eq, which reads a probe file) */
+    GRAPH_OPF_VALUE_CHECK = 1u << 9,
+    /* names a probe file: probe_id and `iteration` (printed so, kept as iter) */
+    GRAPH_OPF_PROBE = 1u << 10,
+};
+#define GRAPH_OPF_ALL ((unsigned)GRAPH_OPF_PROBE * 2u - 1u) /* every flag (PROBE is the highest) */
+
 const char *graph_op_kind_name(enum graph_op_kind k);
 enum graph_op_cat graph_op_kind_cat(enum graph_op_kind k);
+/* The GRAPH_OPF_* flags of k or-ed together (0 for an invalid kind). */
+unsigned graph_op_kind_flags(enum graph_op_kind k);
+/* Whether k has any of the flags in mask. */
+static inline bool graph_op_kind_has(enum graph_op_kind k, unsigned mask)
+{
+    return (graph_op_kind_flags(k) & mask) != 0;
+}
 /* GRAPH_OP_UNKNOWN when the name is not registered. */
 enum graph_op_kind graph_op_kind_from_name(const char *name, size_t len);
 

@@ -316,14 +316,7 @@ const struct graph_op *graph_block_terminator(const struct graph_block *b)
 {
     if (!b || b->n_ops == 0) return NULL;
     const struct graph_op *op = b->ops[b->n_ops - 1];
-    switch (op->kind) {
-    case GRAPH_OP_RETURN:
-    case GRAPH_OP_FUNC_RETURN:
-    case GRAPH_OP_SDY_RETURN:
-        return op;
-    default:
-        return NULL;
-    }
+    return graph_op_kind_has(op->kind, GRAPH_OPF_TERMINATOR) ? op : NULL;
 }
 
 /* ------------------------------------------------------------------------ */

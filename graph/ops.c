@@ -1,5 +1,5 @@
-/* The op table: GRAPH_OPS expanded into names and categories, and the
- * name -> kind lookup.
+/* The op table: GRAPH_OPS expanded into names, categories and flags, and
+ * the name -> kind lookup.
  *
  * The lookup filters by length and by the name's last character (both kept
  * in the table) before comparing bytes, so a miss costs ~170 integer compares
@@ -14,14 +14,24 @@ struct op_info {
     unsigned char len;
     unsigned char last;
     unsigned char cat;
+    unsigned flags;
 };
 
 #define OP_LAST(name) ((unsigned char)(name)[sizeof(name) - 2])
+/* the flag the category implies */
+#define OP_CAT_FLAGS(c)                                                                     \
+    (GRAPH_CAT_##c == GRAPH_CAT_UNARY || GRAPH_CAT_##c == GRAPH_CAT_BINARY ||               \
+             GRAPH_CAT_##c == GRAPH_CAT_TERNARY                                             \
+         ? (unsigned)GRAPH_OPF_ELEMENTWISE                                                  \
+         : 0u)
 static const struct op_info op_table[] = {
-#define X(e, name, cat) {name, (unsigned char)(sizeof(name) - 1), OP_LAST(name), GRAPH_CAT_##cat},
+#define X(e, name, cat, flags)                                                              \
+    {name, (unsigned char)(sizeof(name) - 1), OP_LAST(name), GRAPH_CAT_##cat,               \
+     (unsigned)(flags) | OP_CAT_FLAGS(cat)},
     GRAPH_OPS(X)
 #undef X
 };
+#undef OP_CAT_FLAGS
 #undef OP_LAST
 _Static_assert(ARRAY_LEN(op_table) == GRAPH_OP_COUNT, "op table out of sync with GRAPH_OPS");
 
@@ -35,6 +45,12 @@ enum graph_op_cat graph_op_kind_cat(enum graph_op_kind k)
 {
     if ((unsigned)k >= GRAPH_OP_COUNT) return GRAPH_CAT_MISC;
     return (enum graph_op_cat)op_table[k].cat;
+}
+
+unsigned graph_op_kind_flags(enum graph_op_kind k)
+{
+    if ((unsigned)k >= GRAPH_OP_COUNT) return 0;
+    return op_table[k].flags;
 }
 
 enum graph_op_kind graph_op_kind_from_name(const char *name, size_t len)

@@ -1412,8 +1412,7 @@ enum base_status graph_normalize_op_attrs(struct parser *p, struct op_build *b)
                 if (!a[i].value) return nomem(p);
             }
         }
-        if ((b->kind == GRAPH_OP_CHECK_EXPECT_SERIALIZED_EQ || b->kind == GRAPH_OP_INTERP_PROBE) &&
-            !strcmp(a[i].name, "iteration"))
+        if (graph_op_kind_has(b->kind, GRAPH_OPF_PROBE) && !strcmp(a[i].name, "iteration"))
             a[i].name = "iter";
     }
     return BASE_OK;

@@ -1058,7 +1058,7 @@ enum base_status graph_finish_op(struct parser *p, struct op_build *b)
 
 static bool is_isolated_kind(enum graph_op_kind k)
 {
-    return k == GRAPH_OP_FUNC || k == GRAPH_OP_MODULE;
+    return graph_op_kind_has(k, GRAPH_OPF_ISOLATED);
 }
 
 /* "name"(operands) <{props}>? (regions)? {attrs}? : (T...) -> (R...) */

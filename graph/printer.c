@@ -789,8 +789,7 @@ static void print_op_attr(struct printer *pr, const struct graph_op *op, const s
         return;
     }
     const char *name = na->name;
-    if ((op->kind == GRAPH_OP_CHECK_EXPECT_SERIALIZED_EQ || op->kind == GRAPH_OP_INTERP_PROBE) &&
-        !strcmp(name, "iter"))
+    if (graph_op_kind_has(op->kind, GRAPH_OPF_PROBE) && !strcmp(name, "iter"))
         name = "iteration";
     print_key(s, name);
     if (v->kind != GRAPH_ATTR_UNIT) {

@@ -583,10 +583,7 @@ const struct graph_op *graph_verify_term(const struct graph_block *b)
 {
     if (!b || b->n_ops == 0) return NULL;
     const struct graph_op *t = b->ops[b->n_ops - 1];
-    return t->kind == GRAPH_OP_RETURN || t->kind == GRAPH_OP_FUNC_RETURN ||
-                   t->kind == GRAPH_OP_SDY_RETURN
-               ? t
-               : NULL;
+    return graph_op_kind_has(t->kind, GRAPH_OPF_TERMINATOR) ? t : NULL;
 }
 
 enum base_status graph_verify_region_shape(struct verify_ctx *cx, const struct graph_op *op, int r,
@@ -792,7 +789,7 @@ static enum base_status dispatch(struct verify_ctx *cx, const struct graph_op *o
 
 static bool is_terminator(enum graph_op_kind k)
 {
-    return k == GRAPH_OP_RETURN || k == GRAPH_OP_FUNC_RETURN || k == GRAPH_OP_SDY_RETURN;
+    return graph_op_kind_has(k, GRAPH_OPF_TERMINATOR);
 }
 
 /* The terminator a region of `parent` must end with (UNKNOWN: not checked). */

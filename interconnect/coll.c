@@ -60,6 +60,19 @@ bool icn_alg_parse(const char *s, enum icn_alg *out)
     return false;
 }
 
+bool icn_coll_of_op(enum graph_op_kind k, enum icn_coll *out)
+{
+    switch (k) {
+#define X(e, name, f)                                                                                                  \
+    case GRAPH_OP_##e:                                                                                                 \
+        if (out) *out = ICN_COLL_##e;                                                                                  \
+        return true;
+        ICN_COLLECTIVES(X)
+#undef X
+    default: return false;
+    }
+}
+
 double icn_busbw_factor(enum icn_coll c, uint32_t n)
 {
     if ((unsigned)c >= ICN_COLL_COUNT || n == 0) return 0;

@@ -34,6 +34,7 @@
 #include "base/base.h"
 #include "chip/chip.h"
 #include "event/event.h"
+#include "graph/graph.h"
 
 #define ICN_MAX_DIMS 3
 #define ICN_NONE UINT32_MAX
@@ -221,7 +222,10 @@ static inline bool icn_net_idle(const struct icn_net *net) { return net->n_busy 
 
 /* ------------------------------------------------------------- collectives */
 
-/* X(ENUM, "name", busbw factor kind: 0 = 2(n-1)/n, 1 = (n-1)/n, 2 = 1) */
+/* X(ENUM, "name", busbw factor kind: 0 = 2(n-1)/n, 1 = (n-1)/n, 2 = 1).
+ * Each row is named after the stablehlo op it runs (GRAPH_OP_ENUM,
+ * "stablehlo.name"): icn_coll_of_op is generated from this list, so it is
+ * the set of collectives the compiler lowers and the runtime runs. */
 #define ICN_COLLECTIVES(X)                          \
     X(ALL_REDUCE, "all_reduce", 0)                  \
     X(ALL_GATHER, "all_gather", 1)                  \
@@ -258,6 +262,9 @@ const char *icn_coll_name(enum icn_coll c);
 const char *icn_alg_name(enum icn_alg a);
 bool icn_coll_parse(const char *s, enum icn_coll *out);
 bool icn_alg_parse(const char *s, enum icn_alg *out);
+/* The collective graph op k runs as, in *out (out may be NULL); false for
+ * every other op, collective or not (collective_reduce, cross-replica-sum). */
+bool icn_coll_of_op(enum graph_op_kind k, enum icn_coll *out);
 /* NCCL's bus-bandwidth factor: busbw = bytes / time * factor. */
 double icn_busbw_factor(enum icn_coll c, uint32_t group_size);
 

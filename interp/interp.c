@@ -331,11 +331,6 @@ void interp_record_check(struct interp_proc *p, const struct graph_op *op, bool 
 /* ------------------------------------------------------------------------ */
 /* Execution                                                                 */
 
-static bool is_terminator(enum graph_op_kind k)
-{
-    return k == GRAPH_OP_RETURN || k == GRAPH_OP_FUNC_RETURN || k == GRAPH_OP_SDY_RETURN;
-}
-
 /* Ops that pass quantized values through untouched or handle quantization
  * themselves; every other op on quantized types runs as dequantize -> op ->
  * quantize, as the spec defines most ops on quantized tensors. */
@@ -524,7 +519,7 @@ static enum base_status exec_block(struct interp_proc *p, const struct graph_blo
     enum base_status st = BASE_OK;
     for (int i = 0; i < b->n_ops; i++) {
         const struct graph_op *op = b->ops[i];
-        if (is_terminator(op->kind)) {
+        if (graph_op_kind_has(op->kind, GRAPH_OPF_TERMINATOR)) {
             if (op->n_operands > cap) {
                 st = interp_fail(p, op, BASE_ERR_INVALID, "returns %d values, %d expected", op->n_operands, cap);
                 clear_block(p, b, i);

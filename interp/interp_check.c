@@ -332,11 +332,8 @@ static enum base_status k_print(struct interp_proc *p, const struct graph_op *op
 
 void interp_register_check(interp_kernel_fn *table)
 {
-    table[GRAPH_OP_CHECK_EXPECT_EQ] = k_check;
-    table[GRAPH_OP_CHECK_EXPECT_EQ_CONST] = k_check;
-    table[GRAPH_OP_CHECK_EXPECT_ALMOST_EQ] = k_check;
-    table[GRAPH_OP_CHECK_EXPECT_ALMOST_EQ_CONST] = k_check;
-    table[GRAPH_OP_CHECK_EXPECT_CLOSE] = k_check;
+    for (int k = 0; k < GRAPH_OP_COUNT; k++)
+        if (graph_op_kind_has((enum graph_op_kind)k, GRAPH_OPF_VALUE_CHECK)) table[k] = k_check;
     table[GRAPH_OP_CHECK_EXPECT_SERIALIZED_EQ] = k_serialized_eq;
     table[GRAPH_OP_INTERP_PROBE] = k_probe;
     table[GRAPH_OP_INTERP_PRINT] = k_print;
@@ -365,25 +362,15 @@ enum base_status interp_check_eval(const struct graph_op *op, struct base_tensor
     }
     if (st == BASE_OK) {
         const struct graph_attr *t = graph_op_attr(op, "call_target_name");
-        switch (op->kind) {
-        case GRAPH_OP_CHECK_EXPECT_EQ:
-        case GRAPH_OP_CHECK_EXPECT_EQ_CONST:
-        case GRAPH_OP_CHECK_EXPECT_ALMOST_EQ:
-        case GRAPH_OP_CHECK_EXPECT_ALMOST_EQ_CONST:
-        case GRAPH_OP_CHECK_EXPECT_CLOSE: st = k_check(&p, op, in, out); break;
-        case GRAPH_OP_CUSTOM_CALL:
-            /* without results, or @check.eq's i1 verdict (the caller takes it from res->passed) */
-            if (t && t->kind == GRAPH_ATTR_STRING && t->u.str.len > 6 && !memcmp(t->u.str.s, "check.", 6) &&
-                op->n_results <= 1) {
-                st = interp_check_custom_call(&p, op, t->u.str.s + 6, t->u.str.len - 6, in, out);
-                break;
-            }
-            /* fall through */
-        default:
+        if (graph_op_kind_has(op->kind, GRAPH_OPF_VALUE_CHECK))
+            st = k_check(&p, op, in, out);
+        /* without results, or @check.eq's i1 verdict (the caller takes it from res->passed) */
+        else if (op->kind == GRAPH_OP_CUSTOM_CALL && t && t->kind == GRAPH_ATTR_STRING && t->u.str.len > 6 &&
+                 !memcmp(t->u.str.s, "check.", 6) && op->n_results <= 1)
+            st = interp_check_custom_call(&p, op, t->u.str.s + 6, t->u.str.len - 6, in, out);
+        else
             st = base_diag_set(diag, BASE_ERR_UNSUPPORTED, op->loc.file, op->loc.line, op->loc.col,
                                "%s is not a check interp_check_eval evaluates", op->name);
-            break;
-        }
         if (st != BASE_OK && p.diag.status != BASE_OK && diag && diag->status == BASE_OK) *diag = p.diag;
     }
     if (p.n_checks > 0) *res = p.checks[p.n_checks - 1];

@@ -1194,17 +1194,6 @@ void interp_register_elementwise(interp_kernel_fn *table)
 /* ------------------------------------------------------------------------ */
 /* Helpers for other families                                                */
 
-static bool commutative(enum graph_op_kind k)
-{
-    switch (k) {
-    case GRAPH_OP_ADD: case GRAPH_OP_MULTIPLY: case GRAPH_OP_MAXIMUM: case GRAPH_OP_MINIMUM:
-    case GRAPH_OP_AND: case GRAPH_OP_OR: case GRAPH_OP_XOR:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static bool simple_kind(enum graph_op_kind k)
 {
     switch (k) {
@@ -1233,7 +1222,7 @@ enum graph_op_kind interp_region_simple_binary(const struct graph_region *r)
     const struct graph_value *a0 = &b->args[0], *a1 = &b->args[1];
     bool direct = o->operands[0] == a0 && o->operands[1] == a1;
     bool swapped = o->operands[0] == a1 && o->operands[1] == a0;
-    if (!direct && !(swapped && commutative(o->kind))) return GRAPH_OP_UNKNOWN;
+    if (!direct && !(swapped && graph_op_kind_has(o->kind, GRAPH_OPF_COMMUTATIVE))) return GRAPH_OP_UNKNOWN;
     /* Same element type in and out, and no quantized types. */
     const struct graph_type *t0 = a0->type, *t1 = a1->type, *tr = o->results[0].type;
     if (!t0 || !t1 || !tr || t0->kind != GRAPH_TYPE_TENSOR || t1->kind != GRAPH_TYPE_TENSOR ||

@@ -420,10 +420,7 @@ static bool remat(struct pctx *c, uint32_t id, const struct part_sharding *t, bo
         break;
     }
     default: {
-        enum graph_op_cat cat = graph_op_kind_cat(def->kind);
-        if ((cat != GRAPH_CAT_UNARY && cat != GRAPH_CAT_BINARY && cat != GRAPH_CAT_TERNARY) || def->n_regions ||
-            def->n_operands > 3)
-            return false;
+        if (!graph_op_kind_has(def->kind, GRAPH_OPF_ELEMENTWISE) || def->n_regions || def->n_operands > 3) return false;
         struct graph_value *ov[3] = {NULL, NULL, NULL};
         for (int i = 0; i < def->n_operands; i++) {
             const struct graph_value *o = def->operands[i];
@@ -989,7 +986,6 @@ static bool partition_op(struct pctx *c, const struct graph_op *op)
     c->op = op;
     bool handled = false;
     if (operands_static(op) && (op->n_results == 1 || op->kind == GRAPH_OP_REDUCE)) {
-        enum graph_op_cat cat = graph_op_kind_cat(op->kind);
         switch (op->kind) {
         case GRAPH_OP_DOT:
         case GRAPH_OP_DOT_GENERAL: handled = rule_dot(c, op); break;
@@ -1001,8 +997,7 @@ static bool partition_op(struct pctx *c, const struct graph_op *op)
         case GRAPH_OP_SLICE: handled = rule_slice(c, op); break;
         case GRAPH_OP_CONCATENATE: handled = rule_concatenate(c, op); break;
         default:
-            if ((cat == GRAPH_CAT_UNARY || cat == GRAPH_CAT_BINARY || cat == GRAPH_CAT_TERNARY) && !op->n_regions)
-                handled = rule_elementwise(c, op);
+            if (graph_op_kind_has(op->kind, GRAPH_OPF_ELEMENTWISE) && !op->n_regions) handled = rule_elementwise(c, op);
             break;
         }
     }
@@ -1026,8 +1021,7 @@ static bool pure_op(const struct graph_op *op)
     case GRAPH_OP_TRANSPOSE: return true;
     default: break;
     }
-    enum graph_op_cat cat = graph_op_kind_cat(op->kind);
-    return cat == GRAPH_CAT_UNARY || cat == GRAPH_CAT_BINARY || cat == GRAPH_CAT_TERNARY;
+    return graph_op_kind_has(op->kind, GRAPH_OPF_ELEMENTWISE);
 }
 
 static void count_uses(const struct graph_block *b, uint32_t *uses, uint32_t n, int depth)
@@ -1295,10 +1289,7 @@ static const struct graph_op *find_spmd_op(const struct graph_block *b, int dept
     if (depth > 256) return NULL;
     for (int i = 0; i < b->n_ops; i++) {
         const struct graph_op *op = b->ops[i];
-        if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION ||
-            (graph_op_kind_cat(op->kind) == GRAPH_CAT_COLLECTIVE && op->kind != GRAPH_OP_REPLICA_ID &&
-             op->kind != GRAPH_OP_INFEED && op->kind != GRAPH_OP_OUTFEED))
-            return op;
+        if (graph_op_kind_has(op->kind, GRAPH_OPF_SPMD)) return op;
         for (int r = 0; r < op->n_regions; r++)
             for (int k = 0; k < op->regions[r].n_blocks; k++) {
                 const struct graph_op *f = find_spmd_op(&op->regions[r].blocks[k], depth + 1);

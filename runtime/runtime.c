@@ -348,19 +348,6 @@ static enum base_status coll_groups(struct rt *r, const struct graph_op *op, uin
     return BASE_OK;
 }
 
-static bool coll_kind(enum graph_op_kind k, enum icn_coll *out)
-{
-    switch (k) {
-    case GRAPH_OP_ALL_REDUCE: *out = ICN_COLL_ALL_REDUCE; return true;
-    case GRAPH_OP_ALL_GATHER: *out = ICN_COLL_ALL_GATHER; return true;
-    case GRAPH_OP_REDUCE_SCATTER: *out = ICN_COLL_REDUCE_SCATTER; return true;
-    case GRAPH_OP_ALL_TO_ALL: *out = ICN_COLL_ALL_TO_ALL; return true;
-    case GRAPH_OP_COLLECTIVE_PERMUTE: *out = ICN_COLL_COLLECTIVE_PERMUTE; return true;
-    case GRAPH_OP_COLLECTIVE_BROADCAST: *out = ICN_COLL_COLLECTIVE_BROADCAST; return true;
-    default: return false;
-    }
-}
-
 /* Bytes per chip of collective step s, as icn_coll_desc defines them: the
  * operands', or all_gather's gathered results'. */
 static double coll_bytes(const struct rt *r, const struct cc_step *s, enum icn_coll kind)
@@ -403,7 +390,7 @@ static enum base_status coll_time(struct rt *r, uint32_t pc, const struct cc_ste
     if (ci->known) return BASE_OK;
     uint32_t n_parts = (uint32_t)cc_plan_num_partitions(r->plan);
     enum icn_coll kind;
-    if (!coll_kind(op->kind, &kind)) return fail_at(r, op, BASE_ERR_INTERNAL, "%s: not a collective", op->name);
+    if (!icn_coll_of_op(op->kind, &kind)) return fail_at(r, op, BASE_ERR_INTERNAL, "%s: not a collective", op->name);
     ci->bytes = coll_bytes(r, s, kind);
     /* another step that moves as many bytes over the same groups takes as
      * long (its own copy of the per-link bytes: each step frees its own) */
@@ -584,7 +571,7 @@ static enum base_status start_collective(struct rt *r, uint32_t pc, const struct
     c.time_ps = ci->ps;
     c.exposed_ps = ci->ps;
     enum icn_coll kind = ICN_COLL_ALL_REDUCE;
-    coll_kind(s->op->kind, &kind);
+    icn_coll_of_op(s->op->kind, &kind);
     c.busbw_gbps = ci->ps > 0 ? ci->bytes / ((double)ci->ps * 1e-3) * icn_busbw_factor(kind, ci->group_size) : 0;
     c.link_util_mean = ci->link_util_mean;
     c.link_util_max = ci->link_util_max;

@@ -444,6 +444,30 @@ static void test_coll_busbw_factors_are_ncclS(void **state)
     assert_false(icn_alg_parse("nccl", &a));
 }
 
+/* The collectives are one list: each ICN_COLLECTIVES row runs exactly one
+ * graph op, named as the interconnect names it, which the op table calls a
+ * collective; the compiler and the runtime ask icn_coll_of_op. */
+static void test_coll_each_collective_runs_one_stablehlo_collective(void **state)
+{
+    (void)state;
+    int found[ICN_COLL_COUNT] = {0};
+    for (int k = 0; k < GRAPH_OP_COUNT; k++) {
+        enum icn_coll c = ICN_COLL_COUNT;
+        if (!icn_coll_of_op((enum graph_op_kind)k, &c)) continue;
+        const char *n = graph_op_kind_name((enum graph_op_kind)k);
+        assert_true((unsigned)c < ICN_COLL_COUNT);
+        found[c]++;
+        if (!graph_op_kind_has((enum graph_op_kind)k, GRAPH_OPF_COLLECTIVE)) fail_msg("%s is not a collective", n);
+        if (strncmp(n, "stablehlo.", 10) || strcmp(n + 10, icn_coll_name(c)))
+            fail_msg("%s runs as the interconnect's %s", n, icn_coll_name(c));
+    }
+    for (int c = 0; c < ICN_COLL_COUNT; c++)
+        if (found[c] != 1) fail_msg("%s runs %d graph ops", icn_coll_name((enum icn_coll)c), found[c]);
+    assert_false(icn_coll_of_op(GRAPH_OP_COLLECTIVE_REDUCE, NULL)); /* a collective the interconnect lacks */
+    assert_false(icn_coll_of_op(GRAPH_OP_ADD, NULL));
+    assert_false(icn_coll_of_op(GRAPH_OP_COUNT, NULL));
+}
+
 /* The runner inside a caller's scheduler (as the simulator will use it):
  * starts at the caller's time, calls back once at the end. */
 struct ctx {
@@ -508,4 +532,5 @@ TEST_MAIN(NULL, NULL, T(test_coll_ring_all_reduce_on_16_ring_matches_alpha_beta)
           T(test_coll_ultraserver_all_reduce_pays_the_slower_z_rings), T(test_coll_tree_all_reduce_on_a_ring),
           T(test_coll_hierarchical_all_gather_over_slices), T(test_coll_zero_bytes_costs_latency_only),
           T(test_coll_representative_keeps_one_group_only_when_groups_are_independent), T(test_coll_bad_groups_are_rejected_with_a_reason),
-          T(test_coll_busbw_factors_are_ncclS), T(test_coll_exec_runs_in_the_callers_scheduler))
+          T(test_coll_busbw_factors_are_ncclS), T(test_coll_each_collective_runs_one_stablehlo_collective),
+          T(test_coll_exec_runs_in_the_callers_scheduler))
