@@ -6,8 +6,7 @@
 
 static bool is_matmul(const struct graph_op *op)
 {
-    return op && (op->kind == GRAPH_OP_DOT_GENERAL || op->kind == GRAPH_OP_DOT || op->kind == GRAPH_OP_CONVOLUTION) &&
-           op->n_operands >= 2;
+    return op && graph_op_kind_has(op->kind, GRAPH_OPF_CONTRACTION) && op->n_operands >= 2;
 }
 
 /* The peak MFU is measured against: bf16, unless every matmul takes f32, or one takes fp8. */
