@@ -231,6 +231,8 @@ static const struct key_def keys[] = {
     /* [host] */
     {SEC_HOST, "dispatch_overhead_ns", V_NS_PS, OHO(dispatch_overhead_ps), SRQ, 0, 0, "a time", 1e9},
     {SEC_HOST, "kernel_launch_ns", V_NS_PS, OHO(kernel_launch_ps), SRQ, 0, 0, "a time", 1e9},
+    {SEC_HOST, "pcie_bytes_per_ns", V_F64, OHO(pcie_bytes_per_ns), K_SRC | K_POS, 0, 0, "a bandwidth", 1e6},
+    {SEC_HOST, "fallback_elems_per_ns", V_F64, OHO(fallback_elems_per_ns), K_SRC | K_POS, 0, 0, "a rate", 1e6},
     /* [numerics] */
     {SEC_NUMERICS, "matmul_types", V_DTYPES, 0, SRQ, 0, 0, "a list of element types", 0},
     {SEC_NUMERICS, "fp32_passes_default", V_U32, OC(fp32_passes_default), SRP, 0, 0, "a pass count", 64},

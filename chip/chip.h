@@ -104,6 +104,11 @@ struct chip_link_desc {
 struct chip_host_desc {
     uint64_t dispatch_overhead_ps; /* host dispatch of one op in the eager modes (framework + runtime) */
     uint64_t kernel_launch_ps;     /* device-side gap between two kernels of a compiled program */
+    /* An op the chip cannot run runs on the host (cc_options.no_fallback):
+     * its operands and results cross the host link, and the host computes.
+     * 0 when the file does not say: that part then costs nothing. */
+    double pcie_bytes_per_ns;      /* the host link, each way (GB/s) */
+    double fallback_elems_per_ns;  /* result elements the host computes per ns on a fallback op */
 };
 
 struct chip_desc {

@@ -193,6 +193,7 @@ enum node_kind {
     N_SWITCH, /* go to labels[clamp(vi in[0])] */
     N_CHECK,
     N_COLLECTIVE, /* a collective: in[] -> out[], run by the runtime between chips */
+    N_HOST,       /* an op the chip cannot run: in[] -> out[], run by the runtime on the host */
     N_LOOP_END, /* marks the end of a loop whose head is label `label` (no step) */
 };
 
@@ -603,6 +604,25 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     }
 }
 
+/* Whether the host can run op in the chip's place (host fallback): the golden
+ * interpreter has a kernel for it, it reads and writes only tensors of static
+ * shape (the runtime moves them over the host link), and it is neither
+ * control flow (lowered as host steps of its own) nor an op that needs other
+ * partitions or the program around it. */
+static bool host_runnable(const struct graph_op *op)
+{
+    if (!interp_kind_supported(op->kind) || op->kind == GRAPH_OP_UNKNOWN) return false;
+    if (graph_op_kind_has(op->kind, GRAPH_OPF_COLLECTIVE | GRAPH_OPF_SPMD | GRAPH_OPF_CONTROL_FLOW |
+                                        GRAPH_OPF_TERMINATOR | GRAPH_OPF_ISOLATED | GRAPH_OPF_PROBE))
+        return false;
+    if (op->kind == GRAPH_OP_CALL || op->kind == GRAPH_OP_COMPOSITE) return false;
+    for (int i = 0; i < op->n_operands; i++)
+        if (!static_tensor(op->operands[i]->type)) return false;
+    for (int i = 0; i < op->n_results; i++)
+        if (!static_tensor(op->results[i].type)) return false;
+    return true;
+}
+
 static enum base_status unsupported(struct cc *c, const struct graph_op *op, const char *why)
 {
     return op_fail(c, op, BASE_ERR_UNSUPPORTED, "%s is not lowered for %s%s%s", op->name, c->p->chip.name,
@@ -900,6 +920,26 @@ static enum base_status bind_results(struct cc *c, const struct graph_op *op, in
 
 static enum base_status lin_op_on(struct cc *c, const struct graph_op *op, int scope, const int *in);
 
+/* A node whose operands and results the runtime reads and writes whole
+ * (a collective, an op run on the host): its operands made dense first. */
+static enum base_status host_io_node(struct cc *c, enum node_kind kind, const struct graph_op *op, int scope,
+                                     const int *in)
+{
+    int nd, k = op->n_operands;
+    int *dense = base_arena_alloc(&c->p->arena, (size_t)(k ? k : 1) * sizeof *dense);
+    if (!dense) return op_fail(c, op, BASE_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < k; i++) TRY(dense_for_host(c, op, scope, in[i], &dense[i]));
+    TRY(new_node(c, kind, op, scope, k, op->n_results, &nd));
+    for (int i = 0; i < k; i++) c->nodes[nd].in[i] = dense[i];
+    return bind_results(c, op, scope, nd);
+}
+
+/* An op the chip cannot run, run on the host (cc_options.no_fallback). */
+static enum base_status lin_host(struct cc *c, const struct graph_op *op, int scope, const int *in)
+{
+    return host_io_node(c, N_HOST, op, scope, in);
+}
+
 static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scope)
 {
     char why[256];
@@ -908,7 +948,11 @@ static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scop
         TRY(lin_op(c, rw->operands[1]->def, scope));
         op = rw;
     }
-    if (!op_supported(op, &c->p->target, why, sizeof why)) return unsupported(c, op, why);
+    bool on_host = false;
+    if (!op_supported(op, &c->p->target, why, sizeof why)) {
+        if (c->p->opt.no_fallback || !host_runnable(op)) return unsupported(c, op, why);
+        on_host = true;
+    }
     /* the operands' vis: on the stack for the usual few, else on the heap */
     int small[16], *in = small;
     if (op->n_operands > 16 && !(in = malloc((size_t)op->n_operands * sizeof *in)))
@@ -918,7 +962,7 @@ static enum base_status lin_op(struct cc *c, const struct graph_op *op, int scop
         in[i] = lookup(c, scope, op->operands[i]);
         if (in[i] < 0) st = op_fail(c, op, BASE_ERR_INTERNAL, "%s: operand %d has no value", op->name, i);
     }
-    if (st == BASE_OK) st = lin_op_on(c, op, scope, in);
+    if (st == BASE_OK) st = on_host ? lin_host(c, op, scope, in) : lin_op_on(c, op, scope, in);
     if (in != small) free(in);
     return st;
 }
@@ -980,15 +1024,8 @@ static enum base_status lin_op_on(struct cc *c, const struct graph_op *op, int s
         cc_view_dense(&c->vi[x].view, c->vi[src].view.addr, rt->elem, rt->rank, rt->dims);
         return bind(c, scope, &op->results[0], x);
     }
-    if (icn_coll_of_op(op->kind, NULL)) { /* the runtime moves whole buffers between chips */
-        int nd, k = op->n_operands;
-        int *dense = base_arena_alloc(&c->p->arena, (size_t)(k ? k : 1) * sizeof *dense);
-        if (!dense) return op_fail(c, op, BASE_ERR_NOMEM, "out of memory");
-        for (int i = 0; i < k; i++) TRY(dense_for_host(c, op, scope, in[i], &dense[i]));
-        TRY(new_node(c, N_COLLECTIVE, op, scope, k, op->n_results, &nd));
-        for (int i = 0; i < k; i++) c->nodes[nd].in[i] = dense[i];
-        return bind_results(c, op, scope, nd);
-    }
+    if (icn_coll_of_op(op->kind, NULL)) /* the runtime moves whole buffers between chips */
+        return host_io_node(c, N_COLLECTIVE, op, scope, in);
     if (is_view_op(op->kind)) {
         const struct vinfo *src = &c->vi[in[0]];
         struct cc_view v;
@@ -1042,7 +1079,7 @@ static void mark_live(struct cc *c, const int *outs, int n_outs)
     for (int i = c->n_nodes - 1; i >= 0; i--) {
         struct node *n = &c->nodes[i];
         bool live;
-        if (n->kind == N_OP || (n->kind == N_COPY && !n->barrier)) {
+        if (n->kind == N_OP || n->kind == N_HOST || (n->kind == N_COPY && !n->barrier)) {
             live = false;
             for (int j = 0; j < n->n_out; j++) live |= c->vi[n->out[j]].uses > 0;
         } else {
@@ -1573,8 +1610,9 @@ static enum base_status build_steps(struct cc *c, const struct emit_list *l)
             }
             break;
         }
-        case N_COLLECTIVE: {
-            s.kind = CC_STEP_COLLECTIVE;
+        case N_COLLECTIVE:
+        case N_HOST: {
+            s.kind = n->kind == N_HOST ? CC_STEP_HOST : CC_STEP_COLLECTIVE;
             uint32_t *cb = base_arena_alloc(&p->arena, (size_t)(n->n_in + n->n_out + 1) * sizeof *cb);
             if (!cb) return base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
             for (int j = 0; j < n->n_in + n->n_out; j++) {
@@ -1584,9 +1622,9 @@ static enum base_status build_steps(struct cc *c, const struct emit_list *l)
                 TRY(need_buffer(c, x));
                 cb[j] = (uint32_t)v->buffer;
             }
-            s.n_coll_in = (uint32_t)n->n_in;
-            s.n_coll_out = (uint32_t)n->n_out;
-            s.coll_buffers = cb;
+            s.n_in = (uint32_t)n->n_in;
+            s.n_out = (uint32_t)n->n_out;
+            s.io_buffers = cb;
             break;
         }
         default: return base_diag_set(c->diag, BASE_ERR_INTERNAL, NULL, 0, 0, "unexpected node");
@@ -1979,6 +2017,10 @@ static enum base_status cov_add(struct cov_walk *w, const struct graph_op *op)
     if (ok) return BASE_OK;
     cv->n_unsupported++;
     e->supported = false;
+    if (host_runnable(op)) {
+        cv->n_host++;
+        e->n_host++;
+    }
     if (!e->why[0]) snprintf(e->why, sizeof e->why, "%.199s", why);
     struct graph_loc *nl = realloc(e->locs, (size_t)(e->n_unsupported + 1) * sizeof *nl);
     if (!nl) return BASE_ERR_NOMEM;

@@ -53,6 +53,12 @@ struct cc_options {
      * (JAX's default_matmul_precision): on TPU DEFAULT is one bf16 pass.
      * Ops that ask for HIGH or HIGHEST keep their own. */
     enum isa_precision default_precision;
+    /* An op the chip cannot run (no lowering, a type its engines lack) runs
+     * on the host instead, through the golden interpreter, with its
+     * transfers and host time charged (a HOST step), as torch_xla and the
+     * Neuron runtime fall back to the CPU.  no_fallback makes such ops
+     * errors, as before. */
+    bool no_fallback;
 };
 void cc_options_default(struct cc_options *o);
 
@@ -88,6 +94,7 @@ enum cc_step_kind {
     CC_STEP_SWITCH,  /* case: continue at targets[clamp(index in buffer)] */
     CC_STEP_CHECK,   /* a check op of the conformance suites, run on the host */
     CC_STEP_COLLECTIVE, /* all_reduce, all_gather, ...: values move between the partitions' chips */
+    CC_STEP_HOST,    /* an op the chip cannot run, run on the host (cc_options.no_fallback) */
 };
 
 /* What a kernel did, for reports: the graph ops in it, the root op's
@@ -117,10 +124,10 @@ struct cc_step {
      * constant): how many times the body runs; -1 otherwise.  Lets a
      * timing-only run, which reads no values, take the branch. */
     int64_t trip_count;
-    /* COLLECTIVE (op: the collective): its operands' buffers, then its
-     * results' buffers */
-    uint32_t n_coll_in, n_coll_out;
-    const uint32_t *coll_buffers;
+    /* COLLECTIVE (op: the collective) and HOST (op: the op the host runs):
+     * its operands' buffers, then its results' buffers */
+    uint32_t n_in, n_out;
+    const uint32_t *io_buffers;
 };
 
 struct cc_plan; /* opaque: owns everything below */
@@ -195,15 +202,16 @@ struct cc_coverage_entry {
     enum graph_op_kind kind;
     char name[64];           /* "stablehlo.sort" */
     int count;
-    bool supported;          /* every occurrence is lowered */
+    bool supported;          /* every occurrence is lowered for the chip */
     char why[200];           /* the first reason one is not */
-    int n_unsupported;
+    int n_unsupported;       /* occurrences the chip cannot run, host fallback included */
+    int n_host;              /* of those, how many run on the host (cc_options.no_fallback: none may) */
     struct graph_loc *locs;  /* n_unsupported locations */
 };
 struct cc_coverage {
     int n_entries;
     struct cc_coverage_entry *entries; /* in order of first appearance */
-    int n_ops, n_unsupported;
+    int n_ops, n_unsupported, n_host;
 };
 enum base_status cc_coverage(const struct graph_module *m, const struct chip_desc *chip, const char *entry,
                              struct cc_coverage *out, struct base_diag *diag);

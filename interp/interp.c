@@ -655,7 +655,7 @@ static void *proc_thread(void *arg)
     struct proc_job *j = arg;
     if (j->op) {
         interp_kernel_fn fn = j->proc.run->kernels[j->op->kind];
-        j->st = fn ? fn(&j->proc, j->op, j->args, j->results)
+        j->st = fn ? run_kernel(&j->proc, j->op, fn, j->args, j->results)
                    : interp_fail(&j->proc, j->op, BASE_ERR_UNSUPPORTED, "%s: no kernel", j->op->name);
         j->n_results = j->st == BASE_OK ? j->op->n_results : 0;
         if (j->st != BASE_OK) interp_values_release(j->results, j->op->n_results);
@@ -864,6 +864,70 @@ enum base_status interp_spmd_grid_eval(struct interp_spmd_grid *g, const struct 
     free(args);
     free(res);
     return st;
+}
+
+enum base_status interp_spmd_grid_eval_local(struct interp_spmd_grid *g, const struct graph_op *op, int partition,
+                                            struct base_tensor *const *operands, struct base_tensor **results,
+                                            struct base_diag *diag)
+{
+    if (graph_op_kind_has(op->kind, GRAPH_OPF_COLLECTIVE) || partition < 0 || partition >= g->run->num_partitions)
+        return base_diag_set(diag, BASE_ERR_INVALID, op->loc.file, op->loc.line, op->loc.col,
+                             "%s: not an op one partition evaluates alone", op->name);
+    int ni = op->n_operands, no = op->n_results;
+    struct proc_job job;
+    memset(&job, 0, sizeof job);
+    struct interp_value **args = calloc((size_t)ni + 1, sizeof *args);
+    struct interp_value **res = calloc((size_t)no + 1, sizeof *res);
+    enum base_status st = args && res ? BASE_OK : BASE_ERR_NOMEM;
+    for (int i = 0; st == BASE_OK && i < ni; i++)
+        if (!(args[i] = interp_value_tensor(base_tensor_retain(operands[i])))) st = BASE_ERR_NOMEM;
+    bool init = false;
+    if (st == BASE_OK) {
+        st = proc_init(&job.proc, g->run, partition);
+        init = true;
+    }
+    if (st != BASE_OK) {
+        base_diag_set(diag, st, op->loc.file, op->loc.line, op->loc.col, "%s: out of memory", op->name);
+    } else {
+        job.op = op;
+        job.args = args;
+        job.results = res;
+        job.n_args = ni;
+        job.cap = no;
+        interp_kernel_fn fn = g->run->kernels[op->kind];
+        job.st = fn ? run_kernel(&job.proc, op, fn, args, res)
+                    : interp_fail(&job.proc, op, BASE_ERR_UNSUPPORTED, "op is not supported by the interpreter");
+        st = job.st;
+        if (st != BASE_OK && diag) *diag = job.proc.diag;
+    }
+    for (int i = 0; st == BASE_OK && i < no; i++) {
+        const struct base_tensor *t = iv_t(res[i]);
+        if (!t) {
+            st = base_diag_set(diag, BASE_ERR_UNSUPPORTED, op->loc.file, op->loc.line, op->loc.col,
+                               "%s: result %d is not a tensor", op->name, i);
+            break;
+        }
+        results[i] = base_tensor_retain((struct base_tensor *)t);
+    }
+    if (st != BASE_OK)
+        for (int i = 0; i < no; i++) {
+            base_tensor_release(results[i]);
+            results[i] = NULL;
+        }
+    if (init) proc_deinit(&job.proc);
+    if (args) interp_values_release(args, ni);
+    if (res) interp_values_release(res, no);
+    free(args);
+    free(res);
+    return st;
+}
+
+bool interp_kind_supported(enum graph_op_kind kind)
+{
+    if ((unsigned)kind >= GRAPH_OP_COUNT) return false;
+    interp_kernel_fn table[GRAPH_OP_COUNT] = {0};
+    register_all(table); /* a few hundred stores: cheaper than keeping a copy */
+    return table[kind] != NULL;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -86,6 +86,16 @@ enum base_status interp_spmd_grid_eval(struct interp_spmd_grid *g, const struct 
                                       struct base_tensor *const *operands, struct base_tensor **results,
                                       struct base_diag *diag);
 void interp_spmd_grid_destroy(struct interp_spmd_grid *g);
+/* One partition's op that is not a collective (its regions included), for
+ * runtimes that run on the host what a chip cannot (host fallback):
+ * operands -> results (new references), as partition `partition` of the
+ * grid sees it (partition_id reads it).  Calls for different partitions may
+ * run at once, from different threads. */
+enum base_status interp_spmd_grid_eval_local(struct interp_spmd_grid *g, const struct graph_op *op, int partition,
+                                            struct base_tensor *const *operands, struct base_tensor **results,
+                                            struct base_diag *diag);
+/* Whether the interpreter runs ops of this kind (it has a kernel for it). */
+bool interp_kind_supported(enum graph_op_kind kind);
 
 /* ------------------------------------------------------------------------ */
 /* Conformance cases                                                         */

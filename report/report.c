@@ -180,6 +180,10 @@ static enum base_status fill(struct rep_run *r, const struct rep_source *src)
     r->collective_ps = rep->collective_ps;
     r->collective_exposed_ps = rep->collective_exposed_ps;
 
+    r->host_ops = rep->host_ops;
+    r->host_bytes = rep->host_bytes;
+    r->host_ps = rep->host_ps;
+
     TRY(fill_kernels(r, src)); /* sums model_flops */
     double total_s = (double)rep->total_ps * 1e-12;
     r->peak_class = peak_class(p);

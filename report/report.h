@@ -142,6 +142,11 @@ struct rep_run {
     double collective_bytes;          /* per chip */
     uint64_t collective_ps, collective_exposed_ps;
 
+    /* host fallback: ops the chip cannot run, run on the host */
+    uint64_t host_ops;                /* how many ran */
+    double host_bytes;                /* over the host link, both ways */
+    uint64_t host_ps;                 /* their time (dispatch, transfers, host compute); the chip waits */
+
     /* FLOPs and MFU */
     uint64_t model_flops;             /* the graph's FLOPs, all launches */
     enum chip_rate_class peak_class;  /* bf16, unless every matmul takes f32 (fp32) or one takes fp8 */

@@ -29,6 +29,12 @@ static void write_summary(const struct rep_run *r, FILE *f)
                 (unsigned long long)r->collectives, r->collective_bytes * 1e-6, (double)r->collective_ps * 1e-6,
                 (double)r->collective_exposed_ps * 1e-6,
                 r->collective_ps ? 100.0 * (1.0 - (double)r->collective_exposed_ps / (double)r->collective_ps) : 0.0);
+    if (r->host_ops)
+        fprintf(f,
+                "host fallback: %llu op%s the chip cannot run, run on the host: %.3f us (dispatch, %.3f MB over the "
+                "host link, host compute); `npusim coverage` lists them\n",
+                (unsigned long long)r->host_ops, r->host_ops == 1 ? "" : "s", (double)r->host_ps * 1e-6,
+                r->host_bytes * 1e-6);
     fprintf(f, "FLOPs: %.4g (model)", (double)r->model_flops);
     if (peak > 0 && total_s > 0)
         fprintf(f, ", %.3g TFLOP/s, MFU %.2f%% of the %.1f TFLOP/s %s peak (%.2f%% over the kernels' time)\n",

@@ -58,6 +58,11 @@ struct rt {
     uint64_t steps_done;
     bool stop_at_collective; /* multi-chip runs: walk() returns at each COLLECTIVE step */
     uint32_t partition;      /* the chip's partition (stablehlo.partition_id); 0 in one-chip runs */
+    /* host fallback (HOST steps): the interpreter evaluates the op; an SPMD
+     * run's grid is shared by its chips, a one-chip run makes its own */
+    struct interp_spmd_grid *grid;
+    int grid_partition;
+    bool own_grid;
 };
 
 /* What the interconnect model said about a collective step (the same every
@@ -282,6 +287,49 @@ static enum base_status check_step(struct rt *r, const struct cc_step *s)
     return BASE_OK;
 }
 
+/* An op the chip cannot run, run on the host: its operands cross the host
+ * link, the golden interpreter computes it, its results come back; the chip
+ * waits meanwhile (docs/compiler.md "Host fallback"). */
+static enum base_status host_step(struct rt *r, const struct cc_step *s)
+{
+    const struct cc_plan *p = r->plan;
+    const struct chip_host_desc *h = &r->chip->host;
+    double bytes = 0, elems = 0;
+    for (uint32_t i = 0; i < s->n_in + s->n_out; i++) {
+        const struct cc_buffer *bf = cc_plan_buffer(p, s->io_buffers[i]);
+        bytes += (double)bf->bytes;
+        if (i >= s->n_in) elems += (double)base_shape_count(bf->rank, bf->dims);
+    }
+    uint64_t ps = h->dispatch_overhead_ps;
+    if (h->pcie_bytes_per_ns > 0) ps += event_bytes_to_ps(bytes, h->pcie_bytes_per_ns);
+    if (h->fallback_elems_per_ns > 0) ps += event_bytes_to_ps(elems, h->fallback_elems_per_ns);
+    enum base_status st = BASE_OK;
+    if (r->opt.timing_only) {
+        for (uint32_t i = 0; i < s->n_out && st == BASE_OK; i++) st = write_buffer(r, s->io_buffers[s->n_in + i], NULL);
+    } else {
+        if (!r->grid) {
+            st = interp_spmd_grid_create(cc_plan_module(p), 1, &r->grid, r->diag);
+            r->own_grid = st == BASE_OK;
+            r->grid_partition = 0;
+        }
+        struct base_tensor **t = calloc((size_t)(s->n_in + s->n_out) + 1, sizeof *t);
+        if (!t && st == BASE_OK) st = base_diag_set(r->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        for (uint32_t i = 0; i < s->n_in && st == BASE_OK; i++) st = read_buffer(r, s->io_buffers[i], &t[i]);
+        if (st == BASE_OK)
+            st = interp_spmd_grid_eval_local(r->grid, s->op, r->grid_partition, t, t + s->n_in, r->diag);
+        for (uint32_t i = 0; i < s->n_out && st == BASE_OK; i++)
+            st = write_buffer(r, s->io_buffers[s->n_in + i], t[s->n_in + i]);
+        for (uint32_t i = 0; t && i < s->n_in + s->n_out; i++) base_tensor_release(t[i]);
+        free(t);
+    }
+    if (st == BASE_OK) st = sim_advance(r->sim, ps, r->diag);
+    if (st != BASE_OK || !r->rep) return st;
+    r->rep->host_ops++;
+    r->rep->host_bytes += bytes;
+    r->rep->host_ps += ps;
+    return BASE_OK;
+}
+
 void rt_default_shape(const struct chip_desc *chip, uint32_t n, char *buf, size_t cap)
 {
     uint32_t a = 1, b = 1;
@@ -353,9 +401,9 @@ static enum base_status coll_groups(struct rt *r, const struct graph_op *op, uin
 static double coll_bytes(const struct rt *r, const struct cc_step *s, enum icn_coll kind)
 {
     double bytes = 0;
-    uint32_t first = kind == ICN_COLL_ALL_GATHER ? s->n_coll_in : 0;
-    uint32_t count = kind == ICN_COLL_ALL_GATHER ? s->n_coll_out : s->n_coll_in;
-    for (uint32_t i = first; i < first + count; i++) bytes += (double)cc_plan_buffer(r->plan, s->coll_buffers[i])->bytes;
+    uint32_t first = kind == ICN_COLL_ALL_GATHER ? s->n_in : 0;
+    uint32_t count = kind == ICN_COLL_ALL_GATHER ? s->n_out : s->n_in;
+    for (uint32_t i = first; i < first + count; i++) bytes += (double)cc_plan_buffer(r->plan, s->io_buffers[i])->bytes;
     return bytes;
 }
 
@@ -504,8 +552,8 @@ static bool ranges_overlap(const struct cc_buffer *a, const struct cc_buffer *b)
 /* Whether buffer b shares memory with collective step cs's buffers. */
 static bool touches_coll(const struct cc_plan *p, const struct cc_buffer *b, const struct cc_step *cs)
 {
-    for (uint32_t c = 0; c < cs->n_coll_in + cs->n_coll_out; c++)
-        if (ranges_overlap(b, cc_plan_buffer(p, cs->coll_buffers[c]))) return true;
+    for (uint32_t c = 0; c < cs->n_in + cs->n_out; c++)
+        if (ranges_overlap(b, cc_plan_buffer(p, cs->io_buffers[c]))) return true;
     return false;
 }
 
@@ -517,8 +565,8 @@ static int64_t newest_touched(const struct rt *r, const struct cc_step *s)
     for (int64_t j = (int64_t)r->n_pend - 1; j >= 0; j--) {
         const struct cc_step *cs = cc_plan_step(p, r->pend[j].step);
         if (s->kind == CC_STEP_COLLECTIVE) {
-            for (uint32_t c = 0; c < s->n_coll_in + s->n_coll_out; c++)
-                if (touches_coll(p, cc_plan_buffer(p, s->coll_buffers[c]), cs)) return j;
+            for (uint32_t c = 0; c < s->n_in + s->n_out; c++)
+                if (touches_coll(p, cc_plan_buffer(p, s->io_buffers[c]), cs)) return j;
             continue;
         }
         uint32_t k = s->kernel;
@@ -604,7 +652,7 @@ static enum base_status collective_step(struct rt *r, uint32_t pc, const struct 
     const struct coll_info *ci = NULL;
     TRY(coll_time(r, pc, s, &ci));
     TRY(start_collective(r, pc, ci, sim_now_ps(r->sim)));
-    for (uint32_t i = 0; i < s->n_coll_out; i++) TRY(write_buffer(r, s->coll_buffers[s->n_coll_in + i], NULL));
+    for (uint32_t i = 0; i < s->n_out; i++) TRY(write_buffer(r, s->io_buffers[s->n_in + i], NULL));
     return BASE_OK;
 }
 
@@ -663,6 +711,10 @@ static enum base_status walk(struct rt *r)
             break;
         case CC_STEP_COLLECTIVE:
             TRY(collective_step(r, pc, s));
+            pc++;
+            break;
+        case CC_STEP_HOST:
+            TRY(host_step(r, s));
             pc++;
             break;
         default: return base_diag_set(r->diag, BASE_ERR_INTERNAL, NULL, 0, 0, "step %u: unknown kind", pc);
@@ -784,6 +836,7 @@ static void rt_deinit(struct rt *r)
     for (uint32_t i = 0; r->coll && i <= cc_plan_n_steps(r->plan); i++) free(r->coll[i].link_bytes);
     free(r->coll);
     free(r->pend);
+    if (r->own_grid) interp_spmd_grid_destroy(r->grid);
 }
 
 enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base_tensor *const *inputs, int n_inputs,
@@ -820,7 +873,7 @@ static enum base_status spmd_collective(struct rt *rs, int n, struct interp_spmd
     struct rt *r0 = &rs[0];
     uint32_t pc = r0->pc;
     const struct cc_step *s = cc_plan_step(r0->plan, pc);
-    uint32_t ni = s->n_coll_in, no = s->n_coll_out;
+    uint32_t ni = s->n_in, no = s->n_out;
     if ((int)ni != s->op->n_operands || (int)no != s->op->n_results)
         return fail_at(r0, s->op, BASE_ERR_INTERNAL, "%s: %u operand and %u result buffers", s->op->name, ni, no);
     const struct coll_info *ci = NULL;
@@ -832,7 +885,7 @@ static enum base_status spmd_collective(struct rt *rs, int n, struct interp_spmd
     if (!r0->opt.timing_only) {
         for (int p = 0; p < n && st == BASE_OK; p++)
             for (uint32_t i = 0; i < ni && st == BASE_OK; i++)
-                st = read_buffer(&rs[p], s->coll_buffers[i], &vals[(size_t)p * ni + i]);
+                st = read_buffer(&rs[p], s->io_buffers[i], &vals[(size_t)p * ni + i]);
         if (st == BASE_OK) st = interp_spmd_grid_eval(grid, s->op, vals, res, r0->diag);
     }
     uint64_t arrive = 0;
@@ -841,7 +894,7 @@ static enum base_status spmd_collective(struct rt *rs, int n, struct interp_spmd
     for (int p = 0; p < n && st == BASE_OK; p++) {
         st = start_collective(&rs[p], pc, ci, arrive); /* timed once, on chip 0's rt */
         for (uint32_t j = 0; j < no && st == BASE_OK; j++)
-            st = write_buffer(&rs[p], s->coll_buffers[ni + j], r0->opt.timing_only ? NULL : res[(size_t)p * no + j]);
+            st = write_buffer(&rs[p], s->io_buffers[ni + j], r0->opt.timing_only ? NULL : res[(size_t)p * no + j]);
         rs[p].pc = pc + 1;
         rs[p].steps_done++;
     }
@@ -962,6 +1015,8 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
         st = rt_init(&rs[p], plan, sims[p], (uint32_t)p, timing_only ? NULL : shards + (size_t)p * ni, ni, opt,
                      reports ? &reports[p] : NULL, diag);
         rs[p].stop_at_collective = true;
+        rs[p].grid = grid; /* host fallback: each chip evaluates its own partition's op */
+        rs[p].grid_partition = p;
         if (p > 0) { /* traces follow chip 0 */
             rs[p].opt.on_launch = NULL;
             rs[p].opt.on_collective = NULL;

@@ -103,6 +103,13 @@ struct rt_report {
     uint64_t collective_exposed_ps;
     uint32_t n_colls;
     struct rt_collective *colls; /* each run, in order */
+    /* ops the chip cannot run, run on the host (cc_options.no_fallback):
+     * how many ran, the bytes they moved over the host link both ways, and
+     * their time (dispatch, transfers, host compute), during which the chip
+     * waits: total = device + dispatch + exposed collectives + host */
+    uint64_t host_ops;
+    double host_bytes;
+    uint64_t host_ps;
 };
 void rt_report_free(struct rt_report *r);
 

@@ -1,4 +1,4 @@
-/* npusim coverage MODEL.mlir --chip NAME [--entry NAME] [--json] */
+/* npusim coverage MODEL.mlir --chip NAME [--entry NAME] [--no-fallback] [--json] */
 #include "tools/tools.h"
 
 #include "compiler/compiler.h"
@@ -8,21 +8,25 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: npusim coverage MODEL.mlir --chip NAME|FILE.chip [--entry NAME] [--json]\n"
+            "usage: npusim coverage MODEL.mlir --chip NAME|FILE.chip [--entry NAME] [--no-fallback] [--json]\n"
             "\n"
             "Lists each op kind of the program (the entry function, the functions it\n"
             "calls and the regions of while/if/case) with its count and whether the\n"
             "compiler lowers it for the chip, and where the ones it does not are.\n"
-            "Exit status 1 when something is not lowered.\n"
-            "  --chip NAME   a bundled chip (npusim chips) or a .chip file\n"
-            "  --entry NAME  function to start from (default: @main, or the only function)\n"
-            "  --json        machine-readable output\n");
+            "An op the chip cannot run but the host can runs on the host (as torch_xla\n"
+            "and the Neuron runtime fall back to the CPU): it is listed as 'host'.\n"
+            "Exit status 1 when something cannot run (with --no-fallback: when\n"
+            "something is not lowered for the chip).\n"
+            "  --chip NAME    a bundled chip (npusim chips) or a .chip file\n"
+            "  --entry NAME   function to start from (default: @main, or the only function)\n"
+            "  --no-fallback  host-fallback ops count as not lowered\n"
+            "  --json         machine-readable output\n");
 }
 
 int cmd_coverage(int argc, char **argv)
 {
     const char *path = NULL, *chip_name = NULL, *entry = NULL;
-    bool json = false;
+    bool json = false, no_fallback = false;
     for (int i = 1; i < argc; i++) {
         if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
             help(stdout);
@@ -31,6 +35,8 @@ int cmd_coverage(int argc, char **argv)
         } else if (tool_opt(argc, argv, &i, "--entry", &entry)) {
         } else if (tool_flag(argv[i], "--json")) {
             json = true;
+        } else if (tool_flag(argv[i], "--no-fallback")) {
+            no_fallback = true;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "npusim coverage: unknown option %s\n", argv[i]);
             help(stderr);
@@ -67,13 +73,14 @@ int cmd_coverage(int argc, char **argv)
         tool_json_str(stdout, path);
         printf(", \"chip\": ");
         tool_json_str(stdout, chip.name);
-        printf(", \"ops\": %d, \"unsupported\": %d, \"kinds\": [", cv.n_ops, cv.n_unsupported);
+        printf(", \"ops\": %d, \"unsupported\": %d, \"host\": %d, \"kinds\": [", cv.n_ops, cv.n_unsupported,
+               no_fallback ? 0 : cv.n_host);
         for (int i = 0; i < cv.n_entries; i++) {
             const struct cc_coverage_entry *e = &cv.entries[i];
             printf("%s\n  {\"op\": ", i ? "," : "");
             tool_json_str(stdout, e->name);
-            printf(", \"count\": %d, \"supported\": %s, \"unsupported\": %d", e->count, e->supported ? "true" : "false",
-                   e->n_unsupported);
+            printf(", \"count\": %d, \"supported\": %s, \"unsupported\": %d, \"host\": %d", e->count,
+                   e->supported ? "true" : "false", e->n_unsupported, no_fallback ? 0 : e->n_host);
             if (!e->supported) {
                 printf(", \"why\": ");
                 tool_json_str(stdout, e->why);
@@ -87,22 +94,28 @@ int cmd_coverage(int argc, char **argv)
         }
         printf("\n]}\n");
     } else {
-        printf("%s on %s: %d ops of %d kinds, %d not lowered\n", path, chip.name, cv.n_ops, cv.n_entries,
+        int host = no_fallback ? 0 : cv.n_host;
+        printf("%s on %s: %d ops of %d kinds, %d not lowered", path, chip.name, cv.n_ops, cv.n_entries,
                cv.n_unsupported);
+        if (host) printf(" (%d of them run on the host)", host);
+        printf("\n");
         for (int i = 0; i < cv.n_entries; i++) {
             const struct cc_coverage_entry *e = &cv.entries[i];
+            int eh = no_fallback ? 0 : e->n_host;
             if (e->supported) printf("  %-36s %6d  lowered\n", e->name, e->count);
-            else printf("  %-36s %6d  NOT LOWERED (%d of them)\n", e->name, e->count, e->n_unsupported);
+            else if (eh == e->n_unsupported) printf("  %-36s %6d  host (%d of them)\n", e->name, e->count, eh);
+            else printf("  %-36s %6d  NOT LOWERED (%d of them; %d on the host)\n", e->name, e->count, e->n_unsupported, eh);
         }
         for (int i = 0; i < cv.n_entries; i++) {
             const struct cc_coverage_entry *e = &cv.entries[i];
             for (int j = 0; j < e->n_unsupported; j++)
-                printf("%s:%d:%d: %s is not lowered for %s: %s\n", e->locs[j].file ? e->locs[j].file : path,
-                       e->locs[j].line, e->locs[j].col, e->name, chip.name, e->why);
+                printf("%s:%d:%d: %s is not lowered for %s: %s%s\n", e->locs[j].file ? e->locs[j].file : path,
+                       e->locs[j].line, e->locs[j].col, e->name, chip.name, e->why,
+                       !no_fallback && e->n_host == e->n_unsupported ? " (runs on the host)" : "");
         }
     }
     if (!json) tool_unknown_dialects(m, path, stdout);
-    int rc = cv.n_unsupported ? TOOL_FAIL : TOOL_OK;
+    int rc = cv.n_unsupported > (no_fallback ? 0 : cv.n_host) ? TOOL_FAIL : TOOL_OK;
     cc_coverage_free(&cv);
     graph_module_destroy(m);
     return rc;

@@ -35,6 +35,8 @@ static void help(FILE *f)
             "                       (every op a dispatch through HBM)\n"
             "  --inputs LIST        one .npy per entry-function argument, in order\n"
             "  --random-inputs SEED random inputs, as `npusim interp --random-inputs`\n"
+            "  --no-fallback        an op the chip cannot run is an error (by default it runs on\n"
+            "                       the host, its transfers and host time charged)\n"
             "  --timing-only        store no values: the same time, much faster; needs no\n"
             "                       inputs; branches on computed values are an error\n"
             "  --check              also run the golden interpreter and compare every output\n"
@@ -84,7 +86,7 @@ struct run_args {
     enum cc_mode mode;
     long seed;
     int cores, chips;
-    bool timing_only, check, json, sim_checks;
+    bool timing_only, check, json, sim_checks, no_fallback;
     enum isa_precision precision;
 };
 
@@ -147,6 +149,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
             }
         } else if (tool_flag(argv[i], "--timing-only")) {
             a->timing_only = true;
+        } else if (tool_flag(argv[i], "--no-fallback")) {
+            a->no_fallback = true;
         } else if (tool_flag(argv[i], "--check")) {
             a->check = true;
         } else if (tool_flag(argv[i], "--json")) {
@@ -350,6 +354,7 @@ int cmd_run(int argc, char **argv)
     co.entry = a.entry;
     co.n_cores = a.cores;
     co.default_precision = a.precision;
+    co.no_fallback = a.no_fallback;
     if (cc_compile(m, &chip, &co, &p, &d) != BASE_OK) {
         tool_print_diag(&d);
         goto done;

@@ -389,8 +389,70 @@ static void test_runtime_bound_rule(void **state)
     graph_module_destroy(m);
 }
 
+/* A sort the chip does not lower between two kernels: it runs on the host
+ * (host fallback), the outputs are the interpreter's, and its time is the
+ * chip file's host figures applied to its bytes and elements: one dispatch,
+ * operands and results over the host link, the results computed at the
+ * host's rate.  The chip waits: total = kernels + dispatch + host.  With
+ * no_fallback it is the located error it was. */
+static const char *const fallback_src =
+    "func.func @main(%x: tensor<16x64xf32>) -> tensor<16x64xf32> {\n"
+    "  %a = stablehlo.exponential %x : tensor<16x64xf32>\n"
+    "  %s = \"stablehlo.sort\"(%a) ({\n"
+    "    ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n"
+    "      %c = stablehlo.compare GT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+    "      stablehlo.return %c : tensor<i1>\n"
+    "  }) {dimension = 1 : i64, is_stable = true} : (tensor<16x64xf32>) -> tensor<16x64xf32>\n"
+    "  %b = stablehlo.add %s, %x : tensor<16x64xf32>\n"
+    "  return %b : tensor<16x64xf32>\n"
+    "}\n";
+
+static void test_runtime_host_fallback_runs_what_the_chip_cannot(void **state)
+{
+    (void)state;
+    const char *chips[] = {"trn2", "tpu-v5e"};
+    for (int k = 0; k < 2; k++) {
+        struct chip_desc chip;
+        load_chip(chips[k], &chip);
+        struct graph_module *m = prog_parse(fallback_src);
+        struct base_tensor *in[1];
+        int n_in = 0;
+        random_inputs(m, in, &n_in, 5);
+        struct run r;
+        run_ok(m, &chip, CC_MODE_COMPILED, false, in, n_in, &r);
+        expect_matches_interpreter(m, in, n_in, &r, chips[k]);
+        assert_int_equal(r.rep.host_ops, 1);
+        double bytes = 2.0 * 16 * 64 * 4; /* the f32 operand out, the result back */
+        const struct chip_host_desc *h = &chip.host;
+        assert_true(h->pcie_bytes_per_ns > 0 && h->fallback_elems_per_ns > 0);
+        uint64_t want = h->dispatch_overhead_ps + event_bytes_to_ps(bytes, h->pcie_bytes_per_ns) +
+                        event_bytes_to_ps(16.0 * 64, h->fallback_elems_per_ns);
+        assert_true(r.rep.host_bytes == bytes);
+        assert_int_equal(r.rep.host_ps, want);
+        assert_int_equal(r.rep.total_ps, r.rep.device_ps + r.rep.dispatch_ps + r.rep.host_ps);
+        run_free(&r);
+        /* timing-only: the same time */
+        run_ok(m, &chip, CC_MODE_COMPILED, true, NULL, n_in, &r);
+        assert_int_equal(r.rep.host_ps, want);
+        run_free(&r);
+        /* no_fallback: refused, located at the sort */
+        struct cc_options o;
+        cc_options_default(&o);
+        o.no_fallback = true;
+        struct cc_plan *p = NULL;
+        struct base_diag d;
+        base_diag_clear(&d);
+        assert_int_equal(cc_compile(m, &chip, &o, &p, &d), BASE_ERR_UNSUPPORTED);
+        assert_int_equal(d.line, 3);
+        assert_non_null(strstr(d.msg, "stablehlo.sort is not lowered"));
+        base_tensor_release(in[0]);
+        graph_module_destroy(m);
+    }
+}
+
 TEST_MAIN(NULL, NULL, T(test_runtime_small_graph_matches_interpreter_on_tpu_v5e),
           T(test_runtime_small_graph_matches_interpreter_on_trn2), T(test_runtime_eager_is_slower_than_compiled),
           T(test_runtime_timing_only_gives_identical_time), T(test_runtime_while_loop_runs_its_trips),
           T(test_runtime_if_takes_the_computed_branch), T(test_runtime_check_ops_run_on_the_host),
-          T(test_runtime_bound_rule), T(test_runtime_compare_allows_rare_small_outliers_in_large_outputs))
+          T(test_runtime_bound_rule), T(test_runtime_compare_allows_rare_small_outliers_in_large_outputs),
+          T(test_runtime_host_fallback_runs_what_the_chip_cannot))

@@ -59,10 +59,10 @@ static void test_spmd_plan_is_one_partitions_program(void **state)
         if (s->kind != CC_STEP_COLLECTIVE) continue;
         n_coll++;
         assert_int_equal(s->op->kind, GRAPH_OP_ALL_REDUCE);
-        assert_int_equal(s->n_coll_in, 1);
-        assert_int_equal(s->n_coll_out, 1);
-        const struct cc_buffer *in = cc_plan_buffer(p, s->coll_buffers[0]);
-        const struct cc_buffer *out = cc_plan_buffer(p, s->coll_buffers[1]);
+        assert_int_equal(s->n_in, 1);
+        assert_int_equal(s->n_out, 1);
+        const struct cc_buffer *in = cc_plan_buffer(p, s->io_buffers[0]);
+        const struct cc_buffer *out = cc_plan_buffer(p, s->io_buffers[1]);
         assert_int_equal(in->bytes, 64 * 512 * 2);
         assert_int_equal(out->kind, CC_BUF_OUTPUT);
     }
