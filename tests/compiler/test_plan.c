@@ -225,18 +225,17 @@ static void test_plan_dead_ops_are_dropped(void **state)
     graph_module_destroy(m);
 }
 
+/* An op neither the chip nor the host runs (another dialect's) is a located
+ * error; so is one only the host runs (cholesky: no lowering) under
+ * no_fallback. */
 static void test_plan_unsupported_op_is_located(void **state)
 {
     (void)state;
     struct graph_module *m = prog_parse(
-        "func.func @main(%a: tensor<16xf32>) -> tensor<16xf32> {\n"
-        "  %n = stablehlo.negate %a : tensor<16xf32>\n"
-        "  %r = \"stablehlo.sort\"(%n) ({\n"
-        "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
-        "    %c = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
-        "    stablehlo.return %c : tensor<i1>\n"
-        "  }) {dimension = 0 : i64} : (tensor<16xf32>) -> tensor<16xf32>\n"
-        "  func.return %r : tensor<16xf32>\n}\n");
+        "func.func @main(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
+        "  %n = stablehlo.negate %a : tensor<4x4xf32>\n"
+        "  %r = \"mydialect.frobnicate\"(%n) : (tensor<4x4xf32>) -> tensor<4x4xf32>\n"
+        "  func.return %r : tensor<4x4xf32>\n}\n");
     struct cc_options o;
     cc_options_default(&o);
     struct cc_plan *p = NULL;
@@ -246,7 +245,21 @@ static void test_plan_unsupported_op_is_located(void **state)
     assert_null(p);
     assert_int_equal(d.line, 3);
     assert_int_equal(d.col, 3);
-    assert_non_null(strstr(d.msg, "stablehlo.sort is not lowered for tpu-v5e"));
+    assert_non_null(strstr(d.msg, "mydialect.frobnicate is not lowered for tpu-v5e"));
+    graph_module_destroy(m);
+    m = prog_parse("func.func @main(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
+                   "  %n = stablehlo.negate %a : tensor<4x4xf32>\n"
+                   "  %r = stablehlo.cholesky %n, lower = true : tensor<4x4xf32>\n"
+                   "  func.return %r : tensor<4x4xf32>\n}\n");
+    assert_int_equal(cc_compile(m, &chip_v5e, &o, &p, &d), BASE_OK); /* on the host */
+    cc_plan_destroy(p);
+    p = NULL;
+    o.no_fallback = true;
+    base_diag_clear(&d);
+    assert_int_equal(cc_compile(m, &chip_v5e, &o, &p, &d), BASE_ERR_UNSUPPORTED);
+    assert_null(p);
+    assert_int_equal(d.line, 3);
+    assert_non_null(strstr(d.msg, "stablehlo.cholesky is not lowered for tpu-v5e"));
     graph_module_destroy(m);
 }
 
@@ -408,33 +421,39 @@ static void test_plan_temporaries_reuse_addresses(void **state)
     graph_module_destroy(m);
 }
 
+/* Coverage counts each kind, and locates what the chip cannot run: an op of
+ * another dialect (not lowered, not run on the host either) and a cholesky
+ * (not lowered: runs on the host). */
 static void test_plan_coverage_counts_and_locates(void **state)
 {
     (void)state;
     struct graph_module *m = prog_parse(
-        "func.func @main(%a: tensor<16xf32>) -> tensor<16xf32> {\n"
-        "  %n = stablehlo.negate %a : tensor<16xf32>\n"
-        "  %m = stablehlo.negate %n : tensor<16xf32>\n"
-        "  %r = \"stablehlo.sort\"(%m) ({\n"
-        "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
-        "    %c = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
-        "    stablehlo.return %c : tensor<i1>\n"
-        "  }) {dimension = 0 : i64} : (tensor<16xf32>) -> tensor<16xf32>\n"
-        "  func.return %r : tensor<16xf32>\n}\n");
+        "func.func @main(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
+        "  %n = stablehlo.negate %a : tensor<4x4xf32>\n"
+        "  %m = stablehlo.negate %n : tensor<4x4xf32>\n"
+        "  %r = \"mydialect.frobnicate\"(%m) : (tensor<4x4xf32>) -> tensor<4x4xf32>\n"
+        "  %q = stablehlo.cholesky %r, lower = true : tensor<4x4xf32>\n"
+        "  func.return %q : tensor<4x4xf32>\n}\n");
     struct cc_coverage cv;
     struct base_diag d;
     base_diag_clear(&d);
     assert_int_equal(cc_coverage(m, &chip_v5e, NULL, &cv, &d), BASE_OK);
-    assert_int_equal(cv.n_entries, 2); /* negate, sort (the comparator belongs to the sort) */
-    assert_int_equal(cv.n_ops, 3);
-    assert_int_equal(cv.n_unsupported, 1);
+    assert_int_equal(cv.n_entries, 3);
+    assert_int_equal(cv.n_ops, 4);
+    assert_int_equal(cv.n_unsupported, 2);
+    assert_int_equal(cv.n_host, 1);
     assert_string_equal(cv.entries[0].name, "stablehlo.negate");
     assert_int_equal(cv.entries[0].count, 2);
     assert_true(cv.entries[0].supported);
-    assert_string_equal(cv.entries[1].name, "stablehlo.sort");
+    assert_string_equal(cv.entries[1].name, "mydialect.frobnicate");
     assert_false(cv.entries[1].supported);
     assert_int_equal(cv.entries[1].n_unsupported, 1);
+    assert_int_equal(cv.entries[1].n_host, 0);
     assert_int_equal(cv.entries[1].locs[0].line, 4);
+    assert_string_equal(cv.entries[2].name, "stablehlo.cholesky");
+    assert_int_equal(cv.entries[2].n_unsupported, 1);
+    assert_int_equal(cv.entries[2].n_host, 1);
+    assert_int_equal(cv.entries[2].locs[0].line, 5);
     cc_coverage_free(&cv);
     graph_module_destroy(m);
 }
