@@ -383,6 +383,86 @@ static void test_builder_call_and_constants(void **state)
     expect_equivalent(finish_ok(b), text);
 }
 
+/* stablehlo.if with a region closed by hand (graph_builder_end), tuples and
+ * an iota. */
+static void test_builder_if_tuple_and_hand_closed_regions(void **state)
+{
+    (void)state;
+    const char *text = "module {\n"
+                       "  func.func @main(%p: tensor<i1>, %x: tensor<3xf32>) -> tensor<3xf32> {\n"
+                       "    %i = stablehlo.iota dim = 0 : tensor<3xf32>\n"
+                       "    %t = stablehlo.tuple %x, %i : tuple<tensor<3xf32>, tensor<3xf32>>\n"
+                       "    %0 = \"stablehlo.if\"(%p) ({\n"
+                       "      %a = stablehlo.get_tuple_element %t[0] : (tuple<tensor<3xf32>, tensor<3xf32>>) -> "
+                       "tensor<3xf32>\n"
+                       "      stablehlo.return %a : tensor<3xf32>\n"
+                       "    }, {\n"
+                       "      %b = stablehlo.get_tuple_element %t[1] : (tuple<tensor<3xf32>, tensor<3xf32>>) -> "
+                       "tensor<3xf32>\n"
+                       "      %c = stablehlo.add %b, %x : tensor<3xf32>\n"
+                       "      stablehlo.return %c : tensor<3xf32>\n"
+                       "    }) : (tensor<i1>) -> tensor<3xf32>\n"
+                       "    return %0 : tensor<3xf32>\n"
+                       "  }\n"
+                       "}\n";
+    struct graph_builder *b = new_builder();
+    const struct graph_type *t = graph_builder_tensor_type(b, BASE_DT_F32, 1, DIMS(3));
+    const struct graph_type *pt = graph_builder_scalar_type(b, BASE_DT_I1);
+    const struct graph_type *tt = graph_builder_tuple_type(b, TY(t, t), 2);
+    struct graph_value *a[2];
+    graph_builder_func(b, "main", TY(pt, t), NULL, 2, &t, 1, a);
+    struct graph_op *iota = graph_builder_op(b, GRAPH_OP_IOTA, NULL, 0, &t, 1);
+    graph_builder_set_attr(b, iota, "iota_dimension", graph_builder_attr_int(b, 0));
+    struct graph_value *tup = graph_builder_op1(b, GRAPH_OP_TUPLE, VS(a[1], graph_builder_result(iota, 0)), 2, tt);
+    struct graph_op *br = graph_builder_op(b, GRAPH_OP_IF, &a[0], 1, &t, 1);
+    for (int k = 0; k < 2; k++) {
+        graph_builder_region(b, br, NULL, 0, NULL);
+        struct graph_op *g = graph_builder_op(b, GRAPH_OP_GET_TUPLE_ELEMENT, &tup, 1, &t, 1);
+        graph_builder_set_attr(b, g, "index", graph_builder_attr_int_typed(b, k, BASE_DT_SI32));
+        struct graph_value *v = graph_builder_result(g, 0);
+        if (k) v = graph_builder_op1(b, GRAPH_OP_ADD, VS(v, a[1]), 2, t);
+        graph_builder_op(b, GRAPH_OP_RETURN, &v, 1, NULL, 0);
+        graph_builder_end(b);
+    }
+    struct graph_value *r = graph_builder_result(br, 0);
+    graph_builder_return(b, &r, 1);
+    expect_equivalent(finish_ok(b), text);
+}
+
+/* Ops the builder does not know by kind, and an empty region. */
+static void test_builder_unregistered_ops_and_empty_regions(void **state)
+{
+    (void)state;
+    const char *text = "module {\n"
+                       "  func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+                       "    %0 = \"mhlo.something\"(%x) ({\n"
+                       "    }) {level = 3 : i64} : (tensor<2xf32>) -> tensor<2xf32>\n"
+                       "    return %0 : tensor<2xf32>\n"
+                       "  }\n"
+                       "}\n";
+    struct graph_builder *b = new_builder();
+    const struct graph_type *t = graph_builder_tensor_type(b, BASE_DT_F32, 1, DIMS(2));
+    struct graph_value *x;
+    graph_builder_func(b, "main", &t, NULL, 1, &t, 1, &x);
+    struct graph_op *op = graph_builder_op_named(b, "mhlo.something", &x, 1, &t, 1);
+    graph_builder_set_attr(b, op, "level", graph_builder_attr_int(b, 3));
+    graph_builder_region(b, op, NULL, 0, NULL);
+    graph_builder_end(b);
+    struct graph_value *r = graph_builder_result(op, 0);
+    graph_builder_return(b, &r, 1);
+    struct graph_module *built = finish_ok(b);
+    const struct graph_op *u = built->body.ops[0]->regions[0].blocks[0].ops[0];
+    assert_int_equal(u->kind, GRAPH_OP_UNKNOWN);
+    assert_string_equal(u->name, "mhlo.something");
+    assert_int_equal(u->n_regions, 1);
+    assert_int_equal(u->regions[0].n_blocks, 0); /* `{}` reads as a region without blocks */
+    struct graph_module *parsed = prog_parse(text);
+    assert_true(graph_module_equal(built, parsed));
+    expect_same_ids(built, parsed);
+    graph_module_destroy(parsed);
+    graph_module_destroy(built);
+}
+
 /* A function of a parsed module copied into a builder: the same function,
  * with its own copies of types, attributes and literals (the parsed module is
  * destroyed before the built one is used). */
@@ -610,7 +690,8 @@ static void test_builder_unused_literals_are_released(void **state)
 
 TEST_MAIN(NULL, NULL, T(test_builder_elementwise_matches_text), T(test_builder_dot_general_with_dimension_numbers),
           T(test_builder_reduce_with_a_region), T(test_builder_while_loop), T(test_builder_sort_with_comparator),
-          T(test_builder_call_and_constants), T(test_builder_clone_of_a_parsed_function),
+          T(test_builder_call_and_constants), T(test_builder_if_tuple_and_hand_closed_regions),
+          T(test_builder_unregistered_ops_and_empty_regions), T(test_builder_clone_of_a_parsed_function),
           T(test_builder_locations_reach_diagnostics), T(test_builder_wrong_operand_count_is_a_verify_error),
           T(test_builder_mismatched_types_are_a_verify_error),
           T(test_builder_value_outside_its_region_is_a_finish_error),
