@@ -97,17 +97,16 @@ static const struct graph_type *local_type(struct pctx *c, const struct graph_ty
 /* ------------------------------------------------------------------------ */
 /* Report and failure                                                        */
 
-/* The builder's error (out of memory; anything else is a partitioner bug). */
-static bool oom(struct pctx *c)
+/* Records a failure: the builder's error when it has one other than out of
+ * memory (a partitioner bug: an internal error where the builder says),
+ * else out of memory.  Returns false. */
+static bool fail_build(struct pctx *c)
 {
     struct base_diag d;
     base_diag_clear(&d);
     enum base_status st = graph_builder_status(c->b, &d);
-    if (!c->failed && st != BASE_OK && st != BASE_ERR_NOMEM) {
-        char buf[700];
-        base_diag_format(&d, buf, sizeof buf);
-        base_diag_set(c->diag, BASE_ERR_INTERNAL, d.file, d.line, d.col, "building the partitioned module: %s", buf);
-    }
+    if (!c->failed && st != BASE_OK && st != BASE_ERR_NOMEM)
+        base_diag_set(c->diag, BASE_ERR_INTERNAL, d.file, d.line, d.col, "building the partitioned module: %s", d.msg);
     if (!c->failed) base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory while partitioning");
     c->failed = true;
     return false;
@@ -133,7 +132,7 @@ static void note_coll(struct pctx *c, enum part_coll_kind kind, const struct gra
     struct part_report *r = c->rep;
     struct part_coll *n = realloc(r->colls, (size_t)(r->n_colls + 1) * sizeof *n);
     if (!n) {
-        oom(c);
+        fail_build(c);
         return;
     }
     r->colls = n;
@@ -157,7 +156,7 @@ static void note_fallback(struct pctx *c, const struct graph_op *op)
     const char **o = realloc(r->fallback_ops, (size_t)(r->n_fallbacks + 1) * sizeof *o);
     if (o) r->fallback_ops = o;
     if (!l || !o) {
-        oom(c);
+        fail_build(c);
         return;
     }
     l[r->n_fallbacks] = op->loc;
@@ -181,7 +180,7 @@ static const struct graph_attr *groups_attr(struct pctx *c, int n, const int *ax
     int64_t g = c->n_dev / k;
     int64_t *ids = malloc((size_t)c->n_dev * sizeof *ids);
     if (!ids) {
-        oom(c);
+        fail_build(c);
         return NULL;
     }
     for (int64_t dev = 0; dev < c->n_dev; dev++) {
@@ -212,7 +211,7 @@ static const struct graph_attr *channel_attr(struct pctx *c)
 /* An op was made (ops go into the block being built as they are made). */
 static bool made(struct pctx *c, const struct graph_op *op)
 {
-    if (!op || graph_builder_status(c->b, NULL) != BASE_OK) return oom(c);
+    if (!op || graph_builder_status(c->b, NULL) != BASE_OK) return fail_build(c);
     return true;
 }
 
@@ -303,7 +302,7 @@ static struct graph_value *u32_op(struct pctx *c, enum graph_op_kind kind, struc
     if (op && kind == GRAPH_OP_CONSTANT) {
         struct base_tensor *t = NULL;
         if (base_tensor_create(BASE_DT_UI32, 0, NULL, &t) != BASE_OK) {
-            oom(c);
+            fail_build(c);
             return NULL;
         }
         ((uint32_t *)t->data)[0] = value;
@@ -552,7 +551,7 @@ static bool map_captures(struct pctx *c, const struct graph_op *op)
 {
     for (int r = 0; r < op->n_regions; r++)
         for (int k = 0; k < op->regions[r].n_blocks; k++)
-            if (!capture_whole(c, &op->regions[r].blocks[k], 0)) return oom(c);
+            if (!capture_whole(c, &op->regions[r].blocks[k], 0)) return fail_build(c);
     return true;
 }
 
@@ -601,14 +600,14 @@ static bool rule_elementwise(struct pctx *c, const struct graph_op *op)
         for (int i = 0; i < op->n_operands; i++) {
             in[i] = c->vs[op->operands[i]->id].loc;
             if (op->operands[i]->type->rank == rank && !reshard(c, op->operands[i]->id, &cand[k], false, 0, &in[i]))
-                return oom(c);
+                return fail_build(c);
         }
         c->rep->n_sharded_ops++;
         return emit_like(c, op, in, &cand[k]);
     }
     if (n_cand) note_fallback(c, op);
     for (int i = 0; i < op->n_operands; i++)
-        if (!(in[i] = ensure_rep(c, op->operands[i]->id))) return oom(c);
+        if (!(in[i] = ensure_rep(c, op->operands[i]->id))) return fail_build(c);
     struct part_sharding r;
     part_sharding_replicated(&r, rank);
     return emit_like(c, op, in, &r);
@@ -687,7 +686,7 @@ static bool rule_dot(struct pctx *c, const struct graph_op *op)
         if (!in_list(rb, nb, d) && !in_list(rc, nc, d)) copy_dim(&rs, rd++, &tr, d);
     if (rd != rs.rank) return false;
     struct graph_value *in[2];
-    if (!reshard(c, lhs->id, &tl, false, 0, &in[0]) || !reshard(c, rhs->id, &tr, false, 0, &in[1])) return oom(c);
+    if (!reshard(c, lhs->id, &tl, false, 0, &in[0]) || !reshard(c, rhs->id, &tr, false, 0, &in[1])) return fail_build(c);
     const struct graph_type *rt = local_type(c, op->results[0].type, &rs);
     struct graph_op *d = graph_builder_clone(c->b, op, in, &rt);
     if (!made(c, d)) return false;
@@ -774,7 +773,7 @@ static bool rule_reduce(struct pctx *c, const struct graph_op *op)
     const struct graph_type *rt[32];
     for (int i = 0; i < n; i++) {
         if (!reshard(c, op->operands[i]->id, &tin, false, 0, &in[i]) || !(in[n + i] = ensure_rep(c, op->operands[n + i]->id)))
-            return oom(c);
+            return fail_build(c);
         rt[i] = local_type(c, op->results[i].type, &rs);
     }
     if (!map_captures(c, op)) return false;
@@ -827,7 +826,7 @@ static bool rule_convolution(struct pctx *c, const struct graph_op *op)
     copy_dim(&rs, (int)of, &tr, (int)kof);
     if (is_rep(&rs)) return false; /* nothing split: the fallback does the same */
     struct graph_value *in[2];
-    if (!reshard(c, lhs->id, &tl, false, 0, &in[0]) || !reshard(c, rhs->id, &tr, false, 0, &in[1])) return oom(c);
+    if (!reshard(c, lhs->id, &tl, false, 0, &in[0]) || !reshard(c, rhs->id, &tr, false, 0, &in[1])) return fail_build(c);
     c->rep->n_sharded_ops++;
     return emit_like(c, op, in, &rs);
 }
@@ -846,7 +845,7 @@ static bool rule_broadcast(struct pctx *c, const struct graph_op *op)
         copy_dim(&rs, (int)bd[i], &tin, i);
     }
     struct graph_value *in;
-    if (!reshard(c, o->id, &tin, false, 0, &in)) return oom(c);
+    if (!reshard(c, o->id, &tin, false, 0, &in)) return fail_build(c);
     if (!is_rep(&rs)) c->rep->n_sharded_ops++;
     return emit_like(c, op, &in, &rs);
 }
@@ -891,7 +890,7 @@ static bool rule_reshape(struct pctx *c, const struct graph_op *op)
         else copy_dim(&rs, found, &tin, d);
     }
     struct graph_value *in;
-    if (!reshard(c, op->operands[0]->id, &tin, false, 0, &in)) return oom(c);
+    if (!reshard(c, op->operands[0]->id, &tin, false, 0, &in)) return fail_build(c);
     if (!is_rep(&rs)) c->rep->n_sharded_ops++;
     return emit_like(c, op, &in, &rs);
 }
@@ -918,7 +917,7 @@ static bool rule_slice(struct pctx *c, const struct graph_op *op)
     for (int d = 0; d < rank; d++)
         if (tin.n_axes[d]) limit[d] = o->type->dims[d] / nparts(c, &tin, d);
     struct graph_value *in;
-    if (!reshard(c, o->id, &tin, false, 0, &in)) return oom(c);
+    if (!reshard(c, o->id, &tin, false, 0, &in)) return fail_build(c);
     const struct graph_type *rt = local_type(c, op->results[0].type, &tin);
     struct graph_op *n = new_op(c, op->kind, &in, 1, &rt, 1, &op->loc);
     static const char *const names[3] = {"start_indices", "limit_indices", "strides"};
@@ -948,7 +947,7 @@ static bool rule_concatenate(struct pctx *c, const struct graph_op *op)
         if (!ok) continue;
         struct graph_value *in[64];
         for (int k = 0; k < op->n_operands; k++)
-            if (!reshard(c, op->operands[k]->id, &t, false, 0, &in[k])) return oom(c);
+            if (!reshard(c, op->operands[k]->id, &t, false, 0, &in[k])) return fail_build(c);
         c->rep->n_sharded_ops++;
         return emit_like(c, op, in, &t);
     }
@@ -980,7 +979,7 @@ static bool rule_fallback(struct pctx *c, const struct graph_op *op)
 {
     struct graph_value *ins[64], **in = ins;
     bool any_sharded = false;
-    if (op->n_operands > 64 && !(in = malloc((size_t)op->n_operands * sizeof *in))) return oom(c);
+    if (op->n_operands > 64 && !(in = malloc((size_t)op->n_operands * sizeof *in))) return fail_build(c);
     bool ok = true;
     for (int i = 0; ok && i < op->n_operands; i++) {
         uint32_t id = op->operands[i]->id;
