@@ -57,14 +57,14 @@ static int run_one(const struct chip_desc *chip, const struct icn_topo *topo, ui
     struct graph_module *m0 = NULL, *m = NULL;
     struct cc_plan *plan = NULL;
     struct sim *sim = NULL;
-    char *text = NULL, *ptext = NULL;
+    char *text = NULL;
     struct part_report prep;
     memset(&prep, 0, sizeof prep);
     memset(res, 0, sizeof *res);
 
     /* the unsharded program, parsed and verified as the CLI loads one */
     double t0 = now_s();
-    size_t len = 0, plen = 0;
+    size_t len = 0;
     text = dp_gemm_text(layers, rows_per_chip * (int64_t)n, width, "bf16", 0.01, &len);
     if (!text) {
         fprintf(stderr, "multichip_bench: out of memory\n");
@@ -88,13 +88,8 @@ static int run_one(const struct chip_desc *chip, const struct icn_topo *topo, ui
         goto done;
     }
     sh[1] = sh[0];
-    if (part_partition(m0, NULL, &mesh, sh, 2, &ptext, &plen, &prep, &d) != BASE_OK) {
+    if (part_partition(m0, NULL, &mesh, sh, 2, &m, &prep, &d) != BASE_OK) {
         fail("part_partition", &d);
-        goto done;
-    }
-    struct graph_parse_options ppo = {.path = "dp_gemm.partitioned.mlir"};
-    if (graph_parse(ptext, plen, &ppo, &m, &d) != BASE_OK) {
-        fail("the partitioned program", &d);
         goto done;
     }
     double t2 = now_s();
@@ -144,7 +139,6 @@ done:
     graph_module_destroy(m);
     graph_module_destroy(m0);
     part_report_free(&prep);
-    free(ptext);
     free(text);
     return rc;
 }

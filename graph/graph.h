@@ -330,6 +330,187 @@ enum base_status graph_print_str_positions(const struct graph_module *m, char **
 bool graph_module_equal(const struct graph_module *a, const struct graph_module *b);
 
 /* ------------------------------------------------------------------------ */
+/* Building                                                                  */
+
+/* A module written op by op in C (the partitioner's output, generated
+ * models), which every consumer takes exactly as if it had been parsed: the
+ * module graph_builder_finish gives is the one graph_parse gives for its
+ * printed text (graph_module_equal, and the same value and op ids).
+ *
+ *     struct graph_builder *b;
+ *     graph_builder_create("model.mlir", &b);
+ *     const struct graph_type *t = graph_builder_tensor_type(b, BASE_DT_F32, 2, (int64_t[]){8, 64});
+ *     struct graph_value *x[2];
+ *     graph_builder_func(b, "main", (const struct graph_type *[]){t, t}, NULL, 2, &t, 1, x);
+ *     struct graph_value *s = graph_builder_op1(b, GRAPH_OP_ADD, x, 2, t);
+ *     graph_builder_return(b, &s, 1);
+ *     st = graph_builder_finish(b, &m, &diag);
+ *     graph_builder_destroy(b);
+ *
+ * Ops go at the end of the current block: the module's body, a function's
+ * body (graph_builder_func ... graph_builder_return) or a region of an op
+ * (graph_builder_region ... graph_builder_return / graph_builder_end);
+ * regions nest.  Counts follow the arrays they count.
+ *
+ * Errors are sticky: a call that fails (bad argument, out of memory) records
+ * the first error and returns NULL; later calls return NULL and do nothing,
+ * and take NULL arguments quietly, so a program can be written without a
+ * check per call; graph_builder_finish (or graph_builder_status) reports it.
+ * What the op's rules say (operand counts, shapes, attributes) is not
+ * checked here: graph_verify does that, on the finished module.
+ *
+ * Types, attributes and strings passed in are borrowed: those of another
+ * module (or builder) are copied into this one, literal tensors retained. */
+
+struct graph_builder;
+
+/* path: the module's path, the file of op locations by default (NULL: "<builder>"). */
+enum base_status graph_builder_create(const char *path, struct graph_builder **out);
+/* Frees b and, unless it was finished, everything built.  NULL is a no-op. */
+void graph_builder_destroy(struct graph_builder *b);
+/* Ends the module and hands it over (*out; b builds nothing more and must
+ * still be destroyed).  Finalises what the parser sets up: parent links;
+ * value ids dense from 0 in program order (a block's arguments, then each op
+ * after its regions' values) and op ids in the order the parser finishes ops
+ * (an op after its regions' ops), n_ops counting the module op as parsing
+ * the printed module does; block labels; the module's own references to its
+ * literal tensors.  Checks that every function and region was closed and
+ * that each operand is a value of b defined before its use, in scope (not in
+ * a region that does not enclose the use, not across a function).  Runs
+ * nothing else: no verification (graph_verify).  On error (also a sticky
+ * one) *out is NULL and diag says where. */
+enum base_status graph_builder_finish(struct graph_builder *b, struct graph_module **out, struct base_diag *diag);
+/* The sticky error so far (BASE_OK when none); diag (may be NULL) gets it. */
+enum base_status graph_builder_status(const struct graph_builder *b, struct base_diag *diag);
+
+void graph_builder_set_module_name(struct graph_builder *b, const char *name);
+void graph_builder_set_module_attr(struct graph_builder *b, const char *name, const struct graph_attr *value);
+
+/* Types.  rank -1: unranked; dims may hold GRAPH_DYN. */
+const struct graph_type *graph_builder_tensor_type(struct graph_builder *b, enum base_dtype elem, int rank,
+                                                   const int64_t *dims);
+const struct graph_type *graph_builder_scalar_type(struct graph_builder *b, enum base_dtype elem);
+/* like's element type (and quantization), with other dims and no encoding. */
+const struct graph_type *graph_builder_type_with_dims(struct graph_builder *b, const struct graph_type *like,
+                                                      int rank, const int64_t *dims);
+const struct graph_type *graph_builder_token_type(struct graph_builder *b);
+const struct graph_type *graph_builder_tuple_type(struct graph_builder *b, const struct graph_type *const *elems,
+                                                  int n);
+
+/* Attributes (docs/graph-ir.md lists each op's). */
+const struct graph_attr *graph_builder_attr_unit(struct graph_builder *b);
+const struct graph_attr *graph_builder_attr_bool(struct graph_builder *b, bool v);
+const struct graph_attr *graph_builder_attr_int(struct graph_builder *b, int64_t v); /* i64 */
+const struct graph_attr *graph_builder_attr_int_typed(struct graph_builder *b, int64_t v, enum base_dtype elem);
+/* v rounded to elem (a float type), as the literal would read. */
+const struct graph_attr *graph_builder_attr_float(struct graph_builder *b, double v, enum base_dtype elem);
+const struct graph_attr *graph_builder_attr_string(struct graph_builder *b, const char *s);
+const struct graph_attr *graph_builder_attr_symbol(struct graph_builder *b, const char *name); /* @name */
+/* An enum value: tag "stablehlo.comparison_direction" and word "LT", tag
+ * "stablehlo.precision" and "HIGHEST", ...; tag NULL: a bare word. */
+const struct graph_attr *graph_builder_attr_keyword(struct graph_builder *b, const char *tag, const char *word);
+/* compare's comparison_direction: "EQ", "NE", "GE", "GT", "LE", "LT". */
+const struct graph_attr *graph_builder_attr_comparison(struct graph_builder *b, const char *direction);
+const struct graph_attr *graph_builder_attr_type(struct graph_builder *b, const struct graph_type *t);
+const struct graph_attr *graph_builder_attr_array(struct graph_builder *b, const struct graph_attr *const *items,
+                                                  int n);
+/* {name = value, ...}, keys sorted (a key given twice is an error); with a
+ * tag, one of the dialect attributes of docs/graph-ir.md
+ * (stablehlo.channel_handle, stablehlo.gather, sdy.sharding, ...), fields in
+ * the order the parser gives them. */
+const struct graph_attr *graph_builder_attr_dict(struct graph_builder *b, const char *tag, const char *const *names,
+                                                 const struct graph_attr *const *values, int n);
+/* array<i64: v...>; _array: of an integer (or i1) element type. */
+const struct graph_attr *graph_builder_attr_dense_i64(struct graph_builder *b, const int64_t *v, int n);
+const struct graph_attr *graph_builder_attr_dense_array(struct graph_builder *b, enum base_dtype elem,
+                                                        const int64_t *v, int n);
+/* dense<...> : type, the values of t (retained; t must not change after).
+ * type NULL: t's element type and shape. */
+const struct graph_attr *graph_builder_attr_elements(struct graph_builder *b, const struct graph_type *type,
+                                                     struct base_tensor *t);
+/* dense<...> : type with every element element 0 of t (t's element type). */
+const struct graph_attr *graph_builder_attr_splat(struct graph_builder *b, const struct graph_type *type,
+                                                  const struct base_tensor *t);
+/* dense<v> : type (a float, complex (real part v) or integer element type). */
+const struct graph_attr *graph_builder_attr_splat_f64(struct graph_builder *b, const struct graph_type *type, double v);
+/* dense<...> : tensor<dims x i64> of v (row-major). */
+const struct graph_attr *graph_builder_attr_elements_i64(struct graph_builder *b, const int64_t *v, int rank,
+                                                         const int64_t *dims);
+/* dot_general's dot_dimension_numbers (#stablehlo.dot<...>). */
+const struct graph_attr *graph_builder_attr_dot_dims(struct graph_builder *b, const int64_t *lhs_batch,
+                                                     const int64_t *rhs_batch, int n_batch,
+                                                     const int64_t *lhs_contract, const int64_t *rhs_contract,
+                                                     int n_contract);
+
+/* An op at the end of the current block: kind (its registered name), the
+ * operands, and one result per type (values of the op: graph_builder_result). */
+struct graph_op *graph_builder_op(struct graph_builder *b, enum graph_op_kind kind, struct graph_value *const *operands,
+                                  int n_operands, const struct graph_type *const *result_types, int n_results);
+/* The same for any op name ("mhlo.foo": kind GRAPH_OP_UNKNOWN). */
+struct graph_op *graph_builder_op_named(struct graph_builder *b, const char *name, struct graph_value *const *operands,
+                                        int n_operands, const struct graph_type *const *result_types, int n_results);
+/* An op with one result, which it returns. */
+struct graph_value *graph_builder_op1(struct graph_builder *b, enum graph_op_kind kind,
+                                      struct graph_value *const *operands, int n_operands,
+                                      const struct graph_type *result_type);
+/* Result i of op (NULL when op is NULL or has no such result). */
+struct graph_value *graph_builder_result(const struct graph_op *op, int i);
+/* Sets (or replaces) attribute name of op, in canonical form. */
+void graph_builder_set_attr(struct graph_builder *b, struct graph_op *op, const char *name,
+                            const struct graph_attr *value);
+/* stablehlo.constant of value (an elements attribute); returns its result. */
+struct graph_value *graph_builder_constant(struct graph_builder *b, const struct graph_attr *value);
+/* func.call @callee. */
+struct graph_op *graph_builder_call(struct graph_builder *b, const char *callee, struct graph_value *const *operands,
+                                    int n_operands, const struct graph_type *const *result_types, int n_results);
+/* Names a value as the text would (%name); NULL: unnamed (printed %_<id>). */
+void graph_builder_set_name(struct graph_builder *b, struct graph_value *v, const char *name);
+/* The location of the ops made from now on (NULL: none: the module's path,
+ * line 0); loc->file NULL: the module's path. */
+void graph_builder_set_loc(struct graph_builder *b, const struct graph_loc *loc);
+void graph_builder_set_op_loc(struct graph_builder *b, struct graph_op *op, const struct graph_loc *loc);
+/* Takes op out of its block; nothing may use its results then. */
+void graph_builder_erase(struct graph_builder *b, struct graph_op *op);
+
+/* func.func @name at the module's top level; its body is the current block
+ * until graph_builder_return.  args (may be NULL) gets the n_args arguments;
+ * arg_names may be NULL (or hold NULLs). */
+struct graph_op *graph_builder_func(struct graph_builder *b, const char *name, const struct graph_type *const *arg_types,
+                                    const char *const *arg_names, int n_args,
+                                    const struct graph_type *const *result_types, int n_results,
+                                    struct graph_value **args);
+/* A new region of op (reduce and sort bodies, while cond then body, if
+ * branches...): one block with the given arguments (args gets them, may be
+ * NULL), the current block until graph_builder_return or graph_builder_end. */
+struct graph_block *graph_builder_region(struct graph_builder *b, struct graph_op *op,
+                                         const struct graph_type *const *arg_types, int n_args,
+                                         struct graph_value **args);
+/* Ends the current function or region with its terminator (func.return in a
+ * function, sdy.return in sdy.manual_computation, stablehlo.return else). */
+struct graph_op *graph_builder_return(struct graph_builder *b, struct graph_value *const *values, int n);
+/* Ends the current region as it is (its terminator made with graph_builder_op,
+ * or none); a region left without args and ops is an empty region. */
+void graph_builder_end(struct graph_builder *b);
+/* The block ops go to now (the module's body at the top level). */
+struct graph_block *graph_builder_block(const struct graph_builder *b);
+/* Values made so far.  Until graph_builder_finish a value's id is its number
+ * in the order made (< this count); finish renumbers them in program order. */
+uint32_t graph_builder_n_values(const struct graph_builder *b);
+
+/* Copies of ops of another module.  graph_builder_map says which value of b
+ * stands for a value src of that module (the operands of a copy, and the
+ * values its regions use from outside them); copies enter their own values. */
+void graph_builder_map(struct graph_builder *b, const struct graph_value *src, struct graph_value *v);
+/* src (kind, name, attributes, location, regions deep-copied) at the end of
+ * the current block, with the given operands (NULL: src's, through the map)
+ * and result types (NULL: src's).  A region using a value with no map entry
+ * is an error. */
+struct graph_op *graph_builder_clone(struct graph_builder *b, const struct graph_op *src,
+                                     struct graph_value *const *operands, const struct graph_type *const *result_types);
+/* Appends copies of src's regions to op. */
+void graph_builder_clone_regions(struct graph_builder *b, struct graph_op *op, const struct graph_op *src);
+
+/* ------------------------------------------------------------------------ */
 /* Verification                                                              */
 
 /* Checks each op's operand/result counts, shapes and element types per the

@@ -1,5 +1,6 @@
 /* IR helpers: type and attribute queries, structural equality, module
  * lookup and teardown, and the split-input-file chunker. */
+#include "graph/canon_internal.h"
 #include "graph/graph.h"
 #include "graph/print_internal.h"
 
@@ -319,12 +320,107 @@ const struct graph_op *graph_block_terminator(const struct graph_block *b)
     return graph_op_kind_has(op->kind, GRAPH_OPF_TERMINATOR) ? op : NULL;
 }
 
+const char *graph_named_attrs_sort(struct graph_named_attr *a, int n)
+{
+    for (int i = 1; i < n; i++) { /* insertion sort: stable, and the lists are short */
+        struct graph_named_attr x = a[i];
+        int j = i - 1;
+        while (j >= 0 && strcmp(a[j].name, x.name) > 0) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = x;
+    }
+    for (int i = 1; i < n; i++)
+        if (strcmp(a[i - 1].name, a[i].name) == 0) return a[i].name;
+    return NULL;
+}
+
+bool graph_op_kind_isolated(enum graph_op_kind k)
+{
+    return graph_op_kind_has(k, GRAPH_OPF_ISOLATED);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reachable literals                                                        */
+
+#define WALK_MAX_DEPTH 512
+
+struct elem_list {
+    const struct graph_attr **v;
+    size_t n, cap;
+    bool oom;
+};
+
+static void elems_attr(struct elem_list *l, const struct graph_attr *a, int depth);
+
+static void elems_type(struct elem_list *l, const struct graph_type *t, int depth)
+{
+    if (!t || depth > WALK_MAX_DEPTH) return;
+    if (t->kind == GRAPH_TYPE_TENSOR && t->encoding) elems_attr(l, t->encoding, depth + 1);
+    if (t->kind == GRAPH_TYPE_TUPLE)
+        for (int i = 0; i < t->n_elems; i++) elems_type(l, t->elems[i], depth + 1);
+}
+
+static void elems_attr(struct elem_list *l, const struct graph_attr *a, int depth)
+{
+    if (!a || depth > WALK_MAX_DEPTH) return;
+    switch (a->kind) {
+    case GRAPH_ATTR_ELEMENTS:
+        if (!base_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v)) {
+            l->oom = true;
+            return;
+        }
+        l->v[l->n++] = a;
+        elems_type(l, a->u.elements.type, depth + 1);
+        break;
+    case GRAPH_ATTR_ARRAY:
+        for (int i = 0; i < a->u.array.n; i++) elems_attr(l, a->u.array.items[i], depth + 1);
+        break;
+    case GRAPH_ATTR_DICT:
+        for (int i = 0; i < a->u.dict.n; i++) elems_attr(l, a->u.dict.items[i].value, depth + 1);
+        break;
+    case GRAPH_ATTR_TYPE:
+        elems_type(l, a->u.type, depth + 1);
+        break;
+    default:
+        break;
+    }
+}
+
+static void elems_block(struct elem_list *l, const struct graph_block *b, int depth)
+{
+    if (depth > WALK_MAX_DEPTH) return;
+    for (int i = 0; i < b->n_args; i++) elems_type(l, b->args[i].type, depth + 1);
+    for (int i = 0; i < b->n_ops; i++) {
+        const struct graph_op *op = b->ops[i];
+        for (int k = 0; k < op->n_attrs; k++) elems_attr(l, op->attrs[k].value, depth + 1);
+        for (int k = 0; k < op->n_results; k++) elems_type(l, op->results[k].type, depth + 1);
+        for (int r = 0; r < op->n_regions; r++)
+            for (int k = 0; k < op->regions[r].n_blocks; k++) elems_block(l, &op->regions[r].blocks[k], depth + 1);
+    }
+}
+
+bool graph_module_elements(const struct graph_module *m, const struct graph_attr ***out, size_t *n)
+{
+    struct elem_list l = {NULL, 0, 0, false};
+    for (int i = 0; i < m->n_attrs; i++) elems_attr(&l, m->attrs[i].value, 0);
+    elems_block(&l, &m->body, 0);
+    if (l.oom) {
+        free(l.v);
+        *out = NULL;
+        *n = 0;
+        return false;
+    }
+    *out = l.v;
+    *n = l.n;
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Teardown: releases every literal tensor reachable from the module (an
  * attribute shared by several ops is released once: its pointer is cleared),
  * then the arena. */
-
-#define WALK_MAX_DEPTH 512
 
 static void release_attr(const struct graph_attr *ca, int depth);
 

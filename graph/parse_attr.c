@@ -622,18 +622,8 @@ static enum base_status take_dict(struct parser *p, size_t base, const char *tag
     TRY(graph_ps_take(p, &p->nattrs, base, &tmp, &d->u.dict.n));
     struct graph_named_attr *items = tmp;
     if (sort) {
-        for (int i = 1; i < d->u.dict.n; i++) {
-            struct graph_named_attr x = items[i];
-            int j = i - 1;
-            while (j >= 0 && strcmp(items[j].name, x.name) > 0) {
-                items[j + 1] = items[j];
-                j--;
-            }
-            items[j + 1] = x;
-        }
-        for (int i = 1; i < d->u.dict.n; i++)
-            if (!strcmp(items[i - 1].name, items[i].name))
-                return graph_perr(p, pos, "duplicate key '%s' in the dictionary", items[i].name);
+        const char *twice = graph_named_attrs_sort(items, d->u.dict.n);
+        if (twice) return graph_perr(p, pos, "duplicate key '%s' in the dictionary", twice);
     }
     d->tag = tag;
     d->u.dict.items = items;
@@ -770,6 +760,11 @@ static const struct struct_attr struct_attrs[] = {
     {"chlo.ragged_dot", ragged_fields},
 };
 
+/* Dictionaries with a parser of their own: the order it gives their fields. */
+static const char *const sdy_mesh_fields[] = {"axes", "device_ids", NULL};
+static const char *const sdy_sharding_fields[] = {"mesh", "dims", "replicated", "unreduced", NULL};
+static const char *const function_type_fields[] = {"inputs", "results", NULL};
+
 /* Sorts the fields of a struct attribute into canonical order (unknown ones last). */
 static void order_fields(struct graph_named_attr *items, int n, const char *const *fields)
 {
@@ -782,6 +777,19 @@ static void order_fields(struct graph_named_attr *items, int n, const char *cons
                 items[k++] = x;
                 break;
             }
+}
+
+void graph_dict_order_fields(const char *tag, struct graph_named_attr *items, int n)
+{
+    if (!tag) return;
+    const char *const *fields = NULL;
+    for (size_t i = 0; i < ARRAY_LEN(struct_attrs); i++)
+        if (!strcmp(struct_attrs[i].tag, tag)) fields = struct_attrs[i].fields;
+    if (!strcmp(tag, GRAPH_TAG_CONV)) fields = conv_fields;
+    else if (!strcmp(tag, GRAPH_TAG_SDY_MESH)) fields = sdy_mesh_fields;
+    else if (!strcmp(tag, GRAPH_TAG_SDY_SHARDING)) fields = sdy_sharding_fields;
+    else if (!strcmp(tag, GRAPH_TAG_FUNCTION_TYPE)) fields = function_type_fields;
+    if (fields) order_fields(items, n, fields);
 }
 
 /* <key = value, ...> with [ints] -> DENSE, ints -> INT, bare words -> KEYWORD */
@@ -1367,22 +1375,54 @@ static bool op_uses_dense(enum graph_op_kind k)
     }
 }
 
-/* dense<[1, 2]> : tensor<2xi64> -> array<i64: 1, 2> */
-static const struct graph_attr *elements_to_dense(struct parser *p, const struct graph_attr *a, enum base_dtype elem)
+bool graph_op_attr_dense_list(enum graph_op_kind k, const char *name, enum base_dtype *elem)
 {
+    if (!op_uses_dense(k)) return false;
+    for (int i = 0; dense_attr_names[i]; i++)
+        if (!strcmp(name, dense_attr_names[i])) {
+            *elem = BASE_DT_SI64;
+            return true;
+        }
+    if (!strcmp(name, "window_reversal")) {
+        *elem = BASE_DT_I1;
+        return true;
+    }
+    return false;
+}
+
+const char *graph_op_attr_canonical_name(enum graph_op_kind k, const char *name)
+{
+    if (graph_op_kind_has(k, GRAPH_OPF_PROBE) && !strcmp(name, "iteration")) return "iter";
+    return name;
+}
+
+const struct graph_attr *graph_elements_to_dense(struct base_arena *arena, const struct graph_attr *a,
+                                                 enum base_dtype elem)
+{
+    if (a->kind != GRAPH_ATTR_ELEMENTS) return a;
     const struct base_tensor *t = a->u.elements.value;
     if (!t || t->rank > 1) return a;
     enum base_dtype_kind k = base_dtype_kind(t->dtype);
     if (k != BASE_KIND_SINT && k != BASE_KIND_UINT && k != BASE_KIND_BOOL) return a;
     if (t->count > INT32_MAX) return a;
-    struct graph_attr *d = graph_new_attr(p, GRAPH_ATTR_DENSE_ARRAY);
-    int64_t *v = graph_palloc(p, (size_t)(t->count ? t->count : 1) * sizeof *v);
+    struct graph_attr *d = base_arena_alloc(arena, sizeof *d);
+    int64_t *v = base_arena_alloc(arena, (size_t)(t->count ? t->count : 1) * sizeof *v);
     if (!d || !v) return NULL;
     for (int64_t i = 0; i < t->count; i++) v[i] = base_elem_get_i64(t->dtype, t->data, (size_t)i);
+    d->kind = GRAPH_ATTR_DENSE_ARRAY;
     d->elem = elem;
     d->u.dense.n = (int)t->count;
     d->u.dense.i = v;
-    /* the literal is not referenced any more, unless an alias shares it */
+    return d;
+}
+
+/* dense<[1, 2]> : tensor<2xi64> -> array<i64: 1, 2>; the literal's tensor is
+ * released (unless an alias shares it) */
+static const struct graph_attr *elements_to_dense(struct parser *p, const struct graph_attr *a, enum base_dtype elem)
+{
+    const struct graph_attr *d = graph_elements_to_dense(p->arena, a, elem);
+    if (d == a || !d) return d;
+    const struct base_tensor *t = a->u.elements.value;
     for (size_t j = graph_is_alias_value(p, a) ? 0 : p->tensors.n; j-- > 0;) {
         struct base_tensor **slot = ps_at(&p->tensors, j);
         if (*slot == t) {
@@ -1399,21 +1439,13 @@ enum base_status graph_normalize_op_attrs(struct parser *p, struct op_build *b)
 {
     size_t n = p->nattrs.n - b->nattr_base;
     struct graph_named_attr *a = ps_at(&p->nattrs, b->nattr_base);
-    bool dense = op_uses_dense(b->kind);
     for (size_t i = 0; i < n; i++) {
-        if (a[i].value->kind == GRAPH_ATTR_ELEMENTS && dense) {
-            for (int k = 0; dense_attr_names[k]; k++)
-                if (!strcmp(a[i].name, dense_attr_names[k])) {
-                    a[i].value = elements_to_dense(p, a[i].value, BASE_DT_SI64);
-                    if (!a[i].value) return nomem(p);
-                }
-            if (!strcmp(a[i].name, "window_reversal")) {
-                a[i].value = elements_to_dense(p, a[i].value, BASE_DT_I1);
-                if (!a[i].value) return nomem(p);
-            }
+        enum base_dtype elem;
+        if (a[i].value->kind == GRAPH_ATTR_ELEMENTS && graph_op_attr_dense_list(b->kind, a[i].name, &elem)) {
+            a[i].value = elements_to_dense(p, a[i].value, elem);
+            if (!a[i].value) return nomem(p);
         }
-        if (graph_op_kind_has(b->kind, GRAPH_OPF_PROBE) && !strcmp(a[i].name, "iteration"))
-            a[i].name = "iter";
+        a[i].name = graph_op_attr_canonical_name(b->kind, a[i].name);
     }
     return BASE_OK;
 }

@@ -2,6 +2,7 @@
 #ifndef NPUSIM_GRAPH_PARSE_INTERNAL_H
 #define NPUSIM_GRAPH_PARSE_INTERNAL_H
 
+#include "graph/canon_internal.h"
 #include "graph/graph.h"
 #include "graph/lexer.h"
 
@@ -277,8 +278,6 @@ const struct graph_attr *graph_attr_keyword(struct parser *p, const char *tag, c
 const struct graph_attr *graph_attr_dense_i64(struct parser *p, const int64_t *v, int n);
 const struct graph_attr *graph_attr_elements_i64(struct parser *p, const int64_t *v, int rank, const int64_t *dims);
 enum base_status graph_parse_float_attr_value(struct parser *p, enum base_dtype elem, const struct graph_attr **out);
-/* v rounded to float type dt (RNE); other types: v. */
-double graph_parse_round_float(enum base_dtype dt, double v);
 /* Hands a literal tensor to the module (freed with it, or on a parse error). */
 enum base_status graph_parse_track_tensor(struct parser *p, struct base_tensor *t);
 /* Bodies after '<' (through the closing '>'): #sdy.sharding<...>, #sdy.mesh<...>. */
@@ -292,16 +291,6 @@ enum base_status graph_parse_conv_dims(struct parser *p, const struct graph_attr
 enum base_status graph_parse_f64_lit(struct parser *p, double *out, const char *ctx);
 /* A list of sdy axis names {"a", "b"} -> ARRAY of STRING */
 enum base_status graph_parse_sdy_axis_set(struct parser *p, const struct graph_attr **out);
-/* Tags of dialect attributes (shared constant strings). */
-extern const char GRAPH_TAG_FUNCTION_TYPE[];
-extern const char GRAPH_TAG_SDY_SHARDING[];
-extern const char GRAPH_TAG_SDY_MESH[];
-extern const char GRAPH_TAG_CONV[];
-extern const char GRAPH_TAG_DOT[];
-extern const char GRAPH_TAG_DOT_ALGORITHM[];
-extern const char GRAPH_TAG_PRECISION[];
-extern const char GRAPH_TAG_CHLO_PRECISION[];
-extern const char GRAPH_TAG_SDY_SUB_AXIS[];
 /* Attribute canonicalisation shared by generic and pretty forms. */
 enum base_status graph_normalize_op_attrs(struct parser *p, struct op_build *b);
 

@@ -976,19 +976,6 @@ enum base_status graph_push_attr(struct parser *p, const char *name, const struc
     return ps_push(p, &p->nattrs, &na);
 }
 
-static void sort_named_attrs(struct graph_named_attr *a, int n)
-{
-    for (int i = 1; i < n; i++) {
-        struct graph_named_attr x = a[i];
-        int j = i - 1;
-        while (j >= 0 && strcmp(a[j].name, x.name) > 0) {
-            a[j + 1] = a[j];
-            j--;
-        }
-        a[j + 1] = x;
-    }
-}
-
 enum base_status graph_finish_op(struct parser *p, struct op_build *b)
 {
     TRY(graph_normalize_op_attrs(p, b));
@@ -1023,10 +1010,8 @@ enum base_status graph_finish_op(struct parser *p, struct op_build *b)
     op->n_attrs = n_attr;
     if (n_attr) memcpy(op->attrs, ps_at(&p->nattrs, b->nattr_base), sz_attr);
     p->nattrs.n = b->nattr_base;
-    sort_named_attrs(op->attrs, n_attr);
-    for (int i = 1; i < n_attr; i++)
-        if (strcmp(op->attrs[i - 1].name, op->attrs[i].name) == 0)
-            return graph_perr(p, b->pos, "attribute '%s' is given twice on '%s'", op->attrs[i].name, b->name);
+    const char *twice = graph_named_attrs_sort(op->attrs, n_attr);
+    if (twice) return graph_perr(p, b->pos, "attribute '%s' is given twice on '%s'", twice, b->name);
     op->n_regions = n_reg;
     if (n_reg) memcpy(op->regions, ps_at(&p->regions, b->reg_base), sz_reg);
     p->regions.n = b->reg_base;
@@ -1056,11 +1041,6 @@ enum base_status graph_finish_op(struct parser *p, struct op_build *b)
     return ps_push(p, &p->ops, &op);
 }
 
-static bool is_isolated_kind(enum graph_op_kind k)
-{
-    return graph_op_kind_has(k, GRAPH_OPF_ISOLATED);
-}
-
 /* "name"(operands) <{props}>? (regions)? {attrs}? : (T...) -> (R...) */
 static enum base_status parse_generic_op(struct parser *p, struct op_build *b)
 {
@@ -1086,7 +1066,7 @@ static enum base_status parse_generic_op(struct parser *p, struct op_build *b)
         do {
             struct graph_region r;
             /* func.func and builtin.module bodies are isolated from above */
-            TRY(graph_parse_region(p, &r, NULL, is_isolated_kind(b->kind)));
+            TRY(graph_parse_region(p, &r, NULL, graph_op_kind_isolated(b->kind)));
             TRY(ps_push(p, &p->regions, &r));
         } while (accept_char(p, ','));
         TRY(expect_char(p, ')', "to close the region list"));
@@ -1400,77 +1380,15 @@ static void parser_free(struct parser *p)
     free(p->scratch);
 }
 
-/* Literal tensors that no op refers to (they came from attribute aliases that
- * were never used, directly or through other aliases) are released here; the
- * module releases the rest.  Only files with attribute aliases need the walk. */
-struct tensor_set {
-    struct base_tensor **v;
-    size_t n, cap;
-    bool oom;
-};
-
-static void collect_attr(struct tensor_set *ts, const struct graph_attr *a, int depth);
-
-static void collect_type(struct tensor_set *ts, const struct graph_type *t, int depth)
-{
-    if (!t || depth > 256) return;
-    if (t->kind == GRAPH_TYPE_TENSOR && t->encoding) collect_attr(ts, t->encoding, depth + 1);
-    if (t->kind == GRAPH_TYPE_TUPLE)
-        for (int i = 0; i < t->n_elems; i++) collect_type(ts, t->elems[i], depth + 1);
-}
-
-static void collect_attr(struct tensor_set *ts, const struct graph_attr *a, int depth)
-{
-    if (!a || depth > 256) return;
-    switch (a->kind) {
-    case GRAPH_ATTR_ELEMENTS:
-        if (a->u.elements.value) {
-            if (ts->n == ts->cap) {
-                size_t cap = ts->cap ? 2 * ts->cap : 64;
-                struct base_tensor **v = realloc(ts->v, cap * sizeof *v);
-                if (!v) {
-                    ts->oom = true;
-                    return;
-                }
-                ts->v = v;
-                ts->cap = cap;
-            }
-            ts->v[ts->n++] = a->u.elements.value;
-        }
-        break;
-    case GRAPH_ATTR_ARRAY:
-        for (int i = 0; i < a->u.array.n; i++) collect_attr(ts, a->u.array.items[i], depth + 1);
-        break;
-    case GRAPH_ATTR_DICT:
-        for (int i = 0; i < a->u.dict.n; i++) collect_attr(ts, a->u.dict.items[i].value, depth + 1);
-        break;
-    case GRAPH_ATTR_TYPE:
-        collect_type(ts, a->u.type, depth + 1);
-        break;
-    default:
-        break;
-    }
-}
-
-static void collect_block(struct tensor_set *ts, const struct graph_block *b, int depth)
-{
-    if (depth > 256) return;
-    for (int i = 0; i < b->n_args; i++) collect_type(ts, b->args[i].type, depth + 1);
-    for (int i = 0; i < b->n_ops; i++) {
-        const struct graph_op *op = b->ops[i];
-        for (int k = 0; k < op->n_attrs; k++) collect_attr(ts, op->attrs[k].value, depth + 1);
-        for (int k = 0; k < op->n_results; k++) collect_type(ts, op->results[k].type, depth + 1);
-        for (int r = 0; r < op->n_regions; r++)
-            for (int k = 0; k < op->regions[r].n_blocks; k++) collect_block(ts, &op->regions[r].blocks[k], depth + 1);
-    }
-}
-
 static int cmp_ptr(const void *a, const void *b)
 {
     uintptr_t x = (uintptr_t) * (void *const *)a, y = (uintptr_t) * (void *const *)b;
     return x < y ? -1 : x > y;
 }
 
+/* Literal tensors that no op refers to (they came from attribute aliases that
+ * were never used, directly or through other aliases) are released here; the
+ * module releases the rest.  Only files with attribute aliases need the walk. */
 static void release_unreachable_tensors(struct parser *p)
 {
     bool any_alias = false;
@@ -1479,18 +1397,22 @@ static void release_unreachable_tensors(struct parser *p)
         if (s->key && s->key != ptab_tomb && (s->aux & 0xff) == ALIAS_ATTR) any_alias = true;
     }
     if (!any_alias) return;
-    struct tensor_set ts = {NULL, 0, 0, false};
-    for (int i = 0; i < p->m->n_attrs; i++) collect_attr(&ts, p->m->attrs[i].value, 0);
-    collect_block(&ts, &p->m->body, 0);
-    if (!ts.oom) {
-        if (ts.n) qsort(ts.v, ts.n, sizeof *ts.v, cmp_ptr);
-        for (size_t i = 0; i < p->tensors.n; i++) {
-            struct base_tensor *t = *(struct base_tensor **)ps_at(&p->tensors, i);
-            if (t && (!ts.n || !bsearch(&t, ts.v, ts.n, sizeof *ts.v, cmp_ptr)))
-                base_tensor_release(t); /* unreachable */
-        }
+    const struct graph_attr **reach;
+    size_t n;
+    if (!graph_module_elements(p->m, &reach, &n)) return; /* out of memory: kept, not freed */
+    struct base_tensor **ts = malloc((n ? n : 1) * sizeof *ts);
+    if (!ts) {
+        free(reach);
+        return;
     }
-    free(ts.v);
+    for (size_t i = 0; i < n; i++) ts[i] = reach[i]->u.elements.value;
+    free(reach);
+    if (n) qsort(ts, n, sizeof *ts, cmp_ptr);
+    for (size_t i = 0; i < p->tensors.n; i++) {
+        struct base_tensor *t = *(struct base_tensor **)ps_at(&p->tensors, i);
+        if (t && (!n || !bsearch(&t, ts, n, sizeof *ts, cmp_ptr))) base_tensor_release(t); /* unreachable */
+    }
+    free(ts);
 }
 
 enum base_status graph_parse(const char *text, size_t len, const struct graph_parse_options *opt,

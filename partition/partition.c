@@ -6,9 +6,9 @@
  * a rule (elementwise, dot, reduce, broadcast_in_dim, transpose, reshape)
  * run on shards, with collectives where the rule needs them; everything else
  * runs replicated on all-gathered operands.  docs/partitioner.md. */
-#include "partition/part_build.h"
 #include "partition/part_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,10 +28,8 @@ struct pctx {
     const struct graph_module *m;
     struct part_mesh mesh;
     int64_t n_dev;
-    struct pb b;
+    struct graph_builder *b; /* the new module */
     struct vstate *vs;
-    struct pb_vec *cur;      /* the block being built */
-    struct pb_vec body_ops;  /* the manual computation's body */
     int next_channel;
     struct part_report *rep;
     struct base_diag *diag;
@@ -93,17 +91,39 @@ static const struct graph_type *local_type(struct pctx *c, const struct graph_ty
     if (!static_tensor(g) || is_rep(s)) return g;
     int64_t dims[GRAPH_MAX_RANK];
     for (int d = 0; d < g->rank; d++) dims[d] = g->dims[d] / nparts(c, s, d);
-    return part_pb_tensor_type(&c->b, g, g->rank, dims);
+    return graph_builder_type_with_dims(c->b, g, g->rank, dims);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Report and failure                                                        */
 
-static bool oom(struct pctx *c)
+/* Records a failure: the builder's error when it has one other than out of
+ * memory (a partitioner bug: an internal error where the builder says),
+ * else out of memory.  Returns false. */
+static bool fail_build(struct pctx *c)
 {
+    struct base_diag d;
+    base_diag_clear(&d);
+    enum base_status st = graph_builder_status(c->b, &d);
+    if (!c->failed && st != BASE_OK && st != BASE_ERR_NOMEM)
+        base_diag_set(c->diag, BASE_ERR_INTERNAL, d.file, d.line, d.col, "building the partitioned module: %s", d.msg);
     if (!c->failed) base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory while partitioning");
     c->failed = true;
     return false;
+}
+
+/* An op of the new module at loc (NULL: none). */
+static struct graph_op *new_op(struct pctx *c, enum graph_op_kind kind, struct graph_value *const *in, int n_in,
+                               const struct graph_type *const *out, int n_out, const struct graph_loc *loc)
+{
+    struct graph_op *op = graph_builder_op(c->b, kind, in, n_in, out, n_out);
+    if (op) graph_builder_set_op_loc(c->b, op, loc);
+    return op;
+}
+
+static const struct graph_loc *op_loc(const struct pctx *c)
+{
+    return c->op ? &c->op->loc : NULL;
 }
 
 static void note_coll(struct pctx *c, enum part_coll_kind kind, const struct graph_value *v, int group,
@@ -112,7 +132,7 @@ static void note_coll(struct pctx *c, enum part_coll_kind kind, const struct gra
     struct part_report *r = c->rep;
     struct part_coll *n = realloc(r->colls, (size_t)(r->n_colls + 1) * sizeof *n);
     if (!n) {
-        oom(c);
+        fail_build(c);
         return;
     }
     r->colls = n;
@@ -136,7 +156,7 @@ static void note_fallback(struct pctx *c, const struct graph_op *op)
     const char **o = realloc(r->fallback_ops, (size_t)(r->n_fallbacks + 1) * sizeof *o);
     if (o) r->fallback_ops = o;
     if (!l || !o) {
-        oom(c);
+        fail_build(c);
         return;
     }
     l[r->n_fallbacks] = op->loc;
@@ -159,7 +179,10 @@ static const struct graph_attr *groups_attr(struct pctx *c, int n, const int *ax
     }
     int64_t g = c->n_dev / k;
     int64_t *ids = malloc((size_t)c->n_dev * sizeof *ids);
-    if (!ids) return NULL;
+    if (!ids) {
+        fail_build(c);
+        return NULL;
+    }
     for (int64_t dev = 0; dev < c->n_dev; dev++) {
         int64_t coord[PART_MAX_AXES] = {0}, rest = dev;
         for (int a = c->mesh.n_axes - 1; a >= 0; a--) {
@@ -172,7 +195,7 @@ static const struct graph_attr *groups_attr(struct pctx *c, int n, const int *ax
         for (int i = 0; i < n; i++) pos = pos * c->mesh.sizes[ax[i]] + coord[ax[i]];
         ids[key * k + pos] = dev;
     }
-    const struct graph_attr *a = part_pb_i64_matrix(&c->b, (int)g, (int)k, ids);
+    const struct graph_attr *a = graph_builder_attr_elements_i64(c->b, ids, 2, (const int64_t[]){g, k});
     free(ids);
     *group_size = (int)k;
     return a;
@@ -181,15 +204,22 @@ static const struct graph_attr *groups_attr(struct pctx *c, int n, const int *ax
 static const struct graph_attr *channel_attr(struct pctx *c)
 {
     static const char *const names[2] = {"handle", "type"};
-    const struct graph_attr *v[2] = {part_pb_int(&c->b, ++c->next_channel), part_pb_int(&c->b, 1)};
-    if (!v[0] || !v[1]) return NULL;
-    return part_pb_dict(&c->b, "stablehlo.channel_handle", 2, names, v);
+    const struct graph_attr *v[2] = {graph_builder_attr_int(c->b, ++c->next_channel), graph_builder_attr_int(c->b, 1)};
+    return graph_builder_attr_dict(c->b, "stablehlo.channel_handle", names, v, 2);
 }
 
-static bool push(struct pctx *c, struct graph_op *op)
+/* An op was made (ops go into the block being built as they are made). */
+static bool made(struct pctx *c, const struct graph_op *op)
 {
-    if (!op || c->b.oom || !part_pb_vec_push(c->cur, op)) return oom(c);
+    if (!op || graph_builder_status(c->b, NULL) != BASE_OK) return fail_build(c);
     return true;
+}
+
+/* Sets n attributes of op. */
+static void set_attrs(struct pctx *c, struct graph_op *op, int n, const char *const *names,
+                      const struct graph_attr *const *values)
+{
+    for (int i = 0; op && i < n; i++) graph_builder_set_attr(c->b, op, names[i], values[i]);
 }
 
 /* all_gather of dim d of v (sharding s, updated) over all its axes. */
@@ -201,13 +231,11 @@ static struct graph_value *emit_gather(struct pctx *c, struct graph_value *v, co
     const struct graph_attr *chan = channel_attr(c);
     clear_dim(s, d);
     const struct graph_type *rt = local_type(c, global, s);
-    struct graph_op *op = part_pb_op(&c->b, GRAPH_OP_ALL_GATHER, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
+    struct graph_op *op = new_op(c, GRAPH_OP_ALL_GATHER, &v, 1, &rt, 1, op_loc(c));
     static const char *const names[4] = {"all_gather_dim", "channel_handle", "replica_groups", "use_global_device_ids"};
-    const struct graph_attr *vals[4] = {part_pb_int(&c->b, d), chan, groups, part_pb_unit(&c->b)};
-    if (!op || !groups || !chan || !part_pb_set_attrs(&c->b, op, 4, names, vals) || !push(c, op)) {
-        oom(c);
-        return NULL;
-    }
+    const struct graph_attr *vals[4] = {graph_builder_attr_int(c->b, d), chan, groups, graph_builder_attr_unit(c->b)};
+    set_attrs(c, op, 4, names, vals);
+    if (!made(c, op)) return NULL;
     note_coll(c, PART_ALL_GATHER, v, group, why);
     return &op->results[0];
 }
@@ -224,14 +252,13 @@ static struct graph_value *emit_all_to_all(struct pctx *c, struct graph_value *v
     copy_dim(s, to, s, from);
     clear_dim(s, from);
     const struct graph_type *rt = local_type(c, global, s);
-    struct graph_op *op = part_pb_op(&c->b, GRAPH_OP_ALL_TO_ALL, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
+    struct graph_op *op = new_op(c, GRAPH_OP_ALL_TO_ALL, &v, 1, &rt, 1, op_loc(c));
     static const char *const names[5] = {"channel_handle", "concat_dimension", "replica_groups", "split_count",
                                          "split_dimension"};
-    const struct graph_attr *vals[5] = {chan, part_pb_int(&c->b, from), groups, part_pb_int(&c->b, group), part_pb_int(&c->b, to)};
-    if (!op || !groups || !chan || !part_pb_set_attrs(&c->b, op, 5, names, vals) || !push(c, op)) {
-        oom(c);
-        return NULL;
-    }
+    const struct graph_attr *vals[5] = {chan, graph_builder_attr_int(c->b, from), groups, graph_builder_attr_int(c->b, group),
+                                        graph_builder_attr_int(c->b, to)};
+    set_attrs(c, op, 5, names, vals);
+    if (!made(c, op)) return NULL;
     note_coll(c, PART_ALL_TO_ALL, v, group, "moving a split to another dim");
     return &op->results[0];
 }
@@ -245,18 +272,21 @@ static struct graph_value *emit_all_reduce(struct pctx *c, struct graph_value *v
     const struct graph_attr *groups = groups_attr(c, n, ax, &group);
     const struct graph_attr *chan = channel_attr(c);
     const struct graph_type *rt = v->type;
-    struct graph_op *op = part_pb_op(&c->b, GRAPH_OP_ALL_REDUCE, NULL, 1, &v, 1, &rt, c->op ? &c->op->loc : NULL);
+    struct graph_op *op = new_op(c, GRAPH_OP_ALL_REDUCE, &v, 1, &rt, 1, op_loc(c));
     static const char *const names[3] = {"channel_handle", "replica_groups", "use_global_device_ids"};
-    const struct graph_attr *vals[3] = {chan, groups, part_pb_unit(&c->b)};
-    if (!op || !groups || !chan || !part_pb_set_attrs(&c->b, op, 3, names, vals)) {
-        oom(c);
-        return NULL;
+    const struct graph_attr *vals[3] = {chan, groups, graph_builder_attr_unit(c->b)};
+    set_attrs(c, op, 3, names, vals);
+    if (body_src) {
+        graph_builder_clone_regions(c->b, op, body_src);
+    } else if (op) { /* (a, b) -> kind(a, b) */
+        const struct graph_type *s = graph_builder_scalar_type(c->b, v->type->elem);
+        struct graph_value *ab[2] = {NULL, NULL};
+        graph_builder_region(c->b, op, (const struct graph_type *const[]){s, s}, 2, ab);
+        struct graph_value *r = graph_builder_result(new_op(c, kind, ab, 2, &s, 1, &op->loc), 0);
+        struct graph_op *ret = graph_builder_return(c->b, &r, 1);
+        if (ret) graph_builder_set_op_loc(c->b, ret, &op->loc);
     }
-    bool ok = body_src ? part_pb_copy_regions(&c->b, body_src, op, 0) : part_pb_binary_region(&c->b, op, kind, v->type->elem);
-    if (!ok || !push(c, op)) {
-        oom(c);
-        return NULL;
-    }
+    if (!made(c, op)) return NULL;
     note_coll(c, PART_ALL_REDUCE, v, group, why);
     return &op->results[0];
 }
@@ -265,25 +295,21 @@ static struct graph_value *emit_all_reduce(struct pctx *c, struct graph_value *v
 static struct graph_value *u32_op(struct pctx *c, enum graph_op_kind kind, struct graph_value *a,
                                   struct graph_value *b, uint32_t value)
 {
-    struct graph_type *st = part_pb_alloc(&c->b, sizeof *st);
-    if (!st) return oom(c), NULL;
-    memset(st, 0, sizeof *st);
-    st->kind = GRAPH_TYPE_TENSOR;
-    st->elem = BASE_DT_UI32;
-    const struct graph_type *stc = st;
+    const struct graph_type *st = graph_builder_scalar_type(c->b, BASE_DT_UI32);
     struct graph_value *in[2] = {a, b};
     int n_in = kind == GRAPH_OP_CONSTANT || kind == GRAPH_OP_PARTITION_ID ? 0 : 2;
-    struct graph_op *op = part_pb_op(&c->b, kind, NULL, n_in, in, 1, &stc, c->op ? &c->op->loc : NULL);
+    struct graph_op *op = new_op(c, kind, in, n_in, &st, 1, op_loc(c));
     if (op && kind == GRAPH_OP_CONSTANT) {
         struct base_tensor *t = NULL;
-        if (base_tensor_create(BASE_DT_UI32, 0, NULL, &t) != BASE_OK) return oom(c), NULL;
+        if (base_tensor_create(BASE_DT_UI32, 0, NULL, &t) != BASE_OK) {
+            fail_build(c);
+            return NULL;
+        }
         ((uint32_t *)t->data)[0] = value;
-        static const char *const names[1] = {"value"};
-        const struct graph_attr *val[1] = {part_pb_splat(&c->b, stc, t)};
+        graph_builder_set_attr(c->b, op, "value", graph_builder_attr_splat(c->b, st, t));
         base_tensor_release(t);
-        if (!val[0] || !part_pb_set_attrs(&c->b, op, 1, names, val)) op = NULL;
     }
-    if (!op || !push(c, op)) return oom(c), NULL;
+    if (!made(c, op)) return NULL;
     return &op->results[0];
 }
 
@@ -321,14 +347,9 @@ static struct graph_value *emit_slice(struct pctx *c, struct graph_value *v, con
     const struct graph_type *rt = local_type(c, global, s);
     int64_t sizes[GRAPH_MAX_RANK];
     for (int d = 0; rt && d < rt->rank; d++) sizes[d] = rt->dims[d];
-    struct graph_op *op =
-        rt ? part_pb_op(&c->b, GRAPH_OP_DYNAMIC_SLICE, NULL, 1 + global->rank, in, 1, &rt, c->op ? &c->op->loc : NULL) : NULL;
-    static const char *const names[1] = {"slice_sizes"};
-    const struct graph_attr *vals[1] = {rt ? part_pb_dense_i64(&c->b, rt->rank, sizes) : NULL};
-    if (!op || !vals[0] || !part_pb_set_attrs(&c->b, op, 1, names, vals) || !push(c, op)) {
-        oom(c);
-        return NULL;
-    }
+    struct graph_op *op = rt ? new_op(c, GRAPH_OP_DYNAMIC_SLICE, in, 1 + global->rank, &rt, 1, op_loc(c)) : NULL;
+    if (op) graph_builder_set_attr(c->b, op, "slice_sizes", graph_builder_attr_dense_i64(c->b, sizes, rt->rank));
+    if (!made(c, op)) return NULL;
     return &op->results[0];
 }
 
@@ -387,10 +408,9 @@ static bool remat(struct pctx *c, uint32_t id, const struct part_sharding *t, bo
         for (int64_t i = 1; i < v->count; i++)
             if (memcmp((const char *)v->data + (size_t)i * es, v->data, es)) return false;
         if (dry) return true;
-        op = part_pb_op(&c->b, GRAPH_OP_CONSTANT, def->name, 0, NULL, 1, &lt, &def->loc);
-        static const char *const names[1] = {"value"};
-        const struct graph_attr *val[1] = {part_pb_splat(&c->b, lt, v)};
-        if (!op || !part_pb_set_attrs(&c->b, op, 1, names, val)) return oom(c);
+        op = new_op(c, GRAPH_OP_CONSTANT, NULL, 0, &lt, 1, &def->loc);
+        if (op) graph_builder_set_attr(c->b, op, "value", graph_builder_attr_splat(c->b, lt, v));
+        if (!made(c, op)) return false;
         break;
     }
     case GRAPH_OP_IOTA: {
@@ -399,7 +419,7 @@ static bool remat(struct pctx *c, uint32_t id, const struct part_sharding *t, bo
             t->n_axes[dim])
             return false;
         if (dry) return true;
-        op = part_pb_copy_op(&c->b, def, NULL, &lt, false);
+        op = graph_builder_clone(c->b, def, NULL, &lt);
         break;
     }
     case GRAPH_OP_BROADCAST_IN_DIM: {
@@ -416,7 +436,7 @@ static bool remat(struct pctx *c, uint32_t id, const struct part_sharding *t, bo
         if (!reshard(c, o->id, &to, dry, depth + 1, &ov)) return false;
         if (dry) return true;
         c->op = def;
-        op = part_pb_copy_op(&c->b, def, &ov, &lt, false);
+        op = graph_builder_clone(c->b, def, &ov, &lt);
         break;
     }
     default: {
@@ -432,12 +452,12 @@ static bool remat(struct pctx *c, uint32_t id, const struct part_sharding *t, bo
             if (!reshard(c, o->id, t, dry, depth + 1, &ov[i])) return false;
         }
         if (dry) return true;
-        op = part_pb_copy_op(&c->b, def, ov, &lt, false);
+        op = graph_builder_clone(c->b, def, ov, &lt);
         break;
     }
     }
     c->op = saved;
-    if (!push(c, op)) return false;
+    if (!made(c, op)) return false;
     vs->remat = &op->results[0];
     vs->remat_s = *t;
     *out = vs->remat;
@@ -528,7 +548,7 @@ static bool map_captures(struct pctx *c, const struct graph_op *op)
 {
     for (int r = 0; r < op->n_regions; r++)
         for (int k = 0; k < op->regions[r].n_blocks; k++)
-            if (!capture_whole(c, &op->regions[r].blocks[k], 0)) return oom(c);
+            if (!capture_whole(c, &op->regions[r].blocks[k], 0)) return fail_build(c);
     return true;
 }
 
@@ -540,8 +560,8 @@ static bool emit_like(struct pctx *c, const struct graph_op *src, struct graph_v
     if (src->n_results != 1) return false;
     rt[0] = local_type(c, src->results[0].type, rs);
     if (!map_captures(c, src)) return false;
-    struct graph_op *op = part_pb_copy_op(&c->b, src, in, rt, true);
-    if (!push(c, op)) return false;
+    struct graph_op *op = graph_builder_clone(c->b, src, in, rt);
+    if (!made(c, op)) return false;
     set_result(c, &src->results[0], &op->results[0], rs);
     return true;
 }
@@ -577,14 +597,14 @@ static bool rule_elementwise(struct pctx *c, const struct graph_op *op)
         for (int i = 0; i < op->n_operands; i++) {
             in[i] = c->vs[op->operands[i]->id].loc;
             if (op->operands[i]->type->rank == rank && !reshard(c, op->operands[i]->id, &cand[k], false, 0, &in[i]))
-                return oom(c);
+                return fail_build(c);
         }
         c->rep->n_sharded_ops++;
         return emit_like(c, op, in, &cand[k]);
     }
     if (n_cand) note_fallback(c, op);
     for (int i = 0; i < op->n_operands; i++)
-        if (!(in[i] = ensure_rep(c, op->operands[i]->id))) return oom(c);
+        if (!(in[i] = ensure_rep(c, op->operands[i]->id))) return fail_build(c);
     struct part_sharding r;
     part_sharding_replicated(&r, rank);
     return emit_like(c, op, in, &r);
@@ -663,10 +683,10 @@ static bool rule_dot(struct pctx *c, const struct graph_op *op)
         if (!in_list(rb, nb, d) && !in_list(rc, nc, d)) copy_dim(&rs, rd++, &tr, d);
     if (rd != rs.rank) return false;
     struct graph_value *in[2];
-    if (!reshard(c, lhs->id, &tl, false, 0, &in[0]) || !reshard(c, rhs->id, &tr, false, 0, &in[1])) return oom(c);
+    if (!reshard(c, lhs->id, &tl, false, 0, &in[0]) || !reshard(c, rhs->id, &tr, false, 0, &in[1])) return fail_build(c);
     const struct graph_type *rt = local_type(c, op->results[0].type, &rs);
-    struct graph_op *d = part_pb_copy_op(&c->b, op, in, &rt, true);
-    if (!push(c, d)) return false;
+    struct graph_op *d = graph_builder_clone(c->b, op, in, &rt);
+    if (!made(c, d)) return false;
     struct graph_value *r = &d->results[0];
     if (n_partial) {
         enum graph_op_kind k = op->results[0].type->elem == BASE_DT_I1 ? GRAPH_OP_OR : GRAPH_OP_ADD;
@@ -750,12 +770,12 @@ static bool rule_reduce(struct pctx *c, const struct graph_op *op)
     const struct graph_type *rt[32];
     for (int i = 0; i < n; i++) {
         if (!reshard(c, op->operands[i]->id, &tin, false, 0, &in[i]) || !(in[n + i] = ensure_rep(c, op->operands[n + i]->id)))
-            return oom(c);
+            return fail_build(c);
         rt[i] = local_type(c, op->results[i].type, &rs);
     }
     if (!map_captures(c, op)) return false;
-    struct graph_op *r = part_pb_copy_op(&c->b, op, in, rt, true);
-    if (!push(c, r)) return false;
+    struct graph_op *r = graph_builder_clone(c->b, op, in, rt);
+    if (!made(c, r)) return false;
     struct graph_value *v = &r->results[0];
     if (n_partial && !(v = emit_all_reduce(c, v, n_partial, partial, kind, op, "a reduction over a split dim")))
         return false;
@@ -803,7 +823,7 @@ static bool rule_convolution(struct pctx *c, const struct graph_op *op)
     copy_dim(&rs, (int)of, &tr, (int)kof);
     if (is_rep(&rs)) return false; /* nothing split: the fallback does the same */
     struct graph_value *in[2];
-    if (!reshard(c, lhs->id, &tl, false, 0, &in[0]) || !reshard(c, rhs->id, &tr, false, 0, &in[1])) return oom(c);
+    if (!reshard(c, lhs->id, &tl, false, 0, &in[0]) || !reshard(c, rhs->id, &tr, false, 0, &in[1])) return fail_build(c);
     c->rep->n_sharded_ops++;
     return emit_like(c, op, in, &rs);
 }
@@ -822,7 +842,7 @@ static bool rule_broadcast(struct pctx *c, const struct graph_op *op)
         copy_dim(&rs, (int)bd[i], &tin, i);
     }
     struct graph_value *in;
-    if (!reshard(c, o->id, &tin, false, 0, &in)) return oom(c);
+    if (!reshard(c, o->id, &tin, false, 0, &in)) return fail_build(c);
     if (!is_rep(&rs)) c->rep->n_sharded_ops++;
     return emit_like(c, op, &in, &rs);
 }
@@ -867,7 +887,7 @@ static bool rule_reshape(struct pctx *c, const struct graph_op *op)
         else copy_dim(&rs, found, &tin, d);
     }
     struct graph_value *in;
-    if (!reshard(c, op->operands[0]->id, &tin, false, 0, &in)) return oom(c);
+    if (!reshard(c, op->operands[0]->id, &tin, false, 0, &in)) return fail_build(c);
     if (!is_rep(&rs)) c->rep->n_sharded_ops++;
     return emit_like(c, op, &in, &rs);
 }
@@ -894,13 +914,15 @@ static bool rule_slice(struct pctx *c, const struct graph_op *op)
     for (int d = 0; d < rank; d++)
         if (tin.n_axes[d]) limit[d] = o->type->dims[d] / nparts(c, &tin, d);
     struct graph_value *in;
-    if (!reshard(c, o->id, &tin, false, 0, &in)) return oom(c);
+    if (!reshard(c, o->id, &tin, false, 0, &in)) return fail_build(c);
     const struct graph_type *rt = local_type(c, op->results[0].type, &tin);
-    struct graph_op *n = part_pb_op(&c->b, op->kind, op->name, 1, &in, 1, &rt, &op->loc);
+    struct graph_op *n = new_op(c, op->kind, &in, 1, &rt, 1, &op->loc);
     static const char *const names[3] = {"start_indices", "limit_indices", "strides"};
-    const struct graph_attr *v[3] = {part_pb_dense_i64(&c->b, rank, start), part_pb_dense_i64(&c->b, rank, limit),
-                                     part_pb_dense_i64(&c->b, rank, stride)};
-    if (!n || !part_pb_set_attrs(&c->b, n, 3, names, v) || !push(c, n)) return oom(c);
+    const struct graph_attr *v[3] = {graph_builder_attr_dense_i64(c->b, start, rank),
+                                     graph_builder_attr_dense_i64(c->b, limit, rank),
+                                     graph_builder_attr_dense_i64(c->b, stride, rank)};
+    set_attrs(c, n, 3, names, v);
+    if (!made(c, n)) return false;
     c->rep->n_sharded_ops++;
     set_result(c, &op->results[0], &n->results[0], &tin);
     return true;
@@ -922,15 +944,15 @@ static bool rule_concatenate(struct pctx *c, const struct graph_op *op)
         if (!ok) continue;
         struct graph_value *in[64];
         for (int k = 0; k < op->n_operands; k++)
-            if (!reshard(c, op->operands[k]->id, &t, false, 0, &in[k])) return oom(c);
+            if (!reshard(c, op->operands[k]->id, &t, false, 0, &in[k])) return fail_build(c);
         c->rep->n_sharded_ops++;
         return emit_like(c, op, in, &t);
     }
     return false;
 }
 
-/* Sets b.map for every value a region of op uses from outside it, to the
- * value's whole copy. */
+/* Maps every value a region of op uses from outside it to the value's whole
+ * copy (for the region's copy). */
 static bool capture_whole(struct pctx *c, const struct graph_block *b, int depth)
 {
     if (depth > 256) return false;
@@ -941,7 +963,7 @@ static bool capture_whole(struct pctx *c, const struct graph_block *b, int depth
             if (!c->vs[id].have) continue;
             struct graph_value *v = ensure_rep(c, id);
             if (!v) return false;
-            c->b.map[id] = v;
+            graph_builder_map(c->b, op->operands[k], v);
         }
         for (int r = 0; r < op->n_regions; r++)
             for (int k = 0; k < op->regions[r].n_blocks; k++)
@@ -954,7 +976,7 @@ static bool rule_fallback(struct pctx *c, const struct graph_op *op)
 {
     struct graph_value *ins[64], **in = ins;
     bool any_sharded = false;
-    if (op->n_operands > 64 && !(in = malloc((size_t)op->n_operands * sizeof *in))) return oom(c);
+    if (op->n_operands > 64 && !(in = malloc((size_t)op->n_operands * sizeof *in))) return fail_build(c);
     bool ok = true;
     for (int i = 0; ok && i < op->n_operands; i++) {
         uint32_t id = op->operands[i]->id;
@@ -962,15 +984,15 @@ static bool rule_fallback(struct pctx *c, const struct graph_op *op)
         ok = (in[i] = ensure_rep(c, id)) != NULL;
     }
     ok = ok && map_captures(c, op);
-    struct graph_op *n = ok ? part_pb_copy_op(&c->b, op, in, NULL, true) : NULL;
+    struct graph_op *n = ok ? graph_builder_clone(c->b, op, in, NULL) : NULL;
     if (in != ins) free(in);
-    if (!n && c->b.bad_capture) {
+    if (ok && !n && graph_builder_status(c->b, NULL) == BASE_ERR_INVALID && !c->failed) { /* no copy of a value */
         c->failed = true;
         graph_op_diag(c->diag, op, BASE_ERR_INTERNAL, "%s: a region uses a value the partitioner has not seen",
                       op->name);
         return false;
     }
-    if (!push(c, n)) return false;
+    if (!made(c, n)) return false;
     if (any_sharded) note_fallback(c, op);
     for (int i = 0; i < op->n_results; i++) {
         struct part_sharding r;
@@ -1036,25 +1058,21 @@ static void count_uses(const struct graph_block *b, uint32_t *uses, uint32_t n, 
     }
 }
 
-static void drop_dead(struct pctx *c, struct pb_vec *v)
+/* (Value ids are the builder's numbers until the module is finished.) */
+static void drop_dead(struct pctx *c, struct graph_block *body)
 {
-    uint32_t n = c->b.next_value;
+    uint32_t n = graph_builder_n_values(c->b);
     uint32_t *uses = calloc((size_t)n + 1, sizeof *uses);
     if (!uses) return; /* dead ops are harmless */
-    struct graph_block tmp = {0, NULL, v->n, v->ops, NULL, NULL};
-    count_uses(&tmp, uses, n, 0);
-    for (int i = v->n - 1; i >= 0; i--) {
-        struct graph_op *op = v->ops[i];
+    count_uses(body, uses, n, 0);
+    for (int i = body->n_ops - 1; i >= 0; i--) {
+        struct graph_op *op = body->ops[i];
         bool dead = pure_op(op);
         for (int k = 0; dead && k < op->n_results; k++) dead = uses[op->results[k].id] == 0;
         if (!dead) continue;
         for (int k = 0; k < op->n_operands; k++) uses[op->operands[k]->id]--;
-        v->ops[i] = NULL;
+        graph_builder_erase(c->b, op);
     }
-    int j = 0;
-    for (int i = 0; i < v->n; i++)
-        if (v->ops[i]) v->ops[j++] = v->ops[i];
-    v->n = j;
     free(uses);
 }
 
@@ -1066,14 +1084,13 @@ static const struct graph_attr *sharding_attr(struct pctx *c, const struct part_
     const struct graph_attr *dims[GRAPH_MAX_RANK];
     for (int d = 0; d < s->rank; d++) {
         const struct graph_attr *ax[PART_MAX_DIM_AXES];
-        for (int k = 0; k < s->n_axes[d]; k++)
-            if (!(ax[k] = part_pb_string(&c->b, c->mesh.names[s->axes[d][k]]))) return NULL;
-        if (!(dims[d] = part_pb_array(&c->b, s->n_axes[d], ax))) return NULL;
+        for (int k = 0; k < s->n_axes[d]; k++) ax[k] = graph_builder_attr_string(c->b, c->mesh.names[s->axes[d][k]]);
+        dims[d] = graph_builder_attr_array(c->b, ax, s->n_axes[d]);
     }
     static const char *const names[2] = {"mesh", "dims"};
-    const struct graph_attr *v[2] = {part_pb_symbol(&c->b, "mesh"), part_pb_array(&c->b, s->rank < 0 ? 0 : s->rank, dims)};
-    if (!v[0] || !v[1]) return NULL;
-    return part_pb_dict(&c->b, "sdy.sharding", 2, names, v);
+    const struct graph_attr *v[2] = {graph_builder_attr_symbol(c->b, "mesh"),
+                                     graph_builder_attr_array(c->b, dims, s->rank < 0 ? 0 : s->rank)};
+    return graph_builder_attr_dict(c->b, "sdy.sharding", names, v, 2);
 }
 
 static struct graph_op *mesh_op(struct pctx *c)
@@ -1081,16 +1098,17 @@ static struct graph_op *mesh_op(struct pctx *c)
     const struct graph_attr *axes[PART_MAX_AXES];
     for (int a = 0; a < c->mesh.n_axes; a++) {
         static const char *const names[2] = {"name", "size"};
-        const struct graph_attr *v[2] = {part_pb_string(&c->b, c->mesh.names[a]), part_pb_int(&c->b, c->mesh.sizes[a])};
-        if (!v[0] || !v[1] || !(axes[a] = part_pb_dict(&c->b, NULL, 2, names, v))) return NULL;
+        const struct graph_attr *v[2] = {graph_builder_attr_string(c->b, c->mesh.names[a]),
+                                         graph_builder_attr_int(c->b, c->mesh.sizes[a])};
+        axes[a] = graph_builder_attr_dict(c->b, NULL, names, v, 2);
     }
     static const char *const mnames[1] = {"axes"};
-    const struct graph_attr *mv[1] = {part_pb_array(&c->b, c->mesh.n_axes, axes)};
-    if (!mv[0]) return NULL;
+    const struct graph_attr *mv[1] = {graph_builder_attr_array(c->b, axes, c->mesh.n_axes)};
     static const char *const names[2] = {"mesh", "sym_name"};
-    const struct graph_attr *v[2] = {part_pb_dict(&c->b, "sdy.mesh", 1, mnames, mv), part_pb_string(&c->b, "mesh")};
-    struct graph_op *op = part_pb_op(&c->b, GRAPH_OP_SDY_MESH, NULL, 0, NULL, 0, NULL, NULL);
-    if (!op || !part_pb_set_attrs(&c->b, op, 2, names, v)) return NULL;
+    const struct graph_attr *v[2] = {graph_builder_attr_dict(c->b, "sdy.mesh", mnames, mv, 1),
+                                     graph_builder_attr_string(c->b, "mesh")};
+    struct graph_op *op = new_op(c, GRAPH_OP_SDY_MESH, NULL, 0, NULL, 0, NULL);
+    set_attrs(c, op, 2, names, v);
     return op;
 }
 
@@ -1155,85 +1173,64 @@ static enum base_status choose_mesh(struct pctx *c, const struct graph_op *func,
     return BASE_OK;
 }
 
-/* Builds the new module's ops into *top; the entry's argument shardings are
- * in rep->args. */
-static enum base_status build(struct pctx *c, const struct graph_op *func, struct pb_vec *top)
+/* Builds the new module's ops; the entry's argument shardings are in rep->args. */
+static enum base_status build(struct pctx *c, const struct graph_op *func)
 {
     const struct graph_block *src = &func->regions[0].blocks[0];
     const struct graph_op *term = graph_block_terminator(src);
     if (!term) return graph_op_diag(c->diag, func, BASE_ERR_INVALID, "@%s has no return", graph_func_name(func));
     int n_in = src->n_args, n_out = term->n_operands;
-    struct graph_op *m = mesh_op(c);
-    if (!m || !part_pb_vec_push(top, m)) return BASE_ERR_NOMEM;
+    if (!graph_op_attr(func, "sym_name") || graph_func_n_results(func) != n_out)
+        return graph_op_diag(c->diag, func, BASE_ERR_INVALID,
+                             "the entry function lacks sym_name, or a function_type with its %d results", n_out);
+    if (!made(c, mesh_op(c))) return c->diag->status;
     /* other functions (callees of replicated calls), copied whole */
     for (int i = 0; i < c->m->body.n_ops; i++) {
         const struct graph_op *op = c->m->body.ops[i];
         if (op == func || op->kind == GRAPH_OP_SDY_MESH) continue;
-        struct graph_op *cp = part_pb_copy_op(&c->b, op, NULL, NULL, true);
-        if (!cp || !part_pb_vec_push(top, cp)) return BASE_ERR_NOMEM;
+        if (!made(c, graph_builder_clone(c->b, op, NULL, NULL))) return c->diag->status;
     }
     /* func.func @entry(global args) { %r = sdy.manual_computation(args) {body}; return %r } */
-    struct graph_op *f = part_pb_op(&c->b, GRAPH_OP_FUNC, NULL, 0, NULL, 0, NULL, &func->loc);
-    if (!f) return BASE_ERR_NOMEM;
-    static const char *const fnames[3] = {"sym_name", "function_type", "sym_visibility"};
-    const struct graph_attr *fv[3] = {graph_op_attr(func, "sym_name"), graph_op_attr(func, "function_type"),
-                                      graph_op_attr(func, "sym_visibility")};
-    if (!fv[0] || !fv[1])
-        return graph_op_diag(c->diag, func, BASE_ERR_INVALID, "the entry function lacks sym_name or function_type");
-    if (!part_pb_set_attrs(&c->b, f, fv[2] ? 3 : 2, fnames, fv)) return BASE_ERR_NOMEM;
-    f->n_regions = 1;
-    f->regions = part_pb_alloc(&c->b, sizeof *f->regions);
-    if (!f->regions || !(f->regions[0].blocks = part_pb_alloc(&c->b, sizeof *f->regions[0].blocks))) return BASE_ERR_NOMEM;
-    f->regions[0].n_blocks = 1;
-    f->regions[0].parent = f;
-    struct graph_block *fb = &f->regions[0].blocks[0];
-    fb->parent = &f->regions[0];
     const struct graph_type **tys = calloc((size_t)(n_in + n_out) + 1, sizeof *tys);
     struct graph_value **vals = calloc((size_t)(n_in + n_out) + 1, sizeof *vals);
     const struct graph_attr **shs = calloc((size_t)(n_in + n_out) + 1, sizeof *shs);
-    enum base_status st = tys && vals && shs ? BASE_OK : BASE_ERR_NOMEM;
-    for (int i = 0; st == BASE_OK && i < n_in; i++) tys[i] = src->args[i].type;
-    if (st == BASE_OK && !part_pb_block_init(&c->b, fb, n_in, tys)) st = BASE_ERR_NOMEM;
-    for (int i = 0; st == BASE_OK && i < n_in; i++) vals[i] = &fb->args[i];
-    struct graph_op *mc = st == BASE_OK ? part_pb_op(&c->b, GRAPH_OP_SDY_MANUAL_COMPUTATION, NULL, n_in, vals, n_out, NULL,
-                                                &func->loc)
-                                        : NULL;
-    if (st == BASE_OK && !mc) st = BASE_ERR_NOMEM;
-    struct graph_block *body = NULL;
-    if (st == BASE_OK) {
-        mc->n_regions = 1;
-        mc->regions = part_pb_alloc(&c->b, sizeof *mc->regions);
-        body = mc->regions ? part_pb_alloc(&c->b, sizeof *body) : NULL;
-        if (!body) st = BASE_ERR_NOMEM;
+    if (!tys || !vals || !shs) {
+        free(tys);
+        free(vals);
+        free(shs);
+        return base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory while partitioning");
     }
-    if (st == BASE_OK) {
-        mc->regions[0].n_blocks = 1;
-        mc->regions[0].blocks = body;
-        mc->regions[0].parent = mc;
-        body->parent = &mc->regions[0];
-        for (int i = 0; i < n_in; i++) {
-            tys[i] = local_type(c, src->args[i].type, &c->rep->args[i]);
-            shs[i] = sharding_attr(c, &c->rep->args[i]);
-        }
-        if (!part_pb_block_init(&c->b, body, n_in, tys)) st = BASE_ERR_NOMEM;
+    for (int i = 0; i < n_in; i++) tys[i] = src->args[i].type;
+    for (int i = 0; i < n_out; i++) tys[n_in + i] = graph_func_result_type(func, i);
+    struct graph_op *f = graph_builder_func(c->b, graph_func_name(func), tys, NULL, n_in, tys + n_in, n_out, vals);
+    if (f) {
+        graph_builder_set_op_loc(c->b, f, &func->loc);
+        const struct graph_attr *vis = graph_op_attr(func, "sym_visibility");
+        if (vis) graph_builder_set_attr(c->b, f, "sym_visibility", vis);
     }
+    for (int i = 0; i < n_out; i++) tys[i] = term->operands[i]->type;
+    struct graph_op *mc = new_op(c, GRAPH_OP_SDY_MANUAL_COMPUTATION, vals, n_in, tys, n_out, &func->loc);
+    for (int i = 0; i < n_in; i++) {
+        tys[i] = local_type(c, src->args[i].type, &c->rep->args[i]);
+        shs[i] = sharding_attr(c, &c->rep->args[i]);
+    }
+    struct graph_block *body = mc ? graph_builder_region(c->b, mc, tys, n_in, vals) : NULL;
+    enum base_status st = made(c, mc) && body ? BASE_OK : c->diag->status;
     for (int i = 0; st == BASE_OK && i < n_in; i++) {
-        c->vs[src->args[i].id].loc = &body->args[i];
+        c->vs[src->args[i].id].loc = vals[i];
         c->vs[src->args[i].id].s = c->rep->args[i];
-        c->vs[src->args[i].id].rep = is_rep(&c->rep->args[i]) ? &body->args[i] : NULL;
+        c->vs[src->args[i].id].rep = is_rep(&c->rep->args[i]) ? vals[i] : NULL;
         c->vs[src->args[i].id].have = true;
     }
-    struct pb_vec *bv = &c->body_ops;
-    c->cur = bv;
     for (int i = 0; st == BASE_OK && i < src->n_ops; i++) {
         if (src->ops[i] == term) continue;
-        if (!partition_op(c, src->ops[i])) st = c->failed ? c->diag->status : BASE_ERR_NOMEM;
+        if (!partition_op(c, src->ops[i])) st = c->diag->status != BASE_OK ? c->diag->status : BASE_ERR_NOMEM;
     }
     c->op = term;
     /* sdy.return of the local results; the out_shardings say how they join */
     if (st == BASE_OK) {
         c->rep->results = calloc((size_t)n_out + 1, sizeof *c->rep->results);
-        if (!c->rep->results) st = BASE_ERR_NOMEM;
+        if (!c->rep->results) st = base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
         else c->rep->n_results = n_out;
     }
     for (int i = 0; st == BASE_OK && i < n_out; i++) {
@@ -1243,44 +1240,52 @@ static enum base_status build(struct pctx *c, const struct graph_op *func, struc
             break;
         }
         vals[i] = vs->loc;
-        tys[i] = term->operands[i]->type;
         shs[n_in + i] = sharding_attr(c, &vs->s);
         c->rep->results[i] = vs->s;
     }
-    struct graph_op *sret = st == BASE_OK ? part_pb_op(&c->b, GRAPH_OP_SDY_RETURN, NULL, n_out, vals, 0, NULL, &term->loc)
-                                          : NULL;
-    if (st == BASE_OK && (!sret || !part_pb_vec_push(bv, sret))) st = BASE_ERR_NOMEM;
-    if (st == BASE_OK) drop_dead(c, bv);
-    if (st == BASE_OK && !part_pb_vec_finish(&c->b, bv, body)) st = BASE_ERR_NOMEM;
-    free(bv->ops);
-    memset(bv, 0, sizeof *bv);
-    c->cur = NULL;
     if (st == BASE_OK) {
-        for (int i = 0; i < n_out; i++) mc->results[i].type = tys[i];
-        const struct graph_attr *man[PART_MAX_AXES];
-        for (int a = 0; a < c->mesh.n_axes; a++) man[a] = part_pb_string(&c->b, c->mesh.names[a]);
-        static const char *const names[3] = {"in_shardings", "manual_axes", "out_shardings"};
-        const struct graph_attr *v[3] = {part_pb_array(&c->b, n_in, shs), part_pb_array(&c->b, c->mesh.n_axes, man),
-                                         part_pb_array(&c->b, n_out, shs + n_in)};
-        for (int i = 0; i < n_in + n_out; i++)
-            if (!shs[i]) st = BASE_ERR_NOMEM;
-        if (st == BASE_OK && !part_pb_set_attrs(&c->b, mc, 3, names, v)) st = BASE_ERR_NOMEM;
+        struct graph_op *sret = graph_builder_return(c->b, vals, n_out);
+        if (sret) graph_builder_set_op_loc(c->b, sret, &term->loc);
+        if (!made(c, sret)) st = c->diag->status;
     }
     if (st == BASE_OK) {
-        for (int i = 0; i < n_out; i++) vals[i] = &mc->results[i];
-        struct graph_op *ret = part_pb_op(&c->b, GRAPH_OP_FUNC_RETURN, NULL, n_out, vals, 0, NULL, &term->loc);
-        struct pb_vec fv2 = {NULL, 0, 0};
-        if (!ret || !part_pb_vec_push(&fv2, mc) || !part_pb_vec_push(&fv2, ret) || !part_pb_vec_finish(&c->b, &fv2, fb) ||
-            !part_pb_vec_push(top, f)) {
-            free(fv2.ops);
-            st = BASE_ERR_NOMEM;
-        }
+        drop_dead(c, body);
+        const struct graph_attr *man[PART_MAX_AXES];
+        for (int a = 0; a < c->mesh.n_axes; a++) man[a] = graph_builder_attr_string(c->b, c->mesh.names[a]);
+        static const char *const names[3] = {"in_shardings", "manual_axes", "out_shardings"};
+        const struct graph_attr *v[3] = {graph_builder_attr_array(c->b, shs, n_in),
+                                         graph_builder_attr_array(c->b, man, c->mesh.n_axes),
+                                         graph_builder_attr_array(c->b, shs + n_in, n_out)};
+        set_attrs(c, mc, 3, names, v);
+        for (int i = 0; i < n_out; i++) vals[i] = graph_builder_result(mc, i);
+        struct graph_op *ret = graph_builder_return(c->b, vals, n_out);
+        if (ret) graph_builder_set_op_loc(c->b, ret, &term->loc);
+        if (!made(c, ret)) st = c->diag->status;
     }
     free(tys);
     free(vals);
     free(shs);
-    if (st == BASE_ERR_NOMEM && !c->failed) base_diag_set(c->diag, st, NULL, 0, 0, "out of memory while partitioning");
     return st;
+}
+
+/* The partitioned program's values are named _0, _1, ... in the order the
+ * partitioner makes them (their builder numbers). */
+static void name_values(struct pctx *c, struct graph_block *b, int depth)
+{
+    char name[24];
+    for (int i = 0; depth < 256 && i < b->n_args; i++) {
+        snprintf(name, sizeof name, "_%u", b->args[i].id);
+        graph_builder_set_name(c->b, &b->args[i], name);
+    }
+    for (int i = 0; depth < 256 && i < b->n_ops; i++) {
+        struct graph_op *op = b->ops[i];
+        for (int k = 0; k < op->n_results; k++) {
+            snprintf(name, sizeof name, "_%u", op->results[k].id);
+            graph_builder_set_name(c->b, &op->results[k], name);
+        }
+        for (int r = 0; r < op->n_regions; r++)
+            for (int k = 0; k < op->regions[r].n_blocks; k++) name_values(c, &op->regions[r].blocks[k], depth + 1);
+    }
 }
 
 /* An op that only makes sense in a program that is already SPMD. */
@@ -1300,11 +1305,15 @@ static const struct graph_op *find_spmd_op(const struct graph_block *b, int dept
 }
 
 enum base_status part_partition(const struct graph_module *m, const char *entry, const struct part_mesh *mesh,
-                                const struct part_sharding *args, int n_args, char **out_text, size_t *out_len,
+                                const struct part_sharding *args, int n_args, struct graph_module **out,
                                 struct part_report *rep, struct base_diag *diag)
 {
-    *out_text = NULL;
-    if (out_len) *out_len = 0;
+    *out = NULL;
+    struct base_diag local_diag;
+    if (!diag) {
+        base_diag_clear(&local_diag);
+        diag = &local_diag;
+    }
     struct part_report local_rep;
     if (!rep) rep = &local_rep;
     memset(rep, 0, sizeof *rep);
@@ -1352,9 +1361,9 @@ enum base_status part_partition(const struct graph_module *m, const char *entry,
         if (st == BASE_OK) st = check_sharding(&c, func, i, t, &rep->args[i]);
     }
     if (st == BASE_OK) {
-        part_pb_init(&c.b, m->n_values);
         c.vs = calloc((size_t)m->n_values + 1, sizeof *c.vs);
-        if (!c.vs || c.b.oom) st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        if (!c.vs || graph_builder_create(m->path, &c.b) != BASE_OK)
+            st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
     if (st == BASE_OK) {
         /* every value's source pointer, for the rebuild rules */
@@ -1363,30 +1372,19 @@ enum base_status part_partition(const struct graph_module *m, const char *entry,
         for (int i = 0; i < b->n_ops; i++)
             for (int k = 0; k < b->ops[i]->n_results; k++)
                 if (b->ops[i]->results[k].id < m->n_values) c.vs[b->ops[i]->results[k].id].src = &b->ops[i]->results[k];
-        struct pb_vec top = {NULL, 0, 0};
-        st = build(&c, func, &top);
-        struct graph_module out;
-        memset(&out, 0, sizeof out);
-        out.name = m->name;
-        out.path = m->path;
-        if (st == BASE_OK && !part_pb_vec_finish(&c.b, &top, &out.body))
-            st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
-        free(top.ops);
-        out.n_values = c.b.next_value;
-        out.n_ops = c.b.next_op;
-        if (st == BASE_OK && (st = graph_print_str_positions(&out, out_text, out_len)) != BASE_OK)
-            base_diag_set(diag, st, NULL, 0, 0, "cannot print the partitioned module");
+        graph_builder_set_module_name(c.b, m->name);
+        st = build(&c, func);
+        if (st == BASE_OK) name_values(&c, graph_builder_block(c.b), 0);
     }
-    /* the text must read back and verify: anything else is a partitioner bug */
+    /* the module must verify: anything else is a partitioner bug */
     if (st == BASE_OK) {
-        struct graph_parse_options po = {"<partitioned>", 0, 0, true};
-        struct graph_module *back = NULL;
         struct base_diag d2;
         base_diag_clear(&d2);
-        enum base_status s2 = graph_parse(*out_text, out_len ? *out_len : strlen(*out_text), &po, &back, &d2);
-        if (s2 == BASE_OK) s2 = graph_verify(back, &d2);
-        graph_module_destroy(back);
-        if (s2 != BASE_OK) {
+        enum base_status s2 = graph_builder_finish(c.b, out, &d2);
+        if (s2 == BASE_OK) s2 = graph_verify(*out, &d2);
+        if (s2 == BASE_ERR_NOMEM) {
+            st = base_diag_set(diag, s2, NULL, 0, 0, "out of memory while partitioning");
+        } else if (s2 != BASE_OK) {
             char buf[700];
             base_diag_format(&d2, buf, sizeof buf);
             st = base_diag_set(diag, BASE_ERR_INTERNAL, m->path, func->loc.line, func->loc.col,
@@ -1394,11 +1392,10 @@ enum base_status part_partition(const struct graph_module *m, const char *entry,
         }
     }
     if (st != BASE_OK) {
-        free(*out_text);
-        *out_text = NULL;
-        if (out_len) *out_len = 0;
+        graph_module_destroy(*out);
+        *out = NULL;
     }
-    part_pb_deinit(&c.b);
+    graph_builder_destroy(c.b);
     free(c.vs);
     if (rep == &local_rep || st != BASE_OK) part_report_free(rep);
     return st;

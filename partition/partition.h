@@ -82,11 +82,14 @@ int64_t part_mesh_size(const struct part_mesh *mesh);
  * attributes imply.  args NULL (or an entry with rank -1): the argument's
  * sdy.sharding / mhlo.sharding attribute, else replicated.  n_args may be
  * fewer than the entry's arguments (the rest as if NULL).
- * out_text gets the new module (heap, free()), out_len its length; rep (may
- * be NULL) what was done (free with part_report_free).  Bad shardings (an
+ * out gets the new module (graph_module_destroy; it does not refer to m),
+ * built with graph/'s builder and verified: each op keeps the location of
+ * the source op it comes from (graph_print_str_positions writes them), its
+ * values are named _0, _1, ... in the order they were made.  rep (may be
+ * NULL) gets what was done (free with part_report_free).  Bad shardings (an
  * axis twice, a dim that does not divide, a wrong rank) come back located. */
 enum base_status part_partition(const struct graph_module *m, const char *entry, const struct part_mesh *mesh,
-                                const struct part_sharding *args, int n_args, char **out_text, size_t *out_len,
+                                const struct part_sharding *args, int n_args, struct graph_module **out,
                                 struct part_report *rep, struct base_diag *diag);
 
 #endif

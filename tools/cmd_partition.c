@@ -93,10 +93,9 @@ static void summary(const struct part_report *r)
 }
 
 int tool_partition(const struct graph_module *m, const char *model, const char *entry, const char *mesh_s,
-                   const char *const *shards, int n_shards, char **text, size_t *len)
+                   const char *const *shards, int n_shards, struct graph_module **out)
 {
-    *text = NULL;
-    *len = 0;
+    *out = NULL;
     struct base_diag d;
     base_diag_clear(&d);
     struct part_mesh mesh;
@@ -138,7 +137,7 @@ int tool_partition(const struct graph_module *m, const char *model, const char *
     }
     struct part_report rep;
     memset(&rep, 0, sizeof rep);
-    if (rc == TOOL_OK && part_partition(m, entry, mesh_s ? &mesh : NULL, args, n_args, text, len, &rep, &d) != BASE_OK) {
+    if (rc == TOOL_OK && part_partition(m, entry, mesh_s ? &mesh : NULL, args, n_args, out, &rep, &d) != BASE_OK) {
         tool_print_diag(&d);
         rc = TOOL_FAIL;
     }
@@ -187,9 +186,14 @@ int cmd_partition(int argc, char **argv)
     }
     struct graph_module *m = tool_load_model(model, true);
     if (!m) return TOOL_FAIL;
+    struct graph_module *mp = NULL;
     char *text = NULL;
     size_t len = 0;
-    int rc = tool_partition(m, model, entry, mesh_s, shards, n_shards, &text, &len);
+    int rc = tool_partition(m, model, entry, mesh_s, shards, n_shards, &mp);
+    if (rc == TOOL_OK && graph_print_str_positions(mp, &text, &len) != BASE_OK) { /* each op at its source line */
+        fprintf(stderr, "npusim partition: out of memory\n");
+        rc = TOOL_FAIL;
+    }
     if (rc == TOOL_OK) {
         FILE *f = out_path ? fopen(out_path, "w") : stdout;
         if (!f) {
@@ -202,6 +206,7 @@ int cmd_partition(int argc, char **argv)
         }
     }
     free(text);
+    graph_module_destroy(mp);
     graph_module_destroy(m);
     return rc;
 }

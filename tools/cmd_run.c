@@ -309,18 +309,11 @@ int cmd_run(int argc, char **argv)
     struct graph_module *m0 = NULL;
     bool partition = a.mesh || a.n_shards || (a.chips > 1 && interp_module_mesh_size(m) == 1);
     if (partition) {
-        char mesh_buf[32], *text = NULL;
-        size_t len = 0;
+        char mesh_buf[32];
         snprintf(mesh_buf, sizeof mesh_buf, "%d", a.chips);
+        struct graph_module *mp = NULL; /* its ops at the original ops' positions */
         rc = tool_partition(m, a.path, a.entry, a.mesh ? a.mesh : a.chips > 1 ? mesh_buf : NULL, a.shards, a.n_shards,
-                            &text, &len);
-        struct graph_parse_options po = {.path = a.path, .positions_from_locs = true}; /* the original ops' */
-        struct graph_module *mp = NULL;
-        if (rc == TOOL_OK && graph_parse(text, len, &po, &mp, &d) != BASE_OK) {
-            tool_print_diag(&d);
-            rc = TOOL_FAIL;
-        }
-        free(text);
+                            &mp);
         if (rc != TOOL_OK) {
             graph_module_destroy(m);
             return rc;

@@ -30,10 +30,11 @@ int cmd_trace(int argc, char **argv);
 int cmd_net(int argc, char **argv);
 int cmd_partition(int argc, char **argv);
 /* Partitions m for a mesh (mesh NULL: from the graph) and per-argument
- * shardings ("ARG=SPEC", as `npusim partition --shard`): the new module's
- * text (free()), a summary on stderr; errors printed (TOOL_USAGE, TOOL_FAIL). */
+ * shardings ("ARG=SPEC", as `npusim partition --shard`): the new module
+ * (graph_module_destroy), a summary on stderr; errors printed (TOOL_USAGE,
+ * TOOL_FAIL). */
 int tool_partition(const struct graph_module *m, const char *model, const char *entry, const char *mesh,
-                   const char *const *shards, int n_shards, char **text, size_t *len);
+                   const char *const *shards, int n_shards, struct graph_module **out);
 int cmd_view(int argc, char **argv);
 
 /* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...". */

@@ -43,14 +43,19 @@ static void partition_or_fail(const char *src, const char *mesh, const char *con
             fail_msg("sharding %s", shards[i]);
         }
     }
-    size_t len = 0;
-    if (part_partition(p->src, NULL, mesh ? &p->mesh : NULL, sh, n, &p->text, &len, &p->rep, &d) != BASE_OK) {
+    if (part_partition(p->src, NULL, mesh ? &p->mesh : NULL, sh, n, &p->out, &p->rep, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("part_partition failed");
     }
     p->mesh = p->rep.mesh;
-    assert_int_equal(strlen(p->text), len);
-    p->out = prog_parse(p->text);
+    /* the module as its text reads back: equal, with the same ids */
+    size_t len = 0;
+    assert_int_equal(graph_print_str(p->out, &p->text, &len), BASE_OK);
+    struct graph_module *back = prog_parse(p->text);
+    assert_true(graph_module_equal(p->out, back));
+    assert_int_equal(p->out->n_values, back->n_values);
+    assert_int_equal(p->out->n_ops, back->n_ops);
+    graph_module_destroy(back);
 }
 
 static void parted_free(struct parted *p)
@@ -197,6 +202,68 @@ static const char k_mlp[] =
     "}\n";
 
 /* ---------------------------------------------------------------- tests */
+
+/* The ops of the entry's manual computation body. */
+static const struct graph_block *body_of(const struct graph_module *m)
+{
+    const struct graph_op *f = graph_module_entry(m);
+    assert_non_null(f);
+    const struct graph_op *mc = f->regions[0].blocks[0].ops[0];
+    assert_int_equal(mc->kind, GRAPH_OP_SDY_MANUAL_COMPUTATION);
+    return &mc->regions[0].blocks[0];
+}
+
+static const struct graph_op *first_of(const struct graph_block *b, enum graph_op_kind k)
+{
+    for (int i = 0; i < b->n_ops; i++)
+        if (b->ops[i]->kind == k) return b->ops[i];
+    fail_msg("no %s", graph_op_kind_name(k));
+    return NULL;
+}
+
+/* The partitioned module is built, not printed and read back: each op sits
+ * at its source op's position (an inserted collective at the op that needed
+ * it), and it holds nothing of the source module, which may go first. */
+static void test_partition_ops_keep_source_positions_and_outlive_the_source(void **state)
+{
+    (void)state;
+    struct graph_module *src = prog_parse(k_mlp);
+    struct part_mesh mesh;
+    struct part_sharding sh[4];
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(part_parse_mesh("model=4", &mesh, &d), BASE_OK);
+    const char *spec[4] = {"replicated", "_,model", "model", "model,_"};
+    for (int i = 0; i < 4; i++) assert_int_equal(part_parse_sharding(spec[i], &mesh, &sh[i], &d), BASE_OK);
+    sh[0].rank = 2;
+    struct graph_module *out = NULL;
+    assert_int_equal(part_partition(src, NULL, &mesh, sh, 4, &out, NULL, &d), BASE_OK);
+    graph_module_destroy(src);
+    const struct graph_block *body = body_of(out);
+    const struct graph_op *dot = first_of(body, GRAPH_OP_DOT_GENERAL), *ar = first_of(body, GRAPH_OP_ALL_REDUCE);
+    assert_string_equal(dot->loc.file, "test.mlir");
+    assert_int_equal(dot->loc.line, 2);
+    assert_int_equal(dot->loc.col, 3);
+    assert_string_equal(ar->loc.file, "test.mlir");
+    assert_int_equal(ar->loc.line, 7); /* the second dot's partial sums */
+    assert_int_equal(ar->regions[0].blocks[0].ops[0]->loc.line, 7);
+    assert_int_equal(graph_verify(out, &d), BASE_OK);
+    char *text = NULL;
+    assert_int_equal(graph_print_str_positions(out, &text, NULL), BASE_OK);
+    assert_non_null(strstr(text, "\"stablehlo.all_reduce\"(%_"));
+    assert_non_null(strstr(text, "loc(\"test.mlir\":7:3)"));
+    free(text);
+    int n = 0;
+    struct graph_module *again = prog_parse(k_mlp); /* for input shapes */
+    struct base_tensor **in = random_inputs(again, test_seed(), &n);
+    graph_module_destroy(again);
+    struct interp_result r;
+    run(out, NULL, in, n, 4, &r);
+    assert_int_equal(r.n_processes, 4);
+    interp_result_free(&r);
+    free_inputs(in, n);
+    graph_module_destroy(out);
+}
 
 /* 2-D mesh: batch over data, the hidden dim over model (Megatron MLP). */
 static void test_partition_mlp_matches_interpreter(void **state)
@@ -759,20 +826,20 @@ static void test_partition_non_dividing_dim_is_a_located_error(void **state)
     base_diag_clear(&d);
     assert_int_equal(part_parse_mesh("4", &mesh, &d), BASE_OK);
     assert_int_equal(part_parse_sharding("x,_", &mesh, &s, &d), BASE_OK);
-    char *text = (char *)"untouched";
-    assert_int_equal(part_partition(m, NULL, &mesh, &s, 1, &text, NULL, NULL, &d), BASE_ERR_INVALID);
-    assert_null(text);
+    struct graph_module *out = (struct graph_module *)1;
+    assert_int_equal(part_partition(m, NULL, &mesh, &s, 1, &out, NULL, &d), BASE_ERR_INVALID);
+    assert_null(out);
     assert_int_equal(d.line, 1);
     assert_true(d.col > 0);
     assert_non_null(strstr(d.msg, "does not divide"));
     /* a sharding of the wrong rank */
     base_diag_clear(&d);
     assert_int_equal(part_parse_sharding("x", &mesh, &s, &d), BASE_OK);
-    assert_int_equal(part_partition(m, NULL, &mesh, &s, 1, &text, NULL, NULL, &d), BASE_ERR_INVALID);
+    assert_int_equal(part_partition(m, NULL, &mesh, &s, 1, &out, NULL, &d), BASE_ERR_INVALID);
     assert_non_null(strstr(d.msg, "rank"));
     /* no mesh anywhere */
     base_diag_clear(&d);
-    assert_int_equal(part_partition(m, NULL, NULL, NULL, 0, &text, NULL, NULL, &d), BASE_ERR_INVALID);
+    assert_int_equal(part_partition(m, NULL, NULL, NULL, 0, &out, NULL, &d), BASE_ERR_INVALID);
     assert_non_null(strstr(d.msg, "no mesh"));
     graph_module_destroy(m);
 }
@@ -795,9 +862,9 @@ static void test_partition_refuses_an_spmd_program(void **state)
     struct base_diag d;
     base_diag_clear(&d);
     assert_int_equal(part_parse_mesh("2", &mesh, &d), BASE_OK);
-    char *text = NULL;
-    assert_int_equal(part_partition(m, NULL, &mesh, NULL, 0, &text, NULL, NULL, &d), BASE_ERR_UNSUPPORTED);
-    assert_null(text);
+    struct graph_module *out = NULL;
+    assert_int_equal(part_partition(m, NULL, &mesh, NULL, 0, &out, NULL, &d), BASE_ERR_UNSUPPORTED);
+    assert_null(out);
     assert_int_equal(d.line, 2);
     assert_non_null(strstr(d.msg, "already"));
     graph_module_destroy(m);
@@ -950,7 +1017,8 @@ static void test_partition_corpus_files_match_interpreter(void **state)
     assert_true(checked >= 10);
 }
 
-TEST_MAIN(NULL, NULL, T(test_partition_mlp_matches_interpreter), T(test_partition_megatron_pair_has_one_all_reduce),
+TEST_MAIN(NULL, NULL, T(test_partition_ops_keep_source_positions_and_outlive_the_source),
+          T(test_partition_mlp_matches_interpreter), T(test_partition_megatron_pair_has_one_all_reduce),
           T(test_partition_megatron_compiles_for_tpu_and_trn), T(test_partition_data_parallel_is_local_and_exact),
           T(test_partition_reduce_over_split_dim), T(test_partition_reduce_with_nonidentity_init_gathers),
           T(test_partition_elementwise_mixed_shardings), T(test_partition_transpose_and_broadcast_map_the_split), T(test_partition_sliced_operand_runs_on_simulated_chips),

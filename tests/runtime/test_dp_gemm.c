@@ -32,7 +32,7 @@ struct dp {
 static void dp_build(struct dp *dp)
 {
     memset(dp, 0, sizeof *dp);
-    size_t len = 0, plen = 0;
+    size_t len = 0;
     char *text = dp_gemm_text(LAYERS, ROWS, WIDTH, "f32", k_lr, &len);
     assert_non_null(text);
     dp->m0 = prog_parse(text);
@@ -45,13 +45,10 @@ static void dp_build(struct dp *dp)
     assert_int_equal(part_parse_mesh("4", &mesh, &d), BASE_OK);
     assert_int_equal(part_parse_sharding("x,_", &mesh, &sh[0], &d), BASE_OK);
     sh[1] = sh[0];
-    char *ptext = NULL;
-    if (part_partition(dp->m0, NULL, &mesh, sh, 2, &ptext, &plen, &dp->rep, &d) != BASE_OK) {
+    if (part_partition(dp->m0, NULL, &mesh, sh, 2, &dp->m, &dp->rep, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("part_partition");
     }
-    dp->m = prog_parse(ptext);
-    free(ptext);
     if (chip_load("trn2", &dp->chip, &d) != BASE_OK) fail_msg("cannot load trn2");
     if (cc_compile(dp->m, &dp->chip, NULL, &dp->plan, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
