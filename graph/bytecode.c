@@ -198,13 +198,11 @@ static enum base_status read_section(struct bc_ctx *c, struct bc_rd *r, int *id,
 {
     uint8_t idb;
     uint64_t len;
+    struct bc_rd at = *r;
     TRY(graph_bc_byte(c, r, &idb));
     TRY(graph_bc_varint(c, r, &len));
     *id = idb & 0x7f;
-    if (*id >= SEC_COUNT) {
-        struct bc_rd at = {r->p - 1, r->end, r->sect};
-        return graph_bc_fail(c, &at, BASE_ERR_PARSE, "unknown section id %d", *id);
-    }
+    if (*id >= SEC_COUNT) return graph_bc_fail(c, &at, BASE_ERR_PARSE, "unknown section id %d", *id);
     if (idb & 0x80) {
         uint64_t align;
         TRY(graph_bc_varint(c, r, &align));
