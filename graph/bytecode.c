@@ -923,6 +923,8 @@ static enum base_status read_entry(struct bc_ctx *c, struct bc_entry *e, bool is
     } else if (span_is(dn, "vhlo")) {
         st = is_type ? graph_bc_vhlo_type(c, &r, (const struct bc_type **)&e->val)
                      : graph_bc_vhlo_attr(c, &r, (const struct bc_attr **)&e->val);
+    } else if (span_is(dn, "sdy") && !is_type) {
+        st = graph_bc_sdy_attr(c, &r, (const struct bc_attr **)&e->val);
     } else {
         st = graph_bc_fail(c, &r, BASE_ERR_UNSUPPORTED, "%s of dialect '%.*s' in a binary encoding npusim does not know",
                            is_type ? "a type" : "an attribute", (int)dn.len, (const char *)dn.p);
@@ -1136,6 +1138,7 @@ static enum base_status define_value(struct bc_ctx *c, const struct bc_rd *at, s
 
 static void print_value(struct bc_ctx *c, size_t slot)
 {
+    for (int k = 0; k < 64 && c->slots[slot].alias >= 0; k++) slot = (size_t)c->slots[slot].alias;
     graph_print_buf_printf(&c->out, "%%v%u_%zu", c->slots[slot].gen, slot);
 }
 
@@ -1241,15 +1244,35 @@ static enum base_status read_props(struct bc_ctx *c, struct bc_rd *r, struct op_
     struct bc_rd b = {blob.p, blob.p + blob.len, "Properties"};
     const char *const *names = NULL;
     int n = 0;
-    static const char *const module_props[] = {"sym_name", "sym_visibility"};
+    /* ops of other dialects that JAX exports carry: their attributes, sorted
+     * (optional ones: a flag with the index) */
+    static const struct {
+        const char *op;
+        bool optional;
+        const char *const names[4];
+    } layouts[] = {
+        {"builtin.module", true, {"sym_name", "sym_visibility"}},
+        {"sdy.mesh", false, {"mesh", "sym_name"}},
+        {"sdy.sharding_constraint", false, {"sharding"}},
+        {"sdy.reshard", false, {"sharding"}},
+        {"sdy.manual_computation", false, {"in_shardings", "manual_axes", "out_shardings"}},
+        {"sdy.sharding_group", false, {"group_id"}},
+        {"sdy.propagation_barrier", false, {"allowed_direction"}},
+        {"sdy.constant", false, {"value"}},
+        {"sdy.return", false, {NULL}},
+    };
     bool optional = false;
     if (op->name->vhlo_op >= 0) {
         n = graph_bc_vhlo_op_props(op->name->vhlo_op, &names);
-    } else if (!strcmp(op->name->full, "builtin.module")) {
-        names = module_props;
-        n = 2;
-        optional = true;
     } else {
+        for (size_t k = 0; k < sizeof layouts / sizeof layouts[0] && !names; k++)
+            if (!strcmp(op->name->full, layouts[k].op)) {
+                names = layouts[k].names;
+                optional = layouts[k].optional;
+                while (n < 4 && names[n]) n++;
+            }
+    }
+    if (!names) {
         return graph_bc_fail(c, &at, BASE_ERR_UNSUPPORTED,
                              "op '%s' keeps its attributes in properties whose layout npusim does not know",
                              op->name->full);
@@ -1425,6 +1448,23 @@ static enum base_status read_op(struct bc_ctx *c, struct bc_rd *r, struct region
         return graph_bc_fail(c, &at, BASE_ERR_PARSE, "op '%s' has results where no values may be defined", op.name->full);
     }
 
+    /* builtin.unrealized_conversion_cast between equal types (StableHLO 1.11+
+     * puts them where VHLO meets another dialect): folded, as the
+     * deserializer's reconcileUnrealizedCasts does */
+    if (!strcmp(op.name->full, "builtin.unrealized_conversion_cast") && op.n_results == op.n_operands &&
+        !op.n_regions && !op.n_succ) {
+        bool same = true;
+        for (uint64_t i = 0; i < op.n_results && same; i++) {
+            int64_t to = c->slots[op.operands[i]].type, tr = c->slots[op.first_result + i].type;
+            const char *a = to >= 0 ? graph_bc_type_text(c, to) : NULL, *b = graph_bc_type_text(c, tr);
+            same = a && b && !strcmp(a, b);
+        }
+        if (same) {
+            for (uint64_t i = 0; i < op.n_results; i++)
+                c->slots[op.first_result + i].alias = (int64_t)op.operands[i];
+            return BASE_OK;
+        }
+    }
     struct bc_named *attrs = NULL;
     int n_attrs = 0;
     TRY(collect_attrs(c, &at, &op, &attrs, &n_attrs));
@@ -1587,6 +1627,7 @@ static enum base_status read_region(struct bc_ctx *c, struct bc_rd *r, size_t sc
     for (size_t i = 0; i < n_values; i++) {
         c->slots[c->n_slots + i].gen = gen;
         c->slots[c->n_slots + i].type = -1;
+        c->slots[c->n_slots + i].alias = -1;
     }
     c->n_slots += (size_t)n_values;
     c->depth++;

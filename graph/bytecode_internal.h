@@ -130,6 +130,7 @@ struct bc_attr {
     const struct bc_attr *const *items;
     const int64_t *ints;
     const struct bc_attr *meta;
+    const char *inner; /* TEXT from sdy: the stripped spelling (<@mesh, [...]>) */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -202,7 +203,8 @@ struct bc_ctx {
 
 struct bc_slot {
     uint32_t gen;
-    int64_t type; /* type index, -1 until defined */
+    int64_t type;  /* type index, -1 until defined */
+    int64_t alias; /* the slot this one stands for (a folded cast), or -1 */
 };
 
 /* Reader primitives: each failure sets a located diag (byte offset, section). */
@@ -226,6 +228,8 @@ struct bc_type *graph_bc_scalar(struct bc_ctx *c, const char *name);
 /* The VHLO dialect's encodings. */
 enum base_status graph_bc_vhlo_attr(struct bc_ctx *c, struct bc_rd *r, const struct bc_attr **out);
 enum base_status graph_bc_vhlo_type(struct bc_ctx *c, struct bc_rd *r, const struct bc_type **out);
+/* The sdy (Shardy) dialect's attribute encodings, decoded to their spelling. */
+enum base_status graph_bc_sdy_attr(struct bc_ctx *c, struct bc_rd *r, const struct bc_attr **out);
 
 /* Printing (StableHLO spellings). */
 void graph_bc_print_type(struct bc_ctx *c, const struct bc_type *t);

@@ -151,6 +151,15 @@ static bool is_empty_array(const struct bc_attr *a)
     return a && a->kind == BCA_ARRAY && a->n == 0;
 }
 
+/* [] or [{}, {}, ...]: a function's argument attributes that say nothing */
+static bool is_empty_dicts(const struct bc_attr *a)
+{
+    if (!a || a->kind != BCA_ARRAY) return false;
+    for (int64_t i = 0; i < a->n; i++)
+        if (a->items[i]->kind != BCA_DICT || a->items[i]->n) return false;
+    return true;
+}
+
 static bool is_empty_string(const struct bc_attr *a)
 {
     return a && a->kind == BCA_STRING && a->len == 0;
@@ -259,11 +268,12 @@ static enum base_status field_list(struct legal *L, const char *name, bool omit_
     return BASE_OK;
 }
 
-static enum base_status field_int(struct legal *L, const char *name, bool *first)
+static enum base_status field_int(struct legal *L, const char *name, bool *first, bool omit_zero)
 {
     const struct bc_attr *a = get(L, name);
     drop(L, name);
     if (!a || a->kind != BCA_INT) return bad(L, name, "an integer");
+    if (omit_zero && a->i == 0) return BASE_OK;
     graph_print_buf_printf(&L->c->out, "%s%s = %lld", *first ? "" : ", ", name, (long long)a->i);
     *first = false;
     return BASE_OK;
@@ -281,7 +291,7 @@ static enum base_status implode_conv(struct legal *L)
     bool first = true;
     enum base_status st = BASE_OK;
     for (int i = 0; i < 9 && st == BASE_OK; i++)
-        st = (i % 3 == 2) ? field_list(L, f[i], false, &first, false) : field_int(L, f[i], &first);
+        st = (i % 3 == 2) ? field_list(L, f[i], false, &first, false) : field_int(L, f[i], &first, false);
     graph_print_buf_putc(&L->c->out, '>');
     if (st != BASE_OK) {
         graph_print_buf_free(&L->c->out);
@@ -300,7 +310,7 @@ static enum base_status implode_lists(struct legal *L, const char *out_name, con
     bool first = true;
     enum base_status st = BASE_OK;
     for (int i = 0; i < n_lists && st == BASE_OK; i++) st = field_list(L, lists[i], true, &first, true);
-    if (st == BASE_OK && int_field) st = field_int(L, int_field, &first);
+    if (st == BASE_OK && int_field) st = field_int(L, int_field, &first, true); /* MLIR omits a 0 */
     graph_print_buf_putc(&L->c->out, '>');
     if (st != BASE_OK) {
         graph_print_buf_free(&L->c->out);
@@ -369,8 +379,8 @@ static void remove_defaults(struct legal *L)
                                                NULL};
     if (is(L, "func")) {
         drop_if(L, "sym_visibility", is_empty_string(get(L, "sym_visibility")));
-        drop_if(L, "arg_attrs", is_empty_array(get(L, "arg_attrs")));
-        drop_if(L, "res_attrs", is_empty_array(get(L, "res_attrs")));
+        drop_if(L, "arg_attrs", is_empty_dicts(get(L, "arg_attrs"))); /* func.func keeps none then */
+        drop_if(L, "res_attrs", is_empty_dicts(get(L, "res_attrs")));
     }
     if (is(L, "all_gather") || is(L, "all_reduce") || is(L, "reduce_scatter") || is(L, "collective_reduce")) {
         drop_if(L, "channel_id", is_int(get(L, "channel_id"), 0));
