@@ -269,6 +269,90 @@ static void test_bytecode_small_module(void **state)
 }
 
 /* ------------------------------------------------------------------------ */
+/* JAX exports: jax.export artifacts with their texts                        */
+
+static const char *const jax_cases[] = {
+    "jax_stablehlo_dynamic_top_k", "jax_cuda_threefry2x32", "jax_tpu_ApproxTopK", "jax_tpu_Sharding",
+    "jax_cpu_triangular_solve_blas_trsm", "jax_annotate_data_placement", NULL,
+};
+
+static void test_bytecode_jax_exports_match_text(void **state)
+{
+    (void)state; /* StableHLO 0.9.0 to 1.13.1, with Shardy meshes and shardings */
+    for (int i = 0; jax_cases[i]; i++) {
+        char t[128], b[128];
+        snprintf(t, sizeof t, "%s.mlir", jax_cases[i]);
+        snprintf(b, sizeof b, "%s.mlir.bc", jax_cases[i]);
+        check_pair(t, b, 1, false, 0);
+    }
+}
+
+/* Walks two equal op trees side by side: the ops have the same location
+ * names, and where the text gives a file position directly (not through a
+ * #loc alias, which npusim's text parser resolves to a name only) the same
+ * position.  Returns how many bytecode ops carry a source position. */
+static int compare_locs(const struct graph_op *a, const struct graph_op *b, const char *text_path, const char *bc_path)
+{
+    int n = 0;
+    if (a->loc.file && strcmp(a->loc.file, text_path) &&
+        (!b->loc.file || strcmp(a->loc.file, b->loc.file) || a->loc.line != b->loc.line || a->loc.col != b->loc.col))
+        fail_msg("%s: %s at %s:%d:%d in the text, %s:%d:%d from bytecode", text_path, a->name, a->loc.file, a->loc.line,
+                 a->loc.col, b->loc.file ? b->loc.file : "?", b->loc.line, b->loc.col);
+    if (b->loc.file && strcmp(b->loc.file, bc_path)) n++;
+    if ((a->loc.name == NULL) != (b->loc.name == NULL) || (a->loc.name && strcmp(a->loc.name, b->loc.name)))
+        fail_msg("%s: %s named '%s' in the text, '%s' from bytecode", text_path, a->name, a->loc.name ? a->loc.name : "",
+                 b->loc.name ? b->loc.name : "");
+    for (int r = 0; r < a->n_regions; r++)
+        for (int k = 0; k < a->regions[r].n_blocks; k++)
+            for (int j = 0; j < a->regions[r].blocks[k].n_ops; j++)
+                n += compare_locs(a->regions[r].blocks[k].ops[j], b->regions[r].blocks[k].ops[j], text_path, bc_path);
+    return n;
+}
+
+static void test_bytecode_jax_locations_match_text(void **state)
+{
+    (void)state; /* the Python source positions and op names of the export */
+    int located = 0;
+    for (int i = 0; jax_cases[i]; i++) {
+        char t[128], b[128];
+        snprintf(t, sizeof t, "%s.mlir", jax_cases[i]);
+        snprintf(b, sizeof b, "%s.mlir.bc", jax_cases[i]);
+        char tp[PATH_MAX + 256], bp[PATH_MAX + 256];
+        snprintf(tp, sizeof tp, "%s", data_path(t));
+        snprintf(bp, sizeof bp, "%s", data_path(b));
+        size_t len;
+        char *text = read_all(tp, &len);
+        struct graph_parse_options opt = {tp, 0, 0, true};
+        struct graph_module *mt = NULL;
+        struct base_diag d;
+        base_diag_clear(&d);
+        if (graph_parse(text, len, &opt, &mt, &d) != BASE_OK) fail_msg("%s:%d: %s", d.file, d.line, d.msg);
+        free(text);
+        struct graph_module *mb = load(bp, true);
+        assert_true(graph_module_equal(mt, mb) || !strcmp(jax_cases[i], "jax_tpu_Sharding"));
+        for (int k = 0; k < mt->body.n_ops && k < mb->body.n_ops; k++)
+            located += compare_locs(mt->body.ops[k], mb->body.ops[k], tp, bp);
+        graph_module_destroy(mt);
+        graph_module_destroy(mb);
+    }
+    print_message("%d ops located at their Python source positions\n", located);
+    assert_true(located >= 20);
+    /* %0 = call @_uniform(...) loc(#loc3), #loc3 = loc("jit(func)/..."(#loc2)),
+     * #loc2 = loc("third_party/py/jax/tests/export_back_compat_test.py":592:13) */
+    struct graph_module *m = load(data_path("jax_cuda_threefry2x32.mlir.bc"), true);
+    struct graph_op *f = find_func(m, "main");
+    assert_non_null(f);
+    const struct graph_op *call = f->regions[0].blocks[0].ops[2];
+    assert_string_equal(call->name, "func.call");
+    assert_string_equal(call->loc.file, "third_party/py/jax/tests/export_back_compat_test.py");
+    assert_int_equal(call->loc.line, 592);
+    assert_int_equal(call->loc.col, 13);
+    assert_non_null(call->loc.name);
+    assert_true(!strncmp(call->loc.name, "jit(func)/jit(main)/pjit[", 25));
+    graph_module_destroy(m);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Malformed input                                                           */
 
 static void expect_located_error(const void *data, size_t len, const char *what)
@@ -479,7 +563,8 @@ static void test_bytecode_vhlo_table_sorted_and_unique(void **state)
 
 TEST_MAIN(NULL, NULL, T(test_bytecode_v1_matches_text), T(test_bytecode_v3_matches_text),
           T(test_bytecode_v4_matches_text), T(test_bytecode_v6_matches_text), T(test_bytecode_v0_reads),
-          T(test_bytecode_small_module), T(test_bytecode_truncated_files_fail_located),
+          T(test_bytecode_small_module), T(test_bytecode_jax_exports_match_text),
+          T(test_bytecode_jax_locations_match_text), T(test_bytecode_truncated_files_fail_located),
           T(test_bytecode_corrupted_bytes_fail_located), T(test_bytecode_errors_name_offset_and_section),
           T(test_bytecode_unknown_op_is_named), T(test_bytecode_ops_keep_source_locations),
           T(test_bytecode_npusim_parse_reads_bytecode), T(test_bytecode_vhlo_table_sorted_and_unique))
