@@ -787,10 +787,8 @@ void graph_bc_print_attr(struct bc_ctx *c, const struct bc_attr *a)
     case BCA_AXISREF:
         graph_print_buf_puts(s, "#stablehlo.axis_ref<name = ");
         graph_bc_print_attr(c, a->items[0]);
-        if (a->items[1]) {
-            graph_print_buf_puts(s, ", sub_axis_info = ");
-            graph_bc_print_attr(c, a->items[1]);
-        }
+        if (a->items[1] && a->items[1]->kind == BCA_SUBAXIS) /* a parameter of the dialect's own: stripped */
+            graph_print_buf_printf(s, ", sub_axis_info = (%lld)%lld", (long long)a->items[1]->i, (long long)a->items[1]->i2);
         graph_print_buf_putc(s, '>');
         break;
     case BCA_MESHAXIS:
@@ -798,11 +796,23 @@ void graph_bc_print_attr(struct bc_ctx *c, const struct bc_attr *a)
         graph_bc_print_attr(c, a->items[0]);
         graph_print_buf_printf(s, ", size = %lld>", (long long)a->i);
         break;
-    case BCA_MESH:
-        graph_print_buf_puts(s, "#stablehlo.mesh<axes = ");
-        graph_bc_print_attr(c, a->items[0]);
+    case BCA_MESH: /* axes=[<name = "x", size = 2>, ...], device_ids=dense<...> */
+        graph_print_buf_puts(s, "#stablehlo.mesh<axes=[");
+        if (a->items[0]->kind == BCA_ARRAY)
+            for (int64_t i = 0; i < a->items[0]->n; i++) {
+                const struct bc_attr *ax = a->items[0]->items[i];
+                if (i) graph_print_buf_puts(s, ", ");
+                if (ax->kind == BCA_MESHAXIS) {
+                    graph_print_buf_puts(s, "<name = ");
+                    graph_bc_print_attr(c, ax->items[0]);
+                    graph_print_buf_printf(s, ", size = %lld>", (long long)ax->i);
+                } else {
+                    graph_bc_print_attr(c, ax);
+                }
+            }
+        graph_print_buf_putc(s, ']');
         if (a->items[1]) {
-            graph_print_buf_puts(s, ", device_ids = ");
+            graph_print_buf_puts(s, ", device_ids=");
             graph_bc_print_attr(c, a->items[1]);
         }
         graph_print_buf_putc(s, '>');

@@ -9,7 +9,8 @@ static void help(FILE *f)
             "usage: npusim parse MODEL.mlir [--print] [--no-verify]\n"
             "\n"
             "Parses a StableHLO text file (pretty or generic form, as JAX, torch_xla and\n"
-            "torch.compile print it) and verifies every op's shapes and types.\n"
+            "torch.compile print it), or a StableHLO portable artifact (MLIR bytecode, .mlir.bc,\n"
+            "as jax.export serializes it), and verifies every op's shapes and types.\n"
             "  --print       print the module back, in MLIR's generic form\n"
             "  --no-verify   parse only\n"
             "Errors name the file, line, column and the offending text; exit status 1.\n");
