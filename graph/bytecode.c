@@ -1590,6 +1590,11 @@ static enum base_status read_op(struct bc_ctx *c, struct bc_rd *r, struct region
             TRY(print_types(c, &at, rsl, op.n_results, paren));
         }
         print_op_loc(c, op.loc, op_off);
+        if (c->too_big)
+            return graph_bc_fail(c, &at, BASE_ERR_LIMIT,
+                                 "op '%s': its attributes and types nest too deep or expand past the text budget "
+                                 "(shared too many times)",
+                                 op.name->full);
         return BASE_OK;
     }
     /* module body */
@@ -1613,7 +1618,7 @@ static enum base_status read_op(struct bc_ctx *c, struct bc_rd *r, struct region
 static enum base_status read_region(struct bc_ctx *c, struct bc_rd *r, size_t scope_start, int parent_op, bool parent_is_module,
                                     int indent)
 {
-    if (c->depth >= GRAPH_MAX_NESTING)
+    if (c->region_depth >= GRAPH_MAX_NESTING)
         return graph_bc_fail(c, r, BASE_ERR_LIMIT, "regions nest deeper than %d", GRAPH_MAX_NESTING);
     uint64_t n_blocks;
     TRY(graph_bc_count(c, r, 1, &n_blocks));
@@ -1630,7 +1635,7 @@ static enum base_status read_region(struct bc_ctx *c, struct bc_rd *r, size_t sc
         c->slots[c->n_slots + i].alias = -1;
     }
     c->n_slots += (size_t)n_values;
-    c->depth++;
+    c->region_depth++;
     enum base_status st = BASE_OK;
     for (uint64_t b = 0; b < n_blocks && st == BASE_OK; b++) {
         uint64_t n_ops = 0;
@@ -1640,7 +1645,7 @@ static enum base_status read_region(struct bc_ctx *c, struct bc_rd *r, size_t sc
             st = read_op(c, r, &rs, parent_op, indent, false, &was_module);
         }
     }
-    c->depth--;
+    c->region_depth--;
     c->n_slots -= (size_t)n_values;
     return st;
 }
@@ -1745,6 +1750,8 @@ static enum base_status decode(struct bc_ctx *c)
     }
     if (any) graph_print_buf_puts(&c->out, "\n    }\n  }\n#-}\n");
     if (c->out.oom) return graph_bc_nomem(c);
+    if (c->too_big)
+        return graph_bc_fail(c, &ir, BASE_ERR_LIMIT, "attributes nest too deep or expand past the text budget");
     return BASE_OK;
 }
 
@@ -1757,6 +1764,9 @@ static void ctx_init(struct bc_ctx *c, const void *data, size_t len, const char 
     c->diag = diag;
     base_arena_init(&c->arena, 1 << 16);
     graph_print_buf_init(&c->out);
+    /* attribute/type prints: a generous multiple of the input (a real file
+     * prints each of its entries a bounded number of times) */
+    c->budget = (uint64_t)len * 64 + (1u << 20);
 }
 
 static void ctx_deinit(struct bc_ctx *c)

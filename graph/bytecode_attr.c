@@ -403,7 +403,32 @@ static void print_scale(struct sbuf *s, double v)
     graph_print_buf_puts(s, buf);
 }
 
+bool graph_bc_print_enter(struct bc_ctx *c)
+{
+    if (c->too_big || !c->budget || c->print_depth >= 4 * GRAPH_MAX_NESTING) {
+        c->too_big = true;
+        return false;
+    }
+    c->budget--;
+    c->print_depth++;
+    return true;
+}
+
+void graph_bc_print_leave(struct bc_ctx *c)
+{
+    c->print_depth--;
+}
+
+static void print_type_inner(struct bc_ctx *c, const struct bc_type *t);
+
 void graph_bc_print_type(struct bc_ctx *c, const struct bc_type *t)
+{
+    if (!graph_bc_print_enter(c)) return;
+    print_type_inner(c, t);
+    graph_bc_print_leave(c);
+}
+
+static void print_type_inner(struct bc_ctx *c, const struct bc_type *t)
 {
     struct sbuf *s = &c->out;
     if (!t) {
@@ -624,6 +649,7 @@ bool graph_bc_tensor_i64s(const struct bc_attr *a, int64_t *out, int64_t cap, in
         if (a->type->dims[i] < 0 || (a->type->dims[i] && count > INT64_MAX / a->type->dims[i])) return false;
         count *= a->type->dims[i];
     }
+    if (count > GRAPH_BC_MAX_CONVERT) return false;
     bool splat = a->data_len == eb && count > 1;
     if (!splat && a->data_len != (size_t)count * eb) return false;
     *n = count;
@@ -658,11 +684,7 @@ void graph_bc_print_attr(struct bc_ctx *c, const struct bc_attr *a)
         graph_print_buf_puts(s, "unit");
         return;
     }
-    if (c->depth >= GRAPH_MAX_NESTING) {
-        graph_print_buf_puts(s, "unit");
-        return;
-    }
-    c->depth++;
+    if (!graph_bc_print_enter(c)) return;
     switch (a->kind) {
     case BCA_TEXT:
         graph_print_buf_putn(s, a->s, a->len);
@@ -833,5 +855,5 @@ void graph_bc_print_attr(struct bc_ctx *c, const struct bc_attr *a)
         graph_print_buf_puts(s, "unit"); /* a location as an attribute value: not kept */
         break;
     }
-    c->depth--;
+    graph_bc_print_leave(c);
 }

@@ -187,7 +187,11 @@ struct bc_ctx {
     struct bc_span props;
     uint64_t n_props;
     size_t *prop_off;
-    int depth;
+    int depth;        /* attribute/type decoding nesting */
+    int region_depth; /* region nesting */
+    int print_depth;  /* attribute/type printing nesting */
+    uint64_t budget;  /* attribute/type prints left: shared subtrees cannot blow up the text */
+    bool too_big;     /* set when the budget or the printing depth ran out */
     struct base_arena arena;
     struct sbuf out;
     /* value scopes */
@@ -237,7 +241,13 @@ const char *graph_bc_type_text(struct bc_ctx *c, int64_t index);
 void graph_bc_print_attr(struct bc_ctx *c, const struct bc_attr *a);
 void graph_bc_print_tensor(struct bc_ctx *c, const struct bc_attr *a);
 void graph_bc_print_dense_array(struct bc_ctx *c, const struct bc_attr *a, const char *elem);
+/* The elements of an integer tensor attribute (splat expanded, at most
+ * GRAPH_BC_MAX_CONVERT of them): false when it is not one. */
+#define GRAPH_BC_MAX_CONVERT (INT64_C(1) << 24)
 bool graph_bc_tensor_i64s(const struct bc_attr *a, int64_t *out, int64_t cap, int64_t *n);
+/* Counts one print against the budget and the depth; false: stop printing. */
+bool graph_bc_print_enter(struct bc_ctx *c);
+void graph_bc_print_leave(struct bc_ctx *c);
 
 /* VHLO ops. */
 struct bc_named {

@@ -223,7 +223,8 @@ static enum base_status bad(struct legal *L, const char *attr, const char *want)
 static enum base_status ints_of(struct legal *L, const char *attr, const struct bc_attr *a, int64_t **v, int64_t *n)
 {
     int64_t buf[1];
-    if (!a || !graph_bc_tensor_i64s(a, buf, 0, n)) return bad(L, attr, "an integer tensor");
+    if (!a || !graph_bc_tensor_i64s(a, buf, 0, n))
+        return bad(L, attr, "an integer tensor (of at most 2^24 elements)");
     *v = graph_bc_alloc(L->c, (size_t)(*n ? *n : 1) * sizeof **v);
     if (!*v) return graph_bc_nomem(L->c);
     graph_bc_tensor_i64s(a, *v, *n, n);
