@@ -561,7 +561,7 @@ static enum base_status special(struct legal *L)
             const char *e = strchr(p, ' ');
             size_t n = e ? (size_t)(e - p) : strlen(p);
             char name[64];
-            BASE_ASSERT(n < sizeof name);
+            if (n >= sizeof name) break; /* the table's names are short */
             memcpy(name, p, n);
             name[n] = 0;
             /* the name must outlive this frame: find it among the inputs */
@@ -594,7 +594,7 @@ enum base_status graph_bc_vhlo_legalize(struct bc_ctx *c, const struct bc_rd *at
 {
     const char *vname = vhlo_ops[op].name;
     const char *us = strrchr(vname, '_');
-    BASE_ASSERT(us && us[1] == 'v');
+    if (!us || us[1] != 'v') return graph_bc_fail(c, at, BASE_ERR_INTERNAL, "VHLO op name '%s' has no version", vname);
     size_t bl = (size_t)(us - vname);
     char *base = graph_bc_alloc(c, bl + 1);
     if (!base) return graph_bc_nomem(c);

@@ -508,8 +508,9 @@ static char *run(const char *cmd, int *status)
         n += r;
         if (n + 1 >= cap) {
             cap *= 2;
-            out = realloc(out, cap);
-            assert_non_null(out);
+            char *grown = realloc(out, cap);
+            assert_non_null(grown);
+            out = grown;
         }
     }
     out[n] = 0;
