@@ -353,6 +353,225 @@ static void test_bytecode_jax_locations_match_text(void **state)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Hand-made files: a small writer of the format                             */
+
+struct w {
+    uint8_t buf[4096];
+    size_t n;
+};
+
+static void w_byte(struct w *w, uint8_t b)
+{
+    assert_true(w->n < sizeof w->buf);
+    w->buf[w->n++] = b;
+}
+
+static void w_bytes(struct w *w, const void *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) w_byte(w, ((const uint8_t *)p)[i]);
+}
+
+/* PrefixVarInt: n bytes hold 7n bits, the low bits of the first a 1 after n-1 zeros */
+static void w_varint(struct w *w, uint64_t v)
+{
+    for (int n = 1; n <= 8; n++)
+        if (v < (UINT64_C(1) << (7 * n))) {
+            uint64_t e = (v << n) | (UINT64_C(1) << (n - 1));
+            for (int i = 0; i < n; i++) w_byte(w, (uint8_t)(e >> (8 * i)));
+            return;
+        }
+    w_byte(w, 0);
+    for (int i = 0; i < 8; i++) w_byte(w, (uint8_t)(v >> (8 * i)));
+}
+
+static void w_section(struct w *w, int id, const struct w *body)
+{
+    w_byte(w, (uint8_t)id);
+    w_varint(w, body->n);
+    w_bytes(w, body->buf, body->n);
+}
+
+/* An attribute or type entry: its bytes in `data`, its size in the offsets. */
+static void w_entry(struct w *data, struct w *offs, const uint8_t *p, size_t n)
+{
+    w_bytes(data, p, n);
+    w_varint(offs, (n << 1) | 1);
+}
+
+/* A module (bytecode 6): func @main returns a constant i1 tensor (bit-packed,
+ * located by a NameLoc over a FileLineColLoc) and a dense_resource i32
+ * constant (a blob of the resource section); `bomb` gives the first constant
+ * an attribute that nests a shared array 40 levels deep (2^40 leaves). */
+static size_t make_module(uint8_t *out, bool bomb)
+{
+    static const char *const strings[] = {"builtin", "vhlo", "module", "func_v1", "constant_v1", "return_v1",
+                                          "main", "", "f.py", "op", "blob0", "x", "big"};
+    enum { S_BUILTIN, S_VHLO, S_MODULE, S_FUNC, S_CONST, S_RET, S_MAIN, S_EMPTY, S_FILE, S_OP, S_BLOB, S_X, S_BIG };
+    const int ns = (int)(sizeof strings / sizeof strings[0]);
+    struct w f = {{0}, 0}, sec = {{0}, 0}, data = {{0}, 0}, offs = {{0}, 0};
+    w_bytes(&f, "ML\xefR", 4);
+    w_varint(&f, 6);
+    w_bytes(&f, "npusim test", 12);
+    /* dialects and op names */
+    w_varint(&sec, 2);
+    w_varint(&sec, S_BUILTIN << 1);
+    w_varint(&sec, S_VHLO << 1);
+    w_varint(&sec, 4);
+    w_varint(&sec, 0), w_varint(&sec, 1), w_varint(&sec, (S_MODULE << 1) | 1);
+    w_varint(&sec, 1), w_varint(&sec, 3);
+    w_varint(&sec, (S_FUNC << 1) | 1), w_varint(&sec, (S_CONST << 1) | 1), w_varint(&sec, (S_RET << 1) | 1);
+    w_section(&f, 1, &sec);
+    /* attributes: builtin 0..6, then vhlo 7..; types: vhlo 0..2, builtin 3..4 */
+    int n_bomb = bomb ? 41 : 0;
+    int n_builtin = 7, n_vhlo = 5 + n_bomb;
+    const uint8_t b0[] = {2 << 1 | 1, S_FILE << 1 | 1};               /* A0 "f.py" */
+    const uint8_t b1[] = {11 << 1 | 1, 0 << 1 | 1, 3 << 1 | 1, 7 << 1 | 1}; /* A1 f.py:3:7 */
+    const uint8_t b2[] = {2 << 1 | 1, S_OP << 1 | 1};                 /* A2 "op" */
+    const uint8_t b3[] = {14 << 1 | 1, 2 << 1 | 1, 1 << 1 | 1};       /* A3 "op"(A1) */
+    const uint8_t b4[] = {15 << 1 | 1};                               /* A4 unknown */
+    const uint8_t b5[] = {16 << 1 | 1, 4 << 1 | 1, 0 << 1 | 1};       /* A5 dense_resource<blob0> : T4 */
+    const uint8_t b6[] = {2 << 1 | 1, S_BIG << 1 | 1};                /* A6 "big" */
+    w_varint(&offs, (uint64_t)(n_builtin + n_vhlo + (bomb ? 1 : 0)));
+    w_varint(&offs, 5);
+    w_varint(&offs, 0), w_varint(&offs, (uint64_t)n_builtin + (bomb ? 1 : 0));
+    w_entry(&data, &offs, b0, sizeof b0);
+    w_entry(&data, &offs, b1, sizeof b1);
+    w_entry(&data, &offs, b2, sizeof b2);
+    w_entry(&data, &offs, b3, sizeof b3);
+    w_entry(&data, &offs, b4, sizeof b4);
+    w_entry(&data, &offs, b5, sizeof b5);
+    w_entry(&data, &offs, b6, sizeof b6);
+    int a_vhlo = n_builtin + (bomb ? 1 : 0), a_bomb_top = a_vhlo + 5 + n_bomb - 1;
+    if (bomb) { /* A7: {big = <the top array>} */
+        struct w e = {{0}, 0};
+        w_varint(&e, 1), w_varint(&e, 1), w_varint(&e, 6), w_varint(&e, (uint64_t)a_bomb_top);
+        w_entry(&data, &offs, e.buf, e.n);
+    }
+    w_varint(&offs, 1), w_varint(&offs, (uint64_t)n_vhlo);
+    const uint8_t v0[] = {1 << 1 | 1, 0 << 1 | 1};                    /* [] */
+    const uint8_t v1[] = {17 << 1 | 1, 2 << 1 | 1};                   /* type T2 */
+    const uint8_t v2[] = {14 << 1 | 1, S_MAIN << 1 | 1};              /* "main" */
+    const uint8_t v3[] = {14 << 1 | 1, S_EMPTY << 1 | 1};             /* "" */
+    const uint8_t v4[] = {15 << 1 | 1, 1 << 1 | 1, 2 << 1 | 1, 0x05, 0x03}; /* T1, bits 1010000011 */
+    w_entry(&data, &offs, v0, sizeof v0);
+    w_entry(&data, &offs, v1, sizeof v1);
+    w_entry(&data, &offs, v2, sizeof v2);
+    w_entry(&data, &offs, v3, sizeof v3);
+    w_entry(&data, &offs, v4, sizeof v4);
+    for (int k = 0; k < n_bomb; k++) { /* "x", then [prev, prev] */
+        struct w e = {{0}, 0};
+        if (k == 0) w_varint(&e, 14), w_varint(&e, S_X);
+        else w_varint(&e, 1), w_varint(&e, 2), w_varint(&e, (uint64_t)(a_vhlo + 5 + k - 1)),
+             w_varint(&e, (uint64_t)(a_vhlo + 5 + k - 1));
+        w_entry(&data, &offs, e.buf, e.n);
+    }
+    const uint8_t t0[] = {0 << 1 | 1};                                /* i1 */
+    const uint8_t t1[] = {20 << 1 | 1, 1 << 1 | 1, 20 << 1 | 1, 0 << 1 | 1}; /* tensor<10xi1> */
+    const uint8_t t2[] = {8 << 1 | 1, 0 << 1 | 1, 2 << 1 | 1, 1 << 1 | 1, 4 << 1 | 1}; /* () -> (T1, T4) */
+    const uint8_t t3[] = {0 << 1 | 1, 0x02, 0x02};                    /* builtin i32: 32 << 2, as a 2-byte varint */
+    const uint8_t t4[] = {13 << 1 | 1, 1 << 1 | 1, 4 << 1 | 1, 3 << 1 | 1}; /* tensor<2xi32> */
+    w_varint(&offs, 1), w_varint(&offs, 3);
+    w_entry(&data, &offs, t0, sizeof t0);
+    w_entry(&data, &offs, t1, sizeof t1);
+    w_entry(&data, &offs, t2, sizeof t2);
+    w_varint(&offs, 0), w_varint(&offs, 2);
+    w_entry(&data, &offs, t3, sizeof t3);
+    w_entry(&data, &offs, t4, sizeof t4);
+    w_section(&f, 2, &data);
+    w_section(&f, 3, &offs);
+    /* IR */
+    struct w fn = {{0}, 0}, mod = {{0}, 0}, ir = {{0}, 0};
+    w_varint(&fn, 1), w_varint(&fn, 2), w_varint(&fn, 3 << 1);
+    /* op names: 0 module, 1 func_v1, 2 constant_v1, 3 return_v1 */
+    w_varint(&fn, 2), w_byte(&fn, bomb ? 0x43 : 0x42), w_varint(&fn, 3); /* constant_v1 at A3 */
+    if (bomb) w_varint(&fn, 7);
+    w_varint(&fn, 2), w_varint(&fn, 1), w_varint(&fn, 1);
+    w_varint(&fn, 2), w_byte(&fn, 0x42), w_varint(&fn, 1), w_varint(&fn, 3), w_varint(&fn, 1), w_varint(&fn, 4);
+    w_varint(&fn, 3), w_byte(&fn, 0x04), w_varint(&fn, 1), w_varint(&fn, 2), w_varint(&fn, 0), w_varint(&fn, 1);
+    w_varint(&mod, 1), w_varint(&mod, 0), w_varint(&mod, 1 << 1);
+    w_varint(&mod, 1), w_byte(&mod, 0x50), w_varint(&mod, 4), w_varint(&mod, 1), w_varint(&mod, 3);
+    w_section(&mod, 4, &fn);
+    w_varint(&ir, 1 << 1);
+    w_varint(&ir, 0), w_byte(&ir, 0x50), w_varint(&ir, 4), w_varint(&ir, 0), w_varint(&ir, 3);
+    w_section(&ir, 4, &mod);
+    w_section(&f, 4, &ir);
+    /* resources: one blob of two i32, alignment 1 */
+    struct w res = {{0}, 0}, roff = {{0}, 0};
+    const uint8_t blob[] = {1 << 1 | 1, 8 << 1 | 1, 5, 0, 0, 0, 0xF9, 0xFF, 0xFF, 0xFF};
+    w_bytes(&res, blob, sizeof blob);
+    w_varint(&roff, 0);
+    w_varint(&roff, 0), w_varint(&roff, 1), w_varint(&roff, S_BLOB), w_varint(&roff, sizeof blob), w_byte(&roff, 0);
+    w_section(&f, 5, &res);
+    w_section(&f, 6, &roff);
+    /* properties: module (no name), func, two constants */
+    struct w pr = {{0}, 0};
+    w_varint(&pr, 4);
+    w_varint(&pr, 2), w_varint(&pr, 0), w_varint(&pr, 0);
+    w_varint(&pr, 5), w_varint(&pr, (uint64_t)a_vhlo), w_varint(&pr, (uint64_t)a_vhlo + 1),
+        w_varint(&pr, (uint64_t)a_vhlo), w_varint(&pr, (uint64_t)a_vhlo + 2), w_varint(&pr, (uint64_t)a_vhlo + 3);
+    w_varint(&pr, 1), w_varint(&pr, (uint64_t)a_vhlo + 4);
+    w_varint(&pr, 1), w_varint(&pr, 5);
+    w_section(&f, 8, &pr);
+    /* strings: count, lengths in reverse, data */
+    struct w st = {{0}, 0};
+    w_varint(&st, (uint64_t)ns);
+    for (int i = ns - 1; i >= 0; i--) w_varint(&st, strlen(strings[i]) + 1);
+    for (int i = 0; i < ns; i++) w_bytes(&st, strings[i], strlen(strings[i]) + 1);
+    w_section(&f, 0, &st);
+    memcpy(out, f.buf, f.n);
+    return f.n;
+}
+
+static void test_bytecode_handmade_module_reads_and_runs(void **state)
+{
+    (void)state; /* i1 bit-packing, dense_resource blobs, NameLoc over FileLineColLoc */
+    uint8_t buf[4096];
+    size_t n = make_module(buf, false);
+    struct graph_parse_options opt = {"hand.mlir.bc", 0, 0, false};
+    struct graph_module *m = NULL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (graph_parse((const char *)buf, n, &opt, &m, &d) != BASE_OK) fail_msg("%s:%d:%d: %s", d.file, d.line, d.col, d.msg);
+    assert_int_equal(graph_verify(m, &d), BASE_OK);
+    struct graph_op *f = find_func(m, "main");
+    assert_non_null(f);
+    const struct graph_op *c0 = f->regions[0].blocks[0].ops[0];
+    assert_string_equal(c0->loc.file, "f.py");
+    assert_int_equal(c0->loc.line, 3);
+    assert_int_equal(c0->loc.col, 7);
+    assert_string_equal(c0->loc.name, "op");
+    struct interp_options io;
+    memset(&io, 0, sizeof io);
+    struct interp_result r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(interp_run(m, "main", NULL, 0, &io, &r, &d), BASE_OK);
+    assert_int_equal(r.n_outputs, 2);
+    static const uint8_t bits[10] = {1, 0, 1, 0, 0, 0, 0, 0, 1, 1};
+    assert_memory_equal(r.outputs[0]->data, bits, 10);
+    const int32_t *v = r.outputs[1]->data;
+    assert_int_equal(v[0], 5);
+    assert_int_equal(v[1], -7);
+    interp_result_free(&r);
+    graph_module_destroy(m);
+}
+
+static void test_bytecode_shared_attributes_cannot_blow_up(void **state)
+{
+    (void)state; /* 2^40 leaves from a few hundred bytes: a located limit error, quickly */
+    uint8_t buf[4096];
+    size_t n = make_module(buf, true);
+    struct graph_parse_options opt = {"bomb.mlir.bc", 0, 0, false};
+    struct graph_module *m = NULL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(graph_parse((const char *)buf, n, &opt, &m, &d), BASE_ERR_LIMIT);
+    assert_null(m);
+    assert_string_equal(d.file, "bomb.mlir.bc");
+    assert_true(d.col > 1);
+    assert_non_null(strstr(d.msg, "vhlo.constant_v1"));
+}
+
+/* ------------------------------------------------------------------------ */
 /* Malformed input                                                           */
 
 static void expect_located_error(const void *data, size_t len, const char *what)
@@ -565,7 +784,8 @@ static void test_bytecode_vhlo_table_sorted_and_unique(void **state)
 TEST_MAIN(NULL, NULL, T(test_bytecode_v1_matches_text), T(test_bytecode_v3_matches_text),
           T(test_bytecode_v4_matches_text), T(test_bytecode_v6_matches_text), T(test_bytecode_v0_reads),
           T(test_bytecode_small_module), T(test_bytecode_jax_exports_match_text),
-          T(test_bytecode_jax_locations_match_text), T(test_bytecode_truncated_files_fail_located),
+          T(test_bytecode_jax_locations_match_text), T(test_bytecode_handmade_module_reads_and_runs),
+          T(test_bytecode_shared_attributes_cannot_blow_up), T(test_bytecode_truncated_files_fail_located),
           T(test_bytecode_corrupted_bytes_fail_located), T(test_bytecode_errors_name_offset_and_section),
           T(test_bytecode_unknown_op_is_named), T(test_bytecode_ops_keep_source_locations),
           T(test_bytecode_npusim_parse_reads_bytecode), T(test_bytecode_vhlo_table_sorted_and_unique))
