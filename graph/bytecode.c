@@ -925,6 +925,8 @@ static enum base_status read_entry(struct bc_ctx *c, struct bc_entry *e, bool is
                      : graph_bc_vhlo_attr(c, &r, (const struct bc_attr **)&e->val);
     } else if (span_is(dn, "sdy") && !is_type) {
         st = graph_bc_sdy_attr(c, &r, (const struct bc_attr **)&e->val);
+    } else if (span_is(dn, "chlo") && !is_type) {
+        st = graph_bc_chlo_attr(c, &r, (const struct bc_attr **)&e->val);
     } else {
         st = graph_bc_fail(c, &r, BASE_ERR_UNSUPPORTED, "%s of dialect '%.*s' in a binary encoding npusim does not know",
                            is_type ? "a type" : "an attribute", (int)dn.len, (const char *)dn.p);
@@ -1244,33 +1246,44 @@ static enum base_status read_props(struct bc_ctx *c, struct bc_rd *r, struct op_
     struct bc_rd b = {blob.p, blob.p + blob.len, "Properties"};
     const char *const *names = NULL;
     int n = 0;
-    /* ops of other dialects that JAX exports carry: their attributes, sorted
-     * (optional ones: a flag with the index) */
+    /* ops of other dialects that exports carry (StableHLO 1.11 on lets them
+     * through): their inherent attributes sorted by name; '?' marks an
+     * optional one (a flag with the index) */
     static const struct {
         const char *op;
-        bool optional;
         const char *const names[4];
     } layouts[] = {
-        {"builtin.module", true, {"sym_name", "sym_visibility"}},
-        {"sdy.mesh", false, {"mesh", "sym_name"}},
-        {"sdy.sharding_constraint", false, {"sharding"}},
-        {"sdy.reshard", false, {"sharding"}},
-        {"sdy.manual_computation", false, {"in_shardings", "manual_axes", "out_shardings"}},
-        {"sdy.sharding_group", false, {"group_id"}},
-        {"sdy.propagation_barrier", false, {"allowed_direction"}},
-        {"sdy.constant", false, {"value"}},
-        {"sdy.return", false, {NULL}},
+        {"builtin.module", {"?sym_name", "?sym_visibility"}},
+        {"sdy.mesh", {"mesh", "sym_name"}},
+        {"sdy.sharding_constraint", {"sharding"}},
+        {"sdy.reshard", {"sharding"}},
+        {"sdy.manual_computation", {"in_shardings", "manual_axes", "out_shardings"}},
+        {"sdy.sharding_group", {"group_id"}},
+        {"sdy.propagation_barrier", {"allowed_direction"}},
+        {"sdy.constant", {"value"}},
+        {"sdy.data_flow_edge", {"?sharding"}},
+        {"chlo.top_k", {"?is_stable", "k"}},
+        {"chlo.broadcast_compare", {"?broadcast_dimensions", "?compare_type", "comparison_direction"}},
+        {"chlo.ragged_dot", {"?precision_config", "ragged_dot_dimension_numbers"}},
+        {"chlo.constant", {"value"}},
+        {"chlo.constant_like", {"value"}},
     };
-    bool optional = false;
+    static const char *const broadcast_binary[] = {
+        "chlo.broadcast_add",        "chlo.broadcast_and",         "chlo.broadcast_atan2",   "chlo.broadcast_complex",
+        "chlo.broadcast_divide",     "chlo.broadcast_maximum",     "chlo.broadcast_minimum", "chlo.broadcast_multiply",
+        "chlo.broadcast_next_after", "chlo.broadcast_or",          "chlo.broadcast_polygamma", "chlo.broadcast_power",
+        "chlo.broadcast_remainder",  "chlo.broadcast_shift_left",  "chlo.broadcast_shift_right_arithmetic",
+        "chlo.broadcast_shift_right_logical", "chlo.broadcast_subtract", "chlo.broadcast_xor", "chlo.broadcast_zeta",
+    };
+    static const char *const bcast_dims[] = {"?broadcast_dimensions", NULL};
     if (op->name->vhlo_op >= 0) {
         n = graph_bc_vhlo_op_props(op->name->vhlo_op, &names);
     } else {
         for (size_t k = 0; k < sizeof layouts / sizeof layouts[0] && !names; k++)
-            if (!strcmp(op->name->full, layouts[k].op)) {
-                names = layouts[k].names;
-                optional = layouts[k].optional;
-                while (n < 4 && names[n]) n++;
-            }
+            if (!strcmp(op->name->full, layouts[k].op)) names = layouts[k].names;
+        for (size_t k = 0; k < sizeof broadcast_binary / sizeof broadcast_binary[0] && !names; k++)
+            if (!strcmp(op->name->full, broadcast_binary[k])) names = bcast_dims;
+        while (names && n < 4 && names[n]) n++;
     }
     if (!names) {
         return graph_bc_fail(c, &at, BASE_ERR_UNSUPPORTED,
@@ -1281,6 +1294,7 @@ static enum base_status read_props(struct bc_ctx *c, struct bc_rd *r, struct op_
     if (!op->props) return graph_bc_nomem(c);
     for (int i = 0; i < n; i++) {
         const struct bc_attr *v = NULL;
+        bool optional = names[i][0] == '?';
         if (optional) {
             struct bc_rd a2 = b;
             uint64_t ai;
@@ -1291,7 +1305,7 @@ static enum base_status read_props(struct bc_ctx *c, struct bc_rd *r, struct op_
         } else {
             TRY(graph_bc_attr_ref(c, &b, &v));
         }
-        op->props[op->n_props].name = names[i];
+        op->props[op->n_props].name = names[i] + (optional ? 1 : 0);
         op->props[op->n_props].value = v;
         op->n_props++;
     }

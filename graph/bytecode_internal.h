@@ -234,6 +234,8 @@ enum base_status graph_bc_vhlo_attr(struct bc_ctx *c, struct bc_rd *r, const str
 enum base_status graph_bc_vhlo_type(struct bc_ctx *c, struct bc_rd *r, const struct bc_type **out);
 /* The sdy (Shardy) dialect's attribute encodings, decoded to their spelling. */
 enum base_status graph_bc_sdy_attr(struct bc_ctx *c, struct bc_rd *r, const struct bc_attr **out);
+/* The chlo dialect's two encoded attributes (comparison direction and type). */
+enum base_status graph_bc_chlo_attr(struct bc_ctx *c, struct bc_rd *r, const struct bc_attr **out);
 
 /* Printing (StableHLO spellings). */
 void graph_bc_print_type(struct bc_ctx *c, const struct bc_type *t);

@@ -2,7 +2,8 @@
  * (shardy/dialect/sdy/ir/bytecode.td: one leading varint code per kind;
  * nested sdy attributes are attribute references), which JAX exports carry
  * next to VHLO since StableHLO 1.11.  They need no legalization: each is
- * decoded straight to its MLIR spelling, kept both whole
+ * decoded straight to its MLIR spelling (chlo's two encoded attributes too,
+ * at the end), kept both whole
  * (#sdy.sharding<@mesh, [{"x"}, {}]>) and stripped (<@mesh, [{"x"}, {}]>), as
  * sdy prints them inside one another. */
 #include "graph/bytecode_internal.h"
@@ -327,6 +328,31 @@ enum base_status graph_bc_sdy_attr(struct bc_ctx *c, struct bc_rd *r, const stru
         a->s = w;
         a->len++;
     }
+    *out = a;
+    return BASE_OK;
+}
+
+/* chlo (stablehlo/dialect/ChloBytecode.cpp): 0 comparison direction, 1
+ * comparison type, each an enum varint. */
+enum base_status graph_bc_chlo_attr(struct bc_ctx *c, struct bc_rd *r, const struct bc_attr **out)
+{
+    static const char *const dirs[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+    static const char *const types[] = {"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"};
+    struct bc_rd at = *r;
+    uint64_t code, v;
+    TRY(graph_bc_varint(c, r, &code));
+    if (code > 1) return graph_bc_fail(c, &at, BASE_ERR_UNSUPPORTED, "chlo attribute code %llu is not known", (unsigned long long)code);
+    TRY(graph_bc_varint(c, r, &v));
+    if (v >= (code ? 5u : 6u)) return graph_bc_fail(c, &at, BASE_ERR_PARSE, "chlo enum value %llu out of range", (unsigned long long)v);
+    struct bc_attr *a = graph_bc_alloc(c, sizeof *a);
+    if (!a) return graph_bc_nomem(c);
+    memset(a, 0, sizeof *a);
+    char buf[64];
+    snprintf(buf, sizeof buf, "#chlo<%s %s>", code ? "comparison_type" : "comparison_direction", code ? types[v] : dirs[v]);
+    a->kind = BCA_TEXT;
+    a->s = base_arena_strdup(&c->arena, buf);
+    if (!a->s) return graph_bc_nomem(c);
+    a->len = strlen(a->s);
     *out = a;
     return BASE_OK;
 }
