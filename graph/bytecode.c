@@ -1510,20 +1510,13 @@ static enum base_status read_op(struct bc_ctx *c, struct bc_rd *r, struct region
         *was_module = true;
     } else {
         const char *name = op.name->full;
-        struct sbuf saved = c->out;
-        struct sbuf tail;
-        graph_print_buf_init(&c->out);
+        struct bc_out_attr *out_attrs = NULL;
+        int n_out = 0;
         if (op.name->vhlo_op >= 0) {
-            enum base_status st = graph_bc_vhlo_legalize(c, &at, op.name->vhlo_op, parent_is_func, attrs, n_attrs, &name);
-            if (st != BASE_OK) {
-                graph_print_buf_free(&c->out);
-                c->out = saved;
-                return st;
-            }
+            TRY(graph_bc_vhlo_legalize(c, &at, op.name->vhlo_op, parent_is_func, attrs, n_attrs, &name, &out_attrs,
+                                       &n_out));
         } else {
             if (!strncmp(name, "vhlo.", 5)) {
-                graph_print_buf_free(&c->out);
-                c->out = saved;
                 int v0 = c->vhlo_version[0], v1 = c->vhlo_version[1], v2 = c->vhlo_version[2];
                 if (v0 >= 0)
                     return graph_bc_fail(c, &at, BASE_ERR_UNSUPPORTED,
@@ -1533,13 +1526,6 @@ static enum base_status read_op(struct bc_ctx *c, struct bc_rd *r, struct region
                 return graph_bc_fail(c, &at, BASE_ERR_UNSUPPORTED, "op '%s' is not known", name);
             }
             qsort(attrs, (size_t)n_attrs, sizeof *attrs, cmp_named);
-            graph_bc_print_dict_attrs(c, attrs, n_attrs);
-        }
-        tail = c->out;
-        c->out = saved;
-        if (tail.oom) {
-            graph_print_buf_free(&tail);
-            return graph_bc_nomem(c);
         }
         newline(c, op_off, indent);
         for (uint64_t i = 0; i < op.n_results; i++) {
@@ -1582,13 +1568,10 @@ static enum base_status read_op(struct bc_ctx *c, struct bc_rd *r, struct region
         }
         if (st == BASE_OK && rr != r && rr->p != rr->end)
             st = graph_bc_fail(c, rr, BASE_ERR_PARSE, "trailing bytes in a region section");
-        if (st != BASE_OK) {
-            graph_print_buf_free(&tail);
-            return st;
-        }
+        if (st != BASE_OK) return st;
         if (op.n_regions) graph_print_buf_putc(&c->out, ')');
-        graph_print_buf_putn(&c->out, tail.p ? tail.p : "", tail.n);
-        graph_print_buf_free(&tail);
+        if (op.name->vhlo_op >= 0) graph_bc_print_out_attrs(c, out_attrs, n_out);
+        else graph_bc_print_dict_attrs(c, attrs, n_attrs);
         graph_print_buf_puts(&c->out, " : ");
         TRY(print_types(c, &at, op.operands, op.n_operands, true));
         graph_print_buf_puts(&c->out, " -> ");
@@ -1778,6 +1761,12 @@ static void ctx_init(struct bc_ctx *c, const void *data, size_t len, const char 
     c->diag = diag;
     base_arena_init(&c->arena, 1 << 16);
     graph_print_buf_init(&c->out);
+    /* the text: about twice the input (tensor data as hex), reserved at once */
+    size_t cap = len / 4 * 9 + (1u << 16);
+    if (len < SIZE_MAX / 4 - (1u << 16) && (c->out.p = malloc(cap)) != NULL) {
+        c->out.cap = cap;
+        c->out.p[0] = 0;
+    }
     /* attribute/type prints: a generous multiple of the input (a real file
      * prints each of its entries a bounded number of times) */
     c->budget = (uint64_t)len * 64 + (1u << 20);
@@ -1824,6 +1813,13 @@ enum base_status graph_bytecode_parse(const void *data, size_t len, const struct
     if (st != BASE_OK) {
         ctx_deinit(&c);
         return st;
+    }
+    if (c.out.cap > c.out.n + 1) { /* the text is read once: drop the doubling slack */
+        char *p = realloc(c.out.p, c.out.n + 1);
+        if (p) {
+            c.out.p = p;
+            c.out.cap = c.out.n + 1;
+        }
     }
     struct graph_parse_options po = {path, 0, 0, true};
     if (opt) {

@@ -262,9 +262,19 @@ int graph_bc_vhlo_op_count(void);
  * properties encoding): count and names. */
 int graph_bc_vhlo_op_props(int op, const char *const **names);
 const char *graph_bc_vhlo_op_vname(int op);
-/* Prints a VHLO op as its StableHLO counterpart: name and attribute dictionary. */
+/* An attribute of a legalized op: its text, or an attribute printed when
+ * the op is written (so large tensors are printed once, in place), or unit. */
+struct bc_out_attr {
+    const char *name;
+    const char *text;
+    const struct bc_attr *attr;
+};
+/* A VHLO op's StableHLO counterpart: its name and attributes (sorted). */
 enum base_status graph_bc_vhlo_legalize(struct bc_ctx *c, const struct bc_rd *at, int op, bool in_func,
-                                        struct bc_named *attrs, int n_attrs, const char **name_out);
+                                        struct bc_named *attrs, int n_attrs, const char **name_out,
+                                        struct bc_out_attr **out, int *n_out);
+/* Writes " {name = value, ...}" (nothing when n is 0). */
+void graph_bc_print_out_attrs(struct bc_ctx *c, const struct bc_out_attr *attrs, int n);
 /* Writes " {attrs}" for a legalized op (or nothing when empty). */
 void graph_bc_print_dict_attrs(struct bc_ctx *c, struct bc_named *attrs, int n);
 

@@ -64,11 +64,7 @@ struct legal {
     struct bc_named *in;
     int n_in;
     bool *used;
-    /* output: name + text */
-    struct out_attr {
-        const char *name;
-        char *text; /* NULL: unit */
-    } *out;
+    struct bc_out_attr *out;
     int n_out;
 };
 
@@ -109,15 +105,19 @@ static enum base_status end_out(struct legal *L, const char *name, struct sbuf s
     if (oom || (!unit && !t)) return graph_bc_nomem(c);
     L->out[L->n_out].name = name;
     L->out[L->n_out].text = t;
+    L->out[L->n_out].attr = NULL;
     L->n_out++;
     return BASE_OK;
 }
 
+/* printed when the op is written */
 static enum base_status emit_attr(struct legal *L, const char *name, const struct bc_attr *a)
 {
-    struct sbuf saved = begin_out(L);
-    if (a->kind != BCA_UNIT) graph_bc_print_attr(L->c, a);
-    return end_out(L, name, saved, a->kind == BCA_UNIT);
+    L->out[L->n_out].name = name;
+    L->out[L->n_out].text = NULL;
+    L->out[L->n_out].attr = a->kind == BCA_UNIT ? NULL : a;
+    L->n_out++;
+    return BASE_OK;
 }
 
 static enum base_status emit_unit(struct legal *L, const char *name)
@@ -586,12 +586,15 @@ static enum base_status special(struct legal *L)
 
 static int cmp_out(const void *a, const void *b)
 {
-    return strcmp(((const struct out_attr *)a)->name, ((const struct out_attr *)b)->name);
+    return strcmp(((const struct bc_out_attr *)a)->name, ((const struct bc_out_attr *)b)->name);
 }
 
 enum base_status graph_bc_vhlo_legalize(struct bc_ctx *c, const struct bc_rd *at, int op, bool in_func,
-                                        struct bc_named *attrs, int n_attrs, const char **name_out)
+                                        struct bc_named *attrs, int n_attrs, const char **name_out,
+                                        struct bc_out_attr **out, int *n_out)
 {
+    *out = NULL;
+    *n_out = 0;
     const char *vname = vhlo_ops[op].name;
     const char *us = strrchr(vname, '_');
     if (!us || us[1] != 'v') return graph_bc_fail(c, at, BASE_ERR_INTERNAL, "VHLO op name '%s' has no version", vname);
@@ -631,19 +634,28 @@ enum base_status graph_bc_vhlo_legalize(struct bc_ctx *c, const struct bc_rd *at
         TRY(emit_attr(&L, attrs[i].name, attrs[i].value));
     }
     qsort(L.out, (size_t)L.n_out, sizeof *L.out, cmp_out);
-    if (!L.n_out) return BASE_OK;
+    *out = L.out;
+    *n_out = L.n_out;
+    return BASE_OK;
+}
+
+void graph_bc_print_out_attrs(struct bc_ctx *c, const struct bc_out_attr *attrs, int n)
+{
+    if (n <= 0) return;
     struct sbuf *s = &c->out;
     graph_print_buf_puts(s, " {");
-    for (int i = 0; i < L.n_out; i++) {
+    for (int i = 0; i < n; i++) {
         if (i) graph_print_buf_puts(s, ", ");
-        size_t n = strlen(L.out[i].name);
-        if (n && graph_lex_bare_id(L.out[i].name, L.out[i].name + n) == n) graph_print_buf_putn(s, L.out[i].name, n);
-        else graph_print_string(s, L.out[i].name, n);
-        if (L.out[i].text) {
+        size_t k = strlen(attrs[i].name);
+        if (k && graph_lex_bare_id(attrs[i].name, attrs[i].name + k) == k) graph_print_buf_putn(s, attrs[i].name, k);
+        else graph_print_string(s, attrs[i].name, k);
+        if (attrs[i].text) {
             graph_print_buf_puts(s, " = ");
-            graph_print_buf_puts(s, L.out[i].text);
+            graph_print_buf_puts(s, attrs[i].text);
+        } else if (attrs[i].attr) {
+            graph_print_buf_puts(s, " = ");
+            graph_bc_print_attr(c, attrs[i].attr);
         }
     }
     graph_print_buf_putc(s, '}');
-    return BASE_OK;
 }
