@@ -55,7 +55,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: npusim conform [options] PATH...\n"
             "\n"
-            "Runs StableHLO conformance tests: .mlir files, or folders searched recursively.\n"
+            "Runs StableHLO conformance tests: .mlir (or .mlir.bc) files, or folders searched recursively.\n"
             "A file is split at lines '// -----' and each chunk is a case (id: file#N).\n"
             "A case passes when it parses, verifies, runs, and every check op in it passes\n"
             "(check.expect_*, custom_call @check.*).  Cases whose entry function takes\n"
@@ -133,7 +133,7 @@ static void walk(const char *dir, struct strvec *out)
         if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
             walk(p, out);
             free(p);
-        } else if (has_suffix(p, ".mlir")) {
+        } else if (has_suffix(p, ".mlir") || has_suffix(p, ".mlir.bc")) {
             strvec_push(out, p);
         } else {
             free(p);
