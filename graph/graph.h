@@ -280,6 +280,10 @@ struct graph_dialect_count {
 };
 int graph_module_unknown_dialects(const struct graph_module *m, struct graph_dialect_count *out, int cap,
                                   int *n_dialects);
+/* Whether some op npusim knows is of this dialect (the name up to its first
+ * '.', len bytes): stablehlo, chlo, func, sdy, ... An unknown op of a known
+ * dialect is newer than npusim; one of another dialect is not StableHLO. */
+bool graph_dialect_known(const char *dialect, size_t len);
 /* Constants whose literal has no data: printed elided (dense_resource<__elided__>,
  * as MLIR's printer elides large literals) or a dense_resource whose blob the
  * file lacks.  They compile and run timing-only as they are; for values,

@@ -701,3 +701,13 @@ enum base_status graph_module_fill_elided(struct graph_module *m, graph_fill_fn 
     if (first) *first = f;
     return st;
 }
+
+bool graph_dialect_known(const char *dialect, size_t len)
+{
+    for (int k = 0; k < GRAPH_OP_COUNT; k++) {
+        if (k == GRAPH_OP_UNKNOWN) continue;
+        const char *n = graph_op_kind_name((enum graph_op_kind)k);
+        if (!strncmp(n, dialect, len) && n[len] == '.') return true;
+    }
+    return false;
+}

@@ -34,10 +34,14 @@ module {
   }
 }
 MLIR
-expect "parse: another dialect is not StableHLO" 1 "not StableHLO: 3 ops of dialects npusim does not know: ttir (2, first ttir.empty at 3:5), tosa (1" \
+expect "parse: another dialect is not StableHLO" 1 "not StableHLO: 3 ops npusim does not know: ttir (another dialect) (2, first ttir.empty at 3:5), tosa (another dialect) (1" \
     "$NPUSIM" parse "$tmp/ttir.mlir"
 expect "interp: names the dialects" 1 "error: not StableHLO: 3 ops" "$NPUSIM" interp "$tmp/ttir.mlir" --random-inputs 1
 expect "run: names the dialects" 1 "error: not StableHLO: 3 ops" "$NPUSIM" run "$tmp/ttir.mlir" --chip trn2 --timing-only
+# an op of StableHLO's own dialect that npusim does not know is not "another dialect"
+printf 'func.func @main(%%a: tensor<2xf32>) -> tensor<2xf32> {\n  %%0 = "stablehlo.frobnicate_v9"(%%a) : (tensor<2xf32>) -> tensor<2xf32>\n  return %%0 : tensor<2xf32>\n}\n' >"$tmp/newer.mlir"
+expect "parse: an unknown StableHLO op is newer, not foreign" 1 "ops newer than npusim: 1 op npusim does not know: stablehlo (1, first stablehlo.frobnicate_v9 at 2:3)" \
+    "$NPUSIM" parse "$tmp/newer.mlir"
 expect "coverage: says why" 1 "ttir.add is not lowered for trn2: an op of a dialect npusim does not know" \
     "$NPUSIM" coverage "$tmp/ttir.mlir" --chip trn2
 
