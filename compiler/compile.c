@@ -1704,6 +1704,9 @@ static enum base_status place(struct cc *c)
             touch[nt++] = st->buffer;
         } else if (st->kind == CC_STEP_CHECK) {
             for (uint32_t i = 0; i < st->n_check_buffers && nt < 2048; i++) touch[nt++] = st->check_buffers[i];
+        } else if (st->kind == CC_STEP_HOST || st->kind == CC_STEP_COLLECTIVE) {
+            /* the host reads and writes these (a loop's state among them) */
+            for (uint32_t i = 0; i < st->n_in + st->n_out && nt < 2048; i++) touch[nt++] = st->io_buffers[i];
         }
         for (int i = 0; i < nt; i++) {
             struct live *L = &lv[touch[i]];
