@@ -62,6 +62,10 @@ struct rt_options {
     void (*on_collective)(void *user, const struct rt_collective *c, const struct icn_topo *topo,
                           const double *link_bytes);
     void *collective_user;
+    /* interpreter.probe writes each value it reads back here, as the
+     * interpreter does (interp_options.probe_dir); NULL: recorded in
+     * memory only (for check.expect_serialized_eq) */
+    const char *probe_dir;
 };
 void rt_options_default(struct rt_options *o);
 
