@@ -71,7 +71,9 @@ bool cc_view_box_ap(const struct cc_view *v, const struct cc_box *box, int part_
     X(GATHER, "gather")                                                             \
     X(SCATTER, "scatter")                                                           \
     X(DYNAMIC_SLICE, "dynamic_slice")                                               \
-    X(DYNAMIC_UPDATE_SLICE, "dynamic_update_slice")
+    X(DYNAMIC_UPDATE_SLICE, "dynamic_update_slice")                                \
+    X(RNG_BIT_GENERATOR, "rng_bit_generator") /* k_rng.c */                        \
+    X(RNG, "rng")
 enum cc_kernel_kind {
 #define X(e, name) CC_K_##e,
     X_CC_KERNEL_KINDS(X)
@@ -482,6 +484,16 @@ enum base_status cc_mm_emit_zeros(const struct cc_target *t, const struct cc_ker
  * instruction, emitted before cc_ew_compute of that tile and slot. */
 #define CC_EW_SOURCES 1
 struct isa_ap cc_ew_source_ap(const struct cc_ew *w, int i, int64_t tile, int slot, struct cc_access *acc);
+
+/* Random numbers (k_rng.c): RNG_BIT_GENERATOR and RNG kernels, ops [the
+ * op]; bits bit for bit the interpreter's (interp/interp_rng.c);
+ * cc_rng_op_supported says whether an rng_bit_generator / rng can be one. */
+bool cc_rng_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+enum base_status cc_emit_rng_bit_generator(const struct cc_target *t, const struct cc_kernel *k,
+                                           const struct cc_emit_ctx *ctx, struct isa_program *out,
+                                           struct base_diag *diag);
+enum base_status cc_emit_rng(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                             struct isa_program *out, struct base_diag *diag);
 
 /* ------------------------------------------------------------ plan (compile.c) */
 

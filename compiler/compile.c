@@ -70,6 +70,8 @@ static const cc_emit_fn emitters[CC_K_COUNT] = {
     [CC_K_DYNAMIC_SLICE] = cc_emit_dynamic_slice,
     [CC_K_DYNAMIC_UPDATE_SLICE] = cc_emit_dynamic_update_slice,
     [CC_K_SCATTER] = cc_emit_scatter,
+    [CC_K_RNG_BIT_GENERATOR] = cc_emit_rng_bit_generator,
+    [CC_K_RNG] = cc_emit_rng,
 };
 _Static_assert(ARRAY_LEN(emitters) == CC_K_COUNT, "emitters");
 
@@ -599,6 +601,8 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_SCATTER:
         if (!cc_kind_lowered(CC_K_SCATTER)) return why_set(why, cap, "data-dependent addressing is not lowered yet");
         return cc_scatter_op_supported(op, why, cap);
+    case GRAPH_OP_RNG_BIT_GENERATOR:
+    case GRAPH_OP_RNG: return cc_rng_op_supported(op, t, why, cap);
     case GRAPH_OP_UNKNOWN: return why_set(why, cap, "an op of a dialect npusim does not know (not StableHLO)");
     default: return why_set(why, cap, "no lowering for this op");
     }
@@ -1127,6 +1131,8 @@ static enum cc_kernel_kind kind_of_op(const struct graph_op *op)
     case GRAPH_OP_SCATTER: return CC_K_SCATTER;
     case GRAPH_OP_DYNAMIC_SLICE: return CC_K_DYNAMIC_SLICE;
     case GRAPH_OP_DYNAMIC_UPDATE_SLICE: return CC_K_DYNAMIC_UPDATE_SLICE;
+    case GRAPH_OP_RNG_BIT_GENERATOR: return CC_K_RNG_BIT_GENERATOR;
+    case GRAPH_OP_RNG: return CC_K_RNG;
     default: return CC_K_COPY;
     }
 }
