@@ -73,7 +73,8 @@ bool cc_view_box_ap(const struct cc_view *v, const struct cc_box *box, int part_
     X(DYNAMIC_SLICE, "dynamic_slice")                                               \
     X(DYNAMIC_UPDATE_SLICE, "dynamic_update_slice")                                \
     X(RNG_BIT_GENERATOR, "rng_bit_generator") /* k_rng.c */                        \
-    X(RNG, "rng")
+    X(RNG, "rng")                                                                  \
+    X(SELECT_AND_SCATTER, "select_and_scatter") /* k_sas.c */
 enum cc_kernel_kind {
 #define X(e, name) CC_K_##e,
     X_CC_KERNEL_KINDS(X)
@@ -494,6 +495,12 @@ enum base_status cc_emit_rng_bit_generator(const struct cc_target *t, const stru
                                            struct base_diag *diag);
 enum base_status cc_emit_rng(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
                              struct isa_program *out, struct base_diag *diag);
+
+/* select_and_scatter (k_sas.c): ops [the op]; in: operand, source, init. */
+bool cc_sas_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+enum base_status cc_emit_select_and_scatter(const struct cc_target *t, const struct cc_kernel *k,
+                                            const struct cc_emit_ctx *ctx, struct isa_program *out,
+                                            struct base_diag *diag);
 
 /* ------------------------------------------------------------ plan (compile.c) */
 

@@ -72,6 +72,7 @@ static const cc_emit_fn emitters[CC_K_COUNT] = {
     [CC_K_SCATTER] = cc_emit_scatter,
     [CC_K_RNG_BIT_GENERATOR] = cc_emit_rng_bit_generator,
     [CC_K_RNG] = cc_emit_rng,
+    [CC_K_SELECT_AND_SCATTER] = cc_emit_select_and_scatter,
 };
 _Static_assert(ARRAY_LEN(emitters) == CC_K_COUNT, "emitters");
 
@@ -603,6 +604,7 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
         return cc_scatter_op_supported(op, why, cap);
     case GRAPH_OP_RNG_BIT_GENERATOR:
     case GRAPH_OP_RNG: return cc_rng_op_supported(op, t, why, cap);
+    case GRAPH_OP_SELECT_AND_SCATTER: return cc_sas_op_supported(op, t, why, cap);
     case GRAPH_OP_UNKNOWN: return why_set(why, cap, "an op of a dialect npusim does not know (not StableHLO)");
     default: return why_set(why, cap, "no lowering for this op");
     }
@@ -1133,6 +1135,7 @@ static enum cc_kernel_kind kind_of_op(const struct graph_op *op)
     case GRAPH_OP_DYNAMIC_UPDATE_SLICE: return CC_K_DYNAMIC_UPDATE_SLICE;
     case GRAPH_OP_RNG_BIT_GENERATOR: return CC_K_RNG_BIT_GENERATOR;
     case GRAPH_OP_RNG: return CC_K_RNG;
+    case GRAPH_OP_SELECT_AND_SCATTER: return CC_K_SELECT_AND_SCATTER;
     default: return CC_K_COPY;
     }
 }
