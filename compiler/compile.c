@@ -483,7 +483,8 @@ static bool is_view_op(enum graph_op_kind k)
 /* Lowered by the elementwise emitter (iota too: values from the index). */
 static bool is_elementwise(const struct graph_op *op)
 {
-    return graph_op_kind_has(op->kind, GRAPH_OPF_ELEMENTWISE) || op->kind == GRAPH_OP_IOTA;
+    return graph_op_kind_has(op->kind, GRAPH_OPF_ELEMENTWISE) || op->kind == GRAPH_OP_IOTA ||
+           op->kind == GRAPH_OP_UNIFORM_QUANTIZE || op->kind == GRAPH_OP_UNIFORM_DEQUANTIZE;
 }
 
 /* A check the runtime runs on the host (interp_check_eval). */
@@ -500,20 +501,19 @@ static bool is_check_op(const struct graph_op *op)
            rt->kind == GRAPH_TYPE_TENSOR && rt->rank == 0 && rt->elem == BASE_DT_I1;
 }
 
-/* Operands and results: static, ranked, non-quantized tensors. */
-static bool plain_types(const struct graph_op *op, char *why, size_t cap)
+/* Operands and results: static, ranked tensors; quantized ones where
+ * k_quant.c lowers them. */
+static bool plain_types(const struct graph_op *op, const struct cc_target *tg, char *why, size_t cap)
 {
     for (int i = 0; i < op->n_operands; i++) {
         const struct graph_type *t = op->operands[i]->type;
         if (!static_tensor(t)) return why_set(why, cap, "operands must be tensors of static shape");
-        if (t->quant) return why_set(why, cap, "quantized element types are not lowered");
     }
     for (int i = 0; i < op->n_results; i++) {
         const struct graph_type *t = op->results[i].type;
         if (!static_tensor(t)) return why_set(why, cap, "results must be tensors of static shape");
-        if (t->quant) return why_set(why, cap, "quantized element types are not lowered");
     }
-    return true;
+    return cc_quant_types_ok(op, tg, why, cap);
 }
 
 /* Whether the compiler lowers op for chip t (why: the reason when not).
@@ -545,7 +545,7 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
         /* an elided literal (no data) compiles: timing-only runs need no
          * values, and functional runs get them filled (--random-inputs) */
         if (!a || a->kind != GRAPH_ATTR_ELEMENTS) return why_set(why, cap, "the constant has no literal");
-        return plain_types(op, why, cap);
+        return plain_types(op, t, why, cap);
     }
     case GRAPH_OP_PARTITION_ID:
     case GRAPH_OP_REPLICA_ID: return true; /* a ui32 scalar the runtime writes */
@@ -555,7 +555,7 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION)
         return why_set(why, cap, "sdy.manual_computation is lowered only as the whole entry function (whose body is then "
                                  "the program of one partition)");
-    if (!plain_types(op, why, cap)) return false;
+    if (!plain_types(op, t, why, cap)) return false;
     if (icn_coll_of_op(op->kind, NULL)) {
         unsigned f;
         if (graph_op_kind_has(op->kind, GRAPH_OPF_REGIONS)) /* a reduction body */

@@ -228,6 +228,11 @@ bool cc_elem_op_supported(const struct graph_op *op, const struct cc_target *t, 
 {
     (void)t;
     if (why && cap) why[0] = 0;
+#define X(f)                                                                                                           \
+    if (cc_##f##_claims(op)) return cc_##f##_supported(op, t, why, cap);
+    CC_EWX_FAMILIES(X)
+#undef X
+    if (cc_quant_involved(op)) return cc_quant_elem_supported(op, t, why, cap);
     if (op->n_results != 1) return why_set(why, cap, "an elementwise op has one result");
     enum base_dtype rt = result_dt(op);
     const struct graph_type *ty = op->results[0].type;
@@ -504,11 +509,11 @@ static bool map_put(struct eprog *e, const struct graph_value *gv, int id)
     return true;
 }
 
-/* An iota value over the index space: a view with stride 1 on its dim. */
-static int iota_val(struct eprog *e, const struct graph_op *op, enum base_dtype rt)
+/* An index value over the index space: a view with stride 1 on dim `dim`
+ * of the ops' space (iota; cc_ewb_index). */
+static int index_val(struct eprog *e, int64_t dim, enum base_dtype rt)
 {
-    int64_t dim;
-    if (!graph_attr_as_i64(graph_op_attr(op, "iota_dimension"), &dim) || dim < 0 || dim >= e->rank) return -1;
+    if (dim < 0 || dim >= e->rank) return -1;
     if (e->spec->dim_of) dim = e->spec->dim_of[dim];
     if (e->n_views >= CC_TILE_MAX_VIEWS) return -1;
     struct cc_view *w = &e->views[e->n_views];
@@ -524,6 +529,74 @@ static int iota_val(struct eprog *e, const struct graph_op *op, enum base_dtype 
     if (add_ins(e, ISA_OP_IOTA, 0, 0, v, -1, -1, -1, ISA_U_VEC | ISA_U_POOL) < 0) return -1;
     return v;
 }
+
+/* An iota value over the index space: a view with stride 1 on its dim. */
+static int iota_val(struct eprog *e, const struct graph_op *op, enum base_dtype rt)
+{
+    int64_t dim;
+    if (!graph_attr_as_i64(graph_op_attr(op, "iota_dimension"), &dim)) return -1;
+    return index_val(e, dim, rt);
+}
+
+/* ------------------------------------------- the builder other files use
+ * (cc_internal.h "elementwise op lowerings elsewhere") */
+
+struct cc_ewb {
+    struct eprog e;
+};
+
+static struct eprog *ewp(struct cc_ewb *b) { return (struct eprog *)b; }
+
+int cc_ewb_imm(struct cc_ewb *b, double v, enum base_dtype dt) { return imm_val(ewp(b), v, dt); }
+int cc_ewb_bin(struct cc_ewb *b, unsigned alu, int x, int y, enum base_dtype rt)
+{
+    return x < 0 || y < 0 ? -1 : lower_binary(ewp(b), alu, x, y, rt);
+}
+int cc_ewb_un(struct cc_ewb *b, unsigned alu, int x, enum base_dtype rt)
+{
+    return x < 0 ? -1 : lower_unary(ewp(b), ISA_OP_UNARY, alu, x, rt, ISA_U_VEC | ISA_U_POOL);
+}
+int cc_ewb_act(struct cc_ewb *b, unsigned act, int x, enum base_dtype rt)
+{
+    return x < 0 ? -1 : lower_unary(ewp(b), ISA_OP_ACTIVATE, act, x, rt, ISA_U_ACT | ISA_U_VEC);
+}
+int cc_ewb_sel(struct cc_ewb *b, int p, int x, int y, enum base_dtype rt)
+{
+    struct eprog *e = ewp(b);
+    if (p < 0 || x < 0 || y < 0) return -1;
+    bool any_tile = !is_scalar(e, p) || !is_scalar(e, x) || !is_scalar(e, y);
+    p = any_tile ? as_tile(e, p) : as_mem(e, p);
+    x = any_tile ? as_tile(e, x) : as_mem(e, x);
+    y = any_tile ? as_tile(e, y) : as_mem(e, y);
+    if (p < 0 || x < 0 || y < 0) return -1;
+    int r = new_val(e, any_tile ? VK_TILE : VK_PSC, rt);
+    if (r < 0 || add_ins(e, ISA_OP_SELECT, 0, 0, r, p, x, y, ISA_U_VEC | ISA_U_POOL) < 0) return -1;
+    e->ins[e->n_ins - 1].two_in = true;
+    return r;
+}
+int cc_ewb_bits(struct cc_ewb *b, int x, enum base_dtype as)
+{
+    struct eprog *e = ewp(b);
+    x = x < 0 ? -1 : as_mem(e, x);
+    if (x < 0 || base_dtype_size(as) != base_dtype_size(e->v[x].dt)) return -1;
+    int r = new_val(e, e->v[x].kind, as);
+    if (r >= 0) e->v[r].alias = x;
+    return r;
+}
+int cc_ewb_index(struct cc_ewb *b, int dim, enum base_dtype dt) { return index_val(ewp(b), dim, dt); }
+enum base_dtype cc_ewb_dt(const struct cc_ewb *b, int x)
+{
+    return x < 0 ? BASE_DT_COUNT : ((const struct eprog *)b)->v[x].dt;
+}
+bool cc_ewb_is_imm(const struct cc_ewb *b, int x, double *v)
+{
+    const struct eprog *e = (const struct eprog *)b;
+    if (x < 0 || e->v[x].kind != VK_IMM) return false;
+    if (v) *v = e->v[x].imm;
+    return true;
+}
+int cc_ewb_rank(const struct cc_ewb *b) { return ((const struct eprog *)b)->rank; }
+const struct cc_target *cc_ewb_target(const struct cc_ewb *b) { return ((const struct eprog *)b)->t; }
 
 static enum base_status build_fail(struct eprog *e, const struct graph_op *op, const char *msg)
 {
@@ -606,6 +679,28 @@ static enum base_status lower_op(struct eprog *e, const struct graph_op *op)
         x[i] = map_get(e, op->operands[i]);
         if (x[i] < 0) return build_fail(e, op, "operand not available in the kernel");
     }
+#define X(f)                                                                                                           \
+    if (cc_##f##_claims(op)) {                                                                                         \
+        int r_ = cc_##f##_lower((struct cc_ewb *)e, op, x);                                                            \
+        if (r_ < 0) return build_fail(e, op, "too many values or instructions in one fusion");                        \
+        if (!map_put(e, &op->results[0], r_)) return build_fail(e, op, "too many values");                            \
+        return BASE_OK;                                                                                                \
+    }
+    CC_EWX_FAMILIES(X)
+#undef X
+    /* quantized operands and results: dequantize, the op on the expressed
+     * type, quantize (the interpreter's wrapper; k_quant.c) */
+    const struct graph_type *rqt = NULL;
+    if (cc_quant_involved(op)) {
+        for (int i = 0; i < op->n_operands && i < 3; i++)
+            if (op->operands[i]->type->quant) x[i] = cc_quant_dequant((struct cc_ewb *)e, x[i], op->operands[i]->type);
+        for (int i = 0; i < op->n_operands && i < 3; i++)
+            if (x[i] < 0) return build_fail(e, op, "too many values or instructions in one fusion");
+        if (op->results[0].type->quant) {
+            rqt = op->results[0].type;
+            rt = rqt->quant->expressed;
+        }
+    }
     enum base_dtype dt0 = op->n_operands > 0 ? e->v[x[0]].dt : rt;
     unsigned f;
     int r = -1;
@@ -687,6 +782,7 @@ static enum base_status lower_op(struct eprog *e, const struct graph_op *op)
         }
         break;
     }
+    if (rqt && r >= 0) r = cc_quant_quant((struct cc_ewb *)e, r, rqt);
     if (r < 0) return build_fail(e, op, "too many values or instructions in one fusion");
     if (!map_put(e, &op->results[0], r)) return build_fail(e, op, "too many values");
     return BASE_OK;
