@@ -351,7 +351,7 @@ const struct cc_target *cc_ewb_target(const struct cc_ewb *b);
 /* The families: cc_F_claims(op) says the op is F's; cc_F_supported is its
  * cc_elem_op_supported; cc_F_lower(b, op, x) its tile instructions (x: the
  * operands' values), returning the result's value. */
-#define CC_EWX_FAMILIES(X) X(quant)
+#define CC_EWX_FAMILIES(X) X(special) X(quant)
 #define X(f)                                                                                                           \
     bool cc_##f##_claims(const struct graph_op *op);                                                                  \
     bool cc_##f##_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);            \
