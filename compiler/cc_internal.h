@@ -556,6 +556,15 @@ enum base_status cc_emit_select_and_scatter(const struct cc_target *t, const str
                                             const struct cc_emit_ctx *ctx, struct isa_program *out,
                                             struct base_diag *diag);
 
+/* custom_calls that are the identity on values (k_custom.c): @Sharding,
+ * @SPMDFullToShardShape / @SPMDShardToFullShape (in a program one partition
+ * runs: the same shape), @MoveToHost / @MoveToDevice, @LayoutConstraint,
+ * @annotate_device_placement.  cc_custom_call_claims: the target is one of
+ * them; cc_custom_call_view: each result is its operand, a view (why: the
+ * reason when not). */
+bool cc_custom_call_claims(const struct graph_op *op);
+bool cc_custom_call_view(const struct graph_op *op, char *why, size_t cap);
+
 /* ------------------------------------------------------------ plan (compile.c) */
 
 /* Kernel k of the plan (its ops and operand views, addresses placed). */

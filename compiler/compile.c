@@ -552,6 +552,7 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     default: break;
     }
     if (is_check_op(op)) return true;
+    if (cc_custom_call_claims(op)) return cc_custom_call_view(op, why, cap); /* views (k_custom.c) */
     if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION)
         return why_set(why, cap, "sdy.manual_computation is lowered only as the whole entry function (whose body is then "
                                  "the program of one partition)");
@@ -622,6 +623,7 @@ static bool host_runnable(const struct graph_op *op)
                                         GRAPH_OPF_TERMINATOR | GRAPH_OPF_ISOLATED | GRAPH_OPF_PROBE))
         return false;
     if (op->kind == GRAPH_OP_CALL || op->kind == GRAPH_OP_COMPOSITE) return false;
+    if (cc_custom_call_claims(op)) return false; /* a view, or a shape change the interpreter refuses too */
     for (int i = 0; i < op->n_operands; i++)
         if (!static_tensor(op->operands[i]->type)) return false;
     for (int i = 0; i < op->n_results; i++)
@@ -986,6 +988,12 @@ static enum base_status lin_op_on(struct cc *c, const struct graph_op *op, int s
     case GRAPH_OP_OPTIMIZATION_BARRIER:
         for (int i = 0; i < op->n_results && i < op->n_operands; i++) TRY(bind(c, scope, &op->results[i], in[i]));
         return BASE_OK;
+    case GRAPH_OP_CUSTOM_CALL:
+        if (cc_custom_call_claims(op)) { /* the identity: each result is its operand */
+            for (int i = 0; i < op->n_results && i < op->n_operands; i++) TRY(bind(c, scope, &op->results[i], in[i]));
+            return BASE_OK;
+        }
+        break;
     case GRAPH_OP_PARTITION_ID:
     case GRAPH_OP_REPLICA_ID: {
         /* like an input: a buffer the runtime fills before the first kernel
