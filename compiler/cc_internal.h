@@ -345,13 +345,19 @@ int cc_ewb_bits(struct cc_ewb *b, int x, enum base_dtype as);               /* x
 int cc_ewb_index(struct cc_ewb *b, int dim, enum base_dtype dt);           /* the index along dim of the space */
 enum base_dtype cc_ewb_dt(const struct cc_ewb *b, int x);
 bool cc_ewb_is_imm(const struct cc_ewb *b, int x, double *v);
+/* complex64 values are pairs of f32 values: cc_ewb_imag is x's imaginary
+ * part (-1: x is real); cc_ewb_pair names the pair (re, im), returning it */
+int cc_ewb_imag(const struct cc_ewb *b, int x);
+int cc_ewb_pair(struct cc_ewb *b, int re, int im);
+/* (k_complex.c) a splat complex64 constant's parts */
+bool cc_complex_splat(const struct graph_op *op, double *re, double *im);
 int cc_ewb_rank(const struct cc_ewb *b);
 const struct cc_target *cc_ewb_target(const struct cc_ewb *b);
 
 /* The families: cc_F_claims(op) says the op is F's; cc_F_supported is its
  * cc_elem_op_supported; cc_F_lower(b, op, x) its tile instructions (x: the
  * operands' values), returning the result's value. */
-#define CC_EWX_FAMILIES(X) X(special) X(quant)
+#define CC_EWX_FAMILIES(X) X(complex) X(special) X(quant)
 #define X(f)                                                                                                           \
     bool cc_##f##_claims(const struct graph_op *op);                                                                  \
     bool cc_##f##_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);            \

@@ -413,8 +413,8 @@ static enum base_status add_copy(struct cc *c, const struct graph_op *op, int sc
                                  int rank, const int64_t *dims, int *dst)
 {
     int d, n;
-    if (base_dtype_is_complex(c->vi[src].dtype)) /* no DMA or engine moves complex elements */
-        return op_fail(c, op, BASE_ERR_UNSUPPORTED, "%s is not lowered for %s: a copy of complex elements (a view that "
+    if (c->vi[src].dtype == BASE_DT_C128) /* complex64 moves as 64-bit words (build_kernel) */
+        return op_fail(c, op, BASE_ERR_UNSUPPORTED, "%s is not lowered for %s: a copy of complex128 elements (a view that "
                        "needs materialising)", op ? op->name : "a copy", c->p->chip.name);
     /* dims may point into c->vi (a vinfo's own dims), which new_vi may move */
     int64_t shape[BASE_MAX_RANK];
@@ -586,8 +586,8 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_CONCATENATE:
     case GRAPH_OP_PAD:
         for (int i = 0; i < op->n_operands; i++)
-            if (base_dtype_is_complex(op->operands[i]->type->elem))
-                return why_set(why, cap, "complex elements are not supported on chip");
+            if (op->operands[i]->type->elem == BASE_DT_C128)
+                return why_set(why, cap, "complex128 elements are not moved on chip");
         return true;
     case GRAPH_OP_DOT_GENERAL:
     case GRAPH_OP_DOT: return cc_dot_op_supported(op, t, why, cap);
@@ -1488,6 +1488,13 @@ static enum base_status build_kernel(struct cc *c, int g, uint32_t *kidx)
         k->dyn_buffers = db;
         k->dyn_views = dv;
     }
+    /* moves of complex64 elements: each one 64-bit word (k_complex.c) */
+    if (gr->kind == CC_K_COPY || gr->kind == CC_K_CONCAT || gr->kind == CC_K_PAD || gr->kind == CC_K_GATHER ||
+        gr->kind == CC_K_DYNAMIC_SLICE || gr->kind == CC_K_DYNAMIC_UPDATE_SLICE)
+        for (int j = 0; j < ni + no; j++) {
+            struct cc_view *v = j < ni ? &in[j].view : &out[j - ni].view;
+            if (v->dtype == BASE_DT_C64) v->dtype = BASE_DT_UI64;
+        }
     k->n_ops = nops;
     k->ops = ops;
     k->n_in = ni;

@@ -36,6 +36,7 @@ struct eval {
     bool output;    /* stored to some k->out */
     bool sink;      /* handed to the caller (cc_ew sinks) */
     int src;        /* >= 0: source `src`, written per tile by the caller (cc_ew_source_ap); -1 */
+    int im;         /* a complex value: this is its real part, `im` its imaginary part; -1 */
     bool resident;  /* the same for every tile: loaded or computed once */
     int buf;        /* builder buffer; -1 */
     const struct graph_value *gv;
@@ -68,6 +69,8 @@ struct eprog {
     struct cc_view views[CC_TILE_MAX_VIEWS];
     int out_view[CC_TILE_MAX_VIEWS]; /* per output: its view index */
     int out_val[CC_TILE_MAX_VIEWS];  /* per output: the value stored */
+    int out_view_im[CC_TILE_MAX_VIEWS]; /* complex outputs: the imaginary parts' view and value; -1 */
+    int out_val_im[CC_TILE_MAX_VIEWS];
     int sink_val[CC_TILE_MAX_VIEWS]; /* per sink: its value */
     int rank;
     int64_t dims[BASE_MAX_RANK];
@@ -316,7 +319,7 @@ static int new_val(struct eprog *e, enum vk kind, enum base_dtype dt)
     memset(v, 0, sizeof *v);
     v->kind = kind;
     v->dt = dt;
-    v->in = v->view = v->alias = v->def = v->last = v->buf = v->src = -1;
+    v->in = v->view = v->alias = v->def = v->last = v->buf = v->src = v->im = -1;
     return e->n_vals++;
 }
 
@@ -596,6 +599,21 @@ bool cc_ewb_is_imm(const struct cc_ewb *b, int x, double *v)
     return true;
 }
 int cc_ewb_rank(const struct cc_ewb *b) { return ((const struct eprog *)b)->rank; }
+int cc_ewb_imag(const struct cc_ewb *b, int x) { return x < 0 ? -1 : ((const struct eprog *)b)->v[x].im; }
+int cc_ewb_pair(struct cc_ewb *b, int re, int im)
+{
+    struct eprog *e = ewp(b);
+    if (re < 0 || im < 0) return -1;
+    int r;
+    if (e->v[re].kind == VK_IMM) {
+        r = imm_val(e, e->v[re].imm, e->v[re].dt);
+    } else {
+        r = new_val(e, e->v[re].kind, e->v[re].dt); /* another name for re's storage */
+        if (r >= 0) e->v[r].alias = re;
+    }
+    if (r >= 0) e->v[r].im = im;
+    return r;
+}
 const struct cc_target *cc_ewb_target(const struct cc_ewb *b) { return ((const struct eprog *)b)->t; }
 
 static enum base_status build_fail(struct eprog *e, const struct graph_op *op, const char *msg)
@@ -788,6 +806,16 @@ static enum base_status lower_op(struct eprog *e, const struct graph_op *op)
     return BASE_OK;
 }
 
+/* The real (part 0) or imaginary (part 1) f32 view of a complex64 view. */
+static struct cc_view part_view(const struct cc_view *w, int part)
+{
+    struct cc_view r = *w;
+    r.dtype = BASE_DT_F32;
+    for (int d = 0; d < r.rank; d++) r.strides[d] *= 2;
+    r.addr += (uint64_t)part * 4;
+    return r;
+}
+
 /* ------------------------------------------------------------ analysis */
 
 static int root_val(const struct eprog *e, int v)
@@ -942,16 +970,16 @@ static enum base_status emit_load(struct cc_ew *m, int v, int64_t tile, int slot
     return cc_kb_dma(m->b, &dst, &src, &a, 1, pieces);
 }
 
-static enum base_status emit_store(struct cc_ew *m, int o, int64_t tile, int slot)
+static enum base_status emit_store(struct cc_ew *m, int o, int64_t tile, int slot, bool imag)
 {
-    int v = m->e.out_val[o];
+    int v = imag ? m->e.out_val_im[o] : m->e.out_val[o];
     int region;
     struct cc_box box;
     uint32_t P;
     uint64_t F;
     tile_shape(m, tile, &region, &box, &P, &F);
     struct isa_ap dst;
-    if (!cc_tiling_ap(m->tl, region, m->e.out_view[o], &box, &dst))
+    if (!cc_tiling_ap(m->tl, region, imag ? m->e.out_view_im[o] : m->e.out_view[o], &box, &dst))
         return cc_kb_fail(m->b, BASE_ERR_INTERNAL, "output %d: no access pattern for its tile", o);
     struct isa_ap src = val_ap(m, v, slot, P, F, false);
     struct cc_access a = val_acc(m, v, slot, CC_RD);
@@ -1148,8 +1176,29 @@ static enum base_status build(struct eprog *e, const struct cc_target *t, const 
         const struct cc_operand *o = &sp->in[i];
         double c;
         int v;
+        double cre, cim;
         if (o->value && o->value->def && splat_value(o->value->def, &c)) {
             v = imm_val(e, c, value_dt(o->value));
+        } else if (o->value && o->value->def && cc_complex_splat(o->value->def, &cre, &cim)) {
+            v = cc_ewb_pair((struct cc_ewb *)e, imm_val(e, cre, BASE_DT_F32), imm_val(e, cim, BASE_DT_F32));
+        } else if (o->view.dtype == BASE_DT_C64) { /* two f32 inputs: the parts */
+            int part[2];
+            for (int k = 0; k < 2; k++) {
+                struct cc_view w = part_view(&o->view, k);
+                if (w.rank == 0) {
+                    w.rank = e->rank;
+                    for (int d = 0; d < e->rank; d++) w.dims[d] = e->dims[d], w.strides[d] = 0;
+                }
+                if (w.rank != e->rank) return build_fail(e, NULL, "an input's view does not have the output's rank");
+                part[k] = new_val(e, e->view_kind ? e->view_kind[e->n_views] : VK_TILE, BASE_DT_F32);
+                if (part[k] < 0) return build_fail(e, NULL, "too many values");
+                e->v[part[k]].resident = e->view_res ? e->view_res[e->n_views] : false;
+                e->v[part[k]].in = i;
+                e->v[part[k]].view = e->n_views;
+                e->views[e->n_views++] = w;
+            }
+            v = part[0];
+            e->v[v].im = part[1];
         } else {
             struct cc_view w = o->view;
             if (w.rank == 0) {
@@ -1184,6 +1233,17 @@ static enum base_status build(struct eprog *e, const struct cc_target *t, const 
             if (w->dims[d] != e->dims[d]) return build_fail(e, NULL, "outputs of one fusion must have one shape");
         int v = map_get(e, sp->out[o].value);
         if (v < 0) return build_fail(e, NULL, "an output is not computed by the fusion");
+        e->out_view_im[o] = e->out_val_im[o] = -1;
+        if (w->dtype == BASE_DT_C64) { /* the parts, stored through the parts' views */
+            if (e->v[v].im < 0) return build_fail(e, NULL, "a complex output without its imaginary part");
+            e->out_view[o] = e->n_views;
+            e->views[e->n_views++] = part_view(w, 0);
+            e->out_view_im[o] = e->n_views;
+            e->views[e->n_views++] = part_view(w, 1);
+            e->out_val[o] = v;
+            e->out_val_im[o] = e->v[v].im;
+            continue;
+        }
         e->out_view[o] = e->n_views;
         e->views[e->n_views++] = *w;
         e->out_val[o] = v;
@@ -1199,9 +1259,33 @@ static enum base_status build(struct eprog *e, const struct cc_target *t, const 
 
 /* Outputs become per-tile tiles (stored): each output value that is not one
  * is broadcast or copied into one. */
+static int output_tile(struct eprog *e, int v)
+{
+    if (e->v[v].kind != VK_TILE || e->v[v].alias >= 0 || e->v[v].resident) {
+        int c;
+        if (e->v[v].kind == VK_TILE) {
+            c = new_val(e, VK_TILE, e->v[v].dt);
+            if (c < 0 || add_ins(e, ISA_OP_COPY, 0, 0, c, v, -1, -1, ISA_U_ELEM) < 0) c = -1;
+        } else {
+            c = as_tile(e, v);
+        }
+        if (c < 0) return -1;
+        v = c;
+    }
+    e->v[v].output = true;
+    return v;
+}
+
 static enum base_status finish_outputs(struct eprog *e)
 {
     for (int o = 0; o < e->spec->n_out; o++) {
+        if (e->out_val_im[o] >= 0) { /* a complex output: both parts */
+            int a = output_tile(e, e->out_val[o]), b = a < 0 ? -1 : output_tile(e, e->out_val_im[o]);
+            if (a < 0 || b < 0) return build_fail(e, NULL, "too many values");
+            e->out_val[o] = a;
+            e->out_val_im[o] = b;
+            continue;
+        }
         int v = e->out_val[o];
         if (e->v[v].kind != VK_TILE || e->v[v].alias >= 0 || e->v[v].resident) {
             int c;
@@ -1386,7 +1470,10 @@ struct isa_ap cc_ew_source_ap(const struct cc_ew *w, int i, int64_t tile, int sl
 
 enum base_status cc_ew_stores(struct cc_ew *w, int64_t tile, int slot)
 {
-    for (int o = 0; o < w->spec.n_out; o++) TRY(emit_store(w, o, tile, slot));
+    for (int o = 0; o < w->spec.n_out; o++) {
+        TRY(emit_store(w, o, tile, slot, false));
+        if (w->e.out_val_im[o] >= 0) TRY(emit_store(w, o, tile, slot, true));
+    }
     return BASE_OK;
 }
 
