@@ -591,6 +591,13 @@ static inline int64_t cc_gcd(int64_t a, int64_t b)
     return a;
 }
 
+/* Why f64 arithmetic is not lowered on target t, naming the chip's limit
+ * (docs/compiler.md "f64"): the TPUs have no f64 unit (XLA:TPU emulates f64
+ * as pairs of f32: not IEEE f64), the NeuronCores none either (Neuron's
+ * types are 32, 16 and 8 bits; torch-xla lowers f64 to f32 there); such ops
+ * run on the host, exactly. */
+const char *cc_f64_limit(const struct cc_target *t);
+
 /* The ALU compare function of a stablehlo.compare (float or integer form). */
 bool cc_compare_func(const struct graph_op *op, unsigned *f, bool integer);
 /* The activation-engine function of a unary graph op (exp, log, tanh...). */

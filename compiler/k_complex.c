@@ -52,16 +52,13 @@ bool cc_complex_splat(const struct graph_op *op, double *re, double *im)
 
 bool cc_complex_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap)
 {
-    (void)t;
     if (why && cap) why[0] = 0;
     if (op->n_results != 1) return why_set(why, cap, "one result");
     for (int i = 0; i < op->n_operands + 1; i++) {
         const struct graph_type *ty = i < op->n_operands ? op->operands[i]->type : op->results[0].type;
         if (ty->quant) return why_set(why, cap, "quantized complex values");
-        if (ty->elem == BASE_DT_C128)
-            return why_set(why, cap, "complex128 needs f64 arithmetic, which the vector engines lack");
-        if (base_dtype_is_float(ty->elem) && base_dtype_bits(ty->elem) > 32)
-            return why_set(why, cap, "f64 parts: the vector engines compute in f32");
+        if (ty->elem == BASE_DT_C128 || (base_dtype_is_float(ty->elem) && base_dtype_bits(ty->elem) > 32))
+            return why_set(why, cap, cc_f64_limit(t)); /* complex128's parts are f64 */
     }
     switch (op->kind) {
     case GRAPH_OP_REAL:

@@ -122,7 +122,7 @@ bool cc_conv_op_supported(const struct graph_op *op, const struct cc_target *t, 
             return why_set(why, cap, "needs static tensor operands and result");
         if (base_dtype_is_complex(ts[i]->elem)) return why_set(why, cap, "complex elements are not supported on chip");
         if (ts[i]->elem == BASE_DT_F64)
-            return why_set(why, cap, "f64 convolutions are not lowered: no engine sums in f64 (the arrays accumulate in f32)");
+            return why_set(why, cap, cc_f64_limit(t));
     }
     bool fl = true, in = true;
     enum base_dtype qmm;

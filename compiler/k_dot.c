@@ -1268,7 +1268,7 @@ bool cc_dot_op_supported(const struct graph_op *op, const struct cc_target *t, c
         }
         if (base_dtype_is_complex(ts[i]->elem)) return why_set(why, cap, "complex elements are not supported on chip");
         if (ts[i]->elem == BASE_DT_F64)
-            return why_set(why, cap, "f64 dots are not lowered: no engine sums in f64 (the arrays accumulate in f32)");
+            return why_set(why, cap, cc_f64_limit(t));
     }
     int nb, nc;
     int64_t lb[BASE_MAX_RANK], rb[BASE_MAX_RANK], lc[BASE_MAX_RANK], rc[BASE_MAX_RANK];

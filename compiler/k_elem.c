@@ -229,7 +229,6 @@ static bool reduce_precision_bits(const struct graph_op *op, int *e, int *m)
 
 bool cc_elem_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap)
 {
-    (void)t;
     if (why && cap) why[0] = 0;
 #define X(f)                                                                                                           \
     if (cc_##f##_claims(op)) return cc_##f##_supported(op, t, why, cap);
@@ -268,12 +267,11 @@ bool cc_elem_op_supported(const struct graph_op *op, const struct cc_target *t, 
         bool integer = !base_dtype_is_float(dt0);
         if (!cc_compare_func(op, &f, integer)) return why_set(why, cap, "bad comparison_direction");
         if (base_dtype_is_float(dt0) && !float_ok(dt0))
-            return why_set(why, cap, "f64 compares are not supported: the vector engines compute in f32");
+            return why_set(why, cap, cc_f64_limit(t));
         return true;
     }
     case GRAPH_OP_CLAMP:
-        if (base_dtype_is_float(dt0) ? !float_ok(dt0) : !int_ok(dt0))
-            return why_set(why, cap, "f64 arithmetic is not supported: the vector engines compute in f32");
+        if (base_dtype_is_float(dt0) ? !float_ok(dt0) : !int_ok(dt0)) return why_set(why, cap, cc_f64_limit(t));
         return true;
     case GRAPH_OP_CHLO_SQUARE:
         if (!float_ok(dt0)) return why_set(why, cap, "square of this element type");
@@ -292,19 +290,19 @@ bool cc_elem_op_supported(const struct graph_op *op, const struct cc_target *t, 
     default: break;
     }
     if (cc_activation_of(op->kind, &f)) {
-        if (!float_ok(dt0)) return why_set(why, cap, "transcendental functions run on f32/bf16/f16/fp8 elements only");
+        if (!float_ok(dt0)) return why_set(why, cap, base_dtype_is_float(dt0) ? cc_f64_limit(t) : "transcendental functions run on f32/bf16/f16/fp8 elements only");
         return true;
     }
     if (graph_op_kind_cat(op->kind) == GRAPH_CAT_BINARY) {
         if (!binary_func(op->kind, dt0, &f)) return why_set(why, cap, "op or element type not lowered");
         if (base_dtype_is_float(dt0) && !float_ok(dt0))
-            return why_set(why, cap, "f64 arithmetic is not supported: the vector engines compute in f32");
+            return why_set(why, cap, cc_f64_limit(t));
         return true;
     }
     if (graph_op_kind_cat(op->kind) == GRAPH_CAT_UNARY) {
         if (!unary_func(op->kind, dt0, &f)) return why_set(why, cap, "op or element type not lowered");
         if (base_dtype_is_float(dt0) && !float_ok(dt0))
-            return why_set(why, cap, "f64 arithmetic is not supported: the vector engines compute in f32");
+            return why_set(why, cap, cc_f64_limit(t));
         return true;
     }
     return why_set(why, cap, "not an elementwise op");

@@ -145,7 +145,7 @@ bool cc_sas_op_supported(const struct graph_op *op, const struct cc_target *t, c
     if (st != rt || op->operands[2]->type->elem != rt)
         return why_set(why, cap, "the source, init value and result must have one element type");
     if (base_dtype_is_complex(rt) || (base_dtype_is_float(rt) && base_dtype_bits(rt) > 32))
-        return why_set(why, cap, "scattering f64 or complex elements: the vector engines compute in f32");
+        return why_set(why, cap, base_dtype_is_complex(rt) ? "select_and_scatter of complex elements" : cc_f64_limit(t));
     unsigned f;
     if (!select_func(op, &f, why, cap)) return false;
     if (!scatter_func(op, &f, why, cap)) return false;

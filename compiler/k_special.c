@@ -68,7 +68,6 @@ bool cc_special_claims(const struct graph_op *op)
 
 bool cc_special_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap)
 {
-    (void)t;
     if (why && cap) why[0] = 0;
     if (op->n_results != 1 || op->n_operands < 1) return why_set(why, cap, "one result");
     for (int i = 0; i < op->n_operands; i++)
@@ -83,7 +82,7 @@ bool cc_special_supported(const struct graph_op *op, const struct cc_target *t, 
     }
     if (base_dtype_is_complex(dt)) return why_set(why, cap, "complex elements are not supported on chip");
     if (!base_dtype_is_float(dt) || base_dtype_bits(dt) > 32)
-        return why_set(why, cap, "special functions of f64: the vector engines compute in f32");
+        return why_set(why, cap, cc_f64_limit(t));
     if (op->kind == GRAPH_OP_CHLO_NEXT_AFTER) {
         const struct base_float_format *ff = base_float_format(dt);
         int w = base_dtype_bits(dt);
