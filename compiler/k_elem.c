@@ -1180,6 +1180,7 @@ static enum base_status build(struct eprog *e, const struct cc_target *t, const 
         } else if (o->value && o->value->def && cc_complex_splat(o->value->def, &cre, &cim)) {
             v = cc_ewb_pair((struct cc_ewb *)e, imm_val(e, cre, BASE_DT_F32), imm_val(e, cim, BASE_DT_F32));
         } else if (o->view.dtype == BASE_DT_C64) { /* two f32 inputs: the parts */
+            if (e->n_views + 2 + 8 > CC_TILE_MAX_VIEWS) return build_fail(e, NULL, "too many complex operands");
             int part[2];
             for (int k = 0; k < 2; k++) {
                 struct cc_view w = part_view(&o->view, k);
@@ -1234,6 +1235,7 @@ static enum base_status build(struct eprog *e, const struct cc_target *t, const 
         e->out_view_im[o] = e->out_val_im[o] = -1;
         if (w->dtype == BASE_DT_C64) { /* the parts, stored through the parts' views */
             if (e->v[v].im < 0) return build_fail(e, NULL, "a complex output without its imaginary part");
+            if (e->n_views + 2 > CC_TILE_MAX_VIEWS) return build_fail(e, NULL, "too many complex operands");
             e->out_view[o] = e->n_views;
             e->views[e->n_views++] = part_view(w, 0);
             e->out_view_im[o] = e->n_views;
