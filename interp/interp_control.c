@@ -193,6 +193,22 @@ static enum base_status k_custom_call(struct interp_proc *p, const struct graph_
     if (!t || t->kind != GRAPH_ATTR_STRING) return interp_fail(p, op, BASE_ERR_INVALID, "custom_call without a target");
     if (t->u.str.len > 6 && !memcmp(t->u.str.s, "check.", 6))
         return interp_check_custom_call(p, op, t->u.str.s + 6, t->u.str.len - 6, in, out);
+    /* annotations that are the identity on values (sharding, memory spaces,
+     * layouts) when each result has its operand's type */
+    static const char *const identity[] = {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape", "MoveToHost",
+                                           "MoveToDevice", "LayoutConstraint", "annotate_device_placement"};
+    for (size_t i = 0; i < sizeof identity / sizeof identity[0]; i++) {
+        if (t->u.str.len != strlen(identity[i]) || memcmp(t->u.str.s, identity[i], t->u.str.len)) continue;
+        if (op->n_results != op->n_operands)
+            return interp_fail(p, op, BASE_ERR_INVALID, "custom_call @%s returns its operands", identity[i]);
+        for (int j = 0; j < op->n_results; j++)
+            if (!graph_type_equal(op->operands[j]->type, op->results[j].type))
+                return interp_fail(p, op, BASE_ERR_UNSUPPORTED,
+                                   "custom_call @%s changes the shape: run the program partitioned (npusim partition)",
+                                   identity[i]);
+        for (int j = 0; j < op->n_results; j++) out[j] = interp_value_retain(in[j]);
+        return BASE_OK;
+    }
     return interp_fail(p, op, BASE_ERR_UNSUPPORTED, "custom_call @%.*s is not supported", (int)t->u.str.len,
                        t->u.str.s);
 }
