@@ -551,13 +551,17 @@ static enum base_status entry_args(struct rf_ctx *cx, const struct graph_op *fun
                                arg_label(func, i, lab, sizeof lab), d);
             }
             args[i].dims[d] = rf_const(x);
+            args[i].dims[d].from_arg = (int16_t)(i + 1);
+            args[i].dims[d].from_dim = (int8_t)d;
         }
         if (i < 64) args[i].deps = UINT64_C(1) << i;
         int s = i < RF_MAX_SYMS ? cx->sym_of_arg[i] : -1;
         if (s >= 0 && rank == 0 && !cx->syms[s].retired) {
             args[i].elems = graph_rf_alloc(cx, sizeof *args[i].elems);
             if (!args[i].elems) return BASE_ERR_NOMEM;
-            args[i].elems[0] = cx->syms[s].known ? rf_const(cx->syms[s].value) : (struct rf_dim){0, 1, s};
+            args[i].elems[0] = cx->syms[s].known ? rf_const(cx->syms[s].value) : rf_affine(1, s, 0);
+            args[i].elems[0].from_arg = (int16_t)(i + 1);
+            args[i].elems[0].from_dim = -1;
             args[i].n_elems = 1;
         }
     }
@@ -1000,6 +1004,7 @@ enum base_status graph_refine(const struct graph_module *m, const struct graph_r
     struct rf_ctx *cx = calloc(1, sizeof *cx);
     if (!cx) return BASE_ERR_NOMEM;
     cx->m = m;
+    cx->entry = func;
     cx->diag = diag;
     base_arena_init(&cx->arena, 1 << 16);
     enum base_status st = funcs_init(cx);

@@ -218,7 +218,11 @@ static struct rf_dim fold_elem(struct rf_ctx *cx, const struct graph_op *op, enu
         return graph_rf_dim_equal(cx, x[1], x[2]) ? graph_rf_norm(cx, x[1]) : rf_opaque();
     }
     if (op->kind == GRAPH_OP_CONVERT) {
-        if (all) return rf_const(rdt == BASE_DT_I1 ? c[0] != 0 : wrap(rdt, (uint64_t)c[0]));
+        if (all) {
+            int64_t v = rdt == BASE_DT_I1 ? c[0] != 0 : wrap(rdt, (uint64_t)c[0]);
+            struct rf_dim r = graph_rf_norm(cx, x[0]); /* its origin, when the value is kept */
+            return v == r.c ? r : rf_const(v);
+        }
         return rdt == BASE_DT_I1 ? rf_opaque() : graph_rf_norm(cx, x[0]); /* values of shapes fit */
     }
     if (all) {

@@ -29,7 +29,12 @@ struct rf_dim graph_rf_norm(const struct rf_ctx *cx, struct rf_dim d)
     if (d.sym >= 0 && d.sym < cx->n_syms && cx->syms[d.sym].known) {
         int64_t p, r;
         if (!mul_ok(d.a, cx->syms[d.sym].value, &p) || !add_ok(p, d.c, &r)) return rf_opaque();
-        return rf_const(r);
+        struct rf_dim k = rf_const(r);
+        if (d.a == 1 && d.c == 0) { /* the argument's value itself */
+            k.from_arg = (int16_t)(cx->syms[d.sym].arg + 1);
+            k.from_dim = -1;
+        }
+        return k;
     }
     if (d.sym >= 0 && d.a == 0) return rf_const(d.c);
     return d;
@@ -49,7 +54,7 @@ struct rf_dim graph_rf_add(const struct rf_ctx *cx, struct rf_dim x, struct rf_d
     y = graph_rf_norm(cx, y);
     if (x.sym == RF_OPAQUE || y.sym == RF_OPAQUE) return rf_opaque();
     if (x.sym >= 0 && y.sym >= 0 && x.sym != y.sym) return rf_opaque();
-    struct rf_dim r = {0, 0, x.sym >= 0 ? x.sym : y.sym};
+    struct rf_dim r = rf_affine(0, x.sym >= 0 ? x.sym : y.sym, 0);
     if (!add_ok(x.c, y.c, &r.c) || !add_ok(x.sym >= 0 ? x.a : 0, y.sym >= 0 ? y.a : 0, &r.a)) return rf_opaque();
     if (r.sym < 0) r.sym = RF_CONST;
     return graph_rf_norm(cx, r);
@@ -67,7 +72,7 @@ struct rf_dim graph_rf_mul(const struct rf_ctx *cx, struct rf_dim x, struct rf_d
         y = t;
     }
     /* x constant */
-    struct rf_dim r = {0, 0, y.sym};
+    struct rf_dim r = rf_affine(0, y.sym, 0);
     if (!mul_ok(x.c, y.c, &r.c) || !mul_ok(x.c, y.a, &r.a)) return rf_opaque();
     return graph_rf_norm(cx, r);
 }
@@ -84,7 +89,7 @@ static struct rf_dim dim_div(const struct rf_ctx *cx, struct rf_dim x, int64_t k
     if (k <= 0 || x.sym == RF_OPAQUE) return rf_opaque();
     if (rf_is_const(x)) return rf_const(x.c >= 0 ? x.c / k : -((-x.c + k - 1) / k));
     if (x.a % k || x.c % k) return rf_opaque();
-    return (struct rf_dim){x.c / k, x.a / k, x.sym};
+    return rf_affine(x.a / k, x.sym, x.c / k);
 }
 
 bool graph_rf_dim_equal(const struct rf_ctx *cx, struct rf_dim x, struct rf_dim y)
@@ -117,6 +122,22 @@ const char *graph_rf_dim_str(const struct rf_ctx *cx, struct rf_dim d, char *buf
         snprintf(tmp, sizeof tmp, "%lld*%s", (long long)d.a, buf);
         snprintf(buf, cap, "%s", tmp);
     }
+    return buf;
+}
+
+/* " (dimension 0 of argument 1 (%x))" for a size that came from an argument. */
+static const char *origin(const struct rf_ctx *cx, struct rf_dim d, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    if (!rf_is_const(d) || d.from_arg <= 0 || !cx->entry) return buf;
+    int a = d.from_arg - 1;
+    const struct graph_block *b = cx->entry->n_regions ? &cx->entry->regions[0].blocks[0] : NULL;
+    const char *nm = b && a < b->n_args ? b->args[a].name : NULL;
+    char arg[96];
+    if (nm) snprintf(arg, sizeof arg, "argument %d (%%%s)", a, nm);
+    else snprintf(arg, sizeof arg, "argument %d", a);
+    if (d.from_dim >= 0) snprintf(buf, cap, " (dimension %d of %s)", d.from_dim, arg);
+    else snprintf(buf, cap, " (the value of dimension %s)", arg);
     return buf;
 }
 
@@ -159,8 +180,9 @@ enum base_status graph_rf_unify(struct rf_ctx *cx, const struct graph_op *op, st
                        what, graph_rf_dim_str(cx, x, bx, sizeof bx), graph_rf_dim_str(cx, y, by, sizeof by),
                        sym_name(cx, x.sym, nm, sizeof nm));
     }
-    return graph_rf_fail(cx, op, BASE_ERR_INVALID, "%s differ: %s and %s", what, graph_rf_dim_str(cx, x, bx, sizeof bx),
-                   graph_rf_dim_str(cx, y, by, sizeof by));
+    char ox[160], oy[160];
+    return graph_rf_fail(cx, op, BASE_ERR_INVALID, "%s differ: %s%s and %s%s", what, graph_rf_dim_str(cx, x, bx, sizeof bx),
+                         origin(cx, x, ox, sizeof ox), graph_rf_dim_str(cx, y, by, sizeof by), origin(cx, y, oy, sizeof oy));
 }
 
 void graph_rf_note_pending(struct rf_ctx *cx, const struct graph_op *op, struct rf_dim d)

@@ -26,10 +26,15 @@ struct rf_dim {
     int64_t c;   /* the constant, or the offset of a*s + c */
     int64_t a;   /* the symbol's factor (sym >= 0) */
     int sym;     /* symbol index, RF_CONST or RF_OPAQUE */
+    /* where a size comes from, for messages: 1 + the entry argument it is
+     * a dimension (from_dim >= 0) or the value (from_dim -1) of; 0: unknown */
+    int16_t from_arg;
+    int8_t from_dim;
 };
 
-static inline struct rf_dim rf_const(int64_t c) { return (struct rf_dim){c, 0, RF_CONST}; }
-static inline struct rf_dim rf_opaque(void) { return (struct rf_dim){0, 0, RF_OPAQUE}; }
+static inline struct rf_dim rf_const(int64_t c) { return (struct rf_dim){c, 0, RF_CONST, 0, 0}; }
+static inline struct rf_dim rf_opaque(void) { return (struct rf_dim){0, 0, RF_OPAQUE, 0, 0}; }
+static inline struct rf_dim rf_affine(int64_t a, int sym, int64_t c) { return (struct rf_dim){c, a, sym, 0, 0}; }
 static inline bool rf_is_const(struct rf_dim d) { return d.sym == RF_CONST; }
 
 /* What refinement knows of a value. */
@@ -77,6 +82,7 @@ struct rf_spec;
 
 struct rf_ctx {
     const struct graph_module *m;
+    const struct graph_op *entry;  /* the function refined (names in messages) */
     struct base_diag *diag;
     struct base_arena arena;     /* values of the current analysis */
     bool single;                 /* graph_refine_op_shapes: one op, no functions */

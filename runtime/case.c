@@ -234,9 +234,9 @@ enum base_status rt_run_case(const char *text, size_t len, const char *path, int
         struct graph_refine_options ro = {.entry = graph_func_name(entry)};
         st = graph_refine(m, &ro, &r, NULL, &d);
         if (st != BASE_OK) goto failed;
+        entry = graph_module_find_func(r, ro.entry);
         graph_module_destroy(m);
         m = r;
-        entry = graph_module_find_func(m, ro.entry);
         if (in_scope) *in_scope = rt_module_in_scope(m, NULL, 0);
     }
     struct cc_options co;

@@ -162,7 +162,8 @@ int cmd_interp(int argc, char **argv)
     /* a dynamic program: refined to the shapes of its inputs */
     struct graph_module *m_dyn = NULL;
     struct graph_refine_result rres;
-    if (tool_dyn_refine("interp", &m, &m_dyn, entry, inputs, &dyn, &rres) != TOOL_OK) {
+    memset(&rres, 0, sizeof rres);
+    if (!(dyn.no_refine && inputs) && tool_dyn_refine("interp", &m, &m_dyn, entry, inputs, &dyn, &rres) != TOOL_OK) {
         graph_module_destroy(m);
         return TOOL_FAIL;
     }
