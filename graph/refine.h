@@ -64,7 +64,7 @@ struct graph_refine_result {
     } dim_args[GRAPH_REFINE_MAX_DIM_ARGS];
     int n_rewritten;                 /* dynamic ops made static (incl. get_dimension_size) */
     int n_assertions;                /* shape assertions checked and removed */
-    int n_specialized;               /* function specialisations made (calls) */
+    int n_specialized;               /* called functions refined (one per function and argument shapes) */
 };
 
 /* True when m is a program for graph_refine: some type has a '?' dimension,

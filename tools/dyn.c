@@ -158,7 +158,8 @@ int tool_dyn_refine(const char *cmd, struct graph_module **m, struct graph_modul
         fprintf(stderr, "npusim %s: refined the dynamic shapes: %d dynamic op%s made static", cmd, res->n_rewritten,
                 res->n_rewritten == 1 ? "" : "s");
         if (res->n_assertions) fprintf(stderr, ", %d shape assertion%s checked", res->n_assertions, res->n_assertions == 1 ? "" : "s");
-        if (res->n_specialized) fprintf(stderr, ", %d function specialisation%s", res->n_specialized, res->n_specialized == 1 ? "" : "s");
+        if (res->n_specialized)
+            fprintf(stderr, ", %d called function%s specialised", res->n_specialized, res->n_specialized == 1 ? "" : "s");
         fprintf(stderr, "\n");
         for (int k = 0; k < res->n_dim_args; k++) {
             const struct graph_refine_dim_arg *a = &res->dim_args[k];

@@ -581,6 +581,66 @@ static void test_refine_while_loop_with_dynamic_state(void **state)
     graph_module_destroy(m);
 }
 
+/* JAX's current exports: @main computes the dimension variable from the
+ * shape (get_dimension_size) and calls the exported function with it; the
+ * callee asserts on it. */
+static const char JAX_WRAPPED[] =
+    "func.func public @main(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32> {\n"
+    "  %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>\n"
+    "  %1 = stablehlo.convert %0 : (tensor<i32>) -> tensor<i64>\n"
+    "  %2 = call @_wrapped_jax_export_main(%1, %arg0) : (tensor<i64>, tensor<?x4xf32>) -> tensor<?x4xf32>\n"
+    "  return %2 : tensor<?x4xf32>\n"
+    "}\n"
+    "func.func private @_wrapped_jax_export_main(%arg0: tensor<i64> {jax.global_constant = \"b\"}, "
+    "%arg1: tensor<?x4xf32>) -> tensor<?x4xf32> {\n"
+    "  %c = stablehlo.constant dense<2> : tensor<i64>\n"
+    "  %ok = stablehlo.compare GE, %arg0, %c, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+    "  stablehlo.custom_call @shape_assertion(%ok, %arg0) {error_message = \"Expected value >= 2 for dimension "
+    "variable 'b'; 'b' = {0}\", has_side_effect = true} : (tensor<i1>, tensor<i64>) -> ()\n"
+    "  %0 = stablehlo.convert %arg0 : (tensor<i64>) -> tensor<i32>\n"
+    "  %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>\n"
+    "  %2 = stablehlo.constant dense<4> : tensor<1xi32>\n"
+    "  %3 = stablehlo.concatenate %1, %2, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>\n"
+    "  %4 = stablehlo.dynamic_iota %3, dim = 0 : (tensor<2xi32>) -> tensor<?x4xf32>\n"
+    "  %5 = stablehlo.add %arg1, %4 : tensor<?x4xf32>\n"
+    "  %6 = stablehlo.convert %arg0 : (tensor<i64>) -> tensor<f32>\n"
+    "  %7 = stablehlo.dynamic_broadcast_in_dim %6, %3, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x4xf32>\n"
+    "  %8 = stablehlo.divide %5, %7 : tensor<?x4xf32>\n"
+    "  return %8 : tensor<?x4xf32>\n"
+    "}\n";
+
+static void test_refine_jax_wrapper_specialises_the_exported_function(void **state)
+{
+    (void)state;
+    struct graph_module *m = parse_ok(JAX_WRAPPED);
+    struct graph_refine_result res;
+    struct graph_module *r = refine_ok(m, ARGS(SHAPE(3, 4)), &res);
+    assert_int_equal(res.n_specialized, 1);
+    assert_int_equal(res.n_assertions, 1);
+    assert_int_equal(res.n_rewritten, 2);
+    const struct graph_op *f = graph_module_find_func(r, "_wrapped_jax_export_main");
+    assert_non_null(f);
+    expect_type(graph_func_result_type(f, 0), "tensor<3x4xf32>");
+    assert_int_equal(count(r, GRAPH_OP_CUSTOM_CALL) + count(r, GRAPH_OP_GET_DIMENSION_SIZE), 0);
+    expect_same_outputs(m, r, (struct base_tensor *[]){input(BASE_DT_F32, 2, (int64_t[]){3, 4}, 19)}, 1);
+    graph_module_destroy(r);
+    graph_module_destroy(m);
+    /* a size the assertion rejects: refinement and the interpreter both say so */
+    refine_fails(JAX_WRAPPED, ARGS(SHAPE(1, 4)), false, BASE_ERR_CHECK, 10, "@shape_assertion failed", "'b' = 1");
+    m = parse_ok(JAX_WRAPPED);
+    struct base_tensor *x = input(BASE_DT_F32, 2, (int64_t[]){1, 4}, 20);
+    struct interp_options o = {0};
+    struct interp_result ir;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(interp_run(m, NULL, &x, 1, &o, &ir, &d), BASE_ERR_CHECK);
+    assert_int_equal(d.line, 10);
+    assert_non_null(strstr(d.msg, "'b' = 1"));
+    interp_result_free(&ir);
+    base_tensor_release(x);
+    graph_module_destroy(m);
+}
+
 /* ------------------------------------------------------ bounded dynamism */
 
 static const char BOUNDED[] =
@@ -708,6 +768,7 @@ TEST_MAIN(NULL, NULL, T(test_refine_dynamic_broadcast_in_dim_becomes_broadcast_i
           T(test_refine_shape_assertion_that_holds_is_removed),
           T(test_refine_failing_shape_assertion_is_located_with_its_values),
           T(test_refine_calls_are_specialised_per_shape), T(test_refine_while_loop_with_dynamic_state),
+          T(test_refine_jax_wrapper_specialises_the_exported_function),
           T(test_refine_bounded_dimension_runs_at_the_size_given), T(test_refine_size_above_the_bound_is_an_error),
           T(test_refine_missing_shape_names_argument_and_dimension),
           T(test_refine_given_shape_contradicting_the_type_is_an_error),
