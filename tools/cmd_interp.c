@@ -163,9 +163,10 @@ int cmd_interp(int argc, char **argv)
     struct graph_module *m_dyn = NULL;
     struct graph_refine_result rres;
     memset(&rres, 0, sizeof rres);
-    if (!(dyn.no_refine && inputs) && tool_dyn_refine("interp", &m, &m_dyn, entry, inputs, &dyn, &rres) != TOOL_OK) {
+    int rc_dyn = dyn.no_refine && inputs ? TOOL_OK : tool_dyn_refine("interp", &m, &m_dyn, entry, inputs, &dyn, &rres);
+    if (rc_dyn != TOOL_OK) {
         graph_module_destroy(m);
-        return TOOL_FAIL;
+        return rc_dyn;
     }
     double t_parse = now_s() - t0;
     const struct graph_op *func = entry ? graph_module_find_func(m, entry) : graph_module_entry(m);

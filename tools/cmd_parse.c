@@ -70,9 +70,10 @@ int cmd_parse(int argc, char **argv)
         struct graph_refine_result res;
         struct base_diag d;
         base_diag_clear(&d);
-        if (tool_dyn_refine("parse", &m, &orig, NULL, NULL, &dyn, &res) != TOOL_OK) {
+        int rc_dyn = tool_dyn_refine("parse", &m, &orig, NULL, NULL, &dyn, &res);
+        if (rc_dyn != TOOL_OK) {
             graph_module_destroy(m);
-            return TOOL_FAIL;
+            return rc_dyn;
         }
         graph_module_destroy(orig);
         if (verify && graph_verify(m, &d) != BASE_OK) {

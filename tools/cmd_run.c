@@ -321,9 +321,10 @@ int cmd_run(int argc, char **argv)
      * runs the original, dynamic one on the interpreter */
     struct graph_module *m_dyn = NULL;
     struct graph_refine_result rres;
-    if (tool_dyn_refine("run", &m, &m_dyn, a.entry, a.inputs, &a.dyn, &rres) != TOOL_OK) {
+    int rc_dyn = tool_dyn_refine("run", &m, &m_dyn, a.entry, a.inputs, &a.dyn, &rres);
+    if (rc_dyn != TOOL_OK) {
         graph_module_destroy(m);
-        return TOOL_FAIL;
+        return rc_dyn;
     }
     /* an unsharded program with a mesh (--mesh, --shard, or --chips N: a
      * mesh of N) runs partitioned; m0 stays the program the golden
