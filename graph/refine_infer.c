@@ -598,6 +598,12 @@ static enum base_status rule_slice(struct rf_ctx *cx, const struct graph_op *op,
     return BASE_OK;
 }
 
+/* Whether v's elements are known constants (nothing noted either way). */
+static bool known_ints(const struct rf_ctx *cx, const struct rf_val *v)
+{
+    return v && v->elems && v->n_elems <= MAXL && graph_rf_val_elems_const(cx, v);
+}
+
 /* real_dynamic_slice: a slice when start, limit and strides fold; a
  * dynamic_slice when limit = start + constant with unit strides (upstream's
  * two forms). */
@@ -608,8 +614,11 @@ static enum base_status rule_real_dynamic_slice(struct rf_ctx *cx, const struct 
     int rank = in[0]->rank;
     int64_t v[3][MAXL];
     int n[3];
-    bool ok = true;
-    for (int k = 0; k < 3; k++) ok = graph_rf_val_ints(cx, op, in[1 + k], v[k], MAXL, &n[k]) && ok;
+    /* the start indices matter only to the first form: looked at first, so
+     * that a start computed at run time is not taken for a shape */
+    bool ok = known_ints(cx, in[1]) && known_ints(cx, in[2]) && known_ints(cx, in[3]);
+    for (int k = 0; ok && k < 3; k++) ok = graph_rf_val_ints(cx, op, in[1 + k], v[k], MAXL, &n[k]);
+    if (!graph_rf_val_ints(cx, op, in[3], v[2], MAXL, &n[2])) n[2] = -1;
     if (ok) {
         if (n[0] != n[1] || n[1] != n[2])
             return graph_rf_fail(cx, op, BASE_ERR_INVALID, "start_indices, limit_indices and strides differ in length");
@@ -635,6 +644,9 @@ static enum base_status rule_real_dynamic_slice(struct rf_ctx *cx, const struct 
     const struct graph_attr *lit = c && c->def && c->def->kind == GRAPH_OP_CONSTANT ? graph_op_attr(c->def, "value") : NULL;
     int64_t sizes[MAXL];
     int ns = lit ? graph_attr_as_i64_list(lit, sizes, MAXL) : -1;
+    if (ns < 0) { /* neither form: the op waits for what its operands need */
+        for (int k = 0; k < 2; k++) graph_rf_val_ints(cx, op, in[1 + k], v[k], MAXL, &n[k]);
+    }
     if (ns == rank && n[2] == rank) {
         for (int d = 0; d < rank; d++)
             if (v[2][d] != 1) ns = -1;

@@ -379,6 +379,33 @@ static void test_refine_real_dynamic_slice_becomes_slice_or_dynamic_slice(void *
     graph_module_destroy(m);
 }
 
+/* A start index that is a scalar argument is data, not a dimension
+ * argument: the dynamic_slice form needs only the sizes. */
+static void test_refine_real_dynamic_slice_start_from_a_scalar_argument_is_data(void **state)
+{
+    (void)state;
+    struct graph_module *m = parse_ok(
+        "func.func @main(%i: tensor<i32>, %x: tensor<?xf32>) -> tensor<?xf32> {\n"
+        "  %s = stablehlo.reshape %i : (tensor<i32>) -> tensor<1xi32>\n"
+        "  %two = stablehlo.constant dense<2> : tensor<1xi32>\n"
+        "  %l = stablehlo.add %s, %two : tensor<1xi32>\n"
+        "  %one = stablehlo.constant dense<1> : tensor<1xi32>\n"
+        "  %y = stablehlo.real_dynamic_slice %x, %s, %l, %one : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>, "
+        "tensor<1xi32>) -> tensor<?xf32>\n"
+        "  return %y : tensor<?xf32>\n"
+        "}\n");
+    struct graph_refine_result res;
+    struct graph_module *r = refine_ok(m, ARGS(SCALAR, SHAPE(6)), &res);
+    assert_int_equal(res.n_dim_args, 0);
+    expect_type(find_op(r, GRAPH_OP_DYNAMIC_SLICE)->results[0].type, "tensor<2xf32>");
+    struct base_tensor *i = NULL;
+    assert_int_equal(base_tensor_create(BASE_DT_SI32, 0, NULL, &i), BASE_OK);
+    base_elem_set_i64(i->dtype, i->data, 0, 3);
+    expect_same_outputs(m, r, (struct base_tensor *[]){i, input(BASE_DT_F32, 1, (int64_t[]){6}, 21)}, 2);
+    graph_module_destroy(r);
+    graph_module_destroy(m);
+}
+
 static void test_refine_set_dimension_size_becomes_slice(void **state)
 {
     (void)state;
@@ -763,6 +790,7 @@ TEST_MAIN(NULL, NULL, T(test_refine_dynamic_broadcast_in_dim_becomes_broadcast_i
           T(test_refine_dynamic_reshape_and_iota_become_static), T(test_refine_dynamic_pad_becomes_pad),
           T(test_refine_dynamic_gather_becomes_gather), T(test_refine_dynamic_conv_becomes_convolution),
           T(test_refine_real_dynamic_slice_becomes_slice_or_dynamic_slice),
+          T(test_refine_real_dynamic_slice_start_from_a_scalar_argument_is_data),
           T(test_refine_set_dimension_size_becomes_slice), T(test_refine_dimension_argument_is_inferred),
           T(test_refine_dimension_argument_given_or_guessed), T(test_refine_scalar_argument_that_is_data_stays_data),
           T(test_refine_shape_assertion_that_holds_is_removed),
