@@ -337,6 +337,12 @@ static enum base_status analyze_branches(struct rf_ctx *cx, struct rf_spec *sp, 
     return BASE_OK;
 }
 
+static struct rf_val *cur_val(struct rf_ctx *cx, const struct graph_value *v)
+{
+    struct rf_val *r = cx->cur ? val(cx->cur, v) : NULL;
+    return r && r->decl ? r : NULL;
+}
+
 static enum base_status analyze_op(struct rf_ctx *cx, struct rf_spec *sp, const struct graph_op *op)
 {
     enum base_status st = BASE_OK;
@@ -393,6 +399,8 @@ static enum base_status analyze_op(struct rf_ctx *cx, struct rf_spec *sp, const 
             st = graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED, "control flow");
             break;
         }
+        cx->cur = sp;
+        cx->val_of = cur_val;
         st = graph_rf_infer(cx, op, in, out, ro);
         for (int r = 0; st == BASE_OK && r < op->n_regions; r++) st = analyze_region_decl(cx, sp, op, r);
         break;

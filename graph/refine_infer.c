@@ -3,6 +3,7 @@
  * (docs/spec.md, each op's "Semantics" and "Constraints"), with the dynamic
  * ops' shapes read from their folded shape operands. */
 #include "graph/refine_internal.h"
+#include "graph/print_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -598,6 +599,27 @@ static enum base_status rule_slice(struct rf_ctx *cx, const struct graph_op *op,
     return BASE_OK;
 }
 
+/* Whether a and b are the same computation (pure ops of the same kind,
+ * attributes and types over the same values). */
+static bool same_value(const struct graph_value *a, const struct graph_value *b, int depth)
+{
+    if (a == b) return true;
+    if (depth > 8 || !a->def || !b->def || a->index != b->index || !graph_type_equal(a->type, b->type)) return false;
+    const struct graph_op *x = a->def, *y = b->def;
+    enum graph_op_cat cat = graph_op_kind_cat(x->kind);
+    bool pure = cat == GRAPH_CAT_UNARY || cat == GRAPH_CAT_BINARY || cat == GRAPH_CAT_TERNARY || cat == GRAPH_CAT_SHAPE ||
+                x->kind == GRAPH_OP_CONSTANT;
+    if (x->kind != y->kind || !pure || x->n_regions || y->n_regions || x->n_operands != y->n_operands ||
+        x->n_attrs != y->n_attrs)
+        return false;
+    for (int i = 0; i < x->n_attrs; i++)
+        if (strcmp(x->attrs[i].name, y->attrs[i].name) || !graph_attr_equal(x->attrs[i].value, y->attrs[i].value))
+            return false;
+    for (int i = 0; i < x->n_operands; i++)
+        if (!same_value(x->operands[i], y->operands[i], depth + 1)) return false;
+    return true;
+}
+
 /* Whether v's elements are known constants (nothing noted either way). */
 static bool known_ints(const struct rf_ctx *cx, const struct rf_val *v)
 {
@@ -633,18 +655,24 @@ static enum base_status rule_real_dynamic_slice(struct rf_ctx *cx, const struct 
         }
         return BASE_OK;
     }
-    /* limit = add(start, constant) or add(constant, start) */
+    /* limit = add(start, sizes) or add(sizes, start), the sizes folded and
+     * start the same computation as the start indices (JAX computes it twice) */
     const struct graph_value *lim = op->operands[2], *start = op->operands[1];
     const struct graph_op *add = lim->def;
     const struct graph_value *c = NULL;
     if (add && add->kind == GRAPH_OP_ADD && add->n_operands == 2) {
-        if (add->operands[0] == start) c = add->operands[1];
-        else if (add->operands[1] == start) c = add->operands[0];
+        if (same_value(add->operands[0], start, 0)) c = add->operands[1];
+        else if (same_value(add->operands[1], start, 0)) c = add->operands[0];
     }
-    const struct graph_attr *lit = c && c->def && c->def->kind == GRAPH_OP_CONSTANT ? graph_op_attr(c->def, "value") : NULL;
     int64_t sizes[MAXL];
-    int ns = lit ? graph_attr_as_i64_list(lit, sizes, MAXL) : -1;
-    if (ns < 0) { /* neither form: the op waits for what its operands need */
+    int ns = -1;
+    const struct rf_val *cv = c && cx->val_of ? cx->val_of(cx, c) : NULL;
+    if (cv && cv->elems && cv->n_elems <= MAXL) {
+        if (!graph_rf_val_ints(cx, op, cv, sizes, MAXL, &ns)) ns = -2; /* waits for a dimension argument */
+    } else if (c && c->def && c->def->kind == GRAPH_OP_CONSTANT) {
+        ns = graph_attr_as_i64_list(graph_op_attr(c->def, "value"), sizes, MAXL);
+    }
+    if (ns == -1) { /* neither form: the op waits for what its operands need */
         for (int k = 0; k < 2; k++) graph_rf_val_ints(cx, op, in[1 + k], v[k], MAXL, &n[k]);
     }
     if (ns == rank && n[2] == rank) {

@@ -100,6 +100,10 @@ struct rf_ctx {
     struct rf_spec *specs, *specs_tail;
     int depth;
     int n_rewritten, n_assertions, n_specialized;
+    /* what is known of any value of the function being analysed (NULL in
+     * graph_refine_op_shapes, which knows only the op's operands) */
+    struct rf_val *(*val_of)(struct rf_ctx *cx, const struct graph_value *v);
+    struct rf_spec *cur;
 };
 
 /* ------------------------------------------------------------------ dims */

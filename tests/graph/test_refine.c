@@ -380,15 +380,17 @@ static void test_refine_real_dynamic_slice_becomes_slice_or_dynamic_slice(void *
 }
 
 /* A start index that is a scalar argument is data, not a dimension
- * argument: the dynamic_slice form needs only the sizes. */
+ * argument: the dynamic_slice form needs only the sizes (the limit adds
+ * them to the same computation as the start, made twice, as JAX does). */
 static void test_refine_real_dynamic_slice_start_from_a_scalar_argument_is_data(void **state)
 {
     (void)state;
     struct graph_module *m = parse_ok(
         "func.func @main(%i: tensor<i32>, %x: tensor<?xf32>) -> tensor<?xf32> {\n"
         "  %s = stablehlo.reshape %i : (tensor<i32>) -> tensor<1xi32>\n"
+        "  %s2 = stablehlo.reshape %i : (tensor<i32>) -> tensor<1xi32>\n"
         "  %two = stablehlo.constant dense<2> : tensor<1xi32>\n"
-        "  %l = stablehlo.add %s, %two : tensor<1xi32>\n"
+        "  %l = stablehlo.add %s2, %two : tensor<1xi32>\n"
         "  %one = stablehlo.constant dense<1> : tensor<1xi32>\n"
         "  %y = stablehlo.real_dynamic_slice %x, %s, %l, %one : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>, "
         "tensor<1xi32>) -> tensor<?xf32>\n"
