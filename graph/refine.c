@@ -28,14 +28,14 @@ struct rf_func {
 struct rf_spec {
     struct rf_func *f;
     int n_args;
-    struct rf_val *args;      /* the key */
-    struct rf_val *vals;      /* by value id - f->vbase */
-    struct rf_op *ops;        /* by op id - f->obase */
-    bool *used;               /* by value id - f->vbase: read by a live op */
+    struct rf_val *args; /* the key */
+    struct rf_val *vals; /* by value id - f->vbase */
+    struct rf_op *ops;   /* by op id - f->obase */
+    bool *used;          /* by value id - f->vbase: read by a live op */
     int n_results;
     struct rf_val *results;
     bool busy;
-    char name[160];           /* in the refined module */
+    char name[160]; /* in the refined module */
     struct rf_spec *next;
 };
 
@@ -51,7 +51,8 @@ static void walk_ranges(const struct graph_block *b, uint32_t *vlo, uint32_t *vh
     for (int i = 0; i < b->n_ops; i++) {
         const struct graph_op *op = b->ops[i];
         for (int r = 0; r < op->n_regions; r++)
-            for (int k = 0; k < op->regions[r].n_blocks; k++) walk_ranges(&op->regions[r].blocks[k], vlo, vhi, olo, ohi);
+            for (int k = 0; k < op->regions[r].n_blocks; k++)
+                walk_ranges(&op->regions[r].blocks[k], vlo, vhi, olo, ohi);
         for (int r = 0; r < op->n_results; r++) {
             if (op->results[r].id < *vlo) *vlo = op->results[r].id;
             if (op->results[r].id + 1 > *vhi) *vhi = op->results[r].id + 1;
@@ -83,7 +84,8 @@ static enum base_status funcs_init(struct rf_ctx *cx)
         rf->name = graph_func_name(f);
         uint32_t vlo = UINT32_MAX, vhi = 0, olo = UINT32_MAX, ohi = 0;
         for (int r = 0; r < f->n_regions; r++)
-            for (int k = 0; k < f->regions[r].n_blocks; k++) walk_ranges(&f->regions[r].blocks[k], &vlo, &vhi, &olo, &ohi);
+            for (int k = 0; k < f->regions[r].n_blocks; k++)
+                walk_ranges(&f->regions[r].blocks[k], &vlo, &vhi, &olo, &ohi);
         rf->vbase = vlo == UINT32_MAX ? 0 : vlo;
         rf->nv = vhi > rf->vbase ? vhi - rf->vbase : 0;
         rf->obase = olo == UINT32_MAX ? 0 : olo;
@@ -147,22 +149,26 @@ static enum base_status merge_declared(struct rf_ctx *cx, const struct graph_op 
     const struct graph_type *t = op->results[i].type;
     if (!t || t->kind != GRAPH_TYPE_TENSOR) {
         if (!graph_type_is_static(t) && (cx->final || cx->single))
-            return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED, "result %d is a tuple with dynamic shapes, which refinement does not take", i);
+            return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED,
+                                 "result %d is a tuple with dynamic shapes, which refinement does not take", i);
         return BASE_OK;
     }
     if (v->rank < 0) {
         if (t->rank < 0) {
-            if (cx->final || cx->single) return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED, "result %d is unranked and no rule gives its rank", i);
+            if (cx->final || cx->single)
+                return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED, "result %d is unranked and no rule gives its rank",
+                                     i);
             return BASE_OK;
         }
         return graph_rf_val_from_decl(cx, v, t);
     }
     if (t->rank >= 0 && t->rank != v->rank)
-        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "result %d has rank %d, and the operands make it %d", i, t->rank, v->rank);
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "result %d has rank %d, and the operands make it %d", i, t->rank,
+                             v->rank);
     for (int d = 0; t->rank >= 0 && d < t->rank; d++) {
         if (t->dims[d] == GRAPH_DYN) continue;
-        TRY(graph_rf_unify(cx, op, v->dims[d], rf_const(t->dims[d]), "result %d dimension %d (the program's type, the operands)", i,
-                     d));
+        TRY(graph_rf_unify(cx, op, v->dims[d], rf_const(t->dims[d]),
+                           "result %d dimension %d (the program's type, the operands)", i, d));
         if (graph_rf_norm(cx, v->dims[d]).sym == RF_OPAQUE) v->dims[d] = rf_const(t->dims[d]);
     }
     if (cx->final || cx->single)
@@ -170,14 +176,16 @@ static enum base_status merge_declared(struct rf_ctx *cx, const struct graph_op 
             struct rf_dim x = graph_rf_norm(cx, v->dims[d]);
             if (rf_is_const(x)) {
                 if (x.c < 0)
-                    return graph_rf_fail(cx, op, BASE_ERR_INVALID, "result %d dimension %d would be %lld", i, d, (long long)x.c);
+                    return graph_rf_fail(cx, op, BASE_ERR_INVALID, "result %d dimension %d would be %lld", i, d,
+                                         (long long)x.c);
                 v->dims[d] = x;
                 continue;
             }
-            return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED,
-                           "result %d dimension %d depends on values computed at run time (its shape operands do not fold to "
-                           "constants: data-dependent shapes are not refined)",
-                           i, d);
+            return graph_rf_fail(
+                cx, op, BASE_ERR_UNSUPPORTED,
+                "result %d dimension %d depends on values computed at run time (its shape operands do not fold to "
+                "constants: data-dependent shapes are not refined)",
+                i, d);
         }
     return BASE_OK;
 }
@@ -207,11 +215,14 @@ static enum base_status call_spec(struct rf_ctx *cx, const struct graph_op *op, 
                                   struct rf_val *const *in, int n_in, struct rf_spec **out)
 {
     struct rf_func *f = find_func(cx, callee);
-    if (!f) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "calls @%s, which the module does not define", callee ? callee : "?");
+    if (!f)
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "calls @%s, which the module does not define",
+                             callee ? callee : "?");
     const struct graph_block *b = body_of(f->func);
     if (!b) return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED, "calls @%s, a declaration without a body", f->name);
     if (b->n_args != n_in)
-        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "calls @%s with %d operands; it takes %d", f->name, n_in, b->n_args);
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "calls @%s with %d operands; it takes %d", f->name, n_in,
+                             b->n_args);
     struct rf_val *key = graph_rf_alloc(cx, (size_t)(n_in ? n_in : 1) * sizeof *key);
     if (!key) return BASE_ERR_NOMEM;
     for (int i = 0; i < n_in; i++) {
@@ -221,7 +232,8 @@ static enum base_status call_spec(struct rf_ctx *cx, const struct graph_op *op, 
             key[i].elems = NULL; /* only scalar integers specialise (upstream's global constants) */
             key[i].n_elems = 0;
         }
-        if (key[i].rank < 0 && b->args[i].type->kind == GRAPH_TYPE_TENSOR) TRY(graph_rf_val_from_decl(cx, &key[i], b->args[i].type));
+        if (key[i].rank < 0 && b->args[i].type->kind == GRAPH_TYPE_TENSOR)
+            TRY(graph_rf_val_from_decl(cx, &key[i], b->args[i].type));
     }
     for (struct rf_spec *s = cx->specs; s; s = s->next) {
         if (s->f != f) continue;
@@ -229,7 +241,8 @@ static enum base_status call_spec(struct rf_ctx *cx, const struct graph_op *op, 
         for (int i = 0; same && i < n_in; i++) same = key_equal(cx, &s->args[i], &key[i]);
         if (!same) continue;
         if (s->busy)
-            return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED, "calls @%s recursively, which refinement does not follow", f->name);
+            return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED,
+                                 "calls @%s recursively, which refinement does not follow", f->name);
         *out = s;
         return BASE_OK;
     }
@@ -239,12 +252,16 @@ static enum base_status call_spec(struct rf_ctx *cx, const struct graph_op *op, 
     s->f = f;
     s->n_args = n_in;
     s->args = key;
-    if (f->n_specs++ == 0) snprintf(s->name, sizeof s->name, "%s", f->name);
-    else snprintf(s->name, sizeof s->name, "%s_%d", f->name, f->n_specs - 1);
+    if (f->n_specs++ == 0)
+        snprintf(s->name, sizeof s->name, "%s", f->name);
+    else
+        snprintf(s->name, sizeof s->name, "%s_%d", f->name, f->n_specs - 1);
     /* a name the module already uses gets more underscores */
     while (f->n_specs > 1 && find_func(cx, s->name) && strlen(s->name) + 2 < sizeof s->name) strcat(s->name, "_");
-    if (cx->specs_tail) cx->specs_tail->next = s;
-    else cx->specs = s;
+    if (cx->specs_tail)
+        cx->specs_tail->next = s;
+    else
+        cx->specs = s;
     cx->specs_tail = s;
     enum base_status st = analyze_spec(cx, s);
     cx->depth--;
@@ -270,10 +287,12 @@ static enum base_status analyze_region_decl(struct rf_ctx *cx, struct rf_spec *s
 static enum base_status region_returns(struct rf_ctx *cx, struct rf_spec *sp, const struct graph_op *op, int r,
                                        const struct rf_val *args, struct rf_val *ret, int n)
 {
-    if (op->regions[r].n_blocks != 1) return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED, "region %d has %d blocks", r, op->regions[r].n_blocks);
+    if (op->regions[r].n_blocks != 1)
+        return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED, "region %d has %d blocks", r, op->regions[r].n_blocks);
     int n_ret;
     TRY(analyze_block(cx, sp, &op->regions[r].blocks[0], args, ret, n, &n_ret));
-    if (n_ret != n) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "region %d returns %d values, %d expected", r, n_ret, n);
+    if (n_ret != n)
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "region %d returns %d values, %d expected", r, n_ret, n);
     return BASE_OK;
 }
 
@@ -281,7 +300,8 @@ static enum base_status analyze_while(struct rf_ctx *cx, struct rf_spec *sp, con
                                       struct rf_val *const *in, struct rf_val *out)
 {
     int n = op->n_operands;
-    if (op->n_regions != 2 || op->n_results != n) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "a while needs cond and body regions");
+    if (op->n_regions != 2 || op->n_results != n)
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "a while needs cond and body regions");
     const struct graph_block *body = op->regions[1].n_blocks == 1 ? &op->regions[1].blocks[0] : NULL;
     const struct graph_op *term = body ? graph_block_terminator(body) : NULL;
     struct rf_val *state = graph_rf_alloc(cx, (size_t)(n ? n : 1) * sizeof *state);
@@ -302,11 +322,12 @@ static enum base_status analyze_while(struct rf_ctx *cx, struct rf_spec *sp, con
     TRY(region_returns(cx, sp, op, 1, state, ret, n));
     for (int i = 0; i < n; i++) {
         if (ret[i].rank != state[i].rank)
-            return graph_rf_fail(cx, op, BASE_ERR_INVALID, "the body returns state value %d with rank %d, not %d", i, ret[i].rank,
-                           state[i].rank);
+            return graph_rf_fail(cx, op, BASE_ERR_INVALID, "the body returns state value %d with rank %d, not %d", i,
+                                 ret[i].rank, state[i].rank);
         for (int d = 0; d < state[i].rank; d++)
-            TRY(graph_rf_unify(cx, op, state[i].dims[d], ret[i].dims[d],
-                         "dimension %d of loop state %d before and after the body (the body may not change a shape)", d, i));
+            TRY(graph_rf_unify(
+                cx, op, state[i].dims[d], ret[i].dims[d],
+                "dimension %d of loop state %d before and after the body (the body may not change a shape)", d, i));
         out[i] = state[i];
     }
     return BASE_OK;
@@ -329,9 +350,11 @@ static enum base_status analyze_branches(struct rf_ctx *cx, struct rf_spec *sp, 
                 continue;
             }
             if (ret[i].rank != out[i].rank)
-                return graph_rf_fail(cx, op, BASE_ERR_INVALID, "branches 0 and %d return result %d with different ranks", r, i);
+                return graph_rf_fail(cx, op, BASE_ERR_INVALID,
+                                     "branches 0 and %d return result %d with different ranks", r, i);
             for (int d = 0; d < out[i].rank; d++)
-                TRY(graph_rf_unify(cx, op, out[i].dims[d], ret[i].dims[d], "dimension %d of result %d of branches 0 and %d", d, i, r));
+                TRY(graph_rf_unify(cx, op, out[i].dims[d], ret[i].dims[d],
+                                   "dimension %d of result %d of branches 0 and %d", d, i, r));
         }
     }
     return BASE_OK;
@@ -372,8 +395,8 @@ static enum base_status analyze_op(struct rf_ctx *cx, struct rf_spec *sp, const 
         st = call_spec(cx, op, name, in, op->n_operands, &s);
         if (st != BASE_OK) goto done;
         if (s->n_results != op->n_results) {
-            st = graph_rf_fail(cx, op, BASE_ERR_INVALID, "@%s returns %d values, the call takes %d", s->f->name, s->n_results,
-                         op->n_results);
+            st = graph_rf_fail(cx, op, BASE_ERR_INVALID, "@%s returns %d values, the call takes %d", s->f->name,
+                               s->n_results, op->n_results);
             goto done;
         }
         for (int i = 0; i < op->n_results; i++) {
@@ -390,8 +413,10 @@ static enum base_status analyze_op(struct rf_ctx *cx, struct rf_spec *sp, const 
     case GRAPH_OP_INTERP_RUN_PARALLEL:
         for (int i = 0; st == BASE_OK && i < op->n_operands; i++)
             if (!graph_type_is_static(op->operands[i]->type) && (cx->final || cx->single))
-                st = graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED, "operand %d has a dynamic shape, which refinement does not take here", i);
-        for (int i = 0; st == BASE_OK && i < op->n_results; i++) st = graph_rf_val_from_decl(cx, &out[i], op->results[i].type);
+                st = graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED,
+                                   "operand %d has a dynamic shape, which refinement does not take here", i);
+        for (int i = 0; st == BASE_OK && i < op->n_results; i++)
+            st = graph_rf_val_from_decl(cx, &out[i], op->results[i].type);
         for (int r = 0; st == BASE_OK && r < op->n_regions; r++) st = analyze_region_decl(cx, sp, op, r);
         break;
     default:
@@ -419,7 +444,9 @@ static enum base_status analyze_block(struct rf_ctx *cx, struct rf_spec *sp, con
     *n_ret = 0;
     for (int i = 0; i < b->n_args; i++) {
         struct rf_val *v = val(sp, &b->args[i]);
-        if (!v) return base_diag_set(cx->diag, BASE_ERR_INTERNAL, cx->m->path, 0, 0, "a block argument outside its function");
+        if (!v)
+            return base_diag_set(cx->diag, BASE_ERR_INTERNAL, cx->m->path, 0, 0,
+                                 "a block argument outside its function");
         if (args) {
             *v = args[i];
             v->decl = b->args[i].type;
@@ -432,7 +459,8 @@ static enum base_status analyze_block(struct rf_ctx *cx, struct rf_spec *sp, con
         if (graph_op_kind_has(op->kind, GRAPH_OPF_TERMINATOR)) {
             memset(rec(sp, op), 0, sizeof *rec(sp, op));
             for (int k = 0; k < op->n_operands && ret; k++) {
-                if (k >= ret_cap) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "returns more than %d values", ret_cap);
+                if (k >= ret_cap)
+                    return graph_rf_fail(cx, op, BASE_ERR_INVALID, "returns more than %d values", ret_cap);
                 ret[k] = *val(sp, op->operands[k]);
             }
             *n_ret = op->n_operands;
@@ -459,7 +487,8 @@ static enum base_status analyze_spec(struct rf_ctx *cx, struct rf_spec *sp)
     TRY(analyze_block(cx, sp, b, sp->args, sp->results, n_res, &n_ret));
     sp->busy = false;
     if (n_ret != n_res)
-        return graph_rf_fail(cx, f->func, BASE_ERR_INVALID, "@%s returns %d values, its type says %d", f->name, n_ret, n_res);
+        return graph_rf_fail(cx, f->func, BASE_ERR_INVALID, "@%s returns %d values, its type says %d", f->name, n_ret,
+                             n_res);
     sp->n_results = n_res;
     for (int i = 0; i < n_res; i++) {
         const struct graph_type *t = graph_func_result_type(f->func, i);
@@ -467,8 +496,8 @@ static enum base_status analyze_spec(struct rf_ctx *cx, struct rf_spec *sp)
         if (!t || t->kind != GRAPH_TYPE_TENSOR || t->rank < 0 || r->rank != t->rank) continue;
         for (int d = 0; d < t->rank; d++)
             if (t->dims[d] != GRAPH_DYN)
-                TRY(graph_rf_unify(cx, f->func, r->dims[d], rf_const(t->dims[d]), "@%s: result %d dimension %d (the function's type, the body's)",
-                             f->name, i, d));
+                TRY(graph_rf_unify(cx, f->func, r->dims[d], rf_const(t->dims[d]),
+                                   "@%s: result %d dimension %d (the function's type, the body's)", f->name, i, d));
     }
     return BASE_OK;
 }
@@ -504,13 +533,15 @@ static const char *arg_label(const struct graph_op *func, int i, char *buf, size
 {
     const struct graph_block *b = body_of(func);
     const char *nm = b && i < b->n_args ? b->args[i].name : NULL;
-    if (nm) snprintf(buf, cap, "argument %d (%%%s) of @%s", i, nm, graph_func_name(func));
-    else snprintf(buf, cap, "argument %d of @%s", i, graph_func_name(func));
+    if (nm)
+        snprintf(buf, cap, "argument %d (%%%s) of @%s", i, nm, graph_func_name(func));
+    else
+        snprintf(buf, cap, "argument %d of @%s", i, graph_func_name(func));
     return buf;
 }
 
-static enum base_status entry_args(struct rf_ctx *cx, const struct graph_op *func, const struct graph_refine_options *opt,
-                                   struct rf_val *args, int n)
+static enum base_status entry_args(struct rf_ctx *cx, const struct graph_op *func,
+                                   const struct graph_refine_options *opt, struct rf_val *args, int n)
 {
     const struct graph_block *b = body_of(func);
     char lab[200];
@@ -525,15 +556,18 @@ static enum base_status entry_args(struct rf_ctx *cx, const struct graph_op *fun
         int rank = t->rank;
         if (g && g->rank >= 0) {
             if (rank >= 0 && g->rank != rank)
-                return graph_rf_fail(cx, func, BASE_ERR_INVALID, "%s: a shape of rank %d was given for a tensor of rank %d",
-                               arg_label(func, i, lab, sizeof lab), g->rank, rank);
+                return graph_rf_fail(cx, func, BASE_ERR_INVALID,
+                                     "%s: a shape of rank %d was given for a tensor of rank %d",
+                                     arg_label(func, i, lab, sizeof lab), g->rank, rank);
             rank = g->rank;
         } else if (rank < 0) {
-            return graph_rf_fail(cx, func, BASE_ERR_INVALID, "%s is unranked: give its shape", arg_label(func, i, lab, sizeof lab));
+            return graph_rf_fail(cx, func, BASE_ERR_INVALID, "%s is unranked: give its shape",
+                                 arg_label(func, i, lab, sizeof lab));
         }
         TRY(graph_rf_val_init(cx, &args[i], t, rank));
         int64_t bound[GRAPH_MAX_RANK];
-        if (t->rank >= 0) type_bounds(t, bound);
+        if (t->rank >= 0)
+            type_bounds(t, bound);
         else
             for (int d = 0; d < rank; d++) bound[d] = -1;
         for (int d = 0; d < rank; d++) {
@@ -542,21 +576,24 @@ static enum base_status entry_args(struct rf_ctx *cx, const struct graph_op *fun
             if (g && g->rank >= 0) {
                 x = g->dims[d];
                 if (x < 0)
-                    return graph_rf_fail(cx, func, BASE_ERR_INVALID, "%s: dimension %d is given as %lld", arg_label(func, i, lab, sizeof lab),
-                                   d, (long long)x);
+                    return graph_rf_fail(cx, func, BASE_ERR_INVALID, "%s: dimension %d is given as %lld",
+                                         arg_label(func, i, lab, sizeof lab), d, (long long)x);
                 if (decl != GRAPH_DYN && x != decl)
-                    return graph_rf_fail(cx, func, BASE_ERR_INVALID, "%s: dimension %d is given as %lld, but its type says %lld",
-                                   arg_label(func, i, lab, sizeof lab), d, (long long)x, (long long)decl);
+                    return graph_rf_fail(cx, func, BASE_ERR_INVALID,
+                                         "%s: dimension %d is given as %lld, but its type says %lld",
+                                         arg_label(func, i, lab, sizeof lab), d, (long long)x, (long long)decl);
                 if (decl == GRAPH_DYN && bound[d] >= 0 && x > bound[d])
-                    return graph_rf_fail(cx, func, BASE_ERR_INVALID, "%s: dimension %d is given as %lld, above its bound %lld",
-                                   arg_label(func, i, lab, sizeof lab), d, (long long)x, (long long)bound[d]);
+                    return graph_rf_fail(cx, func, BASE_ERR_INVALID,
+                                         "%s: dimension %d is given as %lld, above its bound %lld",
+                                         arg_label(func, i, lab, sizeof lab), d, (long long)x, (long long)bound[d]);
             } else if (decl != GRAPH_DYN) {
                 x = decl;
             } else if (bound[d] >= 0) {
                 x = bound[d]; /* a bounded dimension with no size given runs at its bound */
             } else {
-                return graph_rf_fail(cx, func, BASE_ERR_INVALID, "%s: dimension %d is dynamic ('?') and no shape was given for it",
-                               arg_label(func, i, lab, sizeof lab), d);
+                return graph_rf_fail(cx, func, BASE_ERR_INVALID,
+                                     "%s: dimension %d is dynamic ('?') and no shape was given for it",
+                                     arg_label(func, i, lab, sizeof lab), d);
             }
             args[i].dims[d] = rf_const(x);
             args[i].dims[d].from_arg = (int16_t)(i + 1);
@@ -624,7 +661,8 @@ static void use(struct rf_spec *sp, const struct graph_value *v)
 static void mark_op(struct rf_ctx *cx, struct rf_spec *sp, const struct graph_op *op)
 {
     struct rf_op *ro = rec(sp, op);
-    if (ro->action == RF_KEEP && op->n_results == 1 && folds(cx, op, val(sp, &op->results[0]))) ro->action = RF_CONSTANT;
+    if (ro->action == RF_KEEP && op->n_results == 1 && folds(cx, op, val(sp, &op->results[0])))
+        ro->action = RF_CONSTANT;
     bool live = !pure_kind(op->kind) && ro->action != RF_DROP;
     for (int i = 0; !live && i < op->n_results; i++) live = sp->used[op->results[i].id - sp->f->vbase];
     ro->live = live && ro->action != RF_DROP;
@@ -662,7 +700,7 @@ static void mark_block(struct rf_ctx *cx, struct rf_spec *sp, const struct graph
 struct rf_emit {
     struct rf_ctx *cx;
     struct graph_builder *b;
-    struct graph_value **map;   /* by value id - vbase of the spec being built */
+    struct graph_value **map; /* by value id - vbase of the spec being built */
     struct rf_spec *sp;
 };
 
@@ -855,7 +893,9 @@ static enum base_status emit_op(struct rf_emit *e, const struct graph_op *op)
     for (int i = 0; i < op->n_results; i++) tys[i] = val_type(e, val(sp, &op->results[i]), op->results[i].type);
     graph_builder_set_loc(e->b, &op->loc);
     switch (ro->action) {
-    case RF_CONSTANT: set_mapped(e, &op->results[0], emit_constant(e, val(sp, &op->results[0]), op->results[0].type)); break;
+    case RF_CONSTANT:
+        set_mapped(e, &op->results[0], emit_constant(e, val(sp, &op->results[0]), op->results[0].type));
+        break;
     case RF_FORWARD: set_mapped(e, &op->results[0], mapped(e, op->operands[ro->forward])); break;
     case RF_REWRITE: emit_rewrite(e, op, ro, tys); break;
     case RF_KEEP: {
@@ -945,7 +985,8 @@ static enum base_status emit_spec(struct rf_ctx *cx, struct graph_builder *b, st
     for (int i = 0; i < sp->n_args; i++) set_mapped(&e, &body->args[i], av[i]);
     /* dimension arguments: the refined program reads their values as constants */
     for (int i = 0; entry && i < sp->n_args && i < 64; i++)
-        if ((cx->dim_mask >> i & 1) && sp->used[body->args[i].id - sp->f->vbase] && graph_rf_val_elems_const(cx, &sp->args[i])) {
+        if ((cx->dim_mask >> i & 1) && sp->used[body->args[i].id - sp->f->vbase] &&
+            graph_rf_val_elems_const(cx, &sp->args[i])) {
             struct graph_value *c = emit_constant(&e, &sp->args[i], body->args[i].type);
             uint32_t k = body->args[i].id - sp->f->vbase;
             e.map[k] = c;
@@ -1018,7 +1059,8 @@ enum base_status graph_refine(const struct graph_module *m, const struct graph_r
     enum base_status st = funcs_init(cx);
     struct graph_builder *b = NULL;
     struct rf_func *f = st == BASE_OK ? find_func(cx, graph_func_name(func)) : NULL;
-    if (st == BASE_OK && !f) st = base_diag_set(diag, BASE_ERR_INVALID, m->path, 0, 0, "the entry function has no name");
+    if (st == BASE_OK && !f)
+        st = base_diag_set(diag, BASE_ERR_INVALID, m->path, 0, 0, "the entry function has no name");
     /* a symbol per scalar integer argument: a dimension argument if a shape needs it */
     const struct graph_block *body = body_of(func);
     for (int i = 0; i < RF_MAX_SYMS; i++) cx->sym_of_arg[i] = -1;
@@ -1054,8 +1096,10 @@ enum base_status graph_refine(const struct graph_module *m, const struct graph_r
         for (int s = 0; s < cx->n_syms; s++) {
             struct rf_sym *y = &cx->syms[s];
             if (y->known || y->retired) continue;
-            if (y->arg < 64 && (needed >> y->arg & 1)) any = true;
-            else y->retired = true;
+            if (y->arg < 64 && (needed >> y->arg & 1))
+                any = true;
+            else
+                y->retired = true;
         }
         if (!any) continue;
         int64_t n;
@@ -1072,11 +1116,13 @@ enum base_status graph_refine(const struct graph_module *m, const struct graph_r
         }
         int s0 = -1;
         for (int s = 0; s < cx->n_syms && s0 < 0; s++)
-            if (!cx->syms[s].known && !cx->syms[s].retired && cx->syms[s].arg < 64 && (needed >> cx->syms[s].arg & 1)) s0 = s;
+            if (!cx->syms[s].known && !cx->syms[s].retired && cx->syms[s].arg < 64 && (needed >> cx->syms[s].arg & 1))
+                s0 = s;
         const struct graph_op *at = cx->pending ? cx->pending : func;
-        st = graph_rf_fail(cx, at, BASE_ERR_INVALID,
-                     "a shape here depends on %s, a dimension argument whose value nothing determines: give its value",
-                     sym_label(cx, func, s0, lab, sizeof lab));
+        st = graph_rf_fail(
+            cx, at, BASE_ERR_INVALID,
+            "a shape here depends on %s, a dimension argument whose value nothing determines: give its value",
+            sym_label(cx, func, s0, lab, sizeof lab));
     }
     /* what becomes of each op, then the module */
     if (st == BASE_OK) {
@@ -1102,7 +1148,8 @@ enum base_status graph_refine(const struct graph_module *m, const struct graph_r
     if (st == BASE_OK && res) {
         for (int s = 0; s < cx->n_syms; s++) {
             const struct rf_sym *y = &cx->syms[s];
-            if (!y->known || y->arg >= 64 || !(cx->dim_mask >> y->arg & 1) || res->n_dim_args >= GRAPH_REFINE_MAX_DIM_ARGS)
+            if (!y->known || y->arg >= 64 || !(cx->dim_mask >> y->arg & 1) ||
+                res->n_dim_args >= GRAPH_REFINE_MAX_DIM_ARGS)
                 continue;
             res->dim_args[res->n_dim_args++] = (struct graph_refine_dim_arg){y->arg, y->value, y->how};
         }

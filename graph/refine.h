@@ -30,14 +30,14 @@
 
 /* What is known of one entry argument. */
 struct graph_refine_arg {
-    int rank;                        /* -1: no shape given (static and bounded dims need none) */
+    int rank; /* -1: no shape given (static and bounded dims need none) */
     int64_t dims[GRAPH_MAX_RANK];
-    bool has_value;                  /* a scalar integer argument's value (a dimension argument) */
+    bool has_value; /* a scalar integer argument's value (a dimension argument) */
     int64_t value;
 };
 
 struct graph_refine_options {
-    const char *entry;               /* NULL: graph_module_entry */
+    const char *entry;                   /* NULL: graph_module_entry */
     const struct graph_refine_arg *args; /* n_args entries (NULL: nothing known) */
     int n_args;
     /* A dimension argument that nothing determines takes the size of the
@@ -58,13 +58,13 @@ enum graph_refine_how {
 struct graph_refine_result {
     int n_dim_args;
     struct graph_refine_dim_arg {
-        int arg;                     /* entry argument index */
+        int arg; /* entry argument index */
         int64_t value;
         enum graph_refine_how how;
     } dim_args[GRAPH_REFINE_MAX_DIM_ARGS];
-    int n_rewritten;                 /* dynamic ops made static (incl. get_dimension_size) */
-    int n_assertions;                /* shape assertions checked and removed */
-    int n_specialized;               /* called functions refined (one per function and argument shapes) */
+    int n_rewritten;   /* dynamic ops made static (incl. get_dimension_size) */
+    int n_assertions;  /* shape assertions checked and removed */
+    int n_specialized; /* called functions refined (one per function and argument shapes) */
 };
 
 /* True when m is a program for graph_refine: some type has a '?' dimension,

@@ -76,7 +76,8 @@ static void note_deps(struct rf_ctx *cx, const struct graph_op *op, uint64_t dep
     }
 }
 
-bool graph_rf_val_ints(struct rf_ctx *cx, const struct graph_op *op, const struct rf_val *v, int64_t *out, int cap, int *n)
+bool graph_rf_val_ints(struct rf_ctx *cx, const struct graph_op *op, const struct rf_val *v, int64_t *out, int cap,
+                       int *n)
 {
     *n = 0;
     if (!v) return false;
@@ -122,7 +123,10 @@ static bool int_like(const struct graph_type *t)
     return base_dtype_is_int(t->elem) || t->elem == BASE_DT_I1 || t->elem == BASE_DT_INDEX;
 }
 
-static bool is_unsigned(enum base_dtype dt) { return base_dtype_kind(dt) == BASE_KIND_UINT || dt == BASE_DT_I1; }
+static bool is_unsigned(enum base_dtype dt)
+{
+    return base_dtype_kind(dt) == BASE_KIND_UINT || dt == BASE_DT_I1;
+}
 
 /* v as a value of dt: wrapped to its width, sign- or zero-extended. */
 static int64_t wrap(enum base_dtype dt, uint64_t v)
@@ -170,8 +174,7 @@ static struct rf_dim fold_const(const struct graph_op *op, enum base_dtype dt, e
         if (x[1] == -1) return rf_const(0);
         return rf_const(x[0] % x[1]);
     case GRAPH_OP_SHIFT_LEFT: return rf_const(b >= (uint64_t)w ? 0 : wrap(rdt, a << b));
-    case GRAPH_OP_SHIFT_RIGHT_LOGICAL:
-        return rf_const(b >= (uint64_t)w ? 0 : wrap(rdt, (a & base_wmask(w)) >> b));
+    case GRAPH_OP_SHIFT_RIGHT_LOGICAL: return rf_const(b >= (uint64_t)w ? 0 : wrap(rdt, (a & base_wmask(w)) >> b));
     case GRAPH_OP_SHIFT_RIGHT_ARITHMETIC: {
         int64_t s = base_sext(a, w);
         return rf_const(wrap(rdt, (uint64_t)(b >= (uint64_t)w ? (s < 0 ? -1 : 0) : s >> b)));
@@ -281,15 +284,19 @@ static bool reduce_body_op(const struct graph_op *op, enum graph_op_kind *kind)
     bool ba = f->operands[0] == &b->args[1] && f->operands[1] == &b->args[0];
     if (!ab && !ba) return false;
     switch (f->kind) {
-    case GRAPH_OP_ADD: case GRAPH_OP_MULTIPLY: case GRAPH_OP_MAXIMUM: case GRAPH_OP_MINIMUM:
-    case GRAPH_OP_AND: case GRAPH_OP_OR: case GRAPH_OP_XOR:
-        *kind = f->kind;
-        return true;
+    case GRAPH_OP_ADD:
+    case GRAPH_OP_MULTIPLY:
+    case GRAPH_OP_MAXIMUM:
+    case GRAPH_OP_MINIMUM:
+    case GRAPH_OP_AND:
+    case GRAPH_OP_OR:
+    case GRAPH_OP_XOR: *kind = f->kind; return true;
     default: return false;
     }
 }
 
-enum base_status graph_rf_fold(struct rf_ctx *cx, const struct graph_op *op, struct rf_val *const *in, struct rf_val *out)
+enum base_status graph_rf_fold(struct rf_ctx *cx, const struct graph_op *op, struct rf_val *const *in,
+                               struct rf_val *out)
 {
     uint64_t deps = 0;
     bool from_shape = false;
@@ -312,10 +319,10 @@ enum base_status graph_rf_fold(struct rf_ctx *cx, const struct graph_op *op, str
     enum base_dtype rdt = o->decl->elem;
     int64_t idx[GRAPH_MAX_RANK], j[GRAPH_MAX_RANK];
     struct rf_dim *e = NULL;
-#define ALLOC_ELEMS()                                                  \
-    do {                                                               \
-        e = graph_rf_alloc(cx, (size_t)(count ? count : 1) * sizeof *e);     \
-        if (!e) return BASE_ERR_NOMEM;                                 \
+#define ALLOC_ELEMS()                                                    \
+    do {                                                                 \
+        e = graph_rf_alloc(cx, (size_t)(count ? count : 1) * sizeof *e); \
+        if (!e) return BASE_ERR_NOMEM;                                   \
     } while (0)
     switch (op->kind) {
     case GRAPH_OP_CONSTANT: {
@@ -393,10 +400,13 @@ enum base_status graph_rf_fold(struct rf_ctx *cx, const struct graph_op *op, str
         if (!x->elems || !const_dims(cx, x, idims)) return BASE_OK;
         int n = 0;
         if (op->kind == GRAPH_OP_SLICE) {
-            if (graph_attr_as_i64_list(graph_op_attr(op, "start_indices"), a, GRAPH_MAX_RANK) != o->rank) return BASE_OK;
+            if (graph_attr_as_i64_list(graph_op_attr(op, "start_indices"), a, GRAPH_MAX_RANK) != o->rank)
+                return BASE_OK;
             const struct graph_attr *st = graph_op_attr(op, "strides");
-            if (!st) for (int d = 0; d < o->rank; d++) s[d] = 1;
-            else if (graph_attr_as_i64_list(st, s, GRAPH_MAX_RANK) != o->rank) return BASE_OK;
+            if (!st)
+                for (int d = 0; d < o->rank; d++) s[d] = 1;
+            else if (graph_attr_as_i64_list(st, s, GRAPH_MAX_RANK) != o->rank)
+                return BASE_OK;
         } else if (op->kind == GRAPH_OP_TRANSPOSE) {
             if (graph_attr_as_i64_list(graph_op_attr(op, "permutation"), a, GRAPH_MAX_RANK) != o->rank) return BASE_OK;
         } else {
@@ -407,9 +417,12 @@ enum base_status graph_rf_fold(struct rf_ctx *cx, const struct graph_op *op, str
         for (int64_t i = 0; i < count; i++) {
             unravel(o->rank, rdims, i, idx);
             for (int d = 0; d < o->rank; d++) {
-                if (op->kind == GRAPH_OP_SLICE) j[d] = a[d] + idx[d] * s[d];
-                else if (op->kind == GRAPH_OP_TRANSPOSE) j[a[d]] = idx[d];
-                else j[d] = idx[d];
+                if (op->kind == GRAPH_OP_SLICE)
+                    j[d] = a[d] + idx[d] * s[d];
+                else if (op->kind == GRAPH_OP_TRANSPOSE)
+                    j[a[d]] = idx[d];
+                else
+                    j[d] = idx[d];
             }
             for (int k = 0; op->kind == GRAPH_OP_REVERSE && k < n; k++)
                 if (a[k] >= 0 && a[k] < o->rank) j[a[k]] = idims[a[k]] - 1 - idx[a[k]];

@@ -22,8 +22,14 @@ enum base_status graph_rf_fail(struct rf_ctx *cx, const struct graph_op *op, enu
 /* ------------------------------------------------------------------------ */
 /* Dimensions                                                                */
 
-static bool mul_ok(int64_t a, int64_t b, int64_t *r) { return !__builtin_mul_overflow(a, b, r); }
-static bool add_ok(int64_t a, int64_t b, int64_t *r) { return !__builtin_add_overflow(a, b, r); }
+static bool mul_ok(int64_t a, int64_t b, int64_t *r)
+{
+    return !__builtin_mul_overflow(a, b, r);
+}
+static bool add_ok(int64_t a, int64_t b, int64_t *r)
+{
+    return !__builtin_add_overflow(a, b, r);
+}
 
 struct rf_dim graph_rf_norm(const struct rf_ctx *cx, struct rf_dim d)
 {
@@ -104,8 +110,10 @@ bool graph_rf_dim_equal(const struct rf_ctx *cx, struct rf_dim x, struct rf_dim 
 static const char *sym_name(const struct rf_ctx *cx, int s, char *buf, size_t cap)
 {
     const struct rf_sym *y = &cx->syms[s];
-    if (y->name) snprintf(buf, cap, "%%%s", y->name);
-    else snprintf(buf, cap, "argument %d", y->arg);
+    if (y->name)
+        snprintf(buf, cap, "%%%s", y->name);
+    else
+        snprintf(buf, cap, "argument %d", y->arg);
     return buf;
 }
 
@@ -113,11 +121,15 @@ const char *graph_rf_dim_str(const struct rf_ctx *cx, struct rf_dim d, char *buf
 {
     d = graph_rf_norm(cx, d);
     char nm[64];
-    if (d.sym == RF_OPAQUE) snprintf(buf, cap, "?");
-    else if (rf_is_const(d)) snprintf(buf, cap, "%lld", (long long)d.c);
-    else if (d.c == 0) snprintf(buf, cap, "%s%s", d.a == 1 ? "" : "", sym_name(cx, d.sym, nm, sizeof nm));
-    else snprintf(buf, cap, "%s%s%s%lld", "", sym_name(cx, d.sym, nm, sizeof nm), d.c < 0 ? "-" : "+",
-                  (long long)(d.c < 0 ? -d.c : d.c));
+    if (d.sym == RF_OPAQUE)
+        snprintf(buf, cap, "?");
+    else if (rf_is_const(d))
+        snprintf(buf, cap, "%lld", (long long)d.c);
+    else if (d.c == 0)
+        snprintf(buf, cap, "%s%s", d.a == 1 ? "" : "", sym_name(cx, d.sym, nm, sizeof nm));
+    else
+        snprintf(buf, cap, "%s%s%s%lld", "", sym_name(cx, d.sym, nm, sizeof nm), d.c < 0 ? "-" : "+",
+                 (long long)(d.c < 0 ? -d.c : d.c));
     if (d.sym >= 0 && d.a != 1) {
         char tmp[96];
         snprintf(tmp, sizeof tmp, "%lld*%s", (long long)d.a, buf);
@@ -135,10 +147,14 @@ static const char *origin(const struct rf_ctx *cx, struct rf_dim d, char *buf, s
     const struct graph_block *b = cx->entry->n_regions ? &cx->entry->regions[0].blocks[0] : NULL;
     const char *nm = b && a < b->n_args ? b->args[a].name : NULL;
     char arg[96];
-    if (nm) snprintf(arg, sizeof arg, "argument %d (%%%s)", a, nm);
-    else snprintf(arg, sizeof arg, "argument %d", a);
-    if (d.from_dim >= 0) snprintf(buf, cap, " (dimension %d of %s)", d.from_dim, arg);
-    else snprintf(buf, cap, " (the value of dimension %s)", arg);
+    if (nm)
+        snprintf(arg, sizeof arg, "argument %d (%%%s)", a, nm);
+    else
+        snprintf(arg, sizeof arg, "argument %d", a);
+    if (d.from_dim >= 0)
+        snprintf(buf, cap, " (dimension %d of %s)", d.from_dim, arg);
+    else
+        snprintf(buf, cap, " (the value of dimension %s)", arg);
     return buf;
 }
 
@@ -152,7 +168,7 @@ static void solve(struct rf_ctx *cx, const struct graph_op *op, int s, int64_t v
 }
 
 enum base_status graph_rf_unify(struct rf_ctx *cx, const struct graph_op *op, struct rf_dim x, struct rf_dim y,
-                          const char *fmt, ...)
+                                const char *fmt, ...)
 {
     x = graph_rf_norm(cx, x);
     y = graph_rf_norm(cx, y);
@@ -177,13 +193,15 @@ enum base_status graph_rf_unify(struct rf_ctx *cx, const struct graph_op *op, st
             solve(cx, op, x.sym, num / den);
             return BASE_OK;
         }
-        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "%s differ: %s and %s, which no value of dimension argument %s makes equal",
-                       what, graph_rf_dim_str(cx, x, bx, sizeof bx), graph_rf_dim_str(cx, y, by, sizeof by),
-                       sym_name(cx, x.sym, nm, sizeof nm));
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID,
+                             "%s differ: %s and %s, which no value of dimension argument %s makes equal", what,
+                             graph_rf_dim_str(cx, x, bx, sizeof bx), graph_rf_dim_str(cx, y, by, sizeof by),
+                             sym_name(cx, x.sym, nm, sizeof nm));
     }
     char ox[160], oy[160];
-    return graph_rf_fail(cx, op, BASE_ERR_INVALID, "%s differ: %s%s and %s%s", what, graph_rf_dim_str(cx, x, bx, sizeof bx),
-                         origin(cx, x, ox, sizeof ox), graph_rf_dim_str(cx, y, by, sizeof by), origin(cx, y, oy, sizeof oy));
+    return graph_rf_fail(cx, op, BASE_ERR_INVALID, "%s differ: %s%s and %s%s", what,
+                         graph_rf_dim_str(cx, x, bx, sizeof bx), origin(cx, x, ox, sizeof ox),
+                         graph_rf_dim_str(cx, y, by, sizeof by), origin(cx, y, oy, sizeof oy));
 }
 
 void graph_rf_note_pending(struct rf_ctx *cx, const struct graph_op *op, struct rf_dim d)
@@ -295,9 +313,10 @@ static enum base_status rule_elementwise(struct rf_ctx *cx, const struct graph_o
         if (i == base || in[i]->rank == 0) continue;
         if (in[i]->rank != rank)
             return graph_rf_fail(cx, op, BASE_ERR_INVALID, "operands %d and %d have ranks %d and %d", base, i, rank,
-                           in[i]->rank);
+                                 in[i]->rank);
         for (int d = 0; d < rank; d++)
-            TRY(graph_rf_unify(cx, op, in[base]->dims[d], in[i]->dims[d], "dimension %d of operands %d and %d", d, base, i));
+            TRY(graph_rf_unify(cx, op, in[base]->dims[d], in[i]->dims[d], "dimension %d of operands %d and %d", d, base,
+                               i));
     }
     return BASE_OK;
 }
@@ -329,12 +348,15 @@ static enum base_status rule_broadcast_in_dim(struct rf_ctx *cx, const struct gr
     int64_t bd[MAXL];
     int nb = attr_list(op, "broadcast_dimensions", bd);
     if (nb != in[0]->rank)
-        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "broadcast_dimensions has %d entries for an operand of rank %d", nb,
-                       in[0]->rank);
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "broadcast_dimensions has %d entries for an operand of rank %d",
+                             nb, in[0]->rank);
     if (op->kind == GRAPH_OP_DYNAMIC_BROADCAST_IN_DIM) {
         struct rf_dim dims[GRAPH_MAX_RANK];
         int n = graph_rf_val_dims(cx, op, in[1], dims, GRAPH_MAX_RANK);
-        if (n < 0) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "output_dimensions is not a 1-D integer tensor of at most rank %d entries", GRAPH_MAX_RANK);
+        if (n < 0)
+            return graph_rf_fail(cx, op, BASE_ERR_INVALID,
+                                 "output_dimensions is not a 1-D integer tensor of at most rank %d entries",
+                                 GRAPH_MAX_RANK);
         TRY(out_init(cx, op, out, 0, n));
         for (int d = 0; d < n; d++) out[0].dims[d] = dims[d];
         if (ro) {
@@ -347,8 +369,9 @@ static enum base_status rule_broadcast_in_dim(struct rf_ctx *cx, const struct gr
     int rank = out[0].rank;
     for (int i = 0; i < nb; i++) {
         if (bd[i] < 0 || bd[i] >= rank)
-            return graph_rf_fail(cx, op, BASE_ERR_INVALID, "broadcast_dimensions[%d] = %lld is not below the result rank %d", i,
-                           (long long)bd[i], rank);
+            return graph_rf_fail(cx, op, BASE_ERR_INVALID,
+                                 "broadcast_dimensions[%d] = %lld is not below the result rank %d", i, (long long)bd[i],
+                                 rank);
         int64_t v;
         struct rf_dim od = in[0]->dims[i];
         struct rf_dim *rd = &out[0].dims[bd[i]];
@@ -358,8 +381,8 @@ static enum base_status rule_broadcast_in_dim(struct rf_ctx *cx, const struct gr
             continue;
         }
         if (rf_is_const(graph_rf_norm(cx, od)))
-            TRY(graph_rf_unify(cx, op, od, *rd, "operand dimension %d and result dimension %lld (broadcast_dimensions)", i,
-                         (long long)bd[i]));
+            TRY(graph_rf_unify(cx, op, od, *rd, "operand dimension %d and result dimension %lld (broadcast_dimensions)",
+                               i, (long long)bd[i]));
     }
     return BASE_OK;
 }
@@ -389,8 +412,10 @@ static enum base_status rule_concatenate(struct rf_ctx *cx, const struct graph_o
     for (int i = 1; i < op->n_operands; i++) {
         TRY(need_rank(cx, op, in, i, in[0]->rank));
         for (int d = 0; d < in[0]->rank; d++) {
-            if (d == dim) out[0].dims[d] = graph_rf_add(cx, out[0].dims[d], in[i]->dims[d]);
-            else TRY(graph_rf_unify(cx, op, in[0]->dims[d], in[i]->dims[d], "dimension %d of operands 0 and %d", d, i));
+            if (d == dim)
+                out[0].dims[d] = graph_rf_add(cx, out[0].dims[d], in[i]->dims[d]);
+            else
+                TRY(graph_rf_unify(cx, op, in[0]->dims[d], in[i]->dims[d], "dimension %d of operands 0 and %d", d, i));
         }
     }
     return BASE_OK;
@@ -429,13 +454,15 @@ static enum base_status rule_gather(struct rf_ctx *cx, const struct graph_op *op
         ns = attr_list(op, "slice_sizes", sizes);
     }
     if (ns != in[0]->rank)
-        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "slice_sizes has %d entries for an operand of rank %d", ns, in[0]->rank);
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "slice_sizes has %d entries for an operand of rank %d", ns,
+                             in[0]->rank);
     for (int i = 0; i < ns; i++) {
         sdims[i] = rf_const(sizes[i]);
         int64_t od;
         if (graph_rf_get_const(cx, in[0]->dims[i], &od) && (sizes[i] < 0 || sizes[i] > od))
-            return graph_rf_fail(cx, op, BASE_ERR_INVALID, "slice_sizes[%d] = %lld is outside [0, %lld], the operand's dimension", i,
-                           (long long)sizes[i], (long long)od);
+            return graph_rf_fail(cx, op, BASE_ERR_INVALID,
+                                 "slice_sizes[%d] = %lld is outside [0, %lld], the operand's dimension", i,
+                                 (long long)sizes[i], (long long)od);
     }
     int ir = in[1]->rank;
     struct rf_dim batch[GRAPH_MAX_RANK + 1];
@@ -463,7 +490,9 @@ static enum base_status rule_iota(struct rf_ctx *cx, const struct graph_op *op, 
 {
     struct rf_dim dims[GRAPH_MAX_RANK];
     int n = graph_rf_val_dims(cx, op, in[0], dims, GRAPH_MAX_RANK);
-    if (n < 0) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "output_shape is not a 1-D integer tensor of at most rank %d entries", GRAPH_MAX_RANK);
+    if (n < 0)
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID,
+                             "output_shape is not a 1-D integer tensor of at most rank %d entries", GRAPH_MAX_RANK);
     TRY(out_init(cx, op, out, 0, n));
     for (int d = 0; d < n; d++) out[0].dims[d] = dims[d];
     if (ro) {
@@ -496,11 +525,13 @@ static enum base_status rule_pad(struct rf_ctx *cx, const struct graph_op *op, s
         ni = attr_list(op, "interior_padding", it);
     }
     if (nl != rank || nh != rank || ni != rank)
-        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "padding lists have %d, %d and %d entries for an operand of rank %d", nl,
-                       nh, ni, rank);
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID,
+                             "padding lists have %d, %d and %d entries for an operand of rank %d", nl, nh, ni, rank);
     TRY(out_init(cx, op, out, 0, rank));
     for (int d = 0; d < rank; d++) {
-        if (it[d] < 0) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "interior_padding[%d] = %lld is negative", d, (long long)it[d]);
+        if (it[d] < 0)
+            return graph_rf_fail(cx, op, BASE_ERR_INVALID, "interior_padding[%d] = %lld is negative", d,
+                                 (long long)it[d]);
         int64_t x;
         struct rf_dim r;
         if (graph_rf_get_const(cx, in[0]->dims[d], &x)) {
@@ -508,7 +539,8 @@ static enum base_status rule_pad(struct rf_ctx *cx, const struct graph_op *op, s
             if (r.c < 0)
                 return graph_rf_fail(cx, op, BASE_ERR_INVALID, "dimension %d would be %lld long", d, (long long)r.c);
         } else { /* x >= 1 assumed */
-            r = graph_rf_add(cx, graph_rf_mul(cx, in[0]->dims[d], rf_const(1 + it[d])), rf_const(lo[d] + hi[d] - it[d]));
+            r = graph_rf_add(cx, graph_rf_mul(cx, in[0]->dims[d], rf_const(1 + it[d])),
+                             rf_const(lo[d] + hi[d] - it[d]));
         }
         out[0].dims[d] = r;
     }
@@ -541,7 +573,9 @@ static enum base_status rule_reshape(struct rf_ctx *cx, const struct graph_op *o
     if (op->kind == GRAPH_OP_DYNAMIC_RESHAPE) {
         struct rf_dim dims[GRAPH_MAX_RANK];
         int n = graph_rf_val_dims(cx, op, in[1], dims, GRAPH_MAX_RANK);
-        if (n < 0) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "output_shape is not a 1-D integer tensor of at most rank %d entries", GRAPH_MAX_RANK);
+        if (n < 0)
+            return graph_rf_fail(cx, op, BASE_ERR_INVALID,
+                                 "output_shape is not a 1-D integer tensor of at most rank %d entries", GRAPH_MAX_RANK);
         TRY(out_init(cx, op, out, 0, n));
         for (int d = 0; d < n; d++) out[0].dims[d] = dims[d];
         if (ro) {
@@ -562,8 +596,8 @@ static enum base_status rule_reshape(struct rf_ctx *cx, const struct graph_op *o
             }
         }
         if (n_unknown > 1)
-            return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED, "a reshape to a type with %d dynamic dimensions (use dynamic_reshape)",
-                           n_unknown);
+            return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED,
+                                 "a reshape to a type with %d dynamic dimensions (use dynamic_reshape)", n_unknown);
         if (n_unknown == 1) {
             int64_t k;
             struct rf_dim total = val_count(cx, in[0]);
@@ -578,22 +612,23 @@ static enum base_status rule_reshape(struct rf_ctx *cx, const struct graph_op *o
 }
 
 static enum base_status rule_slice(struct rf_ctx *cx, const struct graph_op *op, struct rf_val *const *in,
-                                   struct rf_val *out, const int64_t *start, const int64_t *limit, const int64_t *stride,
-                                   int n)
+                                   struct rf_val *out, const int64_t *start, const int64_t *limit,
+                                   const int64_t *stride, int n)
 {
     TRY(need_ranked(cx, op, in, 0));
     int rank = in[0]->rank;
     if (n != rank)
-        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "%d start/limit/stride entries for an operand of rank %d", n, rank);
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "%d start/limit/stride entries for an operand of rank %d", n,
+                             rank);
     TRY(out_init(cx, op, out, 0, rank));
     for (int d = 0; d < rank; d++) {
         int64_t x = -1;
         bool known = graph_rf_get_const(cx, in[0]->dims[d], &x);
         if (stride[d] <= 0 || start[d] < 0 || limit[d] < start[d] || (known && limit[d] > x))
             return graph_rf_fail(cx, op, BASE_ERR_INVALID,
-                           "dimension %d: start %lld, limit %lld, stride %lld do not fit a dimension of %s", d,
-                           (long long)start[d], (long long)limit[d], (long long)stride[d],
-                           known ? (x >= 0 ? "that size" : "?") : "unknown size");
+                                 "dimension %d: start %lld, limit %lld, stride %lld do not fit a dimension of %s", d,
+                                 (long long)start[d], (long long)limit[d], (long long)stride[d],
+                                 known ? (x >= 0 ? "that size" : "?") : "unknown size");
         out[0].dims[d] = rf_const((limit[d] - start[d] + stride[d] - 1) / stride[d]);
     }
     return BASE_OK;
@@ -607,8 +642,8 @@ static bool same_value(const struct graph_value *a, const struct graph_value *b,
     if (depth > 8 || !a->def || !b->def || a->index != b->index || !graph_type_equal(a->type, b->type)) return false;
     const struct graph_op *x = a->def, *y = b->def;
     enum graph_op_cat cat = graph_op_kind_cat(x->kind);
-    bool pure = cat == GRAPH_CAT_UNARY || cat == GRAPH_CAT_BINARY || cat == GRAPH_CAT_TERNARY || cat == GRAPH_CAT_SHAPE ||
-                x->kind == GRAPH_OP_CONSTANT;
+    bool pure = cat == GRAPH_CAT_UNARY || cat == GRAPH_CAT_BINARY || cat == GRAPH_CAT_TERNARY ||
+                cat == GRAPH_CAT_SHAPE || x->kind == GRAPH_OP_CONSTANT;
     if (x->kind != y->kind || !pure || x->n_regions || y->n_regions || x->n_operands != y->n_operands ||
         x->n_attrs != y->n_attrs)
         return false;
@@ -661,8 +696,10 @@ static enum base_status rule_real_dynamic_slice(struct rf_ctx *cx, const struct 
     const struct graph_op *add = lim->def;
     const struct graph_value *c = NULL;
     if (add && add->kind == GRAPH_OP_ADD && add->n_operands == 2) {
-        if (same_value(add->operands[0], start, 0)) c = add->operands[1];
-        else if (same_value(add->operands[1], start, 0)) c = add->operands[0];
+        if (same_value(add->operands[0], start, 0))
+            c = add->operands[1];
+        else if (same_value(add->operands[1], start, 0))
+            c = add->operands[0];
     }
     int64_t sizes[MAXL];
     int ns = -1;
@@ -707,7 +744,8 @@ static enum base_status rule_transpose(struct rf_ctx *cx, const struct graph_op 
     TRY(need_ranked(cx, op, in, 0));
     int64_t perm[MAXL];
     int n = attr_list(op, "permutation", perm);
-    if (n != in[0]->rank) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "permutation has %d entries for rank %d", n, in[0]->rank);
+    if (n != in[0]->rank)
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "permutation has %d entries for rank %d", n, in[0]->rank);
     TRY(out_init(cx, op, out, 0, n));
     for (int d = 0; d < n; d++) {
         if (perm[d] < 0 || perm[d] >= n) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "bad permutation");
@@ -860,7 +898,7 @@ static enum base_status rule_convolution(struct rf_ctx *cx, const struct graph_o
     out[0].dims[ob] = dim_div(cx, in[0]->dims[ib], bgc);
     out[0].dims[of] = in[1]->dims[kof];
     TRY(graph_rf_unify(cx, op, in[0]->dims[ifd], graph_rf_mul(cx, in[1]->dims[kif], rf_const(fgc)),
-                 "the input feature dimension and kernel input features x feature_group_count"));
+                       "the input feature dimension and kernel input features x feature_group_count"));
     for (int i = 0; i < ns; i++) {
         if (os[i] < 0 || os[i] >= rank || is[i] < 0 || is[i] >= rank || ks[i] < 0 || ks[i] >= rank)
             return graph_rf_fail(cx, op, BASE_ERR_INVALID, "bad spatial dimensions");
@@ -883,19 +921,20 @@ static enum base_status rule_dot_general(struct rf_ctx *cx, const struct graph_o
     int64_t lb[MAXL], rb[MAXL], lc[MAXL], rc[MAXL];
     int nlb = dict_list(dn, "lhs_batching_dimensions", lb), nrb = dict_list(dn, "rhs_batching_dimensions", rb);
     int nlc = dict_list(dn, "lhs_contracting_dimensions", lc), nrc = dict_list(dn, "rhs_contracting_dimensions", rc);
-    if (nlb < 0 || nlb != nrb || nlc < 0 || nlc != nrc) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "bad dot_dimension_numbers");
+    if (nlb < 0 || nlb != nrb || nlc < 0 || nlc != nrc)
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "bad dot_dimension_numbers");
     const struct rf_val *l = in[0], *r = in[1];
     for (int i = 0; i < nlb; i++) {
         if (lb[i] < 0 || lb[i] >= l->rank || rb[i] < 0 || rb[i] >= r->rank)
             return graph_rf_fail(cx, op, BASE_ERR_INVALID, "bad batching dimensions");
         TRY(graph_rf_unify(cx, op, l->dims[lb[i]], r->dims[rb[i]], "batching dimensions %lld (lhs) and %lld (rhs)",
-                     (long long)lb[i], (long long)rb[i]));
+                           (long long)lb[i], (long long)rb[i]));
     }
     for (int i = 0; i < nlc; i++) {
         if (lc[i] < 0 || lc[i] >= l->rank || rc[i] < 0 || rc[i] >= r->rank)
             return graph_rf_fail(cx, op, BASE_ERR_INVALID, "bad contracting dimensions");
         TRY(graph_rf_unify(cx, op, l->dims[lc[i]], r->dims[rc[i]], "contracting dimensions %lld (lhs) and %lld (rhs)",
-                     (long long)lc[i], (long long)rc[i]));
+                           (long long)lc[i], (long long)rc[i]));
     }
     int rank = l->rank + r->rank - nlb - nlc - nrc;
     TRY(out_init(cx, op, out, 0, rank));
@@ -971,8 +1010,14 @@ static enum base_status rule_collective(struct rf_ctx *cx, const struct graph_op
     int64_t dim = -1, dim2 = -1, count = 0;
     int64_t gs = group_size(op);
     switch (op->kind) {
-    case GRAPH_OP_ALL_GATHER: attr_int(op, "all_gather_dim", &dim); count = gs; break;
-    case GRAPH_OP_REDUCE_SCATTER: attr_int(op, "scatter_dimension", &dim); count = -gs; break;
+    case GRAPH_OP_ALL_GATHER:
+        attr_int(op, "all_gather_dim", &dim);
+        count = gs;
+        break;
+    case GRAPH_OP_REDUCE_SCATTER:
+        attr_int(op, "scatter_dimension", &dim);
+        count = -gs;
+        break;
     case GRAPH_OP_ALL_TO_ALL:
         attr_int(op, "split_dimension", &dim);
         attr_int(op, "concat_dimension", &dim2);
@@ -994,7 +1039,8 @@ static enum base_status rule_collective(struct rf_ctx *cx, const struct graph_op
         }
         if (op->kind == GRAPH_OP_ALL_TO_ALL) {
             out[r].dims[dim] = dim_div(cx, out[r].dims[dim], count);
-            if (dim2 >= 0 && dim2 < in[r]->rank) out[r].dims[dim2] = graph_rf_mul(cx, out[r].dims[dim2], rf_const(count));
+            if (dim2 >= 0 && dim2 < in[r]->rank)
+                out[r].dims[dim2] = graph_rf_mul(cx, out[r].dims[dim2], rf_const(count));
         } else if (count > 0) {
             out[r].dims[dim] = graph_rf_mul(cx, out[r].dims[dim], rf_const(count));
         } else {
@@ -1029,8 +1075,10 @@ static enum base_status rule_fft(struct rf_ctx *cx, const struct graph_op *op, s
     const struct graph_attr *t = graph_op_attr(op, "fft_type");
     if (n < 1 || n > in[0]->rank) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "bad fft_length");
     int last = in[0]->rank - 1;
-    if (graph_attr_is_keyword(t, "RFFT")) out[0].dims[last] = rf_const(len[n - 1] / 2 + 1);
-    else if (graph_attr_is_keyword(t, "IRFFT")) out[0].dims[last] = rf_const(len[n - 1]);
+    if (graph_attr_is_keyword(t, "RFFT"))
+        out[0].dims[last] = rf_const(len[n - 1] / 2 + 1);
+    else if (graph_attr_is_keyword(t, "IRFFT"))
+        out[0].dims[last] = rf_const(len[n - 1]);
     return BASE_OK;
 }
 
@@ -1061,7 +1109,8 @@ static enum base_status rule_set_dimension_size(struct rf_ctx *cx, const struct 
         return BASE_OK;
     }
     struct rf_dim size[1];
-    if (graph_rf_val_dims(cx, op, in[1], size, 1) != 1) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "size is not an integer scalar");
+    if (graph_rf_val_dims(cx, op, in[1], size, 1) != 1)
+        return graph_rf_fail(cx, op, BASE_ERR_INVALID, "size is not an integer scalar");
     out[0].dims[dim] = size[0];
     int64_t s;
     if (ro && graph_rf_get_const(cx, size[0], &s)) {
@@ -1090,7 +1139,8 @@ static void assertion_message(struct rf_ctx *cx, const struct graph_op *op, stru
             while (j < len && s[j] >= '0' && s[j] <= '9') k = k * 10 + (s[j++] - '0');
             int64_t v;
             int n;
-            if (j < len && s[j] == '}' && 1 + k < op->n_operands && graph_rf_val_ints(cx, op, in[1 + k], &v, 1, &n) && n == 1) {
+            if (j < len && s[j] == '}' && 1 + k < op->n_operands && graph_rf_val_ints(cx, op, in[1 + k], &v, 1, &n) &&
+                n == 1) {
                 o += (size_t)snprintf(buf + o, cap - o, "%lld", (long long)v);
                 if (o >= cap) o = cap - 1;
                 i = j;
@@ -1114,7 +1164,7 @@ static enum base_status rule_custom_call(struct rf_ctx *cx, const struct graph_o
         if (!graph_rf_val_ints(cx, op, in[0], &ok, 1, &n)) {
             if (cx->final || cx->single)
                 return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED,
-                               "@shape_assertion: the predicate is computed at run time, not from shapes");
+                                     "@shape_assertion: the predicate is computed at run time, not from shapes");
             return BASE_OK;
         }
         if (n != 1 || !ok) {
@@ -1145,7 +1195,9 @@ static enum base_status rule_custom_call(struct rf_ctx *cx, const struct graph_o
         if (ni == op->n_results && idx[r] >= 0 && idx[r] < op->n_operands) {
             struct rf_dim dims[GRAPH_MAX_RANK];
             int n = graph_rf_val_dims(cx, op, in[idx[r]], dims, GRAPH_MAX_RANK);
-            if (n < 0) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "shape operand %lld is not a 1-D integer tensor", (long long)idx[r]);
+            if (n < 0)
+                return graph_rf_fail(cx, op, BASE_ERR_INVALID, "shape operand %lld is not a 1-D integer tensor",
+                                     (long long)idx[r]);
             TRY(out_init(cx, op, out, r, n));
             for (int d = 0; d < n; d++) out[r].dims[d] = dims[d];
         } else {
@@ -1155,8 +1207,8 @@ static enum base_status rule_custom_call(struct rf_ctx *cx, const struct graph_o
     return BASE_OK;
 }
 
-enum base_status graph_rf_infer(struct rf_ctx *cx, const struct graph_op *op, struct rf_val *const *in, struct rf_val *out,
-                          struct rf_op *ro)
+enum base_status graph_rf_infer(struct rf_ctx *cx, const struct graph_op *op, struct rf_val *const *in,
+                                struct rf_val *out, struct rf_op *ro)
 {
     enum base_status st;
     if (ro) ro->action = RF_KEEP;
@@ -1179,7 +1231,8 @@ enum base_status graph_rf_infer(struct rf_ctx *cx, const struct graph_op *op, st
         case GRAPH_OP_SLICE: {
             int64_t s[MAXL], l[MAXL], k[MAXL];
             int n = attr_list(op, "start_indices", s);
-            if (attr_list(op, "limit_indices", l) != n) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "bad limit_indices");
+            if (attr_list(op, "limit_indices", l) != n)
+                return graph_rf_fail(cx, op, BASE_ERR_INVALID, "bad limit_indices");
             TRY(list_or(cx, op, "strides", n, 1, k));
             st = rule_slice(cx, op, in, out, s, l, k, n);
             break;
@@ -1189,7 +1242,9 @@ enum base_status graph_rf_infer(struct rf_ctx *cx, const struct graph_op *op, st
             TRY(need_ranked(cx, op, in, 0));
             int64_t sz[MAXL];
             int n = attr_list(op, "slice_sizes", sz);
-            if (n != in[0]->rank) return graph_rf_fail(cx, op, BASE_ERR_INVALID, "slice_sizes has %d entries for rank %d", n, in[0]->rank);
+            if (n != in[0]->rank)
+                return graph_rf_fail(cx, op, BASE_ERR_INVALID, "slice_sizes has %d entries for rank %d", n,
+                                     in[0]->rank);
             TRY(out_init(cx, op, out, 0, n));
             for (int d = 0; d < n; d++) out[0].dims[d] = rf_const(sz[d]);
             st = BASE_OK;
@@ -1199,7 +1254,8 @@ enum base_status graph_rf_infer(struct rf_ctx *cx, const struct graph_op *op, st
             TRY(need_ranked(cx, op, in, 0));
             int64_t dim;
             if (!attr_int(op, "dimension", &dim) || dim < 0 || dim >= in[0]->rank)
-                return graph_rf_fail(cx, op, BASE_ERR_INVALID, "dimension is missing or not below rank %d", in[0]->rank);
+                return graph_rf_fail(cx, op, BASE_ERR_INVALID, "dimension is missing or not below rank %d",
+                                     in[0]->rank);
             TRY(out_init(cx, op, out, 0, 0));
             out[0].elems = graph_rf_alloc(cx, sizeof *out[0].elems);
             if (!out[0].elems) return BASE_ERR_NOMEM;

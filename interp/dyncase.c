@@ -48,7 +48,8 @@ enum base_status interp_dyn_case_prepare(const struct graph_module *m, const str
         args[i].rank = t->rank;
         for (int d = 0; d < t->rank; d++) args[i].dims[d] = t->dims[d] == GRAPH_DYN ? INTERP_DYN_CASE_SIZE : t->dims[d];
     }
-    struct graph_refine_options o = {.entry = graph_func_name(entry), .args = args, .n_args = n, .guess_dim_args = true};
+    struct graph_refine_options o = {
+        .entry = graph_func_name(entry), .args = args, .n_args = n, .guess_dim_args = true};
     struct graph_refine_result res;
     enum base_status st = graph_refine(m, &o, &c->refined, &res, diag);
     free(args);
@@ -58,7 +59,8 @@ enum base_status interp_dyn_case_prepare(const struct graph_module *m, const str
     c->inputs = calloc((size_t)n + 1, sizeof *c->inputs);
     if (!c->inputs || !rf) {
         interp_dyn_case_free(c);
-        return rf ? BASE_ERR_NOMEM : base_diag_set(diag, BASE_ERR_INTERNAL, m->path, 0, 0, "the refined entry is missing");
+        return rf ? BASE_ERR_NOMEM
+                  : base_diag_set(diag, BASE_ERR_INTERNAL, m->path, 0, 0, "the refined entry is missing");
     }
     c->n_inputs = n;
     const struct graph_block *rb = &rf->regions[0].blocks[0];
@@ -66,7 +68,8 @@ enum base_status interp_dyn_case_prepare(const struct graph_module *m, const str
         const struct graph_type *t = rb->args[i].type;
         if (!t || t->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(t)) {
             st = base_diag_set(diag, BASE_ERR_UNSUPPORTED, m->path, entry->loc.line, entry->loc.col,
-                               "argument %d of @%s is not a tensor: no input can be made for it", i, graph_func_name(entry));
+                               "argument %d of @%s is not a tensor: no input can be made for it", i,
+                               graph_func_name(entry));
             break;
         }
         st = base_tensor_create(t->elem, t->rank, t->dims, &c->inputs[i]);

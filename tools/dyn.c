@@ -72,8 +72,10 @@ static bool parse_dims(const char *s, struct graph_refine_arg *a)
         if (end == s || v < 0 || a->rank >= GRAPH_MAX_RANK) return false;
         a->dims[a->rank++] = v;
         s = end;
-        if (*s == 'x' || *s == ',') s++;
-        else if (*s) return false;
+        if (*s == 'x' || *s == ',')
+            s++;
+        else if (*s)
+            return false;
     }
     return true;
 }
@@ -157,18 +159,21 @@ int tool_dyn_refine(const char *cmd, struct graph_module **m, struct graph_modul
     if (rc == TOOL_OK) {
         fprintf(stderr, "npusim %s: refined the dynamic shapes: %d dynamic op%s made static", cmd, res->n_rewritten,
                 res->n_rewritten == 1 ? "" : "s");
-        if (res->n_assertions) fprintf(stderr, ", %d shape assertion%s checked", res->n_assertions, res->n_assertions == 1 ? "" : "s");
+        if (res->n_assertions)
+            fprintf(stderr, ", %d shape assertion%s checked", res->n_assertions, res->n_assertions == 1 ? "" : "s");
         if (res->n_specialized)
-            fprintf(stderr, ", %d called function%s specialised", res->n_specialized, res->n_specialized == 1 ? "" : "s");
+            fprintf(stderr, ", %d called function%s specialised", res->n_specialized,
+                    res->n_specialized == 1 ? "" : "s");
         fprintf(stderr, "\n");
         for (int k = 0; k < res->n_dim_args; k++) {
             const struct graph_refine_dim_arg *a = &res->dim_args[k];
             const char *nm = b->args[a->arg].name;
             fprintf(stderr, "npusim %s: dimension argument %d%s%s%s = %lld (%s)\n", cmd, a->arg, nm ? " (%" : "",
                     nm ? nm : "", nm ? ")" : "", (long long)a->value,
-                    a->how == GRAPH_REFINE_GIVEN      ? "given"
-                    : a->how == GRAPH_REFINE_INFERRED ? "inferred from the shapes"
-                                                      : "taken as the size of every dynamic dimension; give --dim otherwise");
+                    a->how == GRAPH_REFINE_GIVEN ? "given"
+                    : a->how == GRAPH_REFINE_INFERRED
+                        ? "inferred from the shapes"
+                        : "taken as the size of every dynamic dimension; give --dim otherwise");
         }
         *orig = *m;
         *m = r;
@@ -181,6 +186,7 @@ void tool_dyn_set_dim_args(struct base_tensor **in, int n, const struct graph_re
 {
     for (int k = 0; k < res->n_dim_args; k++) {
         int a = res->dim_args[k].arg;
-        if (a < n && in[a] && in[a]->count == 1) base_elem_set_i64(in[a]->dtype, in[a]->data, 0, res->dim_args[k].value);
+        if (a < n && in[a] && in[a]->count == 1)
+            base_elem_set_i64(in[a]->dtype, in[a]->data, 0, res->dim_args[k].value);
     }
 }

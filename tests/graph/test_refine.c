@@ -19,7 +19,9 @@
 #define SCALAR ((struct graph_refine_arg){.rank = 0})
 #define NONE ((struct graph_refine_arg){.rank = -1})
 #define VALUE(v) ((struct graph_refine_arg){.rank = -1, .has_value = true, .value = (v)})
-#define ARGS(...) (struct graph_refine_arg[]){__VA_ARGS__}, (int)(sizeof((struct graph_refine_arg[]){__VA_ARGS__}) / sizeof(struct graph_refine_arg))
+#define ARGS(...)                             \
+    (struct graph_refine_arg[]){__VA_ARGS__}, \
+        (int)(sizeof((struct graph_refine_arg[]){__VA_ARGS__}) / sizeof(struct graph_refine_arg))
 
 static struct graph_module *parse_ok(const char *src)
 {
@@ -78,7 +80,8 @@ static void count_block(const struct graph_block *b, enum graph_op_kind k, int *
     for (int i = 0; i < b->n_ops; i++) {
         if (b->ops[i]->kind == k) (*n)++;
         for (int r = 0; r < b->ops[i]->n_regions; r++)
-            for (int j = 0; j < b->ops[i]->regions[r].n_blocks; j++) count_block(&b->ops[i]->regions[r].blocks[j], k, n);
+            for (int j = 0; j < b->ops[i]->regions[r].n_blocks; j++)
+                count_block(&b->ops[i]->regions[r].blocks[j], k, n);
     }
 }
 
@@ -214,19 +217,19 @@ static void test_refine_dynamic_broadcast_in_dim_becomes_broadcast_in_dim(void *
 static void test_refine_dynamic_reshape_and_iota_become_static(void **state)
 {
     (void)state;
-    struct graph_module *m = parse_ok(
-        "func.func @main(%x: tensor<?x4xf32>) -> (tensor<?xf32>, tensor<?x4xi32>) {\n"
-        "  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>\n"
-        "  %c4 = stablehlo.constant dense<4> : tensor<i32>\n"
-        "  %m = stablehlo.multiply %n, %c4 : tensor<i32>\n"
-        "  %s = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>\n"
-        "  %f = stablehlo.dynamic_reshape %x, %s : (tensor<?x4xf32>, tensor<1xi32>) -> tensor<?xf32>\n"
-        "  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>\n"
-        "  %c = stablehlo.constant dense<4> : tensor<1xi32>\n"
-        "  %sh = stablehlo.concatenate %n1, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>\n"
-        "  %i = stablehlo.dynamic_iota %sh, dim = 1 : (tensor<2xi32>) -> tensor<?x4xi32>\n"
-        "  return %f, %i : tensor<?xf32>, tensor<?x4xi32>\n"
-        "}\n");
+    struct graph_module *m =
+        parse_ok("func.func @main(%x: tensor<?x4xf32>) -> (tensor<?xf32>, tensor<?x4xi32>) {\n"
+                 "  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>\n"
+                 "  %c4 = stablehlo.constant dense<4> : tensor<i32>\n"
+                 "  %m = stablehlo.multiply %n, %c4 : tensor<i32>\n"
+                 "  %s = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>\n"
+                 "  %f = stablehlo.dynamic_reshape %x, %s : (tensor<?x4xf32>, tensor<1xi32>) -> tensor<?xf32>\n"
+                 "  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>\n"
+                 "  %c = stablehlo.constant dense<4> : tensor<1xi32>\n"
+                 "  %sh = stablehlo.concatenate %n1, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>\n"
+                 "  %i = stablehlo.dynamic_iota %sh, dim = 1 : (tensor<2xi32>) -> tensor<?x4xi32>\n"
+                 "  return %f, %i : tensor<?xf32>, tensor<?x4xi32>\n"
+                 "}\n");
     struct graph_module *r = refine_ok(m, ARGS(SHAPE(3, 4)), NULL);
     assert_int_equal(count(r, GRAPH_OP_DYNAMIC_RESHAPE) + count(r, GRAPH_OP_DYNAMIC_IOTA), 0);
     expect_type(find_op(r, GRAPH_OP_RESHAPE)->results[0].type, "tensor<12xf32>");
@@ -243,20 +246,21 @@ static void test_refine_dynamic_reshape_and_iota_become_static(void **state)
 static void test_refine_dynamic_pad_becomes_pad(void **state)
 {
     (void)state;
-    struct graph_module *m = parse_ok(
-        "func.func @main(%x: tensor<?x2xf32>) -> tensor<?x?xf32> {\n"
-        "  %z = stablehlo.constant dense<0.5> : tensor<f32>\n"
-        "  %n0 = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>\n"
-        "  %n = stablehlo.convert %n0 : (tensor<i32>) -> tensor<i64>\n"
-        "  %n1 = stablehlo.reshape %n : (tensor<i64>) -> tensor<1xi64>\n"
-        "  %one = stablehlo.constant dense<1> : tensor<1xi64>\n"
-        "  %lo = stablehlo.concatenate %n1, %one, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>\n"
-        "  %hi = stablehlo.constant dense<[2, -1]> : tensor<2xi64>\n"
-        "  %in = stablehlo.constant dense<[0, 1]> : tensor<2xi64>\n"
-        "  %p = stablehlo.dynamic_pad %x, %z, %lo, %hi, %in : (tensor<?x2xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, "
-        "tensor<2xi64>) -> tensor<?x?xf32>\n"
-        "  return %p : tensor<?x?xf32>\n"
-        "}\n");
+    struct graph_module *m =
+        parse_ok("func.func @main(%x: tensor<?x2xf32>) -> tensor<?x?xf32> {\n"
+                 "  %z = stablehlo.constant dense<0.5> : tensor<f32>\n"
+                 "  %n0 = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>\n"
+                 "  %n = stablehlo.convert %n0 : (tensor<i32>) -> tensor<i64>\n"
+                 "  %n1 = stablehlo.reshape %n : (tensor<i64>) -> tensor<1xi64>\n"
+                 "  %one = stablehlo.constant dense<1> : tensor<1xi64>\n"
+                 "  %lo = stablehlo.concatenate %n1, %one, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>\n"
+                 "  %hi = stablehlo.constant dense<[2, -1]> : tensor<2xi64>\n"
+                 "  %in = stablehlo.constant dense<[0, 1]> : tensor<2xi64>\n"
+                 "  %p = stablehlo.dynamic_pad %x, %z, %lo, %hi, %in : (tensor<?x2xf32>, tensor<f32>, tensor<2xi64>, "
+                 "tensor<2xi64>, "
+                 "tensor<2xi64>) -> tensor<?x?xf32>\n"
+                 "  return %p : tensor<?x?xf32>\n"
+                 "}\n");
     struct graph_module *r = refine_ok(m, ARGS(SHAPE(3, 2)), NULL);
     const struct graph_op *p = find_op(r, GRAPH_OP_PAD);
     expect_type(p->results[0].type, "tensor<8x3xf32>"); /* 3 + 3 + 2; 1 + 2 + 1 - 1 */
@@ -282,7 +286,8 @@ static void test_refine_dynamic_gather_becomes_gather(void **state)
         "  %one = stablehlo.constant dense<1> : tensor<1xi64>\n"
         "  %sz = stablehlo.concatenate %one, %w1, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>\n"
         "  %g = \"stablehlo.dynamic_gather\"(%x, %idx, %sz) {dimension_numbers = #stablehlo.gather<offset_dims = [1], "
-        "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>} : (tensor<?x5xf32>, tensor<2x1xi64>, "
+        "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>} : (tensor<?x5xf32>, "
+        "tensor<2x1xi64>, "
         "tensor<2xi64>) -> tensor<2x?xf32>\n"
         "  return %g : tensor<2x?xf32>\n"
         "}\n");
@@ -312,7 +317,8 @@ static void test_refine_dynamic_conv_becomes_convolution(void **state)
         "  %hi = stablehlo.constant dense<1> : tensor<1x1xi32>\n"
         "  %pad = stablehlo.concatenate %lo1, %hi, dim = 1 : (tensor<1x1xi32>, tensor<1x1xi32>) -> tensor<1x2xi32>\n"
         "  %y = \"stablehlo.dynamic_conv\"(%x, %k, %pad) {batch_group_count = 1 : i64, dimension_numbers = "
-        "#stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, window_strides = array<i64: 2>} "
+        "#stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, window_strides = array<i64: "
+        "2>} "
         ": (tensor<1x?x2xf32>, tensor<3x2x4xf32>, tensor<1x2xi32>) -> tensor<1x?x4xf32>\n"
         "  return %y : tensor<1x?x4xf32>\n"
         "}\n");
@@ -385,17 +391,17 @@ static void test_refine_real_dynamic_slice_becomes_slice_or_dynamic_slice(void *
 static void test_refine_real_dynamic_slice_start_from_a_scalar_argument_is_data(void **state)
 {
     (void)state;
-    struct graph_module *m = parse_ok(
-        "func.func @main(%i: tensor<i32>, %x: tensor<?xf32>) -> tensor<?xf32> {\n"
-        "  %s = stablehlo.reshape %i : (tensor<i32>) -> tensor<1xi32>\n"
-        "  %s2 = stablehlo.reshape %i : (tensor<i32>) -> tensor<1xi32>\n"
-        "  %two = stablehlo.constant dense<2> : tensor<1xi32>\n"
-        "  %l = stablehlo.add %s2, %two : tensor<1xi32>\n"
-        "  %one = stablehlo.constant dense<1> : tensor<1xi32>\n"
-        "  %y = stablehlo.real_dynamic_slice %x, %s, %l, %one : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>, "
-        "tensor<1xi32>) -> tensor<?xf32>\n"
-        "  return %y : tensor<?xf32>\n"
-        "}\n");
+    struct graph_module *m =
+        parse_ok("func.func @main(%i: tensor<i32>, %x: tensor<?xf32>) -> tensor<?xf32> {\n"
+                 "  %s = stablehlo.reshape %i : (tensor<i32>) -> tensor<1xi32>\n"
+                 "  %s2 = stablehlo.reshape %i : (tensor<i32>) -> tensor<1xi32>\n"
+                 "  %two = stablehlo.constant dense<2> : tensor<1xi32>\n"
+                 "  %l = stablehlo.add %s2, %two : tensor<1xi32>\n"
+                 "  %one = stablehlo.constant dense<1> : tensor<1xi32>\n"
+                 "  %y = stablehlo.real_dynamic_slice %x, %s, %l, %one : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>, "
+                 "tensor<1xi32>) -> tensor<?xf32>\n"
+                 "  return %y : tensor<?xf32>\n"
+                 "}\n");
     struct graph_refine_result res;
     struct graph_module *r = refine_ok(m, ARGS(SCALAR, SHAPE(6)), &res);
     assert_int_equal(res.n_dim_args, 0);
@@ -411,20 +417,20 @@ static void test_refine_real_dynamic_slice_start_from_a_scalar_argument_is_data(
 static void test_refine_set_dimension_size_becomes_slice(void **state)
 {
     (void)state;
-    struct graph_module *m = parse_ok(
-        "func.func @main(%x: tensor<8xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {\n"
-        "  %n = stablehlo.get_dimension_size %y, dim = 0 : (tensor<?xf32>) -> tensor<i32>\n"
-        "  %s = stablehlo.set_dimension_size %x, %n, dim = 0 : (tensor<8xf32>, tensor<i32>) -> tensor<?xf32>\n"
-        "  return %s : tensor<?xf32>\n"
-        "}\n");
+    struct graph_module *m =
+        parse_ok("func.func @main(%x: tensor<8xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {\n"
+                 "  %n = stablehlo.get_dimension_size %y, dim = 0 : (tensor<?xf32>) -> tensor<i32>\n"
+                 "  %s = stablehlo.set_dimension_size %x, %n, dim = 0 : (tensor<8xf32>, tensor<i32>) -> tensor<?xf32>\n"
+                 "  return %s : tensor<?xf32>\n"
+                 "}\n");
     struct graph_module *r = refine_ok(m, ARGS(NONE, SHAPE(5)), NULL);
     const struct graph_op *s = find_op(r, GRAPH_OP_SLICE);
     expect_type(s->results[0].type, "tensor<5xf32>");
     assert_int_equal(count(r, GRAPH_OP_SET_DIMENSION_SIZE), 0);
-    expect_same_outputs(m, r,
-                        (struct base_tensor *[]){input(BASE_DT_F32, 1, (int64_t[]){8}, 8),
-                                                 input(BASE_DT_F32, 1, (int64_t[]){5}, 9)},
-                        2);
+    expect_same_outputs(
+        m, r,
+        (struct base_tensor *[]){input(BASE_DT_F32, 1, (int64_t[]){8}, 8), input(BASE_DT_F32, 1, (int64_t[]){5}, 9)},
+        2);
     graph_module_destroy(r);
     graph_module_destroy(m);
 }
@@ -432,17 +438,19 @@ static void test_refine_set_dimension_size_becomes_slice(void **state)
 /* ------------------------------------------------------ dimension arguments */
 
 /* JAX's export with a dimension variable: %arg0 is the batch size. */
-static const char JAX_ADD[] =
-    "func.func public @main(%arg0: tensor<i64>, %arg1: tensor<?x4xf32>, %arg2: tensor<2x?x4xf32>) -> tensor<2x?x4xf32> {\n"
-    "  %0 = stablehlo.constant dense<2> : tensor<1xi32>\n"
-    "  %1 = stablehlo.convert %arg0 : (tensor<i64>) -> tensor<i32>\n"
-    "  %2 = stablehlo.reshape %1 : (tensor<i32>) -> tensor<1xi32>\n"
-    "  %3 = stablehlo.constant dense<4> : tensor<1xi32>\n"
-    "  %4 = stablehlo.concatenate %0, %2, %3, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>\n"
-    "  %5 = stablehlo.dynamic_broadcast_in_dim %arg1, %4, dims = [1, 2] : (tensor<?x4xf32>, tensor<3xi32>) -> tensor<2x?x4xf32>\n"
-    "  %6 = stablehlo.add %5, %arg2 : tensor<2x?x4xf32>\n"
-    "  return %6 : tensor<2x?x4xf32>\n"
-    "}\n";
+static const char JAX_ADD[] = "func.func public @main(%arg0: tensor<i64>, %arg1: tensor<?x4xf32>, %arg2: "
+                              "tensor<2x?x4xf32>) -> tensor<2x?x4xf32> {\n"
+                              "  %0 = stablehlo.constant dense<2> : tensor<1xi32>\n"
+                              "  %1 = stablehlo.convert %arg0 : (tensor<i64>) -> tensor<i32>\n"
+                              "  %2 = stablehlo.reshape %1 : (tensor<i32>) -> tensor<1xi32>\n"
+                              "  %3 = stablehlo.constant dense<4> : tensor<1xi32>\n"
+                              "  %4 = stablehlo.concatenate %0, %2, %3, dim = 0 : (tensor<1xi32>, tensor<1xi32>, "
+                              "tensor<1xi32>) -> tensor<3xi32>\n"
+                              "  %5 = stablehlo.dynamic_broadcast_in_dim %arg1, %4, dims = [1, 2] : (tensor<?x4xf32>, "
+                              "tensor<3xi32>) -> tensor<2x?x4xf32>\n"
+                              "  %6 = stablehlo.add %5, %arg2 : tensor<2x?x4xf32>\n"
+                              "  return %6 : tensor<2x?x4xf32>\n"
+                              "}\n";
 
 static void test_refine_dimension_argument_is_inferred(void **state)
 {
@@ -471,14 +479,13 @@ static void test_refine_dimension_argument_given_or_guessed(void **state)
     (void)state;
     /* nothing relates %arg0 to %arg1's size: an error naming it, unless it is
      * given or guessed (the size of every dynamic dimension) */
-    static const char src[] =
-        "func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xf32>) -> tensor<?xi32> {\n"
-        "  %c = stablehlo.constant dense<2> : tensor<i64>\n"
-        "  %m = stablehlo.multiply %arg0, %c : tensor<i64>\n"
-        "  %s = stablehlo.reshape %m : (tensor<i64>) -> tensor<1xi64>\n"
-        "  %i = stablehlo.dynamic_iota %s, dim = 0 : (tensor<1xi64>) -> tensor<?xi32>\n"
-        "  return %i : tensor<?xi32>\n"
-        "}\n";
+    static const char src[] = "func.func @main(%arg0: tensor<i64>, %arg1: tensor<?xf32>) -> tensor<?xi32> {\n"
+                              "  %c = stablehlo.constant dense<2> : tensor<i64>\n"
+                              "  %m = stablehlo.multiply %arg0, %c : tensor<i64>\n"
+                              "  %s = stablehlo.reshape %m : (tensor<i64>) -> tensor<1xi64>\n"
+                              "  %i = stablehlo.dynamic_iota %s, dim = 0 : (tensor<1xi64>) -> tensor<?xi32>\n"
+                              "  return %i : tensor<?xi32>\n"
+                              "}\n";
     refine_fails(src, ARGS(SCALAR, SHAPE(5)), false, BASE_ERR_INVALID, 5, "argument 0 (%arg0)", "nothing determines");
     struct graph_module *m = parse_ok(src), *r = NULL;
     struct graph_refine_result res;
@@ -549,25 +556,24 @@ static void test_refine_shape_assertion_that_holds_is_removed(void **state)
 static void test_refine_failing_shape_assertion_is_located_with_its_values(void **state)
 {
     (void)state;
-    refine_fails(ASSERTED, ARGS(SHAPE(1, 4)), false, BASE_ERR_CHECK, 5, "@shape_assertion failed",
-                 "Obtained 'b' = 1.");
+    refine_fails(ASSERTED, ARGS(SHAPE(1, 4)), false, BASE_ERR_CHECK, 5, "@shape_assertion failed", "Obtained 'b' = 1.");
 }
 
 static void test_refine_calls_are_specialised_per_shape(void **state)
 {
     (void)state;
-    struct graph_module *m = parse_ok(
-        "func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {\n"
-        "  %x = func.call @twice(%a) : (tensor<?xf32>) -> tensor<?xf32>\n"
-        "  %y = func.call @twice(%b) : (tensor<?xf32>) -> tensor<?xf32>\n"
-        "  %z = func.call @twice(%a) : (tensor<?xf32>) -> tensor<?xf32>\n"
-        "  %s = stablehlo.add %x, %z : tensor<?xf32>\n"
-        "  return %s, %y : tensor<?xf32>, tensor<?xf32>\n"
-        "}\n"
-        "func.func private @twice(%v: tensor<?xf32>) -> tensor<?xf32> {\n"
-        "  %r = stablehlo.add %v, %v : tensor<?xf32>\n"
-        "  return %r : tensor<?xf32>\n"
-        "}\n");
+    struct graph_module *m =
+        parse_ok("func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {\n"
+                 "  %x = func.call @twice(%a) : (tensor<?xf32>) -> tensor<?xf32>\n"
+                 "  %y = func.call @twice(%b) : (tensor<?xf32>) -> tensor<?xf32>\n"
+                 "  %z = func.call @twice(%a) : (tensor<?xf32>) -> tensor<?xf32>\n"
+                 "  %s = stablehlo.add %x, %z : tensor<?xf32>\n"
+                 "  return %s, %y : tensor<?xf32>, tensor<?xf32>\n"
+                 "}\n"
+                 "func.func private @twice(%v: tensor<?xf32>) -> tensor<?xf32> {\n"
+                 "  %r = stablehlo.add %v, %v : tensor<?xf32>\n"
+                 "  return %r : tensor<?xf32>\n"
+                 "}\n");
     struct graph_refine_result res;
     struct graph_module *r = refine_ok(m, ARGS(SHAPE(3), SHAPE(5)), &res);
     assert_int_equal(res.n_specialized, 2); /* @twice for 3 and for 5 */
@@ -576,10 +582,10 @@ static void test_refine_calls_are_specialised_per_shape(void **state)
     assert_non_null(t5);
     expect_type(graph_func_result_type(t3, 0), "tensor<3xf32>");
     expect_type(graph_func_result_type(t5, 0), "tensor<5xf32>");
-    expect_same_outputs(m, r,
-                        (struct base_tensor *[]){input(BASE_DT_F32, 1, (int64_t[]){3}, 14),
-                                                 input(BASE_DT_F32, 1, (int64_t[]){5}, 15)},
-                        2);
+    expect_same_outputs(
+        m, r,
+        (struct base_tensor *[]){input(BASE_DT_F32, 1, (int64_t[]){3}, 14), input(BASE_DT_F32, 1, (int64_t[]){5}, 15)},
+        2);
     graph_module_destroy(r);
     graph_module_destroy(m);
 }
@@ -587,22 +593,22 @@ static void test_refine_calls_are_specialised_per_shape(void **state)
 static void test_refine_while_loop_with_dynamic_state(void **state)
 {
     (void)state;
-    struct graph_module *m = parse_ok(
-        "func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
-        "  %i0 = stablehlo.constant dense<0> : tensor<i32>\n"
-        "  %r:2 = stablehlo.while(%i = %i0, %v = %x) : tensor<i32>, tensor<?xf32>\n"
-        "  cond {\n"
-        "    %c3 = stablehlo.constant dense<3> : tensor<i32>\n"
-        "    %p = stablehlo.compare LT, %i, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
-        "    stablehlo.return %p : tensor<i1>\n"
-        "  } do {\n"
-        "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
-        "    %j = stablehlo.add %i, %one : tensor<i32>\n"
-        "    %w = stablehlo.add %v, %v : tensor<?xf32>\n"
-        "    stablehlo.return %j, %w : tensor<i32>, tensor<?xf32>\n"
-        "  }\n"
-        "  return %r#1 : tensor<?xf32>\n"
-        "}\n");
+    struct graph_module *m =
+        parse_ok("func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
+                 "  %i0 = stablehlo.constant dense<0> : tensor<i32>\n"
+                 "  %r:2 = stablehlo.while(%i = %i0, %v = %x) : tensor<i32>, tensor<?xf32>\n"
+                 "  cond {\n"
+                 "    %c3 = stablehlo.constant dense<3> : tensor<i32>\n"
+                 "    %p = stablehlo.compare LT, %i, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+                 "    stablehlo.return %p : tensor<i1>\n"
+                 "  } do {\n"
+                 "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+                 "    %j = stablehlo.add %i, %one : tensor<i32>\n"
+                 "    %w = stablehlo.add %v, %v : tensor<?xf32>\n"
+                 "    stablehlo.return %j, %w : tensor<i32>, tensor<?xf32>\n"
+                 "  }\n"
+                 "  return %r#1 : tensor<?xf32>\n"
+                 "}\n");
     struct graph_module *r = refine_ok(m, ARGS(SHAPE(6)), NULL);
     expect_type(find_op(r, GRAPH_OP_WHILE)->results[1].type, "tensor<6xf32>");
     expect_same_outputs(m, r, (struct base_tensor *[]){input(BASE_DT_F32, 1, (int64_t[]){6}, 16)}, 1);
@@ -744,12 +750,11 @@ static void test_refine_data_dependent_shape_is_an_error(void **state)
 static void test_refine_static_program_refines_to_itself(void **state)
 {
     (void)state;
-    struct graph_module *m = parse_ok(
-        "func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
-        "  %s = stablehlo.add %x, %y : tensor<2x3xf32>\n"
-        "  %t = stablehlo.multiply %s, %y : tensor<2x3xf32>\n"
-        "  return %t : tensor<2x3xf32>\n"
-        "}\n");
+    struct graph_module *m = parse_ok("func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
+                                      "  %s = stablehlo.add %x, %y : tensor<2x3xf32>\n"
+                                      "  %t = stablehlo.multiply %s, %y : tensor<2x3xf32>\n"
+                                      "  return %t : tensor<2x3xf32>\n"
+                                      "}\n");
     assert_false(graph_module_is_dynamic(m));
     struct graph_module *r = refine_ok(m, NULL, 0, NULL);
     assert_true(graph_module_equal(m, r));
@@ -780,7 +785,8 @@ static void test_refine_op_shapes_from_concrete_operands(void **state)
     for (int i = 0; i < 3; i++) assert_int_equal(dims[0][i], want[i]);
     /* an operand dim that is neither 1 nor the result's */
     base_elem_set_i64(s->dtype, s->data, 2, 5);
-    assert_int_equal(graph_refine_op_shapes(op, (const struct base_tensor *[]){x, s}, ranks, dims, &d), BASE_ERR_INVALID);
+    assert_int_equal(graph_refine_op_shapes(op, (const struct base_tensor *[]){x, s}, ranks, dims, &d),
+                     BASE_ERR_INVALID);
     assert_int_equal(d.line, 2);
     assert_non_null(strstr(d.msg, "differ: 4"));
     base_tensor_release(x);
