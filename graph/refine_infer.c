@@ -276,6 +276,17 @@ static enum base_status out_copy_dims(struct rf_ctx *cx, const struct graph_op *
     return BASE_OK;
 }
 
+/* Result r as its type declares it: an op no rule of which gives shapes,
+ * whose result types must then be static. */
+static enum base_status declared(struct rf_ctx *cx, const struct graph_op *op, struct rf_val *out, int r)
+{
+    const struct graph_type *t = op->results[r].type;
+    if ((cx->final || cx->single) && !graph_type_is_static(t))
+        return graph_rf_fail(cx, op, BASE_ERR_UNSUPPORTED,
+                             "result %d has a dynamic type and no shape rule of refinement gives it", r);
+    return graph_rf_val_from_decl(cx, &out[r], t);
+}
+
 static enum base_status need_ranked(struct rf_ctx *cx, const struct graph_op *op, struct rf_val *const *in, int i)
 {
     if (i >= op->n_operands || !in[i] || in[i]->rank < 0)
@@ -1201,7 +1212,7 @@ static enum base_status rule_custom_call(struct rf_ctx *cx, const struct graph_o
             TRY(out_init(cx, op, out, r, n));
             for (int d = 0; d < n; d++) out[r].dims[d] = dims[d];
         } else {
-            TRY(graph_rf_val_from_decl(cx, &out[r], op->results[r].type));
+            TRY(declared(cx, op, out, r));
         }
     }
     return BASE_OK;
@@ -1309,7 +1320,7 @@ enum base_status graph_rf_infer(struct rf_ctx *cx, const struct graph_op *op, st
         case GRAPH_OP_CUSTOM_CALL: st = rule_custom_call(cx, op, in, out, ro); break;
         default:
             /* the declared types: constants, iota, tokens, tuples, rng_bit_generator, ... */
-            for (int r = 0; r < op->n_results; r++) TRY(graph_rf_val_from_decl(cx, &out[r], op->results[r].type));
+            for (int r = 0; r < op->n_results; r++) TRY(declared(cx, op, out, r));
             st = BASE_OK;
             break;
         }
