@@ -714,7 +714,7 @@ static void set_mapped(struct rf_emit *e, const struct graph_value *v, struct gr
 {
     uint32_t i = v->id - e->sp->f->vbase;
     if (v->id >= e->sp->f->vbase && i < e->sp->f->nv) e->map[i] = to;
-    if (to && v->name) graph_builder_set_name(e->b, to, v->name);
+    if (to && v->name && !to->name) graph_builder_set_name(e->b, to, v->name); /* a forwarded value keeps its own */
 }
 
 static const struct graph_type *val_type(struct rf_emit *e, const struct rf_val *v, const struct graph_type *decl)

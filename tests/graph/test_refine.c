@@ -794,6 +794,50 @@ static void test_refine_op_shapes_from_concrete_operands(void **state)
     graph_module_destroy(m);
 }
 
+/* Every static program of the testdata corpus refines to itself, or (when it
+ * has dynamic ops or dead code) to a program whose checks give the same
+ * verdicts on the interpreter. */
+static void test_refine_static_corpus_programs_are_unchanged_or_equivalent(void **state)
+{
+    (void)state;
+    size_t n;
+    char **paths = test_dir_paths(test_shared_path("conformance/stablehlo-testdata"), &n);
+    int programs = 0, changed = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(paths[i]);
+        if (len < 5 || strcmp(paths[i] + len - 5, ".mlir")) continue;
+        struct base_diag d;
+        base_diag_clear(&d);
+        struct graph_module *m = NULL, *r = NULL;
+        if (graph_parse_file(paths[i], &m, &d) != BASE_OK || graph_verify(m, &d) != BASE_OK) fail_msg("%s", paths[i]);
+        const struct graph_op *e = graph_module_entry(m);
+        if (!e || e->regions[0].blocks[0].n_args) {
+            graph_module_destroy(m);
+            continue;
+        }
+        programs++;
+        struct graph_refine_options o = {0};
+        if (graph_refine(m, &o, &r, NULL, &d) != BASE_OK || graph_verify(r, &d) != BASE_OK)
+            fail_msg("%s: %s", paths[i], d.msg);
+        if (!graph_module_equal(m, r)) {
+            changed++;
+            struct interp_options io = {0};
+            struct interp_result x, y;
+            enum base_status s1 = interp_run(m, NULL, NULL, 0, &io, &x, &d);
+            enum base_status s2 = interp_run(r, NULL, NULL, 0, &io, &y, &d);
+            if (s1 != s2 || x.n_checks != y.n_checks || x.n_checks_failed != y.n_checks_failed)
+                fail_msg("%s: the refined program's checks differ", paths[i]);
+            interp_result_free(&x);
+            interp_result_free(&y);
+        }
+        graph_module_destroy(r);
+        graph_module_destroy(m);
+    }
+    test_paths_free(paths, n);
+    print_message("%d static programs: %d unchanged, %d refined\n", programs, programs - changed, changed);
+    assert_true(programs > 1000);
+}
+
 TEST_MAIN(NULL, NULL, T(test_refine_dynamic_broadcast_in_dim_becomes_broadcast_in_dim),
           T(test_refine_dynamic_reshape_and_iota_become_static), T(test_refine_dynamic_pad_becomes_pad),
           T(test_refine_dynamic_gather_becomes_gather), T(test_refine_dynamic_conv_becomes_convolution),
@@ -809,4 +853,5 @@ TEST_MAIN(NULL, NULL, T(test_refine_dynamic_broadcast_in_dim_becomes_broadcast_i
           T(test_refine_missing_shape_names_argument_and_dimension),
           T(test_refine_given_shape_contradicting_the_type_is_an_error),
           T(test_refine_inconsistent_shapes_name_op_and_arguments), T(test_refine_data_dependent_shape_is_an_error),
-          T(test_refine_static_program_refines_to_itself), T(test_refine_op_shapes_from_concrete_operands))
+          T(test_refine_static_program_refines_to_itself),
+          T(test_refine_static_corpus_programs_are_unchanged_or_equivalent), T(test_refine_op_shapes_from_concrete_operands))
