@@ -675,7 +675,6 @@ static void mark_op(struct rf_ctx *cx, struct rf_spec *sp, const struct graph_op
         if (ro->kind == GRAPH_OP_PAD || ro->kind == GRAPH_OP_GATHER || ro->kind == GRAPH_OP_CONVOLUTION ||
             ro->kind == GRAPH_OP_DYNAMIC_SLICE)
             use(sp, op->operands[1]);
-
         break;
     default:
         for (int i = 0; i < op->n_operands; i++) use(sp, op->operands[i]);
