@@ -134,4 +134,24 @@ enum base_status interp_run_case(const char *text, size_t len, const char *path,
                                 const struct interp_options *opt, struct interp_case_result *res);
 const char *interp_case_outcome_name(enum interp_case_outcome o);
 
+/* Dynamic cases (interp/dyncase.c, docs/dynamic-shapes.md): an entry that
+ * takes arguments with '?' dimensions and no inputs.  Each '?' is
+ * INTERP_DYN_CASE_SIZE; graph_refine makes the static program (dimension
+ * arguments inferred), inputs are random (seeded), and `want` holds the
+ * original, dynamic program's outputs, run as it is. */
+#define INTERP_DYN_CASE_SIZE 3
+struct interp_dyn_case {
+    struct graph_module *refined;
+    struct base_tensor **inputs;
+    int n_inputs;
+    struct base_tensor **want;
+    int n_want;
+};
+bool interp_case_is_dynamic(const struct graph_module *m, const struct graph_op *entry);
+enum base_status interp_dyn_case_prepare(const struct graph_module *m, const struct graph_op *entry,
+                                         struct interp_dyn_case *c, struct base_diag *diag);
+void interp_dyn_case_free(struct interp_dyn_case *c);
+/* Same type, shape and bytes; else *first_diff is the first element that differs (-1: the types). */
+bool interp_tensors_identical(const struct base_tensor *a, const struct base_tensor *b, int64_t *first_diff);
+
 #endif

@@ -186,6 +186,36 @@ static enum base_status k_token(struct interp_proc *p, const struct graph_op *op
     return out[0] ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
 }
 
+/* JAX's shape assertions (custom_call @shape_assertion(pred, values...)
+ * {error_message = "... {0} ..."}): a false predicate stops the run with the
+ * message, {i} replaced by value i. */
+static enum base_status shape_assertion(struct interp_proc *p, const struct graph_op *op,
+                                        struct interp_value *const *in)
+{
+    const struct base_tensor *pred = op->n_operands ? iv_t(in[0]) : NULL;
+    if (!pred || pred->count != 1) return interp_fail(p, op, BASE_ERR_INVALID, "@shape_assertion needs a scalar predicate");
+    if (base_elem_get_i64(pred->dtype, pred->data, 0)) return BASE_OK;
+    const struct graph_attr *m = graph_op_attr(op, "error_message");
+    const char *s = m && m->kind == GRAPH_ATTR_STRING ? m->u.str.s : "shape assertion failed";
+    size_t len = m && m->kind == GRAPH_ATTR_STRING ? m->u.str.len : strlen(s), o = 0;
+    char msg[300];
+    for (size_t i = 0; i < len && o + 1 < sizeof msg; i++) {
+        size_t j = i + 1;
+        int k = 0;
+        while (s[i] == '{' && j < len && s[j] >= '0' && s[j] <= '9') k = k * 10 + (s[j++] - '0');
+        const struct base_tensor *v = j > i + 1 && j < len && s[j] == '}' && 1 + k < op->n_operands ? iv_t(in[1 + k]) : NULL;
+        if (v && v->count == 1) {
+            int w = snprintf(msg + o, sizeof msg - o, "%lld", (long long)base_elem_get_i64(v->dtype, v->data, 0));
+            o = w > 0 && o + (size_t)w < sizeof msg ? o + (size_t)w : sizeof msg - 1;
+            i = j;
+            continue;
+        }
+        msg[o++] = s[i];
+    }
+    msg[o] = 0;
+    return interp_fail(p, op, BASE_ERR_CHECK, "@shape_assertion failed: %s", msg);
+}
+
 static enum base_status k_custom_call(struct interp_proc *p, const struct graph_op *op,
                                       struct interp_value *const *in, struct interp_value **out)
 {
@@ -207,6 +237,11 @@ static enum base_status k_custom_call(struct interp_proc *p, const struct graph_
                                    "custom_call @%s changes the shape: run the program partitioned (npusim partition)",
                                    identity[i]);
         for (int j = 0; j < op->n_results; j++) out[j] = interp_value_retain(in[j]);
+        return BASE_OK;
+    }
+    if (!strcmp(t->u.str.s, "shape_assertion") && op->n_results == 0) return shape_assertion(p, op, in);
+    if (!strcmp(t->u.str.s, "stablehlo.shape_refinement_operand_wrapper") && op->n_operands >= 1 && op->n_results == 1) {
+        out[0] = interp_value_retain(in[0]); /* the operand, its shape asserted by the type */
         return BASE_OK;
     }
     return interp_fail(p, op, BASE_ERR_UNSUPPORTED, "custom_call @%.*s is not supported", (int)t->u.str.len,

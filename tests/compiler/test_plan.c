@@ -239,7 +239,6 @@ static void test_plan_unsupported_op_is_located(void **state)
         "  func.return %r : tensor<4x4xf32>\n}\n");
     struct cc_options o;
     cc_options_default(&o);
-    o.no_fallback = true; /* the op would otherwise run on the host */
     struct cc_plan *p = NULL;
     struct base_diag d;
     base_diag_clear(&d);

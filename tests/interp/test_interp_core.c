@@ -296,10 +296,18 @@ static void test_case_outcomes(void **state)
     /* chunk starting at file line 10: the check is on line 3 of the chunk */
     assert_non_null(strstr(r.reason, "case.mlir:12:"));
 
-    run_case("func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
-             "  func.return %x : tensor<?xf32>\n}\n",
+    run_case("func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+             "  func.return %x : tensor<2xf32>\n}\n",
              &r);
     assert_int_equal(r.outcome, INTERP_CASE_NOCHECK);
+
+    /* arguments of dynamic shape: run at size 3, refined against as it is */
+    run_case("func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
+             "  %y = stablehlo.negate %x : tensor<?xf32>\n"
+             "  func.return %y : tensor<?xf32>\n}\n",
+             &r);
+    assert_int_equal(r.outcome, INTERP_CASE_PASS);
+    assert_int_equal(r.n_checks, 1);
 
     run_case("func.func @main() {\n  %a = \"foo.bar\"() : () -> tensor<i32>\n  func.return\n}\n", &r);
     assert_int_equal(r.outcome, INTERP_CASE_UNSUPPORTED);

@@ -143,6 +143,34 @@ static void test_case_with_arguments_is_nocheck(void **state)
     assert_int_equal(res.outcome, INTERP_CASE_NOCHECK);
 }
 
+/* Entry arguments of dynamic shape: refined at size 3 (the dimension
+ * argument inferred), compiled, and compared with the dynamic program on the
+ * interpreter, one check per output; in scope as the refined program is. */
+static void test_case_with_dynamic_arguments_runs_refined(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main(%b: tensor<i64>, %x: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<4xf32>) {\n"
+        "  %b32 = stablehlo.convert %b : (tensor<i64>) -> tensor<i32>\n"
+        "  %b1 = stablehlo.reshape %b32 : (tensor<i32>) -> tensor<1xi32>\n"
+        "  %c4 = stablehlo.constant dense<4> : tensor<1xi32>\n"
+        "  %sh = stablehlo.concatenate %b1, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>\n"
+        "  %k = stablehlo.constant dense<0.5> : tensor<f32>\n"
+        "  %kb = stablehlo.dynamic_broadcast_in_dim %k, %sh, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x4xf32>\n"
+        "  %y = stablehlo.multiply %x, %kb : tensor<?x4xf32>\n"
+        "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %s = stablehlo.reduce(%y init: %z) applies stablehlo.add across dimensions = [0] : (tensor<?x4xf32>, "
+        "tensor<f32>) -> tensor<4xf32>\n"
+        "  return %y, %s : tensor<?x4xf32>, tensor<4xf32>\n"
+        "}\n";
+    struct interp_case_result res;
+    bool in_scope = false;
+    run_case("trn2", src, &res, &in_scope);
+    if (res.outcome != INTERP_CASE_PASS) fail_msg("%s", res.reason);
+    assert_int_equal(res.n_checks, 2);
+    assert_true(in_scope);
+}
+
 static void test_case_parse_error_is_a_located_failure(void **state)
 {
     (void)state;
@@ -288,5 +316,6 @@ static void test_case_tuples_and_tokens_through_control_flow(void **state)
 TEST_MAIN(NULL, NULL, T(test_case_passes_when_the_machine_computes_the_expected_values),
           T(test_case_fails_with_the_located_check_when_a_value_differs),
           T(test_case_f64_and_unlisted_ops_are_out_of_scope_and_run_on_the_host), T(test_case_with_arguments_is_nocheck),
+          T(test_case_with_dynamic_arguments_runs_refined),
           T(test_case_parse_error_is_a_located_failure), T(test_case_bitcast_convert_regroups_bytes),
           T(test_case_check_eq_with_a_verdict_result), T(test_case_tuples_and_tokens_through_control_flow))
