@@ -142,6 +142,7 @@ enum base_status rt_run_case(const char *text, size_t len, const char *path, int
     if (in_scope) *in_scope = rt_module_in_scope(m, NULL, 0);
     st = graph_verify(m, &d);
     if (st != BASE_OK) goto failed;
+    res->accepted = true;
     const struct graph_op *entry = graph_module_entry(m);
     if (!entry) {
         res->outcome = INTERP_CASE_PASS;

@@ -58,8 +58,15 @@ static void help(FILE *f)
             "Runs StableHLO conformance tests: .mlir files, or folders searched recursively.\n"
             "A file is split at lines '// -----' and each chunk is a case (id: file#N).\n"
             "A case passes when it parses, verifies, runs, and every check op in it passes\n"
-            "(check.expect_*, custom_call @check.*).  Cases whose entry function takes\n"
-            "arguments and that embed no inputs are counted as 'nocheck' (parse+verify only).\n"
+            "(check.expect_*, custom_call @check.*).  Cases without check ops, and cases\n"
+            "whose entry function takes arguments and that embed no inputs, are counted as\n"
+            "'nocheck' (parse+verify only).\n"
+            "\n"
+            "A case with '// expected-error {{...}}' comments is a verifier case (upstream's\n"
+            "stablehlo-opt -verify-diagnostics tests): it passes when parsing or verifying\n"
+            "rejects it, and fails when both accept it.  The summary gives the front end's\n"
+            "two rates: valid cases accepted, invalid (verifier) cases rejected, and how\n"
+            "many rejections resemble the expected message.\n"
             "\n"
             "With --chip the cases run through the compiled path instead of the golden\n"
             "interpreter: each is compiled for the chip, simulated with real values, and\n"
@@ -391,6 +398,8 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+static double pct(int part, int whole) { return whole ? 100.0 * part / whole : 0.0; }
+
 static bool is_failure(enum interp_case_outcome o) { return o == INTERP_CASE_FAIL || o == INTERP_CASE_UNSUPPORTED; }
 
 /* A compiled-path failure of a case the compiler does not promise to run:
@@ -514,11 +523,20 @@ int cmd_conform(int argc, char **argv)
 
     int counts[4] = {0};
     int unexpected = 0, fixed = 0, stale = 0;
+    int valid_cases = 0, valid_accepted = 0, invalid_cases = 0, invalid_rejected = 0, invalid_resembling = 0;
     int files_with_checks = 0, files_with_checks_passed = 0;
     int scope_cases = 0, scope_passed = 0, out_of_scope_failed = 0;
     for (int i = 0; i < cl.n; i++) {
         struct conf_case *k = &cl.v[i];
         counts[k->out.res.outcome]++;
+        if (k->out.res.expects_error) {
+            invalid_cases++;
+            if (!k->out.res.accepted) invalid_rejected++;
+            if (!k->out.res.accepted && k->out.res.message_resembles) invalid_resembling++;
+        } else {
+            valid_cases++;
+            if (k->out.res.accepted) valid_accepted++;
+        }
         if (cfg.chip && k->out.in_scope && k->out.res.outcome != INTERP_CASE_NOCHECK) {
             scope_cases++;
             if (k->out.res.outcome == INTERP_CASE_PASS) scope_passed++;
@@ -548,6 +566,13 @@ int cmd_conform(int argc, char **argv)
                    interp_case_outcome_name(k->out.res.outcome), k->out.res.n_checks, k->out.res.n_checks_failed,
                    k->listed ? "true" : "false");
             if (cfg.chip) printf("\"in_scope\": %s, ", k->out.in_scope ? "true" : "false");
+            printf("\"expects_error\": %s, \"accepted\": %s, ", k->out.res.expects_error ? "true" : "false",
+                   k->out.res.accepted ? "true" : "false");
+            if (k->out.res.expects_error) {
+                printf("\"expected\": ");
+                json_str(stdout, k->out.res.expected);
+                printf(", \"message_resembles\": %s, ", k->out.res.message_resembles ? "true" : "false");
+            }
             printf("\"reason\": ");
             json_str(stdout, k->out.res.reason);
             printf("}%s\n", i + 1 < cl.n ? "," : "");
@@ -556,10 +581,14 @@ int cmd_conform(int argc, char **argv)
                "\"nocheck\": %d, \"single_file_cases_with_checks\": %d, \"of_them_passed\": %d, "
                "\"unexpected_failures\": %d, \"listed_but_passing\": %d, \"listed_but_missing\": %d, "
                "\"in_scope_cases\": %d, \"in_scope_passed\": %d, \"out_of_scope_failed\": %d, "
-               "\"seconds\": %.1f}\n}\n",
+               "\"valid_cases\": %d, \"valid_accepted\": %d, \"valid_accepted_pct\": %.1f, "
+               "\"invalid_cases\": %d, \"invalid_rejected\": %d, \"invalid_rejected_pct\": %.1f, "
+               "\"invalid_rejected_message_resembles\": %d, \"seconds\": %.1f}\n}\n",
                cl.n, counts[INTERP_CASE_PASS], counts[INTERP_CASE_FAIL], counts[INTERP_CASE_UNSUPPORTED],
                counts[INTERP_CASE_NOCHECK], files_with_checks, files_with_checks_passed, unexpected, fixed, stale,
-               scope_cases, scope_passed, out_of_scope_failed, secs);
+               scope_cases, scope_passed, out_of_scope_failed, valid_cases, valid_accepted,
+               pct(valid_accepted, valid_cases), invalid_cases, invalid_rejected, pct(invalid_rejected, invalid_cases),
+               invalid_resembling, secs);
     } else {
         for (int i = 0; i < cl.n; i++) {
             struct conf_case *k = &cl.v[i];
@@ -593,6 +622,11 @@ int cmd_conform(int argc, char **argv)
                    chip.name, cc_mode_name(cfg.copt.mode), isa_precision_name(cfg.copt.default_precision),
                    scope_passed, scope_cases,
                    100.0 * scope_passed / scope_cases, out_of_scope_failed);
+        if (invalid_cases)
+            printf("         front end: valid cases accepted %d/%d (%.1f%%), invalid cases rejected %d/%d (%.1f%%; "
+                   "%d with a message resembling the expected one)\n",
+                   valid_accepted, valid_cases, pct(valid_accepted, valid_cases), invalid_rejected, invalid_cases,
+                   pct(invalid_rejected, invalid_cases), invalid_resembling);
         if (known_path)
             printf("         against %s: %d unexpected failures, %d listed cases now pass, %d stale entries\n",
                    known_path, unexpected, fixed, stale);
