@@ -104,6 +104,7 @@
     X(DOT_GENERAL, "stablehlo.dot_general", LINALG)                         \
     X(DYNAMIC_CONV, "stablehlo.dynamic_conv", LINALG)                       \
     X(EINSUM, "stablehlo.einsum", LINALG)                                   \
+    X(UNARY_EINSUM, "stablehlo.unary_einsum", LINALG)                       \
     X(FFT, "stablehlo.fft", LINALG)                                         \
     X(TRIANGULAR_SOLVE, "stablehlo.triangular_solve", LINALG)               \
     X(CHLO_RAGGED_DOT, "chlo.ragged_dot", LINALG)                           \
@@ -114,6 +115,8 @@
     X(RETURN, "stablehlo.return", CONTROL)                                  \
     X(COMPOSITE, "stablehlo.composite", CONTROL)                            \
     X(OPTIMIZATION_BARRIER, "stablehlo.optimization_barrier", CONTROL)      \
+    X(ASYNC_START, "stablehlo.async_start", CONTROL)                        \
+    X(ASYNC_DONE, "stablehlo.async_done", CONTROL)                          \
     /* collectives and distribution */                                      \
     X(ALL_GATHER, "stablehlo.all_gather", COLLECTIVE)                       \
     X(ALL_REDUCE, "stablehlo.all_reduce", COLLECTIVE)                       \
@@ -167,6 +170,34 @@
     X(CHLO_NEXT_AFTER, "chlo.next_after", BINARY)                           \
     X(CHLO_POLYGAMMA, "chlo.polygamma", BINARY)                             \
     X(CHLO_ZETA, "chlo.zeta", BINARY)                                       \
+    X(CHLO_ASIN_ACOS_KERNEL, "chlo._asin_acos_kernel", MISC)                \
+    X(CHLO_CONSTANT, "chlo.constant", MISC)                                 \
+    X(CHLO_CONSTANT_LIKE, "chlo.constant_like", MISC)                       \
+    /* chlo broadcasting ops (implicit numpy-style broadcasting of operands) */ \
+    X(CHLO_BROADCAST_ADD, "chlo.broadcast_add", MISC)                       \
+    X(CHLO_BROADCAST_ATAN2, "chlo.broadcast_atan2", MISC)                   \
+    X(CHLO_BROADCAST_DIVIDE, "chlo.broadcast_divide", MISC)                 \
+    X(CHLO_BROADCAST_MAXIMUM, "chlo.broadcast_maximum", MISC)               \
+    X(CHLO_BROADCAST_MINIMUM, "chlo.broadcast_minimum", MISC)               \
+    X(CHLO_BROADCAST_MULTIPLY, "chlo.broadcast_multiply", MISC)             \
+    X(CHLO_BROADCAST_NEXT_AFTER, "chlo.broadcast_next_after", MISC)         \
+    X(CHLO_BROADCAST_POLYGAMMA, "chlo.broadcast_polygamma", MISC)           \
+    X(CHLO_BROADCAST_POWER, "chlo.broadcast_power", MISC)                   \
+    X(CHLO_BROADCAST_REMAINDER, "chlo.broadcast_remainder", MISC)           \
+    X(CHLO_BROADCAST_SHIFT_LEFT, "chlo.broadcast_shift_left", MISC)         \
+    X(CHLO_BROADCAST_SHIFT_RIGHT_ARITHMETIC, "chlo.broadcast_shift_right_arithmetic", MISC) \
+    X(CHLO_BROADCAST_SHIFT_RIGHT_LOGICAL, "chlo.broadcast_shift_right_logical", MISC) \
+    X(CHLO_BROADCAST_SUBTRACT, "chlo.broadcast_subtract", MISC)             \
+    X(CHLO_BROADCAST_ZETA, "chlo.broadcast_zeta", MISC)                     \
+    X(CHLO_BROADCAST_AND, "chlo.broadcast_and", MISC)                       \
+    X(CHLO_BROADCAST_OR, "chlo.broadcast_or", MISC)                         \
+    X(CHLO_BROADCAST_XOR, "chlo.broadcast_xor", MISC)                       \
+    X(CHLO_BROADCAST_COMPLEX, "chlo.broadcast_complex", MISC)               \
+    X(CHLO_BROADCAST_COMPARE, "chlo.broadcast_compare", MISC)               \
+    X(CHLO_BROADCAST_SELECT, "chlo.broadcast_select", MISC)                 \
+    /* other dialects' ops that StableHLO programs and tests use */         \
+    X(ARITH_CONSTANT, "arith.constant", MISC)                               \
+    X(TENSOR_CAST, "tensor.cast", MISC)                                     \
     /* test harness ops (stablehlo/tests/CheckOps, interpreter ops) */      \
     X(CHECK_EXPECT_EQ, "check.expect_eq", CHECK)                            \
     X(CHECK_EXPECT_EQ_CONST, "check.expect_eq_const", CHECK)                \

@@ -34,6 +34,7 @@ bool graph_type_equal(const struct graph_type *a, const struct graph_type *b)
     case GRAPH_TYPE_TOKEN:
         return true;
     case GRAPH_TYPE_TUPLE:
+    case GRAPH_TYPE_FUTURE:
         if (a->n_elems != b->n_elems) return false;
         for (int i = 0; i < a->n_elems; i++)
             if (!graph_type_equal(a->elems[i], b->elems[i])) return false;
@@ -59,6 +60,7 @@ bool graph_type_is_static(const struct graph_type *t)
     case GRAPH_TYPE_TOKEN:
         return true;
     case GRAPH_TYPE_TUPLE:
+    case GRAPH_TYPE_FUTURE:
         for (int i = 0; i < t->n_elems; i++)
             if (!graph_type_is_static(t->elems[i])) return false;
         return true;
@@ -339,7 +341,7 @@ static void release_type(const struct graph_type *t, int depth)
 {
     if (!t || depth > WALK_MAX_DEPTH) return;
     if (t->kind == GRAPH_TYPE_TENSOR && t->encoding) release_attr(t->encoding, depth + 1);
-    if (t->kind == GRAPH_TYPE_TUPLE)
+    if (t->kind == GRAPH_TYPE_TUPLE || t->kind == GRAPH_TYPE_FUTURE)
         for (int i = 0; i < t->n_elems; i++) release_type(t->elems[i], depth + 1);
 }
 

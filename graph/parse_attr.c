@@ -23,6 +23,7 @@ const char GRAPH_TAG_DOT_ALGORITHM[] = "stablehlo.dot_algorithm";
 const char GRAPH_TAG_PRECISION[] = "stablehlo.precision";
 const char GRAPH_TAG_CHLO_PRECISION[] = "chlo.precision";
 const char GRAPH_TAG_SDY_SUB_AXIS[] = "sdy.sub_axis";
+const char GRAPH_TAG_BOUNDS[] = "stablehlo.bounds";
 
 static const struct graph_type token_type = {.kind = GRAPH_TYPE_TOKEN};
 
@@ -394,6 +395,26 @@ static const char *match_angle(const char *q, const char *end)
     return NULL;
 }
 
+/* A bounds encoding has one entry per dim, and only dynamic dims have a
+ * bound (upstream hlo::verifyBounds, which MLIR runs when it builds the type). */
+static enum base_status check_bounds(struct parser *p, const char *pos, const struct graph_type *t)
+{
+    const struct graph_attr *e = t->encoding;
+    if (!e || e->kind != GRAPH_ATTR_DICT || !e->tag || strcmp(e->tag, GRAPH_TAG_BOUNDS)) return BASE_OK;
+    const struct graph_attr *b = graph_dict_get(e, "bounds");
+    int n = b ? b->u.dense.n : 0;
+    if (t->rank < 0) return graph_perr(p, pos, "an unranked tensor type cannot have bounds");
+    if (n != t->rank)
+        return graph_perr(p, pos, "Bounds length is %d, expected to be equal to rank(%d) of the tensor", n, t->rank);
+    for (int d = 0; d < n; d++)
+        if (b->u.dense.i[d] != GRAPH_DYN && t->dims[d] != GRAPH_DYN)
+            return graph_perr(p, pos,
+                              "Static dimension %d cannot have a bound, use ShapedType::kDynamic to indicate a "
+                              "missing bound",
+                              d);
+    return BASE_OK;
+}
+
 static enum base_status parse_tensor_type(struct parser *p, const struct graph_type **out)
 {
     const char *start = p->cur;
@@ -456,8 +477,11 @@ static enum base_status parse_tensor_type(struct parser *p, const struct graph_t
     t->quant = q;
     if (accept_char(p, ',')) {
         const struct graph_attr *enc;
+        skip_ws(p);
+        const char *epos = p->cur;
         TRY(graph_parse_attr(p, &enc));
         t->encoding = enc;
+        TRY(check_bounds(p, epos, t));
     }
     TRY(expect_char(p, '>', "to close the tensor type"));
     if (t->rank > 0) {
@@ -506,6 +530,43 @@ static enum base_status parse_tuple_type(struct parser *p, const struct graph_ty
     return BASE_OK;
 }
 
+/* !stablehlo.future<T, ...> after the '<': ranked tensor types only (the
+ * upstream FutureType verifier's rule). */
+static enum base_status parse_future_type(struct parser *p, const char *pos, const struct graph_type **out)
+{
+    TRY(graph_enter_nesting(p, pos));
+    size_t base = p->tys.n;
+    do {
+        skip_ws(p);
+        const char *epos = p->cur;
+        size_t n = graph_lex_bare_id(epos, p->end);
+        enum base_dtype dt;
+        if (n && (base_dtype_parse(epos, n, &dt) || (n == 7 && !memcmp(epos, "complex", 7)))) {
+            char found[48];
+            graph_describe_at(p, epos, found, sizeof found);
+            return graph_perr(p, epos, "future element type must be a ranked tensor, but got %s", found);
+        }
+        const struct graph_type *e;
+        TRY(graph_parse_type(p, &e));
+        if (e->kind != GRAPH_TYPE_TENSOR || e->rank < 0) {
+            char ts[128];
+            graph_type_str(e, ts, sizeof ts);
+            return graph_perr(p, epos, "future element type must be a ranked tensor, but got '%s'", ts);
+        }
+        TRY(ps_push(p, &p->tys, &e));
+    } while (accept_char(p, ','));
+    TRY(expect_char(p, '>', "to close the future type"));
+    struct graph_type *t = graph_palloc(p, sizeof *t);
+    if (!t) return nomem(p);
+    t->kind = GRAPH_TYPE_FUTURE;
+    void *tmp;
+    TRY(graph_ps_take(p, &p->tys, base, &tmp, &t->n_elems));
+    t->elems = tmp;
+    leave_nesting(p);
+    *out = t;
+    return BASE_OK;
+}
+
 enum base_status graph_parse_type(struct parser *p, const struct graph_type **out)
 {
     skip_ws(p);
@@ -518,6 +579,10 @@ enum base_status graph_parse_type(struct parser *p, const struct graph_type **ou
             p->cur += n;
             *out = &token_type;
             return BASE_OK;
+        }
+        if (n == 17 && !memcmp(pos, "!stablehlo.future", 17) && pos + n < p->end && pos[n] == '<') {
+            p->cur += n + 1;
+            return parse_future_type(p, pos, out);
         }
         const struct graph_type *t = graph_lookup_alias(p, pos, n, ALIAS_TYPE);
         if (t) {
@@ -806,6 +871,19 @@ static enum base_status parse_struct_body(struct parser *p, const char *tag, con
             const char *kname = NULL;
             for (int f = 0; fields && fields[f]; f++)
                 if (strlen(fields[f]) == kn && !memcmp(fields[f], key, kn)) kname = fields[f];
+            if (!kname && fields) {
+                /* the dimension-number and struct attributes have a closed set of parameters */
+                char list[400];
+                size_t used = 0;
+                list[0] = 0;
+                for (int f = 0; fields[f] && used < sizeof list; f++) {
+                    int w = snprintf(list + used, sizeof list - used, "%s`%s`", f ? ", " : "", fields[f]);
+                    if (w < 0) break;
+                    used += (size_t)w;
+                }
+                return graph_perr(p, kpos, "unknown parameter '%.*s' of #%s: expected one of: %s", (int)kn, key,
+                                  tag, list);
+            }
             if (!kname) kname = graph_pstrndup(p, key, kn);
             if (!kname) return nomem(p);
             TRY(expect_char(p, '=', "after the parameter name"));
@@ -833,7 +911,7 @@ static enum base_status parse_struct_body(struct parser *p, const char *tag, con
                 TRY(graph_parse_attr(p, &v));
             }
             TRY(graph_push_attr(p, kname, v));
-        } while (accept_char(p, ','));
+        } while (accept_char(p, ',') && !at_char(p, '>')); /* a trailing ',' is allowed */
         TRY(expect_char(p, '>', "to close the attribute parameters"));
     }
     TRY(take_dict(p, base, tag, false, pos, out));
@@ -1141,6 +1219,37 @@ static const char *dialect_tag(struct parser *p, const char *d, size_t dn, const
     return t;
 }
 
+/* The bounds of a bounded-dynamic tensor type, `3, ?` through `close`:
+ * #stablehlo.bounds<3, ?> and #stablehlo.type_extensions<bounds = [3, ?]>
+ * both become DICT tag stablehlo.bounds {bounds = DENSE, GRAPH_DYN for '?'}. */
+static enum base_status parse_bounds(struct parser *p, char close, const struct graph_attr **out)
+{
+    const char *pos = p->cur;
+    size_t base = p->i64s.n;
+    if (!accept_char(p, close)) {
+        do {
+            int64_t v = GRAPH_DYN;
+            if (!accept_char(p, '?')) {
+                TRY(graph_parse_int_lit(p, &v, "(a bound)"));
+                if (v < 0) return graph_perr(p, p->cur, "a bound must be non-negative, got %lld", (long long)v);
+            }
+            TRY(ps_push(p, &p->i64s, &v));
+            if (p->i64s.n - base > GRAPH_MAX_RANK)
+                return graph_perr_st(p, pos, BASE_ERR_LIMIT, "more bounds than the maximum rank %d", GRAPH_MAX_RANK);
+        } while (accept_char(p, ','));
+        TRY(expect_char(p, close, "to close the bounds"));
+    }
+    int64_t vals[GRAPH_MAX_RANK];
+    int n = (int)(p->i64s.n - base);
+    for (int i = 0; i < n; i++) vals[i] = *(int64_t *)ps_at(&p->i64s, base + (size_t)i);
+    p->i64s.n = base;
+    const struct graph_attr *list = graph_attr_dense_i64(p, vals, n);
+    if (!list) return nomem(p);
+    size_t nb = p->nattrs.n;
+    TRY(graph_push_attr(p, "bounds", list));
+    return take_dict(p, nb, GRAPH_TAG_BOUNDS, false, pos, out);
+}
+
 /* '#' attributes: aliases, #dialect<enum VALUE>, known struct attributes, opaque */
 static enum base_status parse_hash_attr(struct parser *p, const struct graph_attr **out)
 {
@@ -1182,6 +1291,18 @@ static enum base_status parse_hash_attr(struct parser *p, const struct graph_att
     for (size_t i = 0; i < ARRAY_LEN(struct_attrs); i++)
         if (strlen(struct_attrs[i].tag) == n && !memcmp(struct_attrs[i].tag, name, n))
             return parse_struct_body(p, struct_attrs[i].tag, struct_attrs[i].fields, out);
+    if (n == 16 && !memcmp(name, GRAPH_TAG_BOUNDS, 16)) {
+        TRY(expect_char(p, '<', "after #stablehlo.bounds"));
+        return parse_bounds(p, '>', out);
+    }
+    if (n == 25 && !memcmp(name, "stablehlo.type_extensions", 25)) {
+        TRY(expect_char(p, '<', "after #stablehlo.type_extensions"));
+        TRY(graph_expect_kw(p, "bounds", "in #stablehlo.type_extensions"));
+        TRY(expect_char(p, '=', "after 'bounds'"));
+        TRY(expect_char(p, '[', "to open the bounds"));
+        TRY(parse_bounds(p, ']', out));
+        return expect_char(p, '>', "to close #stablehlo.type_extensions<...>");
+    }
     if (n == 14 && !memcmp(name, GRAPH_TAG_CONV, 14)) {
         TRY(expect_char(p, '<', "after #stablehlo.conv"));
         TRY(graph_parse_conv_dims(p, out));

@@ -302,6 +302,7 @@ extern const char GRAPH_TAG_DOT_ALGORITHM[];
 extern const char GRAPH_TAG_PRECISION[];
 extern const char GRAPH_TAG_CHLO_PRECISION[];
 extern const char GRAPH_TAG_SDY_SUB_AXIS[];
+extern const char GRAPH_TAG_BOUNDS[];
 /* Attribute canonicalisation shared by generic and pretty forms. */
 enum base_status graph_normalize_op_attrs(struct parser *p, struct op_build *b);
 

@@ -1415,7 +1415,7 @@ static void collect_type(struct tensor_set *ts, const struct graph_type *t, int 
 {
     if (!t || depth > 256) return;
     if (t->kind == GRAPH_TYPE_TENSOR && t->encoding) collect_attr(ts, t->encoding, depth + 1);
-    if (t->kind == GRAPH_TYPE_TUPLE)
+    if (t->kind == GRAPH_TYPE_TUPLE || t->kind == GRAPH_TYPE_FUTURE)
         for (int i = 0; i < t->n_elems; i++) collect_type(ts, t->elems[i], depth + 1);
 }
 

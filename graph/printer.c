@@ -254,8 +254,9 @@ void graph_print_type(struct sbuf *s, const struct graph_type *t)
     case GRAPH_TYPE_TOKEN:
         graph_print_buf_puts(s, "!stablehlo.token");
         return;
+    case GRAPH_TYPE_FUTURE:
     case GRAPH_TYPE_TUPLE:
-        graph_print_buf_puts(s, "tuple<");
+        graph_print_buf_puts(s, t->kind == GRAPH_TYPE_TUPLE ? "tuple<" : "!stablehlo.future<");
         for (int i = 0; i < t->n_elems; i++) {
             if (i) graph_print_buf_puts(s, ", ");
             graph_print_type(s, t->elems[i]);
@@ -682,6 +683,15 @@ void graph_print_attr(struct sbuf *s, const struct graph_attr *a)
             print_mesh_body(s, a);
         } else if (!strcmp(a->tag, "stablehlo.conv")) {
             print_conv(s, a);
+        } else if (!strcmp(a->tag, "stablehlo.bounds")) {
+            const struct graph_attr *b = graph_dict_get(a, "bounds");
+            graph_print_buf_puts(s, "#stablehlo.bounds<");
+            for (int i = 0; b && b->kind == GRAPH_ATTR_DENSE_ARRAY && b->u.dense.i && i < b->u.dense.n; i++) {
+                if (i) graph_print_buf_puts(s, ", ");
+                if (b->u.dense.i[i] == GRAPH_DYN) graph_print_buf_putc(s, '?');
+                else graph_print_buf_printf(s, "%lld", (long long)b->u.dense.i[i]);
+            }
+            graph_print_buf_putc(s, '>');
         } else {
             graph_print_buf_printf(s, "#%s<", a->tag);
             for (int i = 0; i < a->u.dict.n; i++) {

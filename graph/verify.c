@@ -202,6 +202,7 @@ static bool type_compat(const struct graph_type *a, const struct graph_type *b, 
     case GRAPH_TYPE_TOKEN:
         return true;
     case GRAPH_TYPE_TUPLE:
+    case GRAPH_TYPE_FUTURE:
         if (a->n_elems != b->n_elems) return false;
         for (int i = 0; i < a->n_elems; i++)
             if (!type_compat(a->elems[i], b->elems[i], baseline, depth + 1)) return false;
@@ -748,6 +749,7 @@ static enum base_status build_symbols(struct verify_ctx *cx)
 
 static enum base_status dispatch(struct verify_ctx *cx, const struct graph_op *op)
 {
+    if (graph_verify_is_chlo_misc(op->kind)) return graph_verify_elementwise(cx, op);
     switch (graph_op_kind_cat(op->kind)) {
     case GRAPH_CAT_UNARY:
     case GRAPH_CAT_BINARY:
@@ -847,7 +849,7 @@ static enum base_status quant_type(struct verify_ctx *cx, const struct graph_op 
                                    const char *what, int idx, const struct graph_type *t, int depth)
 {
     if (!t || depth > GRAPH_MAX_TUPLE_DEPTH) return BASE_OK;
-    if (t->kind == GRAPH_TYPE_TUPLE) {
+    if (t->kind == GRAPH_TYPE_TUPLE || t->kind == GRAPH_TYPE_FUTURE) {
         for (int i = 0; i < t->n_elems; i++) VTRY(quant_type(cx, op, what, idx, t->elems[i], depth + 1));
         return BASE_OK;
     }

@@ -252,6 +252,79 @@ static enum base_status composite(struct verify_ctx *cx, const struct graph_op *
 }
 
 /* ------------------------------------------------------------------------ */
+/* Async ops (StablehloOps.cpp AsyncStartOp/AsyncDoneOp::inferReturnTypes)   */
+
+static bool async_wrappable(enum graph_op_kind k)
+{
+    switch (k) {
+    case GRAPH_OP_ALL_GATHER:
+    case GRAPH_OP_ALL_REDUCE:
+    case GRAPH_OP_ALL_TO_ALL:
+    case GRAPH_OP_COLLECTIVE_BROADCAST:
+    case GRAPH_OP_COLLECTIVE_PERMUTE:
+    case GRAPH_OP_COLLECTIVE_REDUCE:
+    case GRAPH_OP_DYNAMIC_SLICE:
+    case GRAPH_OP_DYNAMIC_UPDATE_SLICE:
+    case GRAPH_OP_REDUCE_SCATTER:
+    case GRAPH_OP_SLICE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* async_start: one region holding one collective or slice op and a return;
+ * the result is a future of what the region returns. */
+static enum base_status async_start(struct verify_ctx *cx, const struct graph_op *op)
+{
+    if (op->n_regions != 1) return graph_verify_fail(cx, op, "op requires one region, has %d", op->n_regions);
+    VTRY(graph_verify_counts(cx, op, 0, -1, 1, 1, 1));
+    for (int i = 0; i < op->n_operands; i++) {
+        char w[32];
+        snprintf(w, sizeof w, "operand %d", i);
+        VTRY(graph_verify_need_rank(cx, op, w, verify_in(op, i), -1));
+    }
+    const struct graph_block *b = graph_verify_entry(op, 0);
+    if (!b) return graph_verify_fail(cx, op, "region must not be empty");
+    if (b->n_ops != 2) return graph_verify_fail(cx, op, "region must contain exactly one operation and a return");
+    if (!async_wrappable(b->ops[0]->kind))
+        return graph_verify_fail(cx, op, "region must contain a collective or slice operation, not %s", b->ops[0]->name);
+    if (op->n_operands != b->n_args)
+        return graph_verify_fail(cx, op, "number of operands (%d) must match number of region arguments (%d)",
+                                 op->n_operands, b->n_args);
+    char ta[160], tb[160];
+    for (int i = 0; i < op->n_operands; i++)
+        if (!graph_type_equal(verify_in(op, i), b->args[i].type))
+            return graph_verify_fail(cx, op, "operand type %s at index %d must match region argument type %s",
+                                     graph_verify_tstr(verify_in(op, i), ta, sizeof ta), i,
+                                     graph_verify_tstr(b->args[i].type, tb, sizeof tb));
+    const struct graph_op *t = graph_verify_term(b);
+    if (!t) return graph_verify_fail(cx, op, "region must have a terminator");
+    if (t->n_operands != 1)
+        return graph_verify_fail(cx, op, "region must return exactly one value, but got %d", t->n_operands);
+    const struct graph_type *o = verify_out(op, 0);
+    if (o->kind != GRAPH_TYPE_FUTURE || o->n_elems != 1 || !graph_verify_type_compat(o->elems[0], verify_in(t, 0)))
+        return graph_verify_fail(cx, op, "inferred type '!stablehlo.future<%s>' is incompatible with the result type '%s'",
+                                 graph_verify_tstr(verify_in(t, 0), ta, sizeof ta), graph_verify_tstr(o, tb, sizeof tb));
+    return BASE_OK;
+}
+
+static enum base_status async_done(struct verify_ctx *cx, const struct graph_op *op)
+{
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
+    const struct graph_type *f = verify_in(op, 0), *o = verify_out(op, 0);
+    char ta[160], tb[160];
+    if (f->kind != GRAPH_TYPE_FUTURE)
+        return graph_verify_fail(cx, op, "operand must be a future type, got %s", graph_verify_tstr(f, ta, sizeof ta));
+    if (f->n_elems != 1)
+        return graph_verify_fail(cx, op, "future must have exactly one type parameter, but got %d", f->n_elems);
+    if (!graph_verify_type_compat(f->elems[0], o))
+        return graph_verify_fail(cx, op, "inferred type '%s' is incompatible with the result type '%s'",
+                                 graph_verify_tstr(f->elems[0], ta, sizeof ta), graph_verify_tstr(o, tb, sizeof tb));
+    return BASE_OK;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Misc                                                                      */
 
 /* A value attribute's type against a tensor type (quantized tensors hold
@@ -277,6 +350,28 @@ static enum base_status constant(struct verify_ctx *cx, const struct graph_op *o
     return graph_verify_fail(cx, op, "(C1) value has type %s but output has type %s",
                        graph_verify_tstr(v->u.elements.type, ta, sizeof ta),
                        graph_verify_tstr(out, tb, sizeof tb));
+}
+
+/* arith.constant: the value's type is the result's. */
+static enum base_status arith_constant(struct verify_ctx *cx, const struct graph_op *op)
+{
+    VTRY(graph_verify_counts(cx, op, 0, 0, 1, 1, 0));
+    const struct graph_attr *v = graph_op_attr(op, "value");
+    if (!v || v->kind != GRAPH_ATTR_ELEMENTS) return graph_verify_fail(cx, op, "requires a 'value' tensor attribute");
+    const struct graph_type *out = verify_out(op, 0);
+    if (graph_type_equal(v->u.elements.type, out)) return BASE_OK;
+    char ta[160], tb[160];
+    return graph_verify_fail(cx, op, "value has type %s but the result has type %s",
+                             graph_verify_tstr(v->u.elements.type, ta, sizeof ta), graph_verify_tstr(out, tb, sizeof tb));
+}
+
+/* tensor.cast: the same element type, compatible shapes. */
+static enum base_status tensor_cast(struct verify_ctx *cx, const struct graph_op *op)
+{
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
+    const struct graph_type *in = verify_in(op, 0), *out = verify_out(op, 0);
+    VTRY(graph_verify_same_shape(cx, op, "", "operand", in, "result", out));
+    return graph_verify_same_elem(cx, op, "", "operand", in, "result", out);
 }
 
 static enum base_status tuple(struct verify_ctx *cx, const struct graph_op *op)
@@ -511,6 +606,10 @@ enum base_status graph_verify_control_op(struct verify_ctx *cx, const struct gra
     case GRAPH_OP_OPTIMIZATION_BARRIER: return optimization_barrier(cx, op);
     case GRAPH_OP_COMPOSITE: return composite(cx, op);
     case GRAPH_OP_CONSTANT: return constant(cx, op);
+    case GRAPH_OP_ARITH_CONSTANT: return arith_constant(cx, op);
+    case GRAPH_OP_TENSOR_CAST: return tensor_cast(cx, op);
+    case GRAPH_OP_ASYNC_START: return async_start(cx, op);
+    case GRAPH_OP_ASYNC_DONE: return async_done(cx, op);
     case GRAPH_OP_IOTA: return graph_verify_shape_op(cx, op);
     case GRAPH_OP_TUPLE: return tuple(cx, op);
     case GRAPH_OP_GET_TUPLE_ELEMENT: return get_tuple_element(cx, op);

@@ -233,8 +233,10 @@ const struct graph_attr *graph_verify_func_types(const struct graph_op *func, co
 /* ------------------------------------------------------------------------ */
 /* Rule families                                                             */
 
-/* graph_verify_elementwise.c */
+/* verify_elementwise.c (also the CHLO broadcasting ops, constant, constant_like) */
 enum base_status graph_verify_elementwise(struct verify_ctx *cx, const struct graph_op *op);
+/* The CHLO ops of category MISC that verify_elementwise.c checks. */
+bool graph_verify_is_chlo_misc(enum graph_op_kind k);
 /* verify_shape.c: data movement */
 enum base_status graph_verify_shape_op(struct verify_ctx *cx, const struct graph_op *op);
 /* verify_gather.c: gather, scatter, dynamic_gather, torch_index_select */

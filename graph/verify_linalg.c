@@ -662,6 +662,7 @@ enum base_status graph_verify_linalg_op(struct verify_ctx *cx, const struct grap
                                             "grad_operand", "grad_scale", "grad_offset"};
         return batch_norm(cx, op, 5, 3, names, 1u << 0 | 1u << 4 | 1u << 5);
     }
+    case GRAPH_OP_UNARY_EINSUM: return graph_verify_counts(cx, op, 1, 1, 1, 1, 0);
     default: return BASE_OK; /* einsum: deprecated, not checked */
     }
 }

@@ -53,6 +53,25 @@ static void expect_error(const char *src, int line, int col, const char *fragmen
     if (strcmp(d.file, "test.mlir") != 0) fail_msg("expected file test.mlir, got %s", d.file);
 }
 
+/* A program the parser itself rejects (types and attributes MLIR checks when
+ * it builds them), at line:col with the fragment in the message. */
+static void expect_parse_error(const char *src, int line, int col, const char *fragment)
+{
+    struct graph_parse_options po = {0};
+    po.path = "test.mlir";
+    struct graph_module *m = NULL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    enum base_status st = graph_parse(src, strlen(src), &po, &m, &d);
+    graph_module_destroy(m);
+    char buf[700];
+    base_diag_format(&d, buf, sizeof buf);
+    if (st == BASE_OK) fail_msg("expected a parse error with \"%s\"", fragment);
+    if (d.line != line || d.col != col)
+        fail_msg("expected the error at %d:%d, got %d:%d: %s", line, col, d.line, d.col, buf);
+    if (!strstr(d.msg, fragment)) fail_msg("expected \"%s\" in the message: %s", fragment, buf);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The corpus                                                                */
 
@@ -1168,6 +1187,127 @@ static void test_verify_rejects_partition_id_type(void **state)
                  "result must be a 0-dimensional tensor of ui32, got tensor<i32>");
 }
 
+/* ------------------------------------------------------------------------ */
+/* Rules added or relaxed to match the upstream verifier (docs/graph-ir.md    */
+/* "Verifier vs spec"): one accepting and one rejecting program each.        */
+
+#define ASYNC_START(body_arg, inner, ret_t, future_t)                                                          \
+    "  %0 = \"stablehlo.async_start\"(%x) ({\n"                                                                 \
+    "  ^bb0(%b: " body_arg "):\n" inner "    \"stablehlo.return\"(%1) : (" ret_t ") -> ()\n"                     \
+    "  }) : (tensor<4xf32>) -> " future_t "\n"
+#define SLICE_B "    %1 = stablehlo.slice %b [0:2] : (tensor<4xf32>) -> tensor<2xf32>\n"
+
+static void test_verify_future_type_holds_ranked_tensors(void **state)
+{
+    (void)state;
+    expect_clean("func.func private @f() -> !stablehlo.future<tensor<2x3xf32>, tensor<i32>>\n");
+    expect_parse_error("func.func private @f() -> !stablehlo.future<tensor<f32>, f32>\n", 1, 58,
+                       "future element type must be a ranked tensor, but got 'f32'");
+}
+
+static void test_verify_async_start_wraps_one_collective_or_slice(void **state)
+{
+    (void)state;
+    expect_clean(FN("%x: tensor<4xf32>", ASYNC_START("tensor<4xf32>", SLICE_B, "tensor<2xf32>",
+                                                     "!stablehlo.future<tensor<2xf32>>")
+                 "  %2 = \"stablehlo.async_done\"(%0) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xf32>\n"));
+    expect_error(FN("%x: tensor<4xf32>",
+                    ASYNC_START("tensor<4xf32>", "    %1 = stablehlo.abs %b : tensor<4xf32>\n", "tensor<4xf32>",
+                                "!stablehlo.future<tensor<4xf32>>")),
+                 2, 3, "region must contain a collective or slice operation");
+}
+
+static void test_verify_async_start_result_is_the_future_of_its_region(void **state)
+{
+    (void)state;
+    expect_error(FN("%x: tensor<4xf32>", ASYNC_START("tensor<4xf32>", SLICE_B, "tensor<2xf32>",
+                                                     "!stablehlo.future<tensor<4xf32>>")),
+                 2, 3, "inferred type '!stablehlo.future<tensor<2xf32>>' is incompatible");
+    expect_error(FN("%x: tensor<4xf32>", ASYNC_START("tensor<4xi32>",
+                                                     "    %1 = stablehlo.slice %b [0:2] : (tensor<4xi32>) -> tensor<2xi32>\n",
+                                                     "tensor<2xi32>", "!stablehlo.future<tensor<2xi32>>")),
+                 2, 3, "operand type tensor<4xf32> at index 0 must match region argument type tensor<4xi32>");
+}
+
+static void test_verify_async_done_unwraps_its_future(void **state)
+{
+    (void)state;
+    expect_clean(FN("%f: !stablehlo.future<tensor<2xf32>>",
+                    "  %0 = \"stablehlo.async_done\"(%f) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xf32>\n"));
+    expect_error(FN("%f: !stablehlo.future<tensor<2xf32>>",
+                    "  %0 = \"stablehlo.async_done\"(%f) : (!stablehlo.future<tensor<2xf32>>) -> tensor<2xi32>\n"),
+                 2, 3, "inferred type 'tensor<2xf32>' is incompatible with the result type 'tensor<2xi32>'");
+}
+
+static void test_verify_chlo_broadcast_ops_broadcast_their_operands(void **state)
+{
+    (void)state;
+    expect_clean(FN("%a: tensor<2x1x4xf32>, %b: tensor<3x1xf32>, %p: tensor<4xi1>",
+                    "  %0 = chlo.broadcast_add %a, %b : (tensor<2x1x4xf32>, tensor<3x1xf32>) -> tensor<2x3x4xf32>\n"
+                    "  %1 = chlo.broadcast_compare %a, %b {comparison_direction = #chlo<comparison_direction LT>} : "
+                    "(tensor<2x1x4xf32>, tensor<3x1xf32>) -> tensor<2x3x4xi1>\n"
+                    "  %2 = chlo.broadcast_select %p, %a, %b : (tensor<4xi1>, tensor<2x1x4xf32>, tensor<3x1xf32>) -> "
+                    "tensor<2x3x4xf32>\n"));
+    expect_error(FN("%a: tensor<2x1x4xf32>, %b: tensor<3x1xf32>",
+                    "  %0 = chlo.broadcast_multiply %a, %b : (tensor<2x1x4xf32>, tensor<3x1xf32>) -> tensor<2x3x1xf32>\n"),
+                 2, 3, "result (the broadcast of the operands) has type tensor<2x3x1xf32> but its shape must be 2x3x4");
+}
+
+static void test_verify_chlo_broadcast_ops_need_compatible_element_types(void **state)
+{
+    (void)state;
+    /* quantized operands may differ in scale (upstream: compatible element types) */
+    expect_clean(FN("%a: tensor<2x!quant.uniform<i8:f32, 2.0:15>>, %b: tensor<2x!quant.uniform<i8:f32, 3.0:15>>",
+                    "  %0 = \"chlo.broadcast_add\"(%a, %b) : (tensor<2x!quant.uniform<i8:f32, 2.0:15>>, "
+                    "tensor<2x!quant.uniform<i8:f32, 3.0:15>>) -> tensor<2x!quant.uniform<i8:f32, 2.0:15>>\n"));
+    expect_error(FN("%a: tensor<2x!quant.uniform<i8:f32, 2.0:15>>, %b: tensor<2x!quant.uniform<i8:f32, 3.0:15>>",
+                    "  %0 = \"chlo.broadcast_add\"(%a, %b) : (tensor<2x!quant.uniform<i8:f32, 2.0:15>>, "
+                    "tensor<2x!quant.uniform<i8:f32, 3.0:15>>) -> tensor<2x!quant.uniform<i16:f32, 2.0:15>>\n"),
+                 2, 3, "requires compatible element types for all operands and results");
+}
+
+static void test_verify_chlo_constant_like_takes_the_value_type(void **state)
+{
+    (void)state;
+    expect_clean(FN("%x: tensor<1x2xi64>",
+                    "  %0 = \"chlo.constant_like\"(%x) {value = 3 : i32} : (tensor<1x2xi64>) -> tensor<1x2xi32>\n"));
+    expect_error(FN("%x: tensor<1x2xi64>",
+                    "  %0 = \"chlo.constant_like\"(%x) {value = 3.2 : f32} : (tensor<1x2xi64>) -> tensor<1x2xi32>\n"),
+                 2, 3, "value's type (f32) doesn't match element return type");
+}
+
+static void test_verify_arith_constant_and_tensor_cast(void **state)
+{
+    (void)state;
+    expect_clean(FN("", "  %0 = arith.constant dense<[1, 2]> : tensor<2xi32>\n"
+                        "  %1 = tensor.cast %0 : tensor<2xi32> to tensor<?xi32>\n"));
+    expect_error(FN("", "  %0 = arith.constant dense<[1, 2]> : tensor<2xi32>\n"
+                        "  %1 = tensor.cast %0 : tensor<2xi32> to tensor<3xi32>\n"),
+                 3, 3, "operand and result must have the same shape");
+}
+
+static void test_verify_bounds_encoding_one_bound_per_dynamic_dim(void **state)
+{
+    (void)state;
+    /* the two spellings are one attribute */
+    expect_clean("func.func @f(%a: tensor<?x4xf32, #stablehlo.type_extensions<bounds = [3, ?]>>) -> "
+                 "tensor<?x4xf32, #stablehlo.bounds<3, ?>> {\n"
+                 "  func.return %a : tensor<?x4xf32, #stablehlo.bounds<3, ?>>\n}\n");
+    expect_parse_error("func.func @f(%a: tensor<?x?xf32, #stablehlo.bounds<3>>) {\n  func.return\n}\n", 1, 34,
+                       "Bounds length is 1, expected to be equal to rank(2) of the tensor");
+    expect_parse_error("func.func @f(%a: tensor<3xf32, #stablehlo.type_extensions<bounds = [3]>>) {\n  func.return\n}\n",
+                       1, 32, "Static dimension 0 cannot have a bound");
+}
+
+static void test_verify_dimension_numbers_have_a_closed_parameter_set(void **state)
+{
+    (void)state;
+    /* a trailing comma is accepted, as upstream's parser does */
+    expect_clean("module attributes {x = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [1],>} {}\n");
+    expect_parse_error("module attributes {x = #stablehlo.dot<foo = [0]>} {}\n", 1, 39,
+                       "unknown parameter 'foo' of #stablehlo.dot: expected one of: `lhs_batching_dimensions`");
+}
+
 static void test_verify_rejects_infeed_without_token_result(void **state)
 {
     (void)state;
@@ -1265,4 +1405,14 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_rejects_quantized_zero_point_range),
           T(test_verify_rejects_per_axis_scale_count),
           T(test_verify_rejects_partition_id_type),
-          T(test_verify_rejects_infeed_without_token_result))
+          T(test_verify_rejects_infeed_without_token_result),
+          T(test_verify_future_type_holds_ranked_tensors),
+          T(test_verify_async_start_wraps_one_collective_or_slice),
+          T(test_verify_async_start_result_is_the_future_of_its_region),
+          T(test_verify_async_done_unwraps_its_future),
+          T(test_verify_chlo_broadcast_ops_broadcast_their_operands),
+          T(test_verify_chlo_broadcast_ops_need_compatible_element_types),
+          T(test_verify_chlo_constant_like_takes_the_value_type),
+          T(test_verify_arith_constant_and_tensor_cast),
+          T(test_verify_bounds_encoding_one_bound_per_dynamic_dim),
+          T(test_verify_dimension_numbers_have_a_closed_parameter_set))
