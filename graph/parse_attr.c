@@ -817,6 +817,11 @@ static const char *const algo_fields[] = {"lhs_precision_type",  "rhs_precision_
                                           "lhs_component_count", "rhs_component_count",      "num_primitive_operations",
                                           "allow_imprecise_accumulation", NULL};
 static const char *const channel_fields[] = {"handle", "type", NULL};
+static const char *const mesh_axes_fields[] = {"mesh", "axes", NULL};
+static const char *const axis_ref_fields[] = {"name", "sub_axis_info", NULL};
+static const char *const sub_axis_fields[] = {"pre_size", "size", NULL};
+static const char *const mesh_fields[] = {"axes", "device_ids", NULL};
+static const char *const mesh_axis_fields[] = {"name", "size", NULL};
 static const char *const alias_fields[] = {"output_tuple_indices", "operand_index", "operand_tuple_indices", NULL};
 static const char *const conv_fields[] = {"input_batch_dimension",          "input_feature_dimension",
                                           "input_spatial_dimensions",       "kernel_input_feature_dimension",
@@ -833,6 +838,9 @@ static const struct struct_attr struct_attrs[] = {
     {GRAPH_TAG_DOT, dot_fields},                     {GRAPH_TAG_DOT_ALGORITHM, algo_fields},
     {"stablehlo.channel_handle", channel_fields}, {"stablehlo.output_operand_alias", alias_fields},
     {"chlo.ragged_dot", ragged_fields},
+    {"stablehlo.replica_group_mesh_axes", mesh_axes_fields}, {"stablehlo.axis_ref", axis_ref_fields},
+    {"stablehlo.sub_axis_info", sub_axis_fields},   {"stablehlo.mesh", mesh_fields},
+    {"stablehlo.mesh_axis", mesh_axis_fields},
 };
 
 /* Sorts the fields of a struct attribute into canonical order (unknown ones last). */
@@ -890,7 +898,10 @@ static enum base_status parse_struct_body(struct parser *p, const char *tag, con
             skip_ws(p);
             const struct graph_attr *v;
             char c = p->cur < p->end ? *p->cur : 0;
-            if (c == '[') {
+            const char *q = p->cur + 1;
+            while (q < p->end && (*q == ' ' || *q == '\n' || *q == '\t' || *q == '\r')) q++;
+            bool int_list = q < p->end && (*q == ']' || *q == '-' || lex_is_digit(*q));
+            if (c == '[' && int_list) {
                 TRY(graph_parse_dense_i64_list(p, &v));
             } else if (c == '-' || lex_is_digit(c)) {
                 int64_t iv;

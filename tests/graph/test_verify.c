@@ -971,9 +971,12 @@ static void test_verify_rejects_get_tuple_element_index(void **state)
 static void test_verify_rejects_all_gather_result_dim(void **state)
 {
     (void)state;
+    /* upstream checks a multiple of the operand's size, not operand x group size (docs/graph-ir.md) */
+    expect_clean(FN("%a: tensor<2x2xf32>",
+                    "  %0 = \"stablehlo.all_gather\"(%a) {all_gather_dim = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"));
     expect_error(FN("%a: tensor<2x2xf32>",
-                    "  %0 = \"stablehlo.all_gather\"(%a) {all_gather_dim = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"),
-                 2, 3, "(C6) result has type tensor<2x2xf32> but its shape must be 2x4");
+                    "  %0 = \"stablehlo.all_gather\"(%a) {all_gather_dim = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2x2xf32>) -> tensor<2x3xf32>\n"),
+                 2, 3, "(C6) result gather dimension has size 3, expected to be a multiple of operand gather dimension size 2");
 }
 
 static void test_verify_rejects_duplicate_replica_ids(void **state)
@@ -1135,8 +1138,8 @@ static void test_verify_rejects_reduce_scatter_result(void **state)
                     "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
                     "      %s = stablehlo.add %a, %b : tensor<f32>\n"
                     "      \"stablehlo.return\"(%s) : (tensor<f32>) -> ()\n"
-                    "  }) {scatter_dimension = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2x4xf32>) -> tensor<2x4xf32>\n"),
-                 2, 3, "(C8) result has type tensor<2x4xf32> but its shape must be 2x2");
+                    "  }) {scatter_dimension = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2x4xf32>) -> tensor<2x3xf32>\n"),
+                 2, 3, "(C8) operand scatter dimension has size 4, expected to be a multiple of result scatter dimension size 3");
 }
 
 static void test_verify_rejects_composite_signature(void **state)
@@ -1308,6 +1311,36 @@ static void test_verify_dimension_numbers_have_a_closed_parameter_set(void **sta
                        "unknown parameter 'foo' of #stablehlo.dot: expected one of: `lhs_batching_dimensions`");
 }
 
+#define MESH_AXES_GATHER(mesh)                                                                                 \
+    "  %0 = \"stablehlo.all_gather\"(%a) {all_gather_dim = 1 : i64, replica_groups = "                              \
+    "#stablehlo.replica_group_mesh_axes<mesh = @" mesh ", axes = [#stablehlo.axis_ref<name = \"x\">]>} : "           \
+    "(tensor<2x2xf32>) -> tensor<2x4xf32>\n"
+
+static void test_verify_replica_groups_from_mesh_axes_name_a_symbol(void **state)
+{
+    (void)state;
+    expect_clean("func.func private @mesh()\n" FN("%a: tensor<2x2xf32>", MESH_AXES_GATHER("mesh")));
+    expect_error(FN("%a: tensor<2x2xf32>", MESH_AXES_GATHER("nowhere")), 2, 3,
+                 "replica_groups: mesh symbol 'nowhere' not found");
+}
+
+#define COLLECTIVE_REDUCE(root_t, root_arg)                                                                         \
+    FN("%a: tensor<4xf32>, %r: " root_t,                                                                            \
+       "  %0 = \"stablehlo.collective_reduce\"(%a, " root_arg ") ({\n"                                                \
+       "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"                                                                \
+       "    %s = stablehlo.add %x, %y : tensor<f32>\n"                                                              \
+       "    \"stablehlo.return\"(%s) : (tensor<f32>) -> ()\n"                                                        \
+       "  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, has_dynamic_root} : (tensor<4xf32>, " root_t    \
+       ") -> tensor<4xf32>\n")
+
+static void test_verify_collective_reduce_takes_a_dynamic_root(void **state)
+{
+    (void)state;
+    expect_clean(COLLECTIVE_REDUCE("tensor<1xi32>", "%r"));
+    expect_error(COLLECTIVE_REDUCE("tensor<1xi64>", "%r"), 2, 3,
+                 "last operand with has_dynamic_root must be a rank-1 i32 tensor, but got tensor<1xi64>");
+}
+
 static void test_verify_rejects_infeed_without_token_result(void **state)
 {
     (void)state;
@@ -1415,4 +1448,6 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_chlo_constant_like_takes_the_value_type),
           T(test_verify_arith_constant_and_tensor_cast),
           T(test_verify_bounds_encoding_one_bound_per_dynamic_dim),
-          T(test_verify_dimension_numbers_have_a_closed_parameter_set))
+          T(test_verify_dimension_numbers_have_a_closed_parameter_set),
+          T(test_verify_replica_groups_from_mesh_axes_name_a_symbol),
+          T(test_verify_collective_reduce_takes_a_dynamic_root))
