@@ -230,6 +230,12 @@ int graph_verify_elem_bits(const struct graph_type *t)
     return base_dtype_bits(t->elem);
 }
 
+bool graph_verify_promotable_fp(const struct graph_type *x, const struct graph_type *y)
+{
+    if (graph_verify_class(x) == VC_FLOAT && graph_verify_class(y) == VC_FLOAT) return true;
+    return graph_verify_promotable(x, y);
+}
+
 bool graph_verify_promotable(const struct graph_type *x, const struct graph_type *y)
 {
     if (!verify_is_tensor(x) || !verify_is_tensor(y)) return false;
@@ -643,11 +649,18 @@ enum base_status graph_verify_reducer(struct verify_ctx *cx, const struct graph_
                                "%s body argument %d has type %s but the body returns %s there",
                                label, i, graph_verify_tstr(a0, ta, sizeof ta),
                                graph_verify_tstr(acc, tb, sizeof tb));
-        if (!graph_verify_shape_compat(acc, a1) || !graph_verify_elem_baseline_equal(acc, a1))
+        /* upstream: the second argument's element type may differ in float precision only */
+        bool floats = graph_verify_class(acc) == VC_FLOAT && graph_verify_class(a1) == VC_FLOAT;
+        if (!graph_verify_shape_compat(acc, a1) || !(floats || graph_verify_elem_equal(acc, a1)))
             return graph_verify_fail(cx, op,
                                "%s body argument %d has type %s but the body returns %s there",
                                label, n + i, graph_verify_tstr(a1, ta, sizeof ta),
                                graph_verify_tstr(acc, tb, sizeof tb));
+        if (inits && inits[i] && !graph_verify_shape_compat(inits[i], acc))
+            return graph_verify_fail(cx, op,
+                               "%s the shape of the body's result %d (%s) differs from the init value's (%s)",
+                               label, i, graph_verify_tstr(acc, tb, sizeof tb),
+                               graph_verify_tstr(inits[i], ta, sizeof ta));
         if (!reducer_arg_fits(a1, allowed_rank, allowed_dims)) {
             char ds[120];
             return graph_verify_fail(cx, op,
@@ -656,13 +669,13 @@ enum base_status graph_verify_reducer(struct verify_ctx *cx, const struct graph_
                                label, n + i, graph_verify_tstr(a1, ta, sizeof ta),
                                graph_verify_dstr(allowed_rank, allowed_dims, ds, sizeof ds));
         }
-        if (inputs && inputs[i] && !graph_verify_promotable(inputs[i], acc))
+        if (inputs && inputs[i] && !graph_verify_promotable_fp(inputs[i], a1))
             return graph_verify_fail(cx, op,
                                "%s input %d of type %s is not promotable to the body's element "
                                "type (%s)",
                                label, i, graph_verify_tstr(inputs[i], ta, sizeof ta),
-                               graph_verify_tstr(acc, tb, sizeof tb));
-        if (inits && inits[i] && !graph_verify_promotable(inits[i], acc))
+                               graph_verify_tstr(a1, tb, sizeof tb));
+        if (inits && inits[i] && !graph_verify_promotable_fp(inits[i], acc))
             return graph_verify_fail(cx, op,
                                "%s init value %d of type %s is not promotable to the body's "
                                "element type (%s)",

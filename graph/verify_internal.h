@@ -120,6 +120,9 @@ bool graph_verify_type_compat(const struct graph_type *a, const struct graph_typ
 bool graph_verify_type_baseline_compat(const struct graph_type *a, const struct graph_type *b);
 /* is_promotable(x, y) of the spec: same kind and no narrower. */
 bool graph_verify_promotable(const struct graph_type *x, const struct graph_type *y);
+/* As upstream's reducers check it (isPromotableElementType with
+ * ignoreFpPrecision): any float to any float, else graph_verify_promotable. */
+bool graph_verify_promotable_fp(const struct graph_type *x, const struct graph_type *y);
 /* Bits of the element type (storage type for quantized; 2x component for complex). */
 int graph_verify_elem_bits(const struct graph_type *t);
 
@@ -216,8 +219,10 @@ const struct graph_op *graph_verify_term(const struct graph_block *b);
 enum base_status graph_verify_region_shape(struct verify_ctx *cx, const struct graph_op *op, int r,
                                      const char *rname, int n_args, int n_ret,
                                      const struct graph_block **blk, const struct graph_op **ret);
-/* A reducer region (reduce, reduce_window, scatter, all_reduce, ...):
- * 2N scalar-or-shaped args, N results, promotable element types.
+/* A reducer region (reduce, reduce_window, scatter, all_reduce, ...) as
+ * upstream's verifyReducerShape checks it: 2N scalar-or-shaped args, N
+ * results; the init values shaped as the results; inputs promotable to the
+ * second arguments and inits to the results (float precision aside).
  * allowed_rank/allowed_dims: the dims a non-scalar block argument may take
  * (allowed_rank 0: scalars only). */
 enum base_status graph_verify_reducer(struct verify_ctx *cx, const struct graph_op *op, int r,

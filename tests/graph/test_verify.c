@@ -1341,6 +1341,32 @@ static void test_verify_collective_reduce_takes_a_dynamic_root(void **state)
                  "last operand with has_dynamic_root must be a rank-1 i32 tensor, but got tensor<1xi64>");
 }
 
+#define REDUCE(in_t, init_t, body_t, out_t)                                                                     \
+    FN("%x: " in_t ", %i: " init_t,                                                                               \
+       "  %0 = \"stablehlo.reduce\"(%x, %i) ({\n"                                                                  \
+       "  ^bb0(%a: " body_t ", %b: " body_t "):\n"                                                                   \
+       "    %s = stablehlo.add %a, %b : " body_t "\n"                                                                \
+       "    \"stablehlo.return\"(%s) : (" body_t ") -> ()\n"                                                         \
+       "  }) {dimensions = array<i64: 0>} : (" in_t ", " init_t ") -> " out_t "\n")
+
+static void test_verify_reduce_init_takes_the_body_shape(void **state)
+{
+    (void)state;
+    /* upstream: the body may work on rows; the init value is shaped as its result */
+    expect_clean(REDUCE("tensor<4x4xf32>", "tensor<4xf32>", "tensor<4xf32>", "tensor<4xf32>"));
+    expect_error(REDUCE("tensor<4x4xf32>", "tensor<2xf32>", "tensor<4xf32>", "tensor<4xf32>"), 2, 3,
+                 "the shape of the body's result 0 (tensor<4xf32>) differs from the init value's (tensor<2xf32>)");
+}
+
+static void test_verify_reduce_input_promotable_to_body(void **state)
+{
+    (void)state;
+    /* upstream checks promotability, not the spec's equal input and init element types */
+    expect_clean(REDUCE("tensor<4xi8>", "tensor<i32>", "tensor<i32>", "tensor<i32>"));
+    expect_error(REDUCE("tensor<4xi32>", "tensor<i8>", "tensor<i8>", "tensor<i8>"), 2, 3,
+                 "input 0 of type tensor<4xi32> is not promotable to the body's element type (tensor<i8>)");
+}
+
 static void test_verify_rejects_infeed_without_token_result(void **state)
 {
     (void)state;
@@ -1450,4 +1476,6 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_bounds_encoding_one_bound_per_dynamic_dim),
           T(test_verify_dimension_numbers_have_a_closed_parameter_set),
           T(test_verify_replica_groups_from_mesh_axes_name_a_symbol),
-          T(test_verify_collective_reduce_takes_a_dynamic_root))
+          T(test_verify_collective_reduce_takes_a_dynamic_root),
+          T(test_verify_reduce_init_takes_the_body_shape),
+          T(test_verify_reduce_input_promotable_to_body))
