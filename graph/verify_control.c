@@ -436,26 +436,28 @@ static enum base_status rng(struct verify_ctx *cx, const struct graph_op *op)
     return BASE_OK;
 }
 
+/* rng_bit_generator as upstream verifies it: integer or float states of
+ * compatible shapes, a static integer or float output; the spec's 1-D
+ * integer state (I2), equal state types (C1) and state sizes per algorithm
+ * (C2) are not checked. */
 static enum base_status rng_bit_generator(struct verify_ctx *cx, const struct graph_op *op)
 {
     VTRY(graph_verify_counts(cx, op, 1, 1, 2, 2, 0));
-    const struct graph_type *st = verify_in(op, 0), *ost = verify_out(op, 0);
-    VTRY(graph_verify_need_class(cx, op, "(I2) initial_state", st, VC_INT));
-    VTRY(graph_verify_need_rank(cx, op, "(I2) initial_state", st, 1));
-    VTRY(graph_verify_need_class(cx, op, "output", verify_out(op, 1), VC_INT | VC_FLOAT));
-    VTRY(graph_verify_same_type(cx, op, "(C1)", "initial_state", st, "output_state", ost));
+    const struct graph_type *st = verify_in(op, 0), *ost = verify_out(op, 0), *out = verify_out(op, 1);
+    VTRY(graph_verify_need_class(cx, op, "(I2) initial_state", st, VC_INT | VC_FLOAT));
+    VTRY(graph_verify_need_class(cx, op, "output_state", ost, VC_INT | VC_FLOAT));
+    VTRY(graph_verify_need_class(cx, op, "output", out, VC_INT | VC_FLOAT));
+    if (!graph_type_is_static(out)) {
+        char ts[160];
+        return graph_verify_fail(cx, op, "output must be statically shaped, got %s", graph_verify_tstr(out, ts, sizeof ts));
+    }
+    if (!graph_verify_shape_compat(st, ost)) {
+        char ta[160], tb[160];
+        return graph_verify_fail(cx, op, "(C1) output state shape must be compatible with initial state shape, got %s and %s",
+                                 graph_verify_tstr(st, ta, sizeof ta), graph_verify_tstr(ost, tb, sizeof tb));
+    }
     static const char *const algs[] = {"DEFAULT", "THREE_FRY", "PHILOX", NULL};
-    VTRY(graph_verify_op_enum(cx, op, "(I1)", "rng_algorithm", algs, true));
-    if (st->rank != 1 || st->dims[0] == GRAPH_DYN) return BASE_OK;
-    const struct graph_attr *alg = graph_op_attr(op, "rng_algorithm");
-    int64_t n = st->dims[0];
-    if (graph_verify_word_is(alg, "THREE_FRY") && n != 2)
-        return graph_verify_fail(cx, op, "(C2) THREE_FRY needs an initial_state of 2 elements, got %lld",
-                           (long long)n);
-    if (graph_verify_word_is(alg, "PHILOX") && n != 2 && n != 3)
-        return graph_verify_fail(cx, op, "(C2) PHILOX needs an initial_state of 2 or 3 elements, got %lld",
-                           (long long)n);
-    return BASE_OK;
+    return graph_verify_op_enum(cx, op, "(I1)", "rng_algorithm", algs, true);
 }
 
 static enum base_status uniform_quantize(struct verify_ctx *cx, const struct graph_op *op)

@@ -173,26 +173,12 @@ static enum base_status compare(struct verify_ctx *cx, const struct graph_op *op
         dir_ok |= graph_verify_word_is(dir, directions[i]);
     if (!dir_ok)
         return graph_verify_fail(cx, op, "(I3) comparison_direction must be one of EQ, NE, GE, GT, LE, LT");
+    /* compare_type: an enum value; as upstream, not checked against the
+     * element type (spec C3) */
     const struct graph_attr *ct = graph_op_attr(op, "compare_type");
-    if (!ct || l->quant) return BASE_OK;
-    size_t len;
-    const char *w = graph_verify_attr_word(ct, &len);
-    if (!w) return graph_verify_fail(cx, op, "(I4) compare_type must be an enum value");
-    const char *want = NULL;
-    switch (graph_verify_class(l)) {
-    case VC_SINT: want = "SIGNED"; break;
-    case VC_UINT:
-    case VC_BOOL: want = "UNSIGNED"; break;
-    case VC_FLOAT:
-        if (graph_verify_word_is(ct, "FLOAT") || graph_verify_word_is(ct, "TOTALORDER")) return BASE_OK;
-        want = "FLOAT or TOTALORDER";
-        break;
-    case VC_COMPLEX: want = "FLOAT"; break;
-    default: return BASE_OK;
-    }
-    if (graph_verify_word_is(ct, want)) return BASE_OK;
-    return graph_verify_fail(cx, op, "(C3) compare_type must be %s for element type %s, got %.*s", want,
-                       base_dtype_name(l->elem), (int)len, w);
+    static const char *const types[] = {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED", "NOTYPE", NULL};
+    if (ct) VTRY(graph_verify_op_enum(cx, op, "(I4)", "compare_type", types, false));
+    return BASE_OK;
 }
 
 static enum base_status complex_op(struct verify_ctx *cx, const struct graph_op *op)

@@ -433,9 +433,10 @@ static enum base_status run_kernel(struct interp_proc *p, const struct graph_op 
 
 #define INLINE_OPERANDS 16
 
-/* A kernel's tensor results against the op's declared result types: the
- * verifier follows the upstream one, which leaves some result shapes to the
- * run (all_gather's gathered size, for one), and later ops trust the types. */
+/* A kernel's tensor results against the op's declared result types (shape
+ * and element type): the verifier follows the upstream one, which leaves some
+ * result shapes to the run (all_gather's gathered size, for one), and later
+ * ops trust the types. */
 static enum base_status check_result_shapes(struct interp_proc *p, const struct graph_op *op,
                                             struct interp_value *const *out)
 {
@@ -443,7 +444,7 @@ static enum base_status check_result_shapes(struct interp_proc *p, const struct 
         const struct graph_type *ty = op->results[i].type;
         const struct base_tensor *t = iv_t(out[i]);
         if (!t || !ty || ty->kind != GRAPH_TYPE_TENSOR || ty->rank < 0) continue;
-        bool ok = t->rank == ty->rank;
+        bool ok = t->rank == ty->rank && t->dtype == interp_result_dtype(p, op, i);
         for (int d = 0; ok && d < ty->rank; d++) ok = ty->dims[d] == GRAPH_DYN || ty->dims[d] == t->dims[d];
         if (!ok) {
             char want[160], got[160];
