@@ -488,6 +488,23 @@ enum base_status graph_verify_op_matrix(struct verify_ctx *cx, const struct grap
     return BASE_OK;
 }
 
+int graph_verify_const_ints(const struct graph_op *op, int i, int64_t *out, int cap)
+{
+    if (i < 0 || i >= op->n_operands) return -1;
+    const struct graph_op *def = op->operands[i]->def;
+    if (!def || (def->kind != GRAPH_OP_CONSTANT && def->kind != GRAPH_OP_ARITH_CONSTANT &&
+                 def->kind != GRAPH_OP_CHLO_CONSTANT))
+        return -1;
+    const struct graph_attr *a = graph_op_attr(def, "value");
+    if (!a || a->kind != GRAPH_ATTR_ELEMENTS || !a->u.elements.value || !a->u.elements.value->data) return -1;
+    const struct graph_type *t = a->u.elements.type;
+    const struct base_tensor *v = a->u.elements.value;
+    int64_t n = graph_type_count(t);
+    if (!t || t->quant || !int_kind(v->dtype) || n < 0 || n > cap || (v->count != 1 && v->count != n)) return -1;
+    for (int64_t k = 0; k < n; k++) out[k] = base_elem_get_i64(v->dtype, v->data, v->count == 1 ? 0 : (size_t)k);
+    return (int)n;
+}
+
 enum base_status graph_verify_dict_list(struct verify_ctx *cx, const struct graph_op *op,
                                   const struct graph_attr *dn, const char *name, struct verify_dlist *l)
 {

@@ -433,6 +433,10 @@ static enum base_status rng(struct verify_ctx *cx, const struct graph_op *op)
         shape->dims[0] != out->rank)
         return graph_verify_fail(cx, op, "(C3) shape has %lld elements but the result has rank %d",
                            (long long)shape->dims[0], out->rank);
+    /* a constant shape is the result's (upstream inferRngOp) */
+    int64_t dims[GRAPH_MAX_RANK];
+    int nd = graph_verify_const_ints(op, 2, dims, GRAPH_MAX_RANK);
+    if (nd >= 0) VTRY(graph_verify_result_dims(cx, op, "(C3)", "result", out, nd, dims));
     return BASE_OK;
 }
 

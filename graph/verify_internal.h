@@ -182,6 +182,10 @@ enum base_status graph_verify_op_list(struct verify_ctx *cx, const struct graph_
 enum base_status graph_verify_op_matrix(struct verify_ctx *cx, const struct graph_op *op,
                                   const char *name, const int64_t **vals, int64_t *rows,
                                   int64_t *cols);
+/* The integers operand i holds when a constant op (stablehlo.constant,
+ * arith.constant, chlo.constant) defines it, as upstream's matchInts reads
+ * them: up to cap values into out, their count, or -1 when not constant. */
+int graph_verify_const_ints(const struct graph_op *op, int i, int64_t *out, int cap);
 /* A list field of a dimension-numbers dict (dot, conv, gather, scatter);
  * absent reads as empty (the printer drops empty fields). */
 struct verify_dlist {

@@ -470,8 +470,11 @@ static void test_verify_spec_examples_dynamic_ops_are_clean(void **state)
         "  %os = stablehlo.constant dense<[4, 5]> : tensor<2xi64>\n"
         "  %2 = \"stablehlo.dynamic_iota\"(%os) {iota_dimension = 0 : i64} : (tensor<2xi64>) -> tensor<4x5xi64>\n"
         "  %lo = stablehlo.constant dense<[0, 1]> : tensor<2xi64>\n"
-        "  %3 = \"stablehlo.dynamic_pad\"(%d, %pv, %lo, %lo, %lo) : (tensor<2x3xi64>, tensor<i64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<5x9xi64>\n"
-        "  %4 = \"stablehlo.dynamic_reshape\"(%d, %lo) : (tensor<2x3xi64>, tensor<2xi64>) -> tensor<3x2xi64>\n"
+        "  %hi = stablehlo.constant dense<[2, 1]> : tensor<2xi64>\n"
+        "  %in = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n"
+        "  %3 = \"stablehlo.dynamic_pad\"(%d, %pv, %lo, %hi, %in) : (tensor<2x3xi64>, tensor<i64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<5x9xi64>\n"
+        "  %os2 = stablehlo.constant dense<[3, 2]> : tensor<2xi64>\n"
+        "  %4 = \"stablehlo.dynamic_reshape\"(%d, %os2) : (tensor<2x3xi64>, tensor<2xi64>) -> tensor<3x2xi64>\n"
         "  %5 = \"stablehlo.dynamic_conv\"(%lhs, %rhs, %pad) {window_strides = array<i64: 4, 4>,\n"
         "    lhs_dilation = array<i64: 2, 2>, rhs_dilation = array<i64: 1, 1>,\n"
         "    window_reversal = array<i1: false, false>,\n"
@@ -1380,6 +1383,36 @@ static void test_verify_reduce_input_promotable_to_body(void **state)
                  "input 0 of type tensor<4xi32> is not promotable to the body's element type (tensor<i8>)");
 }
 
+static void test_verify_constant_shape_operands_meet_the_result_type(void **state)
+{
+    (void)state;
+    /* upstream reads shape operands defined by constants (matchInts) */
+    expect_clean(FN("%x: tensor<4xf32>",
+                    "  %s = stablehlo.constant dense<[2, 2]> : tensor<2xi64>\n"
+                    "  %0 = stablehlo.dynamic_reshape %x, %s : (tensor<4xf32>, tensor<2xi64>) -> tensor<?x2xf32>\n"));
+    expect_error(FN("%x: tensor<4xf32>",
+                    "  %s = stablehlo.constant dense<[2, 2]> : tensor<2xi64>\n"
+                    "  %0 = stablehlo.dynamic_reshape %x, %s : (tensor<4xf32>, tensor<2xi64>) -> tensor<1x4xf32>\n"),
+                 3, 3, "(C4) output shape [2, 2] is incompatible with the result type tensor<1x4xf32>");
+    expect_error(FN("%x: tensor<4xf32>, %s: tensor<?xi64>",
+                    "  %0 = stablehlo.dynamic_reshape %x, %s : (tensor<4xf32>, tensor<?xi64>) -> tensor<1x4xf32>\n"),
+                 2, 3, "operand #1 (output_shape) must be statically shaped");
+}
+
+static void test_verify_dynamic_pad_with_constant_paddings(void **state)
+{
+    (void)state;
+    expect_clean(FN("%x: tensor<4xf32>, %v: tensor<f32>",
+                    "  %p = stablehlo.constant dense<1> : tensor<1xi32>\n"
+                    "  %0 = stablehlo.dynamic_pad %x, %v, %p, %p, %p : (tensor<4xf32>, tensor<f32>, tensor<1xi32>, "
+                    "tensor<1xi32>, tensor<1xi32>) -> tensor<9xf32>\n"));
+    expect_error(FN("%x: tensor<4xf32>, %v: tensor<f32>",
+                    "  %p = stablehlo.constant dense<1> : tensor<1xi32>\n"
+                    "  %0 = stablehlo.dynamic_pad %x, %v, %p, %p, %p : (tensor<4xf32>, tensor<f32>, tensor<1xi32>, "
+                    "tensor<1xi32>, tensor<1xi32>) -> tensor<4xf32>\n"),
+                 3, 3, "(C4) expected output dimension at index 0 to equal 9, but got 4");
+}
+
 static void test_verify_rng_bit_generator_states_of_compatible_shape(void **state)
 {
     (void)state;
@@ -1505,4 +1538,6 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_collective_reduce_takes_a_dynamic_root),
           T(test_verify_reduce_init_takes_the_body_shape),
           T(test_verify_reduce_input_promotable_to_body),
-          T(test_verify_rng_bit_generator_states_of_compatible_shape))
+          T(test_verify_rng_bit_generator_states_of_compatible_shape),
+          T(test_verify_constant_shape_operands_meet_the_result_type),
+          T(test_verify_dynamic_pad_with_constant_paddings))
