@@ -389,6 +389,28 @@ static enum base_status payload_then_token(struct verify_ctx *cx, const struct g
     return need_token(cx, op, c_token, verify_out(op, op->n_results - 1));
 }
 
+/* infeed's optional layout: one array of integers per payload result
+ * (upstream verifyInfeedOp). */
+static enum base_status infeed_layout(struct verify_ctx *cx, const struct graph_op *op)
+{
+    const struct graph_attr *l = graph_op_attr(op, "layout");
+    if (!l) return BASE_OK;
+    if (l->kind != GRAPH_ATTR_ARRAY) return graph_verify_fail(cx, op, "layout-attribute expected to be of array-type");
+    if (l->u.array.n != op->n_results - 1)
+        return graph_verify_fail(cx, op, "layout-attribute size must be %d (which is the number of op-results - 1 (for "
+                                 "token result)), but got %d", op->n_results - 1, l->u.array.n);
+    for (int i = 0; i < l->u.array.n; i++) {
+        const struct graph_attr *c = l->u.array.items[i];
+        if (c->kind != GRAPH_ATTR_ARRAY && c->kind != GRAPH_ATTR_DENSE_ARRAY)
+            return graph_verify_fail(cx, op, "layout-attribute expected to have elements of type array, but element %d is not", i);
+        for (int k = 0; c->kind == GRAPH_ATTR_ARRAY && k < c->u.array.n; k++)
+            if (c->u.array.items[k]->kind != GRAPH_ATTR_INT)
+                return graph_verify_fail(cx, op, "layout-attribute's leaf elements are expected to be of type integer "
+                                         "(element %d, %d)", i, k);
+    }
+    return BASE_OK;
+}
+
 static enum base_status send_recv(struct verify_ctx *cx, const struct graph_op *op, bool send)
 {
     if (send) {
@@ -632,7 +654,8 @@ enum base_status graph_verify_collective_op(struct verify_ctx *cx, const struct 
     case GRAPH_OP_RECV: return send_recv(cx, op, false);
     case GRAPH_OP_INFEED:
         VTRY(graph_verify_counts(cx, op, 1, 1, 1, -1, 0));
-        return payload_then_token(cx, op, "(C1)", "(C2) payload result", "(C3) last result");
+        VTRY(payload_then_token(cx, op, "(C1)", "(C2) payload result", "(C3) last result"));
+        return infeed_layout(cx, op);
     case GRAPH_OP_OUTFEED:
         VTRY(graph_verify_counts(cx, op, 1, -1, 1, 1, 0));
         for (int i = 0; i + 1 < op->n_operands; i++)

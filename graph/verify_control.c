@@ -4,6 +4,7 @@
  * (check.*, interpreter.*). */
 #include "graph/verify_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------------ */
@@ -497,12 +498,135 @@ static enum base_status uniform_dequantize(struct verify_ctx *cx, const struct g
     return BASE_OK;
 }
 
+/* operand_layouts / result_layouts against the values' types (upstream
+ * CustomCallOp::verify): each a permutation of [0, rank); empty for tokens. */
+static enum base_status custom_call_layouts(struct verify_ctx *cx, const struct graph_op *op, const char *what,
+                                            const struct graph_attr *layouts, int n,
+                                            const struct graph_type *const *types)
+{
+    if (layouts->kind != GRAPH_ATTR_ARRAY)
+        return graph_verify_fail(cx, op, "%s_layouts must be an array of layouts", what);
+    if (layouts->u.array.n != n)
+        return graph_verify_fail(cx, op, "Number of %ss must match the number of %s layouts, %d != %d", what, what, n,
+                                 layouts->u.array.n);
+    char ts[160], ls[200];
+    for (int i = 0; i < n; i++) {
+        int64_t l[VERIFY_MAX_LIST];
+        int nl;
+        VTRY(graph_verify_attr_list(cx, op, layouts->u.array.items[i], "layout", true, l, &nl));
+        const struct graph_type *t = types[i];
+        if (t->kind == GRAPH_TYPE_TUPLE)
+            return graph_verify_fail(cx, op, "Tuple types are not fully supported with layout constraints yet");
+        if (t->kind != GRAPH_TYPE_TENSOR) {
+            if (nl == 0) continue;
+            return graph_verify_fail(cx, op, "Only tensor types can have non-empty layout: %s #%d of type %s has layout %s",
+                                     what, i, graph_verify_tstr(t, ts, sizeof ts), graph_verify_lstr(nl, l, ls, sizeof ls));
+        }
+        if (t->rank < 0) continue;
+        bool perm = nl == t->rank;
+        for (int k = 0; perm && k < nl; k++) perm = l[k] >= 0 && l[k] < nl && !graph_verify_list_has(k, l, l[k]);
+        if (!perm)
+            return graph_verify_fail(cx, op, "incorrect layout %s for type %s, layout must be a permutation of [0, %d)",
+                                     graph_verify_lstr(nl, l, ls, sizeof ls), graph_verify_tstr(t, ts, sizeof ts), t->rank);
+    }
+    return BASE_OK;
+}
+
+/* The part of a type that tuple indices select, or NULL when out of bounds. */
+static const struct graph_type *tuple_part(const struct graph_type *t, int n, const int64_t *idx)
+{
+    for (int k = 0; k < n; k++) {
+        if (!t || t->kind != GRAPH_TYPE_TUPLE || idx[k] < 0 || idx[k] >= t->n_elems) return NULL;
+        t = t->elems[idx[k]];
+    }
+    return t;
+}
+
+/* api_version: an INT (generic form) or #stablehlo<custom_call_api_version NAME>. */
+static int64_t api_version(const struct graph_op *op)
+{
+    static const char *const names[] = {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+                                        "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"};
+    const struct graph_attr *a = graph_op_attr(op, "api_version");
+    int64_t v = 1;
+    if (graph_attr_as_i64(a, &v)) return v;
+    for (int i = 0; a && i < (int)ARRAY_LEN(names); i++)
+        if (graph_verify_word_is(a, names[i])) return i;
+    return 1;
+}
+
+/* custom_call is implementation-defined; these are upstream's structural
+ * rules (CustomCallOp::verify): layouts, output-operand aliases and the
+ * backend_config's kind per api_version. */
 static enum base_status custom_call(struct verify_ctx *cx, const struct graph_op *op)
 {
-    /* implementation-defined: only the target name is required */
     const struct graph_attr *t = graph_op_attr(op, "call_target_name");
     if (!t || t->kind != GRAPH_ATTR_STRING)
         return graph_verify_fail(cx, op, "requires a 'call_target_name' string attribute");
+    const struct graph_attr *ol = graph_op_attr(op, "operand_layouts"), *rl = graph_op_attr(op, "result_layouts");
+    if (ol || rl) {
+        if (!ol || !rl)
+            return graph_verify_fail(cx, op, "Layout attributes should be specified for either both operands and results or none");
+        const struct graph_type **types = malloc((size_t)(op->n_operands + op->n_results + 1) * sizeof *types);
+        if (!types) return base_diag_set(cx->diag, BASE_ERR_NOMEM, op->loc.file, op->loc.line, op->loc.col, "out of memory");
+        for (int i = 0; i < op->n_operands; i++) types[i] = verify_in(op, i);
+        enum base_status st = custom_call_layouts(cx, op, "operand", ol, op->n_operands, types);
+        /* a single tuple result: the layouts are its elements' */
+        int nr = op->n_results;
+        const struct graph_type *const *rt = types;
+        if (nr == 1 && verify_out(op, 0)->kind == GRAPH_TYPE_TUPLE) {
+            nr = verify_out(op, 0)->n_elems;
+            rt = verify_out(op, 0)->elems;
+        } else {
+            for (int i = 0; i < nr; i++) types[i] = verify_out(op, i);
+        }
+        if (st == BASE_OK) st = custom_call_layouts(cx, op, "result", rl, nr, rt);
+        free(types);
+        VTRY(st);
+    }
+    const struct graph_attr *aliases = graph_op_attr(op, "output_operand_aliases");
+    for (int i = 0; aliases && aliases->kind == GRAPH_ATTR_ARRAY && i < aliases->u.array.n; i++) {
+        const struct graph_attr *al = aliases->u.array.items[i];
+        struct verify_dlist oti, opti;
+        int64_t oi = -1;
+        VTRY(graph_verify_dict_list(cx, op, al, "output_tuple_indices", &oti));
+        VTRY(graph_verify_dict_list(cx, op, al, "operand_tuple_indices", &opti));
+        graph_attr_as_i64(graph_dict_get(al, "operand_index"), &oi);
+        if (oi < 0 || oi >= op->n_operands)
+            return graph_verify_fail(cx, op, "expects operandIndex in the output_operand_alias attribute to be in range "
+                                     "[0, %d); got: %lld", op->n_operands, (long long)oi);
+        const struct graph_type *in_part = tuple_part(verify_in(op, (int)oi), opti.n, opti.v);
+        if (!in_part) return graph_verify_fail(cx, op, "operand_tuple_indices in the output_operand_alias attribute out of bounds");
+        const struct graph_type *out_part = NULL;
+        if (op->n_results == 1) {
+            out_part = tuple_part(verify_out(op, 0), oti.n, oti.v);
+        } else if (oti.n >= 1 && oti.v[0] >= 0 && oti.v[0] < op->n_results) {
+            out_part = tuple_part(verify_out(op, (int)oti.v[0]), oti.n - 1, oti.v + 1);
+        } else if (oti.n == 0) {
+            /* the output part is the tuple of all results */
+            bool same = in_part->kind == GRAPH_TYPE_TUPLE && in_part->n_elems == op->n_results;
+            for (int k = 0; same && k < op->n_results; k++) same = graph_type_equal(in_part->elems[k], verify_out(op, k));
+            if (same) continue;
+            char ta[160];
+            return graph_verify_fail(cx, op, "shapes mismatch in the output_operand_alias attribute: operand part has "
+                                     "type %s and output part is the tuple of the %d results",
+                                     graph_verify_tstr(in_part, ta, sizeof ta), op->n_results);
+        }
+        if (!out_part) return graph_verify_fail(cx, op, "output_tuple_indices in the output_operand_alias attribute out of bounds");
+        if (!graph_type_equal(in_part, out_part)) {
+            char ta[160], tb[160];
+            return graph_verify_fail(cx, op, "shapes mismatch in the output_operand_alias attribute: operand part has "
+                                     "type %s and output part has type %s",
+                                     graph_verify_tstr(in_part, ta, sizeof ta), graph_verify_tstr(out_part, tb, sizeof tb));
+        }
+    }
+    const struct graph_attr *bc = graph_op_attr(op, "backend_config");
+    int64_t api = api_version(op);
+    if (bc && api == 4 && bc->kind != GRAPH_ATTR_DICT)
+        return graph_verify_fail(cx, op, "backend_config for api_version API_VERSION_TYPED_FFI must be a dictionary attribute");
+    if (bc && api != 4 && bc->kind != GRAPH_ATTR_STRING)
+        return graph_verify_fail(cx, op, "backend_config for api_version %lld must be a string attribute (only "
+                                 "API_VERSION_TYPED_FFI takes a dictionary)", (long long)api);
     return BASE_OK;
 }
 

@@ -1413,6 +1413,56 @@ static void test_verify_dynamic_pad_with_constant_paddings(void **state)
                  3, 3, "(C4) expected output dimension at index 0 to equal 9, but got 4");
 }
 
+#define CUSTOM_CALL(attrs, sig) "  %0 = \"stablehlo.custom_call\"(%x) {call_target_name = \"foo\"" attrs "} : " sig "\n"
+
+static void test_verify_custom_call_layouts_are_permutations(void **state)
+{
+    (void)state;
+    expect_clean(FN("%x: tensor<2x3xf32>",
+                    CUSTOM_CALL(", operand_layouts = [dense<[1, 0]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>]",
+                                "(tensor<2x3xf32>) -> tensor<2x3xf32>")));
+    expect_error(FN("%x: tensor<2x3xf32>",
+                    CUSTOM_CALL(", operand_layouts = [dense<[0, 2]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>]",
+                                "(tensor<2x3xf32>) -> tensor<2x3xf32>")),
+                 2, 3, "incorrect layout [0, 2] for type tensor<2x3xf32>, layout must be a permutation of [0, 2)");
+}
+
+static void test_verify_custom_call_aliases_match_types(void **state)
+{
+    (void)state;
+    const char *al = ", output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [], "
+                     "operand_index = 0, operand_tuple_indices = []>]";
+    char src[1024];
+    snprintf(src, sizeof src, "func.func @main(%%x: tensor<2x3xf32>) {\n  %%0 = \"stablehlo.custom_call\"(%%x) "
+             "{call_target_name = \"foo\"%s} : (tensor<2x3xf32>) -> %s\n  func.return\n}\n", al, "tensor<2x3xf32>");
+    expect_clean(src);
+    snprintf(src, sizeof src, "func.func @main(%%x: tensor<2x3xf32>) {\n  %%0 = \"stablehlo.custom_call\"(%%x) "
+             "{call_target_name = \"foo\"%s} : (tensor<2x3xf32>) -> %s\n  func.return\n}\n", al, "tensor<3x2xf32>");
+    expect_error(src, 2, 3, "shapes mismatch in the output_operand_alias attribute");
+}
+
+static void test_verify_custom_call_backend_config_kind_follows_api_version(void **state)
+{
+    (void)state;
+    expect_clean(FN("%x: tensor<2xf32>", CUSTOM_CALL(", api_version = 4 : i32, backend_config = {bar = 42 : i32}",
+                                                     "(tensor<2xf32>) -> tensor<2xf32>")));
+    expect_error(FN("%x: tensor<2xf32>", CUSTOM_CALL(", api_version = 4 : i32, backend_config = \"bar=42\"",
+                                                     "(tensor<2xf32>) -> tensor<2xf32>")),
+                 2, 3, "backend_config for api_version API_VERSION_TYPED_FFI must be a dictionary attribute");
+}
+
+static void test_verify_infeed_layout_one_list_per_payload(void **state)
+{
+    (void)state;
+    expect_clean(FN("%t: !stablehlo.token",
+                    "  %0:2 = \"stablehlo.infeed\"(%t) {infeed_config = \"\", layout = [[1, 0]]} : (!stablehlo.token) -> "
+                    "(tensor<3x3xi32>, !stablehlo.token)\n"));
+    expect_error(FN("%t: !stablehlo.token",
+                    "  %0:2 = \"stablehlo.infeed\"(%t) {infeed_config = \"\", layout = [[1, 0], [0]]} : (!stablehlo.token) -> "
+                    "(tensor<3x3xi32>, !stablehlo.token)\n"),
+                 2, 3, "layout-attribute size must be 1");
+}
+
 static void test_verify_rng_bit_generator_states_of_compatible_shape(void **state)
 {
     (void)state;
@@ -1540,4 +1590,8 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_reduce_input_promotable_to_body),
           T(test_verify_rng_bit_generator_states_of_compatible_shape),
           T(test_verify_constant_shape_operands_meet_the_result_type),
-          T(test_verify_dynamic_pad_with_constant_paddings))
+          T(test_verify_dynamic_pad_with_constant_paddings),
+          T(test_verify_custom_call_layouts_are_permutations),
+          T(test_verify_custom_call_aliases_match_types),
+          T(test_verify_custom_call_backend_config_kind_follows_api_version),
+          T(test_verify_infeed_layout_one_list_per_payload))
