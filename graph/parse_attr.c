@@ -822,6 +822,7 @@ static const char *const axis_ref_fields[] = {"name", "sub_axis_info", NULL};
 static const char *const sub_axis_fields[] = {"pre_size", "size", NULL};
 static const char *const mesh_fields[] = {"axes", "device_ids", NULL};
 static const char *const mesh_axis_fields[] = {"name", "size", NULL};
+static const char *const accuracy_fields[] = {"atol", "rtol", "ulps", "mode", NULL};
 static const char *const alias_fields[] = {"output_tuple_indices", "operand_index", "operand_tuple_indices", NULL};
 static const char *const conv_fields[] = {"input_batch_dimension",          "input_feature_dimension",
                                           "input_spatial_dimensions",       "kernel_input_feature_dimension",
@@ -840,7 +841,7 @@ static const struct struct_attr struct_attrs[] = {
     {"chlo.ragged_dot", ragged_fields},
     {"stablehlo.replica_group_mesh_axes", mesh_axes_fields}, {"stablehlo.axis_ref", axis_ref_fields},
     {"stablehlo.sub_axis_info", sub_axis_fields},   {"stablehlo.mesh", mesh_fields},
-    {"stablehlo.mesh_axis", mesh_axis_fields},
+    {"stablehlo.mesh_axis", mesh_axis_fields},       {"stablehlo.result_accuracy", accuracy_fields},
 };
 
 /* Sorts the fields of a struct attribute into canonical order (unknown ones last). */
@@ -855,6 +856,30 @@ static void order_fields(struct graph_named_attr *items, int n, const char *cons
                 items[k++] = x;
                 break;
             }
+}
+
+/* #stablehlo.result_accuracy<atol, rtol, ulps, mode> as upstream's
+ * verifyResultAccuracyAttr: no negative tolerance; modes DEFAULT and HIGHEST
+ * take none. */
+static enum base_status check_result_accuracy(struct parser *p, const char *pos, const struct graph_attr *a)
+{
+    double atol = 0, rtol = 0;
+    int64_t ulps = 0;
+    const struct graph_attr *x;
+    if ((x = graph_dict_get(a, "atol")) && x->kind == GRAPH_ATTR_FLOAT) atol = x->u.f;
+    else if (x) graph_attr_as_i64(x, &ulps), atol = (double)ulps, ulps = 0;
+    if ((x = graph_dict_get(a, "rtol")) && x->kind == GRAPH_ATTR_FLOAT) rtol = x->u.f;
+    else if (x && graph_attr_as_i64(x, &ulps)) rtol = (double)ulps, ulps = 0;
+    graph_attr_as_i64(graph_dict_get(a, "ulps"), &ulps);
+    if (atol < 0 || rtol < 0 || ulps < 0) return graph_perr(p, pos, "result_accuracy: Negative tolerance");
+    const struct graph_attr *mode = graph_dict_get(a, "mode");
+    size_t n = 0;
+    const char *m = mode && (mode->kind == GRAPH_ATTR_KEYWORD) ? mode->u.str.s : NULL;
+    if (m) n = mode->u.str.len;
+    bool strict = m && ((n == 7 && !memcmp(m, "DEFAULT", 7)) || (n == 7 && !memcmp(m, "HIGHEST", 7)));
+    if (strict && (atol != 0 || rtol != 0 || ulps != 0))
+        return graph_perr(p, pos, "Invalid tolerances for ResultAccuracyAttr with mode %.*s, must be all zero.", (int)n, m);
+    return BASE_OK;
 }
 
 /* <key = value, ...> with [ints] -> DENSE, ints -> INT, bare words -> KEYWORD */
@@ -904,10 +929,24 @@ static enum base_status parse_struct_body(struct parser *p, const char *tag, con
             if (c == '[' && int_list) {
                 TRY(graph_parse_dense_i64_list(p, &v));
             } else if (c == '-' || lex_is_digit(c)) {
-                int64_t iv;
-                TRY(graph_parse_int_lit(p, &iv, "(parameter value)"));
-                v = graph_attr_int(p, iv, BASE_DT_SI64);
-                if (!v) return nomem(p);
+                /* an integer, or a float (result_accuracy's tolerances) */
+                const char *q2 = p->cur + (c == '-');
+                bool hex = p->end - q2 > 1 && q2[0] == '0' && (q2[1] == 'x' || q2[1] == 'X');
+                while (!hex && q2 < p->end && lex_is_digit(*q2)) q2++;
+                if (!hex && q2 < p->end && (*q2 == '.' || *q2 == 'e' || *q2 == 'E')) {
+                    double dv;
+                    TRY(graph_parse_f64_lit(p, &dv, "(parameter value)"));
+                    struct graph_attr *fa = graph_new_attr(p, GRAPH_ATTR_FLOAT);
+                    if (!fa) return nomem(p);
+                    fa->elem = BASE_DT_F64;
+                    fa->u.f = dv;
+                    v = fa;
+                } else {
+                    int64_t iv;
+                    TRY(graph_parse_int_lit(p, &iv, "(parameter value)"));
+                    v = graph_attr_int(p, iv, BASE_DT_SI64);
+                    if (!v) return nomem(p);
+                }
             } else if (graph_peek_kw(p, "true") || graph_peek_kw(p, "false")) {
                 bool bv = graph_accept_kw(p, "true");
                 if (!bv) graph_accept_kw(p, "false");
@@ -927,6 +966,7 @@ static enum base_status parse_struct_body(struct parser *p, const char *tag, con
     }
     TRY(take_dict(p, base, tag, false, pos, out));
     if (fields) order_fields((struct graph_named_attr *)(*out)->u.dict.items, (*out)->u.dict.n, fields);
+    if (!strcmp(tag, "stablehlo.result_accuracy")) return check_result_accuracy(p, pos, *out);
     return BASE_OK;
 }
 
@@ -1302,6 +1342,17 @@ static enum base_status parse_hash_attr(struct parser *p, const struct graph_att
     for (size_t i = 0; i < ARRAY_LEN(struct_attrs); i++)
         if (strlen(struct_attrs[i].tag) == n && !memcmp(struct_attrs[i].tag, name, n))
             return parse_struct_body(p, struct_attrs[i].tag, struct_attrs[i].fields, out);
+    if (n == 30 && !memcmp(name, "stablehlo.result_accuracy_mode", 30)) {
+        /* an enum in its #dialect.mnemonic<VALUE> spelling: as #stablehlo<result_accuracy_mode VALUE> */
+        const char *q = graph_lex_skip_ws(after + 1, p->end);
+        size_t vn = graph_lex_bare_id(q, p->end);
+        const char *close = graph_lex_skip_ws(q + vn, p->end);
+        if (after < p->end && *after == '<' && vn && close < p->end && *close == '>') {
+            *out = graph_attr_keyword(p, "stablehlo.result_accuracy_mode", q, vn);
+            p->cur = close + 1;
+            return *out ? BASE_OK : nomem(p);
+        }
+    }
     if (n == 16 && !memcmp(name, GRAPH_TAG_BOUNDS, 16)) {
         TRY(expect_char(p, '<', "after #stablehlo.bounds"));
         return parse_bounds(p, '>', out);

@@ -411,6 +411,9 @@ static void print_struct_value(struct sbuf *s, const struct graph_attr *v)
     case GRAPH_ATTR_INT:
         print_int_value(s, v);
         break;
+    case GRAPH_ATTR_FLOAT:
+        print_float_as(s, v->elem, v->u.f);
+        break;
     default:
         graph_print_attr(s, v);
         break;

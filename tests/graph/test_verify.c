@@ -1463,6 +1463,19 @@ static void test_verify_infeed_layout_one_list_per_payload(void **state)
                  2, 3, "layout-attribute size must be 1");
 }
 
+#define ACCURACY(tols, mode)                                                                                     \
+    FN("%x: tensor<2xf32>", "  %1 = \"stablehlo.tanh\"(%x) {result_accuracy = #stablehlo.result_accuracy<" tols      \
+                            ", mode = #stablehlo.result_accuracy_mode<" mode ">>} : (tensor<2xf32>) -> tensor<2xf32>\n")
+
+static void test_verify_result_accuracy_tolerances_follow_the_mode(void **state)
+{
+    (void)state;
+    expect_clean(ACCURACY("atol = 1.0e-05, rtol = 0.0, ulps = 2", "TOLERANCE"));
+    expect_clean(ACCURACY("atol = 0.0, rtol = 0.0, ulps = 0", "HIGHEST"));
+    expect_parse_error(ACCURACY("atol = 1.0, rtol = 0.0, ulps = 4", "HIGHEST"), 2, 74,
+                       "Invalid tolerances for ResultAccuracyAttr with mode HIGHEST, must be all zero.");
+}
+
 static void test_verify_rng_bit_generator_states_of_compatible_shape(void **state)
 {
     (void)state;
@@ -1594,4 +1607,5 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_custom_call_layouts_are_permutations),
           T(test_verify_custom_call_aliases_match_types),
           T(test_verify_custom_call_backend_config_kind_follows_api_version),
-          T(test_verify_infeed_layout_one_list_per_payload))
+          T(test_verify_infeed_layout_one_list_per_payload),
+          T(test_verify_result_accuracy_tolerances_follow_the_mode))
