@@ -118,6 +118,12 @@ static enum base_status gather(struct verify_ctx *cx, const struct graph_op *op,
                                (long long)s->dims[0], xr);
         ss.n = xr >= 0 ? xr : 0;
         for (int i = 0; i < ss.n; i++) ss.v[i] = GRAPH_DYN;
+        /* constant slice sizes are checked as gather's (upstream inferDynamicGatherOp) */
+        int nc = graph_verify_const_ints(op, 2, ss.v, VERIFY_MAX_LIST);
+        if (nc >= 0 && (xr < 0 || nc == xr)) {
+            ss.n = nc;
+            know_sizes = true;
+        }
     } else {
         VTRY(graph_verify_op_list(cx, op, "slice_sizes", true, ss.v, &ss.n));
     }

@@ -97,17 +97,15 @@ static enum base_status quant_rules(struct verify_ctx *cx, const struct graph_op
                                     const struct graph_type *l, const struct graph_type *r,
                                     const struct graph_type *o, const char *const *lab)
 {
-    /* lab: nonquant elem, is_quantized, storage, expressed, per-tensor, hybrid */
+    /* lab: (unused), is_quantized, storage, expressed, per-tensor, hybrid */
     char tl[160], tr[160], to[160];
     graph_verify_tstr(l, tl, sizeof tl);
     graph_verify_tstr(r, tr, sizeof tr);
     graph_verify_tstr(o, to, sizeof to);
-    if (!l->quant && !r->quant && !o->quant) {
-        if (l->elem != r->elem)
-            return graph_verify_fail(cx, op, "%s lhs and rhs must have the same element type, got %s and %s",
-                               lab[0], tl, tr);
-        return BASE_OK;
-    }
+    /* unquantized: any element types (the upstream verifier does not check
+     * the spec's element_type(lhs) = element_type(rhs); exports mix f32 and
+     * bf16) */
+    if (!l->quant && !r->quant && !o->quant) return BASE_OK;
     bool lq = l->quant != NULL, rq = r->quant != NULL, oq = o->quant != NULL;
     if (lq != (oq && rq))
         return graph_verify_fail(cx, op, "%s quantized lhs needs quantized rhs and result (and only then), got %s, %s and %s",
@@ -130,6 +128,46 @@ static enum base_status quant_rules(struct verify_ctx *cx, const struct graph_op
         return graph_verify_fail(cx, op, "%s hybrid quantization needs element_type(lhs) = expressed_type(rhs) = element_type(result), got %s, %s and %s",
                            lab[5], tl, tr, to);
     return BASE_OK;
+}
+
+/* The algorithms upstream knows some hardware to run (stablehlo/dialect/
+ * Base.cpp getKnownDotAlgorithm, dot_general i8-i10): single components; any
+ * fp8 pair accumulating in f32; else one of a fixed list. */
+static enum base_status known_dot_algorithm(struct verify_ctx *cx, const struct graph_op *op,
+                                            const struct graph_attr *alg, const int64_t *counts)
+{
+    static const char *const f8[] = {"f8E3M4", "f8E4M3", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E4M3B11FNUZ",
+                                     "f8E5M2FNUZ", NULL};
+    static const struct {
+        const char *lhs, *rhs, *acc;
+        int64_t ops;
+    } known[] = {{"f16", "f16", "f16", 1},  {"f16", "f16", "f32", 1},  {"bf16", "bf16", "bf16", 1},
+                 {"bf16", "bf16", "f32", 1}, {"bf16", "bf16", "f32", 3}, {"bf16", "bf16", "f32", 6},
+                 {"bf16", "bf16", "f32", 9}, {"tf32", "tf32", "f32", 1}, {"tf32", "tf32", "f32", 3},
+                 {"f32", "f32", "f32", 1},   {"f64", "f64", "f64", 1}};
+    const struct graph_attr *lt = graph_dict_get(alg, "lhs_precision_type"), *rt = graph_dict_get(alg, "rhs_precision_type"),
+                            *at = graph_dict_get(alg, "accumulation_type");
+    bool imprecise = graph_attr_bool_or(graph_dict_get(alg, "allow_imprecise_accumulation"), false);
+    bool ok = false;
+    if (counts[0] == 1 && counts[1] == 1) {
+        bool lf8 = false, rf8 = false;
+        for (int i = 0; f8[i]; i++) {
+            lf8 |= graph_verify_word_is(lt, f8[i]);
+            rf8 |= graph_verify_word_is(rt, f8[i]);
+        }
+        if (lf8 && rf8 && graph_verify_word_is(at, "f32") && counts[2] == 1) ok = true;
+        for (size_t i = 0; !ok && !imprecise && i < ARRAY_LEN(known); i++)
+            ok = graph_verify_word_is(lt, known[i].lhs) && graph_verify_word_is(rt, known[i].rhs) &&
+                 graph_verify_word_is(at, known[i].acc) && counts[2] == known[i].ops;
+    }
+    if (ok) return BASE_OK;
+    size_t nl = 0, nr = 0, na = 0;
+    const char *ls = graph_verify_attr_word(lt, &nl), *rs = graph_verify_attr_word(rt, &nr),
+               *as = graph_verify_attr_word(at, &na);
+    return graph_verify_fail(cx, op, "dot algorithm not known to be supported on any hardware: {lhs:'%.*s', rhs:'%.*s', "
+                             "accum:'%.*s', lhs_components:%lld, rhs_components:%lld, primitive_ops:%lld, imprecise:%d}",
+                             (int)nl, ls ? ls : "", (int)nr, rs ? rs : "", (int)na, as ? as : "", (long long)counts[0],
+                             (long long)counts[1], (long long)counts[2], imprecise);
 }
 
 static enum base_status dot_general(struct verify_ctx *cx, const struct graph_op *op)
@@ -176,13 +214,14 @@ static enum base_status dot_general(struct verify_ctx *cx, const struct graph_op
         static const char *const counts[] = {"lhs_component_count", "rhs_component_count",
                                              "num_primitive_operations"};
         static const char *const cl[] = {"(C22)", "(C23)", "(C24)"};
+        int64_t cv[3] = {1, 1, 1};
         for (int i = 0; i < 3; i++) {
             bool present;
-            int64_t v;
-            VTRY(graph_verify_attr_int(cx, op, graph_dict_get(alg, counts[i]), counts[i], &present, &v));
-            if (present && v <= 0)
-                return graph_verify_fail(cx, op, "%s %s = %lld must be > 0", cl[i], counts[i], (long long)v);
+            VTRY(graph_verify_attr_int(cx, op, graph_dict_get(alg, counts[i]), counts[i], &present, &cv[i]));
+            if (present && cv[i] <= 0)
+                return graph_verify_fail(cx, op, "%s %s = %lld must be > 0", cl[i], counts[i], (long long)cv[i]);
         }
+        VTRY(known_dot_algorithm(cx, op, alg, cv));
     }
     return BASE_OK;
 }
@@ -513,6 +552,16 @@ static enum base_status fft(struct verify_ctx *cx, const struct graph_op *op)
     if (in->rank < 0 || out->rank < 0) return BASE_OK;
     if (in->rank != out->rank)
         return graph_verify_fail(cx, op, "(C5) operand and result must have the same rank, got %s and %s", ti, to);
+    /* the operand's trailing dims against fft_length (upstream inferFftOp) */
+    char ls[120];
+    for (int i = 0; irf && i + 1 < n; i++)
+        if (!verify_dim_compat(in->dims[in->rank - n + i], len[i]))
+            return graph_verify_fail(cx, op, "(C4) IRFFT requires non-final dimensions to be compatible with fft_length "
+                                     "%s, got %s", graph_verify_lstr(n, len, ls, sizeof ls), ti);
+    if (irf && !(verify_dim_compat(in->dims[in->rank - 1], 0) && len[n - 1] == 0) &&
+        !verify_dim_compat(in->dims[in->rank - 1], len[n - 1] / 2 + 1))
+        return graph_verify_fail(cx, op, "(C4) IRFFT requires innermost dimension to be compatible with "
+                                 "fft_length[-1]/2+1 = %lld, got %s", (long long)(len[n - 1] / 2 + 1), ti);
     const struct graph_type *real = rf ? in : irf ? out : NULL;
     if (real) {
         if (n > real->rank) return graph_verify_fail(cx, op, "(C4) fft_length has more entries than the real tensor's rank");

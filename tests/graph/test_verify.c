@@ -1476,6 +1476,67 @@ static void test_verify_result_accuracy_tolerances_follow_the_mode(void **state)
                        "Invalid tolerances for ResultAccuracyAttr with mode HIGHEST, must be all zero.");
 }
 
+static void test_verify_dot_general_takes_mixed_element_types(void **state)
+{
+    (void)state;
+    /* upstream does not check the spec's element_type(lhs) = element_type(rhs) (C13) */
+    expect_clean(FN("%a: tensor<2x3xf32>, %b: tensor<3x4xbf16>",
+                    "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
+                    "(tensor<2x3xf32>, tensor<3x4xbf16>) -> tensor<2x4xf32>\n"));
+    expect_error(FN("%a: tensor<2x3xf32>, %b: tensor<2x4xbf16>",
+                    "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
+                    "(tensor<2x3xf32>, tensor<2x4xbf16>) -> tensor<2x4xf32>\n"),
+                 2, 3, "contracting dim");
+}
+
+#define DOT_ALGO(lhs, acc, ops)                                                                                    \
+    FN("%a: tensor<2x2xf32>, %b: tensor<2x2xf32>",                                                                \
+       "  %0 = \"stablehlo.dot_general\"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = " \
+       "[1], rhs_contracting_dimensions = [0]>, algorithm = #stablehlo.dot_algorithm<lhs_precision_type = " lhs      \
+       ", rhs_precision_type = " lhs ", accumulation_type = " acc ", lhs_component_count = 1, "                     \
+       "rhs_component_count = 1, num_primitive_operations = " ops ", allow_imprecise_accumulation = false>} : "     \
+       "(tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n")
+
+static void test_verify_dot_algorithm_must_be_a_known_one(void **state)
+{
+    (void)state;
+    expect_clean(DOT_ALGO("bf16", "f32", "6"));
+    expect_clean(DOT_ALGO("f8E4M3FN", "f32", "1"));
+    expect_error(DOT_ALGO("bf16", "f32", "2"), 2, 3, "dot algorithm not known to be supported on any hardware");
+}
+
+static void test_verify_dynamic_gather_constant_slice_sizes(void **state)
+{
+    (void)state;
+    const char *dn = "{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], "
+                     "start_index_map = [0], index_vector_dim = 1>}";
+    char src[1024];
+    snprintf(src, sizeof src,
+             "func.func @main(%%x: tensor<4x3xi32>, %%i: tensor<2x1xi32>) {\n"
+             "  %%s = stablehlo.constant dense<[%s, 3]> : tensor<2xi64>\n"
+             "  %%0 = \"stablehlo.dynamic_gather\"(%%x, %%i, %%s) %s : (tensor<4x3xi32>, tensor<2x1xi32>, tensor<2xi64>) -> "
+             "tensor<2x3xi32>\n  func.return\n}\n", "1", dn);
+    expect_clean(src);
+    snprintf(src, sizeof src,
+             "func.func @main(%%x: tensor<4x3xi32>, %%i: tensor<2x1xi32>) {\n"
+             "  %%s = stablehlo.constant dense<[%s, 3]> : tensor<2xi64>\n"
+             "  %%0 = \"stablehlo.dynamic_gather\"(%%x, %%i, %%s) %s : (tensor<4x3xi32>, tensor<2x1xi32>, tensor<2xi64>) -> "
+             "tensor<2x3xi32>\n  func.return\n}\n", "2", dn);
+    expect_error(src, 3, 3, "(C9) slice_sizes[0] = 2 must be <= 1 (a collapsed dim)");
+}
+
+static void test_verify_irfft_operand_against_fft_length(void **state)
+{
+    (void)state;
+    expect_clean(FN("%x: tensor<?x9xcomplex<f32>>",
+                    "  %0 = \"stablehlo.fft\"(%x) {fft_length = array<i64: 16>, fft_type = #stablehlo<fft_type IRFFT>} : "
+                    "(tensor<?x9xcomplex<f32>>) -> tensor<?x?xf32>\n"));
+    expect_error(FN("%x: tensor<?x8xcomplex<f32>>",
+                    "  %0 = \"stablehlo.fft\"(%x) {fft_length = array<i64: 16>, fft_type = #stablehlo<fft_type IRFFT>} : "
+                    "(tensor<?x8xcomplex<f32>>) -> tensor<?x?xf32>\n"),
+                 2, 3, "(C4) IRFFT requires innermost dimension to be compatible with fft_length[-1]/2+1 = 9");
+}
+
 static void test_verify_rng_bit_generator_states_of_compatible_shape(void **state)
 {
     (void)state;
@@ -1608,4 +1669,8 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_custom_call_aliases_match_types),
           T(test_verify_custom_call_backend_config_kind_follows_api_version),
           T(test_verify_infeed_layout_one_list_per_payload),
-          T(test_verify_result_accuracy_tolerances_follow_the_mode))
+          T(test_verify_result_accuracy_tolerances_follow_the_mode),
+          T(test_verify_dot_general_takes_mixed_element_types),
+          T(test_verify_dot_algorithm_must_be_a_known_one),
+          T(test_verify_dynamic_gather_constant_slice_sizes),
+          T(test_verify_irfft_operand_against_fft_length))
