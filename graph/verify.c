@@ -927,6 +927,73 @@ static enum base_status quant_type(struct verify_ctx *cx, const struct graph_op 
     return BASE_OK;
 }
 
+/* Where a StableHLO op takes per-axis quantized tensors (its ODS types are
+ * HLO_TensorOrPerAxisQuantizedTensor...; everywhere else HLO_Tensor, which
+ * has per-tensor quantization only). */
+static bool per_axis_allowed(enum graph_op_kind k, bool result, int i)
+{
+    switch (k) {
+    case GRAPH_OP_ADD:
+    case GRAPH_OP_WHILE:
+    case GRAPH_OP_BITCAST_CONVERT:
+    case GRAPH_OP_BROADCAST_IN_DIM:
+    case GRAPH_OP_COMPOSITE:
+    case GRAPH_OP_UNIFORM_QUANTIZE:
+        return true;
+    case GRAPH_OP_DYNAMIC_BROADCAST_IN_DIM:
+    case GRAPH_OP_RESHAPE:
+    case GRAPH_OP_DYNAMIC_RESHAPE:
+    case GRAPH_OP_TRANSPOSE:
+        return result || i == 0;
+    case GRAPH_OP_CONVOLUTION:
+    case GRAPH_OP_DOT_GENERAL:
+    case GRAPH_OP_DOT:
+        return result || i == 1;
+    case GRAPH_OP_CONSTANT:
+    case GRAPH_OP_INFEED:
+    case GRAPH_OP_RECV:
+    case GRAPH_OP_IF:
+    case GRAPH_OP_CASE:
+    case GRAPH_OP_GET_TUPLE_ELEMENT:
+    case GRAPH_OP_BROADCAST:
+        return result;
+    case GRAPH_OP_OUTFEED:
+    case GRAPH_OP_SEND:
+    case GRAPH_OP_TUPLE:
+    case GRAPH_OP_GET_DIMENSION_SIZE:
+    case GRAPH_OP_RETURN:
+    case GRAPH_OP_UNIFORM_DEQUANTIZE:
+        return !result;
+    default:
+        return false;
+    }
+}
+
+/* The operand and result types a StableHLO op's ODS definition admits before
+ * any rule of the op runs: ranked tensors only (but custom_call), and per-axis
+ * quantization only where the op takes it. */
+static enum base_status ods_types(struct verify_ctx *cx, const struct graph_op *op)
+{
+    if (op->kind == GRAPH_OP_UNKNOWN || op->kind == GRAPH_OP_CUSTOM_CALL || strncmp(op->name, "stablehlo.", 10) != 0)
+        return BASE_OK;
+    for (int side = 0; side < 2; side++) {
+        int n = side ? op->n_results : op->n_operands;
+        for (int i = 0; i < n; i++) {
+            const struct graph_type *t = side ? op->results[i].type : op->operands[i]->type;
+            if (!verify_is_tensor(t)) continue;
+            char ts[160];
+            if (t->rank < 0)
+                return graph_verify_fail(cx, op, "%s #%d must be a ranked tensor, but got %s", side ? "result" : "operand",
+                                         i, graph_verify_tstr(t, ts, sizeof ts));
+            if (verify_is_per_axis(t) && !per_axis_allowed(op->kind, side, i))
+                return graph_verify_fail(cx, op, "%s #%d must be a ranked tensor of per-tensor (not per-axis) quantized "
+                                         "or unquantized values, but got %s",
+                                         side ? "result" : "operand", i, graph_verify_tstr(t, ts, sizeof ts));
+        }
+    }
+    return BASE_OK;
+}
+
 static enum base_status walk_op(struct verify_ctx *cx, const struct graph_op *op, int depth)
 {
     for (int i = 0; i < op->n_operands; i++)
@@ -942,6 +1009,7 @@ static enum base_status walk_op(struct verify_ctx *cx, const struct graph_op *op
             for (int i = 0; i < b->n_args; i++)
                 VTRY(quant_type(cx, op, "block argument", i, b->args[i].type, 0));
         }
+    VTRY(ods_types(cx, op));
     VTRY(dispatch(cx, op));
     return walk_regions(cx, op, depth);
 }

@@ -97,15 +97,20 @@ static enum base_status quant_rules(struct verify_ctx *cx, const struct graph_op
                                     const struct graph_type *l, const struct graph_type *r,
                                     const struct graph_type *o, const char *const *lab)
 {
-    /* lab: (unused), is_quantized, storage, expressed, per-tensor, hybrid */
+    /* lab: nonquant elem, is_quantized, storage, expressed, per-tensor, hybrid */
     char tl[160], tr[160], to[160];
     graph_verify_tstr(l, tl, sizeof tl);
     graph_verify_tstr(r, tr, sizeof tr);
     graph_verify_tstr(o, to, sizeof to);
-    /* unquantized: any element types (the upstream verifier does not check
-     * the spec's element_type(lhs) = element_type(rhs); exports mix f32 and
-     * bf16) */
-    if (!l->quant && !r->quant && !o->quant) return BASE_OK;
+    /* unquantized: dot_general takes any element types (the upstream verifier
+     * does not check the spec's C13; exports mix f32 and bf16); convolution
+     * and dynamic_conv keep lhs and rhs alike (C27, upstream too) */
+    if (!l->quant && !r->quant && !o->quant) {
+        if (op->kind != GRAPH_OP_DOT_GENERAL && l->elem != r->elem)
+            return graph_verify_fail(cx, op, "%s expects lhs and rhs to have compatible element type, got %s and %s",
+                                     lab[0], tl, tr);
+        return BASE_OK;
+    }
     bool lq = l->quant != NULL, rq = r->quant != NULL, oq = o->quant != NULL;
     if (lq != (oq && rq))
         return graph_verify_fail(cx, op, "%s quantized lhs needs quantized rhs and result (and only then), got %s, %s and %s",

@@ -29,6 +29,24 @@ static enum base_status need_elem_but_axis(struct verify_ctx *cx, const struct g
                        graph_verify_tstr(in, ti, sizeof ti), graph_verify_tstr(out, to, sizeof to));
 }
 
+/* reshape, transpose (C1): two per-axis quantized types carry the same scales
+ * and zero points, the first min(n, m) of each compared (upstream
+ * isSameQuantPerAxisScaleZeroPoint). */
+static enum base_status same_axis_params(struct verify_ctx *cx, const struct graph_op *op,
+                                         const struct graph_type *in, const struct graph_type *out)
+{
+    if (!verify_is_per_axis(in) || !verify_is_per_axis(out)) return BASE_OK;
+    const struct graph_quant *a = in->quant, *b = out->quant;
+    int n = a->n_scales < b->n_scales ? a->n_scales : b->n_scales;
+    for (int i = 0; i < n; i++)
+        if (a->scales[i] != b->scales[i] || a->zero_points[i] != b->zero_points[i]) {
+            char ti[160], to[160];
+            return graph_verify_fail(cx, op, "(C1) expect same quantization scales and zero_points but got %s vs %s",
+                                     graph_verify_tstr(in, ti, sizeof ti), graph_verify_tstr(out, to, sizeof to));
+        }
+    return BASE_OK;
+}
+
 /* Start indices of dynamic_slice / dynamic_update_slice: 0-d integer tensors
  * of one type. */
 static enum base_status start_indices(struct verify_ctx *cx, const struct graph_op *op, int first,
@@ -163,6 +181,16 @@ static enum base_status broadcast_dims(struct verify_ctx *cx, const struct graph
         if (qd < n && out->quant->quant_dim != bd[qd])
             return graph_verify_fail(cx, op, "(C6) result quantization dimension is %d but must be broadcast_dimensions[%d] = %lld",
                                out->quant->quant_dim, qd, (long long)bd[qd]);
+        /* an expanded quantization dim repeats the operand's one scale (upstream) */
+        if (in->rank > qd && in->dims[qd] == 1)
+            for (int i = 0; i < out->quant->n_scales; i++) {
+                if (out->quant->scales[i] != in->quant->scales[0])
+                    return graph_verify_fail(cx, op, "(C6) mismatch result scale %d (%e) and operand scale 0 (%e)", i,
+                                             out->quant->scales[i], in->quant->scales[0]);
+                if (out->quant->zero_points[i] != in->quant->zero_points[0])
+                    return graph_verify_fail(cx, op, "(C6) mismatch result zero_point %d (%lld) and operand zero_point 0 (%lld)",
+                                             i, (long long)out->quant->zero_points[i], (long long)in->quant->zero_points[0]);
+            }
     }
     return BASE_OK;
 }
@@ -374,6 +402,7 @@ static enum base_status reshape(struct verify_ctx *cx, const struct graph_op *op
     VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in));
     VTRY(graph_verify_need_tensor(cx, op, "result", out));
     VTRY(need_elem_but_axis(cx, op, in, out));
+    VTRY(same_axis_params(cx, op, in, out));
     if (dynamic) {
         int64_t shape[R];
         int ns;
@@ -561,6 +590,7 @@ static enum base_status transpose(struct verify_ctx *cx, const struct graph_op *
     VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in));
     VTRY(graph_verify_need_tensor(cx, op, "result", out));
     VTRY(need_elem_but_axis(cx, op, in, out));
+    VTRY(same_axis_params(cx, op, in, out));
     int64_t p[VERIFY_MAX_LIST];
     int n;
     VTRY(graph_verify_op_list(cx, op, "permutation", true, p, &n));

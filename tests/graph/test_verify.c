@@ -1487,6 +1487,12 @@ static void test_verify_dot_general_takes_mixed_element_types(void **state)
                     "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
                     "(tensor<2x3xf32>, tensor<2x4xbf16>) -> tensor<2x4xf32>\n"),
                  2, 3, "contracting dim");
+    /* convolution keeps C27, as upstream does */
+    expect_error(FN("%a: tensor<1x4x4x1xi64>, %k: tensor<3x3x1x1xi32>",
+                    "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], "
+                    "window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : "
+                    "(tensor<1x4x4x1xi64>, tensor<3x3x1x1xi32>) -> tensor<1x2x2x1xi64>\n"),
+                 2, 3, "expects lhs and rhs to have compatible element type");
 }
 
 #define DOT_ALGO(lhs, acc, ops)                                                                                    \
@@ -1535,6 +1541,47 @@ static void test_verify_irfft_operand_against_fft_length(void **state)
                     "  %0 = \"stablehlo.fft\"(%x) {fft_length = array<i64: 16>, fft_type = #stablehlo<fft_type IRFFT>} : "
                     "(tensor<?x8xcomplex<f32>>) -> tensor<?x?xf32>\n"),
                  2, 3, "(C4) IRFFT requires innermost dimension to be compatible with fft_length[-1]/2+1 = 9");
+}
+
+#define AXIS_Q(shape, scales) "tensor<" shape "x!quant.uniform<i8:f32:0, {" scales "}>>"
+
+static void test_verify_stablehlo_ops_take_ranked_tensors(void **state)
+{
+    (void)state;
+    /* upstream's ODS types: only custom_call takes unranked tensors */
+    expect_clean(FN("%x: tensor<*xf32>",
+                    "  %0 = \"stablehlo.custom_call\"(%x) {call_target_name = \"foo\"} : (tensor<*xf32>) -> tensor<*xf32>\n"));
+    expect_error(FN("%x: tensor<*xf32>", "  %0 = stablehlo.abs %x : tensor<*xf32>\n"), 2, 3,
+                 "operand #0 must be a ranked tensor, but got tensor<*xf32>");
+}
+
+static void test_verify_per_axis_quantization_only_where_ops_take_it(void **state)
+{
+    (void)state;
+    expect_clean(FN("%x: " AXIS_Q("2x3", "0.1:1, 0.2:2"),
+                    "  %0 = stablehlo.transpose %x, dims = [1, 0] : (" AXIS_Q("2x3", "0.1:1, 0.2:2") ") -> "
+                    "tensor<3x2x!quant.uniform<i8:f32:1, {0.1:1, 0.2:2}>>\n"));
+    expect_error(FN("%x: " AXIS_Q("2x3", "0.1:1, 0.2:2"),
+                    "  %0 = \"stablehlo.collective_permute\"(%x) {source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>} : "
+                    "(" AXIS_Q("2x3", "0.1:1, 0.2:2") ") -> " AXIS_Q("2x3", "0.1:1, 0.2:2") "\n"),
+                 2, 3, "operand #0 must be a ranked tensor of per-tensor (not per-axis) quantized");
+}
+
+static void test_verify_per_axis_scales_follow_reshape_and_broadcast(void **state)
+{
+    (void)state;
+    expect_error(FN("%x: " AXIS_Q("2x3", "0.1:1, 0.2:2"),
+                    "  %0 = stablehlo.transpose %x, dims = [1, 0] : (" AXIS_Q("2x3", "0.1:1, 0.2:2") ") -> "
+                    "tensor<3x2x!quant.uniform<i8:f32:1, {0.1:1, 0.3:2}>>\n"),
+                 2, 3, "(C1) expect same quantization scales and zero_points");
+    /* an expanded quantization dim repeats the operand's scale */
+    expect_clean(FN("%x: " AXIS_Q("1x3", "0.1:1"),
+                    "  %0 = stablehlo.broadcast_in_dim %x, dims = [0, 1] : (" AXIS_Q("1x3", "0.1:1") ") -> "
+                    AXIS_Q("2x3", "0.1:1, 0.1:1") "\n"));
+    expect_error(FN("%x: " AXIS_Q("1x3", "0.1:1"),
+                    "  %0 = stablehlo.broadcast_in_dim %x, dims = [0, 1] : (" AXIS_Q("1x3", "0.1:1") ") -> "
+                    AXIS_Q("2x3", "0.1:1, 0.2:1") "\n"),
+                 2, 3, "(C6) mismatch result scale 1");
 }
 
 static void test_verify_rng_bit_generator_states_of_compatible_shape(void **state)
@@ -1673,4 +1720,7 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_dot_general_takes_mixed_element_types),
           T(test_verify_dot_algorithm_must_be_a_known_one),
           T(test_verify_dynamic_gather_constant_slice_sizes),
-          T(test_verify_irfft_operand_against_fft_length))
+          T(test_verify_irfft_operand_against_fft_length),
+          T(test_verify_stablehlo_ops_take_ranked_tensors),
+          T(test_verify_per_axis_quantization_only_where_ops_take_it),
+          T(test_verify_per_axis_scales_follow_reshape_and_broadcast))
