@@ -905,11 +905,16 @@ static enum base_status quant_type(struct verify_ctx *cx, const struct graph_op 
     if (q->n_scales < 1 || (q->quant_dim < 0 && q->n_scales != 1))
         return graph_verify_fail(cx, op, "%s %d (%s): (C10) a per-tensor quantized type needs one scale", what,
                            idx, ts);
+    const struct base_float_format *ff = base_float_format(q->expressed);
     for (int i = 0; i < q->n_scales; i++) {
         double sc = q->scales[i];
         if (!(sc > 0) || !isfinite(sc))
             return graph_verify_fail(cx, op, "%s %d (%s): (C5)/(C6) scale %d = %g must be positive and finite",
                                what, idx, ts, i, sc);
+        /* MLIR's quant dialect: within [smallest, largest] of the expressed type */
+        if (ff && (sc < ff->min_subnormal || sc > ff->max_finite))
+            return graph_verify_fail(cx, op, "%s %d (%s): scale %e out of expressed type range [%e, %e]", what, idx, ts,
+                                     sc, ff->min_subnormal, ff->max_finite);
         if (q->zero_points[i] < q->storage_min || q->zero_points[i] > q->storage_max)
             return graph_verify_fail(cx, op, "%s %d (%s): (C7) zero point %lld is outside [%lld, %lld]", what,
                                idx, ts, (long long)q->zero_points[i], (long long)q->storage_min,

@@ -713,13 +713,32 @@ static enum base_status run_parallel(struct verify_ctx *cx, const struct graph_o
             }
         }
     }
-    /* infeed values may feed the programs too: only surplus results are errors */
     if (out_pos != op->n_results)
         return graph_verify_fail(cx, op, "the programs return %d values but the op has %d results",
                            out_pos, op->n_results);
-    if (in_pos != op->n_operands && !graph_op_attr(op, "infeed"))
+    if (in_pos != op->n_operands)
         return graph_verify_fail(cx, op, "the programs take %d values but the op has %d operands", in_pos,
                            op->n_operands);
+    /* infeed: functions that each return one tensor (upstream RunParallelOp::verify) */
+    const struct graph_attr *inf = graph_op_attr(op, "infeed");
+    if (!inf) return BASE_OK;
+    if (inf->kind != GRAPH_ATTR_ARRAY || inf->u.array.n == 0)
+        return graph_verify_fail(cx, op, "infeed attribute is optional or should not be empty");
+    for (int i = 0; i < inf->u.array.n; i++) {
+        size_t len;
+        const struct graph_attr *sy = inf->u.array.items[i];
+        const char *name = sy && sy->kind == GRAPH_ATTR_SYMBOL ? graph_verify_attr_word(sy, &len) : NULL;
+        if (!name) return graph_verify_fail(cx, op, "infeed[%d] must be a function symbol", i);
+        const struct graph_op *f = graph_verify_find_func(cx, name, len);
+        if (!f) return graph_verify_fail(cx, op, "infeed: Function \"%.*s\" not found", (int)len, name);
+        const struct graph_attr *outs = graph_verify_func_types(f, "results");
+        if (list_len(outs) != 1)
+            return graph_verify_fail(cx, op, "infeed: Function \"%.*s\" should return 1 tensor but returns %d", (int)len,
+                                     name, list_len(outs));
+        if (!verify_is_tensor(list_type(outs, 0)))
+            return graph_verify_fail(cx, op, "infeed: Function \"%.*s\" should return a tensor type, but instead returns %s",
+                                     (int)len, name, graph_verify_tstr(list_type(outs, 0), ta, sizeof ta));
+    }
     return BASE_OK;
 }
 

@@ -415,10 +415,12 @@ static enum base_status convolution(struct verify_ctx *cx, const struct graph_op
     VTRY(graph_verify_list_in_range(cx, op, "(C20)", "output dimensions", ns + 2, dims, N));
 
     int64_t strides[VERIFY_MAX_LIST], ldil[VERIFY_MAX_LIST], rdil[VERIFY_MAX_LIST], rev[VERIFY_MAX_LIST];
-    /* dynamic_conv: the reference verifier does not check the window
-     * attributes' sizes (testdata/dynamic has 2 strides for 1 spatial dim);
-     * the spatial result dims are dynamic anyway */
-    bool strict = !dynamic;
+    /* dynamic_conv: upstream checks the window attributes only when the
+     * padding is a constant (inferDynamicConvOp; testdata/dynamic has 2
+     * strides for 1 spatial dim and a padding argument) */
+    int64_t cpad[2 * VERIFY_MAX_LIST];
+    int ncpad = dynamic ? graph_verify_const_ints(op, 2, cpad, 2 * VERIFY_MAX_LIST) : -1;
+    bool strict = !dynamic || ncpad == 2 * ns;
     VTRY(conv_window_list(cx, op, "window_strides", "(C2)", "(C3)", ns, strict, strides));
     VTRY(conv_window_list(cx, op, "lhs_dilation", "(C5)", "(C6)", ns, strict, ldil));
     VTRY(conv_window_list(cx, op, "rhs_dilation", "(C7)", "(C8)", ns, strict, rdil));
@@ -433,7 +435,11 @@ static enum base_status convolution(struct verify_ctx *cx, const struct graph_op
         if (p->rank == 2 && ((p->dims[0] != GRAPH_DYN && p->dims[0] != ns) ||
                              (p->dims[1] != GRAPH_DYN && p->dims[1] != 2)))
             return graph_verify_fail(cx, op, "(C4) padding must have shape [%d, 2]", ns);
-        pad_known = false;
+        pad_known = strict;
+        for (int i = 0; strict && i < ns; i++) {
+            lo[i] = cpad[2 * i];
+            hi[i] = cpad[2 * i + 1];
+        }
     } else {
         const int64_t *pv;
         int64_t rows, cols;
@@ -483,6 +489,10 @@ static enum base_status convolution(struct verify_ctx *cx, const struct graph_op
             return graph_verify_fail(cx, op, "(C16) rhs output feature dim %lld has size %lld, not a multiple of feature_group_count %lld",
                                (long long)ko, (long long)k, (long long)fgc);
     }
+    for (int s = 0; strict && r->rank >= 0 && s < ns; s++)
+        if (r->dims[ks.v[s]] != GRAPH_DYN && r->dims[ks.v[s]] <= 0)
+            return graph_verify_fail(cx, op, "expects window to have positive value for %d-th window dimension, but got %lld",
+                                     s, (long long)r->dims[ks.v[s]]);
     if (l->rank >= 0 && r->rank >= 0) {
         int64_t res[R];
         int64_t b = l->dims[ib];

@@ -1584,6 +1584,46 @@ static void test_verify_per_axis_scales_follow_reshape_and_broadcast(void **stat
                  2, 3, "(C6) mismatch result scale 1");
 }
 
+static void test_verify_quantized_scale_within_the_expressed_type(void **state)
+{
+    (void)state;
+    /* MLIR's quant dialect: a scale within [smallest, largest] of the expressed type */
+    expect_clean(FN("%x: tensor<2x!quant.uniform<i4:f16, 6.0e+04>>", ""));
+    expect_error(FN("%x: tensor<2x!quant.uniform<i4:f16, 1.0e+05>>", ""), 1, 1,
+                 "scale 1.000000e+05 out of expressed type range");
+}
+
+#define RUN_PARALLEL_INFEED(t, value)                                                                            \
+    "func.func @foo() {\n  func.return\n}\n"                                                                     \
+    "func.func @q() -> " t " {\n  %0 = " value "\n  func.return %0 : " t "\n}\n"                                   \
+    "func.func @main() {\n"                                                                                       \
+    "  \"interpreter.run_parallel\"() {infeed = [@q], programs = [[@foo]]} : () -> ()\n"                            \
+    "  func.return\n}\n"
+
+static void test_verify_run_parallel_infeed_functions(void **state)
+{
+    (void)state;
+    expect_clean(RUN_PARALLEL_INFEED("tensor<i64>", "stablehlo.constant dense<1> : tensor<i64>"));
+    expect_error(RUN_PARALLEL_INFEED("!stablehlo.token", "stablehlo.create_token : !stablehlo.token"), 9, 3,
+                 "infeed: Function \"q\" should return a tensor type, but instead returns !stablehlo.token");
+}
+
+#define DYN_CONV(strides, kernel)                                                                                  \
+    FN("%a: tensor<1x8x8x2xf32>, %k: tensor<" kernel "x2x4xf32>",                                                  \
+       "  %p = stablehlo.constant dense<0> : tensor<2x2xi64>\n"                                                    \
+       "  %0 = \"stablehlo.dynamic_conv\"(%a, %k, %p) {dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->" \
+       "[b, 0, 1, f]>, window_strides = array<i64: " strides ">, feature_group_count = 1 : i64, batch_group_count = " \
+       "1 : i64} : (tensor<1x8x8x2xf32>, tensor<" kernel "x2x4xf32>, tensor<2x2xi64>) -> tensor<1x?x?x4xf32>\n")
+
+static void test_verify_dynamic_conv_window_with_constant_padding(void **state)
+{
+    (void)state;
+    /* upstream checks the window attributes when the padding is a constant */
+    expect_clean(DYN_CONV("1, 1", "3x3"));
+    expect_error(DYN_CONV("1", "3x3"), 3, 3, "(C2) window_strides");
+    expect_error(DYN_CONV("1, 1", "0x3"), 3, 3, "expects window to have positive value for 0-th window dimension");
+}
+
 static void test_verify_rng_bit_generator_states_of_compatible_shape(void **state)
 {
     (void)state;
@@ -1723,4 +1763,7 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_irfft_operand_against_fft_length),
           T(test_verify_stablehlo_ops_take_ranked_tensors),
           T(test_verify_per_axis_quantization_only_where_ops_take_it),
-          T(test_verify_per_axis_scales_follow_reshape_and_broadcast))
+          T(test_verify_per_axis_scales_follow_reshape_and_broadcast),
+          T(test_verify_quantized_scale_within_the_expressed_type),
+          T(test_verify_run_parallel_infeed_functions),
+          T(test_verify_dynamic_conv_window_with_constant_padding))
