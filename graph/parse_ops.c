@@ -879,8 +879,14 @@ static enum base_status applies_region(struct parser *p, struct op_build *b, con
                                        const char *oppos, const struct graph_type *et, struct graph_region *r)
 {
     enum graph_op_kind k = graph_lookup_op_kind(p, opname, oplen);
-    if (graph_op_kind_cat(k) != GRAPH_CAT_BINARY || k == GRAPH_OP_UNKNOWN)
-        return graph_perr(p, oppos, "'applies' needs a binary elementwise op, found '%.*s'", (int)oplen, opname);
+    /* upstream's parser: a commutative StableHLO binary op without regions */
+    bool commutative = k == GRAPH_OP_ADD || k == GRAPH_OP_MULTIPLY || k == GRAPH_OP_MAXIMUM || k == GRAPH_OP_MINIMUM ||
+                       k == GRAPH_OP_AND || k == GRAPH_OP_OR || k == GRAPH_OP_XOR;
+    if (!commutative)
+        return graph_perr(p, oppos,
+                          "'applies' needs a commutative binary op of the stablehlo dialect (add, multiply, maximum, "
+                          "minimum, and, or, xor), found '%.*s'",
+                          (int)oplen, opname);
     memset(r, 0, sizeof *r);
     struct graph_block *blk = graph_palloc(p, sizeof *blk);
     struct graph_value *args = graph_palloc(p, 2 * sizeof *args);

@@ -158,13 +158,28 @@ enum base_status graph_verify_need_rank(struct verify_ctx *cx, const struct grap
                        graph_verify_tstr(t, ts, sizeof ts));
 }
 
+/* The bounds of a bounded-dynamic tensor type (#stablehlo.bounds), or NULL. */
+static const int64_t *type_bounds(const struct graph_type *t)
+{
+    const struct graph_attr *e = t->encoding;
+    if (!e || e->kind != GRAPH_ATTR_DICT || !e->tag || strcmp(e->tag, "stablehlo.bounds")) return NULL;
+    const struct graph_attr *b = graph_dict_get(e, "bounds");
+    return b && b->kind == GRAPH_ATTR_DENSE_ARRAY && b->u.dense.n == t->rank ? b->u.dense.i : NULL;
+}
+
 bool graph_verify_shape_compat(const struct graph_type *a, const struct graph_type *b)
 {
     if (!verify_is_tensor(a) || !verify_is_tensor(b)) return false;
     if (a->rank < 0 || b->rank < 0) return true;
     if (a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
+    /* upstream verifyCompatibleShapeWithBounds: a size above the other's bound
+     * does not fit it */
+    const int64_t *ba = type_bounds(a), *bb = type_bounds(b);
+    for (int i = 0; i < a->rank; i++) {
         if (!verify_dim_compat(a->dims[i], b->dims[i])) return false;
+        if (bb && bb[i] != GRAPH_DYN && a->dims[i] != GRAPH_DYN && a->dims[i] > bb[i]) return false;
+        if (ba && ba[i] != GRAPH_DYN && b->dims[i] != GRAPH_DYN && b->dims[i] > ba[i]) return false;
+    }
     return true;
 }
 
@@ -974,6 +989,27 @@ static bool per_axis_allowed(enum graph_op_kind k, bool result, int i)
     }
 }
 
+/* Results that upstream's ODS wants statically shaped (constant, iota,
+ * infeed, recv), or static but for one bounded dynamic dim (reshape,
+ * broadcast_in_dim: HLO_StaticShapeTensorPerAxisQuantizedTensorOrBoundedTensor). */
+static bool static_or_bounded_ok(enum graph_op_kind k, const struct graph_type *t)
+{
+    bool bounded_ok = k == GRAPH_OP_RESHAPE || k == GRAPH_OP_BROADCAST_IN_DIM;
+    if (!bounded_ok && k != GRAPH_OP_CONSTANT && k != GRAPH_OP_IOTA && k != GRAPH_OP_INFEED && k != GRAPH_OP_RECV)
+        return true;
+    if (graph_type_is_static(t)) return true;
+    if (!bounded_ok) return false;
+    const struct graph_attr *e = t->encoding;
+    const struct graph_attr *b = e && e->kind == GRAPH_ATTR_DICT && e->tag && !strcmp(e->tag, "stablehlo.bounds")
+                                     ? graph_dict_get(e, "bounds")
+                                     : NULL;
+    if (!b || b->kind != GRAPH_ATTR_DENSE_ARRAY || !b->u.dense.i) return false;
+    int n_dyn = 0, n_bounded = 0;
+    for (int d = 0; d < t->rank; d++) n_dyn += t->dims[d] == GRAPH_DYN;
+    for (int d = 0; d < b->u.dense.n; d++) n_bounded += b->u.dense.i[d] != GRAPH_DYN;
+    return n_dyn == 1 && n_bounded == 1;
+}
+
 /* The operand and result types a StableHLO op's ODS definition admits before
  * any rule of the op runs: ranked tensors only (but custom_call), and per-axis
  * quantization only where the op takes it. */
@@ -994,6 +1030,12 @@ static enum base_status ods_types(struct verify_ctx *cx, const struct graph_op *
                 return graph_verify_fail(cx, op, "%s #%d must be a ranked tensor of per-tensor (not per-axis) quantized "
                                          "or unquantized values, but got %s",
                                          side ? "result" : "operand", i, graph_verify_tstr(t, ts, sizeof ts));
+            if (side && !static_or_bounded_ok(op->kind, t))
+                return graph_verify_fail(cx, op, "result #%d must be statically shaped%s, but got %s", i,
+                                         op->kind == GRAPH_OP_RESHAPE || op->kind == GRAPH_OP_BROADCAST_IN_DIM
+                                             ? " or single bounded dimension tensor"
+                                             : "",
+                                         graph_verify_tstr(t, ts, sizeof ts));
         }
     }
     return BASE_OK;

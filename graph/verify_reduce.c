@@ -360,6 +360,17 @@ static enum base_status scan(struct verify_ctx *cx, const struct graph_op *op)
     }
     if (rank >= 0 && (dim < 0 || dim >= rank))
         return graph_verify_fail(cx, op, "dimension %lld must be in [0, %d)", (long long)dim, rank);
+    /* an explicit scan_dim_size is every input's size along the dimension */
+    bool has_size;
+    int64_t size;
+    VTRY(graph_verify_op_int(cx, op, "scan_dim_size", &has_size, &size));
+    for (int i = 0; has_size && i < n; i++) {
+        const struct graph_type *in = verify_in(op, i);
+        if (in->rank > dim && in->dims[dim] != GRAPH_DYN && in->dims[dim] != size)
+            return graph_verify_fail(cx, op, "invalid scan dimension size of operand %d: scan_dim_size is %lld but the "
+                                     "operand has %lld along dimension %lld",
+                                     i, (long long)size, (long long)in->dims[dim], (long long)dim);
+    }
     const struct graph_block *b;
     const struct graph_op *t;
     VTRY(graph_verify_region_shape(cx, op, 0, "body", n + m, k + m, &b, &t));

@@ -1624,6 +1624,55 @@ static void test_verify_dynamic_conv_window_with_constant_padding(void **state)
     expect_error(DYN_CONV("1, 1", "0x3"), 3, 3, "expects window to have positive value for 0-th window dimension");
 }
 
+static void test_verify_reshape_result_static_or_one_bounded_dim(void **state)
+{
+    (void)state;
+    expect_clean(FN("%x: tensor<?x4xf32, #stablehlo.bounds<5, ?>>",
+                    "  %0 = stablehlo.reshape %x : (tensor<?x4xf32, #stablehlo.bounds<5, ?>>) -> "
+                    "tensor<?x4xf32, #stablehlo.bounds<5, ?>>\n"));
+    expect_error(FN("%x: tensor<?x?xf32, #stablehlo.bounds<5, 5>>",
+                    "  %0 = stablehlo.reshape %x : (tensor<?x?xf32, #stablehlo.bounds<5, 5>>) -> "
+                    "tensor<?x?xf32, #stablehlo.bounds<5, 5>>\n"),
+                 2, 3, "result #0 must be statically shaped or single bounded dimension tensor");
+}
+
+static void test_verify_a_size_above_a_bound_is_incompatible(void **state)
+{
+    (void)state;
+    expect_clean(FN("%x: tensor<?xf32, #stablehlo.bounds<4>>",
+                    "  %0 = \"stablehlo.abs\"(%x) : (tensor<?xf32, #stablehlo.bounds<4>>) -> tensor<4xf32>\n"));
+    expect_error(FN("%x: tensor<?xf32, #stablehlo.bounds<4>>",
+                    "  %0 = \"stablehlo.abs\"(%x) : (tensor<?xf32, #stablehlo.bounds<4>>) -> tensor<5xf32>\n"),
+                 2, 3, "operand and result must have the same shape");
+}
+
+static void test_verify_reduce_applies_a_commutative_op(void **state)
+{
+    (void)state;
+    expect_clean("func.func @main(%x: tensor<4xf32>, %i: tensor<f32>) {\n"
+                 "  %0 = stablehlo.reduce(%x init: %i) applies stablehlo.maximum across dimensions = [0] : "
+                 "(tensor<4xf32>, tensor<f32>) -> tensor<f32>\n  func.return\n}\n");
+    expect_parse_error("func.func @main(%x: tensor<4xf32>, %i: tensor<f32>) {\n"
+                       "  %0 = stablehlo.reduce(%x init: %i) applies stablehlo.divide across dimensions = [0] : "
+                       "(tensor<4xf32>, tensor<f32>) -> tensor<f32>\n  func.return\n}\n",
+                       2, 46, "'applies' needs a commutative binary op");
+}
+
+#define SCAN(size)                                                                                                  \
+    FN("%x: tensor<2x3xf32>, %c: tensor<3xf32>",                                                                  \
+       "  %0, %1 = chlo.scan (%x) inits (%c) dimension = 0 attributes {scan_dim_size = " size " : i64} {\n"         \
+       "  ^bb0(%a: tensor<3xf32>, %b: tensor<3xf32>):\n"                                                            \
+       "    %2 = stablehlo.add %a, %b : tensor<3xf32>\n"                                                            \
+       "    stablehlo.return %2, %2 : tensor<3xf32>, tensor<3xf32>\n"                                               \
+       "  } : (tensor<2x3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>)\n")
+
+static void test_verify_chlo_scan_dim_size_matches_the_inputs(void **state)
+{
+    (void)state;
+    expect_clean(SCAN("2"));
+    expect_error(SCAN("3"), 2, 3, "invalid scan dimension size of operand 0");
+}
+
 static void test_verify_rng_bit_generator_states_of_compatible_shape(void **state)
 {
     (void)state;
@@ -1766,4 +1815,8 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_per_axis_scales_follow_reshape_and_broadcast),
           T(test_verify_quantized_scale_within_the_expressed_type),
           T(test_verify_run_parallel_infeed_functions),
-          T(test_verify_dynamic_conv_window_with_constant_padding))
+          T(test_verify_dynamic_conv_window_with_constant_padding),
+          T(test_verify_reshape_result_static_or_one_bounded_dim),
+          T(test_verify_a_size_above_a_bound_is_incompatible),
+          T(test_verify_reduce_applies_a_commutative_op),
+          T(test_verify_chlo_scan_dim_size_matches_the_inputs))
