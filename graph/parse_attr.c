@@ -1578,6 +1578,16 @@ static const struct graph_attr *elements_to_dense(struct parser *p, const struct
     return d;
 }
 
+static bool attr_is_empty_list(const struct graph_attr *a)
+{
+    switch (a->kind) {
+    case GRAPH_ATTR_DENSE_ARRAY: return a->u.dense.n == 0;
+    case GRAPH_ATTR_ARRAY: return a->u.array.n == 0;
+    case GRAPH_ATTR_ELEMENTS: return a->u.elements.type && graph_type_count(a->u.elements.type) == 0;
+    default: return false;
+    }
+}
+
 enum base_status graph_normalize_op_attrs(struct parser *p, struct op_build *b)
 {
     size_t n = p->nattrs.n - b->nattr_base;
@@ -1598,6 +1608,22 @@ enum base_status graph_normalize_op_attrs(struct parser *p, struct op_build *b)
         if ((b->kind == GRAPH_OP_CHECK_EXPECT_SERIALIZED_EQ || b->kind == GRAPH_OP_INTERP_PROBE) &&
             !strcmp(a[i].name, "iteration"))
             a[i].name = "iter";
+    }
+    /* An empty optional window list (`window = {stride = []}`, `padding =
+     * dense<> : tensor<0x2xi64>`) is the default, as upstream reads it: drop
+     * it, so every reader sees one form. */
+    if (b->kind == GRAPH_OP_CONVOLUTION || b->kind == GRAPH_OP_DYNAMIC_CONV || b->kind == GRAPH_OP_REDUCE_WINDOW ||
+        b->kind == GRAPH_OP_SELECT_AND_SCATTER) {
+        static const char *const optional[] = {"window_strides", "lhs_dilation", "rhs_dilation", "window_reversal",
+                                               "padding", "base_dilations", "window_dilations", NULL};
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            bool drop = false;
+            for (int j = 0; optional[j] && !drop; j++)
+                drop = !strcmp(a[i].name, optional[j]) && attr_is_empty_list(a[i].value);
+            if (!drop) a[k++] = a[i];
+        }
+        p->nattrs.n = b->nattr_base + k;
     }
     return BASE_OK;
 }

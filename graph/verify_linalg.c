@@ -353,8 +353,9 @@ static enum base_status conv_window_list(struct verify_ctx *cx, const struct gra
 {
     int n;
     VTRY(graph_verify_op_list(cx, op, name, false, out, &n));
-    if (n < 0 || (!strict && n != ns)) {
-        for (int i = 0; i < ns; i++) out[i] = 1;
+    /* absent or empty: the default (upstream's verifySize takes an empty list) */
+    if (n <= 0 || (!strict && n != ns)) {
+        for (int i = 0; i < ns; i++) out[i] = c_pos ? 1 : 0;
         return BASE_OK;
     }
     if (n != ns)
@@ -444,7 +445,7 @@ static enum base_status convolution(struct verify_ctx *cx, const struct graph_op
         const int64_t *pv;
         int64_t rows, cols;
         VTRY(graph_verify_op_matrix(cx, op, "padding", &pv, &rows, &cols));
-        if (rows >= 0) {
+        if (rows > 0) {
             if (rows != ns || cols != 2)
                 return graph_verify_fail(cx, op, "(C4) padding must have shape [%d, 2], got [%lld, %lld]", ns,
                                    (long long)rows, (long long)cols);

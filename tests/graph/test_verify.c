@@ -1673,6 +1673,38 @@ static void test_verify_chlo_scan_dim_size_matches_the_inputs(void **state)
     expect_error(SCAN("3"), 2, 3, "invalid scan dimension size of operand 0");
 }
 
+#define SCATTER(upd_t)                                                                                              \
+    FN("%x: tensor<4xi32>, %i: tensor<1x1xi32>, %u: tensor<1x" upd_t ">",                                          \
+       "  %0 = \"stablehlo.scatter\"(%x, %i, %u) ({\n"                                                               \
+       "  ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"                                                                 \
+       "    %s = stablehlo.add %a, %b : tensor<i32>\n"                                                               \
+       "    stablehlo.return %s : tensor<i32>\n"                                                                     \
+       "  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], "                           \
+       "scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4xi32>, tensor<1x1xi32>, tensor<1x"   \
+       upd_t ">) -> tensor<4xi32>\n")
+
+static void test_verify_scatter_updates_promotable_to_the_body(void **state)
+{
+    (void)state;
+    /* upstream: the updates act as the reducer's init values (promotable), not
+     * the spec's "same element type as the inputs" (C6) */
+    expect_clean(SCATTER("i8"));
+    expect_error(SCATTER("f32"), 2, 3, "init value 0 of type tensor<f32> is not promotable");
+}
+
+#define CONV_WINDOW(w)                                                                                              \
+    FN("%a: tensor<1x4x4x1xf32>, %k: tensor<3x3x1x1xf32>",                                                        \
+       "  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {" w   \
+       "} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, "                    \
+       "tensor<3x3x1x1xf32>) -> tensor<1x2x2x1xf32>\n")
+
+static void test_verify_empty_window_lists_are_the_default(void **state)
+{
+    (void)state;
+    expect_clean(CONV_WINDOW("stride = [], pad = [], lhs_dilate = [], rhs_dilate = [], reverse = []"));
+    expect_error(CONV_WINDOW("stride = [1]"), 2, 3, "(C2) window_strides has 1 entries but there are 2 spatial dims");
+}
+
 static void test_verify_rng_bit_generator_states_of_compatible_shape(void **state)
 {
     (void)state;
@@ -1819,4 +1851,6 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_reshape_result_static_or_one_bounded_dim),
           T(test_verify_a_size_above_a_bound_is_incompatible),
           T(test_verify_reduce_applies_a_commutative_op),
-          T(test_verify_chlo_scan_dim_size_matches_the_inputs))
+          T(test_verify_chlo_scan_dim_size_matches_the_inputs),
+          T(test_verify_scatter_updates_promotable_to_the_body),
+          T(test_verify_empty_window_lists_are_the_default))
