@@ -425,14 +425,15 @@ static enum base_status send_recv(struct verify_ctx *cx, const struct graph_op *
     }
     bool host;
     VTRY(graph_verify_op_bool(cx, op, "is_host_transfer", false, &host));
+    /* the channel type, as upstream checks it (inferSendOp, RecvOp::verify):
+     * also when it is 0 or the channel_handle is absent */
     int64_t type;
     channel_id(op, &type);
-    if (!graph_op_attr(op, "channel_handle") || type == 0) return BASE_OK;
     int64_t want = host ? (send ? 2 : 3) : 1;
     static const char *const names[] = {"INVALID", "DEVICE_TO_DEVICE", "DEVICE_TO_HOST",
                                         "HOST_TO_DEVICE"};
     if (type != want)
-        return graph_verify_fail(cx, op, "(C1) channel type must be %s when is_host_transfer is %s, got %lld",
+        return graph_verify_fail(cx, op, "(C1) channel type should be %s when is_host_transfer is %s, got %lld",
                            names[want], host ? "true" : "false", (long long)type);
     return BASE_OK;
 }

@@ -1705,6 +1705,41 @@ static void test_verify_empty_window_lists_are_the_default(void **state)
     expect_error(CONV_WINDOW("stride = [1]"), 2, 3, "(C2) window_strides has 1 entries but there are 2 spatial dims");
 }
 
+#define RECV(type, host)                                                                                           \
+    FN("%t: !stablehlo.token", "  %0:2 = \"stablehlo.recv\"(%t) {channel_handle = #stablehlo.channel_handle<handle = " \
+                               "1, type = " type ">, is_host_transfer = " host "} : (!stablehlo.token) -> "          \
+                               "(tensor<2xi64>, !stablehlo.token)\n")
+
+static void test_verify_recv_channel_type_follows_host_transfer(void **state)
+{
+    (void)state;
+    expect_clean(RECV("3", "true"));
+    expect_clean(RECV("1", "false"));
+    /* type 0 is no exception (upstream RecvOp::verify) */
+    expect_error(RECV("0", "false"), 2, 3, "(C1) channel type should be DEVICE_TO_DEVICE when is_host_transfer is false");
+}
+
+static void test_verify_composite_takes_regions(void **state)
+{
+    (void)state;
+    const char *dec = "func.func private @impl(%a: tensor<f32>) -> tensor<f32> {\n  return %a : tensor<f32>\n}\n";
+    char src[800];
+    snprintf(src, sizeof src,
+             "%sfunc.func @main(%%a: tensor<f32>) -> tensor<f32> {\n"
+             "  %%0 = \"stablehlo.composite\"(%%a) ({\n  ^bb0(%%b: tensor<f32>):\n    \"stablehlo.return\"(%%b) : "
+             "(tensor<f32>) -> ()\n  }) {name = \"my.op\", decomposition = @%s} : (tensor<f32>) -> tensor<f32>\n"
+             "  return %%0 : tensor<f32>\n}\n",
+             dec, "impl");
+    expect_clean(src);
+    snprintf(src, sizeof src,
+             "%sfunc.func @main(%%a: tensor<f32>) -> tensor<f32> {\n"
+             "  %%0 = \"stablehlo.composite\"(%%a) ({\n  ^bb0(%%b: tensor<f32>):\n    \"stablehlo.return\"(%%b) : "
+             "(tensor<f32>) -> ()\n  }) {name = \"my.op\", decomposition = @%s} : (tensor<f32>) -> tensor<f32>\n"
+             "  return %%0 : tensor<f32>\n}\n",
+             dec, "nowhere");
+    expect_error(src, 5, 3, "(C2) decomposition @nowhere is not a function");
+}
+
 static void test_verify_rng_bit_generator_states_of_compatible_shape(void **state)
 {
     (void)state;
@@ -1853,4 +1888,6 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_reduce_applies_a_commutative_op),
           T(test_verify_chlo_scan_dim_size_matches_the_inputs),
           T(test_verify_scatter_updates_promotable_to_the_body),
-          T(test_verify_empty_window_lists_are_the_default))
+          T(test_verify_empty_window_lists_are_the_default),
+          T(test_verify_recv_channel_type_follows_host_transfer),
+          T(test_verify_composite_takes_regions))
