@@ -819,7 +819,6 @@ static const char *const algo_fields[] = {"lhs_precision_type",  "rhs_precision_
 static const char *const channel_fields[] = {"handle", "type", NULL};
 static const char *const mesh_axes_fields[] = {"mesh", "axes", NULL};
 static const char *const axis_ref_fields[] = {"name", "sub_axis_info", NULL};
-static const char *const sub_axis_fields[] = {"pre_size", "size", NULL};
 static const char *const mesh_fields[] = {"axes", "device_ids", NULL};
 static const char *const mesh_axis_fields[] = {"name", "size", NULL};
 static const char *const accuracy_fields[] = {"atol", "rtol", "ulps", "mode", NULL};
@@ -840,7 +839,7 @@ static const struct struct_attr struct_attrs[] = {
     {"stablehlo.channel_handle", channel_fields}, {"stablehlo.output_operand_alias", alias_fields},
     {"chlo.ragged_dot", ragged_fields},
     {"stablehlo.replica_group_mesh_axes", mesh_axes_fields}, {"stablehlo.axis_ref", axis_ref_fields},
-    {"stablehlo.sub_axis_info", sub_axis_fields},   {"stablehlo.mesh", mesh_fields},
+    {"stablehlo.mesh", mesh_fields},
     {"stablehlo.mesh_axis", mesh_axis_fields},       {"stablehlo.result_accuracy", accuracy_fields},
 };
 
@@ -880,6 +879,24 @@ static enum base_status check_result_accuracy(struct parser *p, const char *pos,
     if (strict && (atol != 0 || rtol != 0 || ulps != 0))
         return graph_perr(p, pos, "Invalid tolerances for ResultAccuracyAttr with mode %.*s, must be all zero.", (int)n, m);
     return BASE_OK;
+}
+
+/* `(pre_size)size` of #stablehlo.axis_ref's sub_axis_info -> DICT tag
+ * stablehlo.sub_axis_info {pre_size, size}. */
+static enum base_status parse_sub_axis_info(struct parser *p, const struct graph_attr **out)
+{
+    const char *pos = p->cur;
+    int64_t pre, size;
+    TRY(expect_char(p, '(', "to open the sub-axis pre-size"));
+    TRY(graph_parse_int_lit(p, &pre, "(sub-axis pre-size)"));
+    TRY(expect_char(p, ')', "after the sub-axis pre-size"));
+    TRY(graph_parse_int_lit(p, &size, "(sub-axis size)"));
+    const struct graph_attr *a = graph_attr_int(p, pre, BASE_DT_SI64), *b = graph_attr_int(p, size, BASE_DT_SI64);
+    if (!a || !b) return nomem(p);
+    size_t base = p->nattrs.n;
+    TRY(graph_push_attr(p, "pre_size", a));
+    TRY(graph_push_attr(p, "size", b));
+    return take_dict(p, base, "stablehlo.sub_axis_info", false, pos, out);
 }
 
 /* <key = value, ...> with [ints] -> DENSE, ints -> INT, bare words -> KEYWORD */
@@ -947,6 +964,8 @@ static enum base_status parse_struct_body(struct parser *p, const char *tag, con
                     v = graph_attr_int(p, iv, BASE_DT_SI64);
                     if (!v) return nomem(p);
                 }
+            } else if (c == '(' && !strcmp(kname, "sub_axis_info")) {
+                TRY(parse_sub_axis_info(p, &v));
             } else if (graph_peek_kw(p, "true") || graph_peek_kw(p, "false")) {
                 bool bv = graph_accept_kw(p, "true");
                 if (!bv) graph_accept_kw(p, "false");
@@ -1353,6 +1372,7 @@ static enum base_status parse_hash_attr(struct parser *p, const struct graph_att
             return *out ? BASE_OK : nomem(p);
         }
     }
+    if (n == 23 && !memcmp(name, "stablehlo.sub_axis_info", 23)) return parse_sub_axis_info(p, out);
     if (n == 16 && !memcmp(name, GRAPH_TAG_BOUNDS, 16)) {
         TRY(expect_char(p, '<', "after #stablehlo.bounds"));
         return parse_bounds(p, '>', out);

@@ -404,6 +404,13 @@ static void print_dict_items(struct sbuf *s, const struct graph_attr *d)
 /* Values inside #stablehlo.xxx<...>: lists and ints are bare. */
 static void print_struct_value(struct sbuf *s, const struct graph_attr *v)
 {
+    if (v->kind == GRAPH_ATTR_DICT && v->tag && !strcmp(v->tag, "stablehlo.sub_axis_info")) {
+        int64_t pre = 0, size = 0;
+        graph_attr_as_i64(graph_dict_get(v, "pre_size"), &pre);
+        graph_attr_as_i64(graph_dict_get(v, "size"), &size);
+        graph_print_buf_printf(s, "(%lld)%lld", (long long)pre, (long long)size);
+        return;
+    }
     switch (v->kind) {
     case GRAPH_ATTR_DENSE_ARRAY:
         print_dense_array(s, v, true);
@@ -686,6 +693,9 @@ void graph_print_attr(struct sbuf *s, const struct graph_attr *a)
             print_mesh_body(s, a);
         } else if (!strcmp(a->tag, "stablehlo.conv")) {
             print_conv(s, a);
+        } else if (!strcmp(a->tag, "stablehlo.sub_axis_info")) {
+            graph_print_buf_puts(s, "#stablehlo.sub_axis_info");
+            print_struct_value(s, a);
         } else if (!strcmp(a->tag, "stablehlo.bounds")) {
             const struct graph_attr *b = graph_dict_get(a, "bounds");
             graph_print_buf_puts(s, "#stablehlo.bounds<");

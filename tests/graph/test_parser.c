@@ -820,6 +820,31 @@ static void test_parser_quantized_types(void **state)
     graph_module_destroy(m);
 }
 
+/* #stablehlo.axis_ref's sub-axis `(pre_size)size` parses and prints back */
+static void test_parser_sub_axis_info_round_trips(void **state)
+{
+    (void)state;
+    struct graph_module *m = parse_ok("module attributes {a = #stablehlo.axis_ref<name = \"x\", sub_axis_info = (1)2>,"
+                                      " b = #stablehlo.sub_axis_info(2)4} {}\n");
+    const struct graph_attr *a = NULL;
+    for (int i = 0; i < m->n_attrs; i++)
+        if (!strcmp(m->attrs[i].name, "a")) a = m->attrs[i].value;
+    assert_non_null(a);
+    const struct graph_attr *sub = graph_dict_get(a, "sub_axis_info");
+    assert_non_null(sub);
+    assert_string_equal(sub->tag, "stablehlo.sub_axis_info");
+    int64_t v;
+    assert_true(graph_attr_as_i64(graph_dict_get(sub, "size"), &v));
+    assert_int_equal(v, 2);
+    char *text;
+    size_t len;
+    assert_int_equal(graph_print_str(m, &text, &len), BASE_OK);
+    assert_non_null(strstr(text, "sub_axis_info = (1)2"));
+    assert_non_null(strstr(text, "#stablehlo.sub_axis_info(2)4"));
+    free(text);
+    graph_module_destroy(m);
+}
+
 static void test_parser_dynamic_unranked_bounded_token_tuple(void **state)
 {
     (void)state;
@@ -1150,7 +1175,7 @@ TEST_MAIN(NULL, NULL, T(test_parser_module_name_and_attributes), T(test_parser_b
           T(test_parser_hex_float_bit_patterns), T(test_parser_hex_blob_literals_and_splat),
           T(test_parser_integer_literals_of_every_width), T(test_parser_nested_lists_and_complex),
           T(test_parser_dense_resource_fills_from_trailer), T(test_parser_attribute_kinds), T(test_parser_attribute_and_type_aliases), T(test_parser_lone_unused_attribute_alias),
-          T(test_parser_quantized_types), T(test_parser_dynamic_unranked_bounded_token_tuple),
+          T(test_parser_quantized_types), T(test_parser_dynamic_unranked_bounded_token_tuple), T(test_parser_sub_axis_info_round_trips),
           T(test_parser_every_element_type), T(test_parser_locations_resolved),
           T(test_parser_sdy_mesh_and_shardings), T(test_parser_tolerates_export_banner),
           T(test_parser_input_need_not_be_nul_terminated), T(test_parser_error_unclosed_brace),
