@@ -314,7 +314,7 @@ static void run_all(const struct conf_cfg *cfg, struct conf_list *cl, int jobs, 
             running++;
         }
         int np = 0;
-        int map[64];
+        int map[64] = {0};
         for (int j = 0; j < jobs && np < 64; j++)
             if (slots[j].pid) {
                 pfd[np].fd = slots[j].fd;
@@ -372,7 +372,14 @@ static struct known *load_known(const char *path, int *n_out)
             reason = sp + 1;
             while (*reason == ' ' || *reason == '\t') reason++;
         }
-        if (n == cap) k = realloc(k, (size_t)(cap *= 2) * sizeof *k);
+        if (n == cap) {
+            struct known *grown = realloc(k, (size_t)(cap *= 2) * sizeof *k);
+            if (!grown) {
+                fprintf(stderr, "npusim conform: out of memory\n");
+                exit(TOOL_FAIL);
+            }
+            k = grown;
+        }
         k[n].id = strdup(line);
         k[n].reason = strdup(reason);
         k[n].seen = false;
