@@ -3,10 +3,14 @@
  *
  * Every rule reads the op's types and attributes and compares them with the
  * StableHLO spec's constraints (docs/spec.md, "Constraints" of each op; CHLO
- * from the chlo dialect definitions).  Dynamic dimensions (GRAPH_DYN) and
- * unranked tensors are compatible with anything: only static facts are
- * checked.  A failing rule returns graph_verify_fail(), which locates the op and
- * names it, the constraint and the values involved.
+ * from the chlo dialect definitions).  Where the spec and the upstream
+ * verifier (stablehlo/dialect/TypeInference.cpp, StablehloOps.cpp/.td)
+ * disagree, the rule is the verifier's: the front end accepts what
+ * stablehlo-opt accepts and rejects what it rejects (docs/graph-ir.md,
+ * "Verifier vs spec").  Dynamic dimensions (GRAPH_DYN) are compatible with
+ * anything within their bounds: only static facts are checked.  A failing
+ * rule returns graph_verify_fail(), which locates the op and names it, the
+ * constraint and the values involved.
  */
 #ifndef NPUSIM_GRAPH_VERIFY_INTERNAL_H
 #define NPUSIM_GRAPH_VERIFY_INTERNAL_H
