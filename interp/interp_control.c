@@ -187,8 +187,7 @@ static enum base_status k_async_start(struct interp_proc *p, const struct graph_
     if (op->n_regions != 1) return interp_fail(p, op, BASE_ERR_INVALID, "async_start needs one region");
     struct interp_value *v = NULL;
     TRY(call_region_n(p, op, &op->regions[0], op->n_operands, in, &v, 1));
-    out[0] = interp_value_tuple(1, &v);
-    interp_value_release(v);
+    out[0] = interp_value_tuple(1, &v); /* takes over v's reference */
     return out[0] ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
 }
 
