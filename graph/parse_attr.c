@@ -1641,7 +1641,22 @@ enum base_status graph_normalize_op_attrs(struct parser *p, struct op_build *b)
             bool drop = false;
             for (int j = 0; optional[j] && !drop; j++)
                 drop = !strcmp(a[i].name, optional[j]) && attr_is_empty_list(a[i].value);
-            if (!drop) a[k++] = a[i];
+            if (!drop) {
+                a[k++] = a[i];
+                continue;
+            }
+            /* a dropped literal's (empty) tensor is no one's: release it now */
+            struct base_tensor *t = a[i].value->kind == GRAPH_ATTR_ELEMENTS && !graph_is_alias_value(p, a[i].value)
+                                        ? a[i].value->u.elements.value
+                                        : NULL; /* an alias's tensor may serve other ops */
+            for (size_t j = p->tensors.n; t && j-- > 0;) {
+                struct base_tensor **slot = ps_at(&p->tensors, j);
+                if (*slot == t) {
+                    *slot = NULL;
+                    base_tensor_release(t);
+                    break;
+                }
+            }
         }
         p->nattrs.n = b->nattr_base + k;
     }
