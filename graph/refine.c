@@ -505,29 +505,6 @@ static enum base_status analyze_spec(struct rf_ctx *cx, struct rf_spec *sp)
 /* ------------------------------------------------------------------------ */
 /* The entry's arguments                                                     */
 
-/* The bounds of a type's '?' dims (#stablehlo.bounds<8, ?>): -1 where none. */
-static void type_bounds(const struct graph_type *t, int64_t *bound)
-{
-    for (int d = 0; d < t->rank; d++) bound[d] = -1;
-    const struct graph_attr *e = t->encoding;
-    if (!e || (e->kind != GRAPH_ATTR_OPAQUE && e->kind != GRAPH_ATTR_STRING)) return;
-    const char *s = e->u.str.s, *end = s + e->u.str.len;
-    const char *p = strstr(s, "bounds<");
-    if (!p || p >= end) return;
-    p += 7;
-    for (int d = 0; d < t->rank && p < end; d++) {
-        while (p < end && (*p == ' ' || *p == ',')) p++;
-        if (p < end && *p == '?') {
-            p++;
-            continue;
-        }
-        char *q;
-        long long v = strtoll(p, &q, 10);
-        if (q == p) return;
-        bound[d] = v;
-        p = q;
-    }
-}
 
 static const char *arg_label(const struct graph_op *func, int i, char *buf, size_t cap)
 {
@@ -567,7 +544,7 @@ static enum base_status entry_args(struct rf_ctx *cx, const struct graph_op *fun
         TRY(graph_rf_val_init(cx, &args[i], t, rank));
         int64_t bound[GRAPH_MAX_RANK];
         if (t->rank >= 0)
-            type_bounds(t, bound);
+            graph_type_bounds(t, bound);
         else
             for (int d = 0; d < rank; d++) bound[d] = -1;
         for (int d = 0; d < rank; d++) {

@@ -489,6 +489,30 @@ done:
     return st;
 }
 
+/* A kernel's tensor results against the op's declared result types (shape
+ * and element type): the verifier follows the upstream one, which leaves some
+ * result shapes to the run (all_gather's gathered size, for one), and later
+ * ops trust the types. */
+static enum base_status check_result_shapes(struct interp_proc *p, const struct graph_op *op,
+                                            struct interp_value *const *out)
+{
+    for (int i = 0; i < op->n_results; i++) {
+        const struct graph_type *ty = op->results[i].type;
+        const struct base_tensor *t = iv_t(out[i]);
+        if (!t || !ty || ty->kind != GRAPH_TYPE_TENSOR || ty->rank < 0) continue;
+        bool ok = t->rank == ty->rank && t->dtype == interp_result_dtype(p, op, i);
+        for (int d = 0; ok && d < ty->rank; d++) ok = ty->dims[d] == GRAPH_DYN || ty->dims[d] == t->dims[d];
+        if (!ok) {
+            char want[160], got[160];
+            graph_type_str(ty, want, sizeof want);
+            base_tensor_type_str(t, got, sizeof got);
+            return interp_fail(p, op, BASE_ERR_INVALID, "result %d is tensor<%s> but the op's type says %s", i, got,
+                               want);
+        }
+    }
+    return BASE_OK;
+}
+
 static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op)
 {
     interp_kernel_fn k = p->run->kernels[op->kind];
@@ -524,6 +548,7 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
             }
         }
     }
+    if (st == BASE_OK) st = check_result_shapes(p, op, out);
     if (st != BASE_OK) {
         for (int i = 0; i < op->n_results; i++) interp_value_release(out[i]);
         goto done;

@@ -178,6 +178,28 @@ static enum base_status k_get_tuple_element(struct interp_proc *p, const struct 
     return BASE_OK;
 }
 
+/* async_start runs its region at once (the interpreter has no concurrency to
+ * model); the future holds the region's value as a one-element tuple, which
+ * async_done unwraps. */
+static enum base_status k_async_start(struct interp_proc *p, const struct graph_op *op,
+                                      struct interp_value *const *in, struct interp_value **out)
+{
+    if (op->n_regions != 1) return interp_fail(p, op, BASE_ERR_INVALID, "async_start needs one region");
+    struct interp_value *v = NULL;
+    TRY(call_region_n(p, op, &op->regions[0], op->n_operands, in, &v, 1));
+    out[0] = interp_value_tuple(1, &v); /* takes over v's reference */
+    return out[0] ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+}
+
+static enum base_status k_async_done(struct interp_proc *p, const struct graph_op *op,
+                                     struct interp_value *const *in, struct interp_value **out)
+{
+    if (in[0]->kind != IV_TUPLE || in[0]->n != 1)
+        return interp_fail(p, op, BASE_ERR_INVALID, "operand is not the future of an async_start");
+    out[0] = interp_value_retain(in[0]->elems[0]);
+    return BASE_OK;
+}
+
 static enum base_status k_token(struct interp_proc *p, const struct graph_op *op, struct interp_value *const *in,
                                 struct interp_value **out)
 {
@@ -332,6 +354,11 @@ done:
 void interp_register_control(interp_kernel_fn *table)
 {
     table[GRAPH_OP_CONSTANT] = k_constant;
+    table[GRAPH_OP_ARITH_CONSTANT] = k_constant;
+    table[GRAPH_OP_CHLO_CONSTANT] = k_constant;
+    table[GRAPH_OP_TENSOR_CAST] = k_passthrough;
+    table[GRAPH_OP_ASYNC_START] = k_async_start;
+    table[GRAPH_OP_ASYNC_DONE] = k_async_done;
     table[GRAPH_OP_CALL] = k_call;
     table[GRAPH_OP_COMPOSITE] = k_composite;
     table[GRAPH_OP_WHILE] = k_while;

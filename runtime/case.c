@@ -134,7 +134,13 @@ static enum base_status run_dynamic_case(const struct graph_module *m, const str
     struct rt_report rep;
     memset(&rep, 0, sizeof rep);
     enum base_status st = interp_dyn_case_prepare(m, entry, &c, &d);
-    if (st != BASE_OK) goto failed;
+    if (st == BASE_ERR_NOMEM) goto done;
+    if (st != BASE_OK) { /* no checkable form at the sizes tried (interp_dyn_case_prepare) */
+        res->outcome = INTERP_CASE_NOCHECK;
+        set_reason(res, &d, first_line);
+        st = BASE_OK;
+        goto done;
+    }
     info->in_scope = rt_module_in_scope(c.refined, NULL, 0);
     struct cc_options co;
     if (copt) co = *copt;
@@ -220,6 +226,7 @@ enum base_status rt_run_case(const char *text, size_t len, const char *path, int
     info->in_scope = rt_module_in_scope(m, NULL, 0);
     st = graph_verify(m, &d);
     if (st != BASE_OK) goto failed;
+    res->accepted = true;
     const struct graph_op *entry = graph_module_entry(m);
     if (!entry) {
         res->outcome = INTERP_CASE_PASS;
