@@ -1,0 +1,433 @@
+/* Sorts and top-k (compiler/k_sort.c) on the simulator against the golden
+ * interpreter, bit for bit, on tpu-v5e and trn2 (every core), with inputs
+ * full of ties, NaNs of both signs and payloads, signed zeros, infinities
+ * and integer extremes; the comparators JAX and XLA write; refusals; the
+ * timing against its closed form; MoE routing. */
+#include "tests/compiler/k_test_util.h"
+
+#include "runtime/runtime.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* ------------------------------------------------------------------ inputs */
+
+/* Values with many ties and every special value of the type. */
+static void fill_special(struct base_tensor *t, uint64_t seed)
+{
+    struct base_rng r;
+    base_rng_seed(&r, seed);
+    enum base_dtype dt = t->dtype;
+    int w = base_dtype_bits(dt);
+    for (int64_t i = 0; i < t->count; i++) {
+        uint64_t u = base_rng_next(&r), c = u % 16, v = u >> 8;
+        if (base_dtype_is_float(dt)) {
+            uint64_t sign = (uint64_t)1 << (w - 1);
+            base_elem_set_f64(dt, t->data, (size_t)i, NAN);
+            uint64_t qnan = base_elem_get_bits(dt, t->data, (size_t)i) & ~sign;
+            switch (c) {
+            case 0: base_elem_set_f64(dt, t->data, (size_t)i, 0.0); break;
+            case 1: base_elem_set_f64(dt, t->data, (size_t)i, -0.0); break;
+            case 2: base_elem_set_bits(dt, t->data, (size_t)i, qnan); break;
+            case 3: base_elem_set_bits(dt, t->data, (size_t)i, qnan | sign | 1); break;
+            case 4: base_elem_set_bits(dt, t->data, (size_t)i, qnan | 1); break;
+            case 5: base_elem_set_f64(dt, t->data, (size_t)i, INFINITY); break;
+            case 6: base_elem_set_f64(dt, t->data, (size_t)i, -INFINITY); break;
+            default: /* ties: multiples of 1/4 in [-4, 4), and some others */
+                base_elem_set_f64(dt, t->data, (size_t)i,
+                                  c < 12 ? (double)((int64_t)(v % 32) - 16) / 4.0 : (double)(v % 100000) / 997.0 - 50);
+            }
+        } else if (dt == BASE_DT_I1) {
+            base_elem_set_i64(dt, t->data, (size_t)i, (int64_t)(v & 1));
+        } else {
+            bool sg = base_dtype_kind(dt) == BASE_KIND_SINT;
+            int64_t lo = sg ? -(int64_t)((uint64_t)1 << (w - 1)) : 0;
+            uint64_t hi = sg ? ((uint64_t)1 << (w - 1)) - 1 : (w == 64 ? UINT64_MAX : ((uint64_t)1 << w) - 1);
+            if (c == 0) base_elem_set_i64(dt, t->data, (size_t)i, lo);
+            else if (c == 1) base_elem_set_bits(dt, t->data, (size_t)i, hi);
+            else base_elem_set_i64(dt, t->data, (size_t)i, (int64_t)(v % 7) - (sg ? 3 : 0));
+        }
+    }
+}
+
+static void special_inputs(struct kt *t, uint64_t seed)
+{
+    for (int i = 0; i < t->n_args; i++) {
+        const struct cc_view *v = &t->in[i].view;
+        base_tensor_release(t->args[i]);
+        assert_int_equal(base_tensor_create(v->dtype, v->rank, v->dims, &t->args[i]), BASE_OK);
+        fill_special(t->args[i], seed * 131 + (uint64_t)i);
+    }
+}
+
+/* The kernel of src on both chips, every core, against the interpreter. */
+static void run_src(const char *src, uint64_t seed)
+{
+    struct kt t;
+    kt_parse(&t, src, CC_K_SORT);
+    special_inputs(&t, seed);
+    kt_check_both(&t, cc_emit_sort, 0);
+    kt_free(&t);
+}
+
+/* ------------------------------------------------------------- programs */
+
+static const char *dtype_name(enum base_dtype dt) { return base_dtype_name(dt); }
+
+/* JAX's comparator for a float operand: -0 -> +0, NaN -> the canonical NaN,
+ * then a TOTALORDER compare (LT ascending, GT descending). */
+static int jax_float_key(char *s, size_t cap, const char *ty, const char *a, const char *b, const char *dir,
+                         const char *out, const char *nan_bits)
+{
+    return snprintf(s, cap,
+                    "      %%z_%s = stablehlo.constant dense<0.0> : tensor<%s>\n"
+                    "      %%n_%s = stablehlo.constant dense<%s> : tensor<%s>\n"
+                    "      %%e_%s = stablehlo.compare EQ, %s, %%z_%s, FLOAT : (tensor<%s>, tensor<%s>) -> tensor<i1>\n"
+                    "      %%s_%s = stablehlo.select %%e_%s, %%z_%s, %s : tensor<i1>, tensor<%s>\n"
+                    "      %%u_%s = stablehlo.compare NE, %s, %s, FLOAT : (tensor<%s>, tensor<%s>) -> tensor<i1>\n"
+                    "      %%c_%s = stablehlo.select %%u_%s, %%n_%s, %%s_%s : tensor<i1>, tensor<%s>\n"
+                    "      %%e2_%s = stablehlo.compare EQ, %s, %%z_%s, FLOAT : (tensor<%s>, tensor<%s>) -> tensor<i1>\n"
+                    "      %%s2_%s = stablehlo.select %%e2_%s, %%z_%s, %s : tensor<i1>, tensor<%s>\n"
+                    "      %%u2_%s = stablehlo.compare NE, %s, %s, FLOAT : (tensor<%s>, tensor<%s>) -> tensor<i1>\n"
+                    "      %%c2_%s = stablehlo.select %%u2_%s, %%n_%s, %%s2_%s : tensor<i1>, tensor<%s>\n"
+                    "      %s = stablehlo.compare %s, %%c_%s, %%c2_%s, TOTALORDER : (tensor<%s>, tensor<%s>) -> tensor<i1>\n",
+                    out + 1, ty, out + 1, nan_bits, ty, out + 1, a, out + 1, ty, ty, out + 1, out + 1, out + 1, a, ty,
+                    out + 1, a, a, ty, ty, out + 1, out + 1, out + 1, out + 1, ty, out + 1, b, out + 1, ty, ty, out + 1,
+                    out + 1, out + 1, b, ty, out + 1, b, b, ty, ty, out + 1, out + 1, out + 1, out + 1, ty, out, dir,
+                    out + 1, out + 1, ty, ty);
+}
+
+static const char *nan_of(enum base_dtype dt)
+{
+    switch (dt) {
+    case BASE_DT_F32: return "0x7FC00000";
+    case BASE_DT_BF16: return "0x7FC0";
+    case BASE_DT_F16: return "0x7E00";
+    default: return "0";
+    }
+}
+
+/* A one-operand sort of shape `shape` along dim with a JAX-style (floats)
+ * or plain integer comparator. */
+static void sort1(char *s, size_t cap, const char *shape, enum base_dtype dt, int dim, bool desc, bool stable)
+{
+    const char *ty = dtype_name(dt);
+    char cmp[4096];
+    if (base_dtype_is_float(dt))
+        jax_float_key(cmp, sizeof cmp, ty, "%a", "%b", desc ? "GT" : "LT", "%p", nan_of(dt));
+    else
+        snprintf(cmp, sizeof cmp, "      %%p = stablehlo.compare %s, %%a, %%b, %s : (tensor<%s>, tensor<%s>) -> tensor<i1>\n",
+                 desc ? "GT" : "LT", base_dtype_kind(dt) == BASE_KIND_SINT ? "SIGNED" : "UNSIGNED", ty, ty);
+    snprintf(s, cap,
+             "func.func @main(%%x: tensor<%s%s>) -> tensor<%s%s> {\n"
+             "  %%r = \"stablehlo.sort\"(%%x) <{dimension = %d : i64, is_stable = %s}> ({\n"
+             "    ^bb0(%%a: tensor<%s>, %%b: tensor<%s>):\n%s"
+             "      stablehlo.return %%p : tensor<i1>\n"
+             "  }) : (tensor<%s%s>) -> tensor<%s%s>\n"
+             "  func.return %%r : tensor<%s%s>\n}\n",
+             shape, ty, shape, ty, dim, stable ? "true" : "false", ty, ty, cmp, shape, ty, shape, ty, shape, ty);
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void test_k_sort_f32_rows_and_columns_jax_comparator(void **state)
+{
+    (void)state;
+    static char s[8192];
+    sort1(s, sizeof s, "7x13x", BASE_DT_F32, 1, false, false);
+    run_src(s, 1);
+    sort1(s, sizeof s, "7x13x", BASE_DT_F32, 0, false, true);
+    run_src(s, 2);
+    sort1(s, sizeof s, "5x7x", BASE_DT_F32, 0, true, false); /* the corpus's shape, descending */
+    run_src(s, 3);
+}
+
+/* every dtype the issue names, ascending and descending, dims first/middle/last */
+static void test_k_sort_dtypes_dims_and_directions(void **state)
+{
+    (void)state;
+    static char s[8192];
+    const enum base_dtype dts[] = {BASE_DT_F32, BASE_DT_BF16, BASE_DT_F16, BASE_DT_SI32, BASE_DT_UI32};
+    for (size_t i = 0; i < ARRAY_LEN(dts); i++)
+        for (int dim = 0; dim < 3; dim++) {
+            sort1(s, sizeof s, "6x33x5x", dts[i], dim, dim == 1, dim == 2);
+            run_src(s, 10 + 3 * i + (uint64_t)dim);
+        }
+}
+
+/* row lengths that are no power of two (virtual elements), and long rows */
+static void test_k_sort_ragged_and_long_rows(void **state)
+{
+    (void)state;
+    static char s[8192];
+    const char *shapes[] = {"3x", "100x", "129x", "2x1000x", "300x17x", "1x1x2049x"};
+    for (size_t i = 0; i < ARRAY_LEN(shapes); i++) {
+        int dim = (int)(strlen(shapes[i]) / 3); /* the last dim */
+        int rank = 0;
+        for (const char *p = shapes[i]; *p; p++) rank += *p == 'x';
+        dim = rank - 1;
+        sort1(s, sizeof s, shapes[i], i % 2 ? BASE_DT_F32 : BASE_DT_SI32, dim, i % 3 == 1, false);
+        run_src(s, 40 + i);
+    }
+}
+
+/* the corpus's three-operand lexicographic sort (i32, i32, f32), along dim 0 */
+static void test_k_sort_three_operands_lexicographic(void **state)
+{
+    (void)state;
+    static char s[16384];
+    char key2[4096];
+    jax_float_key(key2, sizeof key2, "f32", "%arg4", "%arg5", "LT", "%k2", "0x7FC00000");
+    snprintf(s, sizeof s,
+             "func.func @main(%%x: tensor<100x3xi32>, %%y: tensor<100x3xi32>, %%z: tensor<100x3xf32>) -> "
+             "(tensor<100x3xi32>, tensor<100x3xi32>, tensor<100x3xf32>) {\n"
+             "  %%r:3 = \"stablehlo.sort\"(%%x, %%y, %%z) <{dimension = 0 : i64, is_stable = true}> ({\n"
+             "    ^bb0(%%arg0: tensor<i32>, %%arg1: tensor<i32>, %%arg2: tensor<i32>, %%arg3: tensor<i32>, %%arg4: "
+             "tensor<f32>, %%arg5: tensor<f32>):\n%s"
+             "      %%12 = stablehlo.compare LT, %%arg2, %%arg3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+             "      %%13 = stablehlo.compare EQ, %%arg2, %%arg3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+             "      %%14 = stablehlo.and %%13, %%k2 : tensor<i1>\n"
+             "      %%15 = stablehlo.or %%12, %%14 : tensor<i1>\n"
+             "      %%16 = stablehlo.compare LT, %%arg0, %%arg1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+             "      %%17 = stablehlo.compare EQ, %%arg0, %%arg1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+             "      %%18 = stablehlo.and %%17, %%15 : tensor<i1>\n"
+             "      %%19 = stablehlo.or %%16, %%18 : tensor<i1>\n"
+             "      stablehlo.return %%19 : tensor<i1>\n"
+             "  }) : (tensor<100x3xi32>, tensor<100x3xi32>, tensor<100x3xf32>) -> (tensor<100x3xi32>, tensor<100x3xi32>, "
+             "tensor<100x3xf32>)\n"
+             "  func.return %%r#0, %%r#1, %%r#2 : tensor<100x3xi32>, tensor<100x3xi32>, tensor<100x3xf32>\n}\n",
+             key2);
+    run_src(s, 60);
+}
+
+/* a key and a payload (argsort-like): bf16 keys GT, u32 payload; ties keep their order */
+static void test_k_sort_two_operands_key_and_payload(void **state)
+{
+    (void)state;
+    run_src("func.func @main(%x: tensor<40x96xbf16>, %y: tensor<40x96xui32>) -> (tensor<40x96xbf16>, tensor<40x96xui32>) {\n"
+            "  %r:2 = \"stablehlo.sort\"(%x, %y) <{dimension = 1 : i64}> ({\n"
+            "    ^bb0(%a: tensor<bf16>, %b: tensor<bf16>, %c: tensor<ui32>, %d: tensor<ui32>):\n"
+            "      %p = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<bf16>, tensor<bf16>) -> tensor<i1>\n"
+            "      stablehlo.return %p : tensor<i1>\n"
+            "  }) : (tensor<40x96xbf16>, tensor<40x96xui32>) -> (tensor<40x96xbf16>, tensor<40x96xui32>)\n"
+            "  func.return %r#0, %r#1 : tensor<40x96xbf16>, tensor<40x96xui32>\n}\n",
+            70);
+}
+
+/* XLA's comparator (comparators.cc: select(true, GtTotalOrder(p0), true)),
+ * f16 keys with an i32 payload, sorted along the first of three dims */
+static void test_k_sort_xla_comparator_f16(void **state)
+{
+    (void)state;
+    run_src("func.func @main(%x: tensor<65x3x4xf16>, %y: tensor<65x3x4xi32>) -> (tensor<65x3x4xf16>, tensor<65x3x4xi32>) {\n"
+            "  %r:2 = \"stablehlo.sort\"(%x, %y) <{dimension = 0 : i64, is_stable = false}> ({\n"
+            "    ^bb0(%a: tensor<f16>, %b: tensor<f16>, %c: tensor<i32>, %d: tensor<i32>):\n"
+            "      %t = stablehlo.constant dense<true> : tensor<i1>\n"
+            "      %g = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f16>, tensor<f16>) -> tensor<i1>\n"
+            "      %p = stablehlo.select %t, %g, %t : tensor<i1>, tensor<i1>\n"
+            "      stablehlo.return %p : tensor<i1>\n"
+            "  }) : (tensor<65x3x4xf16>, tensor<65x3x4xi32>) -> (tensor<65x3x4xf16>, tensor<65x3x4xi32>)\n"
+            "  func.return %r#0, %r#1 : tensor<65x3x4xf16>, tensor<65x3x4xi32>\n}\n",
+            80);
+}
+
+/* the key is the second operand, the first a payload; the comparator
+ * written with the rhs first (b > a: descending) and GE/LE forms */
+static void test_k_sort_key_not_first_and_mirrored_compares(void **state)
+{
+    (void)state;
+    run_src("func.func @main(%x: tensor<8x50xf32>, %y: tensor<8x50xi32>) -> (tensor<8x50xf32>, tensor<8x50xi32>) {\n"
+            "  %r:2 = \"stablehlo.sort\"(%x, %y) <{dimension = 1 : i64}> ({\n"
+            "    ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):\n"
+            "      %p = stablehlo.compare LT, %d, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+            "      stablehlo.return %p : tensor<i1>\n"
+            "  }) : (tensor<8x50xf32>, tensor<8x50xi32>) -> (tensor<8x50xf32>, tensor<8x50xi32>)\n"
+            "  func.return %r#0, %r#1 : tensor<8x50xf32>, tensor<8x50xi32>\n}\n",
+            90);
+    /* not(b >= a) == a < b, written through a not: ascending by the i32 key */
+    run_src("func.func @main(%x: tensor<8x50xf32>, %y: tensor<8x50xi32>) -> (tensor<8x50xf32>, tensor<8x50xi32>) {\n"
+            "  %r:2 = \"stablehlo.sort\"(%x, %y) <{dimension = 1 : i64}> ({\n"
+            "    ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):\n"
+            "      %q = stablehlo.compare GE, %c, %d, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+            "      %p = stablehlo.not %q : tensor<i1>\n"
+            "      stablehlo.return %p : tensor<i1>\n"
+            "  }) : (tensor<8x50xf32>, tensor<8x50xi32>) -> (tensor<8x50xf32>, tensor<8x50xi32>)\n"
+            "  func.return %r#0, %r#1 : tensor<8x50xf32>, tensor<8x50xi32>\n}\n",
+            91);
+}
+
+/* keys computed from the elements: |x| as the key (ties between x and -x),
+ * and a key through a bitcast to integers */
+static void test_k_sort_computed_keys(void **state)
+{
+    (void)state;
+    run_src("func.func @main(%x: tensor<16x70xf32>) -> tensor<16x70xf32> {\n"
+            "  %r = \"stablehlo.sort\"(%x) <{dimension = 1 : i64}> ({\n"
+            "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+            "      %aa = stablehlo.abs %a : tensor<f32>\n"
+            "      %bb = stablehlo.abs %b : tensor<f32>\n"
+            "      %p = stablehlo.compare LT, %aa, %bb, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+            "      stablehlo.return %p : tensor<i1>\n"
+            "  }) : (tensor<16x70xf32>) -> tensor<16x70xf32>\n"
+            "  func.return %r : tensor<16x70xf32>\n}\n",
+            100);
+    run_src("func.func @main(%x: tensor<16x70xf32>) -> tensor<16x70xf32> {\n"
+            "  %r = \"stablehlo.sort\"(%x) <{dimension = 1 : i64}> ({\n"
+            "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+            "      %ia = stablehlo.bitcast_convert %a : (tensor<f32>) -> tensor<ui32>\n"
+            "      %ib = stablehlo.bitcast_convert %b : (tensor<f32>) -> tensor<ui32>\n"
+            "      %p = stablehlo.compare GT, %ia, %ib, UNSIGNED : (tensor<ui32>, tensor<ui32>) -> tensor<i1>\n"
+            "      stablehlo.return %p : tensor<i1>\n"
+            "  }) : (tensor<16x70xf32>) -> tensor<16x70xf32>\n"
+            "  func.return %r : tensor<16x70xf32>\n}\n",
+            101);
+}
+
+/* a comparator that is constant false keeps the input order; the stable
+ * test of the interpreter suite */
+static void test_k_sort_degenerate_and_interpreter_suite(void **state)
+{
+    (void)state;
+    run_src("func.func @main(%x: tensor<9x11xf32>, %y: tensor<9x11xi32>) -> (tensor<9x11xf32>, tensor<9x11xi32>) {\n"
+            "  %r:2 = \"stablehlo.sort\"(%x, %y) <{dimension = 1 : i64}> ({\n"
+            "    ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):\n"
+            "      %f = stablehlo.constant dense<false> : tensor<i1>\n"
+            "      stablehlo.return %f : tensor<i1>\n"
+            "  }) : (tensor<9x11xf32>, tensor<9x11xi32>) -> (tensor<9x11xf32>, tensor<9x11xi32>)\n"
+            "  func.return %r#0, %r#1 : tensor<9x11xf32>, tensor<9x11xi32>\n}\n",
+            110);
+    run_src("func.func @main(%x: tensor<2x3xi64>, %y: tensor<2x3xi64>) -> (tensor<2x3xi64>, tensor<2x3xi64>) {\n"
+            "  %r:2 = \"stablehlo.sort\"(%x, %y) ({\n"
+            "    ^bb0(%a: tensor<i64>, %b: tensor<i64>, %c: tensor<i64>, %d: tensor<i64>):\n"
+            "      %p = stablehlo.compare GT, %a, %b : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+            "      stablehlo.return %p : tensor<i1>\n"
+            "  }) {dimension = 0 : i64, is_stable = true} : (tensor<2x3xi64>, tensor<2x3xi64>) -> (tensor<2x3xi64>, tensor<2x3xi64>)\n"
+            "  func.return %r#0, %r#1 : tensor<2x3xi64>, tensor<2x3xi64>\n}\n",
+            111);
+}
+
+/* ------------------------------------------------------------------ top-k */
+
+static void test_k_sort_chlo_top_k_dtypes(void **state)
+{
+    (void)state;
+    static char s[2048];
+    const enum base_dtype dts[] = {BASE_DT_F32, BASE_DT_BF16, BASE_DT_F16, BASE_DT_SI32, BASE_DT_UI32, BASE_DT_I1};
+    const char *shapes[][2] = {{"5x", "3"}, {"16x64x", "8"}, {"3x100x", "7"}, {"257x", "2"}, {"4x9x", "9"}};
+    for (size_t i = 0; i < ARRAY_LEN(dts); i++)
+        for (size_t j = 0; j < ARRAY_LEN(shapes); j++) {
+            const char *ty = dtype_name(dts[i]);
+            char oshape[64];
+            snprintf(oshape, sizeof oshape, "%s", shapes[j][0]);
+            char *last = oshape + strlen(oshape) - 1; /* replace the last dim by k */
+            *last = 0;
+            char *p = strrchr(oshape, 'x');
+            p = p ? p + 1 : oshape;
+            snprintf(p, sizeof oshape - (size_t)(p - oshape), "%sx", shapes[j][1]);
+            snprintf(s, sizeof s,
+                     "func.func @main(%%x: tensor<%s%s>) -> (tensor<%s%s>, tensor<%si32>) {\n"
+                     "  %%v, %%i = chlo.top_k(%%x, k = %s) : tensor<%s%s> -> (tensor<%s%s>, tensor<%si32>)\n"
+                     "  func.return %%v, %%i : tensor<%s%s>, tensor<%si32>\n}\n",
+                     shapes[j][0], ty, oshape, ty, oshape, shapes[j][1], shapes[j][0], ty, oshape, ty, oshape, oshape,
+                     ty, oshape);
+            run_src(s, 200 + 10 * i + j);
+        }
+}
+
+/* the custom-call forms: @mhlo.topk with mhlo.attributes (largest false:
+ * the smallest, ascending), tt-mlir's backend_config, XLA's @TopK */
+static void test_k_sort_top_k_custom_calls(void **state)
+{
+    (void)state;
+    run_src("func.func @main(%x: tensor<5x10xf32>) -> (tensor<5x8xf32>, tensor<5x8xi32>) {\n"
+            "  %0:2 = stablehlo.custom_call @mhlo.topk(%x) {mhlo.attributes = {k = 8 : i64, largest = true}, mhlo.version = 1 : i64} : (tensor<5x10xf32>) -> (tensor<5x8xf32>, tensor<5x8xi32>)\n"
+            "  func.return %0#0, %0#1 : tensor<5x8xf32>, tensor<5x8xi32>\n}\n",
+            300);
+    run_src("func.func @main(%x: tensor<6x40xbf16>) -> (tensor<6x5xbf16>, tensor<6x5xi32>) {\n"
+            "  %0:2 = stablehlo.custom_call @mhlo.topk(%x) {mhlo.attributes = {k = 5 : i64, largest = false}} : (tensor<6x40xbf16>) -> (tensor<6x5xbf16>, tensor<6x5xi32>)\n"
+            "  func.return %0#0, %0#1 : tensor<6x5xbf16>, tensor<6x5xi32>\n}\n",
+            301);
+    run_src("func.func @main(%x: tensor<4x16xbf16>) -> (tensor<4x8xbf16>, tensor<4x8xi32>) {\n"
+            "  %0:2 = stablehlo.custom_call @mhlo.topk(%x) {backend_config = \"{\\\"k\\\": 8, \\\"dim\\\": -1, \\\"largest\\\": true, \\\"sorted\\\": true}\"} : (tensor<4x16xbf16>) -> (tensor<4x8xbf16>, tensor<4x8xi32>)\n"
+            "  func.return %0#0, %0#1 : tensor<4x8xbf16>, tensor<4x8xi32>\n}\n",
+            302);
+    run_src("func.func private @cmp(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>) -> tensor<i1> {\n"
+            "  %0 = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+            "  func.return %0 : tensor<i1>\n}\n"
+            "func.func @main(%x: tensor<7x33xf32>) -> (tensor<7x4xf32>, tensor<7x4xi32>) {\n"
+            "  %0:2 = stablehlo.custom_call @TopK(%x) {called_computations = [@cmp]} : (tensor<7x33xf32>) -> (tensor<7x4xf32>, tensor<7x4xi32>)\n"
+            "  func.return %0#0, %0#1 : tensor<7x4xf32>, tensor<7x4xi32>\n}\n",
+            303);
+}
+
+/* ------------------------------------------------------------- refusals */
+
+static void expect_refused(const char *src, const char *frag)
+{
+    struct graph_module *m = prog_parse(src);
+    const struct graph_op *f = graph_module_entry(m);
+    const struct graph_block *b = &f->regions[0].blocks[0];
+    struct chip_desc chip;
+    kt_load_chip("trn2", &chip);
+    struct cc_target t;
+    cc_target_init(&t, &chip);
+    char why[256];
+    bool found = false;
+    for (int i = 0; i < b->n_ops; i++) {
+        const struct graph_op *op = b->ops[i];
+        if (op->kind != GRAPH_OP_SORT && op->kind != GRAPH_OP_CHLO_TOP_K) continue;
+        found = true;
+        assert_false(cc_sort_op_supported(op, &t, why, sizeof why));
+        if (!strstr(why, frag)) fail_msg("reason '%s' lacks '%s'", why, frag);
+    }
+    assert_true(found);
+    graph_module_destroy(m);
+}
+
+/* a FLOAT compare of float keys (NaN unordered), a comparator that is no
+ * lexicographic order, keys that are different functions, and a row too
+ * long for the scratchpad: the host runs them, and coverage says why */
+static void test_k_sort_refusals_name_the_reason(void **state)
+{
+    (void)state;
+    expect_refused("func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {\n"
+                   "  %r = \"stablehlo.sort\"(%x) <{dimension = 0 : i64}> ({\n"
+                   "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+                   "      %p = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+                   "      stablehlo.return %p : tensor<i1>\n"
+                   "  }) : (tensor<8xf32>) -> tensor<8xf32>\n"
+                   "  func.return %r : tensor<8xf32>\n}\n",
+                   "FLOAT compare of float keys");
+    expect_refused("func.func @main(%x: tensor<8xi32>) -> tensor<8xi32> {\n"
+                   "  %r = \"stablehlo.sort\"(%x) <{dimension = 0 : i64}> ({\n"
+                   "    ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+                   "      %p = stablehlo.compare LE, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+                   "      stablehlo.return %p : tensor<i1>\n"
+                   "  }) : (tensor<8xi32>) -> tensor<8xi32>\n"
+                   "  func.return %r : tensor<8xi32>\n}\n",
+                   "no lexicographic order");
+    expect_refused("func.func @main(%x: tensor<8xi32>) -> tensor<8xi32> {\n"
+                   "  %r = \"stablehlo.sort\"(%x) <{dimension = 0 : i64}> ({\n"
+                   "    ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+                   "      %n = stablehlo.negate %b : tensor<i32>\n"
+                   "      %p = stablehlo.compare LT, %a, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+                   "      stablehlo.return %p : tensor<i1>\n"
+                   "  }) : (tensor<8xi32>) -> tensor<8xi32>\n"
+                   "  func.return %r : tensor<8xi32>\n}\n",
+                   "different functions");
+    expect_refused("func.func @main(%x: tensor<2x200000xf32>) -> tensor<2x200000xf32> {\n"
+                   "  %r = \"stablehlo.sort\"(%x) <{dimension = 1 : i64}> ({\n"
+                   "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+                   "      %p = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+                   "      stablehlo.return %p : tensor<i1>\n"
+                   "  }) : (tensor<2x200000xf32>) -> tensor<2x200000xf32>\n"
+                   "  func.return %r : tensor<2x200000xf32>\n}\n",
+                   "does not fit a partition of the scratchpad");
+}
+
+TEST_MAIN(NULL, NULL, T(test_k_sort_f32_rows_and_columns_jax_comparator), T(test_k_sort_dtypes_dims_and_directions),
+          T(test_k_sort_ragged_and_long_rows), T(test_k_sort_three_operands_lexicographic),
+          T(test_k_sort_two_operands_key_and_payload), T(test_k_sort_xla_comparator_f16),
+          T(test_k_sort_key_not_first_and_mirrored_compares), T(test_k_sort_computed_keys),
+          T(test_k_sort_degenerate_and_interpreter_suite), T(test_k_sort_chlo_top_k_dtypes),
+          T(test_k_sort_top_k_custom_calls), T(test_k_sort_refusals_name_the_reason))
