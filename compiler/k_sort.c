@@ -711,7 +711,8 @@ struct splan {
     /* key evaluation: sx node -> temp (roots only), -1 */
     bool sx_need[SX_MAX];
     int sx_tmp[SX_MAX];
-    int n_tmp;                       /* temps of the key evaluation (each N x 8 bytes per row) */
+    int n_tmp;                       /* temps of the key evaluation (each N x tmp_es bytes per row) */
+    uint64_t tmp_es;                 /* their element size: the widest type they hold */
     int n_load;
     int n_stage;                     /* staged results */
     int stage_of[SORT_MAX_IN + 1];
@@ -867,13 +868,18 @@ static bool plan_build(struct splan *pl, char *why, size_t cap)
      * (a total-order compare inside a key) after the live ones */
     int scratch = total_cmp ? 3 : (total_key || pl->n_stage) ? 1 : 0;
     pl->n_tmp = n_tmp + scratch;
+    pl->tmp_es = 1;
+    for (int i = 0; i < sp->n_sx; i++)
+        if (pl->sx_need[i] && base_dtype_size(sp->sx[i].dt) > pl->tmp_es) pl->tmp_es = base_dtype_size(sp->sx[i].dt);
+    for (int k = 0; k < sp->n_keys; k++)
+        if (base_dtype_size(sp->key[k].kdt) > pl->tmp_es) pl->tmp_es = base_dtype_size(sp->key[k].kdt);
     if (pl->n_tmp > SORT_MAX_TMP) return why_set(why, cap, "the comparator's keys need too many temporaries");
     /* bytes of one row in one unit slot */
     uint64_t N = (uint64_t)sp->N, K = (uint64_t)sp->k, b = 0;
     for (int i = 0; i < pl->n_ct; i++) b += 2 * N * base_dtype_size(pl->ct[i].dt);
     for (int j = 0; j < sp->n; j++)
         if (pl->op_load[j] >= 0) b += N * base_dtype_size(sp->dt[j]);
-    b += (uint64_t)pl->n_tmp * N * 8;
+    b += (uint64_t)pl->n_tmp * N * pl->tmp_es;
     b += 3 * ((N + 1) / 2);
     for (int r = 0; r < nr; r++)
         if (pl->stage_of[r] >= 0) b += K * base_dtype_size(res_dtype(sp, r));
@@ -890,7 +896,7 @@ static uint64_t plan_slot_bytes(const struct splan *pl, uint64_t r)
     for (int i = 0; i < pl->n_ct; i++) b += 2 * round64(r * N * base_dtype_size(pl->ct[i].dt));
     for (int j = 0; j < sp->n; j++)
         if (pl->op_load[j] >= 0) b += round64(r * N * base_dtype_size(sp->dt[j]));
-    b += (uint64_t)pl->n_tmp * round64(r * N * 8);
+    b += (uint64_t)pl->n_tmp * round64(r * N * pl->tmp_es);
     b += 3 * round64(r * ((N + 1) / 2));
     for (int q = 0; q < n_results(sp); q++)
         if (pl->stage_of[q] >= 0) b += round64(r * K * base_dtype_size(res_dtype(sp, q)));
@@ -1515,7 +1521,7 @@ enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel 
         if (pl->op_load[j] >= 0 && (m->load_buf[j] = cc_kb_buffer(b, r0 * N * base_dtype_size(sp->dt[j]), U)) < 0)
             st = diag->status;
     for (int i = 0; i < pl->n_tmp && st == BASE_OK; i++)
-        if ((m->tmp_buf[i] = cc_kb_buffer(b, r0 * N * 8, U)) < 0) st = diag->status;
+        if ((m->tmp_buf[i] = cc_kb_buffer(b, r0 * N * pl->tmp_es, U)) < 0) st = diag->status;
     for (int i = 0; i < 3 && st == BASE_OK; i++)
         if ((m->mask_buf[i] = cc_kb_buffer(b, r0 * ((N + 1) / 2), U)) < 0) st = diag->status;
     for (int q = 0; q < nr && st == BASE_OK; q++)

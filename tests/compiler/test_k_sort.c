@@ -6,6 +6,7 @@
 #include "tests/compiler/k_test_util.h"
 
 #include "runtime/runtime.h"
+#include "event/event.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -425,7 +426,286 @@ static void test_k_sort_refusals_name_the_reason(void **state)
                    "does not fit a partition of the scratchpad");
 }
 
-TEST_MAIN(NULL, NULL, T(test_k_sort_f32_rows_and_columns_jax_comparator), T(test_k_sort_dtypes_dims_and_directions),
+
+/* ------------------------------------------------------- through the plan */
+
+/* src compiled for chip_name (all cores) and run: functional against the
+ * interpreter bit for bit (inputs with ties and special values), or
+ * timing-only; the report in *rep (rt_report_free it); the plan's kernel
+ * names in names (comma separated). */
+static void e2e_mode(const char *src, const char *chip_name, enum cc_mode mode, uint64_t seed, bool timing_only,
+                     struct rt_report *rep, char *names, size_t cap)
+{
+    struct graph_module *m = prog_parse(src);
+    struct chip_desc chip;
+    kt_load_chip(chip_name, &chip);
+    struct cc_options o;
+    cc_options_default(&o);
+    o.mode = mode;
+    struct cc_plan *plan = NULL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (cc_compile(m, &chip, &o, &plan, &d) != BASE_OK) {
+        base_diag_print(&d, stderr);
+        fail_msg("cc_compile on %s", chip_name);
+    }
+    if (names) {
+        names[0] = 0;
+        for (uint32_t k = 0; k < cc_plan_n_kernels(plan); k++)
+            snprintf(names + strlen(names), cap - strlen(names), "%s%s", k ? "," : "", cc_plan_kernel_info(plan, k)->name);
+    }
+    const struct graph_block *b = &graph_module_entry(m)->regions[0].blocks[0];
+    struct base_tensor *in[8] = {NULL};
+    for (int i = 0; i < b->n_args && !timing_only; i++) {
+        const struct graph_type *t = b->args[i].type;
+        assert_int_equal(base_tensor_create(t->elem, t->rank, t->dims, &in[i]), BASE_OK);
+        fill_special(in[i], seed * 977 + (uint64_t)i);
+    }
+    struct sim_options so;
+    sim_options_default(&so);
+    so.timing_only = timing_only;
+    struct sim *s = NULL;
+    assert_int_equal(sim_create(&chip, &so, &s, &d), BASE_OK);
+    struct rt_options ro;
+    rt_options_default(&ro);
+    ro.timing_only = timing_only;
+    struct base_tensor *outs[8] = {NULL};
+    if (rt_run(plan, s, in, b->n_args, &ro, outs, rep, &d) != BASE_OK) {
+        base_diag_print(&d, stderr);
+        fail_msg("rt_run on %s", chip_name);
+    }
+    sim_destroy(s);
+    if (!timing_only) {
+        struct interp_options io;
+        memset(&io, 0, sizeof io);
+        struct interp_result gold;
+        assert_int_equal(interp_run(m, NULL, in, b->n_args, &io, &gold, &d), BASE_OK);
+        for (int i = 0; i < gold.n_outputs; i++) {
+            char what[96];
+            snprintf(what, sizeof what, "%s plan output %d", chip_name, i);
+            kt_compare(outs[i], gold.outputs[i], 0, what);
+        }
+        interp_result_free(&gold);
+    }
+    for (int i = 0; i < 8; i++) {
+        base_tensor_release(in[i]);
+        base_tensor_release(outs[i]);
+    }
+    cc_plan_destroy(plan);
+    graph_module_destroy(m);
+}
+
+static void e2e(const char *src, const char *chip_name, uint64_t seed, bool timing_only, struct rt_report *rep,
+                char *names, size_t cap)
+{
+    e2e_mode(src, chip_name, CC_MODE_COMPILED, seed, timing_only, rep, names, cap);
+}
+
+/* a sort of a transposed view with an iota payload, its results read through
+ * slices (a prefix: the top-k path, the iota derived from the index) or
+ * whole; every mode */
+static void test_k_sort_views_slices_and_modes_through_the_plan(void **state)
+{
+    (void)state;
+    static const char *const prefix =
+        "func.func @main(%x: tensor<40x33x3xf32>) -> (tensor<3x4x40xf32>, tensor<3x3x40xi32>) {\n"
+        "  %t = stablehlo.transpose %x, dims = [2, 1, 0] : (tensor<40x33x3xf32>) -> tensor<3x33x40xf32>\n"
+        "  %io = stablehlo.iota dim = 1 : tensor<3x33x40xi32>\n"
+        "  %s:2 = \"stablehlo.sort\"(%t, %io) <{dimension = 1 : i64}> ({\n"
+        "    ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):\n"
+        "      %p = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+        "      stablehlo.return %p : tensor<i1>\n"
+        "  }) : (tensor<3x33x40xf32>, tensor<3x33x40xi32>) -> (tensor<3x33x40xf32>, tensor<3x33x40xi32>)\n"
+        "  %v = stablehlo.slice %s#0 [0:3, 2:6, 0:40] : (tensor<3x33x40xf32>) -> tensor<3x4x40xf32>\n"
+        "  %i = stablehlo.slice %s#1 [0:3, 0:3, 0:40] : (tensor<3x33x40xi32>) -> tensor<3x3x40xi32>\n"
+        "  func.return %v, %i : tensor<3x4x40xf32>, tensor<3x3x40xi32>\n}\n";
+    static const char *const whole =
+        "func.func @main(%x: tensor<40x33x3xf32>) -> (tensor<3x33x40xf32>, tensor<3x3x40xi32>) {\n"
+        "  %t = stablehlo.transpose %x, dims = [2, 1, 0] : (tensor<40x33x3xf32>) -> tensor<3x33x40xf32>\n"
+        "  %io = stablehlo.iota dim = 1 : tensor<3x33x40xi32>\n"
+        "  %s:2 = \"stablehlo.sort\"(%t, %io) <{dimension = 1 : i64}> ({\n"
+        "    ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):\n"
+        "      %p = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+        "      stablehlo.return %p : tensor<i1>\n"
+        "  }) : (tensor<3x33x40xf32>, tensor<3x33x40xi32>) -> (tensor<3x33x40xf32>, tensor<3x33x40xi32>)\n"
+        "  %i = stablehlo.slice %s#1 [0:3, 0:3, 0:40] : (tensor<3x33x40xi32>) -> tensor<3x3x40xi32>\n"
+        "  func.return %s#0, %i : tensor<3x33x40xf32>, tensor<3x3x40xi32>\n}\n";
+    const char *chips[] = {"trn2", "tpu-v5e"};
+    for (int c = 0; c < 2; c++)
+        for (int mode = 0; mode < CC_MODE_COUNT; mode++) {
+            struct rt_report rep;
+            e2e_mode(prefix, chips[c], (enum cc_mode)mode, 600 + (uint64_t)mode, false, &rep, NULL, 0);
+            assert_int_equal(rep.host_ops, 0);
+            rt_report_free(&rep);
+            e2e_mode(whole, chips[c], (enum cc_mode)mode, 610 + (uint64_t)mode, false, &rep, NULL, 0);
+            assert_int_equal(rep.host_ops, 0);
+            rt_report_free(&rep);
+        }
+}
+
+/* MoE routing as JAX writes it (lax.top_k: chlo.top_k) and as torch_xla
+ * does (XLA's TopK lowering: a sort of the logits with an iota of indices,
+ * XLA's comparator, then slices of the first k): 4096 tokens x 64 experts,
+ * top-8 with indices. */
+#define MOE_CHLO                                                                                                \
+    "func.func @main(%l: tensor<4096x64xf32>) -> (tensor<4096x8xf32>, tensor<4096x8xi32>) {\n"                  \
+    "  %v, %i = chlo.top_k(%l, k = 8) : tensor<4096x64xf32> -> (tensor<4096x8xf32>, tensor<4096x8xi32>)\n"      \
+    "  func.return %v, %i : tensor<4096x8xf32>, tensor<4096x8xi32>\n}\n"
+#define MOE_SORT_SLICE                                                                                          \
+    "func.func @main(%l: tensor<4096x64xf32>) -> (tensor<4096x8xf32>, tensor<4096x8xi32>) {\n"                  \
+    "  %io = stablehlo.iota dim = 1 : tensor<4096x64xi32>\n"                                                    \
+    "  %s:2 = \"stablehlo.sort\"(%l, %io) <{dimension = 1 : i64, is_stable = true}> ({\n"                       \
+    "    ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):\n"                           \
+    "      %t = stablehlo.constant dense<true> : tensor<i1>\n"                                                  \
+    "      %g = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"           \
+    "      %p = stablehlo.select %t, %g, %t : tensor<i1>, tensor<i1>\n"                                         \
+    "      stablehlo.return %p : tensor<i1>\n"                                                                  \
+    "  }) : (tensor<4096x64xf32>, tensor<4096x64xi32>) -> (tensor<4096x64xf32>, tensor<4096x64xi32>)\n"         \
+    "  %v = stablehlo.slice %s#0 [0:4096, 0:8] : (tensor<4096x64xf32>) -> tensor<4096x8xf32>\n"                 \
+    "  %i = stablehlo.slice %s#1 [0:4096, 0:8] : (tensor<4096x64xi32>) -> tensor<4096x8xi32>\n"                 \
+    "  func.return %v, %i : tensor<4096x8xf32>, tensor<4096x8xi32>\n}\n"
+
+static void test_k_sort_moe_top8_of_64_experts_through_the_plan(void **state)
+{
+    (void)state;
+    const char *chips[] = {"trn2", "tpu-v5e"};
+    char names[512];
+    for (int c = 0; c < 2; c++) {
+        struct rt_report rep;
+        e2e(MOE_CHLO, chips[c], 500 + (uint64_t)c, false, &rep, names, sizeof names);
+        assert_int_equal(rep.host_ops, 0);
+        rt_report_free(&rep);
+        e2e(MOE_SORT_SLICE, chips[c], 510 + (uint64_t)c, false, &rep, names, sizeof names);
+        assert_int_equal(rep.host_ops, 0);
+        if (!strstr(names, "sort")) fail_msg("kernels: %s", names);
+        rt_report_free(&rep);
+    }
+}
+
+/* The host's time for an op (the runtime's host step): dispatch, operands
+ * and results over the host link, result elements at the host's rate. */
+static uint64_t host_fallback_ps(const struct chip_desc *chip, double bytes, double elems)
+{
+    const struct chip_host_desc *h = &chip->host;
+    return h->dispatch_overhead_ps + event_bytes_to_ps(bytes, h->pcie_bytes_per_ns) +
+           event_bytes_to_ps(elems, h->fallback_elems_per_ns);
+}
+
+/* the figures of docs/compiler.md "Kernels: sort": the MoE top-8 on trn2
+ * and tpu-v6e (device time of the sort kernel, timing-only) against the host
+ * fallback of the same op; the partial network beats a full sort */
+static void test_k_sort_moe_top8_timing_vs_host(void **state)
+{
+    (void)state;
+    const char *chips[] = {"trn2", "tpu-v6e", "tpu-v5e"};
+    for (int c = 0; c < 3; c++) {
+        struct chip_desc chip;
+        kt_load_chip(chips[c], &chip);
+        struct rt_report rep, full;
+        char names[512];
+        e2e(MOE_CHLO, chips[c], 0, true, &rep, names, sizeof names);
+        assert_int_equal(rep.n_kernels, 1);
+        uint64_t topk_ps = rep.kernels[0].time_ps;
+        /* the same rows fully sorted (values and indices) */
+        e2e("func.func @main(%l: tensor<4096x64xf32>) -> (tensor<4096x64xf32>, tensor<4096x64xi32>) {\n"
+            "  %v, %i = chlo.top_k(%l, k = 64) : tensor<4096x64xf32> -> (tensor<4096x64xf32>, tensor<4096x64xi32>)\n"
+            "  func.return %v, %i : tensor<4096x64xf32>, tensor<4096x64xi32>\n}\n",
+            chips[c], 0, true, &full, NULL, 0);
+        uint64_t full_ps = full.kernels[0].time_ps;
+        double bytes = 4096.0 * 64 * 4 + 4096.0 * 8 * (4 + 4);
+        uint64_t host_ps = host_fallback_ps(&chip, bytes, 4096.0 * 8 * 2);
+        printf("    moe top-8 of 4096x64 f32 on %s: %.2f us on chip (full sort %.2f us); host fallback %.2f us\n",
+               chips[c], topk_ps / 1e6, full_ps / 1e6, host_ps / 1e6);
+        assert_true(topk_ps < full_ps);
+        assert_true(topk_ps < host_ps);
+        rt_report_free(&rep);
+        rt_report_free(&full);
+    }
+}
+
+/* The cost model (docs/compiler.md "Kernels: sort"): one instruction of P
+ * partitions x F elements of the slowest type dt on engine e takes
+ * D + ceil(P / lanes) ceil(F / epc) cycles (epc: the two-input rate for
+ * binary and select). */
+static uint64_t instr_ps(const struct chip_desc *chip, int engine, uint32_t P, int64_t F, enum base_dtype dt, bool two_in)
+{
+    const struct chip_engine_desc *e = &chip->engines[engine];
+    enum chip_rate_class rc = chip_rate_class_of(dt);
+    double epc = two_in && e->elems_per_cycle_2in[rc] > 0 ? e->elems_per_cycle_2in[rc] : e->elems_per_cycle[rc];
+    uint64_t cycles = e->dispatch_cycles + (uint64_t)((P + e->lanes - 1) / e->lanes) * (uint64_t)ceil((double)F / epc);
+    return event_cycles_to_ps(cycles, e->clock_ghz);
+}
+
+/* The network of a full sort of rows of n = 2^q, r per partition, on one
+ * unit: q(q+1)/2 steps, each over F = r n / 2 pairs: the mask (with the
+ * index: ilt of the indices, then per key ieq, ilt/igt and a select of the
+ * masks; without: the last key's compare alone, then 3 per key), then two
+ * selects per carried tile. */
+static uint64_t closed_form_network_ps(const struct chip_desc *chip, int engine, uint32_t P, int64_t r, int q,
+                                       int keys, bool tie, int carried, enum base_dtype kdt, enum base_dtype tdt)
+{
+    int64_t F = r * ((int64_t)1 << q) / 2;
+    int compares = tie ? 2 * keys + 1 : 2 * keys - 1, mask_selects = tie ? keys : keys - 1;
+    uint64_t step = (uint64_t)compares * instr_ps(chip, engine, P, F, kdt, true) +
+                    (uint64_t)mask_selects * instr_ps(chip, engine, P, F, BASE_DT_UI8, true) +
+                    (uint64_t)(2 * carried) * instr_ps(chip, engine, P, F, tdt, true);
+    return (uint64_t)(q * (q + 1) / 2) * step;
+}
+
+static void test_k_sort_timing_matches_closed_form(void **state)
+{
+    (void)state;
+    /* i32 rows of 256 sorted descending: one key, the operand itself (no
+     * index): 1 + 2 instructions per step; 128 rows x 2 per partition on
+     * one tpu-v5e core, one unit */
+    struct kt t;
+    kt_parse(&t, "func.func @main(%x: tensor<256x256xi32>) -> tensor<256x256xi32> {\n"
+                 "  %r = \"stablehlo.sort\"(%x) <{dimension = 1 : i64}> ({\n"
+                 "    ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
+                 "      %p = stablehlo.compare GT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+                 "      stablehlo.return %p : tensor<i1>\n"
+                 "  }) : (tensor<256x256xi32>) -> tensor<256x256xi32>\n"
+                 "  func.return %r : tensor<256x256xi32>\n}\n",
+             CC_K_SORT);
+    struct chip_desc chip;
+    kt_load_chip("tpu-v5e", &chip);
+    struct cc_target tg;
+    cc_target_init(&tg, &chip);
+    struct kt_run r;
+    kt_run(&t, &chip, cc_emit_sort, true, 1, &r);
+    uint64_t want = closed_form_network_ps(&chip, tg.vec, 128, 2, 8, 1, false, 1, BASE_DT_SI32, BASE_DT_SI32);
+    uint64_t got = r.st.engines[tg.vec].busy_ps;
+    printf("    256 x 256 i32 sort on tpu-v5e: vector engine %.3f us, closed form %.3f us; kernel %.3f us\n",
+           got / 1e6, want / 1e6, r.st.total_ps / 1e6);
+    assert_int_equal(got, want);
+    kt_run_free(&r);
+    kt_free(&t);
+    /* f32 keys (total order) with the index: 3 + 1 mask instructions, two
+     * carried tiles (the key, the index); the value is the key's inverse */
+    kt_parse(&t, "func.func @main(%x: tensor<128x64xf32>) -> (tensor<128x64xf32>, tensor<128x64xi32>) {\n"
+                 "  %v, %i = chlo.top_k(%x, k = 64) : tensor<128x64xf32> -> (tensor<128x64xf32>, tensor<128x64xi32>)\n"
+                 "  func.return %v, %i : tensor<128x64xf32>, tensor<128x64xi32>\n}\n",
+             CC_K_SORT);
+    kt_load_chip("trn2", &chip);
+    cc_target_init(&tg, &chip);
+    kt_run(&t, &chip, cc_emit_sort, true, 1, &r);
+    /* the unit runs on trn2's vector engine; around the network: the index
+     * row (iota) and its copy into the tile, the key (total-order transform:
+     * tensor_scalar + ixor), and the values' inverse transform at the end */
+    uint64_t net = closed_form_network_ps(&chip, tg.vec, 128, 1, 6, 1, true, 2, BASE_DT_SI32, BASE_DT_SI32);
+    uint64_t one = instr_ps(&chip, tg.vec, 128, 64, BASE_DT_SI32, false), two = instr_ps(&chip, tg.vec, 128, 64, BASE_DT_SI32, true);
+    uint64_t want2 = net + 2 * one + 2 * (one + two);
+    uint64_t vec = r.st.engines[tg.vec].busy_ps;
+    printf("    128 x 64 f32 full top-k on trn2: vector engine %.3f us, closed form %.3f us (network %.3f us)\n",
+           vec / 1e6, want2 / 1e6, net / 1e6);
+    assert_int_equal(vec, want2);
+    kt_run_free(&r);
+    kt_free(&t);
+}
+
+TEST_MAIN(NULL, NULL, T(test_k_sort_views_slices_and_modes_through_the_plan),
+          T(test_k_sort_moe_top8_of_64_experts_through_the_plan), T(test_k_sort_moe_top8_timing_vs_host),
+          T(test_k_sort_timing_matches_closed_form), T(test_k_sort_f32_rows_and_columns_jax_comparator), T(test_k_sort_dtypes_dims_and_directions),
           T(test_k_sort_ragged_and_long_rows), T(test_k_sort_three_operands_lexicographic),
           T(test_k_sort_two_operands_key_and_payload), T(test_k_sort_xla_comparator_f16),
           T(test_k_sort_key_not_first_and_mirrored_compares), T(test_k_sort_computed_keys),
