@@ -694,6 +694,7 @@ enum { SRC_NONE, SRC_TILE, SRC_IOTA, SRC_KEYINV };
 struct ctile {            /* a tile carried through the network: ping and pong */
     enum base_dtype dt;
     int buf[2];
+    int buf2[2];          /* the second level of a segmented top-k */
 };
 
 struct splan {
@@ -903,33 +904,6 @@ static uint64_t plan_slot_bytes(const struct splan *pl, uint64_t r)
     return b;
 }
 
-bool cc_sort_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap)
-{
-    if (why && cap) why[0] = 0;
-    struct splan *pl = calloc(1, sizeof *pl);
-    if (!pl) return why_set(why, cap, "out of memory");
-    bool ok = sort_analyze(op, &pl->sp, why, cap);
-    if (ok && t->vec < 0 && t->pool < 0) ok = why_set(why, cap, "the chip has no vector engine");
-    if (ok) {
-        for (int r = 0; r < n_results(&pl->sp); r++) pl->need_res[r] = true;
-        ok = plan_build(pl, why, cap);
-    }
-    if (ok) {
-        uint64_t sp_bytes = t->chip->scratchpad.bytes_per_partition;
-        uint64_t need = plan_slot_bytes(pl, 1) + pl->resident_bytes;
-        if (need > sp_bytes) {
-            char msg[256];
-            snprintf(msg, sizeof msg,
-                     "the sort dimension (%lld elements: %llu bytes per partition for one row) does not fit a "
-                     "partition of the scratchpad (%llu bytes): the host runs it",
-                     (long long)pl->sp.N, (unsigned long long)need, (unsigned long long)sp_bytes);
-            ok = why_set(why, cap, msg);
-        }
-    }
-    free(pl);
-    return ok;
-}
-
 /* ------------------------------------------------------------ the network */
 
 /* Element offsets within a partition of a unit's tile: off + sum i_d st[d]. */
@@ -1089,14 +1063,16 @@ static int64_t pow2_ceil(int64_t x)
 }
 
 /* The steps of the whole network for rows of n keeping the first k: calls
- * fn for each (a full sort when k's block is not below the row). */
+ * fn for each (a full sort when k's block is not below the row); with
+ * merge_only, rows of sorted blocks of K only merged. */
 typedef enum base_status (*step_fn)(void *ctx, const struct step *s);
-static enum base_status network(int64_t n, int64_t r, int64_t k, step_fn fn, void *ctx, int64_t *n_final)
+static enum base_status network(int64_t n, int64_t r, int64_t k, bool merge_only, step_fn fn, void *ctx,
+                                int64_t *n_final)
 {
     struct step s;
     int64_t K = pow2_ceil(k > 0 ? k : 1), top = pow2_ceil(n);
     bool partial = K < top;
-    int64_t bmax = partial ? K : top;
+    int64_t bmax = merge_only ? 1 : partial ? K : top; /* merge_only: blocks of K are sorted already */
     for (int64_t b = 2; b <= bmax; b *= 2) {
         gen_flip(&s, n, r, b);
         TRY(fn(ctx, &s));
@@ -1133,13 +1109,19 @@ struct em {
     int tmp_buf[SORT_MAX_TMP];
     int mask_buf[3];
     int stage_buf[SORT_MAX_IN + 1];
+    int off_buf;                     /* segmented: each level-2 row's index offset, -1 */
     int in_of[SORT_MAX_IN];          /* kernel input of operand j */
     int out_of[SORT_MAX_IN + 1];     /* kernel output of result r, -1 */
     /* the unit being emitted */
     int slot, e, side;
     uint32_t P;
     int64_t r;
+    int64_t n0;                      /* its row length (the sort dim, or a segment) */
+    int lvl;                         /* 1: the second level of a segmented top-k */
 };
+
+/* The buffer of carried tile t on `side` at the current level. */
+static int cbuf(const struct em *m, const struct ctile *t, int side) { return m->lvl ? t->buf2[side] : t->buf[side]; }
 
 static struct isa_ap pat_ap(const struct em *m, int buf, enum base_dtype dt, const struct pat *p)
 {
@@ -1235,13 +1217,13 @@ static enum base_status emit_mask(struct em *m, const struct pat *pa, const stru
     bool have = false;
     if (pl->tie) {
         const struct ctile *t = &pl->ct[pl->idx_tile];
-        TRY(ins_bin(m, ISA_ALU_ILT, M[0], m->mask_buf[0], pat_ap(m, t->buf[m->side], t->dt, pb), t->buf[m->side],
-                    pat_ap(m, t->buf[m->side], t->dt, pa), t->buf[m->side]));
+        int bf = cbuf(m, t, m->side);
+        TRY(ins_bin(m, ISA_ALU_ILT, M[0], m->mask_buf[0], pat_ap(m, bf, t->dt, pb), bf, pat_ap(m, bf, t->dt, pa), bf));
         have = true;
     }
     for (int k = sp->n_keys - 1; k >= 0; k--) {
         const struct ctile *t = &pl->ct[pl->key_tile[k]];
-        int bf = t->buf[m->side];
+        int bf = cbuf(m, t, m->side);
         struct isa_ap A = pat_ap(m, bf, sp->key[k].kdt, pa), B = pat_ap(m, bf, sp->key[k].kdt, pb);
         unsigned f = sp->key[k].desc ? ISA_ALU_IGT : ISA_ALU_ILT;
         if (!have) {
@@ -1268,7 +1250,7 @@ static enum base_status emit_step(void *ctx, const struct step *s)
         struct isa_ap M = pat_ap(m, m->mask_buf[0], BASE_DT_UI8, &(struct pat){0, 1, {1, 0, 0}, {c, 0, 0}});
         for (int t = 0; t < pl->n_ct; t++) {
             const struct ctile *ct = &pl->ct[t];
-            int sb = ct->buf[from], db = ct->buf[to];
+            int sb = cbuf(m, ct, from), db = cbuf(m, ct, to);
             struct isa_ap A = pat_ap(m, sb, ct->dt, &o->a), B = pat_ap(m, sb, ct->dt, &o->b);
             struct isa_ap DA = pat_ap(m, db, ct->dt, &o->da), DB = pat_ap(m, db, ct->dt, &o->db);
             if (o->kind == SOP_COPY) {
@@ -1290,7 +1272,7 @@ static struct isa_ap sx_ap(const struct em *m, int x, int *buf)
     const struct sort_spec *sp = &pl->sp;
     int r = sx_root(sp, x);
     const struct sx *s = &sp->sx[r];
-    struct pat all = dense(0, m->r * sp->N);
+    struct pat all = dense(0, m->r * m->n0);
     if (s->kind == SX_ARG) {
         int j = s->arg;
         *buf = pl->op_tile[j] >= 0 ? pl->ct[pl->op_tile[j]].buf[0] : m->load_buf[j];
@@ -1311,7 +1293,7 @@ static enum base_status emit_keys(struct em *m)
 {
     const struct splan *pl = m->pl;
     const struct sort_spec *sp = &pl->sp;
-    struct pat all = dense(0, m->r * sp->N);
+    struct pat all = dense(0, m->r * m->n0);
     /* scratch temps: the last one (transforms), the two before it (total-order compares) */
     int sc = pl->n_tmp > 0 ? m->tmp_buf[pl->n_tmp - 1] : -1;
     for (int i = 0; i < sp->n_sx; i++) {
@@ -1370,6 +1352,49 @@ static enum base_status emit_keys(struct em *m)
     return BASE_OK;
 }
 
+/* Result q of the unit, from the last step's buffers (rows of nf, the first
+ * k of each): the carried tile itself, or staged: the index converted (an
+ * iota payload, the indices; less each row's offset in a segmented top-k),
+ * a float's total-order key transformed back. */
+static enum base_status result_src(struct em *m, int q, int64_t nf, struct isa_ap *from, int *fb)
+{
+    const struct splan *pl = m->pl;
+    const struct sort_spec *sp = &pl->sp;
+    enum base_dtype odt = res_dtype(sp, q);
+    struct pat fin = pat3(0, nf, m->r, 1, sp->k, 1, 1), sd = dense(0, m->r * sp->k);
+    pat_norm(&fin);
+    bool from_idx = pl->res_src[q] == SRC_IOTA || (pl->res_src[q] == SRC_TILE && pl->res_tile[q] == pl->idx_tile);
+    if (pl->res_src[q] == SRC_TILE && !(from_idx && m->off_buf >= 0)) {
+        const struct ctile *ct = &pl->ct[pl->res_tile[q]];
+        *fb = cbuf(m, ct, m->side);
+        *from = pat_ap(m, *fb, ct->dt, &fin);
+        return BASE_OK;
+    }
+    *fb = m->stage_buf[q];
+    *from = pat_ap(m, *fb, odt, &sd);
+    if (from_idx) {
+        const struct ctile *ti = &pl->ct[pl->idx_tile];
+        int ib = cbuf(m, ti, m->side);
+        struct isa_ap x = pat_ap(m, ib, BASE_DT_SI32, &fin);
+        if (m->off_buf < 0) return ins_un(m, ISA_OP_UNARY, ISA_ALU_CAST, *from, *fb, x, ib);
+        struct isa_instr in; /* index - the row's offset (one per partition) */
+        memset(&in, 0, sizeof in);
+        in.op = ISA_OP_TENSOR_SCALAR;
+        in.func = ISA_ALU_ISUB;
+        in.func2 = ISA_ALU_BYPASS;
+        in.flags = ISA_FLAG_SCALE_AP;
+        in.dst = *from;
+        in.src0 = x;
+        in.src1 = cc_kb_sp(m->b, m->off_buf, m->slot, 0, 0, m->P, BASE_DT_SI32, 0);
+        struct cc_access a[3] = {{*fb, m->slot, CC_WR}, {ib, m->slot, CC_RD}, {m->off_buf, m->slot, CC_RD}};
+        return emit1(m, &in, a, 3);
+    }
+    const struct skey *key = &sp->key[pl->res_tile[q]];
+    const struct ctile *ct = &pl->ct[pl->key_tile[pl->res_tile[q]]];
+    int sc = m->tmp_buf[pl->n_tmp - 1], kb = cbuf(m, ct, m->side);
+    return ins_total(m, retype(*from, key->kdt), *fb, pat_ap(m, kb, key->kdt, &fin), kb, pat_ap(m, sc, key->kdt, &sd), sc);
+}
+
 /* The HBM access pattern of a box of rows (region view v + the sort dim:
  * positions [0, cnt) along it, stride sst). */
 static bool hbm_ap(const struct cc_tiling *tl, int region, int v, const struct cc_box *box, int64_t sst, int64_t cnt,
@@ -1388,6 +1413,290 @@ static bool hbm_ap(const struct cc_tiling *tl, int region, int v, const struct c
     for (int i = 0; i < rg->n_free; i++) fd[nf++] = rg->free_dims[i];
     fd[nf++] = rk;
     return cc_view_box_ap(&w, &bx, rg->part_dim, fd, nf, ap);
+}
+
+/* ------------------------------------------------ long rows: two levels
+ *
+ * A top-k over few long rows (a sampler's top-k over a vocabulary) leaves
+ * most partitions idle, and a row longer than a partition holds cannot be
+ * laid out at all.  Each row is then cut into G segments of C elements, one
+ * per partition (ru rows per unit: ru G partitions); level 1 runs the top-k
+ * network on every segment (the index is the element's position in its row:
+ * an iota of C per partition, plus the row's offset, which is taken off at
+ * the end), leaving each segment's first K sorted; one SBUF-to-SBUF DMA per
+ * carried tile gathers each row's G x K candidates onto one partition, where
+ * level 2 merges them (merge rounds only: the blocks are sorted).  The top k
+ * of the row are the top k of the segments' top k under the same strict
+ * total order, so the result is exact.  A last segment shorter than C is
+ * filled with sentinels that go after every element (each key its worst
+ * value, the index INT32_MAX): never among the first k <= N. */
+struct segplan {
+    int64_t ru, G, C, n2, K;
+};
+
+static bool idx_result(const struct splan *pl, int q)
+{
+    return pl->res_src[q] == SRC_IOTA || (pl->res_src[q] == SRC_TILE && pl->res_tile[q] == pl->idx_tile);
+}
+
+static uint64_t seg_bytes(const struct splan *pl, int64_t C, int64_t n2)
+{
+    const struct sort_spec *sp = &pl->sp;
+    uint64_t b = 0, c = (uint64_t)C, n = (uint64_t)n2, k = (uint64_t)sp->k, big = c > n ? c : n;
+    for (int i = 0; i < pl->n_ct; i++) {
+        uint64_t es = base_dtype_size(pl->ct[i].dt);
+        b += 2 * round64(c * es) + 2 * round64(n * es);
+    }
+    for (int j = 0; j < sp->n; j++)
+        if (pl->op_load[j] >= 0) b += round64(c * base_dtype_size(sp->dt[j]));
+    b += (uint64_t)pl->n_tmp * round64(c * pl->tmp_es);
+    b += 3 * round64((big + 1) / 2);
+    for (int q = 0; q < n_results(sp); q++)
+        if (pl->need_res[q] && (pl->res_src[q] != SRC_TILE || idx_result(pl, q)))
+            b += round64(k * base_dtype_size(res_dtype(sp, q)));
+    return b + 64;
+}
+
+/* The layout for up to `rows` rows per unit within `avail` bytes per
+ * partition; false when the op is no top-k that gains from it or it does
+ * not fit. */
+static bool seg_plan(const struct splan *pl, uint32_t P, int64_t rows, uint64_t avail, struct segplan *g)
+{
+    const struct sort_spec *sp = &pl->sp;
+    int64_t N = sp->N, K = pow2_ceil(sp->k > 0 ? sp->k : 1);
+    if (K >= pow2_ceil(N) || N < 4 * K || pl->idx_tile < 0) return false;
+    for (int k = 0; k < sp->n_keys; k++)
+        if (base_dtype_size(sp->key[k].kdt) > 4) return false; /* the sentinels are memset immediates */
+    for (int64_t ru = rows < (int64_t)P / 2 ? rows : (int64_t)P / 2; ru >= 1; ru--) {
+        int64_t G = (int64_t)P / ru;
+        if (G > N / K) G = N / K;
+        if (G < 2) continue;
+        int64_t C = (N + G - 1) / G;
+        G = (N + C - 1) / C;
+        if (seg_bytes(pl, C, G * K) <= avail) {
+            *g = (struct segplan){ru, G, C, G * K, K};
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A row's 2-D view for the segments: [G segments of C, C] along the sort dim. */
+static struct cc_view seg_view(const struct cc_view *v, const struct sort_spec *sp, int64_t row, int64_t C, int64_t G)
+{
+    int64_t off = 0;
+    for (int d = v->rank - 1; d >= 0; d--) {
+        if (d == sp->dim) continue;
+        off += (row % v->dims[d]) * v->strides[d];
+        row /= v->dims[d];
+    }
+    int64_t sst = v->rank ? v->strides[sp->dim] : 1;
+    struct cc_view w;
+    memset(&w, 0, sizeof w);
+    w.addr = (uint64_t)((int64_t)v->addr + off * (int64_t)base_dtype_size(v->dtype));
+    w.dtype = v->dtype;
+    w.rank = 2;
+    w.dims[0] = G;
+    w.dims[1] = C;
+    w.strides[0] = C * sst;
+    w.strides[1] = sst;
+    return w;
+}
+
+static enum base_status memset_ap(struct em *m, int buf, struct isa_ap a, double v)
+{
+    struct isa_instr in;
+    memset(&in, 0, sizeof in);
+    in.op = ISA_OP_MEMSET;
+    in.imm0 = v;
+    in.dst = a;
+    struct cc_access acc = {buf, m->slot, CC_WR};
+    return emit1(m, &in, &acc, 1);
+}
+
+/* One unit of ru rows from row0 (segmented). */
+static enum base_status seg_unit(struct em *m, const struct segplan *g, int64_t row0, int64_t ru)
+{
+    struct splan *pl = m->pl;
+    const struct sort_spec *sp = &pl->sp;
+    const struct cc_kernel *k = m->k;
+    struct cc_kb *b = m->b;
+    int64_t N = sp->N, C = g->C, G = g->G, gf = N / C, cl = N - gf * C;
+    m->lvl = 0;
+    m->side = 0;
+    m->slot = 0;
+    m->P = (uint32_t)(ru * G);
+    m->r = 1;
+    m->n0 = C;
+    struct pat all = dense(0, C);
+    /* loads: each row's full segments, then its short last one */
+    for (int j = 0; j < sp->n; j++) {
+        int buf = pl->op_tile[j] >= 0 ? pl->ct[pl->op_tile[j]].buf[0] : pl->op_load[j] >= 0 ? m->load_buf[j] : -1;
+        if (buf < 0) continue;
+        if (m->in_of[j] < 0) return cc_kb_fail(b, BASE_ERR_INTERNAL, "sort operand %d is no kernel input", j);
+        for (int64_t i = 0; i < ru; i++) {
+            struct cc_view w = seg_view(&k->in[m->in_of[j]].view, sp, row0 + i, C, G);
+            int free1 = 1;
+            for (int part = 0; part < 2; part++) {
+                struct cc_box box;
+                memset(&box, 0, sizeof box);
+                box.start[0] = part ? gf : 0;
+                box.count[0] = part ? 1 : gf;
+                box.count[1] = part ? cl : C;
+                if (box.count[0] == 0 || box.count[1] == 0) continue;
+                struct isa_ap src;
+                if (!cc_view_box_ap(&w, &box, 0, &free1, 1, &src))
+                    return cc_kb_fail(b, BASE_ERR_INTERNAL, "no access pattern for sort operand %d", j);
+                struct isa_ap dst = cc_kb_sp(b, buf, 0, 0, (uint32_t)(i * G + box.start[0]), (uint32_t)box.count[0],
+                                             sp->dt[j], (uint64_t)box.count[1]);
+                struct cc_access a = {buf, 0, CC_WR};
+                TRY(cc_kb_dma(b, &dst, &src, &a, 1,
+                              cc_kb_dma_pieces(b, (uint64_t)(box.count[0] * box.count[1]) * base_dtype_size(sp->dt[j]),
+                                               (uint32_t)box.count[0])));
+            }
+            if (cl > 0) /* the rest of the last segment: written, never read for a result */
+                TRY(memset_ap(m, buf, cc_kb_sp(b, buf, 0, (uint64_t)cl * base_dtype_size(sp->dt[j]),
+                                               (uint32_t)(i * G + G - 1), 1, sp->dt[j], (uint64_t)(C - cl)),
+                              0));
+        }
+    }
+    /* the index: C p + f, the position in the row plus the row's offset j G C */
+    const struct ctile *ti = &pl->ct[pl->idx_tile];
+    struct isa_instr in;
+    memset(&in, 0, sizeof in);
+    in.op = ISA_OP_IOTA;
+    in.imm1 = (double)C;
+    in.dst = pat_ap(m, ti->buf[0], BASE_DT_SI32, &all);
+    struct cc_access ia = {ti->buf[0], 0, CC_WR};
+    TRY(emit1(m, &in, &ia, 1));
+    TRY(emit_keys(m));
+    if (cl > 0) /* sentinels: every key its worst value, the index the largest */
+        for (int64_t i = 0; i < ru; i++) {
+            uint32_t p = (uint32_t)(i * G + G - 1);
+            for (int q = 0; q < sp->n_keys; q++) {
+                const struct skey *key = &sp->key[q];
+                const struct ctile *t = &pl->ct[pl->key_tile[q]];
+                enum base_dtype kt = key->kdt;
+                double worst;
+                if (kt == BASE_DT_I1) worst = key->desc ? 0 : 1;
+                else if (base_dtype_kind(kt) == BASE_KIND_UINT) worst = key->desc ? 0 : ldexp(1.0, base_dtype_bits(kt)) - 1;
+                else worst = key->desc ? -ldexp(1.0, base_dtype_bits(kt) - 1) : ldexp(1.0, base_dtype_bits(kt) - 1) - 1;
+                TRY(memset_ap(m, t->buf[0], cc_kb_sp(b, t->buf[0], 0, (uint64_t)cl * base_dtype_size(kt), p, 1, kt,
+                                                     (uint64_t)(C - cl)),
+                              worst));
+            }
+            TRY(memset_ap(m, ti->buf[0], cc_kb_sp(b, ti->buf[0], 0, (uint64_t)cl * 4, p, 1, BASE_DT_SI32, (uint64_t)(C - cl)),
+                          2147483647.0));
+        }
+    int64_t nf = C;
+    TRY(network(C, 1, sp->k, false, emit_step, m, &nf));
+    /* gather each row's G x K candidates onto one partition */
+    for (int t = 0; t < pl->n_ct; t++) {
+        const struct ctile *ct = &pl->ct[t];
+        struct isa_ap src = cc_kb_sp(b, ct->buf[m->side], 0, 0, 0, m->P, ct->dt, (uint64_t)nf);
+        src.count[0] = (uint32_t)g->K;
+        struct isa_ap dst = cc_kb_sp(b, ct->buf2[0], 0, 0, 0, (uint32_t)ru, ct->dt, (uint64_t)(G * g->K));
+        struct cc_access a[2] = {{ct->buf2[0], 0, CC_WR}, {ct->buf[m->side], 0, CC_RD}};
+        TRY(cc_kb_dma(b, &dst, &src, a, 2, 1));
+    }
+    m->lvl = 1;
+    m->side = 0;
+    m->P = (uint32_t)ru;
+    m->n0 = g->n2;
+    TRY(network(g->n2, 1, sp->k, true, emit_step, m, &nf));
+    /* each row's offset j G C, to take off the indices */
+    memset(&in, 0, sizeof in);
+    in.op = ISA_OP_IOTA;
+    in.imm1 = (double)(G * C);
+    in.dst = cc_kb_sp(b, m->off_buf, 0, 0, 0, (uint32_t)ru, BASE_DT_SI32, 0);
+    struct cc_access oa = {m->off_buf, 0, CC_WR};
+    TRY(emit1(m, &in, &oa, 1));
+    for (int q = 0; q < n_results(sp); q++) {
+        if (!pl->need_res[q]) continue;
+        enum base_dtype odt = res_dtype(sp, q);
+        struct isa_ap from;
+        int fb;
+        TRY(result_src(m, q, nf, &from, &fb));
+        for (int64_t i = 0; i < ru; i++) {
+            struct cc_view w = seg_view(&k->out[m->out_of[q]].view, sp, row0 + i, sp->k, 1);
+            struct cc_box box;
+            memset(&box, 0, sizeof box);
+            box.count[0] = 1;
+            box.count[1] = sp->k;
+            int free1 = 1;
+            struct isa_ap dst, one = from;
+            if (!cc_view_box_ap(&w, &box, 0, &free1, 1, &dst))
+                return cc_kb_fail(b, BASE_ERR_INTERNAL, "no access pattern for sort result %d", q);
+            one.part_start = (uint16_t)(from.part_start + i);
+            one.part_count = 1;
+            struct cc_access a = {fb, 0, CC_RD};
+            TRY(cc_kb_dma(b, &dst, &one, &a, 1, 1));
+        }
+        (void)odt;
+    }
+    return BASE_OK;
+}
+
+/* The segmented emission of this core's rows. */
+static enum base_status emit_segmented(struct em *m, const struct segplan *g, const struct cc_emit_ctx *ctx, int64_t R)
+{
+    struct splan *pl = m->pl;
+    const struct sort_spec *sp = &pl->sp;
+    struct cc_kb *b = m->b;
+    int64_t lo, hi;
+    cc_core_share(R, ctx, &lo, &hi);
+    if (hi <= lo) return BASE_OK;
+    m->e = m->eng[0];
+    uint64_t C = (uint64_t)g->C, n2 = (uint64_t)g->n2, big = C > n2 ? C : n2;
+    for (int i = 0; i < pl->n_ct; i++)
+        for (int s2 = 0; s2 < 2; s2++) {
+            uint64_t es = base_dtype_size(pl->ct[i].dt);
+            if ((pl->ct[i].buf[s2] = cc_kb_buffer(b, C * es, 1)) < 0) return b->diag->status;
+            if ((pl->ct[i].buf2[s2] = cc_kb_buffer(b, n2 * es, 1)) < 0) return b->diag->status;
+        }
+    for (int j = 0; j < sp->n; j++)
+        if (pl->op_load[j] >= 0 && (m->load_buf[j] = cc_kb_buffer(b, C * base_dtype_size(sp->dt[j]), 1)) < 0)
+            return b->diag->status;
+    for (int i = 0; i < pl->n_tmp; i++)
+        if ((m->tmp_buf[i] = cc_kb_buffer(b, C * pl->tmp_es, 1)) < 0) return b->diag->status;
+    for (int i = 0; i < 3; i++)
+        if ((m->mask_buf[i] = cc_kb_buffer(b, (big + 1) / 2, 1)) < 0) return b->diag->status;
+    for (int q = 0; q < n_results(sp); q++)
+        if (pl->need_res[q] && (pl->res_src[q] != SRC_TILE || idx_result(pl, q)) &&
+            (m->stage_buf[q] = cc_kb_buffer(b, (uint64_t)sp->k * base_dtype_size(res_dtype(sp, q)), 1)) < 0)
+            return b->diag->status;
+    if ((m->off_buf = cc_kb_buffer(b, 4, 1)) < 0) return b->diag->status;
+    for (int64_t r0 = lo; r0 < hi; r0 += g->ru) TRY(seg_unit(m, g, r0, hi - r0 < g->ru ? hi - r0 : g->ru));
+    return BASE_OK;
+}
+
+bool cc_sort_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap)
+{
+    if (why && cap) why[0] = 0;
+    struct splan *pl = calloc(1, sizeof *pl);
+    if (!pl) return why_set(why, cap, "out of memory");
+    bool ok = sort_analyze(op, &pl->sp, why, cap);
+    if (ok && t->vec < 0 && t->pool < 0) ok = why_set(why, cap, "the chip has no vector engine");
+    if (ok) {
+        for (int r = 0; r < n_results(&pl->sp); r++) pl->need_res[r] = true;
+        ok = plan_build(pl, why, cap);
+    }
+    if (ok) {
+        uint64_t sp_bytes = t->chip->scratchpad.bytes_per_partition;
+        uint64_t need = plan_slot_bytes(pl, 1) + pl->resident_bytes;
+        struct segplan sg;
+        uint32_t P = t->chip->scratchpad.partitions < ISA_MAX_PARTITIONS ? t->chip->scratchpad.partitions : ISA_MAX_PARTITIONS;
+        if (need > sp_bytes && !seg_plan(pl, P, 1, sp_bytes, &sg)) {
+            char msg[256];
+            snprintf(msg, sizeof msg,
+                     "the sort dimension (%lld elements: %llu bytes per partition for one row) does not fit a "
+                     "partition of the scratchpad (%llu bytes): the host runs it",
+                     (long long)pl->sp.N, (unsigned long long)need, (unsigned long long)sp_bytes);
+            ok = why_set(why, cap, msg);
+        }
+    }
+    free(pl);
+    return ok;
 }
 
 enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
@@ -1432,6 +1741,7 @@ enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel 
     m->b = b;
     m->k = k;
     m->pl = pl;
+    m->off_buf = -1;
     m->n_eng = 0;
     if (t->vec >= 0) m->eng[m->n_eng++] = t->vec;
     if (t->pool >= 0) m->eng[m->n_eng++] = t->pool;
@@ -1439,6 +1749,18 @@ enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel 
     uint32_t P = b->partitions;
     uint64_t avail = cc_kb_free_bytes(b) > pl->resident_bytes ? cc_kb_free_bytes(b) - pl->resident_bytes : 0;
     int n_cores = ctx && ctx->n_cores ? (int)ctx->n_cores : 1;
+    /* few long rows of a top-k, or rows too long for a partition: segmented */
+    {
+        int64_t clo, chi;
+        cc_core_share(R, ctx, &clo, &chi);
+        struct segplan sg;
+        uint64_t all_free = cc_kb_free_bytes(b);
+        if ((plan_slot_bytes(pl, 1) > avail || (chi - clo) * 4 <= (int64_t)P) &&
+            seg_plan(pl, P, chi - clo > 0 ? chi - clo : 1, all_free, &sg)) {
+            st = emit_segmented(m, &sg, ctx, R);
+            goto done;
+        }
+    }
     /* rows per partition of a unit: enough units for every engine of every
      * core, as many rows as U unit slots leave room for */
     int64_t want = (R + (int64_t)P * n_cores * m->n_eng - 1) / ((int64_t)P * n_cores * m->n_eng);
@@ -1549,7 +1871,9 @@ enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel 
         m->P = cc_tiling_parts(tl, rg, &box);
         m->r = (int64_t)cc_tiling_free(tl, rg, &box);
         m->side = 0;
+        m->lvl = 0;
         int64_t n = sp->N;
+        m->n0 = n;
         struct pat all = dense(0, m->r * n);
         /* loads */
         for (int j = 0; j < sp->n && st == BASE_OK; j++) {
@@ -1581,35 +1905,14 @@ enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel 
         }
         if (st == BASE_OK) st = emit_keys(m);
         int64_t nf = n;
-        if (st == BASE_OK) st = network(n, m->r, sp->k, emit_step, m, &nf);
+        if (st == BASE_OK) st = network(n, m->r, sp->k, false, emit_step, m, &nf);
         /* results */
-        struct pat fin = pat3(0, nf, m->r, 1, sp->k, 1, 1);
-        pat_norm(&fin);
         for (int q = 0; q < nr && st == BASE_OK; q++) {
             if (!pl->need_res[q]) continue;
             enum base_dtype odt = res_dtype(sp, q);
             struct isa_ap from;
             int fb;
-            if (pl->res_src[q] == SRC_TILE) {
-                const struct ctile *ct = &pl->ct[pl->res_tile[q]];
-                fb = ct->buf[m->side];
-                from = pat_ap(m, fb, ct->dt, &fin);
-            } else {
-                fb = m->stage_buf[q];
-                struct pat sd = dense(0, m->r * sp->k);
-                from = pat_ap(m, fb, odt, &sd);
-                if (pl->res_src[q] == SRC_IOTA) {
-                    const struct ctile *ti = &pl->ct[pl->idx_tile];
-                    st = ins_un(m, ISA_OP_UNARY, ISA_ALU_CAST, from, fb,
-                                pat_ap(m, ti->buf[m->side], BASE_DT_SI32, &fin), ti->buf[m->side]);
-                } else {
-                    const struct skey *key = &sp->key[pl->res_tile[q]];
-                    const struct ctile *ct = &pl->ct[pl->key_tile[pl->res_tile[q]]];
-                    int sc = m->tmp_buf[pl->n_tmp - 1];
-                    st = ins_total(m, retype(from, key->kdt), fb, pat_ap(m, ct->buf[m->side], key->kdt, &fin),
-                                   ct->buf[m->side], pat_ap(m, sc, key->kdt, &sd), sc);
-                }
-            }
+            st = result_src(m, q, nf, &from, &fb);
             struct isa_ap dst;
             if (st == BASE_OK && !hbm_ap(tl, rg, vout[q], &box, sst[vout[q]], sp->k, &dst))
                 st = cc_kb_fail(b, BASE_ERR_INTERNAL, "no access pattern for sort result %d", q);

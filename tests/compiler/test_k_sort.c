@@ -703,7 +703,69 @@ static void test_k_sort_timing_matches_closed_form(void **state)
     kt_free(&t);
 }
 
-TEST_MAIN(NULL, NULL, T(test_k_sort_views_slices_and_modes_through_the_plan),
+/* Long rows of a top-k (a sampler's top-k over a vocabulary) split into
+ * segments across partitions, two levels: f32 over 32000 (a row trn2 could
+ * not hold whole), bf16 over 151936 with a short last segment (sentinels),
+ * i32 and ui32 keys ascending and descending, a key with a payload read
+ * through prefix slices. */
+static void test_k_sort_top_k_of_long_rows_in_segments(void **state)
+{
+    (void)state;
+    run_src("func.func @main(%x: tensor<4x32000xf32>) -> (tensor<4x50xf32>, tensor<4x50xi32>) {\n"
+            "  %v, %i = chlo.top_k(%x, k = 50) : tensor<4x32000xf32> -> (tensor<4x50xf32>, tensor<4x50xi32>)\n"
+            "  func.return %v, %i : tensor<4x50xf32>, tensor<4x50xi32>\n}\n",
+            700);
+    run_src("func.func @main(%x: tensor<1x151936xbf16>) -> (tensor<1x40xbf16>, tensor<1x40xi32>) {\n"
+            "  %v, %i = chlo.top_k(%x, k = 40) : tensor<1x151936xbf16> -> (tensor<1x40xbf16>, tensor<1x40xi32>)\n"
+            "  func.return %v, %i : tensor<1x40xbf16>, tensor<1x40xi32>\n}\n",
+            701);
+    run_src("func.func @main(%x: tensor<3x5001xi32>) -> (tensor<3x7xi32>, tensor<3x7xi64>) {\n"
+            "  %0:2 = stablehlo.custom_call @mhlo.topk(%x) {mhlo.attributes = {k = 7 : i64, largest = false}} : (tensor<3x5001xi32>) -> (tensor<3x7xi32>, tensor<3x7xi64>)\n"
+            "  func.return %0#0, %0#1 : tensor<3x7xi32>, tensor<3x7xi64>\n}\n",
+            702);
+    run_src("func.func @main(%x: tensor<2x3000xui32>) -> (tensor<2x16xui32>, tensor<2x16xi32>) {\n"
+            "  %v, %i = chlo.top_k(%x, k = 16) : tensor<2x3000xui32> -> (tensor<2x16xui32>, tensor<2x16xi32>)\n"
+            "  func.return %v, %i : tensor<2x16xui32>, tensor<2x16xi32>\n}\n",
+            703);
+    /* the sentinels matter: the k smallest of values all above 0, and the k
+     * largest of values that all equal the lowest key (-NaN with every
+     * payload bit: ties decided by the index) */
+    struct kt t;
+    kt_parse(&t, "func.func @main(%x: tensor<1x1001xi32>) -> (tensor<1x5xi32>, tensor<1x5xi32>) {\n"
+                 "  %0:2 = stablehlo.custom_call @mhlo.topk(%x) {mhlo.attributes = {k = 5 : i64, largest = false}} : (tensor<1x1001xi32>) -> (tensor<1x5xi32>, tensor<1x5xi32>)\n"
+                 "  func.return %0#0, %0#1 : tensor<1x5xi32>, tensor<1x5xi32>\n}\n",
+             CC_K_SORT);
+    kt_random_inputs(&t, 720, 1.0);
+    for (int64_t i = 0; i < 1001; i++) base_elem_set_i64(BASE_DT_SI32, t.args[0]->data, (size_t)i, 5000 + (i * 37) % 1001);
+    kt_check_both(&t, cc_emit_sort, 0);
+    kt_free(&t);
+    kt_parse(&t, "func.func @main(%x: tensor<2x999xf32>) -> (tensor<2x5xf32>, tensor<2x5xi32>) {\n"
+                 "  %v, %i = chlo.top_k(%x, k = 5) : tensor<2x999xf32> -> (tensor<2x5xf32>, tensor<2x5xi32>)\n"
+                 "  func.return %v, %i : tensor<2x5xf32>, tensor<2x5xi32>\n}\n",
+             CC_K_SORT);
+    kt_random_inputs(&t, 721, 1.0);
+    for (int64_t i = 0; i < 2 * 999; i++) base_elem_set_bits(BASE_DT_F32, t.args[0]->data, (size_t)i, 0xFFFFFFFFu);
+    kt_check_both(&t, cc_emit_sort, 0);
+    kt_free(&t);
+    const char *chips[] = {"trn2", "tpu-v5e"};
+    for (int c = 0; c < 2; c++) {
+        struct rt_report rep;
+        e2e("func.func @main(%x: tensor<3x9000xf32>, %y: tensor<3x9000xi32>) -> (tensor<3x5xf32>, tensor<3x5xi32>) {\n"
+            "  %s:2 = \"stablehlo.sort\"(%x, %y) <{dimension = 1 : i64}> ({\n"
+            "    ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):\n"
+            "      %p = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+            "      stablehlo.return %p : tensor<i1>\n"
+            "  }) : (tensor<3x9000xf32>, tensor<3x9000xi32>) -> (tensor<3x9000xf32>, tensor<3x9000xi32>)\n"
+            "  %v = stablehlo.slice %s#0 [0:3, 0:5] : (tensor<3x9000xf32>) -> tensor<3x5xf32>\n"
+            "  %i = stablehlo.slice %s#1 [0:3, 0:5] : (tensor<3x9000xi32>) -> tensor<3x5xi32>\n"
+            "  func.return %v, %i : tensor<3x5xf32>, tensor<3x5xi32>\n}\n",
+            chips[c], 710 + (uint64_t)c, false, &rep, NULL, 0);
+        assert_int_equal(rep.host_ops, 0);
+        rt_report_free(&rep);
+    }
+}
+
+TEST_MAIN(NULL, NULL, T(test_k_sort_top_k_of_long_rows_in_segments), T(test_k_sort_views_slices_and_modes_through_the_plan),
           T(test_k_sort_moe_top8_of_64_experts_through_the_plan), T(test_k_sort_moe_top8_timing_vs_host),
           T(test_k_sort_timing_matches_closed_form), T(test_k_sort_f32_rows_and_columns_jax_comparator), T(test_k_sort_dtypes_dims_and_directions),
           T(test_k_sort_ragged_and_long_rows), T(test_k_sort_three_operands_lexicographic),
