@@ -874,6 +874,7 @@ static bool plan_build(struct splan *pl, char *why, size_t cap)
         if (pl->sx_need[i] && base_dtype_size(sp->sx[i].dt) > pl->tmp_es) pl->tmp_es = base_dtype_size(sp->sx[i].dt);
     for (int k = 0; k < sp->n_keys; k++)
         if (base_dtype_size(sp->key[k].kdt) > pl->tmp_es) pl->tmp_es = base_dtype_size(sp->key[k].kdt);
+    if (pl->n_tmp > 0 && pl->tmp_es < 4) pl->tmp_es = 4; /* the scratch also holds i32 indices */
     if (pl->n_tmp > SORT_MAX_TMP) return why_set(why, cap, "the comparator's keys need too many temporaries");
     /* bytes of one row in one unit slot */
     uint64_t N = (uint64_t)sp->N, K = (uint64_t)sp->k, b = 0;
@@ -1377,17 +1378,21 @@ static enum base_status result_src(struct em *m, int q, int64_t nf, struct isa_a
         int ib = cbuf(m, ti, m->side);
         struct isa_ap x = pat_ap(m, ib, BASE_DT_SI32, &fin);
         if (m->off_buf < 0) return ins_un(m, ISA_OP_UNARY, ISA_ALU_CAST, *from, *fb, x, ib);
-        struct isa_instr in; /* index - the row's offset (one per partition) */
+        /* index - the row's offset (one per partition), as i32, then converted */
+        int db = odt == BASE_DT_SI32 ? *fb : m->tmp_buf[pl->n_tmp - 1];
+        struct isa_ap d = odt == BASE_DT_SI32 ? *from : pat_ap(m, db, BASE_DT_SI32, &sd);
+        struct isa_instr in;
         memset(&in, 0, sizeof in);
         in.op = ISA_OP_TENSOR_SCALAR;
         in.func = ISA_ALU_ISUB;
         in.func2 = ISA_ALU_BYPASS;
         in.flags = ISA_FLAG_SCALE_AP;
-        in.dst = *from;
+        in.dst = d;
         in.src0 = x;
         in.src1 = cc_kb_sp(m->b, m->off_buf, m->slot, 0, 0, m->P, BASE_DT_SI32, 0);
-        struct cc_access a[3] = {{*fb, m->slot, CC_WR}, {ib, m->slot, CC_RD}, {m->off_buf, m->slot, CC_RD}};
-        return emit1(m, &in, a, 3);
+        struct cc_access a[3] = {{db, m->slot, CC_WR}, {ib, m->slot, CC_RD}, {m->off_buf, m->slot, CC_RD}};
+        TRY(emit1(m, &in, a, 3));
+        return odt == BASE_DT_SI32 ? BASE_OK : ins_un(m, ISA_OP_UNARY, ISA_ALU_CAST, *from, *fb, d, db);
     }
     const struct skey *key = &sp->key[pl->res_tile[q]];
     const struct ctile *ct = &pl->ct[pl->key_tile[pl->res_tile[q]]];

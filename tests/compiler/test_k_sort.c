@@ -762,6 +762,20 @@ static void test_k_sort_top_k_of_long_rows_in_segments(void **state)
             chips[c], 710 + (uint64_t)c, false, &rep, NULL, 0);
         assert_int_equal(rep.host_ops, 0);
         rt_report_free(&rep);
+        /* i8 keys, an f32 iota payload (the index, less its row offset, converted) */
+        e2e("func.func @main(%x: tensor<2x5000xi8>) -> (tensor<2x9xi8>, tensor<2x9xf32>) {\n"
+            "  %io = stablehlo.iota dim = 1 : tensor<2x5000xf32>\n"
+            "  %s:2 = \"stablehlo.sort\"(%x, %io) <{dimension = 1 : i64}> ({\n"
+            "    ^bb0(%a: tensor<i8>, %b: tensor<i8>, %c: tensor<f32>, %d: tensor<f32>):\n"
+            "      %p = stablehlo.compare GT, %a, %b, SIGNED : (tensor<i8>, tensor<i8>) -> tensor<i1>\n"
+            "      stablehlo.return %p : tensor<i1>\n"
+            "  }) : (tensor<2x5000xi8>, tensor<2x5000xf32>) -> (tensor<2x5000xi8>, tensor<2x5000xf32>)\n"
+            "  %v = stablehlo.slice %s#0 [0:2, 0:9] : (tensor<2x5000xi8>) -> tensor<2x9xi8>\n"
+            "  %i = stablehlo.slice %s#1 [0:2, 0:9] : (tensor<2x5000xf32>) -> tensor<2x9xf32>\n"
+            "  func.return %v, %i : tensor<2x9xi8>, tensor<2x9xf32>\n}\n",
+            chips[c], 720 + (uint64_t)c, false, &rep, NULL, 0);
+        assert_int_equal(rep.host_ops, 0);
+        rt_report_free(&rep);
     }
 }
 
