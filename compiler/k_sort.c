@@ -708,6 +708,7 @@ struct splan {
     int res_tile[SORT_MAX_IN + 1];   /* SRC_TILE: the tile; SRC_KEYINV: the key */
     int key_tile[SORT_MAX_KEYS];
     int idx_tile;                    /* -1: none */
+    enum base_dtype idx_dt;          /* its type */
     bool tie;                        /* the index breaks ties */
     /* key evaluation: sx node -> temp (roots only), -1 */
     bool sx_need[SX_MAX];
@@ -758,7 +759,7 @@ static uint64_t round64(uint64_t x) { return (x + 63) & ~(uint64_t)63; }
 
 /* Which tiles are carried, loaded, derived; the key evaluation's temps; the
  * bytes of a row. */
-static bool plan_build(struct splan *pl, char *why, size_t cap)
+static bool plan_build(struct splan *pl, bool wide_index, char *why, size_t cap)
 {
     struct sort_spec *sp = &pl->sp;
     int nr = n_results(sp);
@@ -817,13 +818,16 @@ static bool plan_build(struct splan *pl, char *why, size_t cap)
      * that is its own (total-order or integer) key */
     const struct sx *k0 = sp->n_keys ? &sp->sx[sp->key[0].expr] : NULL;
     pl->tie = !(sp->n == 1 && !sp->topk && k0 && k0->kind == SX_ARG);
+    /* the index: as narrow as the row allows (ui8 compares and moves at the
+     * int8 rate); a segmented top-k's holds positions in rows of rows */
+    pl->idx_dt = wide_index || sp->N > 65536 ? BASE_DT_SI32 : sp->N > 256 ? BASE_DT_UI16 : BASE_DT_UI8;
     if (pl->tie || need_idx) {
         pl->tie = true;
         pl->idx_tile = pl->n_ct;
-        pl->ct[pl->n_ct++].dt = BASE_DT_SI32;
+        pl->ct[pl->n_ct++].dt = pl->idx_dt;
     }
     if (sp->topk && pl->need_res[1]) {
-        pl->res_src[1] = sp->idx_dt == BASE_DT_SI32 ? SRC_TILE : SRC_IOTA;
+        pl->res_src[1] = sp->idx_dt == pl->idx_dt ? SRC_TILE : SRC_IOTA;
         pl->res_tile[1] = pl->idx_tile;
     }
     for (int r = 0; r < nr; r++)
@@ -886,7 +890,7 @@ static bool plan_build(struct splan *pl, char *why, size_t cap)
     for (int r = 0; r < nr; r++)
         if (pl->stage_of[r] >= 0) b += K * base_dtype_size(res_dtype(sp, r));
     pl->row_bytes = b;
-    pl->resident_bytes = pl->idx_tile >= 0 ? round64(N * 4) : 0;
+    pl->resident_bytes = pl->idx_tile >= 0 ? round64(N * base_dtype_size(pl->idx_dt)) : 0;
     return true;
 }
 
@@ -1376,7 +1380,7 @@ static enum base_status result_src(struct em *m, int q, int64_t nf, struct isa_a
     if (from_idx) {
         const struct ctile *ti = &pl->ct[pl->idx_tile];
         int ib = cbuf(m, ti, m->side);
-        struct isa_ap x = pat_ap(m, ib, BASE_DT_SI32, &fin);
+        struct isa_ap x = pat_ap(m, ib, ti->dt, &fin);
         if (m->off_buf < 0) return ins_un(m, ISA_OP_UNARY, ISA_ALU_CAST, *from, *fb, x, ib);
         /* index - the row's offset (one per partition), as i32, then converted */
         int db = odt == BASE_DT_SI32 ? *fb : m->tmp_buf[pl->n_tmp - 1];
@@ -1684,14 +1688,14 @@ bool cc_sort_op_supported(const struct graph_op *op, const struct cc_target *t, 
     if (ok && t->vec < 0 && t->pool < 0) ok = why_set(why, cap, "the chip has no vector engine");
     if (ok) {
         for (int r = 0; r < n_results(&pl->sp); r++) pl->need_res[r] = true;
-        ok = plan_build(pl, why, cap);
+        ok = plan_build(pl, false, why, cap);
     }
     if (ok) {
         uint64_t sp_bytes = t->chip->scratchpad.bytes_per_partition;
         uint64_t need = plan_slot_bytes(pl, 1) + pl->resident_bytes;
         struct segplan sg;
         uint32_t P = t->chip->scratchpad.partitions < ISA_MAX_PARTITIONS ? t->chip->scratchpad.partitions : ISA_MAX_PARTITIONS;
-        if (need > sp_bytes && !seg_plan(pl, P, 1, sp_bytes, &sg)) {
+        if (need > sp_bytes && !(plan_build(pl, true, why, cap) && seg_plan(pl, P, 1, sp_bytes, &sg))) {
             char msg[256];
             snprintf(msg, sizeof msg,
                      "the sort dimension (%lld elements: %llu bytes per partition for one row) does not fit a "
@@ -1732,7 +1736,7 @@ enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel 
         pl->need_res[r] = m->out_of[r] >= 0;
     }
     for (int j = 0; j < sp->n; j++) m->in_of[j] = cc_kernel_input_index(k, op->operands[j]);
-    if (!plan_build(pl, why, sizeof why)) {
+    if (!plan_build(pl, false, why, sizeof why)) {
         st = cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "%s", why);
         goto done;
     }
@@ -1760,10 +1764,20 @@ enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel 
         cc_core_share(R, ctx, &clo, &chi);
         struct segplan sg;
         uint64_t all_free = cc_kb_free_bytes(b);
-        if ((plan_slot_bytes(pl, 1) > avail || (chi - clo) * 4 <= (int64_t)P) &&
-            seg_plan(pl, P, chi - clo > 0 ? chi - clo : 1, all_free, &sg)) {
-            st = emit_segmented(m, &sg, ctx, R);
-            goto done;
+        if (plan_slot_bytes(pl, 1) > avail || (chi - clo) * 4 <= (int64_t)P) {
+            struct splan *wp = malloc(sizeof *wp); /* the plan with a wide index */
+            if (!wp) {
+                st = cc_kb_fail(b, BASE_ERR_NOMEM, "out of memory");
+                goto done;
+            }
+            *wp = *pl;
+            bool seg = plan_build(wp, true, why, sizeof why) && seg_plan(wp, P, chi - clo > 0 ? chi - clo : 1, all_free, &sg);
+            if (seg) *pl = *wp;
+            free(wp);
+            if (seg) {
+                st = emit_segmented(m, &sg, ctx, R);
+                goto done;
+            }
         }
     }
     /* rows per partition of a unit: enough units for every engine of every
@@ -1856,12 +1870,12 @@ enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel 
             st = diag->status;
     m->resident = -1;
     if (st == BASE_OK && pl->idx_tile >= 0) {
-        if ((m->resident = cc_kb_buffer(b, N * 4, 1)) < 0) st = diag->status;
+        if ((m->resident = cc_kb_buffer(b, N * base_dtype_size(pl->idx_dt), 1)) < 0) st = diag->status;
         if (st == BASE_OK) { /* 0 .. N-1 in every partition */
             struct isa_instr in;
             memset(&in, 0, sizeof in);
             in.op = ISA_OP_IOTA;
-            in.dst = cc_kb_sp(b, m->resident, 0, 0, 0, P, BASE_DT_SI32, N);
+            in.dst = cc_kb_sp(b, m->resident, 0, 0, 0, P, pl->idx_dt, N);
             struct cc_access a = {m->resident, 0, CC_WR};
             st = cc_kb_emit(b, m->eng[0], &in, &a, 1);
         }
@@ -1894,7 +1908,7 @@ enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel 
         }
         if (st == BASE_OK && pl->idx_tile >= 0) { /* the index of every element in its row */
             const struct ctile *ti = &pl->ct[pl->idx_tile];
-            struct isa_ap src = cc_kb_sp(b, m->resident, 0, 0, 0, m->P, BASE_DT_SI32, 0);
+            struct isa_ap src = cc_kb_sp(b, m->resident, 0, 0, 0, m->P, pl->idx_dt, 0);
             src.ndims = 2;
             src.stride[0] = 0;
             src.count[0] = (uint32_t)m->r;
@@ -1903,7 +1917,7 @@ enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel 
             struct isa_instr in;
             memset(&in, 0, sizeof in);
             in.op = ISA_OP_COPY;
-            in.dst = pat_ap(m, ti->buf[0], BASE_DT_SI32, &all);
+            in.dst = pat_ap(m, ti->buf[0], pl->idx_dt, &all);
             in.src0 = src;
             struct cc_access a[2] = {{ti->buf[0], m->slot, CC_WR}, {m->resident, 0, CC_RD}};
             st = emit1(m, &in, a, 2);

@@ -639,16 +639,18 @@ static uint64_t instr_ps(const struct chip_desc *chip, int engine, uint32_t P, i
 /* The network of a full sort of rows of n = 2^q, r per partition, on one
  * unit: q(q+1)/2 steps, each over F = r n / 2 pairs: the mask (with the
  * index: ilt of the indices, then per key ieq, ilt/igt and a select of the
- * masks; without: the last key's compare alone, then 3 per key), then two
- * selects per carried tile. */
+ * ui8 masks; without: the last key's compare alone, then 3 per key), then
+ * two selects per carried tile (types tdt[0 .. carried)). */
 static uint64_t closed_form_network_ps(const struct chip_desc *chip, int engine, uint32_t P, int64_t r, int q,
-                                       int keys, bool tie, int carried, enum base_dtype kdt, enum base_dtype tdt)
+                                       int keys, bool tie, enum base_dtype kdt, enum base_dtype idt, int carried,
+                                       const enum base_dtype *tdt)
 {
     int64_t F = r * ((int64_t)1 << q) / 2;
-    int compares = tie ? 2 * keys + 1 : 2 * keys - 1, mask_selects = tie ? keys : keys - 1;
-    uint64_t step = (uint64_t)compares * instr_ps(chip, engine, P, F, kdt, true) +
-                    (uint64_t)mask_selects * instr_ps(chip, engine, P, F, BASE_DT_UI8, true) +
-                    (uint64_t)(2 * carried) * instr_ps(chip, engine, P, F, tdt, true);
+    int key_cmps = tie ? 2 * keys : 2 * keys - 1, mask_selects = tie ? keys : keys - 1;
+    uint64_t step = (uint64_t)key_cmps * instr_ps(chip, engine, P, F, kdt, true) +
+                    (tie ? instr_ps(chip, engine, P, F, idt, true) : 0) +
+                    (uint64_t)mask_selects * instr_ps(chip, engine, P, F, BASE_DT_UI8, true);
+    for (int i = 0; i < carried; i++) step += 2 * instr_ps(chip, engine, P, F, tdt[i], true);
     return (uint64_t)(q * (q + 1) / 2) * step;
 }
 
@@ -673,7 +675,8 @@ static void test_k_sort_timing_matches_closed_form(void **state)
     cc_target_init(&tg, &chip);
     struct kt_run r;
     kt_run(&t, &chip, cc_emit_sort, true, 1, &r);
-    uint64_t want = closed_form_network_ps(&chip, tg.vec, 128, 2, 8, 1, false, 1, BASE_DT_SI32, BASE_DT_SI32);
+    const enum base_dtype one_i32[1] = {BASE_DT_SI32};
+    uint64_t want = closed_form_network_ps(&chip, tg.vec, 128, 2, 8, 1, false, BASE_DT_SI32, BASE_DT_SI32, 1, one_i32);
     uint64_t got = r.st.engines[tg.vec].busy_ps;
     printf("    256 x 256 i32 sort on tpu-v5e: vector engine %.3f us, closed form %.3f us; kernel %.3f us\n",
            got / 1e6, want / 1e6, r.st.total_ps / 1e6);
@@ -689,12 +692,15 @@ static void test_k_sort_timing_matches_closed_form(void **state)
     kt_load_chip("trn2", &chip);
     cc_target_init(&tg, &chip);
     kt_run(&t, &chip, cc_emit_sort, true, 1, &r);
-    /* the unit runs on trn2's vector engine; around the network: the index
-     * row (iota) and its copy into the tile, the key (total-order transform:
-     * tensor_scalar + ixor), and the values' inverse transform at the end */
-    uint64_t net = closed_form_network_ps(&chip, tg.vec, 128, 1, 6, 1, true, 2, BASE_DT_SI32, BASE_DT_SI32);
+    /* the unit runs on trn2's vector engine; the index is ui8 (rows of 64);
+     * around the network: the index row (iota) and its copy into the tile,
+     * the key (total-order transform: tensor_scalar + ixor), and at the end
+     * the indices converted to i32 and the values' inverse transform */
+    const enum base_dtype tiles[2] = {BASE_DT_SI32, BASE_DT_UI8};
+    uint64_t net = closed_form_network_ps(&chip, tg.vec, 128, 1, 6, 1, true, BASE_DT_SI32, BASE_DT_UI8, 2, tiles);
     uint64_t one = instr_ps(&chip, tg.vec, 128, 64, BASE_DT_SI32, false), two = instr_ps(&chip, tg.vec, 128, 64, BASE_DT_SI32, true);
-    uint64_t want2 = net + 2 * one + 2 * (one + two);
+    uint64_t one8 = instr_ps(&chip, tg.vec, 128, 64, BASE_DT_UI8, false);
+    uint64_t want2 = net + 2 * one8 + (one + two) + one + (one + two);
     uint64_t vec = r.st.engines[tg.vec].busy_ps;
     printf("    128 x 64 f32 full top-k on trn2: vector engine %.3f us, closed form %.3f us (network %.3f us)\n",
            vec / 1e6, want2 / 1e6, net / 1e6);
