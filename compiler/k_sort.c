@@ -703,7 +703,7 @@ struct splan {
     int n_ct;
     struct ctile ct[SORT_MAX_TILES];
     int op_tile[SORT_MAX_IN];        /* carried tile holding operand j, -1 */
-    int op_load[SORT_MAX_IN];        /* operand j loaded only for the keys: its buffer slot index, -1 */
+    int op_load[SORT_MAX_IN];        /* >= 0: operand j is loaded only for the keys (its own buffer) */
     int res_src[SORT_MAX_IN + 1];
     int res_tile[SORT_MAX_IN + 1];   /* SRC_TILE: the tile; SRC_KEYINV: the key */
     int key_tile[SORT_MAX_KEYS];
@@ -718,7 +718,6 @@ struct splan {
     int n_load;
     int n_stage;                     /* staged results */
     int stage_of[SORT_MAX_IN + 1];
-    uint64_t row_bytes;              /* scratchpad bytes of one row in one unit slot */
     uint64_t resident_bytes;
 };
 
@@ -757,13 +756,14 @@ static bool uses_arg(const struct sort_spec *sp, int x, int j)
 
 static uint64_t round64(uint64_t x) { return (x + 63) & ~(uint64_t)63; }
 
-/* Which tiles are carried, loaded, derived; the key evaluation's temps; the
- * bytes of a row. */
+/* Which tiles are carried, loaded, derived; the key evaluation's temps (the
+ * bytes: plan_slot_bytes, seg_bytes). */
 static bool plan_build(struct splan *pl, bool wide_index, char *why, size_t cap)
 {
     struct sort_spec *sp = &pl->sp;
     int nr = n_results(sp);
     pl->n_ct = 0;
+    pl->n_load = pl->n_stage = 0;
     pl->idx_tile = -1;
     for (int j = 0; j < SORT_MAX_IN; j++) pl->op_tile[j] = pl->op_load[j] = -1;
     for (int r = 0; r <= SORT_MAX_IN; r++) pl->res_src[r] = SRC_NONE, pl->res_tile[r] = -1, pl->stage_of[r] = -1;
@@ -880,17 +880,7 @@ static bool plan_build(struct splan *pl, bool wide_index, char *why, size_t cap)
         if (base_dtype_size(sp->key[k].kdt) > pl->tmp_es) pl->tmp_es = base_dtype_size(sp->key[k].kdt);
     if (pl->n_tmp > 0 && pl->tmp_es < 4) pl->tmp_es = 4; /* the scratch also holds i32 indices */
     if (pl->n_tmp > SORT_MAX_TMP) return why_set(why, cap, "the comparator's keys need too many temporaries");
-    /* bytes of one row in one unit slot */
-    uint64_t N = (uint64_t)sp->N, K = (uint64_t)sp->k, b = 0;
-    for (int i = 0; i < pl->n_ct; i++) b += 2 * N * base_dtype_size(pl->ct[i].dt);
-    for (int j = 0; j < sp->n; j++)
-        if (pl->op_load[j] >= 0) b += N * base_dtype_size(sp->dt[j]);
-    b += (uint64_t)pl->n_tmp * N * pl->tmp_es;
-    b += 3 * ((N + 1) / 2);
-    for (int r = 0; r < nr; r++)
-        if (pl->stage_of[r] >= 0) b += K * base_dtype_size(res_dtype(sp, r));
-    pl->row_bytes = b;
-    pl->resident_bytes = pl->idx_tile >= 0 ? round64(N * base_dtype_size(pl->idx_dt)) : 0;
+    pl->resident_bytes = pl->idx_tile >= 0 ? round64((uint64_t)sp->N * base_dtype_size(pl->idx_dt)) : 0;
     return true;
 }
 
@@ -1622,7 +1612,6 @@ static enum base_status seg_unit(struct em *m, const struct segplan *g, int64_t 
     TRY(emit1(m, &in, &oa, 1));
     for (int q = 0; q < n_results(sp); q++) {
         if (!pl->need_res[q]) continue;
-        enum base_dtype odt = res_dtype(sp, q);
         struct isa_ap from;
         int fb;
         TRY(result_src(m, q, nf, &from, &fb));
@@ -1641,7 +1630,6 @@ static enum base_status seg_unit(struct em *m, const struct segplan *g, int64_t 
             struct cc_access a = {fb, 0, CC_RD};
             TRY(cc_kb_dma(b, &dst, &one, &a, 1, 1));
         }
-        (void)odt;
     }
     return BASE_OK;
 }
