@@ -74,7 +74,8 @@ bool cc_view_box_ap(const struct cc_view *v, const struct cc_box *box, int part_
     X(DYNAMIC_UPDATE_SLICE, "dynamic_update_slice")                                \
     X(RNG_BIT_GENERATOR, "rng_bit_generator") /* k_rng.c */                        \
     X(RNG, "rng")                                                                  \
-    X(SELECT_AND_SCATTER, "select_and_scatter") /* k_sas.c */
+    X(SELECT_AND_SCATTER, "select_and_scatter") /* k_sas.c */                      \
+    X(SORT, "sort")                /* sort, chlo.top_k, top-k custom calls (k_sort.c) */
 enum cc_kernel_kind {
 #define X(e, name) CC_K_##e,
     X_CC_KERNEL_KINDS(X)
@@ -464,6 +465,20 @@ enum base_status cc_emit_reduce(const struct cc_target *t, const struct cc_kerne
 enum base_status cc_emit_reduce_window(const struct cc_target *t, const struct cc_kernel *k,
                                        const struct cc_emit_ctx *ctx, struct isa_program *out,
                                        struct base_diag *diag);
+
+/* Sorts and top-k (k_sort.c): SORT kernels, ops: [the stablehlo.sort,
+ * chlo.top_k or top-k custom_call (interp_topk_call)]; in: its operands (any
+ * views), out: its results that are read.  A sort whose results are only
+ * read through slices of their first k' positions along the sort dimension
+ * computes those only (a top-k network).  cc_sort_op_supported says whether
+ * an op is one the kernel takes on target t: a comparator that is a
+ * lexicographic order on keys computed from each element (the interpreter's
+ * stable order is then the only one), element types the engines move, and a
+ * sort dimension whose rows fit the scratchpad (why: the reason when not;
+ * the host runs such sorts). */
+bool cc_sort_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                              struct isa_program *out, struct base_diag *diag);
 
 /* Matmuls and convolutions (k_dot.c, k_conv.c; h-cc-dot).  The plan gives a
  * DOT kernel ops [the dot_general, then elementwise epilogue ops of the dot

@@ -73,6 +73,7 @@ static const cc_emit_fn emitters[CC_K_COUNT] = {
     [CC_K_RNG_BIT_GENERATOR] = cc_emit_rng_bit_generator,
     [CC_K_RNG] = cc_emit_rng,
     [CC_K_SELECT_AND_SCATTER] = cc_emit_select_and_scatter,
+    [CC_K_SORT] = cc_emit_sort,
 };
 _Static_assert(ARRAY_LEN(emitters) == CC_K_COUNT, "emitters");
 
@@ -742,6 +743,14 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_RNG_BIT_GENERATOR:
     case GRAPH_OP_RNG: return cc_rng_op_supported(op, t, why, cap);
     case GRAPH_OP_SELECT_AND_SCATTER: return cc_sas_op_supported(op, t, why, cap);
+    case GRAPH_OP_SORT:
+    case GRAPH_OP_CHLO_TOP_K: return cc_sort_op_supported(op, t, why, cap);
+    case GRAPH_OP_CUSTOM_CALL: {
+        int64_t k;
+        bool largest;
+        if (interp_topk_call(op, &k, &largest)) return cc_sort_op_supported(op, t, why, cap);
+        return why_set(why, cap, "no lowering for this op");
+    }
     case GRAPH_OP_UNKNOWN: return why_set(why, cap, "an op of a dialect npusim does not know (not StableHLO)");
     default: return why_set(why, cap, "no lowering for this op");
     }
@@ -1342,6 +1351,9 @@ static enum cc_kernel_kind kind_of_op(const struct graph_op *op)
     case GRAPH_OP_RNG_BIT_GENERATOR: return CC_K_RNG_BIT_GENERATOR;
     case GRAPH_OP_RNG: return CC_K_RNG;
     case GRAPH_OP_SELECT_AND_SCATTER: return CC_K_SELECT_AND_SCATTER;
+    case GRAPH_OP_SORT:
+    case GRAPH_OP_CHLO_TOP_K:
+    case GRAPH_OP_CUSTOM_CALL: return CC_K_SORT;
     default: return CC_K_COPY;
     }
 }

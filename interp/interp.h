@@ -106,6 +106,11 @@ enum base_status interp_spmd_grid_eval_local(struct interp_spmd_grid *g, const s
                                             struct base_diag *diag);
 /* Whether the interpreter runs ops of this kind (it has a kernel for it). */
 bool interp_kind_supported(enum graph_op_kind kind);
+/* Whether op is a top-k custom call the interpreter runs (custom_call
+ * @mhlo.topk or @TopK with one operand and two results, values and indices):
+ * its k (the values' last dim) and whether it keeps the largest entries
+ * (largest first) or the smallest (smallest first). */
+bool interp_topk_call(const struct graph_op *op, int64_t *k, bool *largest);
 
 /* ------------------------------------------------------------------------ */
 /* Conformance cases                                                         */

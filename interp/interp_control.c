@@ -2,6 +2,7 @@
  * tokens, composite, optimization_barrier, custom_call dispatch and
  * interpreter.run_parallel. */
 #include "interp/interp_internal.h"
+#include "interp/interp_shape_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +267,9 @@ static enum base_status k_custom_call(struct interp_proc *p, const struct graph_
         out[0] = interp_value_retain(in[0]); /* the operand, its shape asserted by the type */
         return BASE_OK;
     }
+    int64_t k;
+    bool largest;
+    if (interp_topk_call(op, &k, &largest)) return interp_custom_call_top_k(p, op, in, out);
     return interp_fail(p, op, BASE_ERR_UNSUPPORTED, "custom_call @%.*s is not supported", (int)t->u.str.len,
                        t->u.str.s);
 }

@@ -27,6 +27,8 @@ static const char *const scope_ops[] = {
     /* shape and indexing */
     "broadcast_in_dim", "reshape", "transpose", "slice", "concatenate", "pad", "reverse", "gather", "scatter",
     "dynamic_slice", "dynamic_update_slice",
+    /* sorting (issue 14): sort and top-k */
+    "sort",
     /* control flow and structure */
     "while", "if", "case", "return", "call", "custom_call",
 };
@@ -37,6 +39,7 @@ static bool op_in_scope(const char *name)
     if (!strncmp(n, "stablehlo.", 10)) n += 10;
     else if (!strcmp(n, "func.func") || !strcmp(n, "func.call") || !strcmp(n, "func.return")) return true;
     else if (!strncmp(n, "check.", 6)) return true;
+    else if (!strcmp(n, "chlo.top_k")) return true;
     else return false;
     for (size_t i = 0; i < sizeof scope_ops / sizeof *scope_ops; i++)
         if (!strcmp(n, scope_ops[i])) return true;

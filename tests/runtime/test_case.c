@@ -90,20 +90,16 @@ static void test_case_f64_and_unlisted_ops_are_out_of_scope_and_run_on_the_host(
         "  stablehlo.custom_call @check.expect_eq(%y, %e) : (tensor<2xf64>, tensor<2xf64>) -> ()\n"
         "  return\n"
         "}\n";
-    static const char sort[] =
+    static const char chol[] =
         "func.func @main() {\n"
-        "  %x = stablehlo.constant dense<[3, 1, 2]> : tensor<3xi32>\n"
-        "  %y = \"stablehlo.sort\"(%x) ({\n"
-        "  ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
-        "    %c = stablehlo.compare LT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
-        "    stablehlo.return %c : tensor<i1>\n"
-        "  }) {dimension = 0 : i64} : (tensor<3xi32>) -> tensor<3xi32>\n"
-        "  %e = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>\n"
-        "  stablehlo.custom_call @check.expect_eq(%y, %e) : (tensor<3xi32>, tensor<3xi32>) -> ()\n"
+        "  %x = stablehlo.constant dense<[[4.0, 2.0], [2.0, 5.0]]> : tensor<2x2xf32>\n"
+        "  %y = stablehlo.cholesky %x, lower = true : tensor<2x2xf32>\n"
+        "  %e = stablehlo.constant dense<[[2.0, 0.0], [1.0, 2.0]]> : tensor<2x2xf32>\n"
+        "  stablehlo.custom_call @check.expect_eq(%y, %e) : (tensor<2x2xf32>, tensor<2x2xf32>) -> ()\n"
         "  return\n"
         "}\n";
-    const char *srcs[] = {f64, sort};
-    const char *whys[] = {"element type", "stablehlo.sort"};
+    const char *srcs[] = {f64, chol};
+    const char *whys[] = {"element type", "stablehlo.cholesky"};
     for (int i = 0; i < 2; i++) {
         struct graph_parse_options po = {0};
         struct graph_module *m = NULL;
