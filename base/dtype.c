@@ -185,7 +185,7 @@ static const struct fmt_info *fmt_info(enum base_dtype dt)
 {
     int k = fmt_index(dt);
     BASE_ASSERT(k >= 0);
-    return &fmt_table[k];
+    return &fmt_table[k < 0 ? 0 : k]; /* (the assert stops first; cppcheck cannot tell) */
 }
 
 const struct base_float_format *base_float_format(enum base_dtype dt)

@@ -344,7 +344,7 @@ static enum base_status load_v_tile(struct mm *m, const struct mm_tile *tt, cons
         if (empty) return sub_zp(m, p->v_zp, &whole, buf, slot);
     }
     /* SP side: the tile's box row-major; the valid part strided in it */
-    int64_t sps[CC_MM_MAX_N], off = 0;
+    int64_t sps[CC_MM_MAX_N] = {0}, off = 0;
     int64_t acc_ = 1;
     for (int d = nd - 1; d >= 0; d--) {
         sps[d] = acc_;
@@ -725,7 +725,7 @@ static enum base_status run_int(struct mm *m)
                 TRY(cc_kb_emit(m->b, e_mul, &ms, &va, 1));
             }
             if (!empty) {
-                int64_t sps[CC_MM_MAX_N + 1], dstr[CC_MM_MAX_N + 1], vstr[CC_MM_MAX_N + 1], cn[CC_MM_MAX_N + 1];
+                int64_t sps[CC_MM_MAX_N + 1] = {0}, dstr[CC_MM_MAX_N + 1], vstr[CC_MM_MAX_N + 1], cn[CC_MM_MAX_N + 1];
                 int64_t acc_ = 1, off = 0, voff = job_v + pc->v_off + (int64_t)kq->r0 * pc->v_k;
                 for (int d = nd - 1; d >= 0; d--) {
                     sps[d] = acc_;

@@ -263,7 +263,7 @@ enum base_status cc_emit_gather(const struct cc_target *t, const struct cc_kerne
         st = cc_kb_fail(s.b, BASE_ERR_INVALID, "malformed gather");
         goto done;
     }
-    int64_t bsid[MAXR], bdims[MAXR], bpos[MAXR], wod[MAXR], jb[MAXR];
+    int64_t bsid[MAXR], bdims[MAXR], bpos[MAXR], wod[MAXR] = {0}, jb[MAXR];
     for (int j = 0, q = 0; j < n_batch; j++, q++) {
         if (q == ivd) q++;
         bsid[j] = q;
@@ -307,7 +307,7 @@ enum base_status cc_emit_gather(const struct cc_target *t, const struct cc_kerne
         goto done;
     }
     for (int64_t g = lo; g < hi && st == BASE_OK; g++) {
-        int64_t bidx[MAXR], rem = g, sipos = 0, roff = 0, xoff = 0, full[MAXR] = {0};
+        int64_t bidx[MAXR] = {0}, rem = g, sipos = 0, roff = 0, xoff = 0, full[MAXR] = {0};
         for (int j = n_batch - 1; j >= 0; j--) {
             bidx[j] = rem % bdims[j];
             rem /= bdims[j];

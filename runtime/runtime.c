@@ -278,6 +278,7 @@ static enum base_status check_step(struct rt *r, const struct cc_step *s)
     if (s->n_check_buffers > 8) return fail_at(r, s->op, BASE_ERR_LIMIT, "%s: more than 8 operands", s->op->name);
     for (uint32_t i = 0; i < s->n_check_buffers && st == BASE_OK; i++) st = read_buffer(r, s->check_buffers[i], &t[i]);
     struct interp_check_result res;
+    memset(&res, 0, sizeof res);
     if (st == BASE_OK && s->op->kind == GRAPH_OP_CHECK_EXPECT_SERIALIZED_EQ) { /* against a probe's recording */
         const struct rt_probe *pr = probe_record(r, graph_op_attr(s->op, "probe_id"), false);
         int64_t iter = 0;
