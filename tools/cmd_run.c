@@ -24,6 +24,7 @@ static void help(FILE *f)
             "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
             "                  [--precision default|high|highest] [--no-checks] [--trace FILE]\n"
             "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"
+            "                  [--lnc N | --ranks-per-chip N]\n"
             "\n"
             "Compiles a StableHLO program for a chip and runs it on the simulated chip:\n"
             "total time and cycles, MFU, HBM traffic and bandwidth, engine utilisation\n"
@@ -61,6 +62,12 @@ static void help(FILE *f)
             "                       \"2x4\", \"4x4x4\", \"ultraserver\", \"N slices of SHAPE\"\n"
             "                       (default: the chip's links, the smallest slice of the\n"
             "                       partitions); docs/interconnect.md\n"
+            "  --lnc N              Neuron chips: N physical cores per logical core (trn2, trn3:\n"
+            "                       2 by default, 4 ranks per chip; trn1, inf2: 1)\n"
+            "  --ranks-per-chip N   logical devices per chip (default: the chip file's; 2 on\n"
+            "                       tpu-7x).  A partition runs on one rank (the chip's cores and\n"
+            "                       HBM divided by N), rank r on chip r / N; collectives between\n"
+            "                       the ranks of a chip go through its HBM, not the links\n"
             "\n"
             "A program of several partitions (an SPMD export: one sdy.manual_computation,\n"
             "or one partitioned with --mesh) runs every partition on its own simulated\n"
@@ -85,7 +92,7 @@ struct run_args {
     int n_shards;
     enum cc_mode mode;
     long seed;
-    int cores, chips;
+    int cores, chips, lnc, ranks_per_chip;
     bool timing_only, check, json, sim_checks, no_fallback;
     enum isa_precision precision;
 };
@@ -112,6 +119,18 @@ static int parse_args(int argc, char **argv, struct run_args *a)
                 return TOOL_USAGE;
             }
             a->shards[a->n_shards++] = v;
+        } else if (tool_opt(argc, argv, &i, "--lnc", &v)) {
+            a->lnc = atoi(v);
+            if (a->lnc < 1 || a->ranks_per_chip) {
+                fprintf(stderr, "npusim run: --lnc needs a count >= 1 (and no --ranks-per-chip)\n");
+                return TOOL_USAGE;
+            }
+        } else if (tool_opt(argc, argv, &i, "--ranks-per-chip", &v)) {
+            a->ranks_per_chip = atoi(v);
+            if (a->ranks_per_chip < 1 || a->lnc) {
+                fprintf(stderr, "npusim run: --ranks-per-chip needs a count >= 1 (and no --lnc)\n");
+                return TOOL_USAGE;
+            }
         } else if (tool_opt(argc, argv, &i, "--chips", &v)) {
             a->chips = atoi(v);
             if (a->chips < 1) {
@@ -291,10 +310,15 @@ int cmd_run(int argc, char **argv)
     struct base_diag d;
     base_diag_clear(&d);
     static struct chip_desc chip;
-    if (chip_load(a.chip_name, &chip, &d) != BASE_OK) {
+    if (chip_load(a.chip_name, &chip, &d) != BASE_OK ||
+        (a.lnc && chip_set_lnc(&chip, (uint32_t)a.lnc, &d) != BASE_OK) ||
+        (a.ranks_per_chip && chip_set_ranks(&chip, (uint32_t)a.ranks_per_chip, &d) != BASE_OK)) {
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
+    /* partitions run on ranks: one rank's share of the chip (its cores and
+     * HBM), rank r on chip r / ranks_per_chip (docs/interconnect.md "Ranks") */
+    chip_rank_view(&chip, &chip);
     struct graph_module *m = tool_load_model(a.path, true);
     if (!m) return TOOL_FAIL;
     /* timing-only runs need no values: elided constants stay as they are */
@@ -404,7 +428,8 @@ int cmd_run(int argc, char **argv)
     double t_run = now_s() - t1;
     if (rec && finish_trace(&a, rec, reps[0].total_ps, NULL) != 0) goto done;
     struct rep_source src = {.model = a.path, .plan = p, .stats = sim_get_stats(sims[0]), .chips = reps,
-                             .n_chips = n_sims, .timing_only = a.timing_only, .topology = a.topology};
+                             .n_chips = n_sims, .timing_only = a.timing_only, .topology = a.topology,
+                             .ranks_per_chip = chip.ranks_per_chip};
     if (rep_run_create(&src, &report) != BASE_OK) {
         fprintf(stderr, "npusim run: out of memory\n");
         goto done;
