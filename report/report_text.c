@@ -17,8 +17,9 @@ static void write_summary(const struct rep_run *r, FILE *f)
         fprintf(f, "SPMD: the program of one of %d partitions, simulated as a representative partition\n",
                 r->partitions);
     else if (r->partitions > 1 && r->ranks_per_chip > 1)
-        fprintf(f, "SPMD: %d partitions on %d simulated ranks of %d chips (%u per chip); rank 0's report (every rank: "
-                "below)\n", r->partitions, r->partitions, r->system_chips, r->ranks_per_chip);
+        fprintf(f, "SPMD: %d partitions on %d simulated ranks of %d chip%s (%u per chip); rank 0's report (every rank: "
+                "below)\n", r->partitions, r->partitions, r->system_chips, r->system_chips == 1 ? "" : "s",
+                r->ranks_per_chip);
     else if (r->partitions > 1)
         fprintf(f, "SPMD: %d partitions on %d simulated chips; chip 0's report (every chip: below)\n", r->partitions,
                 r->partitions);
@@ -123,15 +124,16 @@ static void write_system(const struct rep_run *r, FILE *f)
                     (double)ch->collective_exposed_ps * 1e-6);
         }
         if (ranks)
-            fprintf(f, "system: %.3f us (the slowest of %d ranks on %d chips)\n", (double)r->system_ps * 1e-6,
-                    r->n_chips, r->system_chips);
+            fprintf(f, "system: %.3f us (the slowest of %d ranks on %d chip%s)\n", (double)r->system_ps * 1e-6,
+                    r->n_chips, r->system_chips, r->system_chips == 1 ? "" : "s");
         else
             fprintf(f, "system: %.3f us (the slowest of %d chips)\n", (double)r->system_ps * 1e-6, r->n_chips);
     } else if (r->partitions > 1 && ranks) {
         fprintf(f,
-                "system: %.3f us: %d ranks on %d chips (%u per chip), 1 simulated (the representative partition), "
+                "system: %.3f us: %d ranks on %d chip%s (%u per chip), 1 simulated (the representative partition), "
                 "%d inferred by SPMD symmetry; collectives on %s\n",
-                (double)r->total_ps * 1e-6, r->partitions, r->system_chips, r->ranks_per_chip, r->partitions - 1,
+                (double)r->total_ps * 1e-6, r->partitions, r->system_chips, r->system_chips == 1 ? "" : "s",
+                r->ranks_per_chip, r->partitions - 1,
                 r->topology ? r->topology : "the chip's default slice");
     } else if (r->partitions > 1) {
         fprintf(f,

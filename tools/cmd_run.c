@@ -65,9 +65,11 @@ static void help(FILE *f)
             "  --lnc N              Neuron chips: N physical cores per logical core (trn2, trn3:\n"
             "                       2 by default, 4 ranks per chip; trn1, inf2: 1)\n"
             "  --ranks-per-chip N   logical devices per chip (default: the chip file's; 2 on\n"
-            "                       tpu-7x).  A partition runs on one rank (the chip's cores and\n"
-            "                       HBM divided by N), rank r on chip r / N; collectives between\n"
-            "                       the ranks of a chip go through its HBM, not the links\n"
+            "                       tpu-7x).  An SPMD program's partition runs on one rank (the\n"
+            "                       chip's cores and HBM divided by N), rank r on chip r / N;\n"
+            "                       collectives between the ranks of a chip go through its HBM,\n"
+            "                       not the links.  A program of one partition runs on the whole\n"
+            "                       chip unless --lnc or --ranks-per-chip is given\n"
             "\n"
             "A program of several partitions (an SPMD export: one sdy.manual_computation,\n"
             "or one partitioned with --mesh) runs every partition on its own simulated\n"
@@ -316,9 +318,6 @@ int cmd_run(int argc, char **argv)
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
-    /* partitions run on ranks: one rank's share of the chip (its cores and
-     * HBM), rank r on chip r / ranks_per_chip (docs/interconnect.md "Ranks") */
-    chip_rank_view(&chip, &chip);
     struct graph_module *m = tool_load_model(a.path, true);
     if (!m) return TOOL_FAIL;
     /* timing-only runs need no values: elided constants stay as they are */
@@ -345,6 +344,11 @@ int cmd_run(int argc, char **argv)
         m0 = m;
         m = mp;
     }
+    /* an SPMD program's partitions run on ranks: each on one rank's share of
+     * a chip (its cores and HBM), rank r on chip r / ranks_per_chip; a
+     * program of one partition on the whole chip, unless --lnc or
+     * --ranks-per-chip asks for a rank (docs/interconnect.md "Ranks") */
+    if (interp_module_mesh_size(m) > 1 || a.lnc || a.ranks_per_chip) chip_rank_view(&chip, &chip);
     const struct graph_op *func = a.entry ? graph_module_find_func(m, a.entry) : graph_module_entry(m);
     if (!func || func->n_regions < 1 || func->regions[0].n_blocks < 1) {
         fprintf(stderr, "npusim run: %s: no function %s%s to run\n", a.path, a.entry ? "@" : "@main", a.entry ? a.entry : "");
