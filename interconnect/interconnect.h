@@ -21,9 +21,12 @@
  *   hold).  The flow pool is allocated at init; nothing is allocated per
  *   flow.
  * - struct icn_plan: a collective as transfers with dependencies, for
- *   StableHLO replica groups; algorithms ring, bidirectional ring,
- *   per-dimension torus rings, hierarchical (slices over the DCN), tree and
- *   direct; a chooser; alpha-beta closed forms.
+ *   StableHLO replica groups; algorithms ring, bidirectional ring, every
+ *   torus axis at once (a part of the buffer per axis, the parts' axis
+ *   orders rotated), hierarchical (slices over the DCN), tree and direct; a
+ *   chooser; alpha-beta closed forms; the chip's launch cost per collective.
+ * - ranks: a chip may expose several ranks (logical devices); ids are
+ *   ranks, and two ranks of one chip talk over on-chip paths.
  * - struct icn_exec: runs a plan on a network inside the caller's scheduler
  *   (the simulator's); icn_run does it standalone and reports the time and
  *   link utilisation.

@@ -57,7 +57,9 @@ static void help(FILE *f)
             "  npusim net --chip trn2 --topology 4x4 --bytes 1G\n"
             "  npusim net --chip tpu-v5e --topology 16 --bytes 64K --algorithm ring\n"
             "  npusim net --chip tpu-v6e --topology '32 slices of 16x16' --bytes 1G\n"
-            "  npusim net --chip trn3 --topology switch:8 --link-gbs 112.5 --latency-ns 500   # an 8-GPU NVSwitch box (4 x 112.5 = 450 GB/s each way)\n");
+            "  npusim net --chip tpu-7x --topology 2x2x1 --collective all_gather --bytes 4M --groups '0,2,4,6;1,3,5,7'\n"
+            "  npusim net --chip trn3 --topology switch:8 --ranks-per-chip 1 --link-gbs 40.909 --latency-ns 500 \\\n"
+            "      --launch-us 0 --bytes 1G      # an 8-GPU NVSwitch box (11 x 40.9 = 450 GB/s each way)\n");
 }
 
 static double now_s(void)

@@ -288,10 +288,13 @@ static float at(const struct base_tensor *t, int64_t r, int64_t c) { return ((co
 static void test_spmd_multichip_collectives_move_the_specs_values(void **state)
 {
     (void)state;
-    const char *chips[] = {"trn2", "tpu-v5e"};
-    for (int c = 0; c < 2; c++) {
+    /* whole chips, and the 4 ranks of one trn2 (LNC=2): the same values */
+    const char *chips[] = {"trn2", "tpu-v5e", "trn2"};
+    uint64_t chip_coll_ps[6] = {0};
+    for (int c = 0; c < 3; c++) {
         struct chip_desc chip;
         load_chip(chips[c], &chip);
+        if (c == 2) chip_rank_view(&chip, &chip);
         struct graph_module *m = prog_parse(k_colls);
         struct cc_plan *p = compile_ok(m, &chip);
         assert_int_equal(cc_plan_num_partitions(p), 4);
@@ -332,6 +335,15 @@ static void test_spmd_multichip_collectives_move_the_specs_values(void **state)
             assert_int_equal(reps[q].collectives, 6);
             assert_int_equal(reps[q].total_ps, reps[0].total_ps); /* the chips meet at every collective */
         }
+        assert_int_equal(reps[0].n_colls, 6);
+        for (uint32_t i = 0; i < 6; i++) {
+            assert_true(reps[0].colls[i].time_ps > 0);
+            /* one chip's 4 ranks (2 cores each) talk through its HBM share (362 B/ns, 0.5 us), faster than
+             * 4 whole chips over their links (128 B/ns, 1 us a hop) */
+            if (c == 0) chip_coll_ps[i] = reps[0].colls[i].time_ps;
+            if (c == 2) assert_true(reps[0].colls[i].time_ps < chip_coll_ps[i]);
+        }
+        if (c == 2) assert_int_equal(cc_plan_n_cores(p), 2);
         for (int i = 0; i < 6; i++) base_tensor_release(out[i]);
         for (int q = 0; q < 4; q++) rt_report_free(&reps[q]);
         base_tensor_release(x);
