@@ -102,6 +102,15 @@ struct chip_link_desc {
     uint64_t latency_ps;
     enum chip_topology topology; /* how the links are wired (hint) */
     uint32_t domain_chips;      /* chips in the largest scale-up domain (pod, UltraServer) */
+    /* Between scale-up domains (slices, instances): the chip's share of its
+     * host's NICs, per direction, and one traversal; 0 when the file does
+     * not say (the interconnect then uses its defaults). */
+    double dcn_bytes_per_ns;
+    uint64_t dcn_latency_ps;
+    /* The software cost of one collective (runtime, descriptors, the first
+     * synchronisation) paid once per collective before its first transfer;
+     * 0 when the file does not say. */
+    uint64_t collective_launch_ps;
 };
 
 /* The host side of running a graph (the runtime, runtime/): what a kernel
@@ -121,6 +130,13 @@ struct chip_desc {
     char path[256];             /* file it came from */
     enum chip_family family;
     uint32_t cores;
+    /* Logical devices (ranks) the chip exposes to an SPMD program: 1 on the
+     * megacore TPUs, 2 on TPU7x (a device per TensorCore), cores / LNC on
+     * Neuron chips (trn2 at LNC=2: 4).  Rank r of a program runs on chip
+     * r / ranks_per_chip.  1 when the file does not say. */
+    uint32_t ranks_per_chip;
+    /* true: cores and HBM are one rank's share of the chip (chip_rank_view) */
+    bool rank_view;
     uint32_t n_engines;         /* per core */
     struct chip_engine_desc engines[CHIP_MAX_ENGINES];
     struct chip_sram_desc scratchpad;
@@ -152,6 +168,18 @@ enum base_status chip_parse(const char *text, size_t len, const char *path, stru
                                 struct base_diag *diag);
 /* Names of the bundled chips, in a fixed order. */
 int chip_list(const char ***names);
+
+/* Neuron's logical NeuronCore size: LNC physical cores per rank, so
+ * ranks_per_chip = cores / lnc.  ERR_INVALID (with a diag naming the rule)
+ * on a TPU chip, or when lnc does not divide the cores, or on a rank view. */
+enum base_status chip_set_lnc(struct chip_desc *c, uint32_t lnc, struct base_diag *diag);
+/* Sets ranks_per_chip (any family); it must divide the cores. */
+enum base_status chip_set_ranks(struct chip_desc *c, uint32_t ranks_per_chip, struct base_diag *diag);
+/* One rank's share of chip c: cores, HBM capacity and HBM bandwidth divided
+ * by ranks_per_chip (the ranks of a chip run at once and share its HBM);
+ * everything else, ranks_per_chip and the links included, unchanged;
+ * rank_view set.  A chip of one rank per chip (or a rank view) is copied. */
+void chip_rank_view(const struct chip_desc *c, struct chip_desc *out);
 
 /* Derived figures.  Peak FLOP/s per chip =
  *   cores x sum over systolic engines (rows x cols x 2 x clock x rows_per_cycle[rc]);

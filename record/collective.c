@@ -12,12 +12,16 @@
 #include <math.h>
 #include <stdio.h>
 
-/* "ici x+ 0->1", "switch up 3", "dcn egress 0"; false for a link the chip
- * does not send on. */
-static bool link_lane_name(const struct icn_link_info *li, uint32_t chip, char *buf, size_t cap)
+/* "ici x+ 0->1", "switch up 3", "dcn egress 0", "local egress 5"; false
+ * for a link the rank (on chip) does not send on. */
+static bool link_lane_name(const struct icn_link_info *li, uint32_t rank, uint32_t chip, char *buf, size_t cap)
 {
-    if (!li->present || li->from != chip) return false;
+    if (!li->present || li->from != (li->cls == ICN_LINK_LOCAL ? rank : chip)) return false;
     switch (li->cls) {
+    case ICN_LINK_LOCAL:
+        if (li->dir <= 0) return false;
+        snprintf(buf, cap, "local egress %u", li->from);
+        return true;
     case ICN_LINK_ICI:
         snprintf(buf, cap, "ici %c%c %u->%u", li->dim < 3 ? "xyz"[li->dim] : '?', li->dir > 0 ? '+' : '-', li->from,
                  li->to);
@@ -104,13 +108,13 @@ static enum base_status on_collective(struct rec_recorder *r, const struct rt_co
     if (!topo) return BASE_OK;
     if (topo->desc[0]) TRY(trc_trace_set_meta(r->t, "topology", topo->desc));
     if (!link_bytes) return BASE_OK;
-    uint32_t chip = r->chip_index < topo->n_chips ? r->chip_index : 0;
+    uint32_t rank = r->chip_index < topo->n_ranks ? r->chip_index : 0, chip = icn_rank_chip(topo, rank);
     for (uint32_t id = 0; id < topo->n_links; id++) {
         if (!(link_bytes[id] > 0)) continue;
         struct icn_link_info li;
         icn_link_get(topo, id, &li);
         char ln[TRC_NAME_MAX];
-        if (!link_lane_name(&li, chip, ln, sizeof ln)) continue;
+        if (!link_lane_name(&li, rank, chip, ln, sizeof ln)) continue;
         TRY(track_for(r, id, ln, c->start_ps, end, &lane));
         struct trc_slice x = s;
         x.kind = TRC_SLICE_LINK;

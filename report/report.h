@@ -43,6 +43,7 @@ struct rep_source {
     int n_chips;                      /* >= 1; > 1: an SPMD plan run with values on every partition's chip */
     bool timing_only;                 /* the run stored no values */
     const char *topology;             /* the topology collectives ran on, as given; NULL: the chip's default slice */
+    uint32_t ranks_per_chip;          /* partitions (ranks) per chip; 0 or 1: a partition per chip */
 };
 
 /* One kernel of the plan, in plan order: its runs summed. */
@@ -126,6 +127,8 @@ struct rep_run {
     enum isa_precision precision;     /* f32 matmuls at the default precision run at this */
     uint32_t fp32_passes_default;     /* the chip's bf16 passes per f32 matmul at DEFAULT */
     int partitions;                   /* of the plan (1: not SPMD) */
+    uint32_t ranks_per_chip;          /* partitions (ranks) per chip, >= 1: rank r on chip r / ranks_per_chip */
+    int system_chips;                 /* chips the partitions occupy: ceil(partitions / ranks_per_chip) */
     const char *topology;             /* NULL: the chip's default slice */
     uint32_t plan_kernels;            /* kernels in the plan */
     uint64_t launches, steps;

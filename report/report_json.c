@@ -37,10 +37,10 @@ static void write_kernels(const struct rep_run *r, FILE *f)
 static void write_collectives(const struct rep_run *r, FILE *f)
 {
     fprintf(f,
-            "\n ],\n \"partitions\": %d, \"collectives\": %llu, \"collective_bytes\": %.17g, \"collective_ps\": %llu, "
+            "\n ],\n \"partitions\": %d, \"ranks_per_chip\": %u, \"system_chips\": %d, \"collectives\": %llu, \"collective_bytes\": %.17g, \"collective_ps\": %llu, "
             "\"collective_exposed_ps\": %llu,\n \"host_ops\": %llu, \"host_bytes\": %.17g, \"host_ps\": %llu,\n "
             "\"collective_table\": [",
-            r->partitions, (unsigned long long)r->collectives, r->collective_bytes,
+            r->partitions, r->ranks_per_chip, r->system_chips, (unsigned long long)r->collectives, r->collective_bytes,
             (unsigned long long)r->collective_ps, (unsigned long long)r->collective_exposed_ps,
             (unsigned long long)r->host_ops, r->host_bytes, (unsigned long long)r->host_ps);
     for (uint32_t i = 0; i < r->n_colls; i++) {

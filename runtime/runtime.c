@@ -444,11 +444,16 @@ static enum base_status topology(struct rt *r, const struct graph_op *op, uint32
         return BASE_OK;
     }
     if (!r->have_topo_default) {
+        /* partitions on ranks: ranks_per_chip of them per chip when the sims
+         * run one rank's share of a chip (chip_rank_view), else one per chip */
+        struct chip_desc c = *r->chip;
+        if (!c.rank_view) c.ranks_per_chip = 1;
+        uint32_t rpc = c.ranks_per_chip ? c.ranks_per_chip : 1;
         char shape[64];
-        rt_default_shape(r->chip, n_parts, shape, sizeof shape);
-        if (icn_topo_from_chip(r->chip, shape, ICN_WRAP_AUTO, NULL, &r->topo_default, r->diag) != BASE_OK)
-            return fail_at(r, op, BASE_ERR_INVALID, "%s: no topology of %u %s chips: %s", op->name, n_parts,
-                           r->chip->name, r->diag->msg);
+        rt_default_shape(&c, (n_parts + rpc - 1) / rpc, shape, sizeof shape);
+        if (icn_topo_from_chip(&c, shape, ICN_WRAP_AUTO, NULL, &r->topo_default, r->diag) != BASE_OK)
+            return fail_at(r, op, BASE_ERR_INVALID, "%s: no topology of %u %s chips: %s", op->name,
+                           (n_parts + rpc - 1) / rpc, r->chip->name, r->diag->msg);
         r->have_topo_default = true;
     }
     *out = &r->topo_default;
@@ -542,9 +547,9 @@ static enum base_status coll_time(struct rt *r, uint32_t pc, const struct cc_ste
         }
     const struct icn_topo *topo = NULL;
     TRY(topology(r, op, n_parts, &topo));
-    if (topo->n_chips < n_parts)
-        return fail_at(r, op, BASE_ERR_INVALID, "%s: %u partitions on a topology of %u chips (%s)", op->name, n_parts,
-                       topo->n_chips, topo->desc);
+    if (topo->n_ranks < n_parts)
+        return fail_at(r, op, BASE_ERR_INVALID, "%s: %u partitions on a topology of %u ranks (%s)", op->name, n_parts,
+                       topo->n_ranks, topo->desc);
     ci->topo = topo;
     const struct graph_attr *pa = graph_op_attr(op, "source_target_pairs");
     const struct graph_attr *ga = graph_op_attr(op, "replica_groups");

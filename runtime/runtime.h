@@ -53,8 +53,11 @@ struct rt_options {
     void (*on_launch)(void *user, uint32_t kernel, uint64_t start_ps, uint64_t gap_ps);
     void *launch_user;
     /* The chips the partitions of an SPMD plan run on (cc_plan_num_partitions
-     * > 1), partition i on chip i: collectives are timed on it.  NULL: the
-     * chip's own links in rt_default_shape's shape. */
+     * > 1), partition i on rank i (on chip i / topo->ranks_per_chip):
+     * collectives are timed on it.  NULL: the chip's own links in
+     * rt_default_shape's shape, with the chip's ranks_per_chip ranks per
+     * chip when the sims were created for one rank's share of a chip
+     * (chip_rank_view: what npusim run does), else one partition per chip. */
     const struct icn_topo *topo;
     /* Optional: called as each collective starts (chip 0 of a multi-chip
      * run), with the topology it runs on and the bytes it moves over each
@@ -151,7 +154,7 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
                              struct base_tensor *const *inputs, int n_inputs, const struct rt_options *opt,
                              struct base_tensor **outputs, struct rt_report *reports, struct base_diag *diag);
 
-/* The shape of the smallest slice of n chips the chip's links make
+/* The shape of the smallest slice of n chips (not ranks) the chip's links make
  * (icn_topo_from_chip): a ring of n; the most square a x b (a <= b) for a
  * 2-D torus; the most cubic a x b x c for a 3-D one; n on a switch. */
 void rt_default_shape(const struct chip_desc *chip, uint32_t n, char *buf, size_t cap);

@@ -25,7 +25,7 @@ static void help(FILE *f)
             "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
             "                  [--precision default|high|highest] [--no-checks] [--trace FILE]\n"
             "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"
-            "                  [--shape ARG=DIMS]... [--dim ARG=N]...\n"
+            "                  [--shape ARG=DIMS]... [--dim ARG=N]... [--lnc N | --ranks-per-chip N]\n"
             "\n"
             "Compiles a StableHLO program for a chip and runs it on the simulated chip:\n"
             "total time and cycles, MFU, HBM traffic and bandwidth, engine utilisation\n"
@@ -69,6 +69,14 @@ static void help(FILE *f)
             "                       \"2x4\", \"4x4x4\", \"ultraserver\", \"N slices of SHAPE\"\n"
             "                       (default: the chip's links, the smallest slice of the\n"
             "                       partitions); docs/interconnect.md\n"
+            "  --lnc N              Neuron chips: N physical cores per logical core (trn2, trn3:\n"
+            "                       2 by default, 4 ranks per chip; trn1, inf2: 1)\n"
+            "  --ranks-per-chip N   logical devices per chip (default: the chip file's; 2 on\n"
+            "                       tpu-7x).  An SPMD program's partition runs on one rank (the\n"
+            "                       chip's cores and HBM divided by N), rank r on chip r / N;\n"
+            "                       collectives between the ranks of a chip go through its HBM,\n"
+            "                       not the links.  A program of one partition runs on the whole\n"
+            "                       chip unless --lnc or --ranks-per-chip is given\n"
             "\n"
             "A program of several partitions (an SPMD export: one sdy.manual_computation,\n"
             "or one partitioned with --mesh) runs every partition on its own simulated\n"
@@ -93,7 +101,7 @@ struct run_args {
     int n_shards;
     enum cc_mode mode;
     long seed;
-    int cores, chips;
+    int cores, chips, lnc, ranks_per_chip;
     bool timing_only, check, json, sim_checks, no_fallback;
     enum isa_precision precision;
     struct tool_dyn dyn;
@@ -121,6 +129,18 @@ static int parse_args(int argc, char **argv, struct run_args *a)
                 return TOOL_USAGE;
             }
             a->shards[a->n_shards++] = v;
+        } else if (tool_opt(argc, argv, &i, "--lnc", &v)) {
+            a->lnc = atoi(v);
+            if (a->lnc < 1 || a->ranks_per_chip) {
+                fprintf(stderr, "npusim run: --lnc needs a count >= 1 (and no --ranks-per-chip)\n");
+                return TOOL_USAGE;
+            }
+        } else if (tool_opt(argc, argv, &i, "--ranks-per-chip", &v)) {
+            a->ranks_per_chip = atoi(v);
+            if (a->ranks_per_chip < 1 || a->lnc) {
+                fprintf(stderr, "npusim run: --ranks-per-chip needs a count >= 1 (and no --lnc)\n");
+                return TOOL_USAGE;
+            }
         } else if (tool_opt(argc, argv, &i, "--chips", &v)) {
             a->chips = atoi(v);
             if (a->chips < 1) {
@@ -305,7 +325,9 @@ int cmd_run(int argc, char **argv)
     struct base_diag d;
     base_diag_clear(&d);
     static struct chip_desc chip;
-    if (chip_load(a.chip_name, &chip, &d) != BASE_OK) {
+    if (chip_load(a.chip_name, &chip, &d) != BASE_OK ||
+        (a.lnc && chip_set_lnc(&chip, (uint32_t)a.lnc, &d) != BASE_OK) ||
+        (a.ranks_per_chip && chip_set_ranks(&chip, (uint32_t)a.ranks_per_chip, &d) != BASE_OK)) {
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
@@ -345,6 +367,11 @@ int cmd_run(int argc, char **argv)
         m0 = m;
         m = mp;
     }
+    /* an SPMD program's partitions run on ranks: each on one rank's share of
+     * a chip (its cores and HBM), rank r on chip r / ranks_per_chip; a
+     * program of one partition on the whole chip, unless --lnc or
+     * --ranks-per-chip asks for a rank (docs/interconnect.md "Ranks") */
+    if (interp_module_mesh_size(m) > 1 || a.lnc || a.ranks_per_chip) chip_rank_view(&chip, &chip);
     const struct graph_op *func = a.entry ? graph_module_find_func(m, a.entry) : graph_module_entry(m);
     if (!func || func->n_regions < 1 || func->regions[0].n_blocks < 1) {
         fprintf(stderr, "npusim run: %s: no function %s%s to run\n", a.path, a.entry ? "@" : "@main", a.entry ? a.entry : "");
@@ -430,7 +457,8 @@ int cmd_run(int argc, char **argv)
     double t_run = now_s() - t1;
     if (rec && finish_trace(&a, rec, reps[0].total_ps, NULL) != 0) goto done;
     struct rep_source src = {.model = a.path, .plan = p, .stats = sim_get_stats(sims[0]), .chips = reps,
-                             .n_chips = n_sims, .timing_only = a.timing_only, .topology = a.topology};
+                             .n_chips = n_sims, .timing_only = a.timing_only, .topology = a.topology,
+                             .ranks_per_chip = chip.ranks_per_chip};
     if (rep_run_create(&src, &report) != BASE_OK) {
         fprintf(stderr, "npusim run: out of memory\n");
         goto done;

@@ -1031,7 +1031,86 @@ static void test_chip_host_section(void **state)
     }
 }
 
-TEST_MAIN(NULL, NULL, T(test_chip_bundled_files_parse), T(test_chip_list_matches_directory),
+/* Ranks per chip: what each bundled chip exposes (the megacore TPUs 1,
+ * TPU7x 2, Neuron cores / LNC at the runtime's default LNC), --lnc on Neuron
+ * only, a rank's share of the chip, and the rule that ranks divide cores. */
+static void test_chip_ranks_per_chip(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *chip;
+        uint32_t ranks;
+    } want[] = {{"tpu-v4", 1}, {"tpu-v5e", 1}, {"tpu-v5p", 1}, {"tpu-v6e", 1}, {"tpu-7x", 2},
+                {"trn1", 2},   {"inf2", 2},    {"trn2", 4},    {"trn3", 4}};
+    struct chip_desc c, r;
+    struct base_diag d;
+    for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+        load_ok(want[i].chip, &c);
+        if (c.ranks_per_chip != want[i].ranks)
+            fail_msg("%s: %u ranks per chip, want %u", want[i].chip, c.ranks_per_chip, want[i].ranks);
+    }
+    load_ok("trn2", &c);
+    base_diag_clear(&d);
+    assert_int_equal(chip_set_lnc(&c, 1, &d), BASE_OK);
+    assert_int_equal(c.ranks_per_chip, 8);
+    assert_int_equal(chip_set_lnc(&c, 3, &d), BASE_ERR_INVALID);
+    assert_non_null(strstr(d.msg, "does not divide"));
+    assert_int_equal(chip_set_lnc(&c, 2, &d), BASE_OK);
+    chip_rank_view(&c, &r);
+    assert_true(r.rank_view);
+    assert_int_equal(r.cores, 2);
+    assert_true(r.hbm.bytes_per_ns == c.hbm.bytes_per_ns / 4);
+    assert_int_equal(r.hbm.capacity_bytes, c.hbm.capacity_bytes / 4);
+    assert_int_equal(r.ranks_per_chip, 4);
+    assert_int_equal(chip_set_lnc(&r, 1, &d), BASE_ERR_INVALID); /* a rank's view is not a chip */
+    load_ok("tpu-7x", &c);
+    base_diag_clear(&d);
+    assert_int_equal(chip_set_lnc(&c, 1, &d), BASE_ERR_INVALID);
+    assert_non_null(strstr(d.msg, "Neuron"));
+    chip_rank_view(&c, &r);
+    assert_int_equal(r.cores, 1);
+    load_ok("tpu-v5e", &c);
+    chip_rank_view(&c, &r);
+    assert_false(r.rank_view);
+    assert_int_equal(r.cores, c.cores);
+    /* a file whose ranks do not divide its cores: located */
+    struct edit bad[1] = {{-6, "ranks_per_chip = 3       # EST: t"}};
+    char *text = toy_text(bad, 1, 0);
+    base_diag_clear(&d);
+    assert_int_not_equal(chip_parse(text, strlen(text), "toy.chip", &c, &d), BASE_OK);
+    assert_non_null(strstr(d.msg, "must divide cores"));
+    assert_int_equal(d.line, 6);
+    free(text);
+    text = toy_text(NULL, 0, 0);
+    assert_int_equal(chip_parse(text, strlen(text), "toy.chip", &c, &d), BASE_OK);
+    assert_int_equal(c.ranks_per_chip, 1); /* the default */
+    free(text);
+}
+
+/* The links' DCN and launch keys: every chip with links gives its launch
+ * cost, every chip that runs collectives between instances its DCN share. */
+static void test_chip_links_dcn_and_launch(void **state)
+{
+    (void)state;
+    const char **names;
+    int n = chip_list(&names);
+    for (int i = 0; i < n; i++) {
+        struct chip_desc c;
+        load_ok(names[i], &c);
+        if (c.links.count == 0) continue;
+        if (!(c.links.collective_launch_ps > 0)) fail_msg("%s: no collective_launch_ns", names[i]);
+        if (strcmp(names[i], "inf2") && !(c.links.dcn_bytes_per_ns > 0 && c.links.dcn_latency_ps > 0))
+            fail_msg("%s: no DCN figures", names[i]);
+    }
+    struct chip_desc c;
+    load_ok("tpu-v5e", &c);
+    assert_true(c.links.dcn_bytes_per_ns == 3.125); /* 25 Gb/s per chip [S2] */
+    assert_true(c.links.bytes_per_ns == 50);        /* 400 GB/s bidirectional / 4 ports / 2 [S2] */
+    load_ok("trn3", &c);
+    assert_true(c.links.count * c.links.bytes_per_ns == 352); /* the trn3 tiers [S12] per direction */
+}
+
+TEST_MAIN(NULL, NULL, T(test_chip_bundled_files_parse), T(test_chip_ranks_per_chip), T(test_chip_links_dcn_and_launch), T(test_chip_list_matches_directory),
           T(test_chip_derived_peaks_match_published), T(test_chip_published_figures_cite_chips_tsv),
           T(test_chip_peak_known_answers), T(test_chip_every_numeric_line_has_source),
           T(test_chip_engines_per_family), T(test_chip_sram_geometry), T(test_chip_fp32_passes),
