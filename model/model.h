@@ -160,4 +160,11 @@ double mdl_workload_flops(const struct mdl_config *c, const struct mdl_workload 
 enum base_status mdl_generate(const struct mdl_config *c, const struct mdl_workload *w, struct graph_module **out,
                               struct base_diag *diag);
 
+/* Inputs for the n arguments of m (generated from c and w) with values a
+ * real step sees: token ids in the vocabulary, weights at their
+ * initialisation scale, Adam's second moment >= 0, the decode position at
+ * the cache's end.  in[i] get new tensors (base_tensor_release). */
+enum base_status mdl_inputs(const struct mdl_config *c, const struct mdl_workload *w, const struct graph_module *m,
+                            uint64_t seed, struct base_tensor **in, int n, struct base_diag *diag);
+
 #endif
