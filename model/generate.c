@@ -296,10 +296,189 @@ static enum base_status build_infer(struct ctx *x, struct base_diag *diag)
 /* ------------------------------------------------------------------------ */
 /* Training                                                                  */
 
+/* AdamW as MaxText configures it (base.yml @e591f30: opt_type adamw,
+ * learning_rate 3e-5, adam_b1 0.9, adam_b2 0.95, adam_eps 1e-8,
+ * adam_eps_root 0, adam_weight_decay 0.1, gradient_clipping_threshold 1.0),
+ * optax's update rule: clip by the global norm, then
+ *     m = b1 m + (1 - b1) g,  v = b2 v + (1 - b2) g^2,
+ *     p -= lr (m / (1 - b1^t) / (sqrt(v / (1 - b2^t)) + eps) + wd p),  t = step + 1.
+ * A constant learning rate (no schedule). */
+#define ADAM_LR 3e-5
+#define ADAM_B1 0.9
+#define ADAM_B2 0.95
+#define ADAM_EPS 1e-8
+#define ADAM_WD 0.1
+#define CLIP_NORM 1.0
+
 static enum base_status build_train(struct ctx *x, struct base_diag *diag)
 {
-    (void)x;
-    return base_diag_set(diag, BASE_ERR_UNSUPPORTED, NULL, 0, 0, "workload train: not generated yet");
+    struct mdl_gen *g = x->g;
+    const struct mdl_config *c = g->c;
+    const struct mdl_workload *w = g->w;
+    enum base_dtype mdt = g->mdt;
+    int64_t b = w->batch, s_len = w->seq, d = c->hidden;
+    x->b = b;
+    x->sq = s_len;
+    struct sig *s = &x->s;
+    int a_tok = add_arg(g, s, "tokens", BASE_DT_SI32, 2, (int64_t[]){b, s_len}, NULL, false);
+    int a_tgt = add_arg(g, s, "targets", BASE_DT_SI32, 2, (int64_t[]){b, s_len}, NULL, false);
+    for (int i = 0; i < g->ws.n; i++) x->w_arg[i] = weight_arg(g, s, i, mdt, "");
+    int a_m[MDL_MAX_WEIGHTS], a_v[MDL_MAX_WEIGHTS], a_step = -1;
+    int n_tr = 0, tr[MDL_MAX_WEIGHTS];
+    for (int i = 0; i < g->ws.n; i++)
+        if (g->ws.w[i].trainable) tr[n_tr++] = i;
+    if (!w->grads_only) {
+        for (int k = 0; k < n_tr; k++) a_m[k] = weight_arg(g, s, tr[k], mdt, "m_");
+        for (int k = 0; k < n_tr; k++) a_v[k] = weight_arg(g, s, tr[k], mdt, "v_");
+        a_step = add_arg(g, s, "step", BASE_DT_SI32, 0, NULL, NULL, false);
+    }
+    add_res(g, s, mdl_ty(g, BASE_DT_F32, 0, NULL));
+    for (int k = 0; k < n_tr; k++) add_res(g, s, s->args[x->w_arg[tr[k]]]);
+    if (!w->grads_only) {
+        for (int k = 0; k < 2 * n_tr; k++) add_res(g, s, s->args[x->w_arg[tr[k % n_tr]]]);
+        add_res(g, s, mdl_ty(g, BASE_DT_SI32, 0, NULL));
+    }
+    const char *names[MAX_ARGS];
+    for (int i = 0; i < s->n_args; i++) names[i] = s->names[i];
+    graph_builder_func(g->b, "main", s->args, names, s->n_args, s->res, s->n_res, x->args);
+
+    /* forward: each layer's input saved, the layers run again in the backward */
+    rope_for(x, NULL);
+    gval *tok = clamp_ids(x, x->args[a_tok]), *tgt = clamp_ids(x, x->args[a_tgt]);
+    gval *h = embed(x, tok);
+    gval *saved[MDL_MAX_GROUPS];
+    for (int grp = 0; grp < g->ws.n_groups; grp++) {
+        int64_t n = g->ws.groups[grp].n;
+        gval *init[2] = {h, mdl_splat(g, 0, g->dt, 4, (int64_t[]){n, b, s_len, d})};
+        gval *body[3];
+        struct graph_op *lp = loop_begin(g, n, init, 2, body);
+        if (!lp) break;
+        gval *wl[MDL_MAX_WEIGHTS];
+        layer_weights(x, grp, body[0], wl);
+        struct mdl_layer_io io;
+        layer_io(x, grp, body[0], &io);
+        gval *next[2] = {mdl_layer(g, grp, body[1], wl, &io), mdl_layer_update(g, body[2], body[1], body[0])};
+        gval *out[2];
+        loop_end(g, lp, body[0], next, 2, out);
+        h = out[0];
+        saved[grp] = out[1];
+    }
+    /* the head and the loss: mean cross-entropy over the tokens */
+    bool tied = c->tied_embeddings;
+    gval *fn = warg(x, -1, "final_norm"), *fnb = warg(x, -1, "final_norm_b");
+    gval *hp = tied ? warg(x, -1, "embed") : warg(x, -1, "lm_head");
+    int mark = mdl_ad_begin(g);
+    gval *lg = mdl_head(g, h, fn, fnb, hp, tied); /* [B, S, V] f32 */
+    int64_t last = 2, kept[2] = {0, 1};
+    gval *m = mdl_reduce(g, lg, GRAPH_OP_MAXIMUM, 1, &last);
+    mdl_stop(g, m);
+    gval *lse = mdl_add(g, mdl_un(g, GRAPH_OP_LOG, mdl_reduce(g, mdl_un(g, GRAPH_OP_EXPONENTIAL, mdl_sub(g, lg, mdl_bcast_to(g, m, lg, kept))),
+                                                              GRAPH_OP_ADD, 1, &last)),
+                        m);
+    gval *tl = mdl_reduce(g, mdl_mul(g, lg, mdl_one_hot(g, tgt, c->vocab, BASE_DT_F32)), GRAPH_OP_ADD, 1, &last);
+    gval *loss = mdl_scale(g, mdl_reduce(g, mdl_sub(g, lse, tl), GRAPH_OP_ADD, 2, (int64_t[]){0, 1}),
+                           1.0 / (double)(b * s_len));
+    gval *leaves[4] = {h, fn, fnb, hp}, *dl[4];
+    gval *one = mdl_scalar(g, 1.0, BASE_DT_F32);
+    TRY(mdl_ad_grad(g, mark, &loss, &one, 1, leaves, dl, 4, diag));
+    gval *grad[MDL_MAX_WEIGHTS] = {NULL};
+    int i_fn = mdl_weight_find(&g->ws, -1, "final_norm"), i_fnb = mdl_weight_find(&g->ws, -1, "final_norm_b");
+    int i_hp = mdl_weight_find(&g->ws, -1, tied ? "embed" : "lm_head");
+    grad[i_fn] = dl[1];
+    if (i_fnb >= 0) grad[i_fnb] = dl[2];
+    grad[i_hp] = dl[3];
+    gval *dh = dl[0];
+    /* the layers backwards, each recomputed from its saved input */
+    for (int grp = g->ws.n_groups - 1; grp >= 0; grp--) {
+        int64_t n = g->ws.groups[grp].n;
+        int gi[MDL_MAX_WEIGHTS], ng = 0;
+        for (int k = 0; k < n_tr; k++)
+            if (g->ws.w[tr[k]].group == grp) gi[ng++] = tr[k];
+        gval *init[MDL_MAX_WEIGHTS + 1];
+        init[0] = dh;
+        for (int k = 0; k < ng; k++) init[1 + k] = mdl_splat_like(g, 0, x->args[x->w_arg[gi[k]]]);
+        gval *body[MDL_MAX_WEIGHTS + 2];
+        struct graph_op *lp = loop_begin(g, n, init, ng + 1, body);
+        if (!lp) break;
+        gval *j = mdl_sub(g, i32(g, n - 1), body[0]);
+        gval *xin = mdl_layer_slice(g, saved[grp], j);
+        gval *wl[MDL_MAX_WEIGHTS];
+        layer_weights(x, grp, j, wl);
+        struct mdl_layer_io io;
+        layer_io(x, grp, j, &io);
+        int lmark = mdl_ad_begin(g);
+        gval *y = mdl_layer(g, grp, xin, wl, &io);
+        gval *lv[MDL_MAX_WEIGHTS + 1], *dv[MDL_MAX_WEIGHTS + 1];
+        lv[0] = xin;
+        for (int k = 0; k < ng; k++) lv[1 + k] = wl[gi[k]];
+        TRY(mdl_ad_grad(g, lmark, &y, &body[1], 1, lv, dv, ng + 1, diag));
+        gval *next[MDL_MAX_WEIGHTS + 1];
+        next[0] = dv[0];
+        for (int k = 0; k < ng; k++) next[1 + k] = mdl_layer_update(g, body[2 + k], dv[1 + k], j);
+        gval *out[MDL_MAX_WEIGHTS + 1];
+        loop_end(g, lp, body[0], next, ng + 1, out);
+        dh = out[0];
+        for (int k = 0; k < ng; k++) grad[gi[k]] = out[1 + k];
+    }
+    /* the embedding: the lookup's transpose (rows added at the ids), plus
+     * the output projection's gradient when tied; positions: summed over
+     * the batch into their rows */
+    int i_e = mdl_weight_find(&g->ws, -1, "embed");
+    gval *de = mdl_scatter_add_rows(g, tok, mdl_convert(g, dh, mdt), c->vocab);
+    grad[i_e] = tied ? mdl_add(g, grad[i_e], de) : de;
+    int i_pe = mdl_weight_find(&g->ws, -1, "pos_embed");
+    if (i_pe >= 0) {
+        gval *dp = mdl_reduce(g, mdl_convert(g, dh, mdt), GRAPH_OP_ADD, 1, (int64_t[]){0});
+        grad[i_pe] = mdl_pad(g, dp, (int64_t[]){0, 0}, (int64_t[]){c->learned_pos - s_len, 0});
+    }
+    gval *ret[MAX_ARGS];
+    int nr = 0;
+    ret[nr++] = loss;
+    if (w->grads_only) {
+        for (int k = 0; k < n_tr; k++) ret[nr++] = grad[tr[k]];
+        graph_builder_return(g->b, ret, nr);
+        return BASE_OK;
+    }
+    /* clip by the global norm (f32) */
+    gval *sq = mdl_scalar(g, 0, BASE_DT_F32);
+    for (int k = 0; k < n_tr; k++) {
+        gval *gf = mdl_convert(g, grad[tr[k]], BASE_DT_F32);
+        int r = mdl_rank(gf);
+        int64_t all[GRAPH_MAX_RANK];
+        for (int q = 0; q < r; q++) all[q] = q;
+        sq = mdl_add(g, sq, mdl_reduce(g, mdl_mul(g, gf, gf), GRAPH_OP_ADD, r, all));
+    }
+    gval *norm = mdl_un(g, GRAPH_OP_SQRT, sq);
+    gval *clip = mdl_select(g, mdl_cmp(g, norm, mdl_scalar(g, CLIP_NORM, BASE_DT_F32), "LT", true),
+                            mdl_scalar(g, 1, BASE_DT_F32), mdl_div(g, mdl_scalar(g, CLIP_NORM, BASE_DT_F32), norm));
+    gval *step = x->args[a_step];
+    gval *tf = mdl_convert(g, mdl_add(g, step, i32(g, 1)), BASE_DT_F32);
+    /* 1 - b^t = 1 - exp(t ln b) */
+    gval *bc1 = mdl_sub(g, mdl_scalar(g, 1, BASE_DT_F32), mdl_un(g, GRAPH_OP_EXPONENTIAL, mdl_scale(g, tf, log(ADAM_B1))));
+    gval *bc2 = mdl_sub(g, mdl_scalar(g, 1, BASE_DT_F32), mdl_un(g, GRAPH_OP_EXPONENTIAL, mdl_scale(g, tf, log(ADAM_B2))));
+    gval *newp[MDL_MAX_WEIGHTS], *newm[MDL_MAX_WEIGHTS], *newv[MDL_MAX_WEIGHTS];
+    for (int k = 0; k < n_tr; k++) {
+        gval *p = x->args[x->w_arg[tr[k]]];
+        int r = mdl_rank(p);
+        gval *gr = mdl_mul(g, mdl_convert(g, grad[tr[k]], mdt), mdl_bcast_to(g, mdl_convert(g, clip, mdt), p, NULL));
+        (void)r;
+        gval *mo = x->args[a_m[k]], *vo = x->args[a_v[k]];
+        gval *mn = mdl_add(g, mdl_scale(g, mo, ADAM_B1), mdl_scale(g, gr, 1 - ADAM_B1));
+        gval *vn = mdl_add(g, mdl_scale(g, vo, ADAM_B2), mdl_scale(g, mdl_mul(g, gr, gr), 1 - ADAM_B2));
+        gval *mh = mdl_div(g, mn, mdl_bcast_to(g, mdl_convert(g, bc1, mdt), mn, NULL));
+        gval *vh = mdl_div(g, vn, mdl_bcast_to(g, mdl_convert(g, bc2, mdt), vn, NULL));
+        gval *upd = mdl_div(g, mh, mdl_add(g, mdl_un(g, GRAPH_OP_SQRT, vh), mdl_splat_like(g, ADAM_EPS, vh)));
+        upd = mdl_add(g, upd, mdl_scale(g, p, ADAM_WD));
+        newp[k] = mdl_sub(g, p, mdl_scale(g, upd, ADAM_LR));
+        newm[k] = mn;
+        newv[k] = vn;
+    }
+    for (int k = 0; k < n_tr; k++) ret[nr++] = newp[k];
+    for (int k = 0; k < n_tr; k++) ret[nr++] = newm[k];
+    for (int k = 0; k < n_tr; k++) ret[nr++] = newv[k];
+    ret[nr++] = mdl_add(g, step, i32(g, 1));
+    graph_builder_return(g->b, ret, nr);
+    return BASE_OK;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -66,7 +66,7 @@ static void test_generate_size_is_independent_of_depth(void **state)
 {
     (void)state;
     for (int f = 0; f < N_TINY; f++)
-        for (int k = MDL_PREFILL; k <= MDL_DECODE; k++) {
+        for (int k = 0; k < MDL_WORKLOAD_COUNT; k++) {
             int ops[2], loops[2] = {0, 0};
             for (int v = 0; v < 2; v++) {
                 struct mdl_config c = tiny_config(f, v ? "layers=12" : NULL);
