@@ -541,6 +541,7 @@ static void set_result(struct pctx *c, const struct graph_value *src, struct gra
 }
 
 static bool capture_whole(struct pctx *c, const struct graph_block *b, int depth);
+static bool partition_op(struct pctx *c, const struct graph_op *op);
 
 /* Regions may use values of the enclosing body (exports put constants
  * there): their copies read the whole value. */
@@ -928,6 +929,26 @@ static bool rule_slice(struct pctx *c, const struct graph_op *op)
     return true;
 }
 
+/* pad: dims it does not pad keep their split; padded dims are gathered. */
+static bool rule_pad(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0];
+    int rank = o->type->rank;
+    int64_t lo[GRAPH_MAX_RANK], hi[GRAPH_MAX_RANK], in_[GRAPH_MAX_RANK];
+    if (op->n_operands != 2 || graph_attr_as_i64_list(graph_op_attr(op, "edge_padding_low"), lo, GRAPH_MAX_RANK) != rank ||
+        graph_attr_as_i64_list(graph_op_attr(op, "edge_padding_high"), hi, GRAPH_MAX_RANK) != rank ||
+        graph_attr_as_i64_list(graph_op_attr(op, "interior_padding"), in_, GRAPH_MAX_RANK) != rank)
+        return false;
+    struct part_sharding tin = c->vs[o->id].s;
+    for (int d = 0; d < rank; d++)
+        if (lo[d] || hi[d] || in_[d]) clear_dim(&tin, d);
+    if (is_rep(&tin)) return false;
+    struct graph_value *in[2];
+    if (!reshard(c, o->id, &tin, false, 0, &in[0]) || !(in[1] = ensure_rep(c, op->operands[1]->id))) return fail_build(c);
+    c->rep->n_sharded_ops++;
+    return emit_like(c, op, in, &tin);
+}
+
 /* The other dims keep a split all operands can take; the joined dim is whole. */
 static bool rule_concatenate(struct pctx *c, const struct graph_op *op)
 {
@@ -1003,12 +1024,394 @@ static bool rule_fallback(struct pctx *c, const struct graph_op *op)
     return true;
 }
 
+/* dynamic_slice: dims taken whole keep their split (a start index there is
+ * clamped to 0 on every shard, as on the whole dim); dims it cuts are
+ * gathered.  The start indices are scalars. */
+static bool rule_dynamic_slice(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0];
+    int rank = o->type->rank;
+    int64_t sizes[GRAPH_MAX_RANK];
+    if (op->n_operands != 1 + rank ||
+        graph_attr_as_i64_list(graph_op_attr(op, "slice_sizes"), sizes, GRAPH_MAX_RANK) != rank)
+        return false;
+    struct part_sharding tin = c->vs[o->id].s;
+    for (int d = 0; d < rank; d++)
+        if (sizes[d] != o->type->dims[d]) clear_dim(&tin, d);
+    if (is_rep(&tin)) return false; /* nothing stays split: the general fallback */
+    for (int d = 0; d < rank; d++)
+        if (tin.n_axes[d]) sizes[d] /= nparts(c, &tin, d);
+    struct graph_value *in[1 + GRAPH_MAX_RANK];
+    if (!reshard(c, o->id, &tin, false, 0, &in[0])) return fail_build(c);
+    for (int d = 0; d < rank; d++)
+        if (!(in[1 + d] = ensure_rep(c, op->operands[1 + d]->id))) return fail_build(c);
+    const struct graph_type *rt = local_type(c, op->results[0].type, &tin);
+    struct graph_op *n = new_op(c, op->kind, in, 1 + rank, &rt, 1, &op->loc);
+    if (n) graph_builder_set_attr(c->b, n, "slice_sizes", graph_builder_attr_dense_i64(c->b, sizes, rank));
+    if (!made(c, n)) return false;
+    c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], &n->results[0], &tin);
+    return true;
+}
+
+/* dynamic_update_slice: the dims the update covers whole keep a split both
+ * operand and update can take (the update's first: a loop writing its
+ * shards into a stack keeps the stack split alike); the dims it writes
+ * part of are whole. */
+static bool rule_dynamic_update_slice(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0], *u = op->operands[1];
+    int rank = o->type->rank;
+    if (op->n_operands != 2 + rank || u->type->rank != rank) return false;
+    struct part_sharding cand[2] = {c->vs[u->id].s, c->vs[o->id].s};
+    for (int k = 0; k < 2; k++) {
+        struct part_sharding *t = &cand[k];
+        for (int d = 0; d < rank; d++)
+            if (u->type->dims[d] != o->type->dims[d]) clear_dim(t, d);
+        if (is_rep(t) || !reshard(c, o->id, t, true, 0, NULL) || !reshard(c, u->id, t, true, 0, NULL)) continue;
+        struct graph_value *in[2 + GRAPH_MAX_RANK];
+        if (!reshard(c, o->id, t, false, 0, &in[0]) || !reshard(c, u->id, t, false, 0, &in[1])) return fail_build(c);
+        for (int d = 0; d < rank; d++)
+            if (!(in[2 + d] = ensure_rep(c, op->operands[2 + d]->id))) return fail_build(c);
+        c->rep->n_sharded_ops++;
+        return emit_like(c, op, in, t);
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Gather and scatter                                                        */
+
+static int dn_list(const struct graph_attr *dn, const char *name, int64_t *out)
+{
+    const struct graph_attr *a = dn ? graph_dict_get(dn, name) : NULL;
+    int n = a ? graph_attr_as_i64_list(a, out, GRAPH_MAX_RANK) : 0;
+    return n < 0 ? -1 : n;
+}
+
+/* gather: the indices' batch dims keep their splits (each partition looks
+ * up its own rows: an embedding lookup of a batch split over data), and so
+ * do the operand's offset dims taken whole (a table split over its
+ * features); the dims it indexes or slices into are gathered.  Not with
+ * operand batching dims. */
+static bool rule_gather(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0], *ix = op->operands[1];
+    const struct graph_attr *dn = graph_op_attr(op, "dimension_numbers");
+    int64_t offs[GRAPH_MAX_RANK], coll[GRAPH_MAX_RANK], obd[GRAPH_MAX_RANK], sim[GRAPH_MAX_RANK], sizes[GRAPH_MAX_RANK];
+    int n_off = dn_list(dn, "offset_dims", offs), n_coll = dn_list(dn, "collapsed_slice_dims", coll);
+    int n_obd = dn_list(dn, "operand_batching_dims", obd), n_sim = dn_list(dn, "start_index_map", sim);
+    int64_t ivd = dict_int(dn, "index_vector_dim");
+    int orank = o->type->rank, irank = ix->type->rank, rrank = op->results[0].type->rank;
+    if (op->n_operands != 2 || !dn || n_off < 0 || n_coll < 0 || n_obd != 0 || n_sim < 0 || ivd < 0 || ivd > irank ||
+        graph_attr_as_i64_list(graph_op_attr(op, "slice_sizes"), sizes, GRAPH_MAX_RANK) != orank)
+        return false;
+    struct part_sharding to = c->vs[o->id].s, ti = c->vs[ix->id].s, rs;
+    part_sharding_replicated(&rs, rrank);
+    if (ivd < irank) clear_dim(&ti, (int)ivd);
+    /* the indices' batch dims -> the result's dims that are not offset dims */
+    int rd = 0;
+    for (int d = 0; d < irank; d++) {
+        if (d == ivd) continue;
+        while (rd < rrank && in_list(offs, n_off, rd)) rd++;
+        if (rd >= rrank) return false;
+        copy_dim(&rs, rd++, &ti, d);
+    }
+    /* the operand's offset dims -> offset_dims in order */
+    bool used[PART_MAX_AXES] = {false};
+    for (int d = 0; d < irank; d++)
+        for (int k = 0; k < ti.n_axes[d]; k++) used[ti.axes[d][k]] = true;
+    int k_off = 0;
+    for (int d = 0; d < orank; d++) {
+        if (in_list(coll, n_coll, d)) {
+            clear_dim(&to, d);
+            continue;
+        }
+        bool whole = sizes[d] == o->type->dims[d] && !in_list(sim, n_sim, d);
+        bool clash = false;
+        for (int k = 0; k < to.n_axes[d]; k++) clash |= used[to.axes[d][k]];
+        if (!whole || clash) clear_dim(&to, d);
+        if (k_off >= n_off) return false;
+        copy_dim(&rs, (int)offs[k_off++], &to, d);
+        if (to.n_axes[d]) sizes[d] /= nparts(c, &to, d);
+    }
+    if (is_rep(&rs)) return false;
+    struct graph_value *in[2];
+    if (!reshard(c, o->id, &to, false, 0, &in[0]) || !reshard(c, ix->id, &ti, false, 0, &in[1])) return fail_build(c);
+    const struct graph_type *rt = local_type(c, op->results[0].type, &rs);
+    struct graph_op *n = graph_builder_clone(c->b, op, in, &rt);
+    if (n) graph_builder_set_attr(c->b, n, "slice_sizes", graph_builder_attr_dense_i64(c->b, sizes, orank));
+    if (!made(c, n)) return false;
+    c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], &n->results[0], &rs);
+    return true;
+}
+
+/* v is zero everywhere: a splat constant 0, or a broadcast of one. */
+static bool zero_splat(const struct graph_value *v)
+{
+    const struct graph_op *def = v->def;
+    if (def && def->kind == GRAPH_OP_BROADCAST_IN_DIM) def = def->operands[0]->def;
+    return def && def->kind == GRAPH_OP_CONSTANT && init_is_identity(&def->results[0], GRAPH_OP_ADD);
+}
+
+/* scatter that adds into zeros (the transpose of a gather: an embedding's
+ * gradient): each partition adds its own updates (their scatter dims split
+ * like their indices' batch dims) into its zeros, and the partial results
+ * are summed with an all_reduce over those axes; the update window dims keep
+ * their split in the result. */
+static bool rule_scatter(struct pctx *c, const struct graph_op *op)
+{
+    if (op->n_operands != 3 || op->n_results != 1 || body_kind(op) != GRAPH_OP_ADD || !zero_splat(op->operands[0]))
+        return false;
+    const struct graph_value *o = op->operands[0], *ix = op->operands[1], *u = op->operands[2];
+    const struct graph_attr *dn = graph_op_attr(op, "scatter_dimension_numbers");
+    int64_t uwd[GRAPH_MAX_RANK], iwd[GRAPH_MAX_RANK], ibd[GRAPH_MAX_RANK], sdo[GRAPH_MAX_RANK];
+    int n_uwd = dn_list(dn, "update_window_dims", uwd), n_iwd = dn_list(dn, "inserted_window_dims", iwd);
+    int n_ibd = dn_list(dn, "input_batching_dims", ibd), n_sdo = dn_list(dn, "scatter_dims_to_operand_dims", sdo);
+    int64_t ivd = dict_int(dn, "index_vector_dim");
+    int orank = o->type->rank, irank = ix->type->rank, urank = u->type->rank;
+    if (!dn || n_uwd < 0 || n_iwd < 0 || n_ibd != 0 || n_sdo < 0 || ivd < 0 || ivd > irank) return false;
+    struct part_sharding tu = c->vs[u->id].s, ti, to;
+    part_sharding_replicated(&ti, irank);
+    part_sharding_replicated(&to, orank);
+    /* the updates' scatter dims <-> the indices' batch dims, in order */
+    int id = 0, partial[PART_MAX_AXES], n_partial = 0;
+    for (int d = 0; d < urank; d++) {
+        if (in_list(uwd, n_uwd, d)) continue;
+        while (id == ivd) id++;
+        if (id >= irank) return false;
+        copy_dim(&ti, id++, &tu, d);
+        for (int k = 0; k < tu.n_axes[d]; k++) partial[n_partial++] = tu.axes[d][k];
+    }
+    /* the update window dims <-> the operand dims not inserted, in order */
+    int k_w = 0;
+    for (int d = 0; d < orank; d++) {
+        if (in_list(iwd, n_iwd, d)) continue;
+        if (k_w >= n_uwd) return false;
+        int ud = (int)uwd[k_w++];
+        if (u->type->dims[ud] != o->type->dims[d] || in_list(sdo, n_sdo, d)) {
+            clear_dim(&tu, ud);
+            continue;
+        }
+        copy_dim(&to, d, &tu, ud);
+    }
+    if (is_rep(&to) && !n_partial) return false;
+    struct graph_value *in[3];
+    if (!reshard(c, o->id, &to, false, 0, &in[0]) || !reshard(c, ix->id, &ti, false, 0, &in[1]) ||
+        !reshard(c, u->id, &tu, false, 0, &in[2]))
+        return fail_build(c);
+    const struct graph_type *rt = local_type(c, op->results[0].type, &to);
+    if (!map_captures(c, op)) return false;
+    struct graph_op *n = graph_builder_clone(c->b, op, in, &rt);
+    if (!made(c, n)) return false;
+    struct graph_value *r = &n->results[0];
+    if (n_partial && !(r = emit_all_reduce(c, r, n_partial, partial, GRAPH_OP_ADD, NULL,
+                                           "the sum of each partition's scattered updates")))
+        return false;
+    c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], r, &to);
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* While loops                                                               */
+
+static int64_t total_parts(const struct pctx *c, const struct part_sharding *s)
+{
+    int64_t n = 1;
+    for (int d = 0; d < s->rank; d++) n *= nparts(c, s, d);
+    return n;
+}
+
+/* v at sharding t: resharded, or (when no reshard reaches t) gathered
+ * whole and cut to t locally. */
+static struct graph_value *reshard_or_cut(struct pctx *c, uint32_t id, const struct part_sharding *t)
+{
+    struct graph_value *v = NULL;
+    if (reshard(c, id, t, true, 0, NULL)) return reshard(c, id, t, false, 0, &v) ? v : NULL;
+    struct graph_value *whole = ensure_rep(c, id);
+    if (!whole || is_rep(t)) return whole;
+    struct part_sharding s;
+    part_sharding_replicated(&s, t->rank);
+    bool cut[GRAPH_MAX_RANK];
+    for (int d = 0; d < t->rank; d++) cut[d] = t->n_axes[d] > 0;
+    return emit_slice(c, whole, c->vs[id].src->type, &s, cut, t);
+}
+
+/* What one pass over a loop changes and must be able to undo. */
+struct snap {
+    struct vstate *vs;
+    int n_colls, n_fallbacks, n_sharded_ops, next_channel;
+};
+
+static bool snap_take(struct pctx *c, struct snap *s)
+{
+    s->vs = malloc(((size_t)c->m->n_values + 1) * sizeof *s->vs);
+    if (!s->vs) return fail_build(c);
+    memcpy(s->vs, c->vs, (size_t)c->m->n_values * sizeof *s->vs);
+    s->n_colls = c->rep->n_colls;
+    s->n_fallbacks = c->rep->n_fallbacks;
+    s->n_sharded_ops = c->rep->n_sharded_ops;
+    s->next_channel = c->next_channel;
+    return true;
+}
+
+static void snap_restore(struct pctx *c, struct snap *s)
+{
+    memcpy(c->vs, s->vs, (size_t)c->m->n_values * sizeof *s->vs);
+    c->rep->n_colls = s->n_colls;
+    c->rep->n_fallbacks = s->n_fallbacks;
+    c->rep->n_sharded_ops = s->n_sharded_ops;
+    c->next_channel = s->next_channel;
+}
+
+/* The values defined before a region keep the copies (gathered, resharded)
+ * they had before it: copies made inside the region are not in scope after. */
+static void restore_copies(struct pctx *c, const struct vstate *before)
+{
+    for (uint32_t i = 0; i < c->m->n_values; i++)
+        if (before[i].have) {
+            c->vs[i].rep = before[i].rep;
+            c->vs[i].remat = before[i].remat;
+            c->vs[i].remat_s = before[i].remat_s;
+        }
+}
+
+/* One partition of while op at carry shardings cs: the inits resharded to
+ * cs, the new while in the current block, its cond and body partitioned
+ * with their arguments at cs; rs gets the shardings the body's results
+ * come out with (they are then resharded to cs). */
+static bool while_pass(struct pctx *c, const struct graph_op *op, const struct part_sharding *cs,
+                       struct part_sharding *rs, struct graph_op **out)
+{
+    int n = op->n_operands;
+    struct graph_value **in = calloc((size_t)n + 1, sizeof *in), **args = calloc((size_t)n + 1, sizeof *args);
+    const struct graph_type **ty = calloc((size_t)n + 1, sizeof *ty);
+    struct vstate *before = malloc(((size_t)c->m->n_values + 1) * sizeof *before);
+    bool ok = in && args && ty && before;
+    for (int i = 0; ok && i < n; i++) {
+        c->op = op;
+        ok = (in[i] = reshard_or_cut(c, op->operands[i]->id, &cs[i])) != NULL;
+        ty[i] = local_type(c, op->operands[i]->type, &cs[i]);
+    }
+    if (ok) memcpy(before, c->vs, (size_t)c->m->n_values * sizeof *before);
+    struct graph_op *w = ok ? new_op(c, GRAPH_OP_WHILE, in, n, ty, n, &op->loc) : NULL;
+    ok = ok && made(c, w);
+    for (int r = 0; ok && r < 2; r++) {
+        const struct graph_block *src = &op->regions[r].blocks[0];
+        ok = graph_builder_region(c->b, w, ty, n, args) != NULL;
+        for (int i = 0; ok && i < n; i++) {
+            struct vstate *vs = &c->vs[src->args[i].id];
+            vs->loc = args[i];
+            vs->s = cs[i];
+            vs->rep = is_rep(&cs[i]) ? args[i] : NULL;
+            vs->remat = NULL;
+            vs->have = true;
+        }
+        const struct graph_op *term = graph_block_terminator(src);
+        for (int k = 0; ok && k < src->n_ops; k++)
+            if (src->ops[k] != term) ok = partition_op(c, src->ops[k]);
+        c->op = term ? term : op;
+        if (ok && (!term || term->n_operands != (r ? n : 1))) ok = false;
+        for (int i = 0; ok && i < term->n_operands; i++) {
+            uint32_t id = term->operands[i]->id;
+            if (!c->vs[id].have) {
+                ok = false;
+                break;
+            }
+            if (r == 0) {
+                ok = (in[i] = ensure_rep(c, id)) != NULL;
+            } else {
+                rs[i] = c->vs[id].s;
+                ok = (in[i] = reshard_or_cut(c, id, &cs[i])) != NULL;
+            }
+        }
+        struct graph_op *ret = ok ? graph_builder_return(c->b, in, r ? n : 1) : NULL;
+        if (ret) graph_builder_set_op_loc(c->b, ret, &term->loc);
+        ok = ok && made(c, ret);
+        if (ok) restore_copies(c, before);
+    }
+    free(in);
+    free(args);
+    free(ty);
+    free(before);
+    c->op = op;
+    *out = w;
+    return ok || fail_build(c);
+}
+
+/* A loop's carried values keep a sharding across iterations.  It starts
+ * as the inits' shardings; a pass over the body (built inside a scratch op
+ * that is then erased) shows the shardings the body gives them back, and a
+ * carried value the body gives back more split, whose init can take that
+ * split, is carried so from then on (a stack of layer outputs or gradients
+ * written shard by shard, starting as zeros).  Two passes agreeing, the
+ * loop is built for good, each result resharded to its carry at the end of
+ * the body.  Values of the enclosing body are used in the loop as they are
+ * (their shards), and what the loop gathers of them stays inside it. */
+static bool rule_while(struct pctx *c, const struct graph_op *op)
+{
+    int n = op->n_operands;
+    if (op->n_regions != 2 || op->n_results != n || n < 1) return false;
+    for (int r = 0; r < 2; r++)
+        if (op->regions[r].n_blocks != 1 || op->regions[r].blocks[0].n_args != n) return false;
+    for (int i = 0; i < n; i++)
+        if (!static_tensor(op->operands[i]->type)) return false;
+    struct part_sharding *cs = calloc((size_t)n + 1, sizeof *cs), *rs = calloc((size_t)n + 1, sizeof *rs);
+    if (!cs || !rs) {
+        free(cs);
+        free(rs);
+        return fail_build(c);
+    }
+    for (int i = 0; i < n; i++) cs[i] = c->vs[op->operands[i]->id].s;
+    bool ok = true;
+    for (int pass = 0; ok && pass < 4; pass++) {
+        struct snap sn = {0};
+        if (!(ok = snap_take(c, &sn))) break;
+        struct graph_op *scratch = new_op(c, GRAPH_OP_OPTIMIZATION_BARRIER, NULL, 0, NULL, 0, &op->loc), *w = NULL;
+        ok = made(c, scratch) && graph_builder_region(c->b, scratch, NULL, 0, NULL) && while_pass(c, op, cs, rs, &w);
+        if (scratch) {
+            graph_builder_end(c->b);
+            graph_builder_erase(c->b, scratch);
+        }
+        snap_restore(c, &sn);
+        free(sn.vs);
+        bool changed = false;
+        for (int i = 0; ok && i < n; i++)
+            if (!shd_eq(&rs[i], &cs[i]) && total_parts(c, &rs[i]) > total_parts(c, &cs[i]) &&
+                reshard(c, op->operands[i]->id, &rs[i], true, 0, NULL)) {
+                cs[i] = rs[i];
+                changed = true;
+            }
+        if (!changed) break;
+    }
+    struct graph_op *w = NULL;
+    ok = ok && while_pass(c, op, cs, rs, &w);
+    bool split = false;
+    for (int i = 0; ok && i < n; i++) {
+        set_result(c, &op->results[i], &w->results[i], &cs[i]);
+        split |= !is_rep(&cs[i]);
+    }
+    if (ok && split) c->rep->n_sharded_ops++;
+    free(cs);
+    free(rs);
+    c->op = op;
+    return ok;
+}
+
 static bool partition_op(struct pctx *c, const struct graph_op *op)
 {
     c->op = op;
     bool handled = false;
-    if (operands_static(op) && (op->n_results == 1 || op->kind == GRAPH_OP_REDUCE)) {
+    if (op->kind == GRAPH_OP_WHILE) {
+        handled = rule_while(c, op);
+    } else if (operands_static(op) && (op->n_results == 1 || op->kind == GRAPH_OP_REDUCE)) {
         switch (op->kind) {
+        case GRAPH_OP_DYNAMIC_SLICE: handled = rule_dynamic_slice(c, op); break;
+        case GRAPH_OP_GATHER: handled = rule_gather(c, op); break;
+        case GRAPH_OP_SCATTER: handled = rule_scatter(c, op); break;
+        case GRAPH_OP_DYNAMIC_UPDATE_SLICE: handled = rule_dynamic_update_slice(c, op); break;
         case GRAPH_OP_DOT:
         case GRAPH_OP_DOT_GENERAL: handled = rule_dot(c, op); break;
         case GRAPH_OP_REDUCE: handled = rule_reduce(c, op); break;
@@ -1017,6 +1420,7 @@ static bool partition_op(struct pctx *c, const struct graph_op *op)
         case GRAPH_OP_TRANSPOSE: handled = rule_transpose(c, op); break;
         case GRAPH_OP_RESHAPE: handled = rule_reshape(c, op); break;
         case GRAPH_OP_SLICE: handled = rule_slice(c, op); break;
+        case GRAPH_OP_PAD: handled = rule_pad(c, op); break;
         case GRAPH_OP_CONCATENATE: handled = rule_concatenate(c, op); break;
         default:
             if (graph_op_kind_has(op->kind, GRAPH_OPF_ELEMENTWISE) && !op->n_regions) handled = rule_elementwise(c, op);
@@ -1304,6 +1708,22 @@ static const struct graph_op *find_spmd_op(const struct graph_block *b, int dept
     return NULL;
 }
 
+/* Every value's source pointer (those of regions too: loop bodies are
+ * partitioned). */
+static void set_sources(struct pctx *c, const struct graph_block *b, int depth)
+{
+    if (depth > 256) return;
+    for (int i = 0; i < b->n_args; i++)
+        if (b->args[i].id < c->m->n_values) c->vs[b->args[i].id].src = &b->args[i];
+    for (int i = 0; i < b->n_ops; i++) {
+        const struct graph_op *op = b->ops[i];
+        for (int k = 0; k < op->n_results; k++)
+            if (op->results[k].id < c->m->n_values) c->vs[op->results[k].id].src = &op->results[k];
+        for (int r = 0; r < op->n_regions; r++)
+            for (int k = 0; k < op->regions[r].n_blocks; k++) set_sources(c, &op->regions[r].blocks[k], depth + 1);
+    }
+}
+
 enum base_status part_partition(const struct graph_module *m, const char *entry, const struct part_mesh *mesh,
                                 const struct part_sharding *args, int n_args, struct graph_module **out,
                                 struct part_report *rep, struct base_diag *diag)
@@ -1367,11 +1787,7 @@ enum base_status part_partition(const struct graph_module *m, const char *entry,
     }
     if (st == BASE_OK) {
         /* every value's source pointer, for the rebuild rules */
-        const struct graph_block *b = src;
-        for (int i = 0; i < b->n_args; i++) c.vs[b->args[i].id].src = &b->args[i];
-        for (int i = 0; i < b->n_ops; i++)
-            for (int k = 0; k < b->ops[i]->n_results; k++)
-                if (b->ops[i]->results[k].id < m->n_values) c.vs[b->ops[i]->results[k].id].src = &b->ops[i]->results[k];
+        set_sources(&c, src, 0);
         graph_builder_set_module_name(c.b, m->name);
         st = build(&c, func);
         if (st == BASE_OK) name_values(&c, graph_builder_block(c.b), 0);
