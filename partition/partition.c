@@ -240,17 +240,21 @@ static struct graph_value *emit_gather(struct pctx *c, struct graph_value *v, co
     return &op->results[0];
 }
 
-/* all_to_all moving the split of dim `from` (its axes) to dim `to` (whole
- * before): each partition sends the to-dim pieces of its shard to the
- * others and concatenates what it gets along `from`. */
+/* all_to_all moving the last m axes of dim `from`'s split to dim `to`
+ * (whole before, or split over axes that stay major): each partition sends the to-dim pieces of its shard to the
+ * others of its group over those axes and concatenates what it gets along
+ * `from`, which keeps its leading axes (the moved ones were minor, so the
+ * concatenated rows are contiguous). */
 static struct graph_value *emit_all_to_all(struct pctx *c, struct graph_value *v, const struct graph_type *global,
-                                           struct part_sharding *s, int from, int to)
+                                           struct part_sharding *s, int from, int to, int m)
 {
-    int group = 0;
-    const struct graph_attr *groups = groups_attr(c, s->n_axes[from], s->axes[from], &group);
+    int group = 0, keep = s->n_axes[from] - m;
+    const struct graph_attr *groups = groups_attr(c, m, s->axes[from] + keep, &group);
     const struct graph_attr *chan = channel_attr(c);
-    copy_dim(s, to, s, from);
-    clear_dim(s, from);
+    int pre = s->n_axes[to]; /* the receiving dim's own axes stay major */
+    for (int k = 0; k < m; k++) s->axes[to][pre + k] = s->axes[from][keep + k];
+    s->n_axes[to] = pre + m;
+    s->n_axes[from] = keep;
     const struct graph_type *rt = local_type(c, global, s);
     struct graph_op *op = new_op(c, GRAPH_OP_ALL_TO_ALL, &v, 1, &rt, 1, op_loc(c));
     static const char *const names[5] = {"channel_handle", "concat_dimension", "replica_groups", "split_count",
@@ -484,35 +488,43 @@ static bool reshard(struct pctx *c, uint32_t id, const struct part_sharding *t, 
         if (!dry) *out = ensure_rep(c, id);
         return dry || *out;
     }
-    /* a split that only moves to another dim is one all_to_all; any other
-     * new split needs a rebuild */
-    int move_from[GRAPH_MAX_RANK];
+    /* a split that only moves to another dim is one all_to_all (the whole
+     * split of a dim, or its minor axes when the target keeps the major
+     * ones there); any other new split needs a rebuild */
+    int move_from[GRAPH_MAX_RANK], move_n[GRAPH_MAX_RANK];
     bool slice[GRAPH_MAX_RANK] = {false};
     struct part_sharding s = vs->s;
     for (int d = 0; d < t->rank; d++) {
         move_from[d] = -1;
         if (!t->n_axes[d] || dim_eq(&s, t, d)) continue;
-        int e = -1;
-        for (int k = 0; k < s.rank && !s.n_axes[d]; k++)
-            if (k != d && !dim_eq(&s, t, k) && s.n_axes[k] == t->n_axes[d]) {
-                bool same = true;
-                for (int j = 0; j < s.n_axes[k]; j++) same &= s.axes[k][j] == t->axes[d][j];
-                if (same) e = k;
-            }
+        /* the target's axes here: this dim's own (major), then moved ones */
+        int pre = s.n_axes[d], e = -1, m = t->n_axes[d] - pre;
+        bool prefix = m > 0;
+        for (int j = 0; prefix && j < pre; j++) prefix = s.axes[d][j] == t->axes[d][j];
+        for (int k = 0; k < s.rank && prefix && e < 0; k++) {
+            int sk = s.n_axes[k], keep = sk - m;
+            if (k == d || dim_eq(&s, t, k) || keep < 0 || t->n_axes[k] != keep) continue;
+            bool same = true;
+            for (int j = 0; j < m; j++) same &= s.axes[k][keep + j] == t->axes[d][pre + j];
+            for (int j = 0; j < keep; j++) same &= s.axes[k][j] == t->axes[k][j];
+            if (same) e = k;
+        }
         if (e < 0) {
             /* rebuilt from the definition if it can be; else cut locally */
-            if (remat(c, id, t, true, depth, NULL) || !sliceable(&vs->s, t, d)) return remat(c, id, t, dry, depth, out);
+            if (pre || remat(c, id, t, true, depth, NULL) || !sliceable(&vs->s, t, d))
+                return remat(c, id, t, dry, depth, out);
             slice[d] = true;
             continue;
         }
         move_from[d] = e;
-        clear_dim(&s, e); /* a dim gives its split once */
+        move_n[d] = m;
+        s.n_axes[e] -= m; /* a dim gives its split once */
     }
     if (dry) return true;
     s = vs->s;
     struct graph_value *cur = vs->loc;
     for (int d = 0; cur && d < s.rank; d++)
-        if (move_from[d] >= 0) cur = emit_all_to_all(c, cur, vs->src->type, &s, move_from[d], d);
+        if (move_from[d] >= 0) cur = emit_all_to_all(c, cur, vs->src->type, &s, move_from[d], d, move_n[d]);
     for (int d = 0; cur && d < s.rank; d++)
         if (s.n_axes[d] && !dim_eq(&s, t, d) && !slice[d])
             cur = emit_gather(c, cur, vs->src->type, &s, d, "resharding an operand");
@@ -645,6 +657,36 @@ static bool rule_dot(struct pctx *c, const struct graph_op *op)
     }
     struct part_sharding tl = c->vs[lhs->id].s, tr = c->vs[rhs->id].s;
     int partial[PART_MAX_AXES], n_partial = 0;
+    /* a batch dim split differently on the two sides: one side takes the
+     * other's split when a reshard gets it there (an all_to_all moving it:
+     * the experts' dim of the dispatched tokens for expert-split weights,
+     * and back), the lhs first */
+    for (int i = 0; i < nb; i++)
+        for (int side = 0; side < 2; side++) {
+            struct part_sharding *mine = side ? &tr : &tl, *other = side ? &tl : &tr;
+            int md = (int)(side ? rb[i] : lb[i]), od = (int)(side ? lb[i] : rb[i]);
+            bool same = mine->n_axes[md] == other->n_axes[od];
+            for (int k = 0; same && k < mine->n_axes[md]; k++) same = mine->axes[md][k] == other->axes[od][k];
+            if (same) break;
+            if (!other->n_axes[od]) continue;
+            struct part_sharding want = *mine;
+            copy_dim(&want, md, other, od);
+            /* the axes it takes leave the dims that had them (minor axes only) */
+            bool ok = true;
+            for (int k = 0; k < other->n_axes[od]; k++)
+                for (int d = 0; d < want.rank; d++) {
+                    if (d == md) continue;
+                    for (int j = 0; j < want.n_axes[d]; j++)
+                        if (want.axes[d][j] == other->axes[od][k]) {
+                            ok &= j == want.n_axes[d] - 1;
+                            want.n_axes[d] = j;
+                        }
+                }
+            if (ok && reshard(c, (side ? rhs : lhs)->id, &want, true, 0, NULL)) {
+                *mine = want;
+                break;
+            }
+        }
     for (int i = 0; i < nb; i++) {
         bool same = tl.n_axes[lb[i]] == tr.n_axes[rb[i]];
         for (int k = 0; same && k < tl.n_axes[lb[i]]; k++) same = tl.axes[lb[i]][k] == tr.axes[rb[i]][k];
@@ -1214,6 +1256,27 @@ static bool rule_scatter(struct pctx *c, const struct graph_op *op)
     return true;
 }
 
+/* chlo.top_k over the last dim: the other dims keep their split (each
+ * partition ranks its own rows); values and indices alike. */
+static bool rule_top_k(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0];
+    int rank = o->type->rank;
+    if (op->n_operands != 1 || op->n_results != 2 || rank < 1) return false;
+    struct part_sharding t = c->vs[o->id].s;
+    clear_dim(&t, rank - 1);
+    if (is_rep(&t)) return false;
+    struct graph_value *in;
+    if (!reshard(c, o->id, &t, false, 0, &in)) return fail_build(c);
+    const struct graph_type *rt[2] = {local_type(c, op->results[0].type, &t), local_type(c, op->results[1].type, &t)};
+    struct graph_op *n = graph_builder_clone(c->b, op, &in, rt);
+    if (!made(c, n)) return false;
+    c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], &n->results[0], &t);
+    set_result(c, &op->results[1], &n->results[1], &t);
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 /* While loops                                                               */
 
@@ -1406,6 +1469,8 @@ static bool partition_op(struct pctx *c, const struct graph_op *op)
     bool handled = false;
     if (op->kind == GRAPH_OP_WHILE) {
         handled = rule_while(c, op);
+    } else if (op->kind == GRAPH_OP_CHLO_TOP_K && operands_static(op)) {
+        handled = rule_top_k(c, op);
     } else if (operands_static(op) && (op->n_results == 1 || op->kind == GRAPH_OP_REDUCE)) {
         switch (op->kind) {
         case GRAPH_OP_DYNAMIC_SLICE: handled = rule_dynamic_slice(c, op); break;

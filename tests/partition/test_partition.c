@@ -1202,6 +1202,58 @@ static void test_partition_pad_keeps_unpadded_splits(void **state)
     parted_free(&p);
 }
 
+/* Expert parallelism as a MoE layer writes it: tokens dispatched per group
+ * [E, G, C, M] with G split over data and expert, expert weights [E, M, F]
+ * split over expert: the batched dot moves the expert axis from G to E (one
+ * all_to_all; data stays on G), runs the experts on their shards, and the
+ * combine back to [G, C, M] moves it back (another); no gather. */
+static void test_partition_expert_parallel_dots_move_the_split(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main(%x: tensor<4x8x3x6xf32>, %w: tensor<4x6x5xf32>, %v: tensor<4x5x6xf32>, %cw: tensor<8x3x4xf32>) "
+        "-> tensor<8x6xf32> {\n"
+        "  %h = stablehlo.dot_general %x, %w, batching_dims = [0] x [0], contracting_dims = [3] x [1] : "
+        "(tensor<4x8x3x6xf32>, tensor<4x6x5xf32>) -> tensor<4x8x3x5xf32>\n"
+        "  %t = stablehlo.tanh %h : tensor<4x8x3x5xf32>\n"
+        "  %y = stablehlo.dot_general %t, %v, batching_dims = [0] x [0], contracting_dims = [3] x [1] : "
+        "(tensor<4x8x3x5xf32>, tensor<4x5x6xf32>) -> tensor<4x8x3x6xf32>\n"
+        "  %s = stablehlo.dot_general %cw, %y, batching_dims = [0] x [1], contracting_dims = [1, 2] x [2, 0] : "
+        "(tensor<8x3x4xf32>, tensor<4x8x3x6xf32>) -> tensor<8x6xf32>\n"
+        "  return %s : tensor<8x6xf32>\n"
+        "}\n";
+    const char *sh[4] = {"_,{data,expert},_,_", "expert,_,_", "expert,_,_", "{data,expert},_,_"};
+    struct parted p;
+    partition_or_fail(src, "data=2,expert=2", sh, 4, &p);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_GATHER), 0);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_TO_ALL), 2);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_REDUCE), 0);
+    assert_int_equal(p.rep.results[0].n_axes[0], 2);
+    expect_equivalent(&p, 1e-5);
+    expect_compiles(&p);
+    parted_free(&p);
+}
+
+/* top_k ranks each row on its own: rows keep their split, no collective. */
+static void test_partition_top_k_keeps_row_splits(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main(%a: tensor<8x6xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>) {\n"
+        "  %v, %i = chlo.top_k(%a, k = 2) : tensor<8x6xf32> -> (tensor<8x2xf32>, tensor<8x2xi32>)\n"
+        "  return %v, %i : tensor<8x2xf32>, tensor<8x2xi32>\n"
+        "}\n";
+    const char *sh[1] = {"x,_"};
+    struct parted p;
+    partition_or_fail(src, "x=4", sh, 1, &p);
+    assert_int_equal(p.rep.n_colls, 0);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(p.rep.results[1].n_axes[0], 1);
+    expect_equivalent(&p, 0);
+    parted_free(&p);
+}
+
 TEST_MAIN(NULL, NULL, T(test_partition_ops_keep_source_positions_and_outlive_the_source),
           T(test_partition_mlp_matches_interpreter), T(test_partition_megatron_pair_has_one_all_reduce),
           T(test_partition_megatron_compiles_for_tpu_and_trn), T(test_partition_data_parallel_is_local_and_exact),
@@ -1216,4 +1268,5 @@ TEST_MAIN(NULL, NULL, T(test_partition_ops_keep_source_positions_and_outlive_the
           T(test_partition_unknown_axis_is_rejected), T(test_partition_non_dividing_dim_is_a_located_error), T(test_partition_refuses_an_spmd_program),
           T(test_partition_corpus_files_match_interpreter), T(test_partition_dynamic_slices_keep_whole_dims_split),
           T(test_partition_while_runs_its_body_on_shards), T(test_partition_while_with_split_weights_gathers_inside),
-          T(test_partition_gather_and_scatter_add_rows), T(test_partition_pad_keeps_unpadded_splits))
+          T(test_partition_gather_and_scatter_add_rows), T(test_partition_pad_keeps_unpadded_splits),
+          T(test_partition_expert_parallel_dots_move_the_split), T(test_partition_top_k_keeps_row_splits))
