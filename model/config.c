@@ -170,7 +170,7 @@ static struct mdl_weight *add_w(struct mdl_weights *ws, int group, const char *n
     BASE_ASSERT(ws->n < MDL_MAX_WEIGHTS && rank <= 4);
     struct mdl_weight *w = &ws->w[ws->n++];
     memset(w, 0, sizeof *w);
-    snprintf(w->name, sizeof w->name, "%s", name);
+    snprintf(w->name, sizeof w->name, "%.*s", (int)sizeof w->name - 1, name);
     w->group = group;
     w->rank = rank;
     for (int i = 0; i < rank; i++) {

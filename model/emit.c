@@ -12,10 +12,17 @@ const struct graph_type *mdl_ty(struct mdl_gen *g, enum base_dtype dt, int rank,
     return graph_builder_tensor_type(g->b, dt, rank, dims);
 }
 
+/* A scalar constant broadcast to the shape, as JAX writes a splat (a
+ * literal of a weight's size would be materialised by every consumer);
+ * constant for the reverse-mode pass. */
 gval *mdl_splat(struct mdl_gen *g, double x, enum base_dtype dt, int rank, const int64_t *dims)
 {
-    const struct graph_type *t = mdl_ty(g, dt, rank, dims);
-    return graph_builder_constant(g->b, graph_builder_attr_splat_f64(g->b, t, x));
+    const struct graph_type *st = mdl_ty(g, dt, 0, NULL);
+    gval *s = graph_builder_constant(g->b, graph_builder_attr_splat_f64(g->b, st, x));
+    if (rank == 0) return s;
+    gval *v = mdl_bcast(g, s, rank, dims, NULL);
+    mdl_stop(g, v);
+    return v;
 }
 
 gval *mdl_scalar(struct mdl_gen *g, double x, enum base_dtype dt) { return mdl_splat(g, x, dt, 0, NULL); }
