@@ -48,7 +48,7 @@ static int weight_arg(struct mdl_gen *g, struct sig *s, int i, enum base_dtype d
     int r = 0;
     if (w->group >= 0) {
         dims[r] = g->ws.groups[w->group].n;
-        roles[r++] = MDL_R_NONE;
+        roles[r++] = MDL_R_LAYER;
     }
     for (int d = 0; d < w->rank; d++) {
         dims[r] = w->dims[d];
@@ -169,7 +169,8 @@ static int cache_dims(const struct mdl_config *c, int64_t b, int64_t t, bool key
 {
     dims[0] = b;
     dims[1] = t;
-    roles[0] = roles[1] = MDL_R_NONE;
+    roles[0] = MDL_R_BATCH;
+    roles[1] = MDL_R_NONE;
     if (c->family == MDL_FAMILY_MLA_MOE) {
         dims[2] = key ? c->kv_lora_rank : c->qk_rope_head_dim;
         roles[2] = MDL_R_NONE;
@@ -180,6 +181,159 @@ static int cache_dims(const struct mdl_config *c, int64_t b, int64_t t, bool key
     roles[2] = MDL_R_KV;
     roles[3] = MDL_R_NONE;
     return 4;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parallel layouts                                                          */
+
+/* The mesh: one axis per parallelism of size > 1, named after it. */
+#define MDL_AXES(X) X(dp) X(fsdp) X(tp) X(sp) X(ep) X(pp)
+
+static int mesh_axes(const struct mdl_parallel *p, const char **names, int *sizes)
+{
+    int n = 0;
+#define X(a)                 \
+    if (p->a > 1) {          \
+        names[n] = #a;       \
+        sizes[n++] = p->a;   \
+    }
+    MDL_AXES(X)
+#undef X
+    return n;
+}
+
+/* The mesh axes a dim of a role is split over (major first). */
+static int role_axes(const struct mdl_config *c, const struct mdl_parallel *p, enum mdl_role r, const char **ax)
+{
+    int n = 0;
+    switch (r) {
+    case MDL_R_BATCH:
+        if (p->dp > 1) ax[n++] = "dp";
+        if (p->fsdp > 1) ax[n++] = "fsdp";
+        if (p->ep > 1) ax[n++] = "ep";
+        break;
+    case MDL_R_SEQ:
+        if (p->sp > 1) ax[n++] = "sp";
+        break;
+    case MDL_R_EMBED:
+        if (p->fsdp > 1) ax[n++] = "fsdp";
+        break;
+    case MDL_R_KV:
+        if (p->tp > 1 && c->kv_heads % p->tp == 0) ax[n++] = "tp"; /* else the kv heads are replicated (Megatron) */
+        break;
+    case MDL_R_HEADS:
+    case MDL_R_FFN:
+    case MDL_R_VOCAB:
+        if (p->tp > 1) ax[n++] = "tp";
+        break;
+    case MDL_R_EXPERT:
+        if (p->ep > 1) ax[n++] = "ep";
+        break;
+    case MDL_R_LAYER:
+        if (p->pp > 1) ax[n++] = "pp";
+        break;
+    default:
+        break;
+    }
+    return n;
+}
+
+static int axis_size(const struct mdl_parallel *p, const char *a)
+{
+#define X(n) if (!strcmp(a, #n)) return p->n;
+    MDL_AXES(X)
+#undef X
+    return 1;
+}
+
+/* The layout's sizes must divide what they split. */
+static enum base_status check_layout(const struct mdl_config *c, const struct mdl_workload *w, struct base_diag *d)
+{
+    const struct mdl_parallel *p = &w->par;
+    int64_t bsplit = (int64_t)p->dp * p->fsdp * p->ep;
+#define NEED(cond, ...) \
+    if (!(cond)) return base_diag_set(d, BASE_ERR_INVALID, NULL, 0, 0, __VA_ARGS__);
+    NEED(w->batch % bsplit == 0, "parallel: batch %lld does not divide over dp x fsdp x ep = %lld",
+         (long long)w->batch, (long long)bsplit);
+    NEED(w->kind == MDL_DECODE || w->seq % p->sp == 0, "parallel: seq %lld does not divide over sp = %d",
+         (long long)w->seq, p->sp);
+    NEED(w->kind != MDL_DECODE || p->sp == 1, "parallel: decode has one token per sequence: sp must be 1");
+    NEED(c->heads % p->tp == 0, "parallel: heads %lld do not divide over tp = %d", (long long)c->heads, p->tp);
+    NEED(c->hidden % p->fsdp == 0, "parallel: hidden %lld does not divide over fsdp = %d", (long long)c->hidden, p->fsdp);
+    NEED(c->family == MDL_FAMILY_DENSE || c->experts % p->ep == 0, "parallel: experts %lld do not divide over ep = %d",
+         (long long)c->experts, p->ep);
+    NEED(p->ep == 1 || c->family != MDL_FAMILY_DENSE, "parallel: ep needs experts (a MoE family)");
+    NEED(p->pp == 1, "parallel: pipeline stages (pp) are not generated yet");
+#undef NEED
+    return BASE_OK;
+}
+
+/* #sdy.sharding<@mesh, [{"a"}, {}]> of argument i: each dim over its
+ * role's axes when they divide it and no earlier dim took them. */
+static const struct graph_attr *arg_sharding(struct ctx *x, int i)
+{
+    struct mdl_gen *g = x->g;
+    const struct mdl_parallel *p = &g->w->par;
+    const struct graph_type *t = x->s.args[i];
+    const struct graph_attr *dims[GRAPH_MAX_RANK];
+    const char *used[8];
+    int n_used = 0;
+    for (int d = 0; d < t->rank; d++) {
+        const char *ax[4];
+        int na = role_axes(g->c, p, x->s.roles[i][d], ax), keep = 0;
+        int64_t parts = 1;
+        const struct graph_attr *items[4];
+        for (int k = 0; k < na; k++) {
+            bool dup = false;
+            for (int u = 0; u < n_used; u++) dup |= !strcmp(used[u], ax[k]);
+            int64_t sz = axis_size(p, ax[k]);
+            if (dup || t->dims[d] % (parts * sz)) continue; /* e.g. a vocabulary that tp does not divide */
+            parts *= sz;
+            used[n_used++] = ax[k];
+            items[keep++] = graph_builder_attr_string(g->b, ax[k]);
+        }
+        dims[d] = graph_builder_attr_array(g->b, items, keep);
+    }
+    static const char *const names[2] = {"mesh", "dims"};
+    const struct graph_attr *v[2] = {graph_builder_attr_symbol(g->b, "mesh"), graph_builder_attr_array(g->b, dims, t->rank)};
+    return graph_builder_attr_dict(g->b, "sdy.sharding", names, v, 2);
+}
+
+/* sdy.mesh @mesh (when the layout has more than one device), then
+ * func.func @main with the arguments' shardings. */
+static enum base_status begin_main(struct ctx *x, struct base_diag *diag)
+{
+    struct mdl_gen *g = x->g;
+    struct sig *s = &x->s;
+    const char *an[8];
+    int as[8];
+    int na = mesh_axes(&g->w->par, an, as);
+    if (na) {
+        const struct graph_attr *axes[8];
+        for (int a = 0; a < na; a++) {
+            static const char *const names[2] = {"name", "size"};
+            const struct graph_attr *v[2] = {graph_builder_attr_string(g->b, an[a]), graph_builder_attr_int(g->b, as[a])};
+            axes[a] = graph_builder_attr_dict(g->b, NULL, names, v, 2);
+        }
+        static const char *const mn[1] = {"axes"};
+        const struct graph_attr *mv[1] = {graph_builder_attr_array(g->b, axes, na)};
+        struct graph_op *mesh = graph_builder_op(g->b, GRAPH_OP_SDY_MESH, NULL, 0, NULL, 0);
+        graph_builder_set_attr(g->b, mesh, "mesh", graph_builder_attr_dict(g->b, "sdy.mesh", mn, mv, 1));
+        graph_builder_set_attr(g->b, mesh, "sym_name", graph_builder_attr_string(g->b, "mesh"));
+    }
+    const char *names[MAX_ARGS] = {NULL};
+    for (int i = 0; i < s->n_args; i++) names[i] = s->names[i];
+    struct graph_op *fn = graph_builder_func(g->b, "main", s->args, names, s->n_args, s->res, s->n_res, x->args);
+    if (fn && na) {
+        const struct graph_attr *aa[MAX_ARGS];
+        static const char *const key[1] = {"sdy.sharding"};
+        for (int i = 0; i < s->n_args; i++) {
+            const struct graph_attr *v[1] = {arg_sharding(x, i)};
+            aa[i] = graph_builder_attr_dict(g->b, NULL, key, v, 1);
+        }
+        graph_builder_set_attr(g->b, fn, "arg_attrs", graph_builder_attr_array(g->b, aa, s->n_args));
+    }
+    return graph_builder_status(g->b, diag);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -195,7 +349,8 @@ static enum base_status build_infer(struct ctx *x, struct base_diag *diag)
     x->b = b;
     x->sq = dec ? 1 : t;
     struct sig *s = &x->s;
-    int a_tok = add_arg(g, s, "tokens", BASE_DT_SI32, 2, (int64_t[]){b, x->sq}, NULL, false);
+    int a_tok = add_arg(g, s, "tokens", BASE_DT_SI32, 2, (int64_t[]){b, x->sq},
+                        (enum mdl_role[]){MDL_R_BATCH, MDL_R_SEQ}, false);
     int a_pos = dec ? add_arg(g, s, "pos", BASE_DT_SI32, 0, NULL, NULL, false) : -1;
     int a_cache[MDL_MAX_GROUPS][2];
     add_res(g, s, mdl_ty(g, BASE_DT_F32, 2, (int64_t[]){b, c->vocab}));
@@ -205,7 +360,7 @@ static enum base_status build_infer(struct ctx *x, struct base_diag *diag)
             enum mdl_role roles[6], pr[5];
             int r = cache_dims(c, b, t, kv == 0, pd, pr);
             dims[0] = g->ws.groups[grp].n;
-            roles[0] = MDL_R_NONE;
+            roles[0] = MDL_R_LAYER;
             for (int d = 0; d < r; d++) {
                 dims[1 + d] = pd[d];
                 roles[1 + d] = pr[d];
@@ -216,10 +371,7 @@ static enum base_status build_infer(struct ctx *x, struct base_diag *diag)
             add_res(g, s, mdl_ty(g, g->dt, r + 1, dims));
         }
     for (int i = 0; i < g->ws.n; i++) x->w_arg[i] = weight_arg(g, s, i, g->dt, "");
-    const char *names[MAX_ARGS];
-    for (int i = 0; i < s->n_args; i++) names[i] = s->names[i];
-    struct graph_op *fn = graph_builder_func(g->b, "main", s->args, names, s->n_args, s->res, s->n_res, x->args);
-    (void)fn;
+    TRY(begin_main(x, diag));
 
     gval *pos = NULL;
     if (dec) pos = mdl_clamp(g, i32(g, 0), x->args[a_pos], i32(g, t - 1));
@@ -320,8 +472,9 @@ static enum base_status build_train(struct ctx *x, struct base_diag *diag)
     x->b = b;
     x->sq = s_len;
     struct sig *s = &x->s;
-    int a_tok = add_arg(g, s, "tokens", BASE_DT_SI32, 2, (int64_t[]){b, s_len}, NULL, false);
-    int a_tgt = add_arg(g, s, "targets", BASE_DT_SI32, 2, (int64_t[]){b, s_len}, NULL, false);
+    static const enum mdl_role bs[2] = {MDL_R_BATCH, MDL_R_SEQ};
+    int a_tok = add_arg(g, s, "tokens", BASE_DT_SI32, 2, (int64_t[]){b, s_len}, bs, false);
+    int a_tgt = add_arg(g, s, "targets", BASE_DT_SI32, 2, (int64_t[]){b, s_len}, bs, false);
     for (int i = 0; i < g->ws.n; i++) x->w_arg[i] = weight_arg(g, s, i, mdt, "");
     int a_m[MDL_MAX_WEIGHTS], a_v[MDL_MAX_WEIGHTS], a_step = -1;
     int n_tr = 0, tr[MDL_MAX_WEIGHTS];
@@ -338,9 +491,7 @@ static enum base_status build_train(struct ctx *x, struct base_diag *diag)
         for (int k = 0; k < 2 * n_tr; k++) add_res(g, s, s->args[x->w_arg[tr[k % n_tr]]]);
         add_res(g, s, mdl_ty(g, BASE_DT_SI32, 0, NULL));
     }
-    const char *names[MAX_ARGS];
-    for (int i = 0; i < s->n_args; i++) names[i] = s->names[i];
-    graph_builder_func(g->b, "main", s->args, names, s->n_args, s->res, s->n_res, x->args);
+    TRY(begin_main(x, diag));
 
     /* forward: each layer's input saved, the layers run again in the backward */
     rope_for(x, NULL);
@@ -512,6 +663,7 @@ enum base_status mdl_generate(const struct mdl_config *c, const struct mdl_workl
     *out = NULL;
     TRY(mdl_config_check(c, diag));
     TRY(check_workload(c, w, diag));
+    TRY(check_layout(c, w, diag));
     struct mdl_gen g;
     memset(&g, 0, sizeof g);
     g.c = c;

@@ -189,20 +189,36 @@ static gval *attention(struct mdl_gen *g, int group, gval *xn, gval *const *w, s
     }
     /* queries scaled by 1 / sqrt(head_dim) (MaxText scales the query) */
     q = mdl_scale(g, q, 1.0 / sqrt((double)hd));
-    gval *q5 = mdl_reshape(g, q, 5, (int64_t[]){b, s, kv, gr, hd});
-    /* [B, KV, S, G, T] */
-    gval *sc = mdl_dot(g, q5, kk, 2, (int64_t[]){0, 2}, (int64_t[]){0, 2}, 1, (int64_t[]){4}, (int64_t[]){3});
-    sc = mdl_convert(g, sc, BASE_DT_F32);
     gval *mask = attn_mask(g, s, t, g->w->kind == MDL_DECODE ? io->q_pos : NULL, layer_window(g, io));
-    gval *sinks = NULL;
-    if (c->attention_sinks) {
-        gval *sk = mdl_reshape(g, mdl_convert(g, LW("sinks"), BASE_DT_F32), 2, (int64_t[]){kv, gr});
-        sinks = mdl_bcast(g, sk, 4, (int64_t[]){b, kv, s, gr}, (int64_t[]){1, 3});
+    gval *sk = c->attention_sinks ? mdl_convert(g, LW("sinks"), BASE_DT_F32) : NULL;
+    gval *o;
+    if (c->kv_heads != h && g->w->par.tp > 1 && c->kv_heads % g->w->par.tp) {
+        /* tensor parallel over more ways than kv heads: each kv head
+         * repeated for its query heads (Megatron keeps the kv heads whole
+         * on every rank), attention per query head, which tp splits */
+        int64_t td[5] = {b, t, kv, gr, hd};
+        kk = mdl_reshape(g, mdl_bcast(g, kk, 5, td, (int64_t[]){0, 1, 2, 4}), 4, (int64_t[]){b, t, h, hd});
+        vv = mdl_reshape(g, mdl_bcast(g, vv, 5, td, (int64_t[]){0, 1, 2, 4}), 4, (int64_t[]){b, t, h, hd});
+        /* [B, H, S, T] */
+        gval *sc = mdl_dot(g, q, kk, 2, (int64_t[]){0, 2}, (int64_t[]){0, 2}, 1, (int64_t[]){3}, (int64_t[]){3});
+        sc = mdl_convert(g, sc, BASE_DT_F32);
+        gval *sinks = sk ? mdl_bcast(g, sk, 3, (int64_t[]){b, h, s}, (int64_t[]){1}) : NULL;
+        gval *p = masked_softmax(g, sc, mask, (int64_t[]){2, 3}, sinks);
+        o = mdl_dot(g, p, vv, 2, (int64_t[]){0, 1}, (int64_t[]){0, 2}, 1, (int64_t[]){3}, (int64_t[]){1});
+        o = mdl_transpose(g, o, (int64_t[]){0, 2, 1, 3});
+    } else {
+        gval *q5 = mdl_reshape(g, q, 5, (int64_t[]){b, s, kv, gr, hd});
+        /* [B, KV, S, G, T] */
+        gval *sc = mdl_dot(g, q5, kk, 2, (int64_t[]){0, 2}, (int64_t[]){0, 2}, 1, (int64_t[]){4}, (int64_t[]){3});
+        sc = mdl_convert(g, sc, BASE_DT_F32);
+        gval *sinks = NULL;
+        if (sk) sinks = mdl_bcast(g, mdl_reshape(g, sk, 2, (int64_t[]){kv, gr}), 4, (int64_t[]){b, kv, s, gr},
+                                  (int64_t[]){1, 3});
+        gval *p = masked_softmax(g, sc, mask, (int64_t[]){2, 4}, sinks);
+        /* [B, KV, S, G, hd] */
+        o = mdl_dot(g, p, vv, 2, (int64_t[]){0, 1}, (int64_t[]){0, 2}, 1, (int64_t[]){4}, (int64_t[]){1});
+        o = mdl_transpose(g, o, (int64_t[]){0, 2, 1, 3, 4});
     }
-    gval *p = masked_softmax(g, sc, mask, (int64_t[]){2, 4}, sinks);
-    /* [B, KV, S, G, hd] */
-    gval *o = mdl_dot(g, p, vv, 2, (int64_t[]){0, 1}, (int64_t[]){0, 2}, 1, (int64_t[]){4}, (int64_t[]){1});
-    o = mdl_transpose(g, o, (int64_t[]){0, 2, 1, 3, 4});
     o = mdl_reshape(g, o, 3, (int64_t[]){b, s, h * hd});
     return proj(g, o, LW("wo"), LW("bo"));
 }

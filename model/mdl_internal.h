@@ -18,6 +18,9 @@ enum mdl_role {
     MDL_R_FFN,    /* an MLP's width (TP) */
     MDL_R_VOCAB,  /* the vocabulary (TP) */
     MDL_R_EXPERT, /* the experts (EP) */
+    MDL_R_BATCH,  /* sequences (DP, FSDP and EP: the batch of the layers that are not experts) */
+    MDL_R_SEQ,    /* tokens of a sequence (SP) */
+    MDL_R_LAYER,  /* a stacked weight's layers (PP) */
 };
 
 #define MDL_MAX_WEIGHTS 64
