@@ -24,6 +24,15 @@ struct vstate {
     struct part_sharding remat_s;
 };
 
+/* An all_reduce of partial sums the partitioner inserted: a cut of its
+ * result over some of its axes becomes a reduce_scatter of its input. */
+struct ar_rec {
+    struct graph_value *in, *out;
+    struct graph_op *op;
+    int n_ax, ax[PART_MAX_AXES];
+    int coll;                 /* its entry in the report */
+};
+
 struct pctx {
     const struct graph_module *m;
     struct part_mesh mesh;
@@ -35,6 +44,8 @@ struct pctx {
     struct base_diag *diag;
     const struct graph_op *op; /* the source op being partitioned */
     bool failed;
+    struct ar_rec *ars;
+    int n_ars, cap_ars;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -292,6 +303,51 @@ static struct graph_value *emit_all_reduce(struct pctx *c, struct graph_value *v
     }
     if (!made(c, op)) return NULL;
     note_coll(c, PART_ALL_REDUCE, v, group, why);
+    if (kind == GRAPH_OP_ADD && !body_src && n <= PART_MAX_AXES) {
+        if (c->n_ars == c->cap_ars) {
+            int cap = c->cap_ars ? 2 * c->cap_ars : 16;
+            struct ar_rec *r = realloc(c->ars, (size_t)cap * sizeof *r);
+            if (!r) {
+                fail_build(c);
+                return NULL;
+            }
+            c->ars = r;
+            c->cap_ars = cap;
+        }
+        struct ar_rec *r = &c->ars[c->n_ars++];
+        r->in = v;
+        r->out = &op->results[0];
+        r->op = op;
+        r->n_ax = n;
+        for (int i = 0; i < n; i++) r->ax[i] = ax[i];
+        r->coll = c->rep->n_colls - 1;
+    }
+    return &op->results[0];
+}
+
+/* reduce_scatter of v over axes ax[0..n) (major first) along dim d: the
+ * sum of the group's values, each partition keeping its shard of d (the
+ * shard index over those axes, as groups_attr orders the group). */
+static struct graph_value *emit_reduce_scatter(struct pctx *c, struct graph_value *v, const struct graph_type *rt, int d,
+                                               int n, const int *ax)
+{
+    int group = 0;
+    const struct graph_attr *groups = groups_attr(c, n, ax, &group);
+    const struct graph_attr *chan = channel_attr(c);
+    struct graph_op *op = new_op(c, GRAPH_OP_REDUCE_SCATTER, &v, 1, &rt, 1, op_loc(c));
+    static const char *const names[4] = {"channel_handle", "replica_groups", "scatter_dimension", "use_global_device_ids"};
+    const struct graph_attr *vals[4] = {chan, groups, graph_builder_attr_int(c->b, d), graph_builder_attr_unit(c->b)};
+    set_attrs(c, op, 4, names, vals);
+    if (op) {
+        const struct graph_type *s = graph_builder_scalar_type(c->b, v->type->elem);
+        struct graph_value *ab[2] = {NULL, NULL};
+        graph_builder_region(c->b, op, (const struct graph_type *const[]){s, s}, 2, ab);
+        struct graph_value *r = graph_builder_result(new_op(c, GRAPH_OP_ADD, ab, 2, &s, 1, &op->loc), 0);
+        struct graph_op *ret = graph_builder_return(c->b, &r, 1);
+        if (ret) graph_builder_set_op_loc(c->b, ret, &op->loc);
+    }
+    if (!made(c, op)) return NULL;
+    note_coll(c, PART_REDUCE_SCATTER, v, group, "partial sums, each partition keeping its shard");
     return &op->results[0];
 }
 
@@ -325,6 +381,36 @@ static struct graph_value *u32_op(struct pctx *c, enum graph_op_kind kind, struc
 static struct graph_value *emit_slice(struct pctx *c, struct graph_value *v, const struct graph_type *global,
                                       struct part_sharding *s, const bool *slice, const struct part_sharding *t)
 {
+    /* a cut of one dim over axes an all_reduce of partial sums just summed
+     * over: a reduce_scatter of its input over them instead (and an
+     * all_reduce over the rest of its axes) */
+    int cut = -1, n_cut = 0;
+    for (int d = 0; d < global->rank; d++)
+        if (slice[d]) {
+            cut = d;
+            n_cut++;
+        }
+    for (int r = c->n_ars - 1; n_cut == 1 && r >= 0; r--) {
+        const struct ar_rec *ar = &c->ars[r];
+        if (ar->out != v) continue;
+        bool sub = true;
+        int rest[PART_MAX_AXES], n_rest = 0;
+        for (int k = 0; k < t->n_axes[cut]; k++) {
+            bool in = false;
+            for (int j = 0; j < ar->n_ax; j++) in |= ar->ax[j] == t->axes[cut][k];
+            sub &= in;
+        }
+        for (int j = 0; j < ar->n_ax; j++) {
+            bool in = false;
+            for (int k = 0; k < t->n_axes[cut]; k++) in |= ar->ax[j] == t->axes[cut][k];
+            if (!in) rest[n_rest++] = ar->ax[j];
+        }
+        if (!sub) break;
+        copy_dim(s, cut, t, cut);
+        struct graph_value *x = emit_reduce_scatter(c, ar->in, local_type(c, global, s), cut, t->n_axes[cut], t->axes[cut]);
+        if (x && n_rest) x = emit_all_reduce(c, x, n_rest, rest, GRAPH_OP_ADD, NULL, "partial sums over the other axes");
+        return x;
+    }
     struct graph_value *pid = u32_op(c, GRAPH_OP_PARTITION_ID, NULL, NULL, 0);
     struct graph_value *zero = u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, 0);
     struct graph_value *in[1 + GRAPH_MAX_RANK];
@@ -488,6 +574,12 @@ static bool reshard(struct pctx *c, uint32_t id, const struct part_sharding *t, 
         if (!dry) *out = ensure_rep(c, id);
         return dry || *out;
     }
+    /* a broadcast (or a splat, an iota) is rebuilt at t from its operand,
+     * which moves less than moving its split */
+    const struct graph_op *def = vs->src ? vs->src->def : NULL;
+    if (def && (def->kind == GRAPH_OP_BROADCAST_IN_DIM || def->kind == GRAPH_OP_CONSTANT || def->kind == GRAPH_OP_IOTA) &&
+        remat(c, id, t, true, depth, NULL))
+        return remat(c, id, t, dry, depth, out);
     /* a split that only moves to another dim is one all_to_all (the whole
      * split of a dim, or its minor axes when the target keeps the major
      * ones there); any other new split needs a rebuild */
@@ -553,6 +645,7 @@ static void set_result(struct pctx *c, const struct graph_value *src, struct gra
 }
 
 static bool capture_whole(struct pctx *c, const struct graph_block *b, int depth);
+static struct graph_value *reshard_or_cut(struct pctx *c, uint32_t id, const struct part_sharding *t);
 static bool partition_op(struct pctx *c, const struct graph_op *op);
 
 /* Regions may use values of the enclosing body (exports put constants
@@ -1277,6 +1370,34 @@ static bool rule_top_k(struct pctx *c, const struct graph_op *op)
     return true;
 }
 
+/* sdy.sharding_constraint: the value resharded to the constraint's sharding
+ * (a cut of partial sums over their axes: a reduce_scatter); the op itself
+ * is not in the partitioned program. */
+static bool rule_sharding_constraint(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0];
+    if (op->n_operands != 1 || op->n_results != 1 || !static_tensor(o->type)) return false;
+    struct part_sharding t;
+    if (part_sdy_sharding(op, "sdy.sharding_constraint", o->type->rank, graph_op_attr(op, "sharding"), &c->mesh, &t,
+                          c->diag) != BASE_OK) {
+        c->failed = true;
+        return false;
+    }
+    for (int d = 0; d < t.rank; d++)
+        if (o->type->dims[d] % nparts(c, &t, d)) {
+            c->failed = true;
+            graph_op_diag(c->diag, op, BASE_ERR_INVALID,
+                          "sdy.sharding_constraint: dim %d of size %lld does not divide into %lld shards", d,
+                          (long long)o->type->dims[d], (long long)nparts(c, &t, d));
+            return false;
+        }
+    struct graph_value *v = reshard_or_cut(c, o->id, &t);
+    if (!v) return fail_build(c);
+    if (!is_rep(&t)) c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], v, &t);
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 /* While loops                                                               */
 
@@ -1305,7 +1426,7 @@ static struct graph_value *reshard_or_cut(struct pctx *c, uint32_t id, const str
 /* What one pass over a loop changes and must be able to undo. */
 struct snap {
     struct vstate *vs;
-    int n_colls, n_fallbacks, n_sharded_ops, next_channel;
+    int n_colls, n_fallbacks, n_sharded_ops, next_channel, n_ars;
 };
 
 static bool snap_take(struct pctx *c, struct snap *s)
@@ -1317,6 +1438,7 @@ static bool snap_take(struct pctx *c, struct snap *s)
     s->n_fallbacks = c->rep->n_fallbacks;
     s->n_sharded_ops = c->rep->n_sharded_ops;
     s->next_channel = c->next_channel;
+    s->n_ars = c->n_ars;
     return true;
 }
 
@@ -1327,6 +1449,7 @@ static void snap_restore(struct pctx *c, struct snap *s)
     c->rep->n_fallbacks = s->n_fallbacks;
     c->rep->n_sharded_ops = s->n_sharded_ops;
     c->next_channel = s->next_channel;
+    c->n_ars = s->n_ars;
 }
 
 /* The values defined before a region keep the copies (gathered, resharded)
@@ -1469,6 +1592,8 @@ static bool partition_op(struct pctx *c, const struct graph_op *op)
     bool handled = false;
     if (op->kind == GRAPH_OP_WHILE) {
         handled = rule_while(c, op);
+    } else if (op->kind == GRAPH_OP_SDY_SHARDING_CONSTRAINT) {
+        handled = rule_sharding_constraint(c, op);
     } else if (op->kind == GRAPH_OP_CHLO_TOP_K && operands_static(op)) {
         handled = rule_top_k(c, op);
     } else if (operands_static(op) && (op->n_results == 1 || op->kind == GRAPH_OP_REDUCE)) {
@@ -1527,22 +1652,57 @@ static void count_uses(const struct graph_block *b, uint32_t *uses, uint32_t n, 
     }
 }
 
+/* An all_reduce the partitioner recorded (its entry in the report). */
+static bool recorded_ar(const struct pctx *c, const struct graph_op *op, int *coll)
+{
+    for (int i = 0; i < c->n_ars; i++)
+        if (c->ars[i].op == op) {
+            *coll = c->ars[i].coll;
+            return true;
+        }
+    return false;
+}
+
+/* Drops the dead ops of b (and of the loops in it), last first: pure ops,
+ * and all_reduces a reduce_scatter replaced (marked in drop_coll). */
+static void drop_dead_block(struct pctx *c, struct graph_block *b, uint32_t *uses, bool *drop_coll, int depth)
+{
+    if (depth > 256) return;
+    for (int i = b->n_ops - 1; i >= 0; i--) {
+        struct graph_op *op = b->ops[i];
+        if (op->kind == GRAPH_OP_WHILE)
+            for (int r = 0; r < op->n_regions; r++)
+                for (int k = 0; k < op->regions[r].n_blocks; k++)
+                    drop_dead_block(c, &op->regions[r].blocks[k], uses, drop_coll, depth + 1);
+        int coll = -1;
+        bool dead = pure_op(op) || recorded_ar(c, op, &coll);
+        for (int k = 0; dead && k < op->n_results; k++) dead = uses[op->results[k].id] == 0;
+        if (!dead) continue;
+        for (int k = 0; k < op->n_operands; k++) uses[op->operands[k]->id]--;
+        if (coll >= 0 && coll < c->rep->n_colls) drop_coll[coll] = true;
+        graph_builder_erase(c->b, op);
+    }
+}
+
 /* (Value ids are the builder's numbers until the module is finished.) */
 static void drop_dead(struct pctx *c, struct graph_block *body)
 {
     uint32_t n = graph_builder_n_values(c->b);
     uint32_t *uses = calloc((size_t)n + 1, sizeof *uses);
-    if (!uses) return; /* dead ops are harmless */
-    count_uses(body, uses, n, 0);
-    for (int i = body->n_ops - 1; i >= 0; i--) {
-        struct graph_op *op = body->ops[i];
-        bool dead = pure_op(op);
-        for (int k = 0; dead && k < op->n_results; k++) dead = uses[op->results[k].id] == 0;
-        if (!dead) continue;
-        for (int k = 0; k < op->n_operands; k++) uses[op->operands[k]->id]--;
-        graph_builder_erase(c->b, op);
+    bool *drop = calloc((size_t)c->rep->n_colls + 1, sizeof *drop);
+    if (!uses || !drop) { /* dead ops are harmless */
+        free(uses);
+        free(drop);
+        return;
     }
+    count_uses(body, uses, n, 0);
+    drop_dead_block(c, body, uses, drop, 0);
+    int k = 0;
+    for (int i = 0; i < c->rep->n_colls; i++)
+        if (!drop[i]) c->rep->colls[k++] = c->rep->colls[i];
+    c->rep->n_colls = k;
     free(uses);
+    free(drop);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1878,6 +2038,7 @@ enum base_status part_partition(const struct graph_module *m, const char *entry,
     }
     graph_builder_destroy(c.b);
     free(c.vs);
+    free(c.ars);
     if (rep == &local_rep || st != BASE_OK) part_report_free(rep);
     return st;
 }

@@ -1254,6 +1254,42 @@ static void test_partition_top_k_keeps_row_splits(void **state)
     parted_free(&p);
 }
 
+/* A weight gradient as FSDP wants it: dW = x^T dy over a batch split over
+ * data and fsdp gives partial sums, which a sharding constraint asks split
+ * over fsdp like the weight: one reduce_scatter over fsdp and an all_reduce
+ * over data (not an all_reduce over both and a cut).  A constraint on a
+ * replicated value cuts it locally; the constraints are gone from the
+ * partitioned program. */
+static void test_partition_sharding_constraint_reduce_scatters_partial_sums(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "sdy.mesh @mesh = <[\"data\"=2, \"fsdp\"=2]>\n"
+        "func.func @main(%x: tensor<8x16xf32>, %dy: tensor<8x4xf32>, %b: tensor<16x4xf32>) -> (tensor<16x4xf32>, "
+        "tensor<16x4xf32>) {\n"
+        "  %g = stablehlo.dot_general %x, %dy, contracting_dims = [0] x [0] : (tensor<8x16xf32>, tensor<8x4xf32>) -> "
+        "tensor<16x4xf32>\n"
+        "  %c = sdy.sharding_constraint %g <@mesh, [{\"fsdp\"}, {}]> : tensor<16x4xf32>\n"
+        "  %e = stablehlo.exponential %b : tensor<16x4xf32>\n"
+        "  %f = sdy.sharding_constraint %e <@mesh, [{}, {\"data\"}]> : tensor<16x4xf32>\n"
+        "  return %c, %f : tensor<16x4xf32>, tensor<16x4xf32>\n"
+        "}\n";
+    const char *sh[3] = {"{data,fsdp},_", "{data,fsdp},_", NULL};
+    struct parted p;
+    partition_or_fail(src, "data=2,fsdp=2", sh, 3, &p);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(count_colls(&p.rep, PART_REDUCE_SCATTER), 1);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_REDUCE), 1); /* over data only */
+    assert_int_equal(count_colls(&p.rep, PART_ALL_GATHER), 0);
+    assert_int_equal(count_str(p.text, "sdy.sharding_constraint"), 0);
+    assert_int_equal(count_str(p.text, "stablehlo.all_reduce"), 1);
+    assert_int_equal(p.rep.results[0].n_axes[0], 1);
+    assert_int_equal(p.rep.results[1].n_axes[1], 1);
+    expect_equivalent(&p, 1e-5);
+    expect_compiles(&p);
+    parted_free(&p);
+}
+
 TEST_MAIN(NULL, NULL, T(test_partition_ops_keep_source_positions_and_outlive_the_source),
           T(test_partition_mlp_matches_interpreter), T(test_partition_megatron_pair_has_one_all_reduce),
           T(test_partition_megatron_compiles_for_tpu_and_trn), T(test_partition_data_parallel_is_local_and_exact),
@@ -1269,4 +1305,5 @@ TEST_MAIN(NULL, NULL, T(test_partition_ops_keep_source_positions_and_outlive_the
           T(test_partition_corpus_files_match_interpreter), T(test_partition_dynamic_slices_keep_whole_dims_split),
           T(test_partition_while_runs_its_body_on_shards), T(test_partition_while_with_split_weights_gathers_inside),
           T(test_partition_gather_and_scatter_add_rows), T(test_partition_pad_keeps_unpadded_splits),
-          T(test_partition_expert_parallel_dots_move_the_split), T(test_partition_top_k_keeps_row_splits))
+          T(test_partition_expert_parallel_dots_move_the_split), T(test_partition_top_k_keeps_row_splits),
+          T(test_partition_sharding_constraint_reduce_scatters_partial_sums))
