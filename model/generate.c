@@ -268,19 +268,18 @@ static enum base_status check_layout(const struct mdl_config *c, const struct md
     return BASE_OK;
 }
 
-/* #sdy.sharding<@mesh, [{"a"}, {}]> of argument i: each dim over its
- * role's axes when they divide it and no earlier dim took them. */
-static const struct graph_attr *arg_sharding(struct ctx *x, int i)
+/* #sdy.sharding<@mesh, [{"a"}, {}]> of a value of type t whose dims have
+ * the given roles: each dim over its role's axes when they divide it and no
+ * earlier dim took them. */
+static const struct graph_attr *sharding_of(struct mdl_gen *g, const struct graph_type *t, const enum mdl_role *roles)
 {
-    struct mdl_gen *g = x->g;
     const struct mdl_parallel *p = &g->w->par;
-    const struct graph_type *t = x->s.args[i];
     const struct graph_attr *dims[GRAPH_MAX_RANK];
     const char *used[8];
     int n_used = 0;
     for (int d = 0; d < t->rank; d++) {
         const char *ax[4];
-        int na = role_axes(g->c, p, x->s.roles[i][d], ax), keep = 0;
+        int na = role_axes(g->c, p, roles[d], ax), keep = 0;
         int64_t parts = 1;
         const struct graph_attr *items[4];
         for (int k = 0; k < na; k++) {
@@ -297,6 +296,23 @@ static const struct graph_attr *arg_sharding(struct ctx *x, int i)
     static const char *const names[2] = {"mesh", "dims"};
     const struct graph_attr *v[2] = {graph_builder_attr_symbol(g->b, "mesh"), graph_builder_attr_array(g->b, dims, t->rank)};
     return graph_builder_attr_dict(g->b, "sdy.sharding", names, v, 2);
+}
+
+static const struct graph_attr *arg_sharding(struct ctx *x, int i)
+{
+    return sharding_of(x->g, x->s.args[i], x->s.roles[i]);
+}
+
+/* v laid out as its roles say (sdy.sharding_constraint), when the layout
+ * has more than one device: a weight's gradient sharded like the weight,
+ * so that the partial sums of a data-split batch are reduce-scattered
+ * (FSDP) rather than all-reduced and cut. */
+static gval *constrain(struct mdl_gen *g, gval *v, const enum mdl_role *roles)
+{
+    if (!v || mdl_parallel_devices(&g->w->par) < 2) return v;
+    struct graph_op *op = graph_builder_op(g->b, GRAPH_OP_SDY_SHARDING_CONSTRAINT, &v, 1, &v->type, 1);
+    graph_builder_set_attr(g->b, op, "sharding", sharding_of(g, v->type, roles));
+    return graph_builder_result(op, 0);
 }
 
 /* sdy.mesh @mesh (when the layout has more than one device), then
@@ -565,7 +581,10 @@ static enum base_status build_train(struct ctx *x, struct base_diag *diag)
         TRY(mdl_ad_grad(g, lmark, &y, &body[1], 1, lv, dv, ng + 1, diag));
         gval *next[MDL_MAX_WEIGHTS + 1];
         next[0] = dv[0];
-        for (int k = 0; k < ng; k++) next[1 + k] = mdl_layer_update(g, body[2 + k], dv[1 + k], j);
+        for (int k = 0; k < ng; k++) {
+            const struct mdl_weight *wt = &g->ws.w[gi[k]];
+            next[1 + k] = mdl_layer_update(g, body[2 + k], constrain(g, dv[1 + k], wt->roles), j);
+        }
         gval *out[MDL_MAX_WEIGHTS + 1];
         loop_end(g, lp, body[0], next, ng + 1, out);
         dh = out[0];
@@ -582,6 +601,8 @@ static enum base_status build_train(struct ctx *x, struct base_diag *diag)
         gval *dp = mdl_reduce(g, mdl_convert(g, dh, mdt), GRAPH_OP_ADD, 1, (int64_t[]){0});
         grad[i_pe] = mdl_pad(g, dp, (int64_t[]){0, 0}, (int64_t[]){c->learned_pos - s_len, 0});
     }
+    for (int k = 0; k < n_tr; k++)
+        if (g->ws.w[tr[k]].group < 0) grad[tr[k]] = constrain(g, grad[tr[k]], g->ws.w[tr[k]].roles);
     gval *ret[MAX_ARGS];
     int nr = 0;
     ret[nr++] = loss;

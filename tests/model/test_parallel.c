@@ -151,6 +151,16 @@ static void test_layouts_have_their_collectives(void **state)
     r = layout_report(0, "fsdp=4", MDL_PREFILL, 4);
     assert_true(colls(&r, PART_ALL_GATHER) >= 7);
     part_report_free(&r);
+    /* and in training their gradients reduce-scattered (each layer weight's,
+     * constrained like the weight), the weights gathered again for the
+     * recomputed forward; only scalars (the loss, norms) all-reduced */
+    r = layout_report(0, "fsdp=4", MDL_TRAIN, 4);
+    assert_int_equal(colls(&r, PART_REDUCE_SCATTER), 9);
+    assert_int_equal(colls(&r, PART_ALL_TO_ALL), 0);
+    for (int i = 0; i < r.n_colls; i++)
+        if (r.colls[i].kind == PART_ALL_REDUCE && r.colls[i].bytes > 256)
+            fail_msg("an all_reduce of %lld bytes at line %d", (long long)r.colls[i].bytes, r.colls[i].loc.line);
+    part_report_free(&r);
 }
 
 /* The arguments' shardings follow the roles: batch over dp/fsdp/ep, the
