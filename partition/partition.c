@@ -1224,6 +1224,59 @@ static int dn_list(const struct graph_attr *dn, const char *name, int64_t *out)
     return n < 0 ? -1 : n;
 }
 
+/* This partition's first row of a dim split over axes ax[0..n) into local
+ * rows each: its shard index over those axes (major first) x local, a ui32
+ * scalar from stablehlo.partition_id (as emit_slice computes it). */
+static struct graph_value *shard_first(struct pctx *c, int n, const int *ax, int64_t local)
+{
+    struct graph_value *pid = u32_op(c, GRAPH_OP_PARTITION_ID, NULL, NULL, 0);
+    struct graph_value *idx = u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, 0);
+    for (int k = 0; k < n; k++) {
+        int a = ax[k];
+        int64_t stride = 1;
+        for (int j = a + 1; j < c->mesh.n_axes; j++) stride *= c->mesh.sizes[j];
+        struct graph_value *q = u32_op(c, GRAPH_OP_DIVIDE, pid, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)stride), 0);
+        struct graph_value *coord =
+            u32_op(c, GRAPH_OP_REMAINDER, q, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)c->mesh.sizes[a]), 0);
+        idx = u32_op(c, GRAPH_OP_MULTIPLY, idx, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)c->mesh.sizes[a]), 0);
+        idx = u32_op(c, GRAPH_OP_ADD, idx, coord, 0);
+    }
+    return u32_op(c, GRAPH_OP_MULTIPLY, idx, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)local), 0);
+}
+
+static struct graph_value *num_scalar(struct pctx *c, enum base_dtype dt, double v)
+{
+    const struct graph_type *st = graph_builder_scalar_type(c->b, dt);
+    struct graph_op *op = new_op(c, GRAPH_OP_CONSTANT, NULL, 0, &st, 1, op_loc(c));
+    if (op) graph_builder_set_attr(c->b, op, "value", graph_builder_attr_splat_f64(c->b, st, v));
+    return graph_builder_result(op, 0);
+}
+
+static struct graph_value *int_scalar(struct pctx *c, enum base_dtype dt, int64_t v) { return num_scalar(c, dt, (double)v); }
+static struct graph_value *float_scalar(struct pctx *c, enum base_dtype dt, double v) { return num_scalar(c, dt, v); }
+
+/* A scalar broadcast to t's shape. */
+static struct graph_value *bcast_scalar(struct pctx *c, struct graph_value *s, const struct graph_type *t)
+{
+    if (!s) return NULL;
+    const struct graph_type *rt = graph_builder_type_with_dims(c->b, s->type, t->rank, t->dims);
+    struct graph_op *op = new_op(c, GRAPH_OP_BROADCAST_IN_DIM, &s, 1, &rt, 1, op_loc(c));
+    if (op) graph_builder_set_attr(c->b, op, "broadcast_dimensions", graph_builder_attr_dense_i64(c->b, NULL, 0));
+    return graph_builder_result(op, 0);
+}
+
+static struct graph_value *cmp_op(struct pctx *c, struct graph_value *a, struct graph_value *b, const char *dir,
+                                  const struct graph_type *bt)
+{
+    struct graph_op *op = new_op(c, GRAPH_OP_COMPARE, (struct graph_value *[]){a, b}, 2, &bt, 1, op_loc(c));
+    if (op) {
+        graph_builder_set_attr(c->b, op, "comparison_direction", graph_builder_attr_comparison(c->b, dir));
+        graph_builder_set_attr(c->b, op, "compare_type", graph_builder_attr_keyword(c->b, "stablehlo.comparison_type",
+                                                                                    base_dtype_kind(a->type->elem) == BASE_KIND_UINT ? "UNSIGNED" : "SIGNED"));
+    }
+    return graph_builder_result(op, 0);
+}
+
 /* gather: the indices' batch dims keep their splits (each partition looks
  * up its own rows: an embedding lookup of a batch split over data), and so
  * do the operand's offset dims taken whole (a table split over its
@@ -1256,6 +1309,21 @@ static bool rule_gather(struct pctx *c, const struct graph_op *op)
     bool used[PART_MAX_AXES] = {false};
     for (int d = 0; d < irank; d++)
         for (int k = 0; k < ti.n_axes[d]; k++) used[ti.axes[d][k]] = true;
+    /* a row lookup (one index component, into a collapsed dim of slice 1)
+     * into a table split over its rows keeps the split: each partition looks
+     * up the ids in its rows, zeros elsewhere, and an all_reduce sums them
+     * (Megatron's vocabulary-parallel embedding) */
+    int row = n_sim == 1 && n_coll == 1 && coll[0] == sim[0] && sizes[sim[0]] == 1 && ivd == irank - 1 &&
+                      ix->type->dims[ivd] == 1
+                  ? (int)sim[0]
+                  : -1;
+    struct part_sharding rows;
+    part_sharding_replicated(&rows, orank);
+    if (row >= 0) {
+        bool clash = false;
+        for (int k = 0; k < to.n_axes[row]; k++) clash |= used[to.axes[row][k]];
+        if (!clash) copy_dim(&rows, row, &to, row);
+    }
     int k_off = 0;
     for (int d = 0; d < orank; d++) {
         if (in_list(coll, n_coll, d)) {
@@ -1270,15 +1338,59 @@ static bool rule_gather(struct pctx *c, const struct graph_op *op)
         copy_dim(&rs, (int)offs[k_off++], &to, d);
         if (to.n_axes[d]) sizes[d] /= nparts(c, &to, d);
     }
-    if (is_rep(&rs)) return false;
+    bool by_rows = row >= 0 && rows.n_axes[row] > 0 && base_dtype_is_int(ix->type->elem) &&
+                   base_dtype_size(ix->type->elem) <= 4;
+    if (by_rows) copy_dim(&to, row, &rows, row);
+    if (is_rep(&rs) && !by_rows) return false;
     struct graph_value *in[2];
     if (!reshard(c, o->id, &to, false, 0, &in[0]) || !reshard(c, ix->id, &ti, false, 0, &in[1])) return fail_build(c);
     const struct graph_type *rt = local_type(c, op->results[0].type, &rs);
+    struct graph_value *ids = in[1], *ok = NULL;
+    if (by_rows) {
+        /* ids - this partition's first row, in range or not; clamped for the lookup */
+        const struct graph_type *it = ids->type, *st = graph_builder_scalar_type(c->b, it->elem);
+        int64_t local = o->type->dims[row] / nparts(c, &to, row);
+        struct graph_value *first = shard_first(c, to.n_axes[row], to.axes[row], local);
+        struct graph_value *f = graph_builder_result(new_op(c, GRAPH_OP_CONVERT, &first, 1, &st, 1, op_loc(c)), 0);
+        struct graph_value *fb = bcast_scalar(c, f, it);
+        struct graph_value *rel = graph_builder_result(new_op(c, GRAPH_OP_SUBTRACT, (struct graph_value *[]){ids, fb}, 2, &it, 1, op_loc(c)), 0);
+        struct graph_value *lo = int_scalar(c, it->elem, 0), *hi = int_scalar(c, it->elem, local - 1);
+        const struct graph_type *bt = graph_builder_type_with_dims(c->b, graph_builder_scalar_type(c->b, BASE_DT_I1), it->rank, it->dims);
+        struct graph_value *ge = cmp_op(c, rel, bcast_scalar(c, lo, it), "GE", bt);
+        struct graph_value *le = cmp_op(c, rel, bcast_scalar(c, hi, it), "LE", bt);
+        ok = graph_builder_result(new_op(c, GRAPH_OP_AND, (struct graph_value *[]){ge, le}, 2, &bt, 1, op_loc(c)), 0);
+        in[1] = graph_builder_result(new_op(c, GRAPH_OP_CLAMP, (struct graph_value *[]){lo, rel, hi}, 3, &it, 1, op_loc(c)), 0);
+        if (!in[1] || !ok) return fail_build(c);
+    }
     struct graph_op *n = graph_builder_clone(c->b, op, in, &rt);
     if (n) graph_builder_set_attr(c->b, n, "slice_sizes", graph_builder_attr_dense_i64(c->b, sizes, orank));
     if (!made(c, n)) return false;
+    struct graph_value *r = &n->results[0];
+    if (by_rows) {
+        /* rows of other partitions: zeros; then the sum over the row axes */
+        int64_t keep[GRAPH_MAX_RANK];
+        int nk = 0;
+        for (int d = 0; d < rrank; d++)
+            if (!in_list(offs, n_off, d)) keep[nk++] = d;
+        int64_t bdims[GRAPH_MAX_RANK];
+        for (int d = 0; d < ok->type->rank; d++) bdims[d] = d < nk ? keep[d] : 0;
+        int64_t okd[GRAPH_MAX_RANK];
+        for (int d = 0; d < ok->type->rank - 1; d++) okd[d] = ok->type->dims[d];
+        const struct graph_type *ot = graph_builder_type_with_dims(c->b, ok->type, ok->type->rank - 1, okd);
+        struct graph_value *ok2 = graph_builder_result(new_op(c, GRAPH_OP_RESHAPE, &ok, 1, &ot, 1, op_loc(c)), 0);
+        const struct graph_type *mt = graph_builder_type_with_dims(c->b, ok->type, rt->rank, rt->dims);
+        struct graph_op *bo = new_op(c, GRAPH_OP_BROADCAST_IN_DIM, &ok2, 1, &mt, 1, op_loc(c));
+        if (bo) graph_builder_set_attr(c->b, bo, "broadcast_dimensions", graph_builder_attr_dense_i64(c->b, bdims, nk));
+        struct graph_value *zero = bcast_scalar(c, float_scalar(c, rt->elem, 0.0), rt);
+        struct graph_value *sel = graph_builder_result(
+            new_op(c, GRAPH_OP_SELECT, (struct graph_value *[]){graph_builder_result(bo, 0), r, zero}, 3, &rt, 1, op_loc(c)), 0);
+        if (!sel) return fail_build(c);
+        r = emit_all_reduce(c, sel, rows.n_axes[row], rows.axes[row], GRAPH_OP_ADD, NULL,
+                            "a lookup into rows split over the axes: each partition's rows, summed");
+        if (!r) return false;
+    }
     c->rep->n_sharded_ops++;
-    set_result(c, &op->results[0], &n->results[0], &rs);
+    set_result(c, &op->results[0], r, &rs);
     return true;
 }
 

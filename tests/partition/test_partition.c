@@ -1290,6 +1290,41 @@ static void test_partition_sharding_constraint_reduce_scatters_partial_sums(void
     parted_free(&p);
 }
 
+/* Megatron's vocabulary-parallel embedding: a lookup into a table split
+ * over its rows looks each id up in the partition's rows (zeros for ids
+ * elsewhere) and sums with one all_reduce; no gather of the table. */
+static void test_partition_lookup_into_split_rows_sums(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main(%t: tensor<16x8xf32>, %ids: tensor<4x6x1xi32>) -> tensor<4x6x8xf32> {\n"
+        "  %g = \"stablehlo.gather\"(%t, %ids) {dimension_numbers = #stablehlo.gather<offset_dims = [2], "
+        "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>, indices_are_sorted = false, "
+        "slice_sizes = array<i64: 1, 8>} : (tensor<16x8xf32>, tensor<4x6x1xi32>) -> tensor<4x6x8xf32>\n"
+        "  return %g : tensor<4x6x8xf32>\n"
+        "}\n";
+    const char *sh[2] = {"model,_", "data,_,_"};
+    struct parted p;
+    partition_or_fail(src, "data=2,model=4", sh, 2, &p);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_GATHER), 0);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_REDUCE), 1);
+    assert_int_equal(p.rep.results[0].n_axes[0], 1);
+    int n = 0;
+    struct base_tensor **in = random_inputs(p.src, test_seed(), &n);
+    for (int64_t e = 0; e < in[1]->count; e++)
+        base_elem_set_i64(BASE_DT_SI32, in[1]->data, (size_t)e, base_elem_get_i64(BASE_DT_SI32, in[1]->data, (size_t)e) % 16);
+    struct interp_result a, b;
+    run(p.src, NULL, in, n, 1, &a);
+    run(p.out, NULL, in, n, 8, &b);
+    for (int proc = 0; proc < 8; proc++) expect_same(a.outputs[0], b.outputs[proc], 0, "rows");
+    interp_result_free(&a);
+    interp_result_free(&b);
+    free_inputs(in, n);
+    expect_compiles(&p);
+    parted_free(&p);
+}
+
 TEST_MAIN(NULL, NULL, T(test_partition_ops_keep_source_positions_and_outlive_the_source),
           T(test_partition_mlp_matches_interpreter), T(test_partition_megatron_pair_has_one_all_reduce),
           T(test_partition_megatron_compiles_for_tpu_and_trn), T(test_partition_data_parallel_is_local_and_exact),
@@ -1306,4 +1341,5 @@ TEST_MAIN(NULL, NULL, T(test_partition_ops_keep_source_positions_and_outlive_the
           T(test_partition_while_runs_its_body_on_shards), T(test_partition_while_with_split_weights_gathers_inside),
           T(test_partition_gather_and_scatter_add_rows), T(test_partition_pad_keeps_unpadded_splits),
           T(test_partition_expert_parallel_dots_move_the_split), T(test_partition_top_k_keeps_row_splits),
-          T(test_partition_sharding_constraint_reduce_scatters_partial_sums))
+          T(test_partition_sharding_constraint_reduce_scatters_partial_sums),
+          T(test_partition_lookup_into_split_rows_sums))
