@@ -263,8 +263,10 @@ static enum base_status check_layout(const struct mdl_config *c, const struct md
     NEED(c->family == MDL_FAMILY_DENSE || c->experts % p->ep == 0, "parallel: experts %lld do not divide over ep = %d",
          (long long)c->experts, p->ep);
     NEED(p->ep == 1 || c->family != MDL_FAMILY_DENSE, "parallel: ep needs experts (a MoE family)");
-    NEED(p->pp == 1, "parallel: pipeline stages (pp) are not generated yet");
 #undef NEED
+    if (p->pp > 1)
+        return base_diag_set(d, BASE_ERR_UNSUPPORTED, NULL, 0, 0,
+                             "parallel: pipeline stages (pp = %d) are not generated (docs/model.md)", p->pp);
     return BASE_OK;
 }
 

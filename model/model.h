@@ -129,7 +129,8 @@ const char *mdl_workload_name(enum mdl_workload_kind k);
 bool mdl_workload_lookup(const char *name, enum mdl_workload_kind *out);
 
 /* Parallelism: mesh axis sizes (1: unused).  Their product is the number of
- * devices.  pp > 1 splits the layers into stages run on microbatches. */
+ * devices.  pp > 1 (layers in stages run on microbatches) is refused for
+ * now: ERR_UNSUPPORTED (docs/model.md). */
 struct mdl_parallel {
     int dp, fsdp, tp, sp, ep, pp;
     int microbatches;           /* pipeline microbatches (>= pp; 0: 2 x pp) */

@@ -282,6 +282,15 @@ static void test_layout_refuses_sizes_that_do_not_divide(void **state)
         assert_int_equal(mdl_generate(&c, &w, &m, &d), BASE_ERR_INVALID);
         if (!strstr(d.msg, bad[i].frag)) fail_msg("case %zu: '%s'", i, d.msg);
     }
+    /* pipeline stages: not generated, and said so */
+    struct mdl_config c = tiny_config(0, NULL);
+    struct mdl_workload w = tiny_workload(MDL_TRAIN, 4, 8);
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(mdl_parallel_parse("pp=2", &w.par, &d), BASE_OK);
+    struct graph_module *m = NULL;
+    assert_int_equal(mdl_generate(&c, &w, &m, &d), BASE_ERR_UNSUPPORTED);
+    assert_non_null(strstr(d.msg, "pipeline"));
 }
 
 TEST_MAIN(NULL, NULL, T(test_layouts_partition_fully_and_match_the_unsharded_program),
