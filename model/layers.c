@@ -207,17 +207,20 @@ static gval *attention(struct mdl_gen *g, int group, gval *xn, gval *const *w, s
         o = mdl_dot(g, p, vv, 2, (int64_t[]){0, 1}, (int64_t[]){0, 2}, 1, (int64_t[]){3}, (int64_t[]){1});
         o = mdl_transpose(g, o, (int64_t[]){0, 2, 1, 3});
     } else {
-        gval *q5 = mdl_reshape(g, q, 5, (int64_t[]){b, s, kv, gr, hd});
-        /* [B, KV, S, G, T] */
-        gval *sc = mdl_dot(g, q5, kk, 2, (int64_t[]){0, 2}, (int64_t[]){0, 2}, 1, (int64_t[]){4}, (int64_t[]){3});
+        /* the query heads of a kv head [B, KV, G, S, hd]: the sequence the
+         * innermost free dim of the score and value matmuls (their rows),
+         * not the few query heads per kv head */
+        gval *q5 = mdl_transpose(g, mdl_reshape(g, q, 5, (int64_t[]){b, s, kv, gr, hd}), (int64_t[]){0, 2, 3, 1, 4});
+        /* [B, KV, G, S, T] */
+        gval *sc = mdl_dot(g, q5, kk, 2, (int64_t[]){0, 1}, (int64_t[]){0, 2}, 1, (int64_t[]){4}, (int64_t[]){3});
         sc = mdl_convert(g, sc, BASE_DT_F32);
         gval *sinks = NULL;
-        if (sk) sinks = mdl_bcast(g, mdl_reshape(g, sk, 2, (int64_t[]){kv, gr}), 4, (int64_t[]){b, kv, s, gr},
-                                  (int64_t[]){1, 3});
-        gval *p = masked_softmax(g, sc, mask, (int64_t[]){2, 4}, sinks);
-        /* [B, KV, S, G, hd] */
+        if (sk) sinks = mdl_bcast(g, mdl_reshape(g, sk, 2, (int64_t[]){kv, gr}), 4, (int64_t[]){b, kv, gr, s},
+                                  (int64_t[]){1, 2});
+        gval *p = masked_softmax(g, sc, mask, (int64_t[]){3, 4}, sinks);
+        /* [B, KV, G, S, hd] */
         o = mdl_dot(g, p, vv, 2, (int64_t[]){0, 1}, (int64_t[]){0, 2}, 1, (int64_t[]){4}, (int64_t[]){1});
-        o = mdl_transpose(g, o, (int64_t[]){0, 2, 1, 3, 4});
+        o = mdl_transpose(g, o, (int64_t[]){0, 3, 1, 2, 4});
     }
     o = mdl_reshape(g, o, 3, (int64_t[]){b, s, h * hd});
     return proj(g, o, LW("wo"), LW("bo"));
