@@ -37,7 +37,7 @@ ZLIB_LIBS := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 LDLIBS_ALL := -lm -lpthread $(ZLIB_LIBS) $(LDLIBS)
 
 # The library: every module but the visualizer (SDL2) and the tools.
-LIB_MODULES := base chip event graph interp partition isa compiler runtime memory interconnect sim record traces report
+LIB_MODULES := base chip event graph interp partition model isa compiler runtime memory interconnect sim record traces report
 LIB_SRCS := $(foreach m,$(LIB_MODULES),$(wildcard $(m)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB := $(B)/libnpusim.a

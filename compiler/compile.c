@@ -600,7 +600,8 @@ static bool is_view_op(enum graph_op_kind k)
     case GRAPH_OP_BROADCAST:
     case GRAPH_OP_SLICE:
     case GRAPH_OP_REVERSE:
-    case GRAPH_OP_BITCAST_CONVERT: return true;
+    case GRAPH_OP_BITCAST_CONVERT:
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT: return true; /* a layout hint for the partitioner: the value itself */
     default: return false;
     }
 }
@@ -786,6 +787,9 @@ static bool view_of(const struct graph_op *op, const struct cc_view *in, struct 
     const struct graph_type *rt = op->results[0].type;
     int64_t a[BASE_MAX_RANK], b[BASE_MAX_RANK], s[BASE_MAX_RANK];
     switch (op->kind) {
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT:
+        *out = *in;
+        return true;
     case GRAPH_OP_RESHAPE: return cc_view_reshape(in, rt->rank, rt->dims, out);
     case GRAPH_OP_TRANSPOSE:
         if (graph_attr_as_i64_list(graph_op_attr(op, "permutation"), a, BASE_MAX_RANK) != in->rank) return false;

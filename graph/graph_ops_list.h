@@ -19,6 +19,7 @@
     X(SDY_MANUAL_COMPUTATION, "sdy.manual_computation", CONTROL,                                   \
       GRAPH_OPF_SPMD | GRAPH_OPF_REGIONS | GRAPH_OPF_CONTROL_FLOW)                                 \
     X(SDY_RETURN, "sdy.return", CONTROL, GRAPH_OPF_TERMINATOR)                                     \
+    X(SDY_SHARDING_CONSTRAINT, "sdy.sharding_constraint", CONTROL, 0)                              \
     /* elementwise unary */                                                                        \
     X(ABS, "stablehlo.abs", UNARY, 0)                                                              \
     X(CBRT, "stablehlo.cbrt", UNARY, 0)                                                            \

@@ -541,6 +541,20 @@ static enum base_status form_optimization_barrier(struct parser *p, struct op_bu
     return BASE_OK; /* results have the operand types, already on the stack */
 }
 
+/* sdy.sharding_constraint %x <@mesh, [{"x"}, {}]> attr-dict : type */
+static enum base_status form_sharding_constraint(struct parser *p, struct op_build *b)
+{
+    TRY(operand(p));
+    TRY(expect_char(p, '<', "before the sharding of sdy.sharding_constraint"));
+    const struct graph_attr *sh = NULL;
+    TRY(graph_parse_sdy_sharding_body(p, &sh));
+    TRY(graph_push_attr(p, "sharding", sh));
+    TRY(opt_attr_dict(p));
+    struct sig s;
+    TRY(expect_sig(p, &s, "before the sharding constraint's type"));
+    return bind_same(p, b, &s, 1);
+}
+
 static enum base_status form_custom_call(struct parser *p, struct op_build *b)
 {
     TRY(expect_char(p, '@', "before the custom call target"));
@@ -1500,6 +1514,7 @@ enum base_status graph_parse_custom_op(struct parser *p, struct op_build *b)
     case GRAPH_OP_REPLICA_ID:
     case GRAPH_OP_PARTITION_ID: return form_type_only(p, b);
     case GRAPH_OP_OPTIMIZATION_BARRIER: return form_optimization_barrier(p, b);
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT: return form_sharding_constraint(p, b);
     case GRAPH_OP_CUSTOM_CALL: return form_custom_call(p, b);
     case GRAPH_OP_DOT: return form_dot_general(p, b, false);
     case GRAPH_OP_DOT_GENERAL: return form_dot_general(p, b, true);

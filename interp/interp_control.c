@@ -369,6 +369,7 @@ void interp_register_control(interp_kernel_fn *table)
     table[GRAPH_OP_IF] = k_if;
     table[GRAPH_OP_CASE] = k_case;
     table[GRAPH_OP_OPTIMIZATION_BARRIER] = k_passthrough;
+    table[GRAPH_OP_SDY_SHARDING_CONSTRAINT] = k_passthrough; /* a layout hint: the value itself */
     table[GRAPH_OP_TUPLE] = k_tuple;
     table[GRAPH_OP_GET_TUPLE_ELEMENT] = k_get_tuple_element;
     table[GRAPH_OP_AFTER_ALL] = k_token;

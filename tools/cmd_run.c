@@ -316,6 +316,20 @@ static int finish_trace(const struct run_args *a, struct rec_recorder *r, uint64
     return 0;
 }
 
+/* Whether m is written per partition already (its entry one
+ * sdy.manual_computation), rather than an unsharded program, perhaps with
+ * argument shardings and a mesh (`npusim model --parallel`), that
+ * --chips N partitions. */
+static bool spmd_program(const struct graph_module *m, const char *entry)
+{
+    const struct graph_op *f = entry ? graph_module_find_func(m, entry) : graph_module_entry(m);
+    if (!f || f->n_regions < 1 || f->regions[0].n_blocks < 1) return interp_module_mesh_size(m) > 1;
+    const struct graph_block *b = &f->regions[0].blocks[0];
+    for (int i = 0; i < b->n_ops; i++)
+        if (b->ops[i]->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION) return true;
+    return false;
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_args a;
@@ -352,12 +366,12 @@ int cmd_run(int argc, char **argv)
      * mesh of N) runs partitioned; m0 stays the program the golden
      * interpreter runs */
     struct graph_module *m0 = NULL;
-    bool partition = a.mesh || a.n_shards || (a.chips > 1 && interp_module_mesh_size(m) == 1);
+    bool partition = a.mesh || a.n_shards || (a.chips > 1 && !spmd_program(m, a.entry));
     if (partition) {
         char mesh_buf[32];
         snprintf(mesh_buf, sizeof mesh_buf, "%d", a.chips);
         struct graph_module *mp = NULL; /* its ops at the original ops' positions */
-        rc = tool_partition(m, a.path, a.entry, a.mesh ? a.mesh : a.chips > 1 ? mesh_buf : NULL, a.shards, a.n_shards,
+        rc = tool_partition(m, a.path, a.entry, a.mesh ? a.mesh : a.chips > 1 && interp_module_mesh_size(m) == 1 ? mesh_buf : NULL, a.shards, a.n_shards,
                             &mp);
         if (rc != TOOL_OK) {
             graph_module_destroy(m);

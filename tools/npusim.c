@@ -18,6 +18,7 @@ static const struct tool_cmd cmds[] = {
     {"trace", "trace files: stats (busy time, top ops), convert (npt <-> Perfetto json), check", cmd_trace},
     {"partition", "split an unsharded program over a device mesh: per-partition SPMD program, collectives",
      cmd_partition},
+    {"model", "generate a transformer's program (presets, train / prefill / decode, parallel layouts)", cmd_model},
     {"net", "time a collective on a modelled chip-to-chip network: algorithm, busbw, link use", cmd_net},
     {"view", "the trace viewer (SDL2): lanes, zoom, details, search; --screenshot renders headless", cmd_view},
 };

@@ -1191,7 +1191,35 @@ static void test_parser_error_quant_without_scale(void **state)
               "before the quantization scale");
 }
 
-TEST_MAIN(NULL, NULL, T(test_parser_module_name_and_attributes), T(test_parser_bare_functions_form_implicit_module),
+/* sdy.sharding_constraint, as JAX exports with_sharding_constraint: the
+ * pretty form is the generic one, the sharding a DICT tag sdy.sharding. */
+static void test_parser_sharding_constraint_forms_match_generic(void **state)
+{
+    (void)state;
+    assert_same_ir("sdy.mesh @mesh = <[\"x\"=2]>\n"
+                   "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+                   "  %c = sdy.sharding_constraint %a <@mesh, [{\"x\"}, {}]> : tensor<8x4xf32>\n"
+                   "  return %c : tensor<8x4xf32>\n"
+                   "}\n",
+                   "sdy.mesh @mesh = <[\"x\"=2]>\n"
+                   "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+                   "  %c = \"sdy.sharding_constraint\"(%a) {sharding = #sdy.sharding<@mesh, [{\"x\"}, {}]>} : "
+                   "(tensor<8x4xf32>) -> tensor<8x4xf32>\n"
+                   "  return %c : tensor<8x4xf32>\n"
+                   "}\n");
+    struct graph_module *m = parse_ok("sdy.mesh @mesh = <[\"x\"=2]>\n"
+                                      "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+                                      "  %c = sdy.sharding_constraint %a <@mesh, [{\"x\"}, {}]> : tensor<8x4xf32>\n"
+                                      "  return %c : tensor<8x4xf32>\n"
+                                      "}\n");
+    const struct graph_op *op = find_op(m, GRAPH_OP_SDY_SHARDING_CONSTRAINT, 0);
+    const struct graph_attr *s = graph_op_attr(op, "sharding");
+    assert_true(s && s->kind == GRAPH_ATTR_DICT && !strcmp(s->tag, "sdy.sharding"));
+    assert_int_equal(graph_dict_get(s, "dims")->u.array.n, 2);
+    graph_module_destroy(m);
+}
+
+TEST_MAIN(NULL, NULL, T(test_parser_sharding_constraint_forms_match_generic), T(test_parser_module_name_and_attributes), T(test_parser_bare_functions_form_implicit_module),
           T(test_parser_func_signature_attributes), T(test_parser_func_declaration_has_empty_region),
           T(test_parser_value_names_and_dense_ids), T(test_parser_result_groups_and_uses),
           T(test_parser_unregistered_generic_op_kept), T(test_parser_elementwise_forms_match_generic),

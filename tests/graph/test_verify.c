@@ -1761,7 +1761,23 @@ static void test_verify_rejects_infeed_without_token_result(void **state)
                  2, 3, "(C3) last result must be a !stablehlo.token, got tensor<2xi32>");
 }
 
-TEST_MAIN(NULL, NULL,
+static void test_verify_sharding_constraint_needs_its_rank(void **state)
+{
+    (void)state;
+    expect_clean("sdy.mesh @mesh = <[\"x\"=2]>\n"
+                 "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+                 "  %c = sdy.sharding_constraint %a <@mesh, [{\"x\"}, {}]> : tensor<8x4xf32>\n"
+                 "  return %c : tensor<8x4xf32>\n"
+                 "}\n");
+    expect_error("sdy.mesh @mesh = <[\"x\"=2]>\n"
+                 "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+                 "  %c = sdy.sharding_constraint %a <@mesh, [{\"x\"}]> : tensor<8x4xf32>\n"
+                 "  return %c : tensor<8x4xf32>\n"
+                 "}\n",
+                 3, 3, "the sharding has 1 dims, the value rank 2");
+}
+
+TEST_MAIN(NULL, NULL, T(test_verify_sharding_constraint_needs_its_rank),
           T(test_verify_testdata_corpus_is_clean),
           T(test_verify_interpret_suite_is_clean),
           T(test_verify_models_are_clean),
