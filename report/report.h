@@ -147,6 +147,10 @@ struct rep_run {
     double host_bytes;                /* over the host link, both ways */
     uint64_t host_ps;                 /* their time (dispatch, transfers, host compute); the chip waits */
 
+    /* loop reuse (timing-only): static-count while loop trips simulated, and
+     * charged as copies of a simulated trip (rt_options.loop_reuse) */
+    uint64_t loop_trips_simulated, loop_trips_reused;
+
     /* FLOPs and MFU */
     uint64_t model_flops;             /* the graph's FLOPs, all launches */
     enum chip_rate_class peak_class;  /* bf16, unless every matmul takes f32 (fp32) or one takes fp8 */

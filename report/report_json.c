@@ -39,10 +39,11 @@ static void write_collectives(const struct rep_run *r, FILE *f)
     fprintf(f,
             "\n ],\n \"partitions\": %d, \"collectives\": %llu, \"collective_bytes\": %.17g, \"collective_ps\": %llu, "
             "\"collective_exposed_ps\": %llu,\n \"host_ops\": %llu, \"host_bytes\": %.17g, \"host_ps\": %llu,\n "
-            "\"collective_table\": [",
+            "\"loop_trips_simulated\": %llu, \"loop_trips_reused\": %llu,\n \"collective_table\": [",
             r->partitions, (unsigned long long)r->collectives, r->collective_bytes,
             (unsigned long long)r->collective_ps, (unsigned long long)r->collective_exposed_ps,
-            (unsigned long long)r->host_ops, r->host_bytes, (unsigned long long)r->host_ps);
+            (unsigned long long)r->host_ops, r->host_bytes, (unsigned long long)r->host_ps,
+            (unsigned long long)r->loop_trips_simulated, (unsigned long long)r->loop_trips_reused);
     for (uint32_t i = 0; i < r->n_colls; i++) {
         const struct rep_collective *c = &r->colls[i];
         fprintf(f, "%s\n  {\"op\": ", i ? "," : "");
