@@ -38,6 +38,10 @@ LDLIBS_ALL := -lm -lpthread $(ZLIB_LIBS) $(LDLIBS)
 
 # The library: every module but the visualizer (SDL2) and the tools.
 LIB_MODULES := base chip event graph interp partition isa compiler runtime memory interconnect sim record traces report
+# the model generator (model/): in the library once its sources exist; the
+# estimator's preset driver (report/estimate_model.c) is built with it then
+LIB_MODULES += $(if $(wildcard model/*.c),model)
+HAVE_MODEL := $(if $(wildcard model/generate.c),1,0)
 LIB_SRCS := $(foreach m,$(LIB_MODULES),$(wildcard $(m)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB := $(B)/libnpusim.a
@@ -61,7 +65,8 @@ BENCH_BINS := $(BENCH_SRCS:%.c=$(B)/%)
 ifeq ($(NO_SDL),1)
 TEST_BINS := $(filter-out $(B)/tests/visualizer/%,$(TEST_BINS))
 BENCH_BINS := $(filter-out $(B)/bench/view_bench,$(BENCH_BINS))
-VIZ_OBJS :=
+VIZ_OBJS := $(B)/visualizer/png.o $(B)/visualizer/chart.o
+TOOL_OBJS += $(VIZ_OBJS)
 else
 SDL_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags sdl2 SDL2_ttf 2>/dev/null))
 SDL_LIBS := $(shell pkg-config --libs sdl2 SDL2_ttf 2>/dev/null || echo -lSDL2_ttf -lSDL2)
@@ -86,6 +91,7 @@ $(B)/%.o: %.c | $(B)/.dirs
 	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
 
 $(B)/traces/%.o: CFLAGS_ALL += $(ZLIB_CFLAGS)
+$(B)/report/estimate_model.o: CFLAGS_ALL += -DNPUSIM_HAVE_MODEL=$(HAVE_MODEL)
 
 $(B)/.dirs:
 	@mkdir -p $(B)
@@ -164,6 +170,7 @@ clean:
 # visualizer rules (see VIZ_OBJS above)
 ifeq ($(NO_SDL),1)
 $(B)/tools/cmd_view.o: CFLAGS_ALL += -DNPUSIM_NO_SDL
+$(B)/visualizer/%.o: CFLAGS_ALL += $(ZLIB_CFLAGS)
 else
 $(B)/visualizer/%.o: CFLAGS_ALL += $(SDL_CFLAGS) $(ZLIB_CFLAGS)
 $(B)/tests/visualizer/%.o: CFLAGS_ALL += $(SDL_CFLAGS)

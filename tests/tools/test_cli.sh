@@ -63,4 +63,20 @@ expect "interp: --random-inputs fills them" 0 "2 elided constants filled with ra
 expect "run: timing-only needs no values" 0 "^total: " "$NPUSIM" run "$tmp/elided.mlir" --chip trn2 --timing-only
 expect "run: --check with filled constants" 0 "check output 0 tensor<4x16xf32>: ok" \
     "$NPUSIM" run "$tmp/elided.mlir" --chip tpu-v5e --random-inputs 1 --check --precision highest
+# npusim estimate on a graph (elided constants: timing only needs no values)
+expect "estimate: a graph needs its tokens" 2 "give --batch and --seq" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:1
+expect "estimate: a bad system is located" 2 "--chips:1:14: error: trn2: the count" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips tpu-v6e,trn2:x --batch 4 --seq 1
+expect "estimate: a graph takes no --parallel" 2 "partition it" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:8 --batch 4 --seq 1 --parallel tp=8
+expect "estimate: one row per system" 0 "^tpu-v6e x8  *1 partition x 8 " \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:1,tpu-v6e:8,trn3:2 --batch 4 --seq 1 --plot "$tmp/e.png"
+expect "estimate: a chip without a price" 0 "trn3 x2: no price: give --price trn3=USD_PER_CHIP_HOUR" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn3:2 --batch 4 --seq 1
+expect "estimate: --price gives one" 0 '"usd_per_chip_hour": 3.5, "price_basis": "--price"' \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn3:2 --batch 4 --seq 1 --price trn3=3.5 --json
+expect "estimate: --plot wrote a PNG" 0 "PNG image" file "$tmp/e.png"
+expect "estimate: CSV" 0 "^model,source,workload," \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:1 --batch 4 --seq 1 --csv
 [ $fails -eq 0 ]
