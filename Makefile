@@ -83,7 +83,7 @@ ALL_OBJS := $(LIB_OBJS) $(TOOL_OBJS) $(TEST_SUPPORT_OBJS) $(TEST_SRCS:%.c=$(B)/%
 # keep objects of test and bench binaries (make would delete them as intermediates)
 .SECONDARY:
 
-.PHONY: all check check-asan test conform fuzz fuzz-regress demo bench deps lint clean
+.PHONY: all check check-asan test conform fuzz fuzz-regress demo bench calibrate deps lint clean
 all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
 
 $(B)/%.o: %.c | $(B)/.dirs
@@ -157,6 +157,12 @@ bench:
 	@./scripts/install-deps.sh --bench || echo "bench: OpenBLAS not installed; the GEMM ratio is skipped"
 	@$(MAKE) --no-print-directory BUILD=release all
 	@SHARED=$(SHARED) ./bench/run.sh build/release
+
+# Every row of ../shared/hw/published_perf_calibration.tsv through the model
+# generator and the estimator: npusim's figure, the published one, the error
+# (docs/estimate.md "Calibration").  Use BUILD=release: it simulates pods.
+calibrate: $(NPUSIM)
+	@SHARED=$(SHARED) ./scripts/calibrate.sh $(B)
 
 # The layer and prefix rules (docs/architecture.md), then cppcheck.
 lint: all

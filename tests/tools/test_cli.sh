@@ -79,4 +79,12 @@ expect "estimate: --price gives one" 0 '"usd_per_chip_hour": 3.5, "price_basis":
 expect "estimate: --plot wrote a PNG" 0 "PNG image" file "$tmp/e.png"
 expect "estimate: CSV" 0 "^model,source,workload," \
     "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:1 --batch 4 --seq 1 --csv
+# make calibrate's harness on a hand-written program (a TSV of the published table's columns)
+printf 'System\tchips\tmodel\tworkload\tbatch_seq\tmetric\tvalue\tsource\n' >"$tmp/cal.tsv"
+printf 'TPU v6e (test)\t2\tgraph: %s\ttrain\tGB 4 x seq 1\tseq/s\t1000\tnone\n' "$tmp/elided.mlir" >>"$tmp/cal.tsv"
+printf 'trn1 (test)\t16\tBERT-Large\ttrain\tGB 8\tseq/s\t5\tnone\n' >>"$tmp/cal.tsv"
+expect "calibrate: a graph row and a row without a preset" 0 "calibrate: 1 of 2 rows with figures; median |error|" \
+    env NPUSIM="$NPUSIM" ./scripts/calibrate.sh "$B" "$tmp/cal.tsv"
+expect "calibrate: the row's figure and error" 0 "^1  *TPU v6e (test) .* seq/s  *1000  *[0-9.e+]*  *[-+][0-9.]*%$" \
+    env NPUSIM="$NPUSIM" ./scripts/calibrate.sh "$B" "$tmp/cal.tsv"
 [ $fails -eq 0 ]
