@@ -225,7 +225,7 @@ static enum base_status launch(struct rt *r, uint32_t k)
         for (uint32_t i = 0; i < nd && st == BASE_OK; i++) st = read_buffer(r, cc_kernel_dyn_buffer(p, k, i), &dyn[i]);
     uint32_t loaded = 0;
     for (uint32_t c = 0; c < r->n_cores && st == BASE_OK; c++) {
-        isa_program_init(&r->progs[c]);
+        isa_program_reset(&r->progs[c]); /* the last launch's buffers, reused */
         struct cc_emit_ctx ctx = {c, r->n_cores, r->opt.timing_only || nd == 0 ? NULL : (const struct base_tensor *const *)dyn};
         st = cc_kernel_emit(p, k, &ctx, &r->progs[c], r->diag);
         if (st == BASE_OK && r->progs[c].n_streams > 0) {
@@ -242,7 +242,6 @@ static enum base_status launch(struct rt *r, uint32_t k)
         if (loaded) st = sim_run(r->sim, r->diag);
         end = sim_now_ps(r->sim);
     }
-    for (uint32_t c = 0; c < r->n_cores; c++) isa_program_deinit(&r->progs[c]);
     for (uint32_t i = 0; i < nd && i < 16; i++) base_tensor_release(dyn[i]);
     if (st != BASE_OK) return st;
     r->launches++;
@@ -857,7 +856,7 @@ static enum base_status loop_arrive(struct rt *r, uint32_t pc, const struct cc_s
     uint64_t a = (uint64_t)r->trips[pc];
     if (a == 0) lr->arrivals = 0;
     lr->arrivals++;
-    uint32_t sample = r->opt.loop_sample ? r->opt.loop_sample : 3;
+    uint32_t sample = r->opt.loop_sample ? r->opt.loop_sample : 2;
     if (sample < 2) sample = 2;
     if (a >= (uint64_t)s->trip_count) return BASE_OK; /* the loop ends here */
     struct loop_snap *c = &lr->snap[a % 3];
@@ -1048,6 +1047,7 @@ static void rt_deinit(struct rt *r)
         for (uint32_t k = 0; k < rep->n_kernels; k++)
             if (rep->kernels[k].launches) rep->kernels[k].bound = bound_of(&rep->kernels[k]);
     }
+    for (uint32_t c = 0; r->progs && c < r->n_cores; c++) isa_program_deinit(&r->progs[c]);
     free(r->progs);
     free(r->busy0);
     free(r->bytes0);

@@ -58,7 +58,7 @@ struct rt_options {
      * simulated in full.  Off by default; leave it off when recording a
      * trace (skipped trips have no events). */
     bool loop_reuse;
-    uint32_t loop_sample; /* trips simulated before reuse may begin; 0: 3 (at least 2) */
+    uint32_t loop_sample; /* trips simulated before reuse may begin; 0: 2 (at least 2) */
     /* Optional: called before each kernel launch runs, at its start time,
      * with the plan's kernel index and the host dispatch / launch gap the
      * runtime advanced time by just before it (traces/). */

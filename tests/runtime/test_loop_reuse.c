@@ -144,9 +144,9 @@ static void test_loop_reuse_gives_the_full_runs_report(void **state)
             char what[64];
             snprintf(what, sizeof what, "%s, tp %d%s", chips[c], tp, v == 2 ? ", overlapped" : "");
             expect_same_run(&a, &b, what);
-            /* the default sample (3 trips) simulated, the other 29 charged */
-            assert_int_equal(a.rep.loop_trips_simulated, 3);
-            assert_int_equal(a.rep.loop_trips_reused, 29);
+            /* the default sample (2 trips) simulated, the other 30 charged */
+            assert_int_equal(a.rep.loop_trips_simulated, 2);
+            assert_int_equal(a.rep.loop_trips_reused, 30);
             assert_int_equal(b.rep.loop_trips_simulated, 32);
             assert_int_equal(b.rep.loop_trips_reused, 0);
             if (tp > 1) assert_int_equal(a.rep.n_colls, 32);
@@ -202,10 +202,10 @@ static void test_loop_reuse_nested_loops(void **state)
         lrun_go(m, &chip, true, 0, &a);
         lrun_go(m, &chip, false, 0, &b);
         expect_same_run(&a, &b, chips[c]);
-        /* outer: 3 trips simulated, each with 3 inner trips simulated and 2
-         * reused; 3 outer trips reused */
-        assert_int_equal(a.rep.loop_trips_simulated, 3 + 3 * 3);
-        assert_int_equal(a.rep.loop_trips_reused, 3 + 3 * 2);
+        /* outer: 2 trips simulated, each with 2 inner trips simulated and 3
+         * reused; 4 outer trips reused */
+        assert_int_equal(a.rep.loop_trips_simulated, 2 + 2 * 2);
+        assert_int_equal(a.rep.loop_trips_reused, 4 + 2 * 3);
         assert_int_equal(b.rep.loop_trips_simulated, 6 + 6 * 5);
         lrun_free(&a);
         lrun_free(&b);
@@ -223,12 +223,12 @@ static void test_loop_reuse_sample_is_simulated(void **state)
     load_chip("tpu-v6e", &chip);
     struct lrun full;
     lrun_go(m, &chip, false, 0, &full);
-    const uint32_t samples[] = {2, 5, 12, 40};
+    const uint32_t samples[] = {1, 3, 5, 12, 40};
     for (size_t i = 0; i < ARRAY_LEN(samples); i++) {
         struct lrun a;
         lrun_go(m, &chip, true, samples[i], &a);
         expect_same_run(&a, &full, "sample");
-        uint64_t sim = samples[i] < 12 ? samples[i] : 12;
+        uint64_t sim = samples[i] < 2 ? 2 : samples[i] < 12 ? samples[i] : 12; /* at least 2 */
         assert_int_equal(a.rep.loop_trips_simulated, sim);
         assert_int_equal(a.rep.loop_trips_reused, 12 - sim);
         lrun_free(&a);
