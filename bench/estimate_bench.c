@@ -2,7 +2,7 @@
  * (bench/train_step.h: a stand-in with the kernel shapes, collectives and
  * layer loops of Llama 3 70B's step laid out fsdp x tp), and on one chip.
  *   estimate_bench [--chips tpu-v6e:256,trn2:256] [--fsdp 64 --tp 4] [--batch 256 --seq 4096]
- *                  [--layers 80] [--no-loop-reuse] [--out FILE.mlir]
+ *                  [--layers 80] [--llama3-8b] [--no-loop-reuse] [--out FILE.mlir]
  * Prints each system's row (simulated step, MFU) and its host time. */
 #include "bench/train_step.h"
 
@@ -58,6 +58,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--batch")) d.batch = atoi(v), i++;
         else if (!strcmp(a, "--seq")) d.seq = atoi(v), i++;
         else if (!strcmp(a, "--layers")) d.layers = atoi(v), i++;
+        else if (!strcmp(a, "--llama3-8b")) /* [S52]: hidden 4096, 32 layers, 32 heads, 8 KV heads, FFN 14336 */
+            d.layers = 32, d.hidden = 4096, d.heads = 32, d.kv_heads = 8, d.ffn = 14336;
         else if (!strcmp(a, "--out")) out = v, i++;
         else if (!strcmp(a, "--no-loop-reuse")) no_reuse = true;
         else {

@@ -20,6 +20,7 @@ static void fmt_count(char *buf, size_t cap, double v)
     if (v >= 1e9) snprintf(buf, cap, "%.3g G", v * 1e-9);
     else if (v >= 1e6) snprintf(buf, cap, "%.3g M", v * 1e-6);
     else if (v >= 1e4) snprintf(buf, cap, "%.3g k", v * 1e-3);
+    else if (v >= 100) snprintf(buf, cap, "%.0f", v);
     else snprintf(buf, cap, "%.3g", v);
 }
 
