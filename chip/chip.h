@@ -40,6 +40,11 @@ struct chip_engine_desc {
     uint32_t rows, cols;
     bool preload;              /* the next stationary operand loads while the current one streams */
     enum chip_dataflow dataflow; /* ws (default), os, is; preload applies to ws only */
+    /* SCALE-Sim's accounting (generic arrays of `npusim gemm --array` only;
+     * never from a chip file): every fold is charged as the whole rows x cols
+     * array, loading all rows (ws, is; os loads nothing) and draining
+     * rows + cols - 2, however much of it the fold uses (docs/gemm.md). */
+    bool fold_full_array;
     uint32_t load_rows_per_cycle;  /* stationary rows loaded per cycle */
     uint32_t min_stream_cycles;    /* a matmul streams for at least this many cycles (Neuron: 64) */
     /* moving rows entering per cycle, per rate class (bf16 1, fp8 2 on trn2, fp32 0.25 ...) */

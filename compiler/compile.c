@@ -163,6 +163,8 @@ enum vi_kind {
     VI_OP,    /* written by a kernel (an op's result or a copy) */
     VI_VIEW,  /* a view of another value's buffer */
     VI_STATE, /* a loop-carried value or a branch result: written by copies */
+    VI_TOKEN, /* a !stablehlo.token: no bytes; the host orders what it links */
+    VI_TUPLE, /* a tuple: its elements' vis (elems), never a buffer of its own */
 };
 
 struct vinfo {
@@ -177,6 +179,8 @@ struct vinfo {
     int node;                    /* VI_OP: the producing node */
     int uses;                    /* live consumers (direct or through views) */
     bool splat;                  /* VI_CONST with every element equal */
+    int n_elems;                 /* VI_TUPLE: its elements' vis */
+    int *elems;
     bool needed;                 /* read outside its producing kernel, or returned */
     bool permanent;              /* output / host-read: never reused */
     enum cc_buffer_kind buf_kind;
@@ -437,6 +441,129 @@ static enum base_status add_copy_into(struct cc *c, const struct graph_op *op, i
     return BASE_OK;
 }
 
+/* ------------------------------------------------------ tokens and tuples
+ * A token (!stablehlo.token) is a value of no bytes (VI_TOKEN): the ops that
+ * take and make tokens (send, recv, infeed, outfeed) run on the host in
+ * program order, which is the order the tokens ask for.  A tuple is
+ * flattened: a VI_TUPLE lists its elements' vis, so tuple and
+ * get_tuple_element cost nothing, and loop state or branch results of tuple
+ * type are one state per element (docs/compiler.md "Tokens and tuples"). */
+
+/* A fresh token, or a tuple of fresh values of kind `kind` (VI_STATE for
+ * loop state), shaped as type t. */
+static enum base_status new_token_or_tuple(struct cc *c, enum vi_kind kind, const struct graph_type *t, int *out)
+{
+    if (t->kind == GRAPH_TYPE_TOKEN) return new_vi(c, VI_TOKEN, NULL, BASE_DT_I1, 0, NULL, out);
+    if (t->kind != GRAPH_TYPE_TUPLE) return base_diag_set(c->diag, BASE_ERR_INTERNAL, NULL, 0, 0, "not a token or tuple");
+    int n = t->n_elems;
+    int *el = base_arena_alloc(&c->p->arena, (size_t)(n ? n : 1) * sizeof *el);
+    if (!el) return base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < n; i++) {
+        const struct graph_type *e = t->elems[i];
+        if (e->kind == GRAPH_TYPE_TENSOR) TRY(new_vi(c, kind, NULL, e->elem, e->rank, e->dims, &el[i]));
+        else TRY(new_token_or_tuple(c, kind, e, &el[i]));
+    }
+    TRY(new_vi(c, VI_TUPLE, NULL, BASE_DT_I1, 0, NULL, out));
+    c->vi[*out].n_elems = n;
+    c->vi[*out].elems = el;
+    return BASE_OK;
+}
+
+/* Copies src into the (state) value dst element by element: tuples leaf by
+ * leaf, tokens not at all (they hold nothing). */
+static enum base_status copy_leaves_into(struct cc *c, const struct graph_op *op, int scope, int src, int dst)
+{
+    if (src == dst || c->vi[dst].kind == VI_TOKEN) return BASE_OK;
+    if (c->vi[dst].kind != VI_TUPLE) return add_copy_into(c, op, scope, src, dst);
+    if (c->vi[src].kind != VI_TUPLE || c->vi[src].n_elems != c->vi[dst].n_elems)
+        return op_fail(c, op, BASE_ERR_INTERNAL, "%s: a tuple copied into a value of another shape", op->name);
+    for (int i = 0; i < c->vi[dst].n_elems; i++)
+        TRY(copy_leaves_into(c, op, scope, c->vi[src].elems[i], c->vi[dst].elems[i]));
+    return BASE_OK;
+}
+
+/* A loop's next value *x of state `state`: where it reads a state buffer
+ * (another state, or a view of one) it is copied into a temporary first, so
+ * that no state update overwrites what a later one reads; a tuple leaf by
+ * leaf. */
+static enum base_status detach_from_state(struct cc *c, const struct graph_op *op, int scope, int state, int *x)
+{
+    if (*x == state || c->vi[*x].kind == VI_TOKEN) return BASE_OK;
+    if (c->vi[*x].kind == VI_TUPLE) {
+        int n = c->vi[*x].n_elems, t;
+        int *el = base_arena_alloc(&c->p->arena, (size_t)(n ? n : 1) * sizeof *el);
+        if (!el) return base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        bool changed = false;
+        for (int i = 0; i < n; i++) {
+            el[i] = c->vi[*x].elems[i];
+            TRY(detach_from_state(c, op, scope, c->vi[state].elems[i], &el[i]));
+            changed |= el[i] != c->vi[*x].elems[i];
+        }
+        if (!changed) return BASE_OK;
+        TRY(new_vi(c, VI_TUPLE, NULL, BASE_DT_I1, 0, NULL, &t));
+        c->vi[t].n_elems = n;
+        c->vi[t].elems = el;
+        *x = t;
+        return BASE_OK;
+    }
+    if (c->vi[c->vi[*x].root].kind != VI_STATE) return BASE_OK;
+    return add_copy(c, op, scope, *x, VI_OP, c->vi[*x].rank, c->vi[*x].dims, x);
+}
+
+/* Types a loop may carry and a branch may yield: tensors of static shape,
+ * tokens, and tuples of them. */
+static bool carried_type_ok(const struct graph_type *t)
+{
+    if (!t) return false;
+    if (t->kind == GRAPH_TYPE_TOKEN) return true;
+    if (t->kind == GRAPH_TYPE_TUPLE) {
+        for (int i = 0; i < t->n_elems; i++)
+            if (!carried_type_ok(t->elems[i])) return false;
+        return true;
+    }
+    return static_tensor(t) && !t->quant;
+}
+
+/* Ops that move values between the chip and the host by nature (the host
+ * runs them as steps of their own; not a fallback): a probe reads its
+ * operand back, infeed and outfeed are the host's queues, send and recv
+ * its channels. */
+static bool is_host_io_op(const struct graph_op *op)
+{
+    switch (op->kind) {
+    case GRAPH_OP_INTERP_PROBE:
+    case GRAPH_OP_SEND:
+    case GRAPH_OP_RECV:
+    case GRAPH_OP_INFEED:
+    case GRAPH_OP_OUTFEED: return true;
+    default: return false;
+    }
+}
+
+/* Operands and results of a host step: tensors of static shape or tokens. */
+static bool host_types_ok(const struct graph_op *op)
+{
+    for (int i = 0; i < op->n_operands; i++) {
+        const struct graph_type *t = op->operands[i]->type;
+        if (!static_tensor(t) && !(t && t->kind == GRAPH_TYPE_TOKEN)) return false;
+    }
+    for (int i = 0; i < op->n_results; i++) {
+        const struct graph_type *t = op->results[i].type;
+        if (!static_tensor(t) && !(t && t->kind == GRAPH_TYPE_TOKEN)) return false;
+    }
+    return true;
+}
+
+/* An op whose effect is not only its results (it must run even when
+ * nobody reads them): the host's I/O, a program run in parallel (it may do
+ * I/O), a custom_call marked has_side_effect. */
+static bool has_effects(const struct graph_op *op)
+{
+    if (is_host_io_op(op) || op->kind == GRAPH_OP_INTERP_RUN_PARALLEL) return true;
+    if (op->kind != GRAPH_OP_CUSTOM_CALL) return false;
+    return graph_attr_bool_or(graph_op_attr(op, "has_side_effect"), false);
+}
+
 static enum base_status add_label(struct cc *c, int scope, int label)
 {
     int n;
@@ -487,6 +614,7 @@ static bool is_elementwise(const struct graph_op *op)
 static bool is_check_op(const struct graph_op *op)
 {
     if (graph_op_kind_has(op->kind, GRAPH_OPF_VALUE_CHECK)) return true;
+    if (op->kind == GRAPH_OP_CHECK_EXPECT_SERIALIZED_EQ) return true; /* against what a probe recorded */
     if (op->kind != GRAPH_OP_CUSTOM_CALL) return false;
     const struct graph_attr *t = graph_op_attr(op, "call_target_name");
     if (!t || t->kind != GRAPH_ATTR_STRING || t->u.str.len <= 6 || memcmp(t->u.str.s, "check.", 6)) return false;
@@ -531,12 +659,16 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_IF:
     case GRAPH_OP_CASE:
         for (int i = 0; i < op->n_operands; i++)
-            if (!static_tensor(op->operands[i]->type) || op->operands[i]->type->quant)
-                return why_set(why, cap, "loop state and branch results must be tensors of static shape");
+            if (!carried_type_ok(op->operands[i]->type))
+                return why_set(why, cap, "loop state and branch results must be tensors of static shape, tokens or tuples of them");
         for (int i = 0; i < op->n_results; i++)
-            if (!static_tensor(op->results[i].type) || op->results[i].type->quant)
-                return why_set(why, cap, "loop state and branch results must be tensors of static shape");
+            if (!carried_type_ok(op->results[i].type))
+                return why_set(why, cap, "loop state and branch results must be tensors of static shape, tokens or tuples of them");
         return true;
+    case GRAPH_OP_AFTER_ALL:
+    case GRAPH_OP_CREATE_TOKEN:
+    case GRAPH_OP_TUPLE:
+    case GRAPH_OP_GET_TUPLE_ELEMENT: return true; /* bookkeeping: tokens hold nothing, tuples are flattened */
     case GRAPH_OP_CONSTANT: {
         const struct graph_attr *a = graph_op_attr(op, "value");
         /* an elided literal (no data) compiles: timing-only runs need no
@@ -549,6 +681,10 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     default: break;
     }
     if (is_check_op(op)) return true;
+    if (is_host_io_op(op)) {
+        if (!host_types_ok(op)) return why_set(why, cap, "operands and results must be tensors of static shape or tokens");
+        return true;
+    }
     if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION)
         return why_set(why, cap, "sdy.manual_computation is lowered only as the whole entry function (whose body is then "
                                  "the program of one partition)");
@@ -616,11 +752,7 @@ static bool host_runnable(const struct graph_op *op)
                                         GRAPH_OPF_TERMINATOR | GRAPH_OPF_ISOLATED | GRAPH_OPF_PROBE))
         return false;
     if (op->kind == GRAPH_OP_CALL || op->kind == GRAPH_OP_COMPOSITE) return false;
-    for (int i = 0; i < op->n_operands; i++)
-        if (!static_tensor(op->operands[i]->type)) return false;
-    for (int i = 0; i < op->n_results; i++)
-        if (!static_tensor(op->results[i].type)) return false;
-    return true;
+    return host_types_ok(op);
 }
 
 static enum base_status unsupported(struct cc *c, const struct graph_op *op, const char *why)
@@ -733,8 +865,11 @@ static enum base_status dense_for_host(struct cc *c, const struct graph_op *op, 
     return add_copy(c, op, scope, x, VI_OP, v->rank, v->dims, out);
 }
 
+static enum base_status new_token_or_tuple(struct cc *c, enum vi_kind kind, const struct graph_type *t, int *out);
+
 static enum base_status new_state(struct cc *c, const struct graph_type *t, int *out)
 {
+    if (t->kind != GRAPH_TYPE_TENSOR) return new_token_or_tuple(c, VI_STATE, t, out);
     TRY(new_vi(c, VI_STATE, NULL, t->elem, t->rank, t->dims, out));
     return BASE_OK;
 }
@@ -815,7 +950,7 @@ static enum base_status lin_while(struct cc *c, const struct graph_op *op, int s
     enum base_status s = st && rets ? BASE_OK : base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
     for (int i = 0; s == BASE_OK && i < n; i++) {
         s = new_state(c, op->operands[i]->type, &st[i]);
-        if (s == BASE_OK) s = add_copy_into(c, op, scope, lookup(c, scope, op->operands[i]), st[i]);
+        if (s == BASE_OK) s = copy_leaves_into(c, op, scope, lookup(c, scope, op->operands[i]), st[i]);
     }
     int head = c->n_labels++, exit = c->n_labels++;
     if (s == BASE_OK) s = add_label(c, scope, head);
@@ -836,13 +971,8 @@ static enum base_status lin_while(struct cc *c, const struct graph_op *op, int s
     }
     /* new state: values that read a state buffer go through a temporary
      * first, so that no update overwrites what a later one reads */
-    for (int i = 0; s == BASE_OK && i < n; i++) {
-        if (rets[i] == st[i]) continue;
-        int r = c->vi[rets[i]].root;
-        if (c->vi[r].kind == VI_STATE) s = add_copy(c, op, scope, rets[i], VI_OP, c->vi[r].rank, c->vi[rets[i]].dims, &rets[i]);
-    }
-    for (int i = 0; s == BASE_OK && i < n; i++)
-        if (rets[i] != st[i]) s = add_copy_into(c, op, scope, rets[i], st[i]);
+    for (int i = 0; s == BASE_OK && i < n; i++) s = detach_from_state(c, op, scope, st[i], &rets[i]);
+    for (int i = 0; s == BASE_OK && i < n; i++) s = copy_leaves_into(c, op, scope, rets[i], st[i]);
     if (s == BASE_OK) s = add_jump(c, N_JUMP, op, scope, -1, head);
     if (s == BASE_OK) {
         int nd;
@@ -886,7 +1016,7 @@ static enum base_status lin_branches(struct cc *c, const struct graph_op *op, in
     for (int r = 0; s == BASE_OK && r < nr; r++) {
         if (op->kind != GRAPH_OP_IF || r > 0) s = add_label(c, scope, labels[r]);
         if (s == BASE_OK) s = lin_region(c, op, &op->regions[r], scope, NULL, 0, rets, n);
-        for (int i = 0; s == BASE_OK && i < n; i++) s = add_copy_into(c, op, scope, rets[i], res[i]);
+        for (int i = 0; s == BASE_OK && i < n; i++) s = copy_leaves_into(c, op, scope, rets[i], res[i]);
         if (s == BASE_OK && r + 1 < nr) s = add_jump(c, N_JUMP, op, scope, -1, end);
     }
     if (s == BASE_OK) s = add_label(c, scope, end);
@@ -906,6 +1036,16 @@ static enum base_status bind_results(struct cc *c, const struct graph_op *op, in
 {
     for (int i = 0; i < op->n_results; i++) {
         int x;
+        const struct graph_type *t = op->results[i].type;
+        if (t && t->kind == GRAPH_TYPE_TOKEN) { /* nothing to write: the host orders it */
+            TRY(new_vi(c, VI_TOKEN, &op->results[i], BASE_DT_I1, 0, NULL, &x));
+            c->nodes[nd].out[i] = x;
+            TRY(bind(c, scope, &op->results[i], x));
+            continue;
+        }
+        if (!t || t->kind != GRAPH_TYPE_TENSOR)
+            return op_fail(c, op, BASE_ERR_UNSUPPORTED, "%s is not lowered for %s: result %d is a tuple", op->name,
+                           c->p->chip.name, i);
         TRY(vi_of_value(c, VI_OP, &op->results[i], &x));
         c->vi[x].node = nd;
         c->nodes[nd].out[i] = x;
@@ -924,10 +1064,59 @@ static enum base_status host_io_node(struct cc *c, enum node_kind kind, const st
     int nd, k = op->n_operands;
     int *dense = base_arena_alloc(&c->p->arena, (size_t)(k ? k : 1) * sizeof *dense);
     if (!dense) return op_fail(c, op, BASE_ERR_NOMEM, "out of memory");
-    for (int i = 0; i < k; i++) TRY(dense_for_host(c, op, scope, in[i], &dense[i]));
+    for (int i = 0; i < k; i++) {
+        if (c->vi[in[i]].kind == VI_TUPLE)
+            return op_fail(c, op, BASE_ERR_UNSUPPORTED, "%s is not lowered for %s: operand %d is a tuple", op->name,
+                           c->p->chip.name, i);
+        TRY(dense_for_host(c, op, scope, in[i], &dense[i]));
+    }
     TRY(new_node(c, kind, op, scope, k, op->n_results, &nd));
     for (int i = 0; i < k; i++) c->nodes[nd].in[i] = dense[i];
     return bind_results(c, op, scope, nd);
+}
+
+/* after_all / create_token: a new token (the host runs what it orders in
+ * program order already); tuple: a VI_TUPLE of its operands; get_tuple_element:
+ * the element's vi itself. */
+static enum base_status lin_token_or_tuple_op(struct cc *c, const struct graph_op *op, int scope, const int *in)
+{
+    int x;
+    switch (op->kind) {
+    case GRAPH_OP_TUPLE: {
+        int *el = base_arena_alloc(&c->p->arena, (size_t)(op->n_operands ? op->n_operands : 1) * sizeof *el);
+        if (!el) return op_fail(c, op, BASE_ERR_NOMEM, "out of memory");
+        for (int i = 0; i < op->n_operands; i++) el[i] = in[i];
+        TRY(new_vi(c, VI_TUPLE, &op->results[0], BASE_DT_I1, 0, NULL, &x));
+        c->vi[x].n_elems = op->n_operands;
+        c->vi[x].elems = el;
+        break;
+    }
+    case GRAPH_OP_GET_TUPLE_ELEMENT: {
+        int64_t idx = -1;
+        graph_attr_as_i64(graph_op_attr(op, "index"), &idx);
+        const struct vinfo *t = &c->vi[in[0]];
+        if (t->kind != VI_TUPLE || idx < 0 || idx >= t->n_elems)
+            return op_fail(c, op, BASE_ERR_INVALID, "%s: index %lld of a tuple of %d elements", op->name,
+                           (long long)idx, t->kind == VI_TUPLE ? t->n_elems : 0);
+        x = t->elems[idx];
+        break;
+    }
+    default: TRY(new_vi(c, VI_TOKEN, &op->results[0], BASE_DT_I1, 0, NULL, &x)); break;
+    }
+    return bind(c, scope, &op->results[0], x);
+}
+
+/* interpreter.probe: the host reads the operand back and records it (the
+ * runtime: rt_probe_*), as the interpreter does; the result is the operand
+ * itself, so nothing is written back. */
+static enum base_status lin_probe(struct cc *c, const struct graph_op *op, int scope, const int *in)
+{
+    int nd, dense;
+    if (op->n_operands != 1 || op->n_results != 1) return op_fail(c, op, BASE_ERR_INVALID, "malformed %s", op->name);
+    TRY(dense_for_host(c, op, scope, in[0], &dense));
+    TRY(new_node(c, N_HOST, op, scope, 1, 0, &nd));
+    c->nodes[nd].in[0] = dense;
+    return bind(c, scope, &op->results[0], in[0]);
 }
 
 /* An op the chip cannot run, run on the host (cc_options.no_fallback). */
@@ -973,6 +1162,15 @@ static enum base_status lin_op_on(struct cc *c, const struct graph_op *op, int s
     case GRAPH_OP_IF:
     case GRAPH_OP_CASE: return lin_branches(c, op, scope);
     case GRAPH_OP_INTERP_PRINT: return BASE_OK; /* no effect on values */
+    case GRAPH_OP_AFTER_ALL:
+    case GRAPH_OP_CREATE_TOKEN:
+    case GRAPH_OP_TUPLE:
+    case GRAPH_OP_GET_TUPLE_ELEMENT: return lin_token_or_tuple_op(c, op, scope, in);
+    case GRAPH_OP_INTERP_PROBE: return lin_probe(c, op, scope, in);
+    case GRAPH_OP_SEND:
+    case GRAPH_OP_RECV:
+    case GRAPH_OP_INFEED:
+    case GRAPH_OP_OUTFEED: return host_io_node(c, N_HOST, op, scope, in);
     case GRAPH_OP_OPTIMIZATION_BARRIER:
         for (int i = 0; i < op->n_results && i < op->n_operands; i++) TRY(bind(c, scope, &op->results[i], in[i]));
         return BASE_OK;
@@ -1075,7 +1273,7 @@ static void mark_live(struct cc *c, const int *outs, int n_outs)
     for (int i = c->n_nodes - 1; i >= 0; i--) {
         struct node *n = &c->nodes[i];
         bool live;
-        if (n->kind == N_OP || n->kind == N_HOST || (n->kind == N_COPY && !n->barrier)) {
+        if (n->kind == N_OP || (n->kind == N_HOST && !has_effects(n->op)) || (n->kind == N_COPY && !n->barrier)) {
             live = false;
             for (int j = 0; j < n->n_out; j++) live |= c->vi[n->out[j]].uses > 0;
         } else {
@@ -1613,6 +1811,10 @@ static enum base_status build_steps(struct cc *c, const struct emit_list *l)
             if (!cb) return base_diag_set(c->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
             for (int j = 0; j < n->n_in + n->n_out; j++) {
                 int x = j < n->n_in ? n->in[j] : n->out[j - n->n_in];
+                if (c->vi[x].kind == VI_TOKEN) { /* no bytes to move */
+                    cb[j] = CC_NO_BUFFER;
+                    continue;
+                }
                 struct vinfo *v = &c->vi[c->vi[x].root];
                 if (v->kind == VI_OP) v->permanent = true; /* written and read by the host */
                 TRY(need_buffer(c, x));
@@ -1700,6 +1902,10 @@ static enum base_status place(struct cc *c)
             touch[nt++] = st->buffer;
         } else if (st->kind == CC_STEP_CHECK) {
             for (uint32_t i = 0; i < st->n_check_buffers && nt < 2048; i++) touch[nt++] = st->check_buffers[i];
+        } else if (st->kind == CC_STEP_HOST || st->kind == CC_STEP_COLLECTIVE) {
+            /* the host reads and writes these (a loop's state among them) */
+            for (uint32_t i = 0; i < st->n_in + st->n_out && nt < 2048; i++)
+                if (st->io_buffers[i] != CC_NO_BUFFER) touch[nt++] = st->io_buffers[i];
         }
         for (int i = 0; i < nt; i++) {
             struct live *L = &lv[touch[i]];

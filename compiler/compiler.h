@@ -125,10 +125,13 @@ struct cc_step {
      * timing-only run, which reads no values, take the branch. */
     int64_t trip_count;
     /* COLLECTIVE (op: the collective) and HOST (op: the op the host runs):
-     * its operands' buffers, then its results' buffers */
+     * its operands' buffers, then its results' buffers (CC_NO_BUFFER for a
+     * token: it holds nothing) */
     uint32_t n_in, n_out;
     const uint32_t *io_buffers;
 };
+
+#define CC_NO_BUFFER UINT32_MAX /* io_buffers: a token, no bytes */
 
 struct cc_plan; /* opaque: owns everything below */
 

@@ -1611,9 +1611,22 @@ struct arr {
     uint64_t D, lrpc, min_s, rows, cols, p;
     double rpc;
     bool preload;
+    bool full;     /* fold_full_array: SCALE-Sim's accounting */
+    bool os;       /* output stationary: no load under `full` */
 };
 
-static uint64_t arr_L(const struct arr *a, uint64_t sr) { return (sr + a->lrpc - 1) / a->lrpc; }
+/* The load of a fold holding sr rows (the whole array under `full`). */
+static uint64_t arr_L(const struct arr *a, uint64_t sr)
+{
+    if (a->full) sr = a->os ? 0 : a->rows;
+    return (sr + a->lrpc - 1) / a->lrpc;
+}
+
+/* The drain of a fold of sr x sc (the whole array under `full`). */
+static uint64_t arr_drain(const struct arr *a, uint64_t sr, uint64_t sc)
+{
+    return a->full ? a->rows + a->cols - 2 : sr + sc - 2;
+}
 
 static uint64_t arr_S(const struct arr *a, uint64_t t)
 {
@@ -1628,10 +1641,10 @@ static uint64_t fold_cycles(const struct arr *a, uint64_t sr, uint64_t sc, const
 {
     uint64_t cyc = 0;
     if (a->p == 1) {
-        cyc = n * a->D + arr_L(a, sr) + sr + sc - 2;
+        cyc = n * a->D + arr_L(a, sr) + arr_drain(a, sr, sc);
         for (uint32_t i = 0; i < n; i++) cyc += arr_S(a, t[i]);
     } else {
-        for (uint32_t i = 0; i < n; i++) cyc += a->D + a->p * (arr_L(a, sr) + arr_S(a, t[i]) + sr + sc - 2);
+        for (uint32_t i = 0; i < n; i++) cyc += a->D + a->p * (arr_L(a, sr) + arr_S(a, t[i]) + arr_drain(a, sr, sc));
     }
     return cyc;
 }
@@ -1666,7 +1679,8 @@ enum base_status cc_gemm_model(const struct chip_desc *chip, const struct cc_gem
     if (!pe || !plan->nk) return BASE_ERR_INVALID;
     const struct cc_gemm_config *cfg = &plan->cfg;
     struct arr a = {pe->dispatch_cycles, pe->load_rows_per_cycle ? pe->load_rows_per_cycle : 1, pe->min_stream_cycles,
-                    pe->rows, pe->cols, 1, 0, plan->preload};
+                    pe->rows, pe->cols, 1, 0, plan->preload, pe->fold_full_array,
+                    plan->dataflow == CHIP_DATAFLOW_OS};
     enum chip_rate_class rc = chip_rate_class_of(cfg->dtype);
     if (cfg->dtype == BASE_DT_F32 && chip->family == CHIP_FAMILY_TPU) {
         rc = CHIP_RATE_BF16;
@@ -1711,7 +1725,10 @@ enum base_status cc_gemm_model(const struct chip_desc *chip, const struct cc_gem
     out->folds = plan->dataflow == CHIP_DATAFLOW_OS ? (uint64_t)nm * nn
                  : plan->dataflow == CHIP_DATAFLOW_IS ? (uint64_t)nn * nk
                                                      : (uint64_t)nm * nk;
-    if (!plan->preload) {
+    if (a.full) {
+        /* SCALE-Sim v2's stall-free figure: the cycle index (from 0) of its
+         * last demand line, folds x per-fold - 1, the fold as the plan maps
+         * it (cc_gemm_scalesim_transposes gives SCALE-Sim's mapping) */
         uint64_t sr, sc, T;
         switch (plan->dataflow) {
         case CHIP_DATAFLOW_OS: sr = cfg->m, sc = cfg->n, T = cfg->k; break;
@@ -1719,7 +1736,8 @@ enum base_status cc_gemm_model(const struct chip_desc *chip, const struct cc_gem
         default: sr = cfg->k, sc = cfg->m, T = cfg->n; break;
         }
         uint64_t folds = ((sr + a.rows - 1) / a.rows) * ((sc + a.cols - 1) / a.cols);
-        out->scalesim_cycles = folds * a.p * (2 * a.rows + a.cols + arr_S(&a, T) - 2); /* T at the dtype's rate */
+        uint64_t per_fold = arr_L(&a, a.rows) + arr_S(&a, T) + arr_drain(&a, a.rows, a.cols); /* T at the dtype's rate */
+        out->scalesim_cycles = folds * a.p * per_fold - 1;
     }
     free(kr);
     free(mr);
@@ -1776,6 +1794,7 @@ enum base_status cc_gemm_array_chip(const struct chip_desc *chip, uint32_t rows,
     arr.load_rows_per_cycle = 1;
     arr.min_stream_cycles = 0;
     arr.dispatch_cycles = 0;
+    arr.fold_full_array = true;
     *out = *chip;
     out->n_engines = 0;
     out->engines[out->n_engines++] = arr;
@@ -1795,4 +1814,12 @@ enum base_status cc_gemm_array_chip(const struct chip_desc *chip, uint32_t rows,
         out->accumulator.bytes_per_partition = scale_bytes(total, need, (uint64_t)banks * 4);
     }
     return BASE_OK;
+}
+
+bool cc_gemm_scalesim_transposes(enum chip_dataflow df)
+{
+    /* the generator's ws holds At (Sc = M, T = N) and its is streams At
+     * (Sc = N, T = M); SCALE-Sim's ws holds the filter B (Sc = N, T = M)
+     * and its is streams it (Sc = M, T = N): the transposed problem */
+    return df == CHIP_DATAFLOW_WS || df == CHIP_DATAFLOW_IS;
 }

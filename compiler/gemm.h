@@ -56,17 +56,16 @@
  * L(Sr) = ceil(Sr / load_rows_per_cycle), S(T) = max(ceil(T /
  * rows_per_cycle), min_stream_cycles); sim/engine_systolic.c has the
  * instruction-level model they follow):
- *   no preload (generic arrays, SCALE-Sim accounting), per fold with Sr x Sc
- *   held and T streamed in n pieces T_1..T_n:
- *       fold = n D + p (L(Sr) + S(T_1) + ... + S(T_n) + Sr + Sc - 2)   (p = 1)
- *       fold = sum over its matmuls of D + p (L(Sr) + S(T_i) + Sr + Sc - 2)   (p > 1: no continuation)
- *   and the GEMM takes the sum over an engine's folds (max over engines).
- *   With L(Sr) = Sr and S(T) = T this is SCALE-Sim's 2 Sr + Sc + T - 2 per
- *   fold, folds = ceil(Sr_total / rows) x ceil(Sc_total / cols), where
- *       ws: Sr = K, Sc = M, T = N;  os: Sr = M, Sc = N, T = K;  is: Sr = K, Sc = N, T = M
- *   (npusim counts a ragged last fold with its used rows / cols; SCALE-Sim's
- *   paper pads every fold to rows x cols: folds x (2 rows + cols + T - 2);
- *   both are reported).
+ *   no preload, per fold with Sr x Sc held and T streamed in n pieces T_1..T_n:
+ *       fold = n D + p (L + S(T_1) + ... + S(T_n) + drain)   (p = 1)
+ *       fold = sum over its matmuls of D + p (L + S(T_i) + drain)   (p > 1: no continuation)
+ *   with L = L(Sr), drain = Sr + Sc - 2 (the rows and columns the fold uses),
+ *   or, on arrays with fold_full_array (`--array`: SCALE-Sim v2's accounting),
+ *   L = rows (ws, is) or 0 (os) and drain = rows + cols - 2 whatever the fold
+ *   uses; the GEMM takes the sum over an engine's folds (max over engines).
+ *   The generator's mapping: ws Sr = K, Sc = M, T = N; os Sr = M, Sc = N,
+ *   T = K; is Sr = K, Sc = N, T = M (SCALE-Sim's ws and is hold / stream the
+ *   other operand: cc_gemm_scalesim_transposes).
  *   preload (ws; TPU MXUs, the Neuron PE): each engine runs its matmuls
  *   1..n back to back, matmul i loading L_i = L(K_i) (0 when it reuses the
  *   previous stationary operand, p = 1) while i - 1 streams:
@@ -191,7 +190,8 @@ enum base_status cc_gemm_reference(const struct chip_desc *chip, const struct cc
 /* The closed forms above, for the plan's tiling. */
 struct cc_gemm_model {
     uint64_t array_cycles;        /* ideal memory, the formulas above (max over engines) */
-    uint64_t scalesim_cycles;     /* SCALE-Sim's paper form: folds x p (2 rows + cols + S(T) - 2) (no preload) */
+    uint64_t scalesim_cycles;     /* arrays with fold_full_array (--array): SCALE-Sim v2's stall-free cycles,
+                                     folds x p x per-fold - 1 (its last cycle's index); 0 otherwise */
     uint64_t folds;               /* per GEMM, all engines */
     double clock_ghz;             /* the arrays' clock */
     double peak_flops;            /* of the core's arrays at this dtype / precision */
@@ -203,10 +203,17 @@ struct cc_gemm_model {
 enum base_status cc_gemm_model(const struct chip_desc *chip, const struct cc_gemm_plan *plan,
                                struct cc_gemm_model *out);
 
+/* Whether, to map a GEMM onto an array of dataflow df as SCALE-Sim does
+ * (ws holds the filter B[K, N] and streams the M rows of A; os holds the
+ * outputs and streams K; is holds A and streams N), the generator must be
+ * given the transposed problem C^T[N, M] = B^T A^T (ws and is). */
+bool cc_gemm_scalesim_transposes(enum chip_dataflow df);
+
 /* chip with its systolic engines replaced by one generic rows x cols array
  * named "pe": no preload, dataflow df, one row loaded per cycle, no dispatch
- * or minimum stream cost, the rates and clock of the chip's first array (the
- * accounting of SCALE-Sim).  When rows or cols exceed the scratchpad or
+ * or minimum stream cost, every fold charged as the whole array
+ * (fold_full_array), the rates and clock of the chip's first array: the
+ * accounting of SCALE-Sim v2 (docs/gemm.md).  When rows or cols exceed the scratchpad or
  * accumulator partitions they are raised (at most ISA_MAX_PARTITIONS) with
  * the same total bytes, so the array can be filled. */
 enum base_status cc_gemm_array_chip(const struct chip_desc *chip, uint32_t rows, uint32_t cols,

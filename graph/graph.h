@@ -280,6 +280,10 @@ struct graph_dialect_count {
 };
 int graph_module_unknown_dialects(const struct graph_module *m, struct graph_dialect_count *out, int cap,
                                   int *n_dialects);
+/* Whether some op npusim knows is of this dialect (the name up to its first
+ * '.', len bytes): stablehlo, chlo, func, sdy, ... An unknown op of a known
+ * dialect is newer than npusim; one of another dialect is not StableHLO. */
+bool graph_dialect_known(const char *dialect, size_t len);
 /* Constants whose literal has no data: printed elided (dense_resource<__elided__>,
  * as MLIR's printer elides large literals) or a dense_resource whose blob the
  * file lacks.  They compile and run timing-only as they are; for values,
@@ -310,6 +314,18 @@ struct graph_parse_options {
 enum base_status graph_parse(const char *text, size_t len, const struct graph_parse_options *opt,
                              struct graph_module **out, struct base_diag *diag);
 enum base_status graph_parse_file(const char *path, struct graph_module **out, struct base_diag *diag);
+
+/* StableHLO portable artifacts: MLIR bytecode of the VHLO dialect, as
+ * jax.export and `stablehlo-translate --serialize` write them (StableHLO
+ * v0.9.0 to v1.20.0).  graph_parse (so graph_parse_file) reads them when the
+ * input starts with the bytecode magic "ML\xefR": each op keeps its source
+ * location, or else is located at its bytes ("file":1:<offset + 1>), and a
+ * bad byte gives such a located error.  See docs/graph-ir.md, "Bytecode". */
+bool graph_is_bytecode(const void *data, size_t len);
+/* The module of a bytecode file as the StableHLO generic text graph_parse
+ * reads (heap string, free()); for `npusim parse --text` and tests. */
+enum base_status graph_bytecode_to_text(const void *data, size_t len, const char *path, char **out, size_t *out_len,
+                                        struct base_diag *diag);
 void graph_module_destroy(struct graph_module *m);
 
 /* Splits a file at lines "// -----" into chunks (as -split-input-file does).

@@ -580,10 +580,11 @@ enum base_status graph_split_chunks(const char *text, size_t len, int *n_chunks,
     const char *end = text + len;
     const char *p = text, *chunk = text;
     int line = 1, chunk_line = 1, n = 0;
+    bool binary = graph_is_bytecode(text, len); /* bytecode: one chunk, whatever its bytes */
     for (;;) {
-        const char *eol = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+        const char *eol = p < end && !binary ? memchr(p, '\n', (size_t)(end - p)) : NULL;
         const char *next = eol ? eol + 1 : end;
-        bool split = p < end && is_split_line(p, end);
+        bool split = !binary && p < end && is_split_line(p, end);
         if (split || p >= end) {
             if ((size_t)n == cap) {
                 cap *= 2;
@@ -699,4 +700,14 @@ enum base_status graph_module_fill_elided(struct graph_module *m, graph_fill_fn 
     enum base_status st = fill_elided(&m->body, fill, user, n, &f);
     if (first) *first = f;
     return st;
+}
+
+bool graph_dialect_known(const char *dialect, size_t len)
+{
+    for (int k = 0; k < GRAPH_OP_COUNT; k++) {
+        if (k == GRAPH_OP_UNKNOWN) continue;
+        const char *n = graph_op_kind_name((enum graph_op_kind)k);
+        if (!strncmp(n, dialect, len) && n[len] == '.') return true;
+    }
+    return false;
 }

@@ -8,6 +8,7 @@
  * only when a table or stack grows.  Recursion is bounded by max_nesting.
  */
 #include "graph/graph.h"
+#include "graph/bytecode_internal.h"
 #include "graph/parse_internal.h"
 #include "graph/print_internal.h"
 
@@ -1419,6 +1420,7 @@ enum base_status graph_parse(const char *text, size_t len, const struct graph_pa
                              struct graph_module **out, struct base_diag *diag)
 {
     *out = NULL;
+    if (graph_is_bytecode(text, len)) return graph_bytecode_parse(text, len, opt, out, diag);
     struct graph_module *m = calloc(1, sizeof *m);
     if (!m) return BASE_ERR_NOMEM;
     base_arena_init(&m->arena, 256 * 1024);

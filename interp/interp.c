@@ -879,8 +879,9 @@ enum base_status interp_spmd_grid_eval_local(struct interp_spmd_grid *g, const s
     struct interp_value **args = calloc((size_t)ni + 1, sizeof *args);
     struct interp_value **res = calloc((size_t)no + 1, sizeof *res);
     enum base_status st = args && res ? BASE_OK : BASE_ERR_NOMEM;
-    for (int i = 0; st == BASE_OK && i < ni; i++)
-        if (!(args[i] = interp_value_tensor(base_tensor_retain(operands[i])))) st = BASE_ERR_NOMEM;
+    for (int i = 0; st == BASE_OK && i < ni; i++) /* NULL: a token */
+        if (!(args[i] = operands[i] ? interp_value_tensor(base_tensor_retain(operands[i])) : interp_value_token()))
+            st = BASE_ERR_NOMEM;
     bool init = false;
     if (st == BASE_OK) {
         st = proc_init(&job.proc, g->run, partition);
@@ -901,6 +902,10 @@ enum base_status interp_spmd_grid_eval_local(struct interp_spmd_grid *g, const s
         if (st != BASE_OK && diag) *diag = job.proc.diag;
     }
     for (int i = 0; st == BASE_OK && i < no; i++) {
+        if (res[i] && res[i]->kind == IV_TOKEN) { /* a token: NULL */
+            results[i] = NULL;
+            continue;
+        }
         const struct base_tensor *t = iv_t(res[i]);
         if (!t) {
             st = base_diag_set(diag, BASE_ERR_UNSUPPORTED, op->loc.file, op->loc.line, op->loc.col,

@@ -58,6 +58,14 @@ void interp_result_free(struct interp_result *res);
 enum base_status interp_check_eval(const struct graph_op *op, struct base_tensor *const *operands, int n_operands,
                                   struct interp_check_result *res, struct base_diag *diag);
 
+/* check.expect_serialized_eq on `operand`, against `recorded`: the value its
+ * probe (interpreter.probe with the same probe_id) recorded at the op's
+ * iteration (`iter`), NULL when none was.  For runtimes that record probes
+ * themselves (runtime/); the verdict as interp_check_eval gives it. */
+enum base_status interp_serialized_check_eval(const struct graph_op *op, const struct base_tensor *operand,
+                                             const struct base_tensor *recorded, struct interp_check_result *res,
+                                             struct base_diag *diag);
+
 /* For runtimes that run an SPMD program's partitions themselves (runtime/):
  * the interpreter's semantics for what crosses partitions, so that their
  * values are the golden multi-process run's.
@@ -89,7 +97,9 @@ void interp_spmd_grid_destroy(struct interp_spmd_grid *g);
 /* One partition's op that is not a collective (its regions included), for
  * runtimes that run on the host what a chip cannot (host fallback):
  * operands -> results (new references), as partition `partition` of the
- * grid sees it (partition_id reads it).  Calls for different partitions may
+ * grid sees it (partition_id reads it).  A token operand is passed as NULL,
+ * and a token result comes back as NULL.  The grid keeps what outlives one
+ * op: send/recv channels, the outfeed.  Calls for different partitions may
  * run at once, from different threads. */
 enum base_status interp_spmd_grid_eval_local(struct interp_spmd_grid *g, const struct graph_op *op, int partition,
                                             struct base_tensor *const *operands, struct base_tensor **results,

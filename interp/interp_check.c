@@ -296,6 +296,24 @@ static enum base_status k_probe(struct interp_proc *p, const struct graph_op *op
     return BASE_OK;
 }
 
+/* The verdict of check.expect_serialized_eq: operand against the recorded
+ * probe value (NULL: nothing was recorded for the probe and iteration). */
+static void serialized_eq(struct interp_proc *p, const struct graph_op *op, const struct base_tensor *recorded,
+                          const struct base_tensor *operand)
+{
+    const struct graph_attr *id = graph_op_attr(op, "probe_id");
+    int64_t iter = 0;
+    graph_attr_as_i64(graph_op_attr(op, "iter"), &iter);
+    if (!recorded) {
+        interp_record_check(p, op, false, "%s: no probe \"%.*s\" iteration %lld was recorded", op->name,
+                            id && id->kind == GRAPH_ATTR_STRING ? (int)id->u.str.len : 0,
+                            id && id->kind == GRAPH_ATTR_STRING ? id->u.str.s : "", (long long)iter);
+        return;
+    }
+    struct cmp_rule r = {CMP_EQ, 0, 0, 0};
+    compare(p, op, op->name, &r, recorded, operand);
+}
+
 static enum base_status k_serialized_eq(struct interp_proc *p, const struct graph_op *op,
                                         struct interp_value *const *in, struct interp_value **out)
 {
@@ -307,13 +325,28 @@ static enum base_status k_serialized_eq(struct interp_proc *p, const struct grap
     struct interp_probe *pr = probe_find(p, id->u.str.s, id->u.str.len, false);
     int64_t iter = 0;
     graph_attr_as_i64(graph_op_attr(op, "iter"), &iter);
-    if (!pr || iter < 0 || iter >= pr->n) {
-        interp_record_check(p, op, false, "%s: no probe \"%.*s\" iteration %lld was recorded", op->name,
-                            (int)id->u.str.len, id->u.str.s, (long long)iter);
-        return BASE_OK;
-    }
-    struct cmp_rule r = {CMP_EQ, 0, 0, 0};
-    compare(p, op, op->name, &r, pr->values[iter], t[0]);
+    serialized_eq(p, op, pr && iter >= 0 && iter < pr->n ? pr->values[iter] : NULL, t[0]);
+    return BASE_OK;
+}
+
+enum base_status interp_serialized_check_eval(const struct graph_op *op, const struct base_tensor *operand,
+                                             const struct base_tensor *recorded, struct interp_check_result *res,
+                                             struct base_diag *diag)
+{
+    memset(res, 0, sizeof *res);
+    res->loc = op->loc;
+    if (op->kind != GRAPH_OP_CHECK_EXPECT_SERIALIZED_EQ || !operand)
+        return base_diag_set(diag, BASE_ERR_INVALID, op->loc.file, op->loc.line, op->loc.col,
+                             "%s is not a check.expect_serialized_eq with an operand", op->name);
+    struct interp_options opt;
+    memset(&opt, 0, sizeof opt);
+    struct interp_proc p;
+    memset(&p, 0, sizeof p);
+    p.opt = &opt;
+    p.num_replicas = p.num_partitions = 1;
+    serialized_eq(&p, op, recorded, operand);
+    if (p.n_checks > 0) *res = p.checks[p.n_checks - 1];
+    free(p.checks);
     return BASE_OK;
 }
 

@@ -31,8 +31,9 @@ static void write_summary(const struct rep_run *r, FILE *f)
                 r->collective_ps ? 100.0 * (1.0 - (double)r->collective_exposed_ps / (double)r->collective_ps) : 0.0);
     if (r->host_ops)
         fprintf(f,
-                "host fallback: %llu op%s the chip cannot run, run on the host: %.3f us (dispatch, %.3f MB over the "
-                "host link, host compute); `npusim coverage` lists them\n",
+                "host fallback: %llu op%s run on the host (the chip cannot run them, or they are the host's I/O: "
+                "probes, infeed, outfeed, send, recv): %.3f us (dispatch, %.3f MB over the host link, host compute); "
+                "`npusim coverage` lists the former\n",
                 (unsigned long long)r->host_ops, r->host_ops == 1 ? "" : "s", (double)r->host_ps * 1e-6,
                 r->host_bytes * 1e-6);
     if (r->loop_trips_reused)

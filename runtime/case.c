@@ -118,10 +118,12 @@ static enum interp_case_outcome outcome_of(enum base_status st)
 
 enum base_status rt_run_case(const char *text, size_t len, const char *path, int first_line,
                              const struct chip_desc *chip, const struct cc_options *copt,
-                             struct interp_case_result *res, bool *in_scope)
+                             struct interp_case_result *res, struct rt_case_info *info)
 {
     memset(res, 0, sizeof *res);
-    if (in_scope) *in_scope = false;
+    struct rt_case_info dummy;
+    if (!info) info = &dummy;
+    memset(info, 0, sizeof *info);
     struct base_diag d;
     base_diag_clear(&d);
     struct graph_parse_options po = {0};
@@ -137,9 +139,10 @@ enum base_status rt_run_case(const char *text, size_t len, const char *path, int
     if (st != BASE_OK) {
         res->outcome = outcome_of(st);
         set_reason(res, &d, first_line);
+        info->in_scope = true; /* npusim's failure to read the case, whatever it holds */
         return BASE_OK;
     }
-    if (in_scope) *in_scope = rt_module_in_scope(m, NULL, 0);
+    info->in_scope = rt_module_in_scope(m, NULL, 0);
     st = graph_verify(m, &d);
     if (st != BASE_OK) goto failed;
     const struct graph_op *entry = graph_module_entry(m);
@@ -171,7 +174,10 @@ enum base_status rt_run_case(const char *text, size_t len, const char *path, int
     struct rt_options ro;
     rt_options_default(&ro);
     st = rt_run(plan, sim, NULL, 0, &ro, outs, &rep, &d);
+    info->host_ops = rep.host_ops;
+    info->launches = rep.launches;
     if (st != BASE_OK) goto failed;
+    info->ran = true;
     res->n_checks = rep.n_checks;
     res->n_checks_failed = rep.n_checks_failed;
     res->outcome = rep.n_checks_failed ? INTERP_CASE_FAIL : INTERP_CASE_PASS;

@@ -65,6 +65,16 @@ struct rt {
     bool own_grid;
     /* loop reuse (opt.loop_reuse): per step, a loop head's samples (lazily) */
     struct loop_reuse **reuse;
+    /* interpreter.probe: the values each probe_id recorded, in order */
+    struct rt_probe *probes;
+    int n_probes;
+};
+
+struct rt_probe {
+    const char *id; /* the op's probe_id (the module's string) */
+    size_t id_len;
+    int n;
+    struct base_tensor **values;
 };
 
 /* What the interconnect model said about a collective step (the same every
@@ -256,6 +266,8 @@ static enum base_status launch(struct rt *r, uint32_t k)
     return BASE_OK;
 }
 
+static struct rt_probe *probe_record(struct rt *r, const struct graph_attr *id, bool create);
+
 static enum base_status check_step(struct rt *r, const struct cc_step *s)
 {
     bool verdict = s->check_out_buffer != UINT32_MAX; /* @check.eq returns it */
@@ -267,7 +279,15 @@ static enum base_status check_step(struct rt *r, const struct cc_step *s)
     if (s->n_check_buffers > 8) return fail_at(r, s->op, BASE_ERR_LIMIT, "%s: more than 8 operands", s->op->name);
     for (uint32_t i = 0; i < s->n_check_buffers && st == BASE_OK; i++) st = read_buffer(r, s->check_buffers[i], &t[i]);
     struct interp_check_result res;
-    if (st == BASE_OK) st = interp_check_eval(s->op, t, (int)s->n_check_buffers, &res, r->diag);
+    if (st == BASE_OK && s->op->kind == GRAPH_OP_CHECK_EXPECT_SERIALIZED_EQ) { /* against a probe's recording */
+        const struct rt_probe *pr = probe_record(r, graph_op_attr(s->op, "probe_id"), false);
+        int64_t iter = 0;
+        graph_attr_as_i64(graph_op_attr(s->op, "iter"), &iter);
+        const struct base_tensor *rec = pr && iter >= 0 && iter < pr->n ? pr->values[iter] : NULL;
+        st = interp_serialized_check_eval(s->op, t[0], rec, &res, r->diag);
+    } else if (st == BASE_OK) {
+        st = interp_check_eval(s->op, t, (int)s->n_check_buffers, &res, r->diag);
+    }
     for (uint32_t i = 0; i < 8; i++) base_tensor_release(t[i]);
     if (st == BASE_OK && verdict) {
         struct base_tensor *v = NULL;
@@ -288,25 +308,85 @@ static enum base_status check_step(struct rt *r, const struct cc_step *s)
     return BASE_OK;
 }
 
+/* The values probe `id` recorded (create: a new, empty record if none). */
+static struct rt_probe *probe_record(struct rt *r, const struct graph_attr *id, bool create)
+{
+    if (!id || id->kind != GRAPH_ATTR_STRING) return NULL;
+    for (int i = 0; i < r->n_probes; i++)
+        if (r->probes[i].id_len == id->u.str.len && !memcmp(r->probes[i].id, id->u.str.s, id->u.str.len))
+            return &r->probes[i];
+    if (!create) return NULL;
+    struct rt_probe *np = realloc(r->probes, (size_t)(r->n_probes + 1) * sizeof *np);
+    if (!np) return NULL;
+    r->probes = np;
+    struct rt_probe *pr = &r->probes[r->n_probes++];
+    memset(pr, 0, sizeof *pr);
+    pr->id = id->u.str.s;
+    pr->id_len = id->u.str.len;
+    return pr;
+}
+
+/* interpreter.probe on the value t read back from the chip: recorded for
+ * check.expect_serialized_eq and, with opt.probe_dir, written where the
+ * interpreter writes it: <dir>/<id>_<iteration>.npy (partition p of a
+ * multi-chip run: <dir>/p<p>_<id>_<iteration>.npy). */
+static enum base_status probe_take(struct rt *r, const struct graph_op *op, struct base_tensor *t)
+{
+    const struct graph_attr *id = graph_op_attr(op, "probe_id");
+    if (!id || id->kind != GRAPH_ATTR_STRING) return fail_at(r, op, BASE_ERR_INVALID, "%s: probe_id missing", op->name);
+    struct rt_probe *pr = probe_record(r, id, true);
+    struct base_tensor **nv = pr ? realloc(pr->values, (size_t)(pr->n + 1) * sizeof *nv) : NULL;
+    if (!nv) return base_diag_set(r->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    pr->values = nv;
+    pr->values[pr->n++] = base_tensor_retain(t);
+    if (!r->opt.probe_dir) return BASE_OK;
+    char path[1024], proc[32] = "";
+    if (cc_plan_num_partitions(r->plan) > 1) snprintf(proc, sizeof proc, "p%u_", r->partition);
+    snprintf(path, sizeof path, "%s/%s%.*s_%d.npy", r->opt.probe_dir, proc, (int)id->u.str.len, id->u.str.s, pr->n - 1);
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (base_npy_write(path, t, &d) != BASE_OK)
+        return fail_at(r, op, BASE_ERR_IO, "%s: cannot write probe %s: %s", op->name, path, d.msg);
+    return BASE_OK;
+}
+
+/* Ops that move values between the chip and the host by nature (a probe,
+ * infeed, outfeed, send, recv): no host computation is charged for them. */
+static bool host_io(const struct graph_op *op)
+{
+    switch (op->kind) {
+    case GRAPH_OP_INTERP_PROBE:
+    case GRAPH_OP_SEND:
+    case GRAPH_OP_RECV:
+    case GRAPH_OP_INFEED:
+    case GRAPH_OP_OUTFEED: return true;
+    default: return false;
+    }
+}
+
 /* An op the chip cannot run, run on the host: its operands cross the host
  * link, the golden interpreter computes it, its results come back; the chip
- * waits meanwhile (docs/compiler.md "Host fallback"). */
+ * waits meanwhile (docs/compiler.md "Host fallback").  The host's own I/O
+ * (a probe, infeed, outfeed, send, recv) runs the same way, without the
+ * computation: tokens (CC_NO_BUFFER) hold nothing and move nothing. */
 static enum base_status host_step(struct rt *r, const struct cc_step *s)
 {
     const struct cc_plan *p = r->plan;
     const struct chip_host_desc *h = &r->chip->host;
     double bytes = 0, elems = 0;
     for (uint32_t i = 0; i < s->n_in + s->n_out; i++) {
+        if (s->io_buffers[i] == CC_NO_BUFFER) continue;
         const struct cc_buffer *bf = cc_plan_buffer(p, s->io_buffers[i]);
         bytes += (double)bf->bytes;
         if (i >= s->n_in) elems += (double)base_shape_count(bf->rank, bf->dims);
     }
     uint64_t ps = h->dispatch_overhead_ps;
     if (h->pcie_bytes_per_ns > 0) ps += event_bytes_to_ps(bytes, h->pcie_bytes_per_ns);
-    if (h->fallback_elems_per_ns > 0) ps += event_bytes_to_ps(elems, h->fallback_elems_per_ns);
+    if (h->fallback_elems_per_ns > 0 && !host_io(s->op)) ps += event_bytes_to_ps(elems, h->fallback_elems_per_ns);
     enum base_status st = BASE_OK;
     if (r->opt.timing_only) {
-        for (uint32_t i = 0; i < s->n_out && st == BASE_OK; i++) st = write_buffer(r, s->io_buffers[s->n_in + i], NULL);
+        for (uint32_t i = 0; i < s->n_out && st == BASE_OK; i++)
+            if (s->io_buffers[s->n_in + i] != CC_NO_BUFFER) st = write_buffer(r, s->io_buffers[s->n_in + i], NULL);
     } else {
         if (!r->grid) {
             st = interp_spmd_grid_create(cc_plan_module(p), 1, &r->grid, r->diag);
@@ -315,11 +395,16 @@ static enum base_status host_step(struct rt *r, const struct cc_step *s)
         }
         struct base_tensor **t = calloc((size_t)(s->n_in + s->n_out) + 1, sizeof *t);
         if (!t && st == BASE_OK) st = base_diag_set(r->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
-        for (uint32_t i = 0; i < s->n_in && st == BASE_OK; i++) st = read_buffer(r, s->io_buffers[i], &t[i]);
-        if (st == BASE_OK)
+        for (uint32_t i = 0; i < s->n_in && st == BASE_OK; i++) /* a token stays NULL */
+            if (s->io_buffers[i] != CC_NO_BUFFER) st = read_buffer(r, s->io_buffers[i], &t[i]);
+        if (st == BASE_OK && s->op->kind == GRAPH_OP_INTERP_PROBE) /* its result is its operand, on chip */
+            st = s->n_in == 1 && t[0] ? probe_take(r, s->op, t[0])
+                                      : fail_at(r, s->op, BASE_ERR_INVALID, "%s: one tensor operand", s->op->name);
+        else if (st == BASE_OK)
             st = interp_spmd_grid_eval_local(r->grid, s->op, r->grid_partition, t, t + s->n_in, r->diag);
         for (uint32_t i = 0; i < s->n_out && st == BASE_OK; i++)
-            st = write_buffer(r, s->io_buffers[s->n_in + i], t[s->n_in + i]);
+            if (s->io_buffers[s->n_in + i] != CC_NO_BUFFER)
+                st = write_buffer(r, s->io_buffers[s->n_in + i], t[s->n_in + i]);
         for (uint32_t i = 0; t && i < s->n_in + s->n_out; i++) base_tensor_release(t[i]);
         free(t);
     }
@@ -1060,6 +1145,11 @@ static void rt_deinit(struct rt *r)
     for (uint32_t i = 0; r->reuse && i <= cc_plan_n_steps(r->plan); i++) loop_reuse_free(r->reuse[i]);
     free(r->reuse);
     if (r->own_grid) interp_spmd_grid_destroy(r->grid);
+    for (int i = 0; i < r->n_probes; i++) {
+        for (int j = 0; j < r->probes[i].n; j++) base_tensor_release(r->probes[i].values[j]);
+        free(r->probes[i].values);
+    }
+    free(r->probes);
 }
 
 enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base_tensor *const *inputs, int n_inputs,

@@ -74,6 +74,10 @@ struct rt_options {
     void (*on_collective)(void *user, const struct rt_collective *c, const struct icn_topo *topo,
                           const double *link_bytes);
     void *collective_user;
+    /* interpreter.probe writes each value it reads back here, as the
+     * interpreter does (interp_options.probe_dir); NULL: recorded in
+     * memory only (for check.expect_serialized_eq) */
+    const char *probe_dir;
 };
 void rt_options_default(struct rt_options *o);
 
@@ -210,14 +214,25 @@ void rt_compare_output(const struct cc_plan *plan, const struct base_tensor *got
  * "Conformance"); otherwise why names the first one that is not. */
 bool rt_module_in_scope(const struct graph_module *m, char *why, size_t why_len);
 
+/* What a compiled conformance case did besides its outcome. */
+struct rt_case_info {
+    /* its ops and types are in the bar's scope (rt_module_in_scope); a case
+     * that does not parse counts as in scope: a parse error is a failure of
+     * npusim, never the case's being out of scope */
+    bool in_scope;
+    bool ran;          /* compiled and ran to its end (its checks were evaluated) */
+    uint64_t host_ops; /* host steps it ran (rt_report.host_ops): 0 when it ran entirely on the chip */
+    uint64_t launches; /* kernel launches */
+};
+
 /* interp_run_case's twin for the compiled path: parses, verifies, compiles
  * the case for chip (copt may be NULL: compiled mode), runs it on a
  * functional simulator with its checks on, and evaluates the case's check
- * ops on the values the simulated machine produced.  *in_scope (may be NULL)
- * tells whether the case is in the bar's scope.  Only out-of-memory is an
- * error; everything else is the outcome. */
+ * ops on the values the simulated machine produced.  *info (may be NULL)
+ * gets its scope and how it ran.  Only out-of-memory is an error;
+ * everything else is the outcome. */
 enum base_status rt_run_case(const char *text, size_t len, const char *path, int first_line,
                              const struct chip_desc *chip, const struct cc_options *copt,
-                             struct interp_case_result *res, bool *in_scope);
+                             struct interp_case_result *res, struct rt_case_info *info);
 
 #endif

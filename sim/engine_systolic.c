@@ -151,7 +151,11 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
     const struct isa_ap *held = os ? dst : d->dataflow == CHIP_DATAFLOW_IS ? mv : st;
     bool same = p == 1 && e->loaded_valid && e->loaded_op == in->op && e->loaded_prec == in->func &&
                 ap_same(&e->loaded, held) && (!os || !(in->flags & ISA_FLAG_START));
-    uint64_t L = same ? 0 : (Sr + d->load_rows_per_cycle - 1) / d->load_rows_per_cycle;
+    /* the fold's held rows and its drain: the rows and columns it uses, or
+     * (SCALE-Sim's accounting) the whole array, with no load in os */
+    uint64_t Lr = d->fold_full_array ? (os ? 0 : d->rows) : Sr;
+    uint64_t drain = d->fold_full_array ? (uint64_t)d->rows + d->cols - 2 : Sr + Sc - 2;
+    uint64_t L = same ? 0 : (Lr + d->load_rows_per_cycle - 1) / d->load_rows_per_cycle;
     uint64_t S = sim_ceil_ratio((double)T, rpc);
     if (S < d->min_stream_cycles) S = d->min_stream_cycles;
     uint64_t now = x->now;
@@ -170,7 +174,7 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
         uint64_t lead = d->dispatch_cycles + p * (L + S);
         uint64_t stream_end = begin + event_cycles_to_ps_khz(lead, e->khz);
         x->start = begin;
-        x->end = x->visible = begin + event_cycles_to_ps_khz(lead + p * (Sr + Sc - 2), e->khz);
+        x->end = x->visible = begin + event_cycles_to_ps_khz(lead + p * drain, e->khz);
         x->next = stream_end;
         e->array_free_ps = stream_end;
     }

@@ -112,6 +112,19 @@ static int64_t first_mismatch(const struct base_tensor *a, const struct base_ten
     return -1;
 }
 
+/* The transpose of a 2-D tensor. */
+static enum base_status transpose2d(const struct base_tensor *t, struct base_tensor **out)
+{
+    int64_t dims[2] = {t->dims[1], t->dims[0]};
+    TRY(base_tensor_create(t->dtype, 2, dims, out));
+    size_t es = base_dtype_size(t->dtype);
+    for (int64_t i = 0; i < t->dims[0]; i++)
+        for (int64_t j = 0; j < t->dims[1]; j++)
+            memcpy((char *)(*out)->data + (size_t)(j * t->dims[0] + i) * es,
+                   (const char *)t->data + (size_t)(i * t->dims[1] + j) * es, es);
+    return BASE_OK;
+}
+
 struct opts {
     uint32_t m, k, n, rows, cols;
     const char *chip, *asm_path;
@@ -252,10 +265,18 @@ int cmd_gemm(int argc, char **argv)
             if (chip.engines[i].kind == ISA_ENGINE_SYSTOLIC) chip.engines[i].dataflow = o.df;
     }
 
+    /* --array maps the GEMM as SCALE-Sim does: for ws and is the generator
+     * gets the transposed problem C^T = B^T A^T (cc_gemm_scalesim_transposes) */
+    bool swap = o.array && cc_gemm_scalesim_transposes(o.df_set ? o.df : CHIP_DATAFLOW_WS);
+    struct cc_gemm_config gcfg = o.cfg;
+    if (swap) {
+        gcfg.m = o.cfg.n;
+        gcfg.n = o.cfg.m;
+    }
     static struct isa_program prog;
     struct cc_gemm_plan plan;
     double t0 = now_s();
-    if (cc_gemm_build(&chip, &o.cfg, &prog, &plan, &d) != BASE_OK) {
+    if (cc_gemm_build(&chip, &gcfg, &prog, &plan, &d) != BASE_OK) {
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
@@ -281,6 +302,7 @@ int cmd_gemm(int argc, char **argv)
     opt.check_races = opt.check_uninit = o.checks;
     struct sim *s = NULL;
     struct base_tensor *a = NULL, *b = NULL, *pa = NULL, *pb = NULL, *raw = NULL, *c = NULL, *ref = NULL;
+    struct base_tensor *at = NULL, *bt = NULL; /* B^T and A^T when swapped */
     rc = TOOL_FAIL;
     if (sim_create(&chip, &opt, &s, &d) != BASE_OK || sim_load(s, 0, &prog, prog.name, &d) != BASE_OK) {
         tool_print_diag(&d);
@@ -294,7 +316,11 @@ int cmd_gemm(int argc, char **argv)
             goto done;
         }
     }
-    if (cc_gemm_pack_a(&plan, a, &pa) != BASE_OK || cc_gemm_pack_b(&plan, b, &pb) != BASE_OK) {
+    if (swap && functional && (transpose2d(b, &at) != BASE_OK || transpose2d(a, &bt) != BASE_OK)) {
+        fprintf(stderr, "npusim gemm: out of memory for the inputs\n");
+        goto done;
+    }
+    if (cc_gemm_pack_a(&plan, swap ? at : a, &pa) != BASE_OK || cc_gemm_pack_b(&plan, swap ? bt : b, &pb) != BASE_OK) {
         fprintf(stderr, "npusim gemm: out of memory packing the inputs\n");
         goto done;
     }
@@ -323,7 +349,13 @@ int cmd_gemm(int argc, char **argv)
             goto done;
         }
         t0 = now_s();
-        if (cc_gemm_unpack_c(&plan, raw, &c) != BASE_OK || cc_gemm_reference(&chip, &o.cfg, a, b, &ref) != BASE_OK) {
+        struct base_tensor *ct = NULL;
+        if (swap && cc_gemm_unpack_c(&plan, raw, &ct) == BASE_OK) {
+            transpose2d(ct, &c);
+            base_tensor_release(ct);
+        }
+        if ((!swap && cc_gemm_unpack_c(&plan, raw, &c) != BASE_OK) || !c ||
+            cc_gemm_reference(&chip, &o.cfg, a, b, &ref) != BASE_OK) {
             fprintf(stderr, "npusim gemm: out of memory checking the result\n");
             goto done;
         }
@@ -396,8 +428,9 @@ int cmd_gemm(int argc, char **argv)
                    pct_diff((double)cyc, (double)pred));
         }
         if (model.scalesim_cycles)
-            printf("SCALE-Sim paper form, folds padded to the array: %llu cycles (simulated %+.3f%%)\n",
-                   (unsigned long long)model.scalesim_cycles, pct_diff((double)cyc, (double)model.scalesim_cycles));
+            printf("SCALE-Sim v2 (stall-free, its last cycle's index): %llu cycles; simulated %llu = that + %lld\n",
+                   (unsigned long long)model.scalesim_cycles, (unsigned long long)cyc,
+                   (long long)cyc - (long long)model.scalesim_cycles);
         print_engines_text(stats);
         printf("host: build %.3f s (%llu instructions), run %.3f s (%llu executed, %.2f M/s)", build_s,
                (unsigned long long)isa_program_count(&prog), run_s, (unsigned long long)stats->instructions,
@@ -418,6 +451,8 @@ int cmd_gemm(int argc, char **argv)
 done:
     base_tensor_release(a);
     base_tensor_release(b);
+    base_tensor_release(at);
+    base_tensor_release(bt);
     base_tensor_release(pa);
     base_tensor_release(pb);
     base_tensor_release(raw);

@@ -36,12 +36,15 @@ int tool_unknown_dialects(const struct graph_module *m, const char *path, FILE *
     int n_dialects = 0;
     int n = graph_module_unknown_dialects(m, d, 16, &n_dialects);
     if (!n) return 0;
+    bool foreign = false;
+    for (int i = 0; i < n_dialects; i++) foreign |= !graph_dialect_known(d[i].dialect, strlen(d[i].dialect));
     /* on stderr it is the command's error; on stdout, parse's verdict */
-    fprintf(f, "%s%s: %snot StableHLO: %d op%s of dialects npusim does not know:", f == stderr ? "npusim: " : "", path,
-            f == stderr ? "error: " : "", n, n == 1 ? "" : "s");
+    fprintf(f, "%s%s: %s%s: %d op%s npusim does not know:", f == stderr ? "npusim: " : "", path,
+            f == stderr ? "error: " : "", foreign ? "not StableHLO" : "ops newer than npusim", n, n == 1 ? "" : "s");
     for (int i = 0; i < n_dialects; i++)
-        fprintf(f, "%s %s (%d, first %s at %d:%d)", i ? "," : "", d[i].dialect, d[i].n_ops, d[i].first->name,
-                d[i].first->loc.line, d[i].first->loc.col);
+        fprintf(f, "%s %s%s (%d, first %s at %d:%d)", i ? "," : "", d[i].dialect,
+                graph_dialect_known(d[i].dialect, strlen(d[i].dialect)) ? "" : " (another dialect)", d[i].n_ops,
+                d[i].first->name, d[i].first->loc.line, d[i].first->loc.col);
     fprintf(f, "\n");
     return n;
 }

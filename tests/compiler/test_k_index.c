@@ -515,7 +515,7 @@ static void test_k_index_scatter_divide_is_not_lowered(void **state)
     struct graph_module *m = prog_parse(src);
     struct cc_options o;
     cc_options_default(&o);
-    o.no_fallback = true;
+    o.no_fallback = true; /* else the scatter runs on the host */
     struct cc_plan *plan = NULL;
     struct base_diag d;
     base_diag_clear(&d);

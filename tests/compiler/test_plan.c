@@ -5,6 +5,7 @@
 #include "compiler/cc_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static struct chip_desc chip_v5e;
 
@@ -318,10 +319,17 @@ static void check_no_overlap(const struct cc_plan *p, uint64_t seed)
     }
     for (uint32_t s = 0; s < ns; s++) {
         const struct cc_step *st = cc_plan_step(p, s);
-        if (st->kind != CC_STEP_KERNEL) continue;
-        const struct cc_kernel *k = cc_plan_kernel(p, st->kernel);
-        for (int i = 0; i < k->n_in + k->n_out; i++) {
-            uint32_t b = i < k->n_in ? k->in[i].buffer : k->out[i - k->n_in].buffer;
+        uint32_t touch[256];
+        int nt = 0;
+        if (st->kind == CC_STEP_KERNEL) {
+            const struct cc_kernel *k = cc_plan_kernel(p, st->kernel);
+            for (int i = 0; i < k->n_in + k->n_out && nt < 256; i++)
+                touch[nt++] = i < k->n_in ? k->in[i].buffer : k->out[i - k->n_in].buffer;
+        } else if (st->kind == CC_STEP_HOST || st->kind == CC_STEP_COLLECTIVE) { /* the host reads and writes them */
+            for (uint32_t i = 0; i < st->n_in + st->n_out && nt < 256; i++) touch[nt++] = st->io_buffers[i];
+        }
+        for (int i = 0; i < nt; i++) {
+            uint32_t b = touch[i];
             if ((int)s < first[b]) first[b] = (int)s;
             if ((int)s > last[b]) last[b] = (int)s;
         }
@@ -400,6 +408,48 @@ static void test_plan_buffers_never_overlap_while_live(void **state)
         graph_module_destroy(m);
         free(src);
     }
+}
+
+/* A while loop whose condition the host evaluates (an f64 compare, which
+ * the vector engines lack) reads two state buffers in a HOST step: they
+ * must not share an address (the placement once ignored HOST steps'
+ * buffers, so both states lived at one address and the compare saw one
+ * value twice: random_gamma's NaN became a finite number). */
+static void test_plan_host_step_buffers_are_live(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main() -> tensor<f64> {\n"
+        "  %x0 = stablehlo.constant dense<-2.0> : tensor<f64>\n"
+        "  %x = stablehlo.sqrt %x0 : tensor<f64>\n"
+        "  %two = stablehlo.constant dense<2.0> : tensor<f64>\n"
+        "  %r:2 = stablehlo.while(%a = %x, %b = %two) : tensor<f64>, tensor<f64>\n"
+        "   cond {\n"
+        "    %c = stablehlo.compare GE, %b, %a, FLOAT : (tensor<f64>, tensor<f64>) -> tensor<i1>\n"
+        "    stablehlo.return %c : tensor<i1>\n"
+        "  } do {\n"
+        "    %n = stablehlo.constant dense<0x7FF8000000000000> : tensor<f64>\n"
+        "    stablehlo.return %a, %n : tensor<f64>, tensor<f64>\n"
+        "  }\n"
+        "  func.return %r#1 : tensor<f64>\n"
+        "}\n";
+    struct graph_module *m = prog_parse(src);
+    for (int mode = 0; mode < CC_MODE_COUNT; mode++) {
+        struct cc_plan *p = compile_mode(m, (enum cc_mode)mode);
+        int host = 0;
+        for (uint32_t i = 0; i < cc_plan_n_steps(p); i++) {
+            const struct cc_step *st = cc_plan_step(p, i);
+            if (st->kind != CC_STEP_HOST || strcmp(st->op->name, "stablehlo.compare")) continue;
+            host++;
+            assert_int_equal(st->n_in, 2);
+            const struct cc_buffer *a = cc_plan_buffer(p, st->io_buffers[0]), *b = cc_plan_buffer(p, st->io_buffers[1]);
+            assert_int_not_equal(a->addr, b->addr);
+        }
+        assert_int_equal(host, 1);
+        check_no_overlap(p, 0);
+        cc_plan_destroy(p);
+    }
+    graph_module_destroy(m);
 }
 
 static void test_plan_temporaries_reuse_addresses(void **state)
@@ -547,5 +597,6 @@ TEST_MAIN(setup, NULL, T(test_plan_compiled_fuses_an_elementwise_chain),
           T(test_plan_returned_view_is_copied), T(test_plan_call_is_inlined), T(test_plan_dead_ops_are_dropped),
           T(test_plan_unsupported_op_is_located), T(test_plan_while_counts_static_trips),
           T(test_plan_buffers_never_overlap_while_live), T(test_plan_temporaries_reuse_addresses),
+          T(test_plan_host_step_buffers_are_live),
           T(test_plan_coverage_counts_and_locates), T(test_plan_groups_respect_limits),
           T(test_plan_copy_for_the_host_survives_value_table_growth), T(test_plan_call_takes_any_number_of_operands))

@@ -20,11 +20,19 @@ static void load_chip(const char *name, struct chip_desc *c)
     }
 }
 
-static void run_case(const char *chip_name, const char *src, struct interp_case_result *res, bool *in_scope)
+static void run_case_info(const char *chip_name, const char *src, struct interp_case_result *res,
+                          struct rt_case_info *info)
 {
     struct chip_desc chip;
     load_chip(chip_name, &chip);
-    assert_int_equal(rt_run_case(src, strlen(src), "case.mlir", 1, &chip, NULL, res, in_scope), BASE_OK);
+    assert_int_equal(rt_run_case(src, strlen(src), "case.mlir", 1, &chip, NULL, res, info), BASE_OK);
+}
+
+static void run_case(const char *chip_name, const char *src, struct interp_case_result *res, bool *in_scope)
+{
+    struct rt_case_info info;
+    run_case_info(chip_name, src, res, &info);
+    if (in_scope) *in_scope = info.in_scope;
 }
 
 /* 1.5 * x + 2 over four f32 values, all exactly representable: any chip
@@ -71,7 +79,7 @@ static void test_case_fails_with_the_located_check_when_a_value_differs(void **s
     if (!strstr(res.reason, "case.mlir:8:")) fail_msg("reason does not name line 8: %s", res.reason);
 }
 
-static void test_case_out_of_scope_for_f64_and_unlisted_ops(void **state)
+static void test_case_f64_and_unlisted_ops_are_out_of_scope_and_run_on_the_host(void **state)
 {
     (void)state;
     static const char f64[] =
@@ -106,11 +114,22 @@ static void test_case_out_of_scope_for_f64_and_unlisted_ops(void **state)
         assert_false(rt_module_in_scope(m, why, sizeof why));
         if (!strstr(why, whys[i])) fail_msg("case %d: why is '%s'", i, why);
         graph_module_destroy(m);
+        /* out of the old scope, but they run: on the host */
         struct interp_case_result res;
-        bool in_scope = true;
-        run_case("trn2", srcs[i], &res, &in_scope);
-        assert_false(in_scope);
+        struct rt_case_info info;
+        run_case_info("trn2", srcs[i], &res, &info);
+        assert_false(info.in_scope);
+        if (res.outcome != INTERP_CASE_PASS) fail_msg("case %d: %s", i, res.reason);
+        assert_true(info.ran);
+        assert_int_equal(info.host_ops, 1);
     }
+    /* one that runs entirely on the chip */
+    struct interp_case_result res;
+    struct rt_case_info info;
+    run_case_info("trn2", k_pass, &res, &info);
+    assert_true(info.ran);
+    assert_int_equal(info.host_ops, 0);
+    assert_true(info.launches > 0);
 }
 
 static void test_case_with_arguments_is_nocheck(void **state)
@@ -129,9 +148,12 @@ static void test_case_parse_error_is_a_located_failure(void **state)
     (void)state;
     static const char src[] = "func.func @main() {\n  %x = stablehlo.bogus\n}\n";
     struct interp_case_result res;
-    run_case("trn2", src, &res, NULL);
+    struct rt_case_info info;
+    run_case_info("trn2", src, &res, &info);
     assert_true(res.outcome == INTERP_CASE_FAIL || res.outcome == INTERP_CASE_UNSUPPORTED);
     if (!strstr(res.reason, "case.mlir:2:")) fail_msg("reason: %s", res.reason);
+    assert_true(info.in_scope); /* npusim's failure, never "out of scope" */
+    assert_false(info.ran);
 }
 
 /* bitcast_convert between byte widths regroups the same little-endian
@@ -197,8 +219,74 @@ static void test_case_check_eq_with_a_verdict_result(void **state)
     }
 }
 
+/* Tuples are flattened and tokens hold nothing: a loop carries a tuple and
+ * a token (an outfeed and a probe inside), an if yields them, and the values
+ * come out right on both families; a probe iteration that holds another
+ * value fails. */
+static const char k_tuples[] =
+    "func.func @main() {\n"
+    "  %i0 = stablehlo.constant dense<0> : tensor<i64>\n"
+    "  %x0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+    "  %tok = stablehlo.after_all : !stablehlo.token\n"
+    "  %t0 = stablehlo.tuple %i0, %x0 : tuple<tensor<i64>, tensor<2xf32>>\n"
+    "  %r:2 = stablehlo.while(%s = %t0, %k = %tok) : tuple<tensor<i64>, tensor<2xf32>>, !stablehlo.token\n"
+    "   cond {\n"
+    "    %i = stablehlo.get_tuple_element %s[0] : (tuple<tensor<i64>, tensor<2xf32>>) -> tensor<i64>\n"
+    "    %n = stablehlo.constant dense<3> : tensor<i64>\n"
+    "    %c = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+    "    stablehlo.return %c : tensor<i1>\n"
+    "  } do {\n"
+    "    %i = stablehlo.get_tuple_element %s[0] : (tuple<tensor<i64>, tensor<2xf32>>) -> tensor<i64>\n"
+    "    %x = stablehlo.get_tuple_element %s[1] : (tuple<tensor<i64>, tensor<2xf32>>) -> tensor<2xf32>\n"
+    "    %one = stablehlo.constant dense<1> : tensor<i64>\n"
+    "    %i1 = stablehlo.add %i, %one : tensor<i64>\n"
+    "    %x1 = stablehlo.add %x, %x : tensor<2xf32>\n"
+    "    %x2 = interpreter.probe %x1, probe_id = \"x\" : tensor<2xf32>\n"
+    "    %k1 = \"stablehlo.outfeed\"(%x2, %k) : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token\n"
+    "    %t = stablehlo.tuple %i1, %x2 : tuple<tensor<i64>, tensor<2xf32>>\n"
+    "    stablehlo.return %t, %k1 : tuple<tensor<i64>, tensor<2xf32>>, !stablehlo.token\n"
+    "  }\n"
+    "  %x = stablehlo.get_tuple_element %r#0[1] : (tuple<tensor<i64>, tensor<2xf32>>) -> tensor<2xf32>\n"
+    "  %i = stablehlo.get_tuple_element %r#0[0] : (tuple<tensor<i64>, tensor<2xf32>>) -> tensor<i64>\n"
+    "  check.expect_eq_const %i, dense<3> : tensor<i64>\n"
+    "  check.expect_almost_eq_const %x, dense<[8.0, 16.0]> : tensor<2xf32>\n"
+    "  %e1 = stablehlo.constant dense<[4.0, 8.0]> : tensor<2xf32>\n"
+    "  check.expect_serialized_eq %e1, probe_id = \"x\", iter = 1 : tensor<2xf32>\n"
+    "  %p = stablehlo.constant dense<true> : tensor<i1>\n"
+    "  %b:2 = \"stablehlo.if\"(%p) ({\n"
+    "    %tt = stablehlo.tuple %x, %i : tuple<tensor<2xf32>, tensor<i64>>\n"
+    "    stablehlo.return %tt, %r#1 : tuple<tensor<2xf32>, tensor<i64>>, !stablehlo.token\n"
+    "  }, {\n"
+    "    %tt = stablehlo.tuple %x0, %i0 : tuple<tensor<2xf32>, tensor<i64>>\n"
+    "    stablehlo.return %tt, %tok : tuple<tensor<2xf32>, tensor<i64>>, !stablehlo.token\n"
+    "  }) : (tensor<i1>) -> (tuple<tensor<2xf32>, tensor<i64>>, !stablehlo.token)\n"
+    "  %bi = stablehlo.get_tuple_element %b#0[1] : (tuple<tensor<2xf32>, tensor<i64>>) -> tensor<i64>\n"
+    "  check.expect_eq_const %bi, dense<3> : tensor<i64>\n"
+    "  func.return\n"
+    "}\n";
+
+static void test_case_tuples_and_tokens_through_control_flow(void **state)
+{
+    (void)state;
+    char bad[sizeof k_tuples];
+    memcpy(bad, k_tuples, sizeof k_tuples);
+    char *e = strstr(bad, "iter = 1");
+    assert_non_null(e);
+    e[7] = '2'; /* iteration 2 recorded [8, 16], not [4, 8] */
+    const char *chips[] = {"tpu-v5e", "trn2"};
+    for (int c = 0; c < 2; c++) {
+        struct interp_case_result res;
+        run_case(chips[c], k_tuples, &res, NULL);
+        if (res.outcome != INTERP_CASE_PASS) fail_msg("%s: %s", chips[c], res.reason);
+        assert_int_equal(res.n_checks, 4);
+        run_case(chips[c], bad, &res, NULL);
+        assert_int_equal(res.outcome, INTERP_CASE_FAIL);
+        if (!strstr(res.reason, "expect_serialized_eq")) fail_msg("reason: %s", res.reason);
+    }
+}
+
 TEST_MAIN(NULL, NULL, T(test_case_passes_when_the_machine_computes_the_expected_values),
           T(test_case_fails_with_the_located_check_when_a_value_differs),
-          T(test_case_out_of_scope_for_f64_and_unlisted_ops), T(test_case_with_arguments_is_nocheck),
+          T(test_case_f64_and_unlisted_ops_are_out_of_scope_and_run_on_the_host), T(test_case_with_arguments_is_nocheck),
           T(test_case_parse_error_is_a_located_failure), T(test_case_bitcast_convert_regroups_bytes),
-          T(test_case_check_eq_with_a_verdict_result))
+          T(test_case_check_eq_with_a_verdict_result), T(test_case_tuples_and_tokens_through_control_flow))

@@ -9,6 +9,8 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 struct run {
     struct cc_plan *plan;
@@ -450,9 +452,103 @@ static void test_runtime_host_fallback_runs_what_the_chip_cannot(void **state)
     }
 }
 
+/* interpreter.probe reads its operand back to the host: each iteration's
+ * value is written where the interpreter writes it (<dir>/<id>_<i>.npy, the
+ * same bytes), and check.expect_serialized_eq judges against it.  Probes and
+ * an outfeed are the host's I/O: each costs a dispatch and its bytes over
+ * the host link, no host computation; the token the outfeed threads through
+ * the loop moves nothing. */
+static void test_runtime_probe_writes_what_the_interpreter_writes(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main() -> tensor<4xf32> {\n"
+        "  %x0 = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>\n"
+        "  %i0 = stablehlo.constant dense<0> : tensor<i32>\n"
+        "  %t0 = stablehlo.after_all : !stablehlo.token\n"
+        "  %r:3 = stablehlo.while(%x = %x0, %i = %i0, %t = %t0) : tensor<4xf32>, tensor<i32>, !stablehlo.token\n"
+        "   cond {\n"
+        "    %n = stablehlo.constant dense<3> : tensor<i32>\n"
+        "    %c = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+        "    stablehlo.return %c : tensor<i1>\n"
+        "  } do {\n"
+        "    %y = stablehlo.multiply %x, %x : tensor<4xf32>\n"
+        "    %p = interpreter.probe %y, probe_id = \"sq\" : tensor<4xf32>\n"
+        "    %t1 = \"stablehlo.outfeed\"(%p, %t) : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token\n"
+        "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+        "    %j = stablehlo.add %i, %one : tensor<i32>\n"
+        "    stablehlo.return %p, %j, %t1 : tensor<4xf32>, tensor<i32>, !stablehlo.token\n"
+        "  }\n"
+        "  %e = stablehlo.constant dense<[1.0, 16.0, 81.0, 256.0]> : tensor<4xf32>\n"
+        "  check.expect_serialized_eq %e, probe_id = \"sq\", iter = 1 : tensor<4xf32>\n"
+        "  return %r#0 : tensor<4xf32>\n"
+        "}\n";
+    char dir_rt[] = "/tmp/npusim_rt_probe_XXXXXX", dir_in[] = "/tmp/npusim_in_probe_XXXXXX";
+    assert_non_null(mkdtemp(dir_rt));
+    assert_non_null(mkdtemp(dir_in));
+    struct graph_module *m = prog_parse(src);
+    struct base_diag d;
+    base_diag_clear(&d);
+    struct interp_options io = {.probe_dir = dir_in};
+    struct interp_result ir;
+    assert_int_equal(interp_run(m, NULL, NULL, 0, &io, &ir, &d), BASE_OK);
+    assert_int_equal(ir.n_checks_failed, 0);
+    interp_result_free(&ir);
+    struct chip_desc chip;
+    load_chip("trn2", &chip);
+    struct cc_options o;
+    cc_options_default(&o);
+    struct cc_plan *p = NULL;
+    assert_int_equal(cc_compile(m, &chip, &o, &p, &d), BASE_OK);
+    struct sim_options so;
+    sim_options_default(&so);
+    struct sim *s = NULL;
+    assert_int_equal(sim_create(&chip, &so, &s, &d), BASE_OK);
+    struct rt_options ro;
+    rt_options_default(&ro);
+    ro.probe_dir = dir_rt;
+    struct rt_report rep;
+    struct base_tensor *out[1] = {NULL};
+    if (rt_run(p, s, NULL, 0, &ro, out, &rep, &d) != BASE_OK) {
+        base_diag_print(&d, stderr);
+        fail_msg("rt_run");
+    }
+    assert_int_equal(rep.n_checks, 1);
+    assert_int_equal(rep.n_checks_failed, 0);
+    assert_true(base_elem_get_f64(out[0]->dtype, out[0]->data, 1) == 256.0); /* 2^(2^3) */
+    /* three probes and three outfeeds, 16 bytes each, nothing computed */
+    const struct chip_host_desc *h = &chip.host;
+    assert_int_equal(rep.host_ops, 6);
+    assert_true(rep.host_bytes == 6 * 16.0);
+    assert_int_equal(rep.host_ps, 6 * (h->dispatch_overhead_ps + event_bytes_to_ps(16.0, h->pcie_bytes_per_ns)));
+    for (int i = 0; i < 3; i++) {
+        char a[256], b[256];
+        snprintf(a, sizeof a, "%s/sq_%d.npy", dir_rt, i);
+        snprintf(b, sizeof b, "%s/sq_%d.npy", dir_in, i);
+        char *ta = NULL, *tb = NULL;
+        size_t la = 0, lb = 0;
+        assert_int_equal(base_file_read(a, &ta, &la, &d), BASE_OK);
+        assert_int_equal(base_file_read(b, &tb, &lb, &d), BASE_OK);
+        assert_int_equal(la, lb);
+        assert_memory_equal(ta, tb, la);
+        free(ta);
+        free(tb);
+        remove(a);
+        remove(b);
+    }
+    assert_int_equal(rmdir(dir_rt), 0); /* nothing else was written */
+    assert_int_equal(rmdir(dir_in), 0);
+    base_tensor_release(out[0]);
+    rt_report_free(&rep);
+    sim_destroy(s);
+    cc_plan_destroy(p);
+    graph_module_destroy(m);
+}
+
 TEST_MAIN(NULL, NULL, T(test_runtime_small_graph_matches_interpreter_on_tpu_v5e),
           T(test_runtime_small_graph_matches_interpreter_on_trn2), T(test_runtime_eager_is_slower_than_compiled),
           T(test_runtime_timing_only_gives_identical_time), T(test_runtime_while_loop_runs_its_trips),
           T(test_runtime_if_takes_the_computed_branch), T(test_runtime_check_ops_run_on_the_host),
           T(test_runtime_bound_rule), T(test_runtime_compare_allows_rare_small_outliers_in_large_outputs),
-          T(test_runtime_host_fallback_runs_what_the_chip_cannot))
+          T(test_runtime_host_fallback_runs_what_the_chip_cannot),
+          T(test_runtime_probe_writes_what_the_interpreter_writes))

@@ -34,10 +34,14 @@ module {
   }
 }
 MLIR
-expect "parse: another dialect is not StableHLO" 1 "not StableHLO: 3 ops of dialects npusim does not know: ttir (2, first ttir.empty at 3:5), tosa (1" \
+expect "parse: another dialect is not StableHLO" 1 "not StableHLO: 3 ops npusim does not know: ttir (another dialect) (2, first ttir.empty at 3:5), tosa (another dialect) (1" \
     "$NPUSIM" parse "$tmp/ttir.mlir"
 expect "interp: names the dialects" 1 "error: not StableHLO: 3 ops" "$NPUSIM" interp "$tmp/ttir.mlir" --random-inputs 1
 expect "run: names the dialects" 1 "error: not StableHLO: 3 ops" "$NPUSIM" run "$tmp/ttir.mlir" --chip trn2 --timing-only
+# an op of StableHLO's own dialect that npusim does not know is not "another dialect"
+printf 'func.func @main(%%a: tensor<2xf32>) -> tensor<2xf32> {\n  %%0 = "stablehlo.frobnicate_v9"(%%a) : (tensor<2xf32>) -> tensor<2xf32>\n  return %%0 : tensor<2xf32>\n}\n' >"$tmp/newer.mlir"
+expect "parse: an unknown StableHLO op is newer, not foreign" 1 "ops newer than npusim: 1 op npusim does not know: stablehlo (1, first stablehlo.frobnicate_v9 at 2:3)" \
+    "$NPUSIM" parse "$tmp/newer.mlir"
 expect "coverage: says why" 1 "ttir.add is not lowered for trn2: an op of a dialect npusim does not know" \
     "$NPUSIM" coverage "$tmp/ttir.mlir" --chip trn2
 
@@ -63,6 +67,41 @@ expect "interp: --random-inputs fills them" 0 "2 elided constants filled with ra
 expect "run: timing-only needs no values" 0 "^total: " "$NPUSIM" run "$tmp/elided.mlir" --chip trn2 --timing-only
 expect "run: --check with filled constants" 0 "check output 0 tensor<4x16xf32>: ok" \
     "$NPUSIM" run "$tmp/elided.mlir" --chip tpu-v5e --random-inputs 1 --check --precision highest
+# conform --chip: the pass rate is over every case with checks; a case that
+# does not parse is a failure (never "out of scope"); --min-pass applies to
+# all of them; host steps are counted
+mkdir -p "$tmp/corpus"
+cat >"$tmp/corpus/ok.mlir" <<'MLIR'
+func.func @main() {
+  %x = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %y = stablehlo.add %x, %x : tensor<2xf32>
+  check.expect_eq_const %y, dense<[2.0, 4.0]> : tensor<2xf32>
+  func.return
+}
+MLIR
+cat >"$tmp/corpus/host.mlir" <<'MLIR'
+func.func @main() {
+  %x = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf64>
+  %y = stablehlo.add %x, %x : tensor<2xf64>
+  check.expect_eq_const %y, dense<[2.0, 4.0]> : tensor<2xf64>
+  func.return
+}
+MLIR
+printf 'func.func @main() {\n  %%x = stablehlo.bogus_op\n  func.return\n}\n' >"$tmp/corpus/bad.mlir"
+expect "conform --chip: a parse error is a failure" 1 "^FAIL        bad.mlir: .*bad.mlir:2:3" \
+    "$NPUSIM" conform --chip trn2 "$tmp/corpus"
+expect "conform --chip: the rate is over all cases with checks" 1 "2/3 cases with checks passed (66.67%)" \
+    "$NPUSIM" conform --chip trn2 "$tmp/corpus"
+expect "conform --chip: on chip and with host steps" 1 "ran entirely on the chip: 1 (1 passed); with host steps: 1 (1 passed)" \
+    "$NPUSIM" conform --chip tpu-v5e "$tmp/corpus"
+printf 'bad.mlir  does not parse\n' >"$tmp/corpus.known"
+expect "conform --chip: --min-pass over all cases" 1 "FAIL: 2/3 cases with checks passed, below --min-pass 70%" \
+    "$NPUSIM" conform --chip trn2 --min-pass 70 --known "$tmp/corpus.known" "$tmp/corpus"
+expect "conform --chip: listed and above --min-pass" 0 "0 unexpected failures" \
+    "$NPUSIM" conform --chip trn2 --min-pass 60 --known "$tmp/corpus.known" "$tmp/corpus"
+expect "conform --chip --json: the summary's figures" 1 '"checked_cases": 3, "checked_passed": 2, "checked_pass_pct": 66.67, "ran_on_chip": 1, "ran_with_host_steps": 1' \
+    "$NPUSIM" conform --chip trn2 --json "$tmp/corpus"
+
 # npusim estimate on a graph (elided constants: timing only needs no values)
 expect "estimate: a graph needs its tokens" 2 "give --batch and --seq" \
     "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:1
