@@ -123,7 +123,7 @@ void rep_est_layout_str(const struct rep_est_layout *l, char *buf, size_t cap)
     for (int i = 0; i < 6; i++)
         if (v[i] > 1 && n < cap) n += (size_t)snprintf(buf + n, cap - n, "%s%s=%d", n ? "," : "", keys[i], v[i]);
     if (l->pp > 1 && n < cap) snprintf(buf + n, cap - n, ",mb=%d", l->microbatches ? l->microbatches : 2 * l->pp);
-    if (!buf[0]) snprintf(buf, cap, "1");
+    if (!buf[0]) snprintf(buf, cap, "1 chip");
 }
 
 /* ------------------------------------------------------------------ prices */
@@ -396,11 +396,11 @@ enum base_status rep_est_search(struct rep_est_candidate *cands, int n, int max_
         row.ok = false;
         row.error[0] = 0;
         TRY(eval(user, &cands[i].layout, &row, diag));
-        simulated++;
-        if (!row.ok) {
+        if (!row.ok) { /* refused (the generator, the partitioner): the next one takes its place */
             snprintf(last_error, sizeof last_error, "%s", row.error);
             continue;
         }
+        simulated++;
         double plan = row.mem.plan_bytes, donated = row.mem.plan_donated_bytes;
         row.mem = cands[i].mem; /* the model's breakdown, the plan's figures */
         row.mem.plan_bytes = plan;

@@ -56,7 +56,7 @@ struct rep_est_layout {
 /* "dp=8,fsdp=4,tp=8,pp=1,mb=8" (keys dp fsdp tp sp ep pp mb); located errors. */
 enum base_status rep_est_layout_parse(const char *s, struct rep_est_layout *out, struct base_diag *diag);
 int rep_est_layout_devices(const struct rep_est_layout *l);
-void rep_est_layout_str(const struct rep_est_layout *l, char *buf, size_t cap); /* "fsdp=64,tp=4" ("1": none) */
+void rep_est_layout_str(const struct rep_est_layout *l, char *buf, size_t cap); /* "fsdp=64,tp=4" ("1 chip") */
 
 /* ------------------------------------------------------------------ prices */
 
@@ -125,10 +125,10 @@ struct rep_est_candidate {
  * generator or the compiler refuses: row->ok false and row->error why). */
 typedef enum base_status (*rep_est_eval_fn)(void *user, const struct rep_est_layout *l, struct rep_compare_row *row,
                                             struct base_diag *diag);
-/* The search: of the candidates that fit, the max_simulated best ranked (0:
- * 3) are simulated by eval, in rank order, and the one with the cheapest $
- * per 1M tokens (without a price: the shortest step) is *best, with the
- * search's counts set.  No candidate fits: best->ok false, error says how
+/* The search: the candidates that fit are simulated by eval in rank order
+ * until max_simulated (0: 3) gave figures (one eval refuses, the next takes
+ * its place), and the one with the cheapest $ per 1M tokens (without a
+ * price: the shortest step) is *best, with the search's counts set.  No candidate fits: best->ok false, error says how
  * close the least memory came. */
 enum base_status rep_est_search(struct rep_est_candidate *cands, int n, int max_simulated, rep_est_eval_fn eval,
                                 void *user, struct rep_compare_row *best, struct base_diag *diag);

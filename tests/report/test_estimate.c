@@ -153,7 +153,7 @@ static void test_estimate_search_picks_the_known_best(void **state)
     assert_true(best.ok);
     assert_int_equal(best.layouts_considered, n);
     assert_int_equal(best.layouts_fit, n - 1);
-    assert_int_equal(best.layouts_simulated, n - 1);
+    assert_int_equal(best.layouts_simulated, n - 2); /* tp 1 x pp 1 is refused */
     assert_int_equal(best.step_ps, toy_cost_ps(&(struct rep_est_layout){2, 1, 4, 1, 1, 1, 0}));
     assert_true(best.layout_searched);
     /* two simulations: the two best ranked, best first */
@@ -164,6 +164,18 @@ static void test_estimate_search_picks_the_known_best(void **state)
     assert_int_equal(t.evaluated, 2);
     assert_int_equal(t.order[0], 401);
     assert_int_equal(best.layouts_simulated, 2);
+    /* a refused layout does not count: with the refused tp 1 ranked first,
+     * three evaluations give two simulations */
+    for (int i = 0; i < n; i++)
+        if (c[i].layout.tp == 1 && c[i].layout.pp == 1) c[i].rank_s = 0;
+    memset(&t, 0, sizeof t);
+    memset(&best, 0, sizeof best);
+    best.chips = 8;
+    assert_int_equal(rep_est_search(c, n, 2, toy_eval, &t, &best, &d), BASE_OK);
+    assert_int_equal(t.evaluated, 3);
+    assert_int_equal(t.order[0], 101);
+    assert_int_equal(best.layouts_simulated, 2);
+    assert_int_equal(best.step_ps, toy_cost_ps(&(struct rep_est_layout){2, 1, 4, 1, 1, 1, 0}));
     assert_int_equal(best.step_ps, toy_cost_ps(&(struct rep_est_layout){2, 1, 4, 1, 1, 1, 0}));
     /* nothing fits: no figures, and the error says how close it came */
     for (int i = 0; i < n; i++) c[i].mem.fits = false;
