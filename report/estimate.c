@@ -605,8 +605,8 @@ enum base_status rep_estimate_graph(const struct graph_module *m, const struct r
             row->dp = (int)replicas;
             row->tp = parts; /* the graph's own partitioning, whatever its axes */
             enum base_status rs = rep_est_simulate(m, chip, n, &q->sim, row, NULL, &d);
-            if (rs == BASE_ERR_NOMEM) st = rs;
-            else if (rs != BASE_OK) base_diag_format(&d, row->error, sizeof row->error);
+            if (rs != BASE_OK && d.msg[0]) base_diag_format(&d, row->error, sizeof row->error);
+            else if (rs != BASE_OK) snprintf(row->error, sizeof row->error, "%s", base_status_str(rs));
             row->thr.tokens_per_step = e->tokens_per_step * replicas;
             row->mem.total = row->mem.plan_donated_bytes;
             row->mem.capacity = (double)chip->hbm.capacity_bytes;

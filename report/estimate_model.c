@@ -63,15 +63,23 @@ static enum base_status eval(void *user, const struct rep_est_layout *l, struct 
     struct base_diag d;
     base_diag_clear(&d);
     struct graph_module *gm = NULL, *pm = NULL;
+    const char *phase = "generating";
     enum base_status st = mdl_generate(x->c, &w, &gm, &d);
-    if (st == BASE_OK && rep_est_layout_devices(l) > 1) st = part_partition(gm, NULL, NULL, NULL, 0, &pm, NULL, &d);
-    if (st == BASE_OK) st = rep_est_simulate(pm ? pm : gm, x->chip, x->chips, &x->q->sim, row, NULL, &d);
+    if (st == BASE_OK && rep_est_layout_devices(l) > 1) {
+        phase = "partitioning";
+        st = part_partition(gm, NULL, NULL, NULL, 0, &pm, NULL, &d);
+    }
+    if (st == BASE_OK) {
+        phase = "simulating";
+        st = rep_est_simulate(pm ? pm : gm, x->chip, x->chips, &x->q->sim, row, NULL, &d);
+    }
     graph_module_destroy(pm);
     graph_module_destroy(gm);
-    if (st == BASE_ERR_NOMEM) return st;
-    if (st != BASE_OK) {
+    if (st != BASE_OK) { /* out of memory too: the row says so, the other rows go on */
         row->ok = false;
-        base_diag_format(&d, row->error, sizeof row->error);
+        if (d.msg[0]) base_diag_format(&d, row->error, sizeof row->error);
+        else
+            snprintf(row->error, sizeof row->error, "%s while %s the program", base_status_str(st), phase);
         return BASE_OK;
     }
     /* the model's FLOPs (no recomputation), the workload's tokens */
