@@ -5,6 +5,7 @@
  * Formulas and their sources: docs/estimate.md. */
 #include "report/estimate.h"
 #include "interp/interp.h"
+#include "partition/partition.h"
 
 #include <errno.h>
 #include <math.h>
@@ -559,6 +560,17 @@ static void row_start(struct rep_compare_row *row, const struct rep_est_system *
     row->dp = row->fsdp = row->tp = row->sp = row->ep = row->pp = 1;
 }
 
+/* Whether m's entry is an SPMD program (one sdy.manual_computation). */
+static bool is_spmd(const struct graph_module *m)
+{
+    const struct graph_op *f = graph_module_entry(m);
+    if (!f || f->n_regions < 1 || f->regions[0].n_blocks < 1) return false;
+    const struct graph_block *b = &f->regions[0].blocks[0];
+    for (int i = 0; i < b->n_ops; i++)
+        if (b->ops[i]->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION) return true;
+    return false;
+}
+
 enum base_status rep_estimate_graph(const struct graph_module *m, const struct rep_est_request *q,
                                     struct rep_estimate **out, struct base_diag *diag)
 {
@@ -578,6 +590,17 @@ enum base_status rep_estimate_graph(const struct graph_module *m, const struct r
     e->tokens_per_step = rep_workload_tokens(q->workload, q->batch, q->seq);
     int parts = interp_module_mesh_size(m);
     if (parts < 1) parts = 1;
+    /* a program with a mesh and shardings but written whole (as `npusim model
+     * --parallel` writes it) is partitioned first, as `npusim run` does */
+    struct graph_module *pm = NULL;
+    if (parts > 1 && !is_spmd(m)) {
+        enum base_status ps = part_partition(m, NULL, NULL, NULL, 0, &pm, NULL, diag);
+        if (ps != BASE_OK) {
+            rep_estimate_destroy(e);
+            return ps;
+        }
+        m = pm;
+    }
     enum base_status st = BASE_OK;
     for (int i = 0; i < q->n_systems && st == BASE_OK; i++) {
         struct rep_compare_row *row = &e->rows[e->n_rows++];
@@ -617,6 +640,7 @@ enum base_status rep_estimate_graph(const struct graph_module *m, const struct r
         free(chip);
         if (q->on_row) q->on_row(q->user, row);
     }
+    graph_module_destroy(pm);
     if (st != BASE_OK) {
         rep_estimate_destroy(e);
         return base_diag_set(diag, st, NULL, 0, 0, "out of memory");

@@ -345,6 +345,38 @@ static void test_estimate_graph_on_systems(void **state)
     graph_module_destroy(m);
 }
 
+/* A program written whole with a mesh and shardings (as `npusim model
+ * --parallel` writes one) is partitioned first: 4 partitions, each a quarter
+ * of the rows. */
+static void test_estimate_graph_with_a_mesh_is_partitioned(void **state)
+{
+    (void)state;
+    struct graph_module *m = prog_parse(
+        "sdy.mesh @mesh = <[\"data\"=4]>\n"
+        "func.func @main(%x: tensor<256x512xbf16> {sdy.sharding = #sdy.sharding<@mesh, [{\"data\"}, {}]>}, %w: "
+        "tensor<512x512xbf16>) -> tensor<256x512xbf16> {\n"
+        "  %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<256x512xbf16>, "
+        "tensor<512x512xbf16>) -> tensor<256x512xbf16>\n"
+        "  return %y : tensor<256x512xbf16>\n}\n");
+    struct rep_est_system sys[1] = {{"trn2", 4}};
+    struct rep_est_request q;
+    rep_est_request_default(&q);
+    q.workload = REP_PREFILL;
+    q.batch = 256;
+    q.seq = 1;
+    q.systems = sys;
+    q.n_systems = 1;
+    struct rep_estimate *e;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(rep_estimate_graph(m, &q, &e, &d), BASE_OK);
+    assert_true(e->rows[0].ok);
+    assert_string_equal(e->rows[0].layout, "4 partitions");
+    near(e->rows[0].model_flops, 2.0 * 256 * 512 * 512, "the whole product's FLOPs");
+    rep_estimate_destroy(e);
+    graph_module_destroy(m);
+}
+
 /* Every key the JSON and CSV writers print is documented in docs/estimate.md. */
 static void expect_documented(const char *doc, const char *key, const char *where)
 {
@@ -412,4 +444,5 @@ static void test_estimate_keys_are_documented(void **state)
 TEST_MAIN(NULL, NULL, T(test_estimate_row_arithmetic), T(test_estimate_memory_fit),
           T(test_estimate_search_picks_the_known_best), T(test_estimate_layouts_respect_the_model),
           T(test_estimate_prices), T(test_estimate_parse_systems_and_layouts), T(test_estimate_graph_on_systems),
+          T(test_estimate_graph_with_a_mesh_is_partitioned),
           T(test_estimate_keys_are_documented))
