@@ -71,7 +71,11 @@ bool cc_view_box_ap(const struct cc_view *v, const struct cc_box *box, int part_
     X(GATHER, "gather")                                                             \
     X(SCATTER, "scatter")                                                           \
     X(DYNAMIC_SLICE, "dynamic_slice")                                               \
-    X(DYNAMIC_UPDATE_SLICE, "dynamic_update_slice")
+    X(DYNAMIC_UPDATE_SLICE, "dynamic_update_slice")                                \
+    X(RNG_BIT_GENERATOR, "rng_bit_generator") /* k_rng.c */                        \
+    X(RNG, "rng")                                                                  \
+    X(SELECT_AND_SCATTER, "select_and_scatter") /* k_sas.c */                      \
+    X(SORT, "sort")                /* sort, chlo.top_k, top-k custom calls (k_sort.c) */
 enum cc_kernel_kind {
 #define X(e, name) CC_K_##e,
     X_CC_KERNEL_KINDS(X)
@@ -326,6 +330,65 @@ enum base_status cc_ew_stores(struct cc_ew *w, int64_t tile, int slot);
 /* Slots per buffer of the tile pipeline. */
 #define CC_EW_SLOTS 2
 
+/* ------------------------------------ elementwise op lowerings elsewhere
+ * Ops that become several tile instructions are written in files of their
+ * own against this builder of k_elem.c's tile program (the op still joins
+ * fusions like any elementwise op).  Values are ints; -1 (out of values or
+ * instructions) propagates through every function. */
+struct cc_ewb;
+int cc_ewb_imm(struct cc_ewb *b, double v, enum base_dtype dt);
+/* dst = x f y: binary or tensor_scalar by the operands' shapes (ALU f) */
+int cc_ewb_bin(struct cc_ewb *b, unsigned alu, int x, int y, enum base_dtype rt);
+int cc_ewb_un(struct cc_ewb *b, unsigned alu, int x, enum base_dtype rt);   /* unary ALU */
+int cc_ewb_act(struct cc_ewb *b, unsigned act, int x, enum base_dtype rt);  /* activate (f64 inside, one rounding) */
+int cc_ewb_sel(struct cc_ewb *b, int p, int x, int y, enum base_dtype rt);  /* p ? x : y (bits) */
+int cc_ewb_bits(struct cc_ewb *b, int x, enum base_dtype as);               /* x's storage read as `as` */
+int cc_ewb_index(struct cc_ewb *b, int dim, enum base_dtype dt);           /* the index along dim of the space */
+enum base_dtype cc_ewb_dt(const struct cc_ewb *b, int x);
+bool cc_ewb_is_imm(const struct cc_ewb *b, int x, double *v);
+/* complex64 values are pairs of f32 values: cc_ewb_imag is x's imaginary
+ * part (-1: x is real); cc_ewb_pair names the pair (re, im), returning it */
+int cc_ewb_imag(const struct cc_ewb *b, int x);
+int cc_ewb_pair(struct cc_ewb *b, int re, int im);
+/* (k_complex.c) a splat complex64 constant's parts */
+bool cc_complex_splat(const struct graph_op *op, double *re, double *im);
+int cc_ewb_rank(const struct cc_ewb *b);
+const struct cc_target *cc_ewb_target(const struct cc_ewb *b);
+
+/* The families: cc_F_claims(op) says the op is F's; cc_F_supported is its
+ * cc_elem_op_supported; cc_F_lower(b, op, x) its tile instructions (x: the
+ * operands' values), returning the result's value. */
+#define CC_EWX_FAMILIES(X) X(complex) X(special) X(quant)
+#define X(f)                                                                                                           \
+    bool cc_##f##_claims(const struct graph_op *op);                                                                  \
+    bool cc_##f##_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);            \
+    int cc_##f##_lower(struct cc_ewb *b, const struct graph_op *op, const int *x);
+CC_EWX_FAMILIES(X)
+#undef X
+
+/* Quantized types (k_quant.c).  cc_quant_involved: an operand or result is
+ * !quant.uniform.  The interpreter runs every op on quantized tensors but
+ * quantize / dequantize as dequantize -> op -> quantize (interp/interp.c):
+ * cc_quant_dequant / cc_quant_quant are its two steps as tile instructions
+ * (x: a value of t's storage type; r: a value of the expressed type).
+ * cc_quant_types_ok: quantized types an op other than an elementwise one may
+ * carry (moves whose quantized types all agree: the storage bits move;
+ * dots and convolutions: cc_quant_mm). */
+bool cc_quant_involved(const struct graph_op *op);
+bool cc_quant_elem_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+int cc_quant_dequant(struct cc_ewb *b, int x, const struct graph_type *t);
+int cc_quant_quant(struct cc_ewb *b, int r, const struct graph_type *t);
+bool cc_quant_types_ok(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+/* A quantized dot_general or convolution on the arrays: operands per tensor,
+ * integer storage of at most 8 bits, the result's storage an integer with
+ * scale = the operands' scales' product and zero point 0 (so its value is
+ * the exact integer sum of (q_lhs - zp_lhs)(q_rhs - zp_rhs)).  mm_dt: i8
+ * where the chip's arrays take it and both zero points are 0, else bf16
+ * (|q - zp| <= 255 is exact in bf16: the Neuron compiler dequantizes int8 to
+ * a float type, docs/compiler.md); zp: the operands' zero points. */
+bool cc_quant_mm(const struct graph_op *op, int lhs, int rhs, const struct cc_target *t, enum base_dtype *mm_dt,
+                 double *zp_lhs, double *zp_rhs, char *why, size_t cap);
+
 /* ---------------------------------------------------------------- emitters */
 
 /* What each emitter expects of its struct cc_kernel (docs/compiler.md):
@@ -403,6 +466,20 @@ enum base_status cc_emit_reduce_window(const struct cc_target *t, const struct c
                                        const struct cc_emit_ctx *ctx, struct isa_program *out,
                                        struct base_diag *diag);
 
+/* Sorts and top-k (k_sort.c): SORT kernels, ops: [the stablehlo.sort,
+ * chlo.top_k or top-k custom_call (interp_topk_call)]; in: its operands (any
+ * views), out: its results that are read.  A sort whose results are only
+ * read through slices of their first k' positions along the sort dimension
+ * computes those only (a top-k network).  cc_sort_op_supported says whether
+ * an op is one the kernel takes on target t: a comparator that is a
+ * lexicographic order on keys computed from each element (the interpreter's
+ * stable order is then the only one), element types the engines move, and a
+ * sort dimension whose rows fit the scratchpad (why: the reason when not;
+ * the host runs such sorts). */
+bool cc_sort_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                              struct isa_program *out, struct base_diag *diag);
+
 /* Matmuls and convolutions (k_dot.c, k_conv.c; h-cc-dot).  The plan gives a
  * DOT kernel ops [the dot_general, then elementwise epilogue ops of the dot
  * result's shape...] (compiled mode; eager: the dot_general alone), in: the
@@ -458,6 +535,7 @@ struct cc_mm {
     enum base_dtype mm_dt;              /* float sums: the matmul operand type */
     enum base_dtype acc_dt;             /* the sum's result type (the op's) */
     enum isa_precision prec;            /* f32 matmuls on a TPU */
+    double s_zp, v_zp;                  /* quantized operands: zero points subtracted after the loads */
     bool integer;
     /* An elementwise epilogue over the result (NULL: none; k_elem.c with
      * CC_EW_SOURCES): its index space is the result's dims (epi_rank), jobs
@@ -483,6 +561,31 @@ enum base_status cc_mm_emit_zeros(const struct cc_target *t, const struct cc_ker
 #define CC_EW_SOURCES 1
 struct isa_ap cc_ew_source_ap(const struct cc_ew *w, int i, int64_t tile, int slot, struct cc_access *acc);
 
+/* Random numbers (k_rng.c): RNG_BIT_GENERATOR and RNG kernels, ops [the
+ * op]; bits bit for bit the interpreter's (interp/interp_rng.c);
+ * cc_rng_op_supported says whether an rng_bit_generator / rng can be one. */
+bool cc_rng_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+enum base_status cc_emit_rng_bit_generator(const struct cc_target *t, const struct cc_kernel *k,
+                                           const struct cc_emit_ctx *ctx, struct isa_program *out,
+                                           struct base_diag *diag);
+enum base_status cc_emit_rng(const struct cc_target *t, const struct cc_kernel *k, const struct cc_emit_ctx *ctx,
+                             struct isa_program *out, struct base_diag *diag);
+
+/* select_and_scatter (k_sas.c): ops [the op]; in: operand, source, init. */
+bool cc_sas_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+enum base_status cc_emit_select_and_scatter(const struct cc_target *t, const struct cc_kernel *k,
+                                            const struct cc_emit_ctx *ctx, struct isa_program *out,
+                                            struct base_diag *diag);
+
+/* custom_calls that are the identity on values (k_custom.c): @Sharding,
+ * @SPMDFullToShardShape / @SPMDShardToFullShape (in a program one partition
+ * runs: the same shape), @MoveToHost / @MoveToDevice, @LayoutConstraint,
+ * @annotate_device_placement.  cc_custom_call_claims: the target is one of
+ * them; cc_custom_call_view: each result is its operand, a view (why: the
+ * reason when not). */
+bool cc_custom_call_claims(const struct graph_op *op);
+bool cc_custom_call_view(const struct graph_op *op, char *why, size_t cap);
+
 /* ------------------------------------------------------------ plan (compile.c) */
 
 /* Kernel k of the plan (its ops and operand views, addresses placed). */
@@ -502,6 +605,13 @@ static inline int64_t cc_gcd(int64_t a, int64_t b)
     }
     return a;
 }
+
+/* Why f64 arithmetic is not lowered on target t, naming the chip's limit
+ * (docs/compiler.md "f64"): the TPUs have no f64 unit (XLA:TPU emulates f64
+ * as pairs of f32: not IEEE f64), the NeuronCores none either (Neuron's
+ * types are 32, 16 and 8 bits; torch-xla lowers f64 to f32 there); such ops
+ * run on the host, exactly. */
+const char *cc_f64_limit(const struct cc_target *t);
 
 /* The ALU compare function of a stablehlo.compare (float or integer form). */
 bool cc_compare_func(const struct graph_op *op, unsigned *f, bool integer);

@@ -70,6 +70,10 @@ static const cc_emit_fn emitters[CC_K_COUNT] = {
     [CC_K_DYNAMIC_SLICE] = cc_emit_dynamic_slice,
     [CC_K_DYNAMIC_UPDATE_SLICE] = cc_emit_dynamic_update_slice,
     [CC_K_SCATTER] = cc_emit_scatter,
+    [CC_K_RNG_BIT_GENERATOR] = cc_emit_rng_bit_generator,
+    [CC_K_RNG] = cc_emit_rng,
+    [CC_K_SELECT_AND_SCATTER] = cc_emit_select_and_scatter,
+    [CC_K_SORT] = cc_emit_sort,
 };
 _Static_assert(ARRAY_LEN(emitters) == CC_K_COUNT, "emitters");
 
@@ -414,9 +418,6 @@ static enum base_status add_copy(struct cc *c, const struct graph_op *op, int sc
                                  int rank, const int64_t *dims, int *dst)
 {
     int d, n;
-    if (base_dtype_is_complex(c->vi[src].dtype)) /* no DMA or engine moves complex elements */
-        return op_fail(c, op, BASE_ERR_UNSUPPORTED, "%s is not lowered for %s: a copy of complex elements (a view that "
-                       "needs materialising)", op ? op->name : "a copy", c->p->chip.name);
     /* dims may point into c->vi (a vinfo's own dims), which new_vi may move */
     int64_t shape[BASE_MAX_RANK];
     if (rank < 0 || rank > BASE_MAX_RANK) return op_fail(c, op, BASE_ERR_INTERNAL, "a copy of rank %d", rank);
@@ -607,7 +608,8 @@ static bool is_view_op(enum graph_op_kind k)
 /* Lowered by the elementwise emitter (iota too: values from the index). */
 static bool is_elementwise(const struct graph_op *op)
 {
-    return graph_op_kind_has(op->kind, GRAPH_OPF_ELEMENTWISE) || op->kind == GRAPH_OP_IOTA;
+    return graph_op_kind_has(op->kind, GRAPH_OPF_ELEMENTWISE) || op->kind == GRAPH_OP_IOTA ||
+           op->kind == GRAPH_OP_UNIFORM_QUANTIZE || op->kind == GRAPH_OP_UNIFORM_DEQUANTIZE;
 }
 
 /* A check the runtime runs on the host (interp_check_eval). */
@@ -625,20 +627,19 @@ static bool is_check_op(const struct graph_op *op)
            rt->kind == GRAPH_TYPE_TENSOR && rt->rank == 0 && rt->elem == BASE_DT_I1;
 }
 
-/* Operands and results: static, ranked, non-quantized tensors. */
-static bool plain_types(const struct graph_op *op, char *why, size_t cap)
+/* Operands and results: static, ranked tensors; quantized ones where
+ * k_quant.c lowers them. */
+static bool plain_types(const struct graph_op *op, const struct cc_target *tg, char *why, size_t cap)
 {
     for (int i = 0; i < op->n_operands; i++) {
         const struct graph_type *t = op->operands[i]->type;
         if (!static_tensor(t)) return why_set(why, cap, "operands must be tensors of static shape");
-        if (t->quant) return why_set(why, cap, "quantized element types are not lowered");
     }
     for (int i = 0; i < op->n_results; i++) {
         const struct graph_type *t = op->results[i].type;
         if (!static_tensor(t)) return why_set(why, cap, "results must be tensors of static shape");
-        if (t->quant) return why_set(why, cap, "quantized element types are not lowered");
     }
-    return true;
+    return cc_quant_types_ok(op, tg, why, cap);
 }
 
 /* Whether the compiler lowers op for chip t (why: the reason when not).
@@ -674,7 +675,7 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
         /* an elided literal (no data) compiles: timing-only runs need no
          * values, and functional runs get them filled (--random-inputs) */
         if (!a || a->kind != GRAPH_ATTR_ELEMENTS) return why_set(why, cap, "the constant has no literal");
-        return plain_types(op, why, cap);
+        return plain_types(op, t, why, cap);
     }
     case GRAPH_OP_PARTITION_ID:
     case GRAPH_OP_REPLICA_ID: return true; /* a ui32 scalar the runtime writes */
@@ -685,10 +686,11 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
         if (!host_types_ok(op)) return why_set(why, cap, "operands and results must be tensors of static shape or tokens");
         return true;
     }
+    if (cc_custom_call_claims(op)) return cc_custom_call_view(op, why, cap); /* views (k_custom.c) */
     if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION)
         return why_set(why, cap, "sdy.manual_computation is lowered only as the whole entry function (whose body is then "
                                  "the program of one partition)");
-    if (!plain_types(op, why, cap)) return false;
+    if (!plain_types(op, t, why, cap)) return false;
     if (icn_coll_of_op(op->kind, NULL)) {
         unsigned f;
         if (graph_op_kind_has(op->kind, GRAPH_OPF_REGIONS)) /* a reduction body */
@@ -718,8 +720,8 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_CONCATENATE:
     case GRAPH_OP_PAD:
         for (int i = 0; i < op->n_operands; i++)
-            if (base_dtype_is_complex(op->operands[i]->type->elem))
-                return why_set(why, cap, "complex elements are not supported on chip");
+            if (op->operands[i]->type->elem == BASE_DT_C128)
+                return why_set(why, cap, "complex128 elements are not moved on chip");
         return true;
     case GRAPH_OP_DOT_GENERAL:
     case GRAPH_OP_DOT: return cc_dot_op_supported(op, t, why, cap);
@@ -727,6 +729,9 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_GATHER:
     case GRAPH_OP_DYNAMIC_SLICE:
     case GRAPH_OP_DYNAMIC_UPDATE_SLICE:
+        for (int i = 0; i < op->n_operands; i++)
+            if (op->operands[i]->type->elem == BASE_DT_C128)
+                return why_set(why, cap, "complex128 elements are not moved on chip (only copied)");
         if (!cc_kind_lowered(op->kind == GRAPH_OP_GATHER          ? CC_K_GATHER
                              : op->kind == GRAPH_OP_DYNAMIC_SLICE ? CC_K_DYNAMIC_SLICE
                                                                   : CC_K_DYNAMIC_UPDATE_SLICE))
@@ -735,6 +740,17 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_SCATTER:
         if (!cc_kind_lowered(CC_K_SCATTER)) return why_set(why, cap, "data-dependent addressing is not lowered yet");
         return cc_scatter_op_supported(op, why, cap);
+    case GRAPH_OP_RNG_BIT_GENERATOR:
+    case GRAPH_OP_RNG: return cc_rng_op_supported(op, t, why, cap);
+    case GRAPH_OP_SELECT_AND_SCATTER: return cc_sas_op_supported(op, t, why, cap);
+    case GRAPH_OP_SORT:
+    case GRAPH_OP_CHLO_TOP_K: return cc_sort_op_supported(op, t, why, cap);
+    case GRAPH_OP_CUSTOM_CALL: {
+        int64_t k;
+        bool largest;
+        if (interp_topk_call(op, &k, &largest)) return cc_sort_op_supported(op, t, why, cap);
+        return why_set(why, cap, "no lowering for this op");
+    }
     case GRAPH_OP_UNKNOWN: return why_set(why, cap, "an op of a dialect npusim does not know (not StableHLO)");
     default: return why_set(why, cap, "no lowering for this op");
     }
@@ -752,6 +768,7 @@ static bool host_runnable(const struct graph_op *op)
                                         GRAPH_OPF_TERMINATOR | GRAPH_OPF_ISOLATED | GRAPH_OPF_PROBE))
         return false;
     if (op->kind == GRAPH_OP_CALL || op->kind == GRAPH_OP_COMPOSITE) return false;
+    if (cc_custom_call_claims(op)) return false; /* a view, or a shape change the interpreter refuses too */
     return host_types_ok(op);
 }
 
@@ -1174,6 +1191,12 @@ static enum base_status lin_op_on(struct cc *c, const struct graph_op *op, int s
     case GRAPH_OP_OPTIMIZATION_BARRIER:
         for (int i = 0; i < op->n_results && i < op->n_operands; i++) TRY(bind(c, scope, &op->results[i], in[i]));
         return BASE_OK;
+    case GRAPH_OP_CUSTOM_CALL:
+        if (cc_custom_call_claims(op)) { /* the identity: each result is its operand */
+            for (int i = 0; i < op->n_results && i < op->n_operands; i++) TRY(bind(c, scope, &op->results[i], in[i]));
+            return BASE_OK;
+        }
+        break;
     case GRAPH_OP_PARTITION_ID:
     case GRAPH_OP_REPLICA_ID: {
         /* like an input: a buffer the runtime fills before the first kernel
@@ -1321,6 +1344,12 @@ static enum cc_kernel_kind kind_of_op(const struct graph_op *op)
     case GRAPH_OP_SCATTER: return CC_K_SCATTER;
     case GRAPH_OP_DYNAMIC_SLICE: return CC_K_DYNAMIC_SLICE;
     case GRAPH_OP_DYNAMIC_UPDATE_SLICE: return CC_K_DYNAMIC_UPDATE_SLICE;
+    case GRAPH_OP_RNG_BIT_GENERATOR: return CC_K_RNG_BIT_GENERATOR;
+    case GRAPH_OP_RNG: return CC_K_RNG;
+    case GRAPH_OP_SELECT_AND_SCATTER: return CC_K_SELECT_AND_SCATTER;
+    case GRAPH_OP_SORT:
+    case GRAPH_OP_CHLO_TOP_K:
+    case GRAPH_OP_CUSTOM_CALL: return CC_K_SORT;
     default: return CC_K_COPY;
     }
 }
@@ -1665,6 +1694,26 @@ static enum base_status build_kernel(struct cc *c, int g, uint32_t *kidx)
         k->dyn_buffers = db;
         k->dyn_views = dv;
     }
+    /* moves of complex64 elements: each one 64-bit word (k_complex.c); a
+     * plain copy of complex128 elements: two words each, an innermost axis
+     * of 2 (no engine takes a 16-byte element) */
+    if (gr->kind == CC_K_COPY || gr->kind == CC_K_CONCAT || gr->kind == CC_K_PAD || gr->kind == CC_K_GATHER ||
+        gr->kind == CC_K_DYNAMIC_SLICE || gr->kind == CC_K_DYNAMIC_UPDATE_SLICE)
+        for (int j = 0; j < ni + no; j++) {
+            struct cc_view *v = j < ni ? &in[j].view : &out[j - ni].view;
+            if (v->dtype == BASE_DT_C64) v->dtype = BASE_DT_UI64;
+            if (v->dtype == BASE_DT_C128 && gr->kind == CC_K_COPY) {
+                if (v->rank >= BASE_MAX_RANK)
+                    return base_diag_set(c->diag, BASE_ERR_UNSUPPORTED, NULL, 0, 0,
+                                         "a copy of complex128 elements of rank %d (the word view needs one more)",
+                                         v->rank);
+                for (int d = 0; d < v->rank; d++) v->strides[d] *= 2;
+                v->dims[v->rank] = 2;
+                v->strides[v->rank] = 1;
+                v->rank++;
+                v->dtype = BASE_DT_UI64;
+            }
+        }
     k->n_ops = nops;
     k->ops = ops;
     k->n_in = ni;

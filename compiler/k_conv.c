@@ -113,7 +113,6 @@ static bool read_attrs(const struct graph_op *op, struct conv_attrs *c, char *wh
 
 bool cc_conv_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap)
 {
-    (void)t;
     if (why && cap) why[0] = 0;
     if (op->kind != GRAPH_OP_CONVOLUTION || op->n_operands != 2 || op->n_results != 1)
         return why_set(why, cap, "not a convolution");
@@ -121,18 +120,24 @@ bool cc_conv_op_supported(const struct graph_op *op, const struct cc_target *t, 
     for (int i = 0; i < 3; i++) {
         if (!ts[i] || ts[i]->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ts[i]))
             return why_set(why, cap, "needs static tensor operands and result");
-        if (ts[i]->quant) return why_set(why, cap, "quantized types are not lowered");
         if (base_dtype_is_complex(ts[i]->elem)) return why_set(why, cap, "complex elements are not supported on chip");
         if (ts[i]->elem == BASE_DT_F64)
-            return why_set(why, cap, "f64 convolutions are not lowered: no engine sums in f64 (the arrays accumulate in f32)");
+            return why_set(why, cap, cc_f64_limit(t));
     }
     bool fl = true, in = true;
-    for (int i = 0; i < 3; i++) {
+    enum base_dtype qmm;
+    double zs, zv;
+    if (ts[0]->quant || ts[1]->quant || ts[2]->quant) { /* the kernel is the stationary operand */
+        if (!cc_quant_mm(op, 1, 0, t, &qmm, &zs, &zv, why, cap)) return false;
+        fl = false;
+        in = false;
+    }
+    for (int i = 0; i < 3 && (fl || in); i++) {
         enum base_dtype dt = ts[i]->elem;
         if (!(base_dtype_is_float(dt) && base_dtype_bits(dt) <= 32)) fl = false;
         if (!(base_dtype_is_int(dt) || dt == BASE_DT_I1)) in = false;
     }
-    if (!fl && !in) return why_set(why, cap, "mixed float and integer operands or result are not lowered");
+    if (!fl && !in && !ts[2]->quant) return why_set(why, cap, "mixed float and integer operands or result are not lowered");
     struct conv_attrs c;
     if (!read_attrs(op, &c, why, cap)) return false;
     if (c.s + 1 > CC_MM_MAX_N) return why_set(why, cap, "more than 3 spatial dims");
@@ -269,9 +274,14 @@ enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel 
     }
     p.n_pieces = (int)wcount;
     p.pieces = pcs;
-    bool integer = !base_dtype_is_float(O->dtype);
+    bool quant = op->results[0].type->quant != NULL;
+    bool integer = !base_dtype_is_float(O->dtype) && !quant;
     p.integer = integer;
     p.mm_dt = integer ? BASE_DT_COUNT : conv_mm_dtype(t->chip, X->dtype, W->dtype);
+    if (quant) { /* storage - zero point, exact on the arrays (cc_quant_mm) */
+        char qwhy[160];
+        cc_quant_mm(op, 1, 0, t, &p.mm_dt, &p.s_zp, &p.v_zp, qwhy, sizeof qwhy);
+    }
     p.acc_dt = op->results[0].type->elem;
     p.prec = conv_precision(op, t);
     bool empty = KOg == 0 || wcount == 0 || KI == 0;

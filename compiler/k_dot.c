@@ -225,6 +225,24 @@ static struct cc_access acc_slot(const struct mm *m, int64_t u, int mode)
 
 static uint64_t acc_addr(const struct mm *m, int64_t u) { return (uint64_t)(u % m->n_acc) * m->bank_bytes; }
 
+/* Quantized operands (cc_quant_mm): the loaded storage values minus the
+ * zero point, in place (exact: |q - zp| <= 255 in bf16); padding was filled
+ * with zp, so it becomes 0. */
+static enum base_status sub_zp(struct mm *m, double zp, const struct isa_ap *ap, int buf, int slot)
+{
+    if (zp == 0) return BASE_OK;
+    struct isa_instr in;
+    memset(&in, 0, sizeof in);
+    in.op = ISA_OP_TENSOR_SCALAR;
+    in.func = ISA_ALU_SUB;
+    in.func2 = ISA_ALU_BYPASS;
+    in.imm0 = zp;
+    in.dst = *ap;
+    in.src0 = *ap;
+    struct cc_access ac = {buf, slot, CC_RW};
+    return cc_kb_emit(m->b, m->fill, &in, &ac, 1);
+}
+
 /* The stationary tiles of group (job, m0) into panel slot `slot`: per piece,
  * its full K tiles in one DMA, the ragged one apart. */
 static enum base_status load_panel(struct mm *m, const struct mm_tile *tt, int slot)
@@ -261,6 +279,20 @@ static enum base_status load_panel(struct mm *m, const struct mm_tile *tt, int s
     }
     struct cc_access ac = {m->panel, slot, CC_WR};
     enum base_status st = cc_kb_emit_group(m->b, ins, eng, n, &ac, 1);
+    for (int i = 0; i < m->n_kt && st == BASE_OK && p->s_zp != 0;) {
+        const struct mm_kt *kq = &m->kts[i];
+        int n_same = 1;
+        while (i + n_same < m->n_kt && m->kts[i + n_same].piece == kq->piece && m->kts[i + n_same].rows == kq->rows)
+            n_same++;
+        struct isa_ap dst = cc_kb_sp(m->b, m->panel, slot, (uint64_t)i * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, 0);
+        dst.ndims = 2;
+        dst.stride[0] = m->mt;
+        dst.count[0] = (uint32_t)n_same;
+        dst.stride[1] = 1;
+        dst.count[1] = tt->mr;
+        st = sub_zp(m, p->s_zp, &dst, m->panel, slot);
+        i += n_same;
+    }
     free(ins);
     free(eng);
     return st;
@@ -278,7 +310,8 @@ static enum base_status load_s_tile(struct mm *m, const struct mm_tile *tt, cons
     uint64_t a = hbm_addr(p->s_addr, p->s_dt, job_s + pc->s_off + (int64_t)kq->r0 * pc->s_k + tt->m0 * p->s_m);
     struct isa_ap src = hbm_ap(a, p->s_dt, kq->rows, pc->s_k, 1, st, cn);
     struct cc_access ac = {buf, slot, CC_WR};
-    return mm_dma(m, m->ld, m->n_ld, &m->ld_next, &dst, &src, &ac, 1, 1);
+    TRY(mm_dma(m, m->ld, m->n_ld, &m->ld_next, &dst, &src, &ac, 1, 1));
+    return sub_zp(m, p->s_zp, &dst, buf, slot);
 }
 
 /* The moving tile of K tile kq for tile tt into ring position r: zeros
@@ -300,13 +333,15 @@ static enum base_status load_v_tile(struct mm *m, const struct mm_tile *tt, cons
         if (cnt[d] == 0) empty = true;
     }
     struct cc_access ac = {buf, slot, CC_WR};
+    struct isa_ap whole = cc_kb_sp(m->b, buf, slot, 0, 0, kq->rows, p->mm_dt, tt->F);
     if (!full) {
         struct isa_instr ms;
         memset(&ms, 0, sizeof ms);
         ms.op = ISA_OP_MEMSET;
-        ms.dst = cc_kb_sp(m->b, buf, slot, 0, 0, kq->rows, p->mm_dt, tt->F);
+        ms.dst = whole;
+        ms.imm0 = p->v_zp; /* padding: zp - zp = 0 below */
         TRY(cc_kb_emit(m->b, m->fill, &ms, &ac, 1));
-        if (empty) return BASE_OK;
+        if (empty) return sub_zp(m, p->v_zp, &whole, buf, slot);
     }
     /* SP side: the tile's box row-major; the valid part strided in it */
     int64_t sps[CC_MM_MAX_N], off = 0;
@@ -333,7 +368,8 @@ static enum base_status load_v_tile(struct mm *m, const struct mm_tile *tt, cons
     if (dst.ndims > ISA_MAX_DIMS || src.ndims > ISA_MAX_DIMS)
         return cc_kb_fail(m->b, BASE_ERR_INTERNAL, "moving tile needs more than %d dims", ISA_MAX_DIMS);
     uint64_t bytes = (uint64_t)kq->rows * tt->F * m->es_mm;
-    return mm_dma(m, m->ld, m->n_ld, &m->ld_next, &dst, &src, &ac, 1, cc_kb_dma_pieces(m->b, bytes, kq->rows));
+    TRY(mm_dma(m, m->ld, m->n_ld, &m->ld_next, &dst, &src, &ac, 1, cc_kb_dma_pieces(m->b, bytes, kq->rows)));
+    return sub_zp(m, p->v_zp, &whole, buf, slot);
 }
 
 static enum base_status store_tile(struct mm *m, const struct mm_tile *tt, int buf, int slot, enum base_dtype dt)
@@ -455,13 +491,15 @@ static enum base_status load_halo(struct mm *m, const struct mm_tile *tt, int64_
         voff += q0 / div * p->v_n[d];
     }
     struct cc_access ac = {buf, slot, CC_WR};
+    struct isa_ap whole = cc_kb_sp(m->b, buf, slot, 0, 0, kq->rows, p->mm_dt, elems);
     if (!full) {
         struct isa_instr ms;
         memset(&ms, 0, sizeof ms);
         ms.op = ISA_OP_MEMSET;
-        ms.dst = cc_kb_sp(m->b, buf, slot, 0, 0, kq->rows, p->mm_dt, elems);
+        ms.dst = whole;
+        ms.imm0 = p->v_zp;
         TRY(cc_kb_emit(m->b, m->fill, &ms, &ac, 1));
-        if (empty) return BASE_OK;
+        if (empty) return sub_zp(m, p->v_zp, &whole, buf, slot);
     }
     struct isa_ap dst = hbm_ap(0, p->mm_dt, kq->rows, 0, nd, sst, cnt);
     dst.space = ISA_SPACE_SP;
@@ -469,7 +507,8 @@ static enum base_status load_halo(struct mm *m, const struct mm_tile *tt, int64_
     dst.addr = cc_kb_sp(m->b, buf, slot, (uint64_t)off * m->es_mm, 0, kq->rows, p->mm_dt, 0).addr;
     struct isa_ap src = hbm_ap(hbm_addr(p->v_addr, p->v_dt, voff), p->v_dt, kq->rows, pc->v_k, nd, vst, cnt);
     uint64_t bytes = (uint64_t)kq->rows * elems * m->es_mm;
-    return mm_dma(m, m->ld, m->n_ld, &m->ld_next, &dst, &src, &ac, 1, cc_kb_dma_pieces(m->b, bytes, kq->rows));
+    TRY(mm_dma(m, m->ld, m->n_ld, &m->ld_next, &dst, &src, &ac, 1, cc_kb_dma_pieces(m->b, bytes, kq->rows)));
+    return sub_zp(m, p->v_zp, &whole, buf, slot);
 }
 
 /* The moving operand of piece kq for tile tt: a strided view of its halo. */
@@ -1099,6 +1138,9 @@ struct dotp {
     int64_t res_dims[BASE_MAX_RANK];
     enum base_dtype lt, rt, res_dt;
     enum isa_precision prec;
+    bool quant;              /* quantized operands (cc_quant_mm): float sums of storage - zp */
+    enum base_dtype quant_mm;
+    double zp[2];            /* the lhs's and rhs's zero points */
 };
 
 static bool has(const int64_t *v, int n, int64_t x)
@@ -1211,7 +1253,6 @@ static bool int_like(enum base_dtype dt) { return base_dtype_is_int(dt) || dt ==
 
 bool cc_dot_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap)
 {
-    (void)t;
     if (why && cap) why[0] = 0;
     if ((op->kind != GRAPH_OP_DOT_GENERAL && op->kind != GRAPH_OP_DOT) || op->n_operands != 2 || op->n_results != 1)
         return why_set(why, cap, "not a dot_general");
@@ -1220,10 +1261,14 @@ bool cc_dot_op_supported(const struct graph_op *op, const struct cc_target *t, c
     for (int i = 0; i < 3; i++) {
         if (!ts[i] || ts[i]->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ts[i]))
             return why_set(why, cap, "needs static tensor operands and result");
-        if (ts[i]->quant) return why_set(why, cap, "quantized types are not lowered");
+        if (ts[i]->quant) {
+            enum base_dtype mm;
+            double zl, zr;
+            return cc_quant_mm(op, 0, 1, t, &mm, &zl, &zr, why, cap);
+        }
         if (base_dtype_is_complex(ts[i]->elem)) return why_set(why, cap, "complex elements are not supported on chip");
         if (ts[i]->elem == BASE_DT_F64)
-            return why_set(why, cap, "f64 dots are not lowered: no engine sums in f64 (the arrays accumulate in f32)");
+            return why_set(why, cap, cc_f64_limit(t));
     }
     int nb, nc;
     int64_t lb[BASE_MAX_RANK], rb[BASE_MAX_RANK], lc[BASE_MAX_RANK], rc[BASE_MAX_RANK];
@@ -1283,6 +1328,10 @@ static enum base_status dot_analyze(const struct cc_target *t, const struct cc_k
     d->rt = R->dtype;
     d->res_dt = op->results[0].type->elem;
     d->prec = dot_precision(op, t);
+    if (op->results[0].type->quant) {
+        d->quant = true;
+        cc_quant_mm(op, 0, 1, t, &d->quant_mm, &d->zp[0], &d->zp[1], why, sizeof why);
+    }
     int ro = 0;
     for (int i = 0; i < nb; i++, ro++)
         d->b[d->nb++] = (struct rdim){L->dims[lb[i]], {L->strides[lb[i]], R->strides[rb[i]], res->strides[ro]}};
@@ -1405,7 +1454,9 @@ static enum base_status dot_general_mm(const struct cc_target *t, const struct c
 {
     struct cc_mm p;
     memset(&p, 0, sizeof p);
-    bool integer = !base_dtype_is_float(d->res_dt);
+    bool integer = !base_dtype_is_float(d->res_dt) && !d->quant;
+    p.s_zp = d->zp[0];
+    p.v_zp = d->zp[1];
     /* without an epilogue the result's dims may merge like the rest */
     if (!epi) {
         d->nb = merge_dims(d->b, d->nb);
@@ -1551,8 +1602,8 @@ enum base_status cc_emit_dot(const struct cc_target *t, const struct cc_kernel *
     struct dotp d;
     TRY(dot_analyze(t, k, op, &rv, &d, diag));
     if (cc_view_count(&rv) == 0) return BASE_OK; /* an empty result: nothing to compute */
-    bool integer = !base_dtype_is_float(d.res_dt);
-    enum base_dtype mm = integer ? BASE_DT_COUNT : pick_mm_dtype(t->chip, d.lt, d.rt);
+    bool integer = !base_dtype_is_float(d.res_dt) && !d.quant;
+    enum base_dtype mm = d.quant ? d.quant_mm : integer ? BASE_DT_COUNT : pick_mm_dtype(t->chip, d.lt, d.rt);
     if (!integer && mm == BASE_DT_F32 && !t->chip->matmul_supports[BASE_DT_F32] &&
         !(t->chip->family == CHIP_FAMILY_TPU && t->chip->matmul_supports[BASE_DT_BF16]))
         return cc_kernel_fail(t, k, op, diag, BASE_ERR_UNSUPPORTED, "the arrays take neither the operands' types nor f32");
@@ -1560,7 +1611,7 @@ enum base_status cc_emit_dot(const struct cc_target *t, const struct cc_kernel *
     bool empty_k = false; /* sums over nothing: the general engine writes zeros */
     for (int i = 0; i < d.nk; i++)
         if (d.k[i].size == 0) empty_k = true;
-    if (plain && !integer && d.nk <= 1 && !empty_k) {
+    if (plain && !integer && !d.quant && d.nk <= 1 && !empty_k) {
         struct dotp g = d;
         g.nb = merge_dims(g.b, g.nb);
         g.nm = merge_dims(g.m, g.nm);

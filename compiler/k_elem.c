@@ -36,6 +36,7 @@ struct eval {
     bool output;    /* stored to some k->out */
     bool sink;      /* handed to the caller (cc_ew sinks) */
     int src;        /* >= 0: source `src`, written per tile by the caller (cc_ew_source_ap); -1 */
+    int im;         /* a complex value: this is its real part, `im` its imaginary part; -1 */
     bool resident;  /* the same for every tile: loaded or computed once */
     int buf;        /* builder buffer; -1 */
     const struct graph_value *gv;
@@ -68,6 +69,8 @@ struct eprog {
     struct cc_view views[CC_TILE_MAX_VIEWS];
     int out_view[CC_TILE_MAX_VIEWS]; /* per output: its view index */
     int out_val[CC_TILE_MAX_VIEWS];  /* per output: the value stored */
+    int out_view_im[CC_TILE_MAX_VIEWS]; /* complex outputs: the imaginary parts' view and value; -1 */
+    int out_val_im[CC_TILE_MAX_VIEWS];
     int sink_val[CC_TILE_MAX_VIEWS]; /* per sink: its value */
     int rank;
     int64_t dims[BASE_MAX_RANK];
@@ -224,8 +227,12 @@ static bool reduce_precision_bits(const struct graph_op *op, int *e, int *m)
 
 bool cc_elem_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap)
 {
-    (void)t;
     if (why && cap) why[0] = 0;
+#define X(f)                                                                                                           \
+    if (cc_##f##_claims(op)) return cc_##f##_supported(op, t, why, cap);
+    CC_EWX_FAMILIES(X)
+#undef X
+    if (cc_quant_involved(op)) return cc_quant_elem_supported(op, t, why, cap);
     if (op->n_results != 1) return why_set(why, cap, "an elementwise op has one result");
     enum base_dtype rt = result_dt(op);
     const struct graph_type *ty = op->results[0].type;
@@ -258,12 +265,11 @@ bool cc_elem_op_supported(const struct graph_op *op, const struct cc_target *t, 
         bool integer = !base_dtype_is_float(dt0);
         if (!cc_compare_func(op, &f, integer)) return why_set(why, cap, "bad comparison_direction");
         if (base_dtype_is_float(dt0) && !float_ok(dt0))
-            return why_set(why, cap, "f64 compares are not supported: the vector engines compute in f32");
+            return why_set(why, cap, cc_f64_limit(t));
         return true;
     }
     case GRAPH_OP_CLAMP:
-        if (base_dtype_is_float(dt0) ? !float_ok(dt0) : !int_ok(dt0))
-            return why_set(why, cap, "f64 arithmetic is not supported: the vector engines compute in f32");
+        if (base_dtype_is_float(dt0) ? !float_ok(dt0) : !int_ok(dt0)) return why_set(why, cap, cc_f64_limit(t));
         return true;
     case GRAPH_OP_CHLO_SQUARE:
         if (!float_ok(dt0)) return why_set(why, cap, "square of this element type");
@@ -282,19 +288,19 @@ bool cc_elem_op_supported(const struct graph_op *op, const struct cc_target *t, 
     default: break;
     }
     if (cc_activation_of(op->kind, &f)) {
-        if (!float_ok(dt0)) return why_set(why, cap, "transcendental functions run on f32/bf16/f16/fp8 elements only");
+        if (!float_ok(dt0)) return why_set(why, cap, base_dtype_is_float(dt0) ? cc_f64_limit(t) : "transcendental functions run on f32/bf16/f16/fp8 elements only");
         return true;
     }
     if (graph_op_kind_cat(op->kind) == GRAPH_CAT_BINARY) {
         if (!binary_func(op->kind, dt0, &f)) return why_set(why, cap, "op or element type not lowered");
         if (base_dtype_is_float(dt0) && !float_ok(dt0))
-            return why_set(why, cap, "f64 arithmetic is not supported: the vector engines compute in f32");
+            return why_set(why, cap, cc_f64_limit(t));
         return true;
     }
     if (graph_op_kind_cat(op->kind) == GRAPH_CAT_UNARY) {
         if (!unary_func(op->kind, dt0, &f)) return why_set(why, cap, "op or element type not lowered");
         if (base_dtype_is_float(dt0) && !float_ok(dt0))
-            return why_set(why, cap, "f64 arithmetic is not supported: the vector engines compute in f32");
+            return why_set(why, cap, cc_f64_limit(t));
         return true;
     }
     return why_set(why, cap, "not an elementwise op");
@@ -309,7 +315,7 @@ static int new_val(struct eprog *e, enum vk kind, enum base_dtype dt)
     memset(v, 0, sizeof *v);
     v->kind = kind;
     v->dt = dt;
-    v->in = v->view = v->alias = v->def = v->last = v->buf = v->src = -1;
+    v->in = v->view = v->alias = v->def = v->last = v->buf = v->src = v->im = -1;
     return e->n_vals++;
 }
 
@@ -502,11 +508,11 @@ static bool map_put(struct eprog *e, const struct graph_value *gv, int id)
     return true;
 }
 
-/* An iota value over the index space: a view with stride 1 on its dim. */
-static int iota_val(struct eprog *e, const struct graph_op *op, enum base_dtype rt)
+/* An index value over the index space: a view with stride 1 on dim `dim`
+ * of the ops' space (iota; cc_ewb_index). */
+static int index_val(struct eprog *e, int64_t dim, enum base_dtype rt)
 {
-    int64_t dim;
-    if (!graph_attr_as_i64(graph_op_attr(op, "iota_dimension"), &dim) || dim < 0 || dim >= e->rank) return -1;
+    if (dim < 0 || dim >= e->rank) return -1;
     if (e->spec->dim_of) dim = e->spec->dim_of[dim];
     if (e->n_views >= CC_TILE_MAX_VIEWS) return -1;
     struct cc_view *w = &e->views[e->n_views];
@@ -522,6 +528,89 @@ static int iota_val(struct eprog *e, const struct graph_op *op, enum base_dtype 
     if (add_ins(e, ISA_OP_IOTA, 0, 0, v, -1, -1, -1, ISA_U_VEC | ISA_U_POOL) < 0) return -1;
     return v;
 }
+
+/* An iota value over the index space: a view with stride 1 on its dim. */
+static int iota_val(struct eprog *e, const struct graph_op *op, enum base_dtype rt)
+{
+    int64_t dim;
+    if (!graph_attr_as_i64(graph_op_attr(op, "iota_dimension"), &dim)) return -1;
+    return index_val(e, dim, rt);
+}
+
+/* ------------------------------------------- the builder other files use
+ * (cc_internal.h "elementwise op lowerings elsewhere") */
+
+struct cc_ewb {
+    struct eprog e;
+};
+
+static struct eprog *ewp(struct cc_ewb *b) { return (struct eprog *)b; }
+
+int cc_ewb_imm(struct cc_ewb *b, double v, enum base_dtype dt) { return imm_val(ewp(b), v, dt); }
+int cc_ewb_bin(struct cc_ewb *b, unsigned alu, int x, int y, enum base_dtype rt)
+{
+    return x < 0 || y < 0 ? -1 : lower_binary(ewp(b), alu, x, y, rt);
+}
+int cc_ewb_un(struct cc_ewb *b, unsigned alu, int x, enum base_dtype rt)
+{
+    return x < 0 ? -1 : lower_unary(ewp(b), ISA_OP_UNARY, alu, x, rt, ISA_U_VEC | ISA_U_POOL);
+}
+int cc_ewb_act(struct cc_ewb *b, unsigned act, int x, enum base_dtype rt)
+{
+    return x < 0 ? -1 : lower_unary(ewp(b), ISA_OP_ACTIVATE, act, x, rt, ISA_U_ACT | ISA_U_VEC);
+}
+int cc_ewb_sel(struct cc_ewb *b, int p, int x, int y, enum base_dtype rt)
+{
+    struct eprog *e = ewp(b);
+    if (p < 0 || x < 0 || y < 0) return -1;
+    bool any_tile = !is_scalar(e, p) || !is_scalar(e, x) || !is_scalar(e, y);
+    p = any_tile ? as_tile(e, p) : as_mem(e, p);
+    x = any_tile ? as_tile(e, x) : as_mem(e, x);
+    y = any_tile ? as_tile(e, y) : as_mem(e, y);
+    if (p < 0 || x < 0 || y < 0) return -1;
+    int r = new_val(e, any_tile ? VK_TILE : VK_PSC, rt);
+    if (r < 0 || add_ins(e, ISA_OP_SELECT, 0, 0, r, p, x, y, ISA_U_VEC | ISA_U_POOL) < 0) return -1;
+    e->ins[e->n_ins - 1].two_in = true;
+    return r;
+}
+int cc_ewb_bits(struct cc_ewb *b, int x, enum base_dtype as)
+{
+    struct eprog *e = ewp(b);
+    x = x < 0 ? -1 : as_mem(e, x);
+    if (x < 0 || base_dtype_size(as) != base_dtype_size(e->v[x].dt)) return -1;
+    int r = new_val(e, e->v[x].kind, as);
+    if (r >= 0) e->v[r].alias = x;
+    return r;
+}
+int cc_ewb_index(struct cc_ewb *b, int dim, enum base_dtype dt) { return index_val(ewp(b), dim, dt); }
+enum base_dtype cc_ewb_dt(const struct cc_ewb *b, int x)
+{
+    return x < 0 ? BASE_DT_COUNT : ((const struct eprog *)b)->v[x].dt;
+}
+bool cc_ewb_is_imm(const struct cc_ewb *b, int x, double *v)
+{
+    const struct eprog *e = (const struct eprog *)b;
+    if (x < 0 || e->v[x].kind != VK_IMM) return false;
+    if (v) *v = e->v[x].imm;
+    return true;
+}
+int cc_ewb_rank(const struct cc_ewb *b) { return ((const struct eprog *)b)->rank; }
+int cc_ewb_imag(const struct cc_ewb *b, int x) { return x < 0 ? -1 : ((const struct eprog *)b)->v[x].im; }
+int cc_ewb_pair(struct cc_ewb *b, int re, int im)
+{
+    struct eprog *e = ewp(b);
+    if (re < 0 || im < 0) return -1;
+    int r;
+    if (e->v[re].kind == VK_IMM) {
+        r = imm_val(e, e->v[re].imm, e->v[re].dt);
+    } else {
+        r = new_val(e, e->v[re].kind, e->v[re].dt); /* another name for re's storage */
+        if (r >= 0) e->v[r].alias = re;
+    }
+    if (r >= 0) e->v[r].im = im;
+    return r;
+}
+const struct cc_target *cc_ewb_target(const struct cc_ewb *b) { return ((const struct eprog *)b)->t; }
 
 static enum base_status build_fail(struct eprog *e, const struct graph_op *op, const char *msg)
 {
@@ -604,6 +693,28 @@ static enum base_status lower_op(struct eprog *e, const struct graph_op *op)
         x[i] = map_get(e, op->operands[i]);
         if (x[i] < 0) return build_fail(e, op, "operand not available in the kernel");
     }
+#define X(f)                                                                                                           \
+    if (cc_##f##_claims(op)) {                                                                                         \
+        int r_ = cc_##f##_lower((struct cc_ewb *)e, op, x);                                                            \
+        if (r_ < 0) return build_fail(e, op, "too many values or instructions in one fusion");                        \
+        if (!map_put(e, &op->results[0], r_)) return build_fail(e, op, "too many values");                            \
+        return BASE_OK;                                                                                                \
+    }
+    CC_EWX_FAMILIES(X)
+#undef X
+    /* quantized operands and results: dequantize, the op on the expressed
+     * type, quantize (the interpreter's wrapper; k_quant.c) */
+    const struct graph_type *rqt = NULL;
+    if (cc_quant_involved(op)) {
+        for (int i = 0; i < op->n_operands && i < 3; i++)
+            if (op->operands[i]->type->quant) x[i] = cc_quant_dequant((struct cc_ewb *)e, x[i], op->operands[i]->type);
+        for (int i = 0; i < op->n_operands && i < 3; i++)
+            if (x[i] < 0) return build_fail(e, op, "too many values or instructions in one fusion");
+        if (op->results[0].type->quant) {
+            rqt = op->results[0].type;
+            rt = rqt->quant->expressed;
+        }
+    }
     enum base_dtype dt0 = op->n_operands > 0 ? e->v[x[0]].dt : rt;
     unsigned f;
     int r = -1;
@@ -685,9 +796,20 @@ static enum base_status lower_op(struct eprog *e, const struct graph_op *op)
         }
         break;
     }
+    if (rqt && r >= 0) r = cc_quant_quant((struct cc_ewb *)e, r, rqt);
     if (r < 0) return build_fail(e, op, "too many values or instructions in one fusion");
     if (!map_put(e, &op->results[0], r)) return build_fail(e, op, "too many values");
     return BASE_OK;
+}
+
+/* The real (part 0) or imaginary (part 1) f32 view of a complex64 view. */
+static struct cc_view part_view(const struct cc_view *w, int part)
+{
+    struct cc_view r = *w;
+    r.dtype = BASE_DT_F32;
+    for (int d = 0; d < r.rank; d++) r.strides[d] *= 2;
+    r.addr += (uint64_t)part * 4;
+    return r;
 }
 
 /* ------------------------------------------------------------ analysis */
@@ -844,16 +966,16 @@ static enum base_status emit_load(struct cc_ew *m, int v, int64_t tile, int slot
     return cc_kb_dma(m->b, &dst, &src, &a, 1, pieces);
 }
 
-static enum base_status emit_store(struct cc_ew *m, int o, int64_t tile, int slot)
+static enum base_status emit_store(struct cc_ew *m, int o, int64_t tile, int slot, bool imag)
 {
-    int v = m->e.out_val[o];
+    int v = imag ? m->e.out_val_im[o] : m->e.out_val[o];
     int region;
     struct cc_box box;
     uint32_t P;
     uint64_t F;
     tile_shape(m, tile, &region, &box, &P, &F);
     struct isa_ap dst;
-    if (!cc_tiling_ap(m->tl, region, m->e.out_view[o], &box, &dst))
+    if (!cc_tiling_ap(m->tl, region, imag ? m->e.out_view_im[o] : m->e.out_view[o], &box, &dst))
         return cc_kb_fail(m->b, BASE_ERR_INTERNAL, "output %d: no access pattern for its tile", o);
     struct isa_ap src = val_ap(m, v, slot, P, F, false);
     struct cc_access a = val_acc(m, v, slot, CC_RD);
@@ -1050,8 +1172,30 @@ static enum base_status build(struct eprog *e, const struct cc_target *t, const 
         const struct cc_operand *o = &sp->in[i];
         double c;
         int v;
+        double cre, cim;
         if (o->value && o->value->def && splat_value(o->value->def, &c)) {
             v = imm_val(e, c, value_dt(o->value));
+        } else if (o->value && o->value->def && cc_complex_splat(o->value->def, &cre, &cim)) {
+            v = cc_ewb_pair((struct cc_ewb *)e, imm_val(e, cre, BASE_DT_F32), imm_val(e, cim, BASE_DT_F32));
+        } else if (o->view.dtype == BASE_DT_C64) { /* two f32 inputs: the parts */
+            if (e->n_views + 2 + 8 > CC_TILE_MAX_VIEWS) return build_fail(e, NULL, "too many complex operands");
+            int part[2];
+            for (int k = 0; k < 2; k++) {
+                struct cc_view w = part_view(&o->view, k);
+                if (w.rank == 0) {
+                    w.rank = e->rank;
+                    for (int d = 0; d < e->rank; d++) w.dims[d] = e->dims[d], w.strides[d] = 0;
+                }
+                if (w.rank != e->rank) return build_fail(e, NULL, "an input's view does not have the output's rank");
+                part[k] = new_val(e, e->view_kind ? e->view_kind[e->n_views] : VK_TILE, BASE_DT_F32);
+                if (part[k] < 0) return build_fail(e, NULL, "too many values");
+                e->v[part[k]].resident = e->view_res ? e->view_res[e->n_views] : false;
+                e->v[part[k]].in = i;
+                e->v[part[k]].view = e->n_views;
+                e->views[e->n_views++] = w;
+            }
+            v = part[0];
+            e->v[v].im = part[1];
         } else {
             struct cc_view w = o->view;
             if (w.rank == 0) {
@@ -1086,6 +1230,18 @@ static enum base_status build(struct eprog *e, const struct cc_target *t, const 
             if (w->dims[d] != e->dims[d]) return build_fail(e, NULL, "outputs of one fusion must have one shape");
         int v = map_get(e, sp->out[o].value);
         if (v < 0) return build_fail(e, NULL, "an output is not computed by the fusion");
+        e->out_view_im[o] = e->out_val_im[o] = -1;
+        if (w->dtype == BASE_DT_C64) { /* the parts, stored through the parts' views */
+            if (e->v[v].im < 0) return build_fail(e, NULL, "a complex output without its imaginary part");
+            if (e->n_views + 2 > CC_TILE_MAX_VIEWS) return build_fail(e, NULL, "too many complex operands");
+            e->out_view[o] = e->n_views;
+            e->views[e->n_views++] = part_view(w, 0);
+            e->out_view_im[o] = e->n_views;
+            e->views[e->n_views++] = part_view(w, 1);
+            e->out_val[o] = v;
+            e->out_val_im[o] = e->v[v].im;
+            continue;
+        }
         e->out_view[o] = e->n_views;
         e->views[e->n_views++] = *w;
         e->out_val[o] = v;
@@ -1101,9 +1257,33 @@ static enum base_status build(struct eprog *e, const struct cc_target *t, const 
 
 /* Outputs become per-tile tiles (stored): each output value that is not one
  * is broadcast or copied into one. */
+static int output_tile(struct eprog *e, int v)
+{
+    if (e->v[v].kind != VK_TILE || e->v[v].alias >= 0 || e->v[v].resident) {
+        int c;
+        if (e->v[v].kind == VK_TILE) {
+            c = new_val(e, VK_TILE, e->v[v].dt);
+            if (c < 0 || add_ins(e, ISA_OP_COPY, 0, 0, c, v, -1, -1, ISA_U_ELEM) < 0) c = -1;
+        } else {
+            c = as_tile(e, v);
+        }
+        if (c < 0) return -1;
+        v = c;
+    }
+    e->v[v].output = true;
+    return v;
+}
+
 static enum base_status finish_outputs(struct eprog *e)
 {
     for (int o = 0; o < e->spec->n_out; o++) {
+        if (e->out_val_im[o] >= 0) { /* a complex output: both parts */
+            int a = output_tile(e, e->out_val[o]), b = a < 0 ? -1 : output_tile(e, e->out_val_im[o]);
+            if (a < 0 || b < 0) return build_fail(e, NULL, "too many values");
+            e->out_val[o] = a;
+            e->out_val_im[o] = b;
+            continue;
+        }
         int v = e->out_val[o];
         if (e->v[v].kind != VK_TILE || e->v[v].alias >= 0 || e->v[v].resident) {
             int c;
@@ -1288,7 +1468,10 @@ struct isa_ap cc_ew_source_ap(const struct cc_ew *w, int i, int64_t tile, int sl
 
 enum base_status cc_ew_stores(struct cc_ew *w, int64_t tile, int slot)
 {
-    for (int o = 0; o < w->spec.n_out; o++) TRY(emit_store(w, o, tile, slot));
+    for (int o = 0; o < w->spec.n_out; o++) {
+        TRY(emit_store(w, o, tile, slot, false));
+        if (w->e.out_val_im[o] >= 0) TRY(emit_store(w, o, tile, slot, true));
+    }
     return BASE_OK;
 }
 

@@ -20,6 +20,15 @@ const char *cc_kernel_kind_name(enum cc_kernel_kind k)
     return (unsigned)k < CC_K_COUNT ? kernel_kind_names[k] : "?";
 }
 
+const char *cc_f64_limit(const struct cc_target *t)
+{
+    if (t && t->chip && t->chip->family == CHIP_FAMILY_TPU)
+        return "f64 arithmetic: the TPU has no f64 unit (XLA:TPU emulates f64 as pairs of f32, with f32's exponent range "
+               "and 48-bit significands, not IEEE f64)";
+    return "f64 arithmetic: the NeuronCore has no f64 unit (Neuron's data types are 32, 16 and 8 bits; torch-xla lowers "
+           "f64 to f32 on Neuron)";
+}
+
 void cc_target_init(struct cc_target *t, const struct chip_desc *chip)
 {
     memset(t, 0, sizeof *t);

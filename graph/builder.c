@@ -383,7 +383,7 @@ static const struct graph_type *own_type(struct graph_builder *b, const struct g
         c->quant = q;
     }
     if (t->encoding && !(c->encoding = own_attr(b, t->encoding, depth + 1))) return NULL;
-    if (t->kind == GRAPH_TYPE_TUPLE && t->n_elems) {
+    if ((t->kind == GRAPH_TYPE_TUPLE || t->kind == GRAPH_TYPE_FUTURE) && t->n_elems) {
         const struct graph_type **e = balloc(b, (size_t)t->n_elems * sizeof *e);
         if (!e) return NULL;
         for (int i = 0; i < t->n_elems; i++)

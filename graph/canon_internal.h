@@ -16,6 +16,7 @@ extern const char GRAPH_TAG_DOT_ALGORITHM[];
 extern const char GRAPH_TAG_PRECISION[];
 extern const char GRAPH_TAG_CHLO_PRECISION[];
 extern const char GRAPH_TAG_SDY_SUB_AXIS[];
+extern const char GRAPH_TAG_BOUNDS[];
 
 /* Sorts attributes by name (an op's attributes, an attribute dictionary);
  * returns a name given twice, or NULL. */

@@ -25,7 +25,9 @@
 /* ------------------------------------------------------------------------ */
 /* Types                                                                     */
 
-enum graph_type_kind { GRAPH_TYPE_TENSOR, GRAPH_TYPE_TOKEN, GRAPH_TYPE_TUPLE };
+/* FUTURE: !stablehlo.future<T, ...>, the result of stablehlo.async_start
+ * (its types in n_elems/elems, as a tuple's). */
+enum graph_type_kind { GRAPH_TYPE_TENSOR, GRAPH_TYPE_TOKEN, GRAPH_TYPE_TUPLE, GRAPH_TYPE_FUTURE };
 
 /* !quant.uniform<storage<min:max>:expressed{:dim}, scale:zp, ...> */
 struct graph_quant {
@@ -49,15 +51,18 @@ struct graph_type {
     int rank;                         /* -1: unranked (tensor<*xf32>) */
     int64_t dims[GRAPH_MAX_RANK];     /* GRAPH_DYN for '?' */
     const struct graph_attr *encoding; /* e.g. #stablehlo.bounds<?, 5>, or NULL */
-    /* TUPLE */
+    /* TUPLE, FUTURE */
     int n_elems;
     const struct graph_type *const *elems;
 };
 
 bool graph_type_equal(const struct graph_type *a, const struct graph_type *b);
 bool graph_type_is_static(const struct graph_type *t);
+/* Bounded dynamism: bound[d] (d < t->rank) is the bound of '?' dimension d
+ * (#stablehlo.bounds<8, ?>, or type_extensions), -1 where there is none. */
+void graph_type_bounds(const struct graph_type *t, int64_t *bound);
 int64_t graph_type_count(const struct graph_type *t); /* -1 if dynamic */
-/* MLIR spelling: "tensor<2x3xf32>", "!stablehlo.token", "tuple<...>". */
+/* MLIR spelling: "tensor<2x3xf32>", "!stablehlo.token", "tuple<...>", "!stablehlo.future<...>". */
 void graph_type_str(const struct graph_type *t, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------------ */

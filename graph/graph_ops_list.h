@@ -109,6 +109,7 @@
     X(DOT_GENERAL, "stablehlo.dot_general", LINALG, GRAPH_OPF_CONTRACTION)                         \
     X(DYNAMIC_CONV, "stablehlo.dynamic_conv", LINALG, GRAPH_OPF_CONTRACTION)                       \
     X(EINSUM, "stablehlo.einsum", LINALG, GRAPH_OPF_CONTRACTION)                                   \
+    X(UNARY_EINSUM, "stablehlo.unary_einsum", LINALG, 0)                                           \
     X(FFT, "stablehlo.fft", LINALG, 0)                                                             \
     X(TRIANGULAR_SOLVE, "stablehlo.triangular_solve", LINALG, 0)                                   \
     X(CHLO_RAGGED_DOT, "chlo.ragged_dot", LINALG, GRAPH_OPF_CONTRACTION)                           \
@@ -119,6 +120,8 @@
     X(RETURN, "stablehlo.return", CONTROL, GRAPH_OPF_TERMINATOR)                                   \
     X(COMPOSITE, "stablehlo.composite", CONTROL, 0)                                                \
     X(OPTIMIZATION_BARRIER, "stablehlo.optimization_barrier", CONTROL, 0)                          \
+    X(ASYNC_START, "stablehlo.async_start", CONTROL, GRAPH_OPF_REGIONS)                            \
+    X(ASYNC_DONE, "stablehlo.async_done", CONTROL, 0)                                              \
     /* collectives and distribution */                                                             \
     X(ALL_GATHER, "stablehlo.all_gather", COLLECTIVE, GRAPH_OPF_COLLECTIVE | GRAPH_OPF_SPMD)       \
     X(ALL_REDUCE, "stablehlo.all_reduce", COLLECTIVE,                                              \
@@ -178,6 +181,32 @@
     X(CHLO_NEXT_AFTER, "chlo.next_after", BINARY, 0)                                               \
     X(CHLO_POLYGAMMA, "chlo.polygamma", BINARY, 0)                                                 \
     X(CHLO_ZETA, "chlo.zeta", BINARY, 0)                                                           \
+    X(CHLO_ASIN_ACOS_KERNEL, "chlo._asin_acos_kernel", MISC, 0)                                    \
+    X(CHLO_CONSTANT, "chlo.constant", MISC, 0)                                                     \
+    X(CHLO_CONSTANT_LIKE, "chlo.constant_like", MISC, 0)                                           \
+    X(CHLO_BROADCAST_ADD, "chlo.broadcast_add", MISC, 0)                                           \
+    X(CHLO_BROADCAST_ATAN2, "chlo.broadcast_atan2", MISC, 0)                                       \
+    X(CHLO_BROADCAST_DIVIDE, "chlo.broadcast_divide", MISC, 0)                                     \
+    X(CHLO_BROADCAST_MAXIMUM, "chlo.broadcast_maximum", MISC, 0)                                   \
+    X(CHLO_BROADCAST_MINIMUM, "chlo.broadcast_minimum", MISC, 0)                                   \
+    X(CHLO_BROADCAST_MULTIPLY, "chlo.broadcast_multiply", MISC, 0)                                 \
+    X(CHLO_BROADCAST_NEXT_AFTER, "chlo.broadcast_next_after", MISC, 0)                             \
+    X(CHLO_BROADCAST_POLYGAMMA, "chlo.broadcast_polygamma", MISC, 0)                               \
+    X(CHLO_BROADCAST_POWER, "chlo.broadcast_power", MISC, 0)                                       \
+    X(CHLO_BROADCAST_REMAINDER, "chlo.broadcast_remainder", MISC, 0)                               \
+    X(CHLO_BROADCAST_SHIFT_LEFT, "chlo.broadcast_shift_left", MISC, 0)                             \
+    X(CHLO_BROADCAST_SHIFT_RIGHT_ARITHMETIC, "chlo.broadcast_shift_right_arithmetic", MISC, 0)     \
+    X(CHLO_BROADCAST_SHIFT_RIGHT_LOGICAL, "chlo.broadcast_shift_right_logical", MISC, 0)           \
+    X(CHLO_BROADCAST_SUBTRACT, "chlo.broadcast_subtract", MISC, 0)                                 \
+    X(CHLO_BROADCAST_ZETA, "chlo.broadcast_zeta", MISC, 0)                                         \
+    X(CHLO_BROADCAST_AND, "chlo.broadcast_and", MISC, 0)                                           \
+    X(CHLO_BROADCAST_OR, "chlo.broadcast_or", MISC, 0)                                             \
+    X(CHLO_BROADCAST_XOR, "chlo.broadcast_xor", MISC, 0)                                           \
+    X(CHLO_BROADCAST_COMPLEX, "chlo.broadcast_complex", MISC, 0)                                   \
+    X(CHLO_BROADCAST_COMPARE, "chlo.broadcast_compare", MISC, 0)                                   \
+    X(CHLO_BROADCAST_SELECT, "chlo.broadcast_select", MISC, 0)                                     \
+    X(ARITH_CONSTANT, "arith.constant", MISC, 0)                                                   \
+    X(TENSOR_CAST, "tensor.cast", MISC, 0)                                                         \
     /* test harness ops (stablehlo/tests/CheckOps, interpreter ops) */                             \
     X(CHECK_EXPECT_EQ, "check.expect_eq", CHECK, GRAPH_OPF_VALUE_CHECK)                            \
     X(CHECK_EXPECT_EQ_CONST, "check.expect_eq_const", CHECK, GRAPH_OPF_VALUE_CHECK)                \

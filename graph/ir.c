@@ -35,6 +35,7 @@ bool graph_type_equal(const struct graph_type *a, const struct graph_type *b)
     case GRAPH_TYPE_TOKEN:
         return true;
     case GRAPH_TYPE_TUPLE:
+    case GRAPH_TYPE_FUTURE:
         if (a->n_elems != b->n_elems) return false;
         for (int i = 0; i < a->n_elems; i++)
             if (!graph_type_equal(a->elems[i], b->elems[i])) return false;
@@ -60,6 +61,7 @@ bool graph_type_is_static(const struct graph_type *t)
     case GRAPH_TYPE_TOKEN:
         return true;
     case GRAPH_TYPE_TUPLE:
+    case GRAPH_TYPE_FUTURE:
         for (int i = 0; i < t->n_elems; i++)
             if (!graph_type_is_static(t->elems[i])) return false;
         return true;
@@ -358,7 +360,7 @@ static void elems_type(struct elem_list *l, const struct graph_type *t, int dept
 {
     if (!t || depth > WALK_MAX_DEPTH) return;
     if (t->kind == GRAPH_TYPE_TENSOR && t->encoding) elems_attr(l, t->encoding, depth + 1);
-    if (t->kind == GRAPH_TYPE_TUPLE)
+    if (t->kind == GRAPH_TYPE_TUPLE || t->kind == GRAPH_TYPE_FUTURE)
         for (int i = 0; i < t->n_elems; i++) elems_type(l, t->elems[i], depth + 1);
 }
 
@@ -428,7 +430,7 @@ static void release_type(const struct graph_type *t, int depth)
 {
     if (!t || depth > WALK_MAX_DEPTH) return;
     if (t->kind == GRAPH_TYPE_TENSOR && t->encoding) release_attr(t->encoding, depth + 1);
-    if (t->kind == GRAPH_TYPE_TUPLE)
+    if (t->kind == GRAPH_TYPE_TUPLE || t->kind == GRAPH_TYPE_FUTURE)
         for (int i = 0; i < t->n_elems; i++) release_type(t->elems[i], depth + 1);
 }
 
@@ -710,4 +712,16 @@ bool graph_dialect_known(const char *dialect, size_t len)
         if (!strncmp(n, dialect, len) && n[len] == '.') return true;
     }
     return false;
+}
+
+void graph_type_bounds(const struct graph_type *t, int64_t *bound)
+{
+    if (!t || t->kind != GRAPH_TYPE_TENSOR) return;
+    for (int d = 0; d < t->rank; d++) bound[d] = -1;
+    const struct graph_attr *e = t->encoding;
+    if (!e || e->kind != GRAPH_ATTR_DICT || !e->tag || strcmp(e->tag, "stablehlo.bounds")) return;
+    const struct graph_attr *b = graph_dict_get(e, "bounds");
+    if (!b || b->kind != GRAPH_ATTR_DENSE_ARRAY) return;
+    for (int d = 0; d < t->rank && d < b->u.dense.n; d++)
+        if (b->u.dense.i[d] != GRAPH_DYN) bound[d] = b->u.dense.i[d];
 }

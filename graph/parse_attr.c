@@ -23,6 +23,7 @@ const char GRAPH_TAG_DOT_ALGORITHM[] = "stablehlo.dot_algorithm";
 const char GRAPH_TAG_PRECISION[] = "stablehlo.precision";
 const char GRAPH_TAG_CHLO_PRECISION[] = "chlo.precision";
 const char GRAPH_TAG_SDY_SUB_AXIS[] = "sdy.sub_axis";
+const char GRAPH_TAG_BOUNDS[] = "stablehlo.bounds";
 
 static const struct graph_type token_type = {.kind = GRAPH_TYPE_TOKEN};
 
@@ -394,6 +395,26 @@ static const char *match_angle(const char *q, const char *end)
     return NULL;
 }
 
+/* A bounds encoding has one entry per dim, and only dynamic dims have a
+ * bound (upstream hlo::verifyBounds, which MLIR runs when it builds the type). */
+static enum base_status check_bounds(struct parser *p, const char *pos, const struct graph_type *t)
+{
+    const struct graph_attr *e = t->encoding;
+    if (!e || e->kind != GRAPH_ATTR_DICT || !e->tag || strcmp(e->tag, GRAPH_TAG_BOUNDS)) return BASE_OK;
+    const struct graph_attr *b = graph_dict_get(e, "bounds");
+    int n = b ? b->u.dense.n : 0;
+    if (t->rank < 0) return graph_perr(p, pos, "an unranked tensor type cannot have bounds");
+    if (n != t->rank)
+        return graph_perr(p, pos, "Bounds length is %d, expected to be equal to rank(%d) of the tensor", n, t->rank);
+    for (int d = 0; d < n; d++)
+        if (b->u.dense.i[d] != GRAPH_DYN && t->dims[d] != GRAPH_DYN)
+            return graph_perr(p, pos,
+                              "Static dimension %d cannot have a bound, use ShapedType::kDynamic to indicate a "
+                              "missing bound",
+                              d);
+    return BASE_OK;
+}
+
 static enum base_status parse_tensor_type(struct parser *p, const struct graph_type **out)
 {
     const char *start = p->cur;
@@ -456,8 +477,11 @@ static enum base_status parse_tensor_type(struct parser *p, const struct graph_t
     t->quant = q;
     if (accept_char(p, ',')) {
         const struct graph_attr *enc;
+        skip_ws(p);
+        const char *epos = p->cur;
         TRY(graph_parse_attr(p, &enc));
         t->encoding = enc;
+        TRY(check_bounds(p, epos, t));
     }
     TRY(expect_char(p, '>', "to close the tensor type"));
     if (t->rank > 0) {
@@ -506,6 +530,43 @@ static enum base_status parse_tuple_type(struct parser *p, const struct graph_ty
     return BASE_OK;
 }
 
+/* !stablehlo.future<T, ...> after the '<': ranked tensor types only (the
+ * upstream FutureType verifier's rule). */
+static enum base_status parse_future_type(struct parser *p, const char *pos, const struct graph_type **out)
+{
+    TRY(graph_enter_nesting(p, pos));
+    size_t base = p->tys.n;
+    do {
+        skip_ws(p);
+        const char *epos = p->cur;
+        size_t n = graph_lex_bare_id(epos, p->end);
+        enum base_dtype dt;
+        if (n && (base_dtype_parse(epos, n, &dt) || (n == 7 && !memcmp(epos, "complex", 7)))) {
+            char found[48];
+            graph_describe_at(p, epos, found, sizeof found);
+            return graph_perr(p, epos, "future element type must be a ranked tensor, but got %s", found);
+        }
+        const struct graph_type *e;
+        TRY(graph_parse_type(p, &e));
+        if (e->kind != GRAPH_TYPE_TENSOR || e->rank < 0) {
+            char ts[128];
+            graph_type_str(e, ts, sizeof ts);
+            return graph_perr(p, epos, "future element type must be a ranked tensor, but got '%s'", ts);
+        }
+        TRY(ps_push(p, &p->tys, &e));
+    } while (accept_char(p, ','));
+    TRY(expect_char(p, '>', "to close the future type"));
+    struct graph_type *t = graph_palloc(p, sizeof *t);
+    if (!t) return nomem(p);
+    t->kind = GRAPH_TYPE_FUTURE;
+    void *tmp;
+    TRY(graph_ps_take(p, &p->tys, base, &tmp, &t->n_elems));
+    t->elems = tmp;
+    leave_nesting(p);
+    *out = t;
+    return BASE_OK;
+}
+
 enum base_status graph_parse_type(struct parser *p, const struct graph_type **out)
 {
     skip_ws(p);
@@ -518,6 +579,10 @@ enum base_status graph_parse_type(struct parser *p, const struct graph_type **ou
             p->cur += n;
             *out = &token_type;
             return BASE_OK;
+        }
+        if (n == 17 && !memcmp(pos, "!stablehlo.future", 17) && pos + n < p->end && pos[n] == '<') {
+            p->cur += n + 1;
+            return parse_future_type(p, pos, out);
         }
         const struct graph_type *t = graph_lookup_alias(p, pos, n, ALIAS_TYPE);
         if (t) {
@@ -742,6 +807,11 @@ static const char *const algo_fields[] = {"lhs_precision_type",  "rhs_precision_
                                           "lhs_component_count", "rhs_component_count",      "num_primitive_operations",
                                           "allow_imprecise_accumulation", NULL};
 static const char *const channel_fields[] = {"handle", "type", NULL};
+static const char *const mesh_axes_fields[] = {"mesh", "axes", NULL};
+static const char *const axis_ref_fields[] = {"name", "sub_axis_info", NULL};
+static const char *const mesh_fields[] = {"axes", "device_ids", NULL};
+static const char *const mesh_axis_fields[] = {"name", "size", NULL};
+static const char *const accuracy_fields[] = {"atol", "rtol", "ulps", "mode", NULL};
 static const char *const alias_fields[] = {"output_tuple_indices", "operand_index", "operand_tuple_indices", NULL};
 static const char *const conv_fields[] = {"input_batch_dimension",          "input_feature_dimension",
                                           "input_spatial_dimensions",       "kernel_input_feature_dimension",
@@ -758,6 +828,9 @@ static const struct struct_attr struct_attrs[] = {
     {GRAPH_TAG_DOT, dot_fields},                     {GRAPH_TAG_DOT_ALGORITHM, algo_fields},
     {"stablehlo.channel_handle", channel_fields}, {"stablehlo.output_operand_alias", alias_fields},
     {"chlo.ragged_dot", ragged_fields},
+    {"stablehlo.replica_group_mesh_axes", mesh_axes_fields}, {"stablehlo.axis_ref", axis_ref_fields},
+    {"stablehlo.mesh", mesh_fields},
+    {"stablehlo.mesh_axis", mesh_axis_fields},       {"stablehlo.result_accuracy", accuracy_fields},
 };
 
 /* Dictionaries with a parser of their own: the order it gives their fields. */
@@ -792,6 +865,48 @@ void graph_dict_order_fields(const char *tag, struct graph_named_attr *items, in
     if (fields) order_fields(items, n, fields);
 }
 
+/* #stablehlo.result_accuracy<atol, rtol, ulps, mode> as upstream's
+ * verifyResultAccuracyAttr: no negative tolerance; modes DEFAULT and HIGHEST
+ * take none. */
+static enum base_status check_result_accuracy(struct parser *p, const char *pos, const struct graph_attr *a)
+{
+    double atol = 0, rtol = 0;
+    int64_t ulps = 0;
+    const struct graph_attr *x;
+    if ((x = graph_dict_get(a, "atol")) && x->kind == GRAPH_ATTR_FLOAT) atol = x->u.f;
+    else if (x) graph_attr_as_i64(x, &ulps), atol = (double)ulps, ulps = 0;
+    if ((x = graph_dict_get(a, "rtol")) && x->kind == GRAPH_ATTR_FLOAT) rtol = x->u.f;
+    else if (x && graph_attr_as_i64(x, &ulps)) rtol = (double)ulps, ulps = 0;
+    graph_attr_as_i64(graph_dict_get(a, "ulps"), &ulps);
+    if (atol < 0 || rtol < 0 || ulps < 0) return graph_perr(p, pos, "result_accuracy: Negative tolerance");
+    const struct graph_attr *mode = graph_dict_get(a, "mode");
+    size_t n = 0;
+    const char *m = mode && (mode->kind == GRAPH_ATTR_KEYWORD) ? mode->u.str.s : NULL;
+    if (m) n = mode->u.str.len;
+    bool strict = m && ((n == 7 && !memcmp(m, "DEFAULT", 7)) || (n == 7 && !memcmp(m, "HIGHEST", 7)));
+    if (strict && (atol != 0 || rtol != 0 || ulps != 0))
+        return graph_perr(p, pos, "Invalid tolerances for ResultAccuracyAttr with mode %.*s, must be all zero.", (int)n, m);
+    return BASE_OK;
+}
+
+/* `(pre_size)size` of #stablehlo.axis_ref's sub_axis_info -> DICT tag
+ * stablehlo.sub_axis_info {pre_size, size}. */
+static enum base_status parse_sub_axis_info(struct parser *p, const struct graph_attr **out)
+{
+    const char *pos = p->cur;
+    int64_t pre, size;
+    TRY(expect_char(p, '(', "to open the sub-axis pre-size"));
+    TRY(graph_parse_int_lit(p, &pre, "(sub-axis pre-size)"));
+    TRY(expect_char(p, ')', "after the sub-axis pre-size"));
+    TRY(graph_parse_int_lit(p, &size, "(sub-axis size)"));
+    const struct graph_attr *a = graph_attr_int(p, pre, BASE_DT_SI64), *b = graph_attr_int(p, size, BASE_DT_SI64);
+    if (!a || !b) return nomem(p);
+    size_t base = p->nattrs.n;
+    TRY(graph_push_attr(p, "pre_size", a));
+    TRY(graph_push_attr(p, "size", b));
+    return take_dict(p, base, "stablehlo.sub_axis_info", false, pos, out);
+}
+
 /* <key = value, ...> with [ints] -> DENSE, ints -> INT, bare words -> KEYWORD */
 static enum base_status parse_struct_body(struct parser *p, const char *tag, const char *const *fields,
                                           const struct graph_attr **out)
@@ -814,19 +929,51 @@ static enum base_status parse_struct_body(struct parser *p, const char *tag, con
             const char *kname = NULL;
             for (int f = 0; fields && fields[f]; f++)
                 if (strlen(fields[f]) == kn && !memcmp(fields[f], key, kn)) kname = fields[f];
+            if (!kname && fields) {
+                /* the dimension-number and struct attributes have a closed set of parameters */
+                char list[400];
+                size_t used = 0;
+                list[0] = 0;
+                for (int f = 0; fields[f] && used < sizeof list; f++) {
+                    int w = snprintf(list + used, sizeof list - used, "%s`%s`", f ? ", " : "", fields[f]);
+                    if (w < 0) break;
+                    used += (size_t)w;
+                }
+                return graph_perr(p, kpos, "unknown parameter '%.*s' of #%s: expected one of: %s", (int)kn, key,
+                                  tag, list);
+            }
             if (!kname) kname = graph_pstrndup(p, key, kn);
             if (!kname) return nomem(p);
             TRY(expect_char(p, '=', "after the parameter name"));
             skip_ws(p);
             const struct graph_attr *v;
             char c = p->cur < p->end ? *p->cur : 0;
-            if (c == '[') {
+            const char *q = p->cur + 1;
+            while (q < p->end && (*q == ' ' || *q == '\n' || *q == '\t' || *q == '\r')) q++;
+            bool int_list = q < p->end && (*q == ']' || *q == '-' || lex_is_digit(*q));
+            if (c == '[' && int_list) {
                 TRY(graph_parse_dense_i64_list(p, &v));
             } else if (c == '-' || lex_is_digit(c)) {
-                int64_t iv;
-                TRY(graph_parse_int_lit(p, &iv, "(parameter value)"));
-                v = graph_attr_int(p, iv, BASE_DT_SI64);
-                if (!v) return nomem(p);
+                /* an integer, or a float (result_accuracy's tolerances) */
+                const char *q2 = p->cur + (c == '-');
+                bool hex = p->end - q2 > 1 && q2[0] == '0' && (q2[1] == 'x' || q2[1] == 'X');
+                while (!hex && q2 < p->end && lex_is_digit(*q2)) q2++;
+                if (!hex && q2 < p->end && (*q2 == '.' || *q2 == 'e' || *q2 == 'E')) {
+                    double dv;
+                    TRY(graph_parse_f64_lit(p, &dv, "(parameter value)"));
+                    struct graph_attr *fa = graph_new_attr(p, GRAPH_ATTR_FLOAT);
+                    if (!fa) return nomem(p);
+                    fa->elem = BASE_DT_F64;
+                    fa->u.f = dv;
+                    v = fa;
+                } else {
+                    int64_t iv;
+                    TRY(graph_parse_int_lit(p, &iv, "(parameter value)"));
+                    v = graph_attr_int(p, iv, BASE_DT_SI64);
+                    if (!v) return nomem(p);
+                }
+            } else if (c == '(' && !strcmp(kname, "sub_axis_info")) {
+                TRY(parse_sub_axis_info(p, &v));
             } else if (graph_peek_kw(p, "true") || graph_peek_kw(p, "false")) {
                 bool bv = graph_accept_kw(p, "true");
                 if (!bv) graph_accept_kw(p, "false");
@@ -841,11 +988,12 @@ static enum base_status parse_struct_body(struct parser *p, const char *tag, con
                 TRY(graph_parse_attr(p, &v));
             }
             TRY(graph_push_attr(p, kname, v));
-        } while (accept_char(p, ','));
+        } while (accept_char(p, ',') && !at_char(p, '>')); /* a trailing ',' is allowed */
         TRY(expect_char(p, '>', "to close the attribute parameters"));
     }
     TRY(take_dict(p, base, tag, false, pos, out));
     if (fields) order_fields((struct graph_named_attr *)(*out)->u.dict.items, (*out)->u.dict.n, fields);
+    if (!strcmp(tag, "stablehlo.result_accuracy")) return check_result_accuracy(p, pos, *out);
     return BASE_OK;
 }
 
@@ -1149,6 +1297,37 @@ static const char *dialect_tag(struct parser *p, const char *d, size_t dn, const
     return t;
 }
 
+/* The bounds of a bounded-dynamic tensor type, `3, ?` through `close`:
+ * #stablehlo.bounds<3, ?> and #stablehlo.type_extensions<bounds = [3, ?]>
+ * both become DICT tag stablehlo.bounds {bounds = DENSE, GRAPH_DYN for '?'}. */
+static enum base_status parse_bounds(struct parser *p, char close, const struct graph_attr **out)
+{
+    const char *pos = p->cur;
+    size_t base = p->i64s.n;
+    if (!accept_char(p, close)) {
+        do {
+            int64_t v = GRAPH_DYN;
+            if (!accept_char(p, '?')) {
+                TRY(graph_parse_int_lit(p, &v, "(a bound)"));
+                if (v < 0) return graph_perr(p, p->cur, "a bound must be non-negative, got %lld", (long long)v);
+            }
+            TRY(ps_push(p, &p->i64s, &v));
+            if (p->i64s.n - base > GRAPH_MAX_RANK)
+                return graph_perr_st(p, pos, BASE_ERR_LIMIT, "more bounds than the maximum rank %d", GRAPH_MAX_RANK);
+        } while (accept_char(p, ','));
+        TRY(expect_char(p, close, "to close the bounds"));
+    }
+    int64_t vals[GRAPH_MAX_RANK];
+    int n = (int)(p->i64s.n - base);
+    for (int i = 0; i < n; i++) vals[i] = *(int64_t *)ps_at(&p->i64s, base + (size_t)i);
+    p->i64s.n = base;
+    const struct graph_attr *list = graph_attr_dense_i64(p, vals, n);
+    if (!list) return nomem(p);
+    size_t nb = p->nattrs.n;
+    TRY(graph_push_attr(p, "bounds", list));
+    return take_dict(p, nb, GRAPH_TAG_BOUNDS, false, pos, out);
+}
+
 /* '#' attributes: aliases, #dialect<enum VALUE>, known struct attributes, opaque */
 static enum base_status parse_hash_attr(struct parser *p, const struct graph_attr **out)
 {
@@ -1190,6 +1369,30 @@ static enum base_status parse_hash_attr(struct parser *p, const struct graph_att
     for (size_t i = 0; i < ARRAY_LEN(struct_attrs); i++)
         if (strlen(struct_attrs[i].tag) == n && !memcmp(struct_attrs[i].tag, name, n))
             return parse_struct_body(p, struct_attrs[i].tag, struct_attrs[i].fields, out);
+    if (n == 30 && !memcmp(name, "stablehlo.result_accuracy_mode", 30)) {
+        /* an enum in its #dialect.mnemonic<VALUE> spelling: as #stablehlo<result_accuracy_mode VALUE> */
+        const char *q = graph_lex_skip_ws(after + 1, p->end);
+        size_t vn = graph_lex_bare_id(q, p->end);
+        const char *close = graph_lex_skip_ws(q + vn, p->end);
+        if (after < p->end && *after == '<' && vn && close < p->end && *close == '>') {
+            *out = graph_attr_keyword(p, "stablehlo.result_accuracy_mode", q, vn);
+            p->cur = close + 1;
+            return *out ? BASE_OK : nomem(p);
+        }
+    }
+    if (n == 23 && !memcmp(name, "stablehlo.sub_axis_info", 23)) return parse_sub_axis_info(p, out);
+    if (n == 16 && !memcmp(name, GRAPH_TAG_BOUNDS, 16)) {
+        TRY(expect_char(p, '<', "after #stablehlo.bounds"));
+        return parse_bounds(p, '>', out);
+    }
+    if (n == 25 && !memcmp(name, "stablehlo.type_extensions", 25)) {
+        TRY(expect_char(p, '<', "after #stablehlo.type_extensions"));
+        TRY(graph_expect_kw(p, "bounds", "in #stablehlo.type_extensions"));
+        TRY(expect_char(p, '=', "after 'bounds'"));
+        TRY(expect_char(p, '[', "to open the bounds"));
+        TRY(parse_bounds(p, ']', out));
+        return expect_char(p, '>', "to close #stablehlo.type_extensions<...>");
+    }
     if (n == 14 && !memcmp(name, GRAPH_TAG_CONV, 14)) {
         TRY(expect_char(p, '<', "after #stablehlo.conv"));
         TRY(graph_parse_conv_dims(p, out));
@@ -1435,6 +1638,16 @@ static const struct graph_attr *elements_to_dense(struct parser *p, const struct
     return d;
 }
 
+static bool attr_is_empty_list(const struct graph_attr *a)
+{
+    switch (a->kind) {
+    case GRAPH_ATTR_DENSE_ARRAY: return a->u.dense.n == 0;
+    case GRAPH_ATTR_ARRAY: return a->u.array.n == 0;
+    case GRAPH_ATTR_ELEMENTS: return a->u.elements.type && graph_type_count(a->u.elements.type) == 0;
+    default: return false;
+    }
+}
+
 enum base_status graph_normalize_op_attrs(struct parser *p, struct op_build *b)
 {
     size_t n = p->nattrs.n - b->nattr_base;
@@ -1446,6 +1659,37 @@ enum base_status graph_normalize_op_attrs(struct parser *p, struct op_build *b)
             if (!a[i].value) return nomem(p);
         }
         a[i].name = graph_op_attr_canonical_name(b->kind, a[i].name);
+    }
+    /* An empty optional window list (`window = {stride = []}`, `padding =
+     * dense<> : tensor<0x2xi64>`) is the default, as upstream reads it: drop
+     * it, so every reader sees one form. */
+    if (b->kind == GRAPH_OP_CONVOLUTION || b->kind == GRAPH_OP_DYNAMIC_CONV || b->kind == GRAPH_OP_REDUCE_WINDOW ||
+        b->kind == GRAPH_OP_SELECT_AND_SCATTER) {
+        static const char *const optional[] = {"window_strides", "lhs_dilation", "rhs_dilation", "window_reversal",
+                                               "padding", "base_dilations", "window_dilations", NULL};
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            bool drop = false;
+            for (int j = 0; optional[j] && !drop; j++)
+                drop = !strcmp(a[i].name, optional[j]) && attr_is_empty_list(a[i].value);
+            if (!drop) {
+                a[k++] = a[i];
+                continue;
+            }
+            /* a dropped literal's (empty) tensor is no one's: release it now */
+            struct base_tensor *t = a[i].value->kind == GRAPH_ATTR_ELEMENTS && !graph_is_alias_value(p, a[i].value)
+                                        ? a[i].value->u.elements.value
+                                        : NULL; /* an alias's tensor may serve other ops */
+            for (size_t j = p->tensors.n; t && j-- > 0;) {
+                struct base_tensor **slot = ps_at(&p->tensors, j);
+                if (*slot == t) {
+                    *slot = NULL;
+                    base_tensor_release(t);
+                    break;
+                }
+            }
+        }
+        p->nattrs.n = b->nattr_base + k;
     }
     return BASE_OK;
 }

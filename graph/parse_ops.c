@@ -296,9 +296,25 @@ static enum base_status form_constant(struct parser *p, struct op_build *b)
     const char *pos = p->cur;
     const struct graph_attr *v;
     TRY(graph_parse_attr(p, &v));
-    if (v->kind != GRAPH_ATTR_ELEMENTS) return graph_perr(p, pos, "stablehlo.constant needs a dense<...> : type value");
+    if (v->kind != GRAPH_ATTR_ELEMENTS) return graph_perr(p, pos, "%s needs a dense<...> : type value", b->name);
     TRY(graph_push_attr(p, "value", v));
     return ps_push(p, &p->tys, &v->u.elements.type);
+}
+
+/* tensor.cast %x : T to R */
+static enum base_status form_tensor_cast(struct parser *p, struct op_build *b)
+{
+    TRY(operand(p));
+    TRY(opt_attr_dict(p));
+    TRY(expect_char(p, ':', "before the cast's operand type"));
+    skip_ws(p);
+    const char *pos = p->cur;
+    const struct graph_type *in, *out;
+    TRY(graph_parse_type(p, &in));
+    TRY(check_operand(p, b, 0, in, pos));
+    TRY(graph_expect_kw(p, "to", "between the cast's types"));
+    TRY(graph_parse_type(p, &out));
+    return ps_push(p, &p->tys, &out);
 }
 
 static enum base_status form_compare(struct parser *p, struct op_build *b)
@@ -863,8 +879,14 @@ static enum base_status applies_region(struct parser *p, struct op_build *b, con
                                        const char *oppos, const struct graph_type *et, struct graph_region *r)
 {
     enum graph_op_kind k = graph_lookup_op_kind(p, opname, oplen);
-    if (graph_op_kind_cat(k) != GRAPH_CAT_BINARY || k == GRAPH_OP_UNKNOWN)
-        return graph_perr(p, oppos, "'applies' needs a binary elementwise op, found '%.*s'", (int)oplen, opname);
+    /* upstream's parser: a commutative StableHLO binary op without regions */
+    bool commutative = k == GRAPH_OP_ADD || k == GRAPH_OP_MULTIPLY || k == GRAPH_OP_MAXIMUM || k == GRAPH_OP_MINIMUM ||
+                       k == GRAPH_OP_AND || k == GRAPH_OP_OR || k == GRAPH_OP_XOR;
+    if (!commutative)
+        return graph_perr(p, oppos,
+                          "'applies' needs a commutative binary op of the stablehlo dialect (add, multiply, maximum, "
+                          "minimum, and, or, xor), found '%.*s'",
+                          (int)oplen, opname);
     memset(r, 0, sizeof *r);
     struct graph_block *blk = graph_palloc(p, sizeof *blk);
     struct graph_value *args = graph_palloc(p, 2 * sizeof *args);
@@ -1439,7 +1461,12 @@ enum base_status graph_parse_custom_op(struct parser *p, struct op_build *b)
     case GRAPH_OP_SDY_RETURN: return form_return(p, b);
     case GRAPH_OP_SDY_MESH: return form_sdy_mesh(p, b);
     case GRAPH_OP_SDY_MANUAL_COMPUTATION: return form_manual_computation(p, b);
-    case GRAPH_OP_CONSTANT: return form_constant(p, b);
+    case GRAPH_OP_CONSTANT:
+    case GRAPH_OP_ARITH_CONSTANT:
+    case GRAPH_OP_CHLO_CONSTANT: return form_constant(p, b);
+    case GRAPH_OP_TENSOR_CAST: return form_tensor_cast(p, b);
+    case GRAPH_OP_CHLO_ASIN_ACOS_KERNEL: return form_operands(p, b, 1, 1, true);
+    case GRAPH_OP_CHLO_BROADCAST_SELECT: return form_operands(p, b, 3, 1, false);
     case GRAPH_OP_IOTA: return form_dim_attr(p, b, 0, "iota_dimension");
     case GRAPH_OP_DYNAMIC_IOTA: return form_dim_attr(p, b, 1, "iota_dimension");
     case GRAPH_OP_GET_DIMENSION_SIZE: return form_dim_attr(p, b, 1, "dimension");
@@ -1508,6 +1535,9 @@ enum base_status graph_parse_custom_op(struct parser *p, struct op_build *b)
     default:
         break;
     }
+    /* chlo.broadcast_*: $lhs, $rhs attr-dict : (T, T) -> R */
+    if (b->kind >= GRAPH_OP_CHLO_BROADCAST_ADD && b->kind <= GRAPH_OP_CHLO_BROADCAST_COMPARE)
+        return form_operands(p, b, 2, 1, false);
     switch (graph_op_kind_cat(b->kind)) {
     case GRAPH_CAT_UNARY: return form_operands(p, b, 1, 1, true);
     case GRAPH_CAT_BINARY: return form_operands(p, b, 2, 1, true);

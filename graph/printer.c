@@ -254,8 +254,9 @@ void graph_print_type(struct sbuf *s, const struct graph_type *t)
     case GRAPH_TYPE_TOKEN:
         graph_print_buf_puts(s, "!stablehlo.token");
         return;
+    case GRAPH_TYPE_FUTURE:
     case GRAPH_TYPE_TUPLE:
-        graph_print_buf_puts(s, "tuple<");
+        graph_print_buf_puts(s, t->kind == GRAPH_TYPE_TUPLE ? "tuple<" : "!stablehlo.future<");
         for (int i = 0; i < t->n_elems; i++) {
             if (i) graph_print_buf_puts(s, ", ");
             graph_print_type(s, t->elems[i]);
@@ -403,12 +404,22 @@ static void print_dict_items(struct sbuf *s, const struct graph_attr *d)
 /* Values inside #stablehlo.xxx<...>: lists and ints are bare. */
 static void print_struct_value(struct sbuf *s, const struct graph_attr *v)
 {
+    if (v->kind == GRAPH_ATTR_DICT && v->tag && !strcmp(v->tag, "stablehlo.sub_axis_info")) {
+        int64_t pre = 0, size = 0;
+        graph_attr_as_i64(graph_dict_get(v, "pre_size"), &pre);
+        graph_attr_as_i64(graph_dict_get(v, "size"), &size);
+        graph_print_buf_printf(s, "(%lld)%lld", (long long)pre, (long long)size);
+        return;
+    }
     switch (v->kind) {
     case GRAPH_ATTR_DENSE_ARRAY:
         print_dense_array(s, v, true);
         break;
     case GRAPH_ATTR_INT:
         print_int_value(s, v);
+        break;
+    case GRAPH_ATTR_FLOAT:
+        print_float_as(s, v->elem, v->u.f);
         break;
     default:
         graph_print_attr(s, v);
@@ -682,6 +693,18 @@ void graph_print_attr(struct sbuf *s, const struct graph_attr *a)
             print_mesh_body(s, a);
         } else if (!strcmp(a->tag, "stablehlo.conv")) {
             print_conv(s, a);
+        } else if (!strcmp(a->tag, "stablehlo.sub_axis_info")) {
+            graph_print_buf_puts(s, "#stablehlo.sub_axis_info");
+            print_struct_value(s, a);
+        } else if (!strcmp(a->tag, "stablehlo.bounds")) {
+            const struct graph_attr *b = graph_dict_get(a, "bounds");
+            graph_print_buf_puts(s, "#stablehlo.bounds<");
+            for (int i = 0; b && b->kind == GRAPH_ATTR_DENSE_ARRAY && b->u.dense.i && i < b->u.dense.n; i++) {
+                if (i) graph_print_buf_puts(s, ", ");
+                if (b->u.dense.i[i] == GRAPH_DYN) graph_print_buf_putc(s, '?');
+                else graph_print_buf_printf(s, "%lld", (long long)b->u.dense.i[i]);
+            }
+            graph_print_buf_putc(s, '>');
         } else {
             graph_print_buf_printf(s, "#%s<", a->tag);
             for (int i = 0; i < a->u.dict.n; i++) {

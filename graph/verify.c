@@ -158,13 +158,28 @@ enum base_status graph_verify_need_rank(struct verify_ctx *cx, const struct grap
                        graph_verify_tstr(t, ts, sizeof ts));
 }
 
+/* The bounds of a bounded-dynamic tensor type (#stablehlo.bounds), or NULL. */
+static const int64_t *type_bounds(const struct graph_type *t)
+{
+    const struct graph_attr *e = t->encoding;
+    if (!e || e->kind != GRAPH_ATTR_DICT || !e->tag || strcmp(e->tag, "stablehlo.bounds")) return NULL;
+    const struct graph_attr *b = graph_dict_get(e, "bounds");
+    return b && b->kind == GRAPH_ATTR_DENSE_ARRAY && b->u.dense.n == t->rank ? b->u.dense.i : NULL;
+}
+
 bool graph_verify_shape_compat(const struct graph_type *a, const struct graph_type *b)
 {
     if (!verify_is_tensor(a) || !verify_is_tensor(b)) return false;
     if (a->rank < 0 || b->rank < 0) return true;
     if (a->rank != b->rank) return false;
-    for (int i = 0; i < a->rank; i++)
+    /* upstream verifyCompatibleShapeWithBounds: a size above the other's bound
+     * does not fit it */
+    const int64_t *ba = type_bounds(a), *bb = type_bounds(b);
+    for (int i = 0; i < a->rank; i++) {
         if (!verify_dim_compat(a->dims[i], b->dims[i])) return false;
+        if (bb && bb[i] != GRAPH_DYN && a->dims[i] != GRAPH_DYN && a->dims[i] > bb[i]) return false;
+        if (ba && ba[i] != GRAPH_DYN && b->dims[i] != GRAPH_DYN && b->dims[i] > ba[i]) return false;
+    }
     return true;
 }
 
@@ -202,6 +217,7 @@ static bool type_compat(const struct graph_type *a, const struct graph_type *b, 
     case GRAPH_TYPE_TOKEN:
         return true;
     case GRAPH_TYPE_TUPLE:
+    case GRAPH_TYPE_FUTURE:
         if (a->n_elems != b->n_elems) return false;
         for (int i = 0; i < a->n_elems; i++)
             if (!type_compat(a->elems[i], b->elems[i], baseline, depth + 1)) return false;
@@ -227,6 +243,12 @@ int graph_verify_elem_bits(const struct graph_type *t)
 {
     if (t->quant) return base_dtype_bits(t->quant->storage);
     return base_dtype_bits(t->elem);
+}
+
+bool graph_verify_promotable_fp(const struct graph_type *x, const struct graph_type *y)
+{
+    if (graph_verify_class(x) == VC_FLOAT && graph_verify_class(y) == VC_FLOAT) return true;
+    return graph_verify_promotable(x, y);
 }
 
 bool graph_verify_promotable(const struct graph_type *x, const struct graph_type *y)
@@ -481,6 +503,23 @@ enum base_status graph_verify_op_matrix(struct verify_ctx *cx, const struct grap
     return BASE_OK;
 }
 
+int graph_verify_const_ints(const struct graph_op *op, int i, int64_t *out, int cap)
+{
+    if (i < 0 || i >= op->n_operands) return -1;
+    const struct graph_op *def = op->operands[i]->def;
+    if (!def || (def->kind != GRAPH_OP_CONSTANT && def->kind != GRAPH_OP_ARITH_CONSTANT &&
+                 def->kind != GRAPH_OP_CHLO_CONSTANT))
+        return -1;
+    const struct graph_attr *a = graph_op_attr(def, "value");
+    if (!a || a->kind != GRAPH_ATTR_ELEMENTS || !a->u.elements.value || !a->u.elements.value->data) return -1;
+    const struct graph_type *t = a->u.elements.type;
+    const struct base_tensor *v = a->u.elements.value;
+    int64_t n = graph_type_count(t);
+    if (!t || t->quant || !int_kind(v->dtype) || n < 0 || n > cap || (v->count != 1 && v->count != n)) return -1;
+    for (int64_t k = 0; k < n; k++) out[k] = base_elem_get_i64(v->dtype, v->data, v->count == 1 ? 0 : (size_t)k);
+    return (int)n;
+}
+
 enum base_status graph_verify_dict_list(struct verify_ctx *cx, const struct graph_op *op,
                                   const struct graph_attr *dn, const char *name, struct verify_dlist *l)
 {
@@ -639,11 +678,18 @@ enum base_status graph_verify_reducer(struct verify_ctx *cx, const struct graph_
                                "%s body argument %d has type %s but the body returns %s there",
                                label, i, graph_verify_tstr(a0, ta, sizeof ta),
                                graph_verify_tstr(acc, tb, sizeof tb));
-        if (!graph_verify_shape_compat(acc, a1) || !graph_verify_elem_baseline_equal(acc, a1))
+        /* upstream: the second argument's element type may differ in float precision only */
+        bool floats = graph_verify_class(acc) == VC_FLOAT && graph_verify_class(a1) == VC_FLOAT;
+        if (!graph_verify_shape_compat(acc, a1) || !(floats || graph_verify_elem_equal(acc, a1)))
             return graph_verify_fail(cx, op,
                                "%s body argument %d has type %s but the body returns %s there",
                                label, n + i, graph_verify_tstr(a1, ta, sizeof ta),
                                graph_verify_tstr(acc, tb, sizeof tb));
+        if (inits && inits[i] && !graph_verify_shape_compat(inits[i], acc))
+            return graph_verify_fail(cx, op,
+                               "%s the shape of the body's result %d (%s) differs from the init value's (%s)",
+                               label, i, graph_verify_tstr(acc, tb, sizeof tb),
+                               graph_verify_tstr(inits[i], ta, sizeof ta));
         if (!reducer_arg_fits(a1, allowed_rank, allowed_dims)) {
             char ds[120];
             return graph_verify_fail(cx, op,
@@ -652,13 +698,13 @@ enum base_status graph_verify_reducer(struct verify_ctx *cx, const struct graph_
                                label, n + i, graph_verify_tstr(a1, ta, sizeof ta),
                                graph_verify_dstr(allowed_rank, allowed_dims, ds, sizeof ds));
         }
-        if (inputs && inputs[i] && !graph_verify_promotable(inputs[i], acc))
+        if (inputs && inputs[i] && !graph_verify_promotable_fp(inputs[i], a1))
             return graph_verify_fail(cx, op,
                                "%s input %d of type %s is not promotable to the body's element "
                                "type (%s)",
                                label, i, graph_verify_tstr(inputs[i], ta, sizeof ta),
-                               graph_verify_tstr(acc, tb, sizeof tb));
-        if (inits && inits[i] && !graph_verify_promotable(inits[i], acc))
+                               graph_verify_tstr(a1, tb, sizeof tb));
+        if (inits && inits[i] && !graph_verify_promotable_fp(inits[i], acc))
             return graph_verify_fail(cx, op,
                                "%s init value %d of type %s is not promotable to the body's "
                                "element type (%s)",
@@ -745,6 +791,7 @@ static enum base_status build_symbols(struct verify_ctx *cx)
 
 static enum base_status dispatch(struct verify_ctx *cx, const struct graph_op *op)
 {
+    if (graph_verify_is_chlo_misc(op->kind)) return graph_verify_elementwise(cx, op);
     switch (graph_op_kind_cat(op->kind)) {
     case GRAPH_CAT_UNARY:
     case GRAPH_CAT_BINARY:
@@ -830,7 +877,10 @@ static enum base_status walk_regions(struct verify_ctx *cx, const struct graph_o
             if (!t || !is_terminator(t->kind))
                 return graph_verify_fail(cx, op, "region #%d must end with %s", r,
                                    graph_op_kind_name(want));
-            if (t->kind != want)
+            /* upstream's stablehlo.return is a bare terminator (no parent op, no
+             * check of the function's result types): it may end a func.func */
+            bool lax = op->kind == GRAPH_OP_FUNC && t->kind == GRAPH_OP_RETURN;
+            if (t->kind != want && !lax)
                 return graph_verify_fail(cx, t, "cannot terminate a region of %s (expected %s)",
                                    op->name, graph_op_kind_name(want));
         }
@@ -844,7 +894,7 @@ static enum base_status quant_type(struct verify_ctx *cx, const struct graph_op 
                                    const char *what, int idx, const struct graph_type *t, int depth)
 {
     if (!t || depth > GRAPH_MAX_TUPLE_DEPTH) return BASE_OK;
-    if (t->kind == GRAPH_TYPE_TUPLE) {
+    if (t->kind == GRAPH_TYPE_TUPLE || t->kind == GRAPH_TYPE_FUTURE) {
         for (int i = 0; i < t->n_elems; i++) VTRY(quant_type(cx, op, what, idx, t->elems[i], depth + 1));
         return BASE_OK;
     }
@@ -867,11 +917,16 @@ static enum base_status quant_type(struct verify_ctx *cx, const struct graph_op 
     if (q->n_scales < 1 || (q->quant_dim < 0 && q->n_scales != 1))
         return graph_verify_fail(cx, op, "%s %d (%s): (C10) a per-tensor quantized type needs one scale", what,
                            idx, ts);
+    const struct base_float_format *ff = base_float_format(q->expressed);
     for (int i = 0; i < q->n_scales; i++) {
         double sc = q->scales[i];
         if (!(sc > 0) || !isfinite(sc))
             return graph_verify_fail(cx, op, "%s %d (%s): (C5)/(C6) scale %d = %g must be positive and finite",
                                what, idx, ts, i, sc);
+        /* MLIR's quant dialect: within [smallest, largest] of the expressed type */
+        if (ff && (sc < ff->min_subnormal || sc > ff->max_finite))
+            return graph_verify_fail(cx, op, "%s %d (%s): scale %e out of expressed type range [%e, %e]", what, idx, ts,
+                                     sc, ff->min_subnormal, ff->max_finite);
         if (q->zero_points[i] < q->storage_min || q->zero_points[i] > q->storage_max)
             return graph_verify_fail(cx, op, "%s %d (%s): (C7) zero point %lld is outside [%lld, %lld]", what,
                                idx, ts, (long long)q->zero_points[i], (long long)q->storage_min,
@@ -885,6 +940,100 @@ static enum base_status quant_type(struct verify_ctx *cx, const struct graph_op 
         if (d != GRAPH_DYN && d != q->n_scales)
             return graph_verify_fail(cx, op, "%s %d (%s): (C13) dim %d has size %lld but there are %d scales",
                                what, idx, ts, q->quant_dim, (long long)d, q->n_scales);
+    }
+    return BASE_OK;
+}
+
+/* Where a StableHLO op takes per-axis quantized tensors (its ODS types are
+ * HLO_TensorOrPerAxisQuantizedTensor...; everywhere else HLO_Tensor, which
+ * has per-tensor quantization only). */
+static bool per_axis_allowed(enum graph_op_kind k, bool result, int i)
+{
+    switch (k) {
+    case GRAPH_OP_ADD:
+    case GRAPH_OP_WHILE:
+    case GRAPH_OP_BITCAST_CONVERT:
+    case GRAPH_OP_BROADCAST_IN_DIM:
+    case GRAPH_OP_COMPOSITE:
+    case GRAPH_OP_UNIFORM_QUANTIZE:
+        return true;
+    case GRAPH_OP_DYNAMIC_BROADCAST_IN_DIM:
+    case GRAPH_OP_RESHAPE:
+    case GRAPH_OP_DYNAMIC_RESHAPE:
+    case GRAPH_OP_TRANSPOSE:
+        return result || i == 0;
+    case GRAPH_OP_CONVOLUTION:
+    case GRAPH_OP_DOT_GENERAL:
+    case GRAPH_OP_DOT:
+        return result || i == 1;
+    case GRAPH_OP_CONSTANT:
+    case GRAPH_OP_INFEED:
+    case GRAPH_OP_RECV:
+    case GRAPH_OP_IF:
+    case GRAPH_OP_CASE:
+    case GRAPH_OP_GET_TUPLE_ELEMENT:
+    case GRAPH_OP_BROADCAST:
+        return result;
+    case GRAPH_OP_OUTFEED:
+    case GRAPH_OP_SEND:
+    case GRAPH_OP_TUPLE:
+    case GRAPH_OP_GET_DIMENSION_SIZE:
+    case GRAPH_OP_RETURN:
+    case GRAPH_OP_UNIFORM_DEQUANTIZE:
+        return !result;
+    default:
+        return false;
+    }
+}
+
+/* Results that upstream's ODS wants statically shaped (constant, iota,
+ * infeed, recv), or static but for one bounded dynamic dim (reshape,
+ * broadcast_in_dim: HLO_StaticShapeTensorPerAxisQuantizedTensorOrBoundedTensor). */
+static bool static_or_bounded_ok(enum graph_op_kind k, const struct graph_type *t)
+{
+    bool bounded_ok = k == GRAPH_OP_RESHAPE || k == GRAPH_OP_BROADCAST_IN_DIM;
+    if (!bounded_ok && k != GRAPH_OP_CONSTANT && k != GRAPH_OP_IOTA && k != GRAPH_OP_INFEED && k != GRAPH_OP_RECV)
+        return true;
+    if (graph_type_is_static(t)) return true;
+    if (!bounded_ok) return false;
+    const struct graph_attr *e = t->encoding;
+    const struct graph_attr *b = e && e->kind == GRAPH_ATTR_DICT && e->tag && !strcmp(e->tag, "stablehlo.bounds")
+                                     ? graph_dict_get(e, "bounds")
+                                     : NULL;
+    if (!b || b->kind != GRAPH_ATTR_DENSE_ARRAY || !b->u.dense.i) return false;
+    int n_dyn = 0, n_bounded = 0;
+    for (int d = 0; d < t->rank; d++) n_dyn += t->dims[d] == GRAPH_DYN;
+    for (int d = 0; d < b->u.dense.n; d++) n_bounded += b->u.dense.i[d] != GRAPH_DYN;
+    return n_dyn == 1 && n_bounded == 1;
+}
+
+/* The operand and result types a StableHLO op's ODS definition admits before
+ * any rule of the op runs: ranked tensors only (but custom_call), and per-axis
+ * quantization only where the op takes it. */
+static enum base_status ods_types(struct verify_ctx *cx, const struct graph_op *op)
+{
+    if (op->kind == GRAPH_OP_UNKNOWN || op->kind == GRAPH_OP_CUSTOM_CALL || strncmp(op->name, "stablehlo.", 10) != 0)
+        return BASE_OK;
+    for (int side = 0; side < 2; side++) {
+        int n = side ? op->n_results : op->n_operands;
+        for (int i = 0; i < n; i++) {
+            const struct graph_type *t = side ? op->results[i].type : op->operands[i]->type;
+            if (!verify_is_tensor(t)) continue;
+            char ts[160];
+            if (t->rank < 0)
+                return graph_verify_fail(cx, op, "%s #%d must be a ranked tensor, but got %s", side ? "result" : "operand",
+                                         i, graph_verify_tstr(t, ts, sizeof ts));
+            if (verify_is_per_axis(t) && !per_axis_allowed(op->kind, side, i))
+                return graph_verify_fail(cx, op, "%s #%d must be a ranked tensor of per-tensor (not per-axis) quantized "
+                                         "or unquantized values, but got %s",
+                                         side ? "result" : "operand", i, graph_verify_tstr(t, ts, sizeof ts));
+            if (side && !static_or_bounded_ok(op->kind, t))
+                return graph_verify_fail(cx, op, "result #%d must be statically shaped%s, but got %s", i,
+                                         op->kind == GRAPH_OP_RESHAPE || op->kind == GRAPH_OP_BROADCAST_IN_DIM
+                                             ? " or single bounded dimension tensor"
+                                             : "",
+                                         graph_verify_tstr(t, ts, sizeof ts));
+        }
     }
     return BASE_OK;
 }
@@ -904,6 +1053,7 @@ static enum base_status walk_op(struct verify_ctx *cx, const struct graph_op *op
             for (int i = 0; i < b->n_args; i++)
                 VTRY(quant_type(cx, op, "block argument", i, b->args[i].type, 0));
         }
+    VTRY(ods_types(cx, op));
     VTRY(dispatch(cx, op));
     return walk_regions(cx, op, depth);
 }

@@ -34,6 +34,47 @@ static bool use_global_ids(const struct graph_op *op)
  * size(replica_groups) is the number of replicas or processes); -1 pads
  * groups of ops that allow groups of different sizes.  *group_size gets
  * dim 1. */
+static bool has_symbol(const struct verify_ctx *cx, const char *name, size_t len)
+{
+    for (int i = 0; i < cx->m->body.n_ops; i++) {
+        size_t l;
+        const char *n = graph_verify_attr_word(graph_op_attr(cx->m->body.ops[i], "sym_name"), &l);
+        if (n && l == len && !memcmp(n, name, len)) return true;
+    }
+    return false;
+}
+
+/* replica_groups = #stablehlo.replica_group_mesh_axes<mesh = @m | #stablehlo.mesh<...>, axes = [...]>:
+ * the groups come from a mesh; checked as upstream does (the mesh symbol
+ * exists; an inline mesh has the axes named). */
+static enum base_status mesh_axes_groups(struct verify_ctx *cx, const struct graph_op *op, const struct graph_attr *a)
+{
+    const struct graph_attr *mesh = graph_dict_get(a, "mesh");
+    size_t len;
+    if (mesh && mesh->kind == GRAPH_ATTR_SYMBOL) {
+        const char *name = graph_verify_attr_word(mesh, &len);
+        if (!has_symbol(cx, name, len))
+            return graph_verify_fail(cx, op, "replica_groups: mesh symbol '%.*s' not found", (int)len, name);
+        return BASE_OK;
+    }
+    if (!mesh || mesh->kind != GRAPH_ATTR_DICT)
+        return graph_verify_fail(cx, op, "replica_groups: mesh must be a symbol or a #stablehlo.mesh");
+    const struct graph_attr *axes = graph_dict_get(a, "axes"), *maxes = graph_dict_get(mesh, "axes");
+    for (int i = 0; axes && axes->kind == GRAPH_ATTR_ARRAY && i < axes->u.array.n; i++) {
+        const struct graph_attr *ax = axes->u.array.items[i];
+        const char *name = graph_verify_attr_word(ax->kind == GRAPH_ATTR_DICT ? graph_dict_get(ax, "name") : ax, &len);
+        if (!name) return graph_verify_fail(cx, op, "replica_groups: expected AxisRefAttr in axes list");
+        bool found = false;
+        for (int j = 0; maxes && maxes->kind == GRAPH_ATTR_ARRAY && j < maxes->u.array.n && !found; j++) {
+            size_t l;
+            const char *n = graph_verify_attr_word(graph_dict_get(maxes->u.array.items[j], "name"), &l);
+            found = n && l == len && !memcmp(n, name, len);
+        }
+        if (!found) return graph_verify_fail(cx, op, "replica_groups: axis '%.*s' not found in mesh definition", (int)len, name);
+    }
+    return BASE_OK;
+}
+
 static enum base_status replica_groups(struct verify_ctx *cx, const struct graph_op *op,
                                        const char *c_unique, const char *c_range,
                                        bool allow_padding, bool cover, bool required,
@@ -41,8 +82,11 @@ static enum base_status replica_groups(struct verify_ctx *cx, const struct graph
 {
     const int64_t *v;
     int64_t rows, cols;
-    VTRY(graph_verify_op_matrix(cx, op, "replica_groups", &v, &rows, &cols));
     *group_size = GRAPH_DYN;
+    const struct graph_attr *rg = graph_op_attr(op, "replica_groups");
+    if (rg && rg->kind == GRAPH_ATTR_DICT && rg->tag && !strcmp(rg->tag, "stablehlo.replica_group_mesh_axes"))
+        return mesh_axes_groups(cx, op, rg);
+    VTRY(graph_verify_op_matrix(cx, op, "replica_groups", &v, &rows, &cols));
     if (rows < 0) {
         if (required) return graph_verify_fail(cx, op, "requires a 2-dimensional 'replica_groups' attribute");
         return BASE_OK;
@@ -80,14 +124,6 @@ static enum base_status replica_groups(struct verify_ctx *cx, const struct graph
     return st;
 }
 
-/* Is the process group exactly a replica group?  Not for
- * cross_replica_and_partition (channel_id > 0 without global ids), whose
- * groups also span all partitions. */
-static bool groups_exact(const struct graph_op *op)
-{
-    return channel_id(op, NULL) <= 0 || use_global_ids(op);
-}
-
 static enum base_status global_ids_need_channel(struct verify_ctx *cx, const struct graph_op *op,
                                                 const char *label)
 {
@@ -96,49 +132,75 @@ static enum base_status global_ids_need_channel(struct verify_ctx *cx, const str
     return BASE_OK;
 }
 
+/* all_gather (upstream verifyAllGatherOp): the result dim at all_gather_dim
+ * is a multiple of the operand's; the spec's "operand size x group size" is
+ * left to the run (the group size depends on how the program is run when
+ * channel ids are involved). */
 static enum base_status all_gather(struct verify_ctx *cx, const struct graph_op *op)
 {
     int n = op->n_operands;
     VTRY(graph_verify_counts(cx, op, 1, -1, n, n, 0));
     int64_t dim, gs;
     VTRY(graph_verify_op_int(cx, op, "all_gather_dim", NULL, &dim));
+    if (dim < 0) return graph_verify_fail(cx, op, "(C1) all_gather_dim %lld must be non-negative", (long long)dim);
     VTRY(replica_groups(cx, op, "(C2)", "(C4)", false, true, true, &gs));
-    VTRY(global_ids_need_channel(cx, op, "(C5)"));
+    if (use_global_ids(op) && channel_id(op, NULL) < 0)
+        return graph_verify_fail(cx, op, "(C5) channel_id cannot be negative when use_global_device_ids is set");
     for (int i = 0; i < n; i++) {
         const struct graph_type *in = verify_in(op, i), *out = verify_out(op, i);
-        VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in));
+        VTRY(graph_verify_need_rank(cx, op, "(I1) operand", in, -1));
+        VTRY(graph_verify_need_rank(cx, op, "result", out, -1));
         VTRY(graph_verify_same_elem(cx, op, "(C6)", "operand", in, "result", out));
-        if (in->rank < 0) continue;
-        if (dim < 0 || dim >= in->rank)
-            return graph_verify_fail(cx, op, "(C1) all_gather_dim %lld must be in [0, %d)", (long long)dim,
-                               in->rank);
-        int64_t dims[R];
-        memcpy(dims, in->dims, (size_t)in->rank * sizeof *dims);
-        int64_t want = in->dims[dim] == GRAPH_DYN || gs == GRAPH_DYN ? GRAPH_DYN : in->dims[dim] * gs;
-        /* cross_replica_and_partition groups also span every partition: the
-         * group size is a multiple of dim(replica_groups, 1) */
-        if (!groups_exact(op) && want != GRAPH_DYN && out->rank == in->rank &&
-            out->dims[dim] != GRAPH_DYN) {
-            if (want == 0 ? out->dims[dim] != 0 : out->dims[dim] % want != 0)
-                return graph_verify_fail(cx, op, "(C6) result dim %lld has size %lld, not a multiple of %lld x %lld (the replica group size)",
-                                   (long long)dim, (long long)out->dims[dim],
-                                   (long long)in->dims[dim], (long long)gs);
-            want = out->dims[dim];
-        }
-        dims[dim] = want;
-        VTRY(graph_verify_result_dims(cx, op, "(C6)", "result", out, in->rank, dims));
+        if (in->rank < 0 || out->rank < 0) continue;
+        if (dim >= in->rank)
+            return graph_verify_fail(cx, op, "(C1) all_gather_dim %lld must be a valid index of operand %d (rank %d)",
+                                     (long long)dim, i, in->rank);
+        if (in->dims[dim] == 0)
+            return graph_verify_fail(cx, op, "dimension size of operand %d at all_gather_dim cannot be zero", i);
+        if (out->rank != in->rank)
+            return graph_verify_fail(cx, op, "(C6) operand %d and result %d must have the same rank, got %d and %d", i,
+                                     i, in->rank, out->rank);
+        for (int d = 0; d < in->rank; d++)
+            if (d != dim && !verify_dim_compat(in->dims[d], out->dims[d])) {
+                char ta[160], tb[160];
+                return graph_verify_fail(cx, op, "(C6) operand %s and result %s must have the same shape except at all_gather_dim",
+                                         graph_verify_tstr(in, ta, sizeof ta), graph_verify_tstr(out, tb, sizeof tb));
+            }
+        /* as upstream: a dynamic gathered dim ends the checks */
+        if (in->dims[dim] == GRAPH_DYN || out->dims[dim] == GRAPH_DYN) return BASE_OK;
+        if (out->dims[dim] % in->dims[dim] != 0)
+            return graph_verify_fail(cx, op, "(C6) result gather dimension has size %lld, expected to be a multiple of "
+                                     "operand gather dimension size %lld",
+                                     (long long)out->dims[dim], (long long)in->dims[dim]);
     }
     return BASE_OK;
 }
 
-/* all_reduce, collective_reduce: one computation shared by all operands. */
+/* A trailing root operand (has_dynamic_root): a rank-1 i32 tensor with one
+ * element per data operand (upstream verifyCollectiveBroadcastOp/ReduceOp). */
+static enum base_status dynamic_root(struct verify_ctx *cx, const struct graph_op *op, int n_data)
+{
+    const struct graph_type *root = verify_in(op, n_data);
+    char ts[160];
+    if (!verify_ranked(root) || root->quant || root->elem != BASE_DT_SI32 || root->rank != 1)
+        return graph_verify_fail(cx, op, "last operand with has_dynamic_root must be a rank-1 i32 tensor, but got %s",
+                                 graph_verify_tstr(root, ts, sizeof ts));
+    if (root->dims[0] != n_data)
+        return graph_verify_fail(cx, op, "last operand with has_dynamic_root must have the same number of elements as "
+                                 "data operands (%d), but got %lld", n_data, (long long)root->dims[0]);
+    return BASE_OK;
+}
+
+/* all_reduce, collective_reduce: one computation shared by all data operands. */
 static enum base_status all_reduce(struct verify_ctx *cx, const struct graph_op *op)
 {
-    int n = op->n_operands;
-    VTRY(graph_verify_counts(cx, op, 1, -1, n, n, 1));
+    bool dyn_root = op->kind == GRAPH_OP_COLLECTIVE_REDUCE && graph_op_attr(op, "has_dynamic_root") != NULL;
+    int n = op->n_operands - (dyn_root ? 1 : 0);
+    VTRY(graph_verify_counts(cx, op, dyn_root ? 2 : 1, -1, n, n, 1));
     int64_t gs;
     VTRY(replica_groups(cx, op, "(C1)", "(C3)", true, true, false, &gs));
     VTRY(global_ids_need_channel(cx, op, "(C4)"));
+    if (dyn_root) VTRY(dynamic_root(cx, op, n));
     const struct graph_type *in0 = verify_in(op, 0), *acc[1];
     VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in0));
     VTRY(graph_verify_reducer(cx, op, 0, "(C5) computation", 1, &in0, NULL, 0, NULL, acc));
@@ -212,14 +274,7 @@ static enum base_status collective_broadcast(struct verify_ctx *cx, const struct
         VTRY(graph_verify_same_type(cx, op, "(C3)", "operand", verify_in(op, i), "result",
                               verify_out(op, i)));
     }
-    if (!dyn_root) return BASE_OK;
-    const struct graph_type *root = verify_in(op, n);
-    VTRY(graph_verify_need_class(cx, op, "root", root, VC_INT));
-    VTRY(graph_verify_need_rank(cx, op, "root", root, 1));
-    if (root->rank == 1 && root->dims[0] != GRAPH_DYN && root->dims[0] != n)
-        return graph_verify_fail(cx, op, "root has %lld elements but there are %d data operands",
-                           (long long)root->dims[0], n);
-    return BASE_OK;
+    return dyn_root ? dynamic_root(cx, op, n) : BASE_OK;
 }
 
 static enum base_status collective_permute(struct verify_ctx *cx, const struct graph_op *op)
@@ -259,41 +314,48 @@ static enum base_status collective_permute(struct verify_ctx *cx, const struct g
     return st;
 }
 
+/* reduce_scatter (upstream verifyReduceScatterOp): the operand's scatter
+ * dim is a multiple of the result's; the spec's "operand size / group size"
+ * is left to the run, as for all_gather. */
 static enum base_status reduce_scatter(struct verify_ctx *cx, const struct graph_op *op)
 {
     VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 1));
     const struct graph_type *in = verify_in(op, 0), *out = verify_out(op, 0), *acc[1];
-    VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in));
+    VTRY(graph_verify_need_rank(cx, op, "(I1) operand", in, -1));
+    VTRY(graph_verify_need_rank(cx, op, "result", out, -1));
     int64_t sd, gs;
     VTRY(graph_verify_op_int(cx, op, "scatter_dimension", NULL, &sd));
+    if (sd < 0) return graph_verify_fail(cx, op, "(C2) scatter_dimension %lld must be non-negative", (long long)sd);
     VTRY(replica_groups(cx, op, "(C3)", "(C5)", false, true, true, &gs));
-    VTRY(global_ids_need_channel(cx, op, "(C6)"));
     VTRY(graph_verify_reducer(cx, op, 0, "(C7) computation", 1, &in, NULL, 0, NULL, acc));
-    if (!graph_verify_elem_baseline_equal(out, acc[0])) {
-        char ta[160], tb[160];
+    char ta[160], tb[160];
+    if (in->rank >= 0 && out->rank >= 0) {
+        if (in->rank != out->rank)
+            return graph_verify_fail(cx, op, "(C8) operand and result should have same rank, got %s and %s",
+                                     graph_verify_tstr(in, ta, sizeof ta), graph_verify_tstr(out, tb, sizeof tb));
+        if (sd >= in->rank)
+            return graph_verify_fail(cx, op, "(C2) scatter_dimension %lld must be in [0, %d)", (long long)sd, in->rank);
+    }
+    VTRY(global_ids_need_channel(cx, op, "(C6)"));
+    if (in->rank >= 0 && out->rank >= 0 && in->dims[sd] != GRAPH_DYN && out->dims[sd] != GRAPH_DYN) {
+        if (out->dims[sd] == 0)
+            return graph_verify_fail(cx, op, "(C8) result dimension size at scatter_dimension cannot be zero");
+        if (in->dims[sd] == 0)
+            return graph_verify_fail(cx, op, "(C8) operand dimension size at scatter_dimension cannot be zero");
+        if (in->dims[sd] % out->dims[sd] != 0)
+            return graph_verify_fail(cx, op, "(C8) operand scatter dimension has size %lld, expected to be a multiple "
+                                     "of result scatter dimension size %lld",
+                                     (long long)in->dims[sd], (long long)out->dims[sd]);
+        for (int d = 0; d < in->rank; d++)
+            if (d != sd && !verify_dim_compat(in->dims[d], out->dims[d]))
+                return graph_verify_fail(cx, op, "(C8) non scatter dimensions should be same for operand (%s) and "
+                                         "result (%s)",
+                                         graph_verify_tstr(in, ta, sizeof ta), graph_verify_tstr(out, tb, sizeof tb));
+    }
+    if (!graph_verify_elem_baseline_equal(out, acc[0]))
         return graph_verify_fail(cx, op, "(C9) result has type %s but the computation computes %s",
                            graph_verify_tstr(out, ta, sizeof ta), graph_verify_tstr(acc[0], tb, sizeof tb));
-    }
-    if (in->rank < 0) return BASE_OK;
-    if (sd < 0 || sd >= in->rank)
-        return graph_verify_fail(cx, op, "(C2) scatter_dimension %lld must be in [0, %d)", (long long)sd,
-                           in->rank);
-    int64_t dims[R];
-    memcpy(dims, in->dims, (size_t)in->rank * sizeof *dims);
-    if (dims[sd] != GRAPH_DYN && gs != GRAPH_DYN && gs > 0) {
-        if (dims[sd] % gs != 0)
-            return graph_verify_fail(cx, op, "(C1) scatter dimension %lld has size %lld, not a multiple of the group size %lld",
-                               (long long)sd, (long long)dims[sd], (long long)gs);
-        int64_t want = dims[sd] / gs;
-        /* groups spanning the partitions too: a further split by num_partitions */
-        if (!groups_exact(op) && out->rank == in->rank && out->dims[sd] > 0 &&
-            want % out->dims[sd] == 0)
-            want = out->dims[sd];
-        dims[sd] = want;
-    } else {
-        dims[sd] = GRAPH_DYN;
-    }
-    return graph_verify_result_dims(cx, op, "(C8)", "result", out, in->rank, dims);
+    return BASE_OK;
 }
 
 static enum base_status need_token(struct verify_ctx *cx, const struct graph_op *op,
@@ -327,6 +389,28 @@ static enum base_status payload_then_token(struct verify_ctx *cx, const struct g
     return need_token(cx, op, c_token, verify_out(op, op->n_results - 1));
 }
 
+/* infeed's optional layout: one array of integers per payload result
+ * (upstream verifyInfeedOp). */
+static enum base_status infeed_layout(struct verify_ctx *cx, const struct graph_op *op)
+{
+    const struct graph_attr *l = graph_op_attr(op, "layout");
+    if (!l) return BASE_OK;
+    if (l->kind != GRAPH_ATTR_ARRAY) return graph_verify_fail(cx, op, "layout-attribute expected to be of array-type");
+    if (l->u.array.n != op->n_results - 1)
+        return graph_verify_fail(cx, op, "layout-attribute size must be %d (which is the number of op-results - 1 (for "
+                                 "token result)), but got %d", op->n_results - 1, l->u.array.n);
+    for (int i = 0; i < l->u.array.n; i++) {
+        const struct graph_attr *c = l->u.array.items[i];
+        if (c->kind != GRAPH_ATTR_ARRAY && c->kind != GRAPH_ATTR_DENSE_ARRAY)
+            return graph_verify_fail(cx, op, "layout-attribute expected to have elements of type array, but element %d is not", i);
+        for (int k = 0; c->kind == GRAPH_ATTR_ARRAY && k < c->u.array.n; k++)
+            if (c->u.array.items[k]->kind != GRAPH_ATTR_INT)
+                return graph_verify_fail(cx, op, "layout-attribute's leaf elements are expected to be of type integer "
+                                         "(element %d, %d)", i, k);
+    }
+    return BASE_OK;
+}
+
 static enum base_status send_recv(struct verify_ctx *cx, const struct graph_op *op, bool send)
 {
     if (send) {
@@ -341,14 +425,15 @@ static enum base_status send_recv(struct verify_ctx *cx, const struct graph_op *
     }
     bool host;
     VTRY(graph_verify_op_bool(cx, op, "is_host_transfer", false, &host));
+    /* the channel type, as upstream checks it (inferSendOp, RecvOp::verify):
+     * also when it is 0 or the channel_handle is absent */
     int64_t type;
     channel_id(op, &type);
-    if (!graph_op_attr(op, "channel_handle") || type == 0) return BASE_OK;
     int64_t want = host ? (send ? 2 : 3) : 1;
     static const char *const names[] = {"INVALID", "DEVICE_TO_DEVICE", "DEVICE_TO_HOST",
                                         "HOST_TO_DEVICE"};
     if (type != want)
-        return graph_verify_fail(cx, op, "(C1) channel type must be %s when is_host_transfer is %s, got %lld",
+        return graph_verify_fail(cx, op, "(C1) channel type should be %s when is_host_transfer is %s, got %lld",
                            names[want], host ? "true" : "false", (long long)type);
     return BASE_OK;
 }
@@ -570,7 +655,8 @@ enum base_status graph_verify_collective_op(struct verify_ctx *cx, const struct 
     case GRAPH_OP_RECV: return send_recv(cx, op, false);
     case GRAPH_OP_INFEED:
         VTRY(graph_verify_counts(cx, op, 1, 1, 1, -1, 0));
-        return payload_then_token(cx, op, "(C1)", "(C2) payload result", "(C3) last result");
+        VTRY(payload_then_token(cx, op, "(C1)", "(C2) payload result", "(C3) last result"));
+        return infeed_layout(cx, op);
     case GRAPH_OP_OUTFEED:
         VTRY(graph_verify_counts(cx, op, 1, -1, 1, 1, 0));
         for (int i = 0; i + 1 < op->n_operands; i++)

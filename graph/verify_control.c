@@ -4,6 +4,7 @@
  * (check.*, interpreter.*). */
 #include "graph/verify_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------------ */
@@ -233,7 +234,8 @@ static bool namespaced_op_name(const char *s, size_t n)
 
 static enum base_status composite(struct verify_ctx *cx, const struct graph_op *op)
 {
-    VTRY(graph_verify_counts(cx, op, 0, -1, 0, -1, 0));
+    /* any number of composite_regions (upstream; the decomposition is what runs) */
+    VTRY(graph_verify_counts(cx, op, 0, -1, 0, -1, -1));
     const struct graph_attr *nm = graph_op_attr(op, "name");
     size_t len;
     const char *name = nm && nm->kind == GRAPH_ATTR_STRING ? graph_verify_attr_word(nm, &len) : NULL;
@@ -249,6 +251,79 @@ static enum base_status composite(struct verify_ctx *cx, const struct graph_op *
                          SIDE_OPERANDS, NULL, op->n_operands));
     return match_signature(cx, op, "(C4)", f, graph_verify_func_types(f, "results"), "result",
                            SIDE_RESULTS, NULL, op->n_results);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Async ops (StablehloOps.cpp AsyncStartOp/AsyncDoneOp::inferReturnTypes)   */
+
+static bool async_wrappable(enum graph_op_kind k)
+{
+    switch (k) {
+    case GRAPH_OP_ALL_GATHER:
+    case GRAPH_OP_ALL_REDUCE:
+    case GRAPH_OP_ALL_TO_ALL:
+    case GRAPH_OP_COLLECTIVE_BROADCAST:
+    case GRAPH_OP_COLLECTIVE_PERMUTE:
+    case GRAPH_OP_COLLECTIVE_REDUCE:
+    case GRAPH_OP_DYNAMIC_SLICE:
+    case GRAPH_OP_DYNAMIC_UPDATE_SLICE:
+    case GRAPH_OP_REDUCE_SCATTER:
+    case GRAPH_OP_SLICE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* async_start: one region holding one collective or slice op and a return;
+ * the result is a future of what the region returns. */
+static enum base_status async_start(struct verify_ctx *cx, const struct graph_op *op)
+{
+    if (op->n_regions != 1) return graph_verify_fail(cx, op, "op requires one region, has %d", op->n_regions);
+    VTRY(graph_verify_counts(cx, op, 0, -1, 1, 1, 1));
+    for (int i = 0; i < op->n_operands; i++) {
+        char w[32];
+        snprintf(w, sizeof w, "operand %d", i);
+        VTRY(graph_verify_need_rank(cx, op, w, verify_in(op, i), -1));
+    }
+    const struct graph_block *b = graph_verify_entry(op, 0);
+    if (!b) return graph_verify_fail(cx, op, "region must not be empty");
+    if (b->n_ops != 2) return graph_verify_fail(cx, op, "region must contain exactly one operation and a return");
+    if (!async_wrappable(b->ops[0]->kind))
+        return graph_verify_fail(cx, op, "region must contain a collective or slice operation, not %s", b->ops[0]->name);
+    if (op->n_operands != b->n_args)
+        return graph_verify_fail(cx, op, "number of operands (%d) must match number of region arguments (%d)",
+                                 op->n_operands, b->n_args);
+    char ta[160], tb[160];
+    for (int i = 0; i < op->n_operands; i++)
+        if (!graph_type_equal(verify_in(op, i), b->args[i].type))
+            return graph_verify_fail(cx, op, "operand type %s at index %d must match region argument type %s",
+                                     graph_verify_tstr(verify_in(op, i), ta, sizeof ta), i,
+                                     graph_verify_tstr(b->args[i].type, tb, sizeof tb));
+    const struct graph_op *t = graph_verify_term(b);
+    if (!t) return graph_verify_fail(cx, op, "region must have a terminator");
+    if (t->n_operands != 1)
+        return graph_verify_fail(cx, op, "region must return exactly one value, but got %d", t->n_operands);
+    const struct graph_type *o = verify_out(op, 0);
+    if (o->kind != GRAPH_TYPE_FUTURE || o->n_elems != 1 || !graph_verify_type_compat(o->elems[0], verify_in(t, 0)))
+        return graph_verify_fail(cx, op, "inferred type '!stablehlo.future<%s>' is incompatible with the result type '%s'",
+                                 graph_verify_tstr(verify_in(t, 0), ta, sizeof ta), graph_verify_tstr(o, tb, sizeof tb));
+    return BASE_OK;
+}
+
+static enum base_status async_done(struct verify_ctx *cx, const struct graph_op *op)
+{
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
+    const struct graph_type *f = verify_in(op, 0), *o = verify_out(op, 0);
+    char ta[160], tb[160];
+    if (f->kind != GRAPH_TYPE_FUTURE)
+        return graph_verify_fail(cx, op, "operand must be a future type, got %s", graph_verify_tstr(f, ta, sizeof ta));
+    if (f->n_elems != 1)
+        return graph_verify_fail(cx, op, "future must have exactly one type parameter, but got %d", f->n_elems);
+    if (!graph_verify_type_compat(f->elems[0], o))
+        return graph_verify_fail(cx, op, "inferred type '%s' is incompatible with the result type '%s'",
+                                 graph_verify_tstr(f->elems[0], ta, sizeof ta), graph_verify_tstr(o, tb, sizeof tb));
+    return BASE_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -277,6 +352,28 @@ static enum base_status constant(struct verify_ctx *cx, const struct graph_op *o
     return graph_verify_fail(cx, op, "(C1) value has type %s but output has type %s",
                        graph_verify_tstr(v->u.elements.type, ta, sizeof ta),
                        graph_verify_tstr(out, tb, sizeof tb));
+}
+
+/* arith.constant: the value's type is the result's. */
+static enum base_status arith_constant(struct verify_ctx *cx, const struct graph_op *op)
+{
+    VTRY(graph_verify_counts(cx, op, 0, 0, 1, 1, 0));
+    const struct graph_attr *v = graph_op_attr(op, "value");
+    if (!v || v->kind != GRAPH_ATTR_ELEMENTS) return graph_verify_fail(cx, op, "requires a 'value' tensor attribute");
+    const struct graph_type *out = verify_out(op, 0);
+    if (graph_type_equal(v->u.elements.type, out)) return BASE_OK;
+    char ta[160], tb[160];
+    return graph_verify_fail(cx, op, "value has type %s but the result has type %s",
+                             graph_verify_tstr(v->u.elements.type, ta, sizeof ta), graph_verify_tstr(out, tb, sizeof tb));
+}
+
+/* tensor.cast: the same element type, compatible shapes. */
+static enum base_status tensor_cast(struct verify_ctx *cx, const struct graph_op *op)
+{
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
+    const struct graph_type *in = verify_in(op, 0), *out = verify_out(op, 0);
+    VTRY(graph_verify_same_shape(cx, op, "", "operand", in, "result", out));
+    return graph_verify_same_elem(cx, op, "", "operand", in, "result", out);
 }
 
 static enum base_status tuple(struct verify_ctx *cx, const struct graph_op *op)
@@ -338,29 +435,35 @@ static enum base_status rng(struct verify_ctx *cx, const struct graph_op *op)
         shape->dims[0] != out->rank)
         return graph_verify_fail(cx, op, "(C3) shape has %lld elements but the result has rank %d",
                            (long long)shape->dims[0], out->rank);
+    /* a constant shape is the result's (upstream inferRngOp) */
+    int64_t dims[GRAPH_MAX_RANK];
+    int nd = graph_verify_const_ints(op, 2, dims, GRAPH_MAX_RANK);
+    if (nd >= 0) VTRY(graph_verify_result_dims(cx, op, "(C3)", "result", out, nd, dims));
     return BASE_OK;
 }
 
+/* rng_bit_generator as upstream verifies it: integer or float states of
+ * compatible shapes, a static integer or float output; the spec's 1-D
+ * integer state (I2), equal state types (C1) and state sizes per algorithm
+ * (C2) are not checked. */
 static enum base_status rng_bit_generator(struct verify_ctx *cx, const struct graph_op *op)
 {
     VTRY(graph_verify_counts(cx, op, 1, 1, 2, 2, 0));
-    const struct graph_type *st = verify_in(op, 0), *ost = verify_out(op, 0);
-    VTRY(graph_verify_need_class(cx, op, "(I2) initial_state", st, VC_INT));
-    VTRY(graph_verify_need_rank(cx, op, "(I2) initial_state", st, 1));
-    VTRY(graph_verify_need_class(cx, op, "output", verify_out(op, 1), VC_INT | VC_FLOAT));
-    VTRY(graph_verify_same_type(cx, op, "(C1)", "initial_state", st, "output_state", ost));
+    const struct graph_type *st = verify_in(op, 0), *ost = verify_out(op, 0), *out = verify_out(op, 1);
+    VTRY(graph_verify_need_class(cx, op, "(I2) initial_state", st, VC_INT | VC_FLOAT));
+    VTRY(graph_verify_need_class(cx, op, "output_state", ost, VC_INT | VC_FLOAT));
+    VTRY(graph_verify_need_class(cx, op, "output", out, VC_INT | VC_FLOAT));
+    if (!graph_type_is_static(out)) {
+        char ts[160];
+        return graph_verify_fail(cx, op, "output must be statically shaped, got %s", graph_verify_tstr(out, ts, sizeof ts));
+    }
+    if (!graph_verify_shape_compat(st, ost)) {
+        char ta[160], tb[160];
+        return graph_verify_fail(cx, op, "(C1) output state shape must be compatible with initial state shape, got %s and %s",
+                                 graph_verify_tstr(st, ta, sizeof ta), graph_verify_tstr(ost, tb, sizeof tb));
+    }
     static const char *const algs[] = {"DEFAULT", "THREE_FRY", "PHILOX", NULL};
-    VTRY(graph_verify_op_enum(cx, op, "(I1)", "rng_algorithm", algs, true));
-    if (st->rank != 1 || st->dims[0] == GRAPH_DYN) return BASE_OK;
-    const struct graph_attr *alg = graph_op_attr(op, "rng_algorithm");
-    int64_t n = st->dims[0];
-    if (graph_verify_word_is(alg, "THREE_FRY") && n != 2)
-        return graph_verify_fail(cx, op, "(C2) THREE_FRY needs an initial_state of 2 elements, got %lld",
-                           (long long)n);
-    if (graph_verify_word_is(alg, "PHILOX") && n != 2 && n != 3)
-        return graph_verify_fail(cx, op, "(C2) PHILOX needs an initial_state of 2 or 3 elements, got %lld",
-                           (long long)n);
-    return BASE_OK;
+    return graph_verify_op_enum(cx, op, "(I1)", "rng_algorithm", algs, true);
 }
 
 static enum base_status uniform_quantize(struct verify_ctx *cx, const struct graph_op *op)
@@ -396,12 +499,135 @@ static enum base_status uniform_dequantize(struct verify_ctx *cx, const struct g
     return BASE_OK;
 }
 
+/* operand_layouts / result_layouts against the values' types (upstream
+ * CustomCallOp::verify): each a permutation of [0, rank); empty for tokens. */
+static enum base_status custom_call_layouts(struct verify_ctx *cx, const struct graph_op *op, const char *what,
+                                            const struct graph_attr *layouts, int n,
+                                            const struct graph_type *const *types)
+{
+    if (layouts->kind != GRAPH_ATTR_ARRAY)
+        return graph_verify_fail(cx, op, "%s_layouts must be an array of layouts", what);
+    if (layouts->u.array.n != n)
+        return graph_verify_fail(cx, op, "Number of %ss must match the number of %s layouts, %d != %d", what, what, n,
+                                 layouts->u.array.n);
+    char ts[160], ls[200];
+    for (int i = 0; i < n; i++) {
+        int64_t l[VERIFY_MAX_LIST];
+        int nl;
+        VTRY(graph_verify_attr_list(cx, op, layouts->u.array.items[i], "layout", true, l, &nl));
+        const struct graph_type *t = types[i];
+        if (t->kind == GRAPH_TYPE_TUPLE)
+            return graph_verify_fail(cx, op, "Tuple types are not fully supported with layout constraints yet");
+        if (t->kind != GRAPH_TYPE_TENSOR) {
+            if (nl == 0) continue;
+            return graph_verify_fail(cx, op, "Only tensor types can have non-empty layout: %s #%d of type %s has layout %s",
+                                     what, i, graph_verify_tstr(t, ts, sizeof ts), graph_verify_lstr(nl, l, ls, sizeof ls));
+        }
+        if (t->rank < 0) continue;
+        bool perm = nl == t->rank;
+        for (int k = 0; perm && k < nl; k++) perm = l[k] >= 0 && l[k] < nl && !graph_verify_list_has(k, l, l[k]);
+        if (!perm)
+            return graph_verify_fail(cx, op, "incorrect layout %s for type %s, layout must be a permutation of [0, %d)",
+                                     graph_verify_lstr(nl, l, ls, sizeof ls), graph_verify_tstr(t, ts, sizeof ts), t->rank);
+    }
+    return BASE_OK;
+}
+
+/* The part of a type that tuple indices select, or NULL when out of bounds. */
+static const struct graph_type *tuple_part(const struct graph_type *t, int n, const int64_t *idx)
+{
+    for (int k = 0; k < n; k++) {
+        if (!t || t->kind != GRAPH_TYPE_TUPLE || idx[k] < 0 || idx[k] >= t->n_elems) return NULL;
+        t = t->elems[idx[k]];
+    }
+    return t;
+}
+
+/* api_version: an INT (generic form) or #stablehlo<custom_call_api_version NAME>. */
+static int64_t api_version(const struct graph_op *op)
+{
+    static const char *const names[] = {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+                                        "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"};
+    const struct graph_attr *a = graph_op_attr(op, "api_version");
+    int64_t v = 1;
+    if (graph_attr_as_i64(a, &v)) return v;
+    for (int i = 0; a && i < (int)ARRAY_LEN(names); i++)
+        if (graph_verify_word_is(a, names[i])) return i;
+    return 1;
+}
+
+/* custom_call is implementation-defined; these are upstream's structural
+ * rules (CustomCallOp::verify): layouts, output-operand aliases and the
+ * backend_config's kind per api_version. */
 static enum base_status custom_call(struct verify_ctx *cx, const struct graph_op *op)
 {
-    /* implementation-defined: only the target name is required */
     const struct graph_attr *t = graph_op_attr(op, "call_target_name");
     if (!t || t->kind != GRAPH_ATTR_STRING)
         return graph_verify_fail(cx, op, "requires a 'call_target_name' string attribute");
+    const struct graph_attr *ol = graph_op_attr(op, "operand_layouts"), *rl = graph_op_attr(op, "result_layouts");
+    if (ol || rl) {
+        if (!ol || !rl)
+            return graph_verify_fail(cx, op, "Layout attributes should be specified for either both operands and results or none");
+        const struct graph_type **types = malloc((size_t)(op->n_operands + op->n_results + 1) * sizeof *types);
+        if (!types) return base_diag_set(cx->diag, BASE_ERR_NOMEM, op->loc.file, op->loc.line, op->loc.col, "out of memory");
+        for (int i = 0; i < op->n_operands; i++) types[i] = verify_in(op, i);
+        enum base_status st = custom_call_layouts(cx, op, "operand", ol, op->n_operands, types);
+        /* a single tuple result: the layouts are its elements' */
+        int nr = op->n_results;
+        const struct graph_type *const *rt = types;
+        if (nr == 1 && verify_out(op, 0)->kind == GRAPH_TYPE_TUPLE) {
+            nr = verify_out(op, 0)->n_elems;
+            rt = verify_out(op, 0)->elems;
+        } else {
+            for (int i = 0; i < nr; i++) types[i] = verify_out(op, i);
+        }
+        if (st == BASE_OK) st = custom_call_layouts(cx, op, "result", rl, nr, rt);
+        free(types);
+        VTRY(st);
+    }
+    const struct graph_attr *aliases = graph_op_attr(op, "output_operand_aliases");
+    for (int i = 0; aliases && aliases->kind == GRAPH_ATTR_ARRAY && i < aliases->u.array.n; i++) {
+        const struct graph_attr *al = aliases->u.array.items[i];
+        struct verify_dlist oti, opti;
+        int64_t oi = -1;
+        VTRY(graph_verify_dict_list(cx, op, al, "output_tuple_indices", &oti));
+        VTRY(graph_verify_dict_list(cx, op, al, "operand_tuple_indices", &opti));
+        graph_attr_as_i64(graph_dict_get(al, "operand_index"), &oi);
+        if (oi < 0 || oi >= op->n_operands)
+            return graph_verify_fail(cx, op, "expects operandIndex in the output_operand_alias attribute to be in range "
+                                     "[0, %d); got: %lld", op->n_operands, (long long)oi);
+        const struct graph_type *in_part = tuple_part(verify_in(op, (int)oi), opti.n, opti.v);
+        if (!in_part) return graph_verify_fail(cx, op, "operand_tuple_indices in the output_operand_alias attribute out of bounds");
+        const struct graph_type *out_part = NULL;
+        if (op->n_results == 1) {
+            out_part = tuple_part(verify_out(op, 0), oti.n, oti.v);
+        } else if (oti.n >= 1 && oti.v[0] >= 0 && oti.v[0] < op->n_results) {
+            out_part = tuple_part(verify_out(op, (int)oti.v[0]), oti.n - 1, oti.v + 1);
+        } else if (oti.n == 0) {
+            /* the output part is the tuple of all results */
+            bool same = in_part->kind == GRAPH_TYPE_TUPLE && in_part->n_elems == op->n_results;
+            for (int k = 0; same && k < op->n_results; k++) same = graph_type_equal(in_part->elems[k], verify_out(op, k));
+            if (same) continue;
+            char ta[160];
+            return graph_verify_fail(cx, op, "shapes mismatch in the output_operand_alias attribute: operand part has "
+                                     "type %s and output part is the tuple of the %d results",
+                                     graph_verify_tstr(in_part, ta, sizeof ta), op->n_results);
+        }
+        if (!out_part) return graph_verify_fail(cx, op, "output_tuple_indices in the output_operand_alias attribute out of bounds");
+        if (!graph_type_equal(in_part, out_part)) {
+            char ta[160], tb[160];
+            return graph_verify_fail(cx, op, "shapes mismatch in the output_operand_alias attribute: operand part has "
+                                     "type %s and output part has type %s",
+                                     graph_verify_tstr(in_part, ta, sizeof ta), graph_verify_tstr(out_part, tb, sizeof tb));
+        }
+    }
+    const struct graph_attr *bc = graph_op_attr(op, "backend_config");
+    int64_t api = api_version(op);
+    if (bc && api == 4 && bc->kind != GRAPH_ATTR_DICT)
+        return graph_verify_fail(cx, op, "backend_config for api_version API_VERSION_TYPED_FFI must be a dictionary attribute");
+    if (bc && api != 4 && bc->kind != GRAPH_ATTR_STRING)
+        return graph_verify_fail(cx, op, "backend_config for api_version %lld must be a string attribute (only "
+                                 "API_VERSION_TYPED_FFI takes a dictionary)", (long long)api);
     return BASE_OK;
 }
 
@@ -488,13 +714,32 @@ static enum base_status run_parallel(struct verify_ctx *cx, const struct graph_o
             }
         }
     }
-    /* infeed values may feed the programs too: only surplus results are errors */
     if (out_pos != op->n_results)
         return graph_verify_fail(cx, op, "the programs return %d values but the op has %d results",
                            out_pos, op->n_results);
-    if (in_pos != op->n_operands && !graph_op_attr(op, "infeed"))
+    if (in_pos != op->n_operands)
         return graph_verify_fail(cx, op, "the programs take %d values but the op has %d operands", in_pos,
                            op->n_operands);
+    /* infeed: functions that each return one tensor (upstream RunParallelOp::verify) */
+    const struct graph_attr *inf = graph_op_attr(op, "infeed");
+    if (!inf) return BASE_OK;
+    if (inf->kind != GRAPH_ATTR_ARRAY || inf->u.array.n == 0)
+        return graph_verify_fail(cx, op, "infeed attribute is optional or should not be empty");
+    for (int i = 0; i < inf->u.array.n; i++) {
+        size_t len;
+        const struct graph_attr *sy = inf->u.array.items[i];
+        const char *name = sy && sy->kind == GRAPH_ATTR_SYMBOL ? graph_verify_attr_word(sy, &len) : NULL;
+        if (!name) return graph_verify_fail(cx, op, "infeed[%d] must be a function symbol", i);
+        const struct graph_op *f = graph_verify_find_func(cx, name, len);
+        if (!f) return graph_verify_fail(cx, op, "infeed: Function \"%.*s\" not found", (int)len, name);
+        const struct graph_attr *outs = graph_verify_func_types(f, "results");
+        if (list_len(outs) != 1)
+            return graph_verify_fail(cx, op, "infeed: Function \"%.*s\" should return 1 tensor but returns %d", (int)len,
+                                     name, list_len(outs));
+        if (!verify_is_tensor(list_type(outs, 0)))
+            return graph_verify_fail(cx, op, "infeed: Function \"%.*s\" should return a tensor type, but instead returns %s",
+                                     (int)len, name, graph_verify_tstr(list_type(outs, 0), ta, sizeof ta));
+    }
     return BASE_OK;
 }
 
@@ -511,6 +756,10 @@ enum base_status graph_verify_control_op(struct verify_ctx *cx, const struct gra
     case GRAPH_OP_OPTIMIZATION_BARRIER: return optimization_barrier(cx, op);
     case GRAPH_OP_COMPOSITE: return composite(cx, op);
     case GRAPH_OP_CONSTANT: return constant(cx, op);
+    case GRAPH_OP_ARITH_CONSTANT: return arith_constant(cx, op);
+    case GRAPH_OP_TENSOR_CAST: return tensor_cast(cx, op);
+    case GRAPH_OP_ASYNC_START: return async_start(cx, op);
+    case GRAPH_OP_ASYNC_DONE: return async_done(cx, op);
     case GRAPH_OP_IOTA: return graph_verify_shape_op(cx, op);
     case GRAPH_OP_TUPLE: return tuple(cx, op);
     case GRAPH_OP_GET_TUPLE_ELEMENT: return get_tuple_element(cx, op);

@@ -118,6 +118,12 @@ static enum base_status gather(struct verify_ctx *cx, const struct graph_op *op,
                                (long long)s->dims[0], xr);
         ss.n = xr >= 0 ? xr : 0;
         for (int i = 0; i < ss.n; i++) ss.v[i] = GRAPH_DYN;
+        /* constant slice sizes are checked as gather's (upstream inferDynamicGatherOp) */
+        int nc = graph_verify_const_ints(op, 2, ss.v, VERIFY_MAX_LIST);
+        if (nc >= 0 && (xr < 0 || nc == xr)) {
+            ss.n = nc;
+            know_sizes = true;
+        }
     } else {
         VTRY(graph_verify_op_list(cx, op, "slice_sizes", true, ss.v, &ss.n));
     }
@@ -206,12 +212,6 @@ static enum base_status scatter(struct verify_ctx *cx, const struct graph_op *op
         VTRY(graph_verify_need_tensor(cx, op, wu, verify_in(op, n + 1 + i)));
         VTRY(graph_verify_same_shape(cx, op, "(C1)", "input 0", x, wi, ins[i]));
         VTRY(graph_verify_same_shape(cx, op, "(C3)", "update 0", up, wu, verify_in(op, n + 1 + i)));
-        if (!graph_verify_elem_baseline_equal(ins[i], verify_in(op, n + 1 + i))) {
-            char ta[160], tb[160];
-            return graph_verify_fail(cx, op, "(C6) %s and %s must have the same element type, got %s and %s",
-                               wu, wi, graph_verify_tstr(verify_in(op, n + 1 + i), ta, sizeof ta),
-                               graph_verify_tstr(ins[i], tb, sizeof tb));
-        }
         VTRY(graph_verify_same_shape(cx, op, "(C24)", wi, ins[i], wr, verify_out(op, i)));
     }
     const struct graph_attr *dn = graph_op_attr(op, "scatter_dimension_numbers");
@@ -277,8 +277,18 @@ static enum base_status scatter(struct verify_ctx *cx, const struct graph_op *op
             }
         }
     }
-    const struct graph_type *acc[VERIFY_MAX_VARIADIC];
-    VTRY(graph_verify_reducer(cx, op, 0, "(C23) update_computation", n, ins, NULL, 0, NULL, acc));
+    /* as upstream's verifyScatterOp: the updates' element types act as the
+     * reducer's init values (promotable to its results); the spec's
+     * "updates have the inputs' element types" (C6) is not checked */
+    const struct graph_type *acc[VERIFY_MAX_VARIADIC], *upd[VERIFY_MAX_VARIADIC];
+    struct graph_type upd_scalar[VERIFY_MAX_VARIADIC];
+    for (int i = 0; i < n; i++) {
+        upd_scalar[i] = *verify_in(op, n + 1 + i);
+        upd_scalar[i].rank = 0;
+        upd_scalar[i].encoding = NULL;
+        upd[i] = &upd_scalar[i];
+    }
+    VTRY(graph_verify_reducer(cx, op, 0, "(C23) update_computation", n, ins, upd, 0, NULL, acc));
     for (int i = 0; i < n; i++)
         if (!graph_verify_elem_baseline_equal(verify_out(op, i), acc[i])) {
             char ta[160], tb[160];

@@ -3,10 +3,14 @@
  *
  * Every rule reads the op's types and attributes and compares them with the
  * StableHLO spec's constraints (docs/spec.md, "Constraints" of each op; CHLO
- * from the chlo dialect definitions).  Dynamic dimensions (GRAPH_DYN) and
- * unranked tensors are compatible with anything: only static facts are
- * checked.  A failing rule returns graph_verify_fail(), which locates the op and
- * names it, the constraint and the values involved.
+ * from the chlo dialect definitions).  Where the spec and the upstream
+ * verifier (stablehlo/dialect/TypeInference.cpp, StablehloOps.cpp/.td)
+ * disagree, the rule is the verifier's: the front end accepts what
+ * stablehlo-opt accepts and rejects what it rejects (docs/graph-ir.md,
+ * "Verifier vs spec").  Dynamic dimensions (GRAPH_DYN) are compatible with
+ * anything within their bounds: only static facts are checked.  A failing
+ * rule returns graph_verify_fail(), which locates the op and names it, the
+ * constraint and the values involved.
  */
 #ifndef NPUSIM_GRAPH_VERIFY_INTERNAL_H
 #define NPUSIM_GRAPH_VERIFY_INTERNAL_H
@@ -120,6 +124,9 @@ bool graph_verify_type_compat(const struct graph_type *a, const struct graph_typ
 bool graph_verify_type_baseline_compat(const struct graph_type *a, const struct graph_type *b);
 /* is_promotable(x, y) of the spec: same kind and no narrower. */
 bool graph_verify_promotable(const struct graph_type *x, const struct graph_type *y);
+/* As upstream's reducers check it (isPromotableElementType with
+ * ignoreFpPrecision): any float to any float, else graph_verify_promotable. */
+bool graph_verify_promotable_fp(const struct graph_type *x, const struct graph_type *y);
 /* Bits of the element type (storage type for quantized; 2x component for complex). */
 int graph_verify_elem_bits(const struct graph_type *t);
 
@@ -179,6 +186,10 @@ enum base_status graph_verify_op_list(struct verify_ctx *cx, const struct graph_
 enum base_status graph_verify_op_matrix(struct verify_ctx *cx, const struct graph_op *op,
                                   const char *name, const int64_t **vals, int64_t *rows,
                                   int64_t *cols);
+/* The integers operand i holds when a constant op (stablehlo.constant,
+ * arith.constant, chlo.constant) defines it, as upstream's matchInts reads
+ * them: up to cap values into out, their count, or -1 when not constant. */
+int graph_verify_const_ints(const struct graph_op *op, int i, int64_t *out, int cap);
 /* A list field of a dimension-numbers dict (dot, conv, gather, scatter);
  * absent reads as empty (the printer drops empty fields). */
 struct verify_dlist {
@@ -216,8 +227,10 @@ const struct graph_op *graph_verify_term(const struct graph_block *b);
 enum base_status graph_verify_region_shape(struct verify_ctx *cx, const struct graph_op *op, int r,
                                      const char *rname, int n_args, int n_ret,
                                      const struct graph_block **blk, const struct graph_op **ret);
-/* A reducer region (reduce, reduce_window, scatter, all_reduce, ...):
- * 2N scalar-or-shaped args, N results, promotable element types.
+/* A reducer region (reduce, reduce_window, scatter, all_reduce, ...) as
+ * upstream's verifyReducerShape checks it: 2N scalar-or-shaped args, N
+ * results; the init values shaped as the results; inputs promotable to the
+ * second arguments and inits to the results (float precision aside).
  * allowed_rank/allowed_dims: the dims a non-scalar block argument may take
  * (allowed_rank 0: scalars only). */
 enum base_status graph_verify_reducer(struct verify_ctx *cx, const struct graph_op *op, int r,
@@ -233,8 +246,10 @@ const struct graph_attr *graph_verify_func_types(const struct graph_op *func, co
 /* ------------------------------------------------------------------------ */
 /* Rule families                                                             */
 
-/* graph_verify_elementwise.c */
+/* verify_elementwise.c (also the CHLO broadcasting ops, constant, constant_like) */
 enum base_status graph_verify_elementwise(struct verify_ctx *cx, const struct graph_op *op);
+/* The CHLO ops of category MISC that verify_elementwise.c checks. */
+bool graph_verify_is_chlo_misc(enum graph_op_kind k);
 /* verify_shape.c: data movement */
 enum base_status graph_verify_shape_op(struct verify_ctx *cx, const struct graph_op *op);
 /* verify_gather.c: gather, scatter, dynamic_gather, torch_index_select */

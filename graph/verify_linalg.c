@@ -102,10 +102,13 @@ static enum base_status quant_rules(struct verify_ctx *cx, const struct graph_op
     graph_verify_tstr(l, tl, sizeof tl);
     graph_verify_tstr(r, tr, sizeof tr);
     graph_verify_tstr(o, to, sizeof to);
+    /* unquantized: dot_general takes any element types (the upstream verifier
+     * does not check the spec's C13; exports mix f32 and bf16); convolution
+     * and dynamic_conv keep lhs and rhs alike (C27, upstream too) */
     if (!l->quant && !r->quant && !o->quant) {
-        if (l->elem != r->elem)
-            return graph_verify_fail(cx, op, "%s lhs and rhs must have the same element type, got %s and %s",
-                               lab[0], tl, tr);
+        if (op->kind != GRAPH_OP_DOT_GENERAL && l->elem != r->elem)
+            return graph_verify_fail(cx, op, "%s expects lhs and rhs to have compatible element type, got %s and %s",
+                                     lab[0], tl, tr);
         return BASE_OK;
     }
     bool lq = l->quant != NULL, rq = r->quant != NULL, oq = o->quant != NULL;
@@ -130,6 +133,46 @@ static enum base_status quant_rules(struct verify_ctx *cx, const struct graph_op
         return graph_verify_fail(cx, op, "%s hybrid quantization needs element_type(lhs) = expressed_type(rhs) = element_type(result), got %s, %s and %s",
                            lab[5], tl, tr, to);
     return BASE_OK;
+}
+
+/* The algorithms upstream knows some hardware to run (stablehlo/dialect/
+ * Base.cpp getKnownDotAlgorithm, dot_general i8-i10): single components; any
+ * fp8 pair accumulating in f32; else one of a fixed list. */
+static enum base_status known_dot_algorithm(struct verify_ctx *cx, const struct graph_op *op,
+                                            const struct graph_attr *alg, const int64_t *counts)
+{
+    static const char *const f8[] = {"f8E3M4", "f8E4M3", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E4M3B11FNUZ",
+                                     "f8E5M2FNUZ", NULL};
+    static const struct {
+        const char *lhs, *rhs, *acc;
+        int64_t ops;
+    } known[] = {{"f16", "f16", "f16", 1},  {"f16", "f16", "f32", 1},  {"bf16", "bf16", "bf16", 1},
+                 {"bf16", "bf16", "f32", 1}, {"bf16", "bf16", "f32", 3}, {"bf16", "bf16", "f32", 6},
+                 {"bf16", "bf16", "f32", 9}, {"tf32", "tf32", "f32", 1}, {"tf32", "tf32", "f32", 3},
+                 {"f32", "f32", "f32", 1},   {"f64", "f64", "f64", 1}};
+    const struct graph_attr *lt = graph_dict_get(alg, "lhs_precision_type"), *rt = graph_dict_get(alg, "rhs_precision_type"),
+                            *at = graph_dict_get(alg, "accumulation_type");
+    bool imprecise = graph_attr_bool_or(graph_dict_get(alg, "allow_imprecise_accumulation"), false);
+    bool ok = false;
+    if (counts[0] == 1 && counts[1] == 1) {
+        bool lf8 = false, rf8 = false;
+        for (int i = 0; f8[i]; i++) {
+            lf8 |= graph_verify_word_is(lt, f8[i]);
+            rf8 |= graph_verify_word_is(rt, f8[i]);
+        }
+        if (lf8 && rf8 && graph_verify_word_is(at, "f32") && counts[2] == 1) ok = true;
+        for (size_t i = 0; !ok && !imprecise && i < ARRAY_LEN(known); i++)
+            ok = graph_verify_word_is(lt, known[i].lhs) && graph_verify_word_is(rt, known[i].rhs) &&
+                 graph_verify_word_is(at, known[i].acc) && counts[2] == known[i].ops;
+    }
+    if (ok) return BASE_OK;
+    size_t nl = 0, nr = 0, na = 0;
+    const char *ls = graph_verify_attr_word(lt, &nl), *rs = graph_verify_attr_word(rt, &nr),
+               *as = graph_verify_attr_word(at, &na);
+    return graph_verify_fail(cx, op, "dot algorithm not known to be supported on any hardware: {lhs:'%.*s', rhs:'%.*s', "
+                             "accum:'%.*s', lhs_components:%lld, rhs_components:%lld, primitive_ops:%lld, imprecise:%d}",
+                             (int)nl, ls ? ls : "", (int)nr, rs ? rs : "", (int)na, as ? as : "", (long long)counts[0],
+                             (long long)counts[1], (long long)counts[2], imprecise);
 }
 
 static enum base_status dot_general(struct verify_ctx *cx, const struct graph_op *op)
@@ -176,13 +219,14 @@ static enum base_status dot_general(struct verify_ctx *cx, const struct graph_op
         static const char *const counts[] = {"lhs_component_count", "rhs_component_count",
                                              "num_primitive_operations"};
         static const char *const cl[] = {"(C22)", "(C23)", "(C24)"};
+        int64_t cv[3] = {1, 1, 1};
         for (int i = 0; i < 3; i++) {
             bool present;
-            int64_t v;
-            VTRY(graph_verify_attr_int(cx, op, graph_dict_get(alg, counts[i]), counts[i], &present, &v));
-            if (present && v <= 0)
-                return graph_verify_fail(cx, op, "%s %s = %lld must be > 0", cl[i], counts[i], (long long)v);
+            VTRY(graph_verify_attr_int(cx, op, graph_dict_get(alg, counts[i]), counts[i], &present, &cv[i]));
+            if (present && cv[i] <= 0)
+                return graph_verify_fail(cx, op, "%s %s = %lld must be > 0", cl[i], counts[i], (long long)cv[i]);
         }
+        VTRY(known_dot_algorithm(cx, op, alg, cv));
     }
     return BASE_OK;
 }
@@ -309,8 +353,9 @@ static enum base_status conv_window_list(struct verify_ctx *cx, const struct gra
 {
     int n;
     VTRY(graph_verify_op_list(cx, op, name, false, out, &n));
-    if (n < 0 || (!strict && n != ns)) {
-        for (int i = 0; i < ns; i++) out[i] = 1;
+    /* absent or empty: the default (upstream's verifySize takes an empty list) */
+    if (n <= 0 || (!strict && n != ns)) {
+        for (int i = 0; i < ns; i++) out[i] = c_pos ? 1 : 0;
         return BASE_OK;
     }
     if (n != ns)
@@ -371,10 +416,12 @@ static enum base_status convolution(struct verify_ctx *cx, const struct graph_op
     VTRY(graph_verify_list_in_range(cx, op, "(C20)", "output dimensions", ns + 2, dims, N));
 
     int64_t strides[VERIFY_MAX_LIST], ldil[VERIFY_MAX_LIST], rdil[VERIFY_MAX_LIST], rev[VERIFY_MAX_LIST];
-    /* dynamic_conv: the reference verifier does not check the window
-     * attributes' sizes (testdata/dynamic has 2 strides for 1 spatial dim);
-     * the spatial result dims are dynamic anyway */
-    bool strict = !dynamic;
+    /* dynamic_conv: upstream checks the window attributes only when the
+     * padding is a constant (inferDynamicConvOp; testdata/dynamic has 2
+     * strides for 1 spatial dim and a padding argument) */
+    int64_t cpad[2 * VERIFY_MAX_LIST];
+    int ncpad = dynamic ? graph_verify_const_ints(op, 2, cpad, 2 * VERIFY_MAX_LIST) : -1;
+    bool strict = !dynamic || ncpad == 2 * ns;
     VTRY(conv_window_list(cx, op, "window_strides", "(C2)", "(C3)", ns, strict, strides));
     VTRY(conv_window_list(cx, op, "lhs_dilation", "(C5)", "(C6)", ns, strict, ldil));
     VTRY(conv_window_list(cx, op, "rhs_dilation", "(C7)", "(C8)", ns, strict, rdil));
@@ -389,12 +436,16 @@ static enum base_status convolution(struct verify_ctx *cx, const struct graph_op
         if (p->rank == 2 && ((p->dims[0] != GRAPH_DYN && p->dims[0] != ns) ||
                              (p->dims[1] != GRAPH_DYN && p->dims[1] != 2)))
             return graph_verify_fail(cx, op, "(C4) padding must have shape [%d, 2]", ns);
-        pad_known = false;
+        pad_known = strict;
+        for (int i = 0; strict && i < ns; i++) {
+            lo[i] = cpad[2 * i];
+            hi[i] = cpad[2 * i + 1];
+        }
     } else {
         const int64_t *pv;
         int64_t rows, cols;
         VTRY(graph_verify_op_matrix(cx, op, "padding", &pv, &rows, &cols));
-        if (rows >= 0) {
+        if (rows > 0) {
             if (rows != ns || cols != 2)
                 return graph_verify_fail(cx, op, "(C4) padding must have shape [%d, 2], got [%lld, %lld]", ns,
                                    (long long)rows, (long long)cols);
@@ -439,6 +490,10 @@ static enum base_status convolution(struct verify_ctx *cx, const struct graph_op
             return graph_verify_fail(cx, op, "(C16) rhs output feature dim %lld has size %lld, not a multiple of feature_group_count %lld",
                                (long long)ko, (long long)k, (long long)fgc);
     }
+    for (int s = 0; strict && r->rank >= 0 && s < ns; s++)
+        if (r->dims[ks.v[s]] != GRAPH_DYN && r->dims[ks.v[s]] <= 0)
+            return graph_verify_fail(cx, op, "expects window to have positive value for %d-th window dimension, but got %lld",
+                                     s, (long long)r->dims[ks.v[s]]);
     if (l->rank >= 0 && r->rank >= 0) {
         int64_t res[R];
         int64_t b = l->dims[ib];
@@ -513,6 +568,16 @@ static enum base_status fft(struct verify_ctx *cx, const struct graph_op *op)
     if (in->rank < 0 || out->rank < 0) return BASE_OK;
     if (in->rank != out->rank)
         return graph_verify_fail(cx, op, "(C5) operand and result must have the same rank, got %s and %s", ti, to);
+    /* the operand's trailing dims against fft_length (upstream inferFftOp) */
+    char ls[120];
+    for (int i = 0; irf && i + 1 < n; i++)
+        if (!verify_dim_compat(in->dims[in->rank - n + i], len[i]))
+            return graph_verify_fail(cx, op, "(C4) IRFFT requires non-final dimensions to be compatible with fft_length "
+                                     "%s, got %s", graph_verify_lstr(n, len, ls, sizeof ls), ti);
+    if (irf && !(verify_dim_compat(in->dims[in->rank - 1], 0) && len[n - 1] == 0) &&
+        !verify_dim_compat(in->dims[in->rank - 1], len[n - 1] / 2 + 1))
+        return graph_verify_fail(cx, op, "(C4) IRFFT requires innermost dimension to be compatible with "
+                                 "fft_length[-1]/2+1 = %lld, got %s", (long long)(len[n - 1] / 2 + 1), ti);
     const struct graph_type *real = rf ? in : irf ? out : NULL;
     if (real) {
         if (n > real->rank) return graph_verify_fail(cx, op, "(C4) fft_length has more entries than the real tensor's rank");
@@ -662,6 +727,7 @@ enum base_status graph_verify_linalg_op(struct verify_ctx *cx, const struct grap
                                             "grad_operand", "grad_scale", "grad_offset"};
         return batch_norm(cx, op, 5, 3, names, 1u << 0 | 1u << 4 | 1u << 5);
     }
+    case GRAPH_OP_UNARY_EINSUM: return graph_verify_counts(cx, op, 1, 1, 1, 1, 0);
     default: return BASE_OK; /* einsum: deprecated, not checked */
     }
 }

@@ -7,10 +7,13 @@
 
 #define R GRAPH_MAX_RANK
 
-/* Inputs [0, n) and init values [n, 2n) of reduce / reduce_window. */
+/* Inputs [0, n) and init values [n, 2n) of reduce / reduce_window.  As
+ * upstream, an init value takes the shape of the body's result (a scalar
+ * unless the body works on shaped values) and its element type need only be
+ * promotable to the body's (graph_verify_reducer); the spec's "same element
+ * type as the input" (reduce C2, reduce_window C3) is not checked. */
 static enum base_status inputs_and_inits(struct verify_ctx *cx, const struct graph_op *op,
-                                         const char *c_count, const char *c_shape,
-                                         const char *c_elem, int *n_out)
+                                         const char *c_count, const char *c_shape, int *n_out)
 {
     if (op->n_operands % 2 != 0 || op->n_operands == 0)
         return graph_verify_fail(cx, op, "%s expects N > 0 inputs and N init values, got %d operands",
@@ -25,14 +28,8 @@ static enum base_status inputs_and_inits(struct verify_ctx *cx, const struct gra
         snprintf(wi, sizeof wi, "input %d", i);
         snprintf(wv, sizeof wv, "init value %d", i);
         VTRY(graph_verify_need_tensor(cx, op, wi, verify_in(op, i)));
-        VTRY(graph_verify_need_rank(cx, op, wv, verify_in(op, n + i), 0));
+        VTRY(graph_verify_need_tensor(cx, op, wv, verify_in(op, n + i)));
         VTRY(graph_verify_same_shape(cx, op, c_shape, "input 0", verify_in(op, 0), wi, verify_in(op, i)));
-        if (!graph_verify_elem_baseline_equal(verify_in(op, i), verify_in(op, n + i))) {
-            char ta[160], tb[160];
-            return graph_verify_fail(cx, op, "%s %s and %s must have the same element type, got %s and %s",
-                               c_elem, wi, wv, graph_verify_tstr(verify_in(op, i), ta, sizeof ta),
-                               graph_verify_tstr(verify_in(op, n + i), tb, sizeof tb));
-        }
     }
     *n_out = n;
     return BASE_OK;
@@ -55,7 +52,7 @@ static enum base_status results_elem(struct verify_ctx *cx, const struct graph_o
 static enum base_status reduce(struct verify_ctx *cx, const struct graph_op *op)
 {
     int n;
-    VTRY(inputs_and_inits(cx, op, "(C3)", "(C1)", "(C2)", &n));
+    VTRY(inputs_and_inits(cx, op, "(C3)", "(C1)", &n));
     const struct graph_type *in0 = verify_in(op, 0);
     int64_t dims[VERIFY_MAX_LIST];
     int nd;
@@ -106,7 +103,7 @@ static enum base_status window_list(struct verify_ctx *cx, const struct graph_op
 {
     int n;
     VTRY(graph_verify_op_list(cx, op, name, false, out, &n));
-    if (n < 0) {
+    if (n <= 0) { /* absent or empty: the default, as upstream's verifySize */
         for (int i = 0; i < rank; i++) out[i] = 1;
         return BASE_OK;
     }
@@ -173,7 +170,7 @@ static int64_t num_windows(int64_t size, int64_t win, int64_t stride, int64_t ba
 static enum base_status reduce_window(struct verify_ctx *cx, const struct graph_op *op)
 {
     int n;
-    VTRY(inputs_and_inits(cx, op, "(C1)", "(C2)", "(C3)", &n));
+    VTRY(inputs_and_inits(cx, op, "(C1)", "(C2)", &n));
     int rank = -1;
     for (int i = 0; i < n && rank < 0; i++) rank = verify_in(op, i)->rank;
     static const char *const labels[] = {"(C4)", "(C5)", "(C6)",  "(C7)", "(C8)",
@@ -363,6 +360,17 @@ static enum base_status scan(struct verify_ctx *cx, const struct graph_op *op)
     }
     if (rank >= 0 && (dim < 0 || dim >= rank))
         return graph_verify_fail(cx, op, "dimension %lld must be in [0, %d)", (long long)dim, rank);
+    /* an explicit scan_dim_size is every input's size along the dimension */
+    bool has_size;
+    int64_t size;
+    VTRY(graph_verify_op_int(cx, op, "scan_dim_size", &has_size, &size));
+    for (int i = 0; has_size && i < n; i++) {
+        const struct graph_type *in = verify_in(op, i);
+        if (in->rank > dim && in->dims[dim] != GRAPH_DYN && in->dims[dim] != size)
+            return graph_verify_fail(cx, op, "invalid scan dimension size of operand %d: scan_dim_size is %lld but the "
+                                     "operand has %lld along dimension %lld",
+                                     i, (long long)size, (long long)in->dims[dim], (long long)dim);
+    }
     const struct graph_block *b;
     const struct graph_op *t;
     VTRY(graph_verify_region_shape(cx, op, 0, "body", n + m, k + m, &b, &t));

@@ -29,6 +29,24 @@ static enum base_status need_elem_but_axis(struct verify_ctx *cx, const struct g
                        graph_verify_tstr(in, ti, sizeof ti), graph_verify_tstr(out, to, sizeof to));
 }
 
+/* reshape, transpose (C1): two per-axis quantized types carry the same scales
+ * and zero points, the first min(n, m) of each compared (upstream
+ * isSameQuantPerAxisScaleZeroPoint). */
+static enum base_status same_axis_params(struct verify_ctx *cx, const struct graph_op *op,
+                                         const struct graph_type *in, const struct graph_type *out)
+{
+    if (!verify_is_per_axis(in) || !verify_is_per_axis(out)) return BASE_OK;
+    const struct graph_quant *a = in->quant, *b = out->quant;
+    int n = a->n_scales < b->n_scales ? a->n_scales : b->n_scales;
+    for (int i = 0; i < n; i++)
+        if (a->scales[i] != b->scales[i] || a->zero_points[i] != b->zero_points[i]) {
+            char ti[160], to[160];
+            return graph_verify_fail(cx, op, "(C1) expect same quantization scales and zero_points but got %s vs %s",
+                                     graph_verify_tstr(in, ti, sizeof ti), graph_verify_tstr(out, to, sizeof to));
+        }
+    return BASE_OK;
+}
+
 /* Start indices of dynamic_slice / dynamic_update_slice: 0-d integer tensors
  * of one type. */
 static enum base_status start_indices(struct verify_ctx *cx, const struct graph_op *op, int first,
@@ -50,19 +68,40 @@ static enum base_status start_indices(struct verify_ctx *cx, const struct graph_
 }
 
 /* A 1-D integer tensor operand of statically known size `want` (when both
- * are known). */
+ * are known); `need_static`: a statically shaped one (upstream's
+ * HLO_StaticDimensionTensor operands). */
 static enum base_status shape_operand(struct verify_ctx *cx, const struct graph_op *op, int i,
-                                      const char *what, const char *label, int64_t want)
+                                      const char *what, const char *label, int64_t want, bool need_static)
 {
     const struct graph_type *t = verify_in(op, i);
     VTRY(graph_verify_need_class(cx, op, what, t, VC_INT));
     VTRY(graph_verify_need_rank(cx, op, what, t, 1));
-    if (want >= 0 && t->rank == 1 && t->dims[0] != GRAPH_DYN && t->dims[0] != want) {
-        char ts[160];
+    char ts[160];
+    if (need_static && (t->rank != 1 || t->dims[0] == GRAPH_DYN))
+        return graph_verify_fail(cx, op, "operand #%d (%s) must be statically shaped, got %s", i, what,
+                                 graph_verify_tstr(t, ts, sizeof ts));
+    if (want >= 0 && t->rank == 1 && t->dims[0] != GRAPH_DYN && t->dims[0] != want)
         return graph_verify_fail(cx, op, "%s %s must have %lld elements, got %s", label, what,
                            (long long)want, graph_verify_tstr(t, ts, sizeof ts));
-    }
     return BASE_OK;
+}
+
+/* A constant shape operand against the result type (upstream
+ * verifyShapeOperandIsCompatibleWithResultType): no negative sizes, and the
+ * result's static dims equal to it.  *n gets the values' count (-1: not a
+ * constant). */
+static enum base_status const_shape(struct verify_ctx *cx, const struct graph_op *op, int i, const char *label,
+                                    const struct graph_type *out, int64_t *v, int *n)
+{
+    *n = graph_verify_const_ints(op, i, v, R);
+    if (*n < 0) return BASE_OK;
+    bool ok = out->rank < 0 || *n == out->rank;
+    for (int k = 0; k < *n; k++)
+        if (v[k] < 0 || (ok && out->rank >= 0 && !verify_dim_compat(v[k], out->dims[k]))) ok = false;
+    if (ok) return BASE_OK;
+    char ls[200], ts[160];
+    return graph_verify_fail(cx, op, "%s output shape %s is incompatible with the result type %s", label,
+                             graph_verify_lstr(*n, v, ls, sizeof ls), graph_verify_tstr(out, ts, sizeof ts));
 }
 
 static enum base_status bitcast_convert(struct verify_ctx *cx, const struct graph_op *op)
@@ -142,6 +181,16 @@ static enum base_status broadcast_dims(struct verify_ctx *cx, const struct graph
         if (qd < n && out->quant->quant_dim != bd[qd])
             return graph_verify_fail(cx, op, "(C6) result quantization dimension is %d but must be broadcast_dimensions[%d] = %lld",
                                out->quant->quant_dim, qd, (long long)bd[qd]);
+        /* an expanded quantization dim repeats the operand's one scale (upstream) */
+        if (in->rank > qd && in->dims[qd] == 1)
+            for (int i = 0; i < out->quant->n_scales; i++) {
+                if (out->quant->scales[i] != in->quant->scales[0])
+                    return graph_verify_fail(cx, op, "(C6) mismatch result scale %d (%e) and operand scale 0 (%e)", i,
+                                             out->quant->scales[i], in->quant->scales[0]);
+                if (out->quant->zero_points[i] != in->quant->zero_points[0])
+                    return graph_verify_fail(cx, op, "(C6) mismatch result zero_point %d (%lld) and operand zero_point 0 (%lld)",
+                                             i, (long long)out->quant->zero_points[i], (long long)in->quant->zero_points[0]);
+            }
     }
     return BASE_OK;
 }
@@ -161,7 +210,10 @@ static enum base_status dynamic_broadcast_in_dim(struct verify_ctx *cx, const st
     VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in));
     VTRY(graph_verify_need_tensor(cx, op, "result", out));
     VTRY(broadcast_dims(cx, op, in, out));
-    VTRY(shape_operand(cx, op, 1, "output_dimensions", "(C7)", out->rank));
+    VTRY(shape_operand(cx, op, 1, "output_dimensions", "(C7)", out->rank, true));
+    int64_t shape[R];
+    int ns;
+    VTRY(const_shape(cx, op, 1, "(C7)", out, shape, &ns));
     int64_t ke[VERIFY_MAX_LIST], kn[VERIFY_MAX_LIST], all[2 * VERIFY_MAX_LIST];
     int ne, nn;
     VTRY(graph_verify_op_list(cx, op, "known_expanding_dimensions", false, ke, &ne));
@@ -175,6 +227,17 @@ static enum base_status dynamic_broadcast_in_dim(struct verify_ctx *cx, const st
     if (in->rank >= 0) {
         VTRY(graph_verify_list_in_range(cx, op, "(C9)", "known_expanding_dimensions", ne, ke, in->rank));
         VTRY(graph_verify_list_in_range(cx, op, "(C10)", "known_nonexpanding_dimensions", nn, kn, in->rank));
+    }
+    /* a constant output_dimensions fixes each broadcast dim */
+    if (ns >= 0 && graph_type_is_static(in)) {
+        int64_t bd[VERIFY_MAX_LIST];
+        int nb;
+        VTRY(graph_verify_op_list(cx, op, "broadcast_dimensions", true, bd, &nb));
+        for (int d = 0; d < nb && d < in->rank; d++)
+            if (bd[d] >= 0 && bd[d] < ns && in->dims[d] != 1 && in->dims[d] != shape[bd[d]])
+                return graph_verify_fail(cx, op, "(C5) size of operand dimension %d (%lld) is not equal to 1 or value of "
+                                         "shape at index %lld (%lld)",
+                                         d, (long long)in->dims[d], (long long)bd[d], (long long)shape[bd[d]]);
     }
     return BASE_OK;
 }
@@ -252,7 +315,12 @@ static enum base_status iota(struct verify_ctx *cx, const struct graph_op *op, b
     VTRY(graph_verify_counts(cx, op, dynamic ? 1 : 0, dynamic ? 1 : 0, 1, 1, 0));
     const struct graph_type *out = verify_out(op, 0);
     VTRY(graph_verify_need_class(cx, op, "result", out, VC_INT | VC_FLOAT | VC_COMPLEX | VC_QUANT));
-    if (dynamic) VTRY(shape_operand(cx, op, 0, "output_shape", "(C2)", out->rank));
+    if (dynamic) {
+        int64_t shape[R];
+        int ns;
+        VTRY(shape_operand(cx, op, 0, "output_shape", "(C2)", out->rank, true));
+        VTRY(const_shape(cx, op, 0, "(C2)", out, shape, &ns));
+    }
     int64_t d;
     VTRY(graph_verify_op_int(cx, op, "iota_dimension", NULL, &d));
     if (out->rank >= 0 && (d < 0 || d >= out->rank))
@@ -273,10 +341,27 @@ static enum base_status pad(struct verify_ctx *cx, const struct graph_op *op, bo
         static const char *const names[] = {"edge_padding_low", "edge_padding_high",
                                             "interior_padding"};
         for (int i = 0; i < 3; i++)
-            VTRY(shape_operand(cx, op, 2 + i, names[i], "(C2)", in->rank));
+            VTRY(shape_operand(cx, op, 2 + i, names[i], "(C2)", in->rank, true));
         if (in->rank >= 0 && out->rank >= 0 && in->rank != out->rank)
             return graph_verify_fail(cx, op, "(C4) result rank %d must equal operand rank %d", out->rank,
                                in->rank);
+        /* constant paddings (upstream verifyDynamicPadOp) */
+        int64_t pl[R], ph[R], pi[R];
+        int ni = graph_verify_const_ints(op, 4, pi, R);
+        for (int k = 0; k < ni; k++)
+            if (pi[k] < 0)
+                return graph_verify_fail(cx, op, "(C3) interior_padding must be non-negative, but got %lld at %d",
+                                         (long long)pi[k], k);
+        int nl = graph_verify_const_ints(op, 2, pl, R), nh = graph_verify_const_ints(op, 3, ph, R);
+        if (ni < 0 || nl < 0 || nh < 0 || !graph_type_is_static(in) || !graph_type_is_static(out) ||
+            ni != in->rank || nl != in->rank || nh != in->rank || out->rank != in->rank)
+            return BASE_OK;
+        for (int d = 0; d < in->rank; d++) {
+            int64_t want = in->dims[d] + pl[d] + (in->dims[d] > 1 ? in->dims[d] - 1 : 0) * pi[d] + ph[d];
+            if (out->dims[d] != want)
+                return graph_verify_fail(cx, op, "(C4) expected output dimension at index %d to equal %lld, but got %lld",
+                                         d, (long long)want, (long long)out->dims[d]);
+        }
         return BASE_OK;
     }
     int64_t lo[VERIFY_MAX_LIST], hi[VERIFY_MAX_LIST], in_pad[VERIFY_MAX_LIST];
@@ -317,7 +402,19 @@ static enum base_status reshape(struct verify_ctx *cx, const struct graph_op *op
     VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in));
     VTRY(graph_verify_need_tensor(cx, op, "result", out));
     VTRY(need_elem_but_axis(cx, op, in, out));
-    if (dynamic) VTRY(shape_operand(cx, op, 1, "output_shape", "(C4)", out->rank));
+    VTRY(same_axis_params(cx, op, in, out));
+    if (dynamic) {
+        int64_t shape[R];
+        int ns;
+        VTRY(shape_operand(cx, op, 1, "output_shape", "(C4)", out->rank, true));
+        VTRY(const_shape(cx, op, 1, "(C4)", out, shape, &ns));
+        int64_t ni = graph_type_count(in), nshape = 1;
+        for (int k = 0; k < ns; k++) nshape *= shape[k];
+        if (ns >= 0 && ni >= 0 && ni != nshape)
+            return graph_verify_fail(cx, op, "(C2) output_shape is incompatible with the operand: it has %lld elements, "
+                                     "output_shape %lld",
+                                     (long long)ni, (long long)nshape);
+    }
     int64_t ni = graph_type_count(in), no = graph_type_count(out);
     if (ni >= 0 && no >= 0 && ni != no) {
         char ti[160], to[160];
@@ -443,7 +540,7 @@ static enum base_status real_dynamic_slice(struct verify_ctx *cx, const struct g
     VTRY(graph_verify_need_tensor(cx, op, "operand", in));
     VTRY(graph_verify_same_elem(cx, op, "", "operand", in, "result", out));
     static const char *const names[] = {"start_indices", "limit_indices", "strides"};
-    for (int i = 0; i < 3; i++) VTRY(shape_operand(cx, op, 1 + i, names[i], "", in->rank));
+    for (int i = 0; i < 3; i++) VTRY(shape_operand(cx, op, 1 + i, names[i], "", in->rank, false));
     if (in->rank >= 0 && out->rank >= 0 && in->rank != out->rank)
         return graph_verify_fail(cx, op, "result rank %d must equal operand rank %d", out->rank, in->rank);
     return BASE_OK;
@@ -493,6 +590,7 @@ static enum base_status transpose(struct verify_ctx *cx, const struct graph_op *
     VTRY(graph_verify_need_tensor(cx, op, "(I1) operand", in));
     VTRY(graph_verify_need_tensor(cx, op, "result", out));
     VTRY(need_elem_but_axis(cx, op, in, out));
+    VTRY(same_axis_params(cx, op, in, out));
     int64_t p[VERIFY_MAX_LIST];
     int n;
     VTRY(graph_verify_op_list(cx, op, "permutation", true, p, &n));

@@ -3,6 +3,7 @@
  * kernel dispatch (with the quantization wrapper) and running processes in
  * threads.  Kernels live in the interp_<family>.c files. */
 #include "interp/interp_internal.h"
+#include "graph/refine.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -428,6 +429,90 @@ static enum base_status run_kernel(struct interp_proc *p, const struct graph_op 
 
 #define INLINE_OPERANDS 16
 
+/* An op whose result types have '?' dimensions (a dynamic program run as it
+ * is): its results' shapes come from its operands' values, by shape
+ * refinement's rules (graph_refine_op_shapes), and the kernel runs on a
+ * copy of the op whose result types are those static shapes.  Control flow
+ * and calls take their shapes from their regions and callees. */
+static bool needs_shapes(const struct graph_op *op)
+{
+    if (op->kind == GRAPH_OP_CALL || op->kind == GRAPH_OP_COMPOSITE ||
+        (op->n_regions && graph_op_kind_has(op->kind, GRAPH_OPF_CONTROL_FLOW)))
+        return false;
+    for (int i = 0; i < op->n_results; i++) {
+        const struct graph_type *t = op->results[i].type;
+        if (t && t->kind == GRAPH_TYPE_TENSOR && !graph_type_is_static(t)) return true;
+    }
+    return false;
+}
+
+static enum base_status run_kernel_shaped(struct interp_proc *p, const struct graph_op *op, interp_kernel_fn k,
+                                          struct interp_value *const *in, struct interp_value **out)
+{
+    int n = op->n_results, m = op->n_operands;
+    const struct base_tensor **ts = calloc((size_t)m + 1, sizeof *ts);
+    int *ranks = calloc((size_t)n + 1, sizeof *ranks);
+    int64_t(*dims)[GRAPH_MAX_RANK] = calloc((size_t)n + 1, sizeof *dims);
+    struct graph_value *res = calloc((size_t)n + 1, sizeof *res);
+    struct graph_type *types = calloc((size_t)n + 1, sizeof *types);
+    enum base_status st;
+    if (!ts || !ranks || !dims || !res || !types) {
+        st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < m; i++) ts[i] = iv_t(in[i]);
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (graph_refine_op_shapes(op, ts, ranks, dims, &d) != BASE_OK) {
+        st = run_kernel(p, op, k, in, out); /* the kernel may know better (or say why not) */
+        goto done;
+    }
+    struct graph_op shaped = *op;
+    for (int i = 0; i < n; i++) {
+        res[i] = op->results[i];
+        types[i] = *op->results[i].type;
+        if (types[i].kind == GRAPH_TYPE_TENSOR) {
+            types[i].rank = ranks[i];
+            memcpy(types[i].dims, dims[i], sizeof types[i].dims);
+            types[i].encoding = NULL;
+        }
+        res[i].type = &types[i];
+    }
+    shaped.results = res;
+    st = run_kernel(p, &shaped, k, in, out);
+done:
+    free(ts);
+    free(ranks);
+    free(dims);
+    free(res);
+    free(types);
+    return st;
+}
+
+/* A kernel's tensor results against the op's declared result types (shape
+ * and element type): the verifier follows the upstream one, which leaves some
+ * result shapes to the run (all_gather's gathered size, for one), and later
+ * ops trust the types. */
+static enum base_status check_result_shapes(struct interp_proc *p, const struct graph_op *op,
+                                            struct interp_value *const *out)
+{
+    for (int i = 0; i < op->n_results; i++) {
+        const struct graph_type *ty = op->results[i].type;
+        const struct base_tensor *t = iv_t(out[i]);
+        if (!t || !ty || ty->kind != GRAPH_TYPE_TENSOR || ty->rank < 0) continue;
+        bool ok = t->rank == ty->rank && t->dtype == interp_result_dtype(p, op, i);
+        for (int d = 0; ok && d < ty->rank; d++) ok = ty->dims[d] == GRAPH_DYN || ty->dims[d] == t->dims[d];
+        if (!ok) {
+            char want[160], got[160];
+            graph_type_str(ty, want, sizeof want);
+            base_tensor_type_str(t, got, sizeof got);
+            return interp_fail(p, op, BASE_ERR_INVALID, "result %d is tensor<%s> but the op's type says %s", i, got,
+                               want);
+        }
+    }
+    return BASE_OK;
+}
+
 static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op)
 {
     interp_kernel_fn k = p->run->kernels[op->kind];
@@ -454,7 +539,7 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
             goto done;
         }
     }
-    st = run_kernel(p, op, k, in, out);
+    st = needs_shapes(op) ? run_kernel_shaped(p, op, k, in, out) : run_kernel(p, op, k, in, out);
     if (st == BASE_OK) {
         for (int i = 0; i < op->n_results; i++) {
             if (!out[i]) {
@@ -463,6 +548,7 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
             }
         }
     }
+    if (st == BASE_OK) st = check_result_shapes(p, op, out);
     if (st != BASE_OK) {
         for (int i = 0; i < op->n_results; i++) interp_value_release(out[i]);
         goto done;

@@ -106,32 +106,79 @@ enum base_status interp_spmd_grid_eval_local(struct interp_spmd_grid *g, const s
                                             struct base_diag *diag);
 /* Whether the interpreter runs ops of this kind (it has a kernel for it). */
 bool interp_kind_supported(enum graph_op_kind kind);
+/* Whether op is a top-k custom call the interpreter runs (custom_call
+ * @mhlo.topk or @TopK with one operand and two results, values and indices):
+ * its k (the values' last dim) and whether it keeps the largest entries
+ * (largest first) or the smallest (smallest first). */
+bool interp_topk_call(const struct graph_op *op, int64_t *k, bool *largest);
 
 /* ------------------------------------------------------------------------ */
 /* Conformance cases                                                         */
 
 enum interp_case_outcome {
-    INTERP_CASE_PASS,        /* ran, and every check passed (or it has none) */
-    INTERP_CASE_FAIL,        /* a check failed, or parsing/verifying/running failed */
+    INTERP_CASE_PASS,        /* ran, and every check passed (or it has none); a verifier
+                               case: rejected, as expected */
+    INTERP_CASE_FAIL,        /* a check failed, or parsing/verifying/running failed; a
+                               verifier case: accepted although it expects an error */
     INTERP_CASE_UNSUPPORTED, /* uses an op, type or attribute npusim does not support */
-    INTERP_CASE_NOCHECK,     /* entry takes arguments and nothing supplies them: parsed and
-                               verified only (the dynamic-shape programs of the testdata) */
+    INTERP_CASE_NOCHECK,     /* parsed and verified only: it has no check ops, or its entry
+                               takes arguments and nothing supplies them (the dynamic-shape
+                               programs of the testdata) */
 };
 
 struct interp_case_result {
     enum interp_case_outcome outcome;
     int n_checks;
     int n_checks_failed;
-    char reason[600]; /* first failure, located */
+    bool expects_error;     /* a verifier case: it carries `expected-error` comments */
+    bool accepted;          /* parsing and verifying succeeded */
+    bool message_resembles; /* a rejected verifier case: our message resembles an expected one */
+    char expected[200];     /* a verifier case's first expected message */
+    char reason[600];       /* first failure, located (a rejected verifier case: the rejection) */
 };
 
 /* Parses, verifies and runs one conformance case: a whole file or one
  * `// -----` chunk of it (first_line: the chunk's first line in the file,
  * so reported lines match the file).  The entry is @main or the module's
  * only function.  Never fails for a bad case: the outcome says what happened;
- * only out-of-memory is returned as an error. */
+ * only out-of-memory is returned as an error.
+ *
+ * A chunk with `// expected-error {{...}}` comments is a verifier case (as
+ * upstream's `stablehlo-opt -verify-diagnostics` runs them): it passes when
+ * parsing or verifying rejects it, and fails when both accept it.  A chunk
+ * without check ops (check.*, custom_call @check.*, interpreter.probe/print)
+ * passes when it parses and verifies (NOCHECK); it is not run. */
 enum base_status interp_run_case(const char *text, size_t len, const char *path, int first_line,
                                 const struct interp_options *opt, struct interp_case_result *res);
 const char *interp_case_outcome_name(enum interp_case_outcome o);
+/* Whether a rejection message resembles an expected one (most of the
+ * expected message's significant words appear in it); `{{regex}}` parts of
+ * the expected message are ignored. */
+bool interp_message_resembles(const char *expected, const char *actual);
+
+/* Dynamic cases (interp/dyncase.c, docs/dynamic-shapes.md): an entry that
+ * takes arguments with '?' dimensions and no inputs.  Each '?' is
+ * INTERP_DYN_CASE_SIZE; graph_refine makes the static program (dimension
+ * arguments inferred), inputs are random (seeded), and `want` holds the
+ * original, dynamic program's outputs, run as it is. */
+#define INTERP_DYN_CASE_SIZE 3
+struct interp_dyn_case {
+    struct graph_module *refined;
+    struct base_tensor **inputs;
+    int n_inputs;
+    struct base_tensor **want;
+    int n_want;
+};
+bool interp_case_is_dynamic(const struct graph_module *m, const struct graph_op *entry);
+/* The case cannot be made checkable that way (the sizes tried do not fit the
+ * program's static dims, the shapes depend on values, the original does not
+ * run on random inputs): the caller counts it nocheck with this diag's
+ * reason, never a failure; only a refined program that differs from the
+ * original fails. */
+enum base_status interp_dyn_case_prepare(const struct graph_module *m, const struct graph_op *entry,
+                                         struct interp_dyn_case *c, struct base_diag *diag);
+void interp_dyn_case_free(struct interp_dyn_case *c);
+/* Same type, shape and bytes; else *first_diff is the first element that differs (-1: the types). */
+bool interp_tensors_identical(const struct base_tensor *a, const struct base_tensor *b, int64_t *first_diff);
 
 #endif

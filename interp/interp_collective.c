@@ -403,6 +403,9 @@ static enum base_status read_id_groups(struct interp_proc *p, const struct graph
     memset(g, 0, sizeof *g);
     const struct graph_attr *a = graph_op_attr(op, name);
     const struct base_tensor *t = a && a->kind == GRAPH_ATTR_ELEMENTS ? a->u.elements.value : NULL;
+    if (a && a->kind == GRAPH_ATTR_DICT)
+        return interp_fail(p, op, BASE_ERR_UNSUPPORTED, "%s given by mesh axes (#%s) are not supported", name,
+                           a->tag ? a->tag : "?");
     if (a && (!t || !t->data) && !(t && t->count == 0))
         return interp_fail(p, op, BASE_ERR_INVALID, "%s must be a dense i64 tensor", name);
     if (!t || t->count == 0) {

@@ -2,6 +2,7 @@
  * tokens, composite, optimization_barrier, custom_call dispatch and
  * interpreter.run_parallel. */
 #include "interp/interp_internal.h"
+#include "interp/interp_shape_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -178,12 +179,64 @@ static enum base_status k_get_tuple_element(struct interp_proc *p, const struct 
     return BASE_OK;
 }
 
+/* async_start runs its region at once (the interpreter has no concurrency to
+ * model); the future holds the region's value as a one-element tuple, which
+ * async_done unwraps. */
+static enum base_status k_async_start(struct interp_proc *p, const struct graph_op *op,
+                                      struct interp_value *const *in, struct interp_value **out)
+{
+    if (op->n_regions != 1) return interp_fail(p, op, BASE_ERR_INVALID, "async_start needs one region");
+    struct interp_value *v = NULL;
+    TRY(call_region_n(p, op, &op->regions[0], op->n_operands, in, &v, 1));
+    out[0] = interp_value_tuple(1, &v); /* takes over v's reference */
+    return out[0] ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+}
+
+static enum base_status k_async_done(struct interp_proc *p, const struct graph_op *op,
+                                     struct interp_value *const *in, struct interp_value **out)
+{
+    if (in[0]->kind != IV_TUPLE || in[0]->n != 1)
+        return interp_fail(p, op, BASE_ERR_INVALID, "operand is not the future of an async_start");
+    out[0] = interp_value_retain(in[0]->elems[0]);
+    return BASE_OK;
+}
+
 static enum base_status k_token(struct interp_proc *p, const struct graph_op *op, struct interp_value *const *in,
                                 struct interp_value **out)
 {
     (void)in;
     out[0] = interp_value_token();
     return out[0] ? BASE_OK : interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+}
+
+/* JAX's shape assertions (custom_call @shape_assertion(pred, values...)
+ * {error_message = "... {0} ..."}): a false predicate stops the run with the
+ * message, {i} replaced by value i. */
+static enum base_status shape_assertion(struct interp_proc *p, const struct graph_op *op,
+                                        struct interp_value *const *in)
+{
+    const struct base_tensor *pred = op->n_operands ? iv_t(in[0]) : NULL;
+    if (!pred || pred->count != 1) return interp_fail(p, op, BASE_ERR_INVALID, "@shape_assertion needs a scalar predicate");
+    if (base_elem_get_i64(pred->dtype, pred->data, 0)) return BASE_OK;
+    const struct graph_attr *m = graph_op_attr(op, "error_message");
+    const char *s = m && m->kind == GRAPH_ATTR_STRING ? m->u.str.s : "shape assertion failed";
+    size_t len = m && m->kind == GRAPH_ATTR_STRING ? m->u.str.len : strlen(s), o = 0;
+    char msg[300];
+    for (size_t i = 0; i < len && o + 1 < sizeof msg; i++) {
+        size_t j = i + 1;
+        int k = 0;
+        while (s[i] == '{' && j < len && s[j] >= '0' && s[j] <= '9') k = k * 10 + (s[j++] - '0');
+        const struct base_tensor *v = j > i + 1 && j < len && s[j] == '}' && 1 + k < op->n_operands ? iv_t(in[1 + k]) : NULL;
+        if (v && v->count == 1) {
+            int w = snprintf(msg + o, sizeof msg - o, "%lld", (long long)base_elem_get_i64(v->dtype, v->data, 0));
+            o = w > 0 && o + (size_t)w < sizeof msg ? o + (size_t)w : sizeof msg - 1;
+            i = j;
+            continue;
+        }
+        msg[o++] = s[i];
+    }
+    msg[o] = 0;
+    return interp_fail(p, op, BASE_ERR_CHECK, "@shape_assertion failed: %s", msg);
 }
 
 static enum base_status k_custom_call(struct interp_proc *p, const struct graph_op *op,
@@ -193,6 +246,30 @@ static enum base_status k_custom_call(struct interp_proc *p, const struct graph_
     if (!t || t->kind != GRAPH_ATTR_STRING) return interp_fail(p, op, BASE_ERR_INVALID, "custom_call without a target");
     if (t->u.str.len > 6 && !memcmp(t->u.str.s, "check.", 6))
         return interp_check_custom_call(p, op, t->u.str.s + 6, t->u.str.len - 6, in, out);
+    /* annotations that are the identity on values (sharding, memory spaces,
+     * layouts) when each result has its operand's type */
+    static const char *const identity[] = {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape", "MoveToHost",
+                                           "MoveToDevice", "LayoutConstraint", "annotate_device_placement"};
+    for (size_t i = 0; i < sizeof identity / sizeof identity[0]; i++) {
+        if (t->u.str.len != strlen(identity[i]) || memcmp(t->u.str.s, identity[i], t->u.str.len)) continue;
+        if (op->n_results != op->n_operands)
+            return interp_fail(p, op, BASE_ERR_INVALID, "custom_call @%s returns its operands", identity[i]);
+        for (int j = 0; j < op->n_results; j++)
+            if (!graph_type_equal(op->operands[j]->type, op->results[j].type))
+                return interp_fail(p, op, BASE_ERR_UNSUPPORTED,
+                                   "custom_call @%s changes the shape: run the program partitioned (npusim partition)",
+                                   identity[i]);
+        for (int j = 0; j < op->n_results; j++) out[j] = interp_value_retain(in[j]);
+        return BASE_OK;
+    }
+    if (!strcmp(t->u.str.s, "shape_assertion") && op->n_results == 0) return shape_assertion(p, op, in);
+    if (!strcmp(t->u.str.s, "stablehlo.shape_refinement_operand_wrapper") && op->n_operands >= 1 && op->n_results == 1) {
+        out[0] = interp_value_retain(in[0]); /* the operand, its shape asserted by the type */
+        return BASE_OK;
+    }
+    int64_t k;
+    bool largest;
+    if (interp_topk_call(op, &k, &largest)) return interp_custom_call_top_k(p, op, in, out);
     return interp_fail(p, op, BASE_ERR_UNSUPPORTED, "custom_call @%.*s is not supported", (int)t->u.str.len,
                        t->u.str.s);
 }
@@ -281,6 +358,11 @@ done:
 void interp_register_control(interp_kernel_fn *table)
 {
     table[GRAPH_OP_CONSTANT] = k_constant;
+    table[GRAPH_OP_ARITH_CONSTANT] = k_constant;
+    table[GRAPH_OP_CHLO_CONSTANT] = k_constant;
+    table[GRAPH_OP_TENSOR_CAST] = k_passthrough;
+    table[GRAPH_OP_ASYNC_START] = k_async_start;
+    table[GRAPH_OP_ASYNC_DONE] = k_async_done;
     table[GRAPH_OP_CALL] = k_call;
     table[GRAPH_OP_COMPOSITE] = k_composite;
     table[GRAPH_OP_WHILE] = k_while;

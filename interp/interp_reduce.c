@@ -586,7 +586,9 @@ static enum base_status check_inputs_and_inits(struct interp_proc *p, const stru
         if (!t) return interp_fail(p, op, BASE_ERR_INVALID, "operand %d is not a tensor", i);
         if (i < n && (t->rank != x0->rank || memcmp(t->dims, x0->dims, (size_t)t->rank * sizeof *t->dims)))
             return interp_fail(p, op, BASE_ERR_INVALID, "inputs must have the same shape");
-        if (i >= n && t->count != 1) return interp_fail(p, op, BASE_ERR_INVALID, "init values must be scalars");
+        if (i >= n && t->rank != 0)
+            return interp_fail(p, op, BASE_ERR_UNSUPPORTED, "non-scalar init values (%s with a shaped body) are not "
+                               "supported", graph_op_kind_name(op->kind));
     }
     return BASE_OK;
 }

@@ -152,8 +152,10 @@ static enum base_status k_rng_bit_generator(struct interp_proc *p, const struct 
                                             struct interp_value *const *in, struct interp_value **out)
 {
     const struct base_tensor *st = iv_t(in[0]);
-    if (!st || st->rank != 1 || (st->dtype != BASE_DT_UI64 && st->dtype != BASE_DT_SI64))
-        return interp_fail(p, op, BASE_ERR_INVALID, "initial state must be a 1-D ui64 tensor");
+    if (!st || st->rank != 1 || (st->dtype != BASE_DT_UI64 && st->dtype != BASE_DT_SI64) ||
+        interp_result_dtype(p, op, 0) != st->dtype)
+        return interp_fail(p, op, BASE_ERR_UNSUPPORTED, "only a 1-D ui64 or i64 state (of one type in and out) is "
+                           "supported");
     const struct graph_attr *alg = graph_op_attr(op, "rng_algorithm");
     bool threefry = graph_attr_is_keyword(alg, "THREE_FRY");
     struct base_tensor *ns = NULL, *bits = NULL;

@@ -68,5 +68,8 @@ void interp_shape_args_deinit(struct interp_shape_args *a);
 
 void interp_register_shape_gather(interp_kernel_fn *table);
 void interp_register_shape_sort(interp_kernel_fn *table);
+/* custom_call @mhlo.topk / @TopK (interp_topk_call): values and indices. */
+enum base_status interp_custom_call_top_k(struct interp_proc *p, const struct graph_op *op,
+                                          struct interp_value *const *in, struct interp_value **out);
 
 #endif

@@ -11,6 +11,11 @@
  * order, ties (and equal NaNs) by lower index first; floats compare in IEEE
  * totalOrder (-NaN < -inf < ... < -0 < +0 < ... < inf < +NaN), as the CHLO
  * decomposition (a stable sort with a GT TOTALORDER comparator) does.
+ * The top-k custom calls run the same kernel: @mhlo.topk (StableHLO's
+ * experimental op: mhlo.attributes = {k, largest}, largest by default;
+ * tt-mlir writes k/dim/largest into backend_config) and XLA's @TopK (k from
+ * the result type, largest from its comparator: GT largest, LT smallest),
+ * largest = false giving the k smallest in ascending order.
  */
 #include "interp/interp_shape_internal.h"
 
@@ -283,16 +288,16 @@ static enum base_status k_sort(struct interp_proc *p, const struct graph_op *op,
 /* ------------------------------------------------------------------------ */
 /* chlo.top_k                                                                */
 
-static enum base_status k_top_k(struct interp_proc *p, const struct graph_op *op,
-                                struct interp_value *const *in, struct interp_value **out)
+/* The k largest (or, largest false, smallest) entries of each last-dim row
+ * of x, in that order, ties by lower index first (IEEE totalOrder for
+ * floats): values in result 0, indices in result 1. */
+static enum base_status top_k_eval(struct interp_proc *p, const struct graph_op *op, struct interp_value *const *in,
+                                   struct interp_value **out, int64_t k, bool largest)
 {
     struct base_tensor *x = op->n_operands == 1 ? iv_t(in[0]) : NULL;
     if (!x || op->n_results != 2)
         return interp_fail(p, op, BASE_ERR_VERIFY,
                            "top_k takes one tensor and gives values and indices");
-    int64_t k;
-    if (!interp_shape_attr_i64(op, "k", &k))
-        return interp_fail(p, op, BASE_ERR_VERIFY, "k is missing");
     if (x->rank < 1 || k < 0 || k > x->dims[x->rank - 1])
         return interp_fail(p, op, BASE_ERR_VERIFY, "k = %lld must be in [0, last dimension]",
                            (long long)k);
@@ -311,7 +316,7 @@ static enum base_status k_top_k(struct interp_proc *p, const struct graph_op *op
     if (st == BASE_OK && !base_dtype_is_int(idx->dtype))
         st = interp_fail(p, op, BASE_ERR_VERIFY, "indices must have an integer type");
     int64_t len = x->dims[x->rank - 1], rows = len ? x->count / len : 0;
-    struct sort_ctx c = {.keyed = true, .dir = INTERP_CMP_GT, .stride = 1};
+    struct sort_ctx c = {.keyed = true, .dir = largest ? INTERP_CMP_GT : INTERP_CMP_LT, .stride = 1};
     c.kind = kind == BASE_KIND_FLOAT ? KEY_I64 : kind == BASE_KIND_SINT ? KEY_I64 : KEY_U64;
     int64_t *perm = NULL, *tmp = NULL;
     void *keys = NULL;
@@ -340,6 +345,119 @@ static enum base_status k_top_k(struct interp_proc *p, const struct graph_op *op
     free(keys);
     struct base_tensor *res[2] = {vals, idx};
     return interp_set_outs(p, op, st, out, res, 2);
+}
+
+static enum base_status k_top_k(struct interp_proc *p, const struct graph_op *op,
+                                struct interp_value *const *in, struct interp_value **out)
+{
+    int64_t k;
+    if (!interp_shape_attr_i64(op, "k", &k))
+        return interp_fail(p, op, BASE_ERR_VERIFY, "k is missing");
+    return top_k_eval(p, op, in, out, k, true);
+}
+
+/* ------------------------------------------------------------------------ */
+/* top-k custom calls                                                        */
+
+/* The integer value of "key" in a JSON-like backend_config ("{\"k\": 8,
+ * \"largest\": true}"): true/false give 1/0. */
+static bool json_get(const char *s, size_t len, const char *key, int64_t *out)
+{
+    size_t kl = strlen(key);
+    for (size_t i = 0; i + kl + 2 <= len; i++) {
+        if (s[i] != '"' || memcmp(s + i + 1, key, kl) || s[i + 1 + kl] != '"') continue;
+        size_t j = i + kl + 2;
+        while (j < len && (s[j] == ' ' || s[j] == ':')) j++;
+        if (j + 4 <= len && !memcmp(s + j, "true", 4)) return *out = 1, true;
+        if (j + 5 <= len && !memcmp(s + j, "false", 5)) return *out = 0, true;
+        bool neg = j < len && s[j] == '-';
+        if (neg) j++;
+        if (j >= len || s[j] < '0' || s[j] > '9') return false;
+        int64_t v = 0;
+        while (j < len && s[j] >= '0' && s[j] <= '9' && v < ((int64_t)1 << 56)) v = v * 10 + (s[j++] - '0');
+        *out = neg ? -v : v;
+        return true;
+    }
+    return false;
+}
+
+/* The comparator function of a @TopK call (called_computations[0]), looked
+ * up in the module's top block: its direction when it is one compare of
+ * its first two arguments (GT: largest first; LT: smallest first). */
+static bool topk_comparator_largest(const struct graph_op *op, bool *largest)
+{
+    const struct graph_attr *cc = graph_op_attr(op, "called_computations");
+    if (!cc || cc->kind != GRAPH_ATTR_ARRAY || cc->u.array.n != 1 || cc->u.array.items[0]->kind != GRAPH_ATTR_SYMBOL)
+        return false;
+    const struct graph_attr *sym = cc->u.array.items[0];
+    const struct graph_op *o = op;
+    while (o->parent && o->parent->parent && o->parent->parent->parent) o = o->parent->parent->parent;
+    const struct graph_block *top = o->parent;
+    for (int i = 0; top && i < top->n_ops; i++) {
+        const struct graph_op *f = top->ops[i];
+        const char *nm = f->kind == GRAPH_OP_FUNC ? graph_func_name(f) : NULL;
+        if (!nm || strlen(nm) != sym->u.str.len || memcmp(nm, sym->u.str.s, sym->u.str.len) || f->n_regions < 1 ||
+            f->regions[0].n_blocks != 1)
+            continue;
+        const struct graph_block *b = &f->regions[0].blocks[0];
+        const struct graph_op *term = graph_block_terminator(b);
+        if (b->n_ops != 2 || !term || term->n_operands != 1 || b->ops[0]->kind != GRAPH_OP_COMPARE ||
+            term->operands[0] != &b->ops[0]->results[0])
+            return false;
+        const struct graph_op *cmp = b->ops[0];
+        const struct graph_value *a0 = cmp->operands[0], *a1 = cmp->operands[1];
+        if (a0->def || a1->def || a0->block != b || a1->block != b || a0->index + a1->index != 1) return false;
+        bool gt = graph_attr_is_keyword(graph_op_attr(cmp, "comparison_direction"), "GT");
+        bool lt = graph_attr_is_keyword(graph_op_attr(cmp, "comparison_direction"), "LT");
+        if (!gt && !lt) return false;
+        *largest = gt == (a0->index == 0);
+        return true;
+    }
+    return false;
+}
+
+bool interp_topk_call(const struct graph_op *op, int64_t *k, bool *largest)
+{
+    if (op->kind != GRAPH_OP_CUSTOM_CALL || op->n_operands != 1 || op->n_results != 2) return false;
+    const struct graph_attr *t = graph_op_attr(op, "call_target_name");
+    if (!t || t->kind != GRAPH_ATTR_STRING) return false;
+    bool mhlo = t->u.str.len == 9 && !memcmp(t->u.str.s, "mhlo.topk", 9);
+    bool xla = t->u.str.len == 4 && !memcmp(t->u.str.s, "TopK", 4);
+    if (!mhlo && !xla) return false;
+    const struct graph_type *vt = op->results[0].type;
+    if (!vt || vt->kind != GRAPH_TYPE_TENSOR || vt->rank < 1 || vt->dims[vt->rank - 1] < 0) return false;
+    *k = vt->dims[vt->rank - 1];
+    *largest = true;
+    const struct graph_attr *ma = graph_op_attr(op, "mhlo.attributes");
+    const struct graph_attr *bc = graph_op_attr(op, "backend_config");
+    int64_t v;
+    if (ma && ma->kind == GRAPH_ATTR_DICT) {
+        const struct graph_attr *a = graph_dict_get(ma, "k");
+        if (a && (!graph_attr_as_i64(a, &v) || v != *k)) return false;
+        *largest = graph_attr_bool_or(graph_dict_get(ma, "largest"), true);
+    } else if (bc && bc->kind == GRAPH_ATTR_STRING && bc->u.str.len > 0) {
+        /* tt-mlir's spelling: backend_config = "{\"k\": 8, \"dim\": -1, \"largest\": true, ...}" */
+        if (json_get(bc->u.str.s, bc->u.str.len, "k", &v) && v != *k) return false;
+        if (json_get(bc->u.str.s, bc->u.str.len, "dim", &v) && v != -1 && v != vt->rank - 1) return false;
+        if (json_get(bc->u.str.s, bc->u.str.len, "largest", &v)) *largest = v != 0;
+    } else if (graph_op_attr(op, "largest")) {
+        *largest = graph_attr_bool_or(graph_op_attr(op, "largest"), true);
+    } else if (xla && graph_op_attr(op, "called_computations")) {
+        if (!topk_comparator_largest(op, largest)) return false;
+    }
+    return true;
+}
+
+enum base_status interp_custom_call_top_k(struct interp_proc *p, const struct graph_op *op,
+                                          struct interp_value *const *in, struct interp_value **out)
+{
+    int64_t k;
+    bool largest;
+    if (!interp_topk_call(op, &k, &largest))
+        return interp_fail(p, op, BASE_ERR_UNSUPPORTED,
+                           "a top-k custom_call must take one tensor and give values and indices, k and largest "
+                           "readable from mhlo.attributes, backend_config or its comparator");
+    return top_k_eval(p, op, in, out, k, largest);
 }
 
 void interp_register_shape_sort(interp_kernel_fn *table)

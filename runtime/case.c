@@ -4,6 +4,7 @@
  * the simulated machine produced. */
 #include "runtime/runtime.h"
 #include "interp/interp.h"
+#include "graph/refine.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@ static const char *const scope_ops[] = {
     /* shape and indexing */
     "broadcast_in_dim", "reshape", "transpose", "slice", "concatenate", "pad", "reverse", "gather", "scatter",
     "dynamic_slice", "dynamic_update_slice",
+    /* sorting (issue 14): sort and top-k */
+    "sort",
     /* control flow and structure */
     "while", "if", "case", "return", "call", "custom_call",
 };
@@ -36,6 +39,7 @@ static bool op_in_scope(const char *name)
     if (!strncmp(n, "stablehlo.", 10)) n += 10;
     else if (!strcmp(n, "func.func") || !strcmp(n, "func.call") || !strcmp(n, "func.return")) return true;
     else if (!strncmp(n, "check.", 6)) return true;
+    else if (!strcmp(n, "chlo.top_k")) return true;
     else return false;
     for (size_t i = 0; i < sizeof scope_ops / sizeof *scope_ops; i++)
         if (!strcmp(n, scope_ops[i])) return true;
@@ -116,6 +120,86 @@ static enum interp_case_outcome outcome_of(enum base_status st)
     return st == BASE_ERR_UNSUPPORTED ? INTERP_CASE_UNSUPPORTED : INTERP_CASE_FAIL;
 }
 
+/* A dynamic case (interp_dyn_case_prepare): the refined program compiled
+ * and run on the random inputs, each output compared with the dynamic
+ * program's on the interpreter within --check's tolerances (one check per
+ * output).  In scope when the refined program is. */
+static enum base_status run_dynamic_case(const struct graph_module *m, const struct graph_op *entry, const char *path,
+                                         int first_line, const struct chip_desc *chip, const struct cc_options *copt,
+                                         struct interp_case_result *res, struct rt_case_info *info)
+{
+    struct base_diag d;
+    base_diag_clear(&d);
+    struct interp_dyn_case c;
+    struct cc_plan *plan = NULL;
+    struct sim *sim = NULL;
+    struct base_tensor **outs = NULL;
+    struct rt_report rep;
+    memset(&rep, 0, sizeof rep);
+    enum base_status st = interp_dyn_case_prepare(m, entry, &c, &d);
+    if (st == BASE_ERR_NOMEM) goto done;
+    if (st != BASE_OK) { /* no checkable form at the sizes tried (interp_dyn_case_prepare) */
+        res->outcome = INTERP_CASE_NOCHECK;
+        set_reason(res, &d, first_line);
+        st = BASE_OK;
+        goto done;
+    }
+    info->in_scope = rt_module_in_scope(c.refined, NULL, 0);
+    struct cc_options co;
+    if (copt) co = *copt;
+    else cc_options_default(&co);
+    co.entry = graph_func_name(entry);
+    st = cc_compile(c.refined, chip, &co, &plan, &d);
+    if (st != BASE_OK) goto failed;
+    struct sim_options so;
+    sim_options_default(&so);
+    st = sim_create(chip, &so, &sim, &d);
+    if (st != BASE_OK) goto failed;
+    outs = calloc((size_t)cc_plan_n_outputs(plan) + 1, sizeof *outs);
+    if (!outs) {
+        st = BASE_ERR_NOMEM;
+        goto done;
+    }
+    struct rt_options ro;
+    rt_options_default(&ro);
+    st = rt_run(plan, sim, c.inputs, c.n_inputs, &ro, outs, &rep, &d);
+    if (st != BASE_OK) goto failed;
+    info->host_ops = rep.host_ops;
+    info->launches = rep.launches;
+    info->ran = true;
+    res->outcome = INTERP_CASE_PASS;
+    res->n_checks = c.n_want;
+    for (int i = 0; i < c.n_want; i++) {
+        struct rt_compare cmp;
+        memset(&cmp, 0, sizeof cmp);
+        if (i < cc_plan_n_outputs(plan) && outs[i]) rt_compare_output(plan, outs[i], c.want[i], &cmp);
+        if (cmp.passed) continue;
+        res->n_checks_failed++;
+        if (res->outcome == INTERP_CASE_PASS)
+            snprintf(res->reason, sizeof res->reason,
+                     "%s:%d: output %d differs from the dynamic program's on the interpreter: %lld element(s) out of "
+                     "bound, worst at %lld: %g, want %g",
+                     path, entry->loc.line > 0 ? entry->loc.line + first_line - 1 : 0, i, (long long)cmp.n_bad,
+                     (long long)cmp.worst, cmp.got_at_worst, cmp.want_at_worst);
+        res->outcome = INTERP_CASE_FAIL;
+    }
+    goto done;
+failed:
+    if (st == BASE_ERR_NOMEM) goto done;
+    res->outcome = outcome_of(st);
+    set_reason(res, &d, first_line);
+    st = BASE_OK;
+done:
+    if (outs)
+        for (int i = 0; i < cc_plan_n_outputs(plan); i++) base_tensor_release(outs[i]);
+    free(outs);
+    rt_report_free(&rep);
+    sim_destroy(sim);
+    cc_plan_destroy(plan);
+    interp_dyn_case_free(&c);
+    return st;
+}
+
 enum base_status rt_run_case(const char *text, size_t len, const char *path, int first_line,
                              const struct chip_desc *chip, const struct cc_options *copt,
                              struct interp_case_result *res, struct rt_case_info *info)
@@ -145,9 +229,14 @@ enum base_status rt_run_case(const char *text, size_t len, const char *path, int
     info->in_scope = rt_module_in_scope(m, NULL, 0);
     st = graph_verify(m, &d);
     if (st != BASE_OK) goto failed;
+    res->accepted = true;
     const struct graph_op *entry = graph_module_entry(m);
     if (!entry) {
         res->outcome = INTERP_CASE_PASS;
+        goto done;
+    }
+    if (interp_case_is_dynamic(m, entry)) {
+        st = run_dynamic_case(m, entry, path, first_line, chip, copt, res, info);
         goto done;
     }
     if (entry->n_regions > 0 && entry->regions[0].n_blocks > 0 && entry->regions[0].blocks[0].n_args > 0) {
@@ -155,6 +244,16 @@ enum base_status rt_run_case(const char *text, size_t len, const char *path, int
         snprintf(res->reason, sizeof res->reason, "@%s takes arguments and the case supplies none",
                  graph_func_name(entry));
         goto done;
+    }
+    if (graph_module_is_dynamic(m)) { /* dynamic ops of a static program: their static forms */
+        struct graph_module *r = NULL;
+        struct graph_refine_options ro = {.entry = graph_func_name(entry)};
+        st = graph_refine(m, &ro, &r, NULL, &d);
+        if (st != BASE_OK) goto failed;
+        entry = graph_module_find_func(r, ro.entry);
+        graph_module_destroy(m);
+        m = r;
+        info->in_scope = rt_module_in_scope(m, NULL, 0);
     }
     struct cc_options co;
     if (copt) co = *copt;

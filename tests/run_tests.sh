@@ -68,6 +68,10 @@ if [ -z "$ONLY" ] || [ "$ONLY" = conform ]; then
             run "conform/$suite" "$B/npusim" conform --known "tests/conformance/$suite.known" \
                 "$SHARED/conformance/$suite"
         done
+        # The front end against upstream's verifier tests: valid cases must
+        # parse and verify, cases with expected-error comments must be rejected.
+        run "conform/stablehlo-verify (front end)" "$B/npusim" conform \
+            --known tests/conformance/stablehlo-verify.known "$SHARED/conformance/stablehlo-verify"
         # The compiled path: each case compiled for the chip and simulated
         # (what the chip cannot run falls back to the host); at least 98% of
         # all the cases with checks must pass (docs/compiler.md "Conformance"),

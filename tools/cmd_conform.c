@@ -58,8 +58,15 @@ static void help(FILE *f)
             "Runs StableHLO conformance tests: .mlir (or .mlir.bc) files, or folders searched recursively.\n"
             "A file is split at lines '// -----' and each chunk is a case (id: file#N).\n"
             "A case passes when it parses, verifies, runs, and every check op in it passes\n"
-            "(check.expect_*, custom_call @check.*).  Cases whose entry function takes\n"
-            "arguments and that embed no inputs are counted as 'nocheck' (parse+verify only).\n"
+            "(check.expect_*, custom_call @check.*).  Cases without check ops, and cases\n"
+            "whose entry function takes arguments and that embed no inputs, are counted as\n"
+            "'nocheck' (parse+verify only).\n"
+            "\n"
+            "A case with '// expected-error {{...}}' comments is a verifier case (upstream's\n"
+            "stablehlo-opt -verify-diagnostics tests): it passes when parsing or verifying\n"
+            "rejects it, and fails when both accept it.  The summary gives the front end's\n"
+            "two rates: valid cases accepted, invalid (verifier) cases rejected, and how\n"
+            "many rejections resemble the expected message.\n"
             "\n"
             "With --chip the cases run through the compiled path instead of the golden\n"
             "interpreter: each is compiled for the chip, simulated with real values, and\n"
@@ -308,7 +315,7 @@ static void run_all(const struct conf_cfg *cfg, struct conf_list *cl, int jobs, 
             running++;
         }
         int np = 0;
-        int map[64];
+        int map[64] = {0};
         for (int j = 0; j < jobs && np < 64; j++)
             if (slots[j].pid) {
                 pfd[np].fd = slots[j].fd;
@@ -366,7 +373,14 @@ static struct known *load_known(const char *path, int *n_out)
             reason = sp + 1;
             while (*reason == ' ' || *reason == '\t') reason++;
         }
-        if (n == cap) k = realloc(k, (size_t)(cap *= 2) * sizeof *k);
+        if (n == cap) {
+            struct known *grown = realloc(k, (size_t)(cap *= 2) * sizeof *k);
+            if (!grown) {
+                fprintf(stderr, "npusim conform: out of memory\n");
+                exit(TOOL_FAIL);
+            }
+            k = grown;
+        }
         k[n].id = strdup(line);
         k[n].reason = strdup(reason);
         k[n].seen = false;
@@ -527,6 +541,7 @@ int cmd_conform(int argc, char **argv)
 
     int counts[4] = {0};
     int unexpected = 0, fixed = 0, stale = 0;
+    int valid_cases = 0, valid_accepted = 0, invalid_cases = 0, invalid_rejected = 0, invalid_resembling = 0;
     int files_with_checks = 0, files_with_checks_passed = 0;
     struct chip_tally ct;
     memset(&ct, 0, sizeof ct);
@@ -534,6 +549,14 @@ int cmd_conform(int argc, char **argv)
         struct conf_case *k = &cl.v[i];
         counts[k->out.res.outcome]++;
         if (cfg.chip) chip_tally_add(&ct, k);
+        if (k->out.res.expects_error) {
+            invalid_cases++;
+            if (!k->out.res.accepted) invalid_rejected++;
+            if (!k->out.res.accepted && k->out.res.message_resembles) invalid_resembling++;
+        } else {
+            valid_cases++;
+            if (k->out.res.accepted) valid_accepted++;
+        }
         if (k->n_chunks == 1 && k->out.res.n_checks > 0) {
             files_with_checks++;
             if (k->out.res.outcome == INTERP_CASE_PASS) files_with_checks_passed++;
@@ -557,6 +580,13 @@ int cmd_conform(int argc, char **argv)
             if (cfg.chip)
                 printf("\"in_scope\": %s, \"ran\": %s, \"host_ops\": %llu, ", k->out.info.in_scope ? "true" : "false",
                        k->out.info.ran ? "true" : "false", (unsigned long long)k->out.info.host_ops);
+            printf("\"expects_error\": %s, \"accepted\": %s, ", k->out.res.expects_error ? "true" : "false",
+                   k->out.res.accepted ? "true" : "false");
+            if (k->out.res.expects_error) {
+                printf("\"expected\": ");
+                tool_json_str(stdout, k->out.res.expected);
+                printf(", \"message_resembles\": %s, ", k->out.res.message_resembles ? "true" : "false");
+            }
             printf("\"reason\": ");
             tool_json_str(stdout, k->out.res.reason);
             printf("}%s\n", i + 1 < cl.n ? "," : "");
@@ -564,10 +594,13 @@ int cmd_conform(int argc, char **argv)
         printf("  ],\n  \"summary\": {\"cases\": %d, \"passed\": %d, \"failed\": %d, \"unsupported\": %d, "
                "\"nocheck\": %d, \"single_file_cases_with_checks\": %d, \"of_them_passed\": %d, "
                "\"unexpected_failures\": %d, \"listed_but_passing\": %d, \"listed_but_missing\": %d, "
-               "\"seconds\": %.1f",
+               "\"valid_cases\": %d, \"valid_accepted\": %d, \"valid_accepted_pct\": %.1f, "
+               "\"invalid_cases\": %d, \"invalid_rejected\": %d, \"invalid_rejected_pct\": %.1f, "
+               "\"invalid_rejected_message_resembles\": %d, \"seconds\": %.1f",
                cl.n, counts[INTERP_CASE_PASS], counts[INTERP_CASE_FAIL], counts[INTERP_CASE_UNSUPPORTED],
                counts[INTERP_CASE_NOCHECK], files_with_checks, files_with_checks_passed, unexpected, fixed, stale,
-               secs);
+               valid_cases, valid_accepted, pct_of(valid_accepted, valid_cases), invalid_cases, invalid_rejected,
+               pct_of(invalid_rejected, invalid_cases), invalid_resembling, secs);
         if (cfg.chip)
             printf(", \"chip\": \"%s\", \"checked_cases\": %d, \"checked_passed\": %d, \"checked_pass_pct\": %.2f, "
                    "\"ran_on_chip\": %d, \"ran_with_host_steps\": %d, \"passed_on_chip\": %d, "
@@ -609,6 +642,11 @@ int cmd_conform(int argc, char **argv)
             printf("         in the compiler issue's scope: %d/%d passed (%.1f%%)\n", ct.scope_passed, ct.scope_cases,
                    pct_of(ct.scope_passed, ct.scope_cases));
         }
+        if (invalid_cases)
+            printf("         front end: valid cases accepted %d/%d (%.1f%%), invalid cases rejected %d/%d (%.1f%%; "
+                   "%d with a message resembling the expected one)\n",
+                   valid_accepted, valid_cases, pct_of(valid_accepted, valid_cases), invalid_rejected, invalid_cases,
+                   pct_of(invalid_rejected, invalid_cases), invalid_resembling);
         if (known_path)
             printf("         against %s: %d unexpected failures, %d listed cases now pass, %d stale entries\n",
                    known_path, unexpected, fixed, stale);

@@ -1,5 +1,6 @@
-/* npusim coverage MODEL.mlir --chip NAME [--entry NAME] [--no-fallback] [--json] */
+/* npusim coverage MODEL.mlir --chip NAME [--entry NAME] [--no-fallback] [--json] [--shape ARG=DIMS]... */
 #include "tools/tools.h"
+#include "graph/refine.h"
 
 #include "compiler/compiler.h"
 
@@ -9,6 +10,7 @@ static void help(FILE *f)
 {
     fprintf(f,
             "usage: npusim coverage MODEL.mlir --chip NAME|FILE.chip [--entry NAME] [--no-fallback] [--json]\n"
+            "                       [--shape ARG=DIMS]... [--dim ARG=N]...\n"
             "\n"
             "Lists each op kind of the program (the entry function, the functions it\n"
             "calls and the regions of while/if/case) with its count and whether the\n"
@@ -20,13 +22,19 @@ static void help(FILE *f)
             "  --chip NAME    a bundled chip (npusim chips) or a .chip file\n"
             "  --entry NAME   function to start from (default: @main, or the only function)\n"
             "  --no-fallback  host-fallback ops count as not lowered\n"
-            "  --json         machine-readable output\n");
+            "  --json         machine-readable output\n"
+            "  --shape ARG=DIMS, --dim ARG=N\n"
+            "                 a dynamic program's argument shapes: the program refined to\n"
+            "                 them is what `npusim run` compiles (docs/dynamic-shapes.md);\n"
+            "                 a static program's dynamic ops are refined without them\n");
 }
 
 int cmd_coverage(int argc, char **argv)
 {
     const char *path = NULL, *chip_name = NULL, *entry = NULL;
     bool json = false, no_fallback = false;
+    struct tool_dyn dyn;
+    memset(&dyn, 0, sizeof dyn);
     for (int i = 1; i < argc; i++) {
         if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
             help(stdout);
@@ -37,6 +45,7 @@ int cmd_coverage(int argc, char **argv)
             json = true;
         } else if (tool_flag(argv[i], "--no-fallback")) {
             no_fallback = true;
+        } else if (tool_dyn_opt(argc, argv, &i, &dyn)) {
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "npusim coverage: unknown option %s\n", argv[i]);
             help(stderr);
@@ -62,6 +71,20 @@ int cmd_coverage(int argc, char **argv)
     }
     struct graph_module *m = tool_load_model(path, true);
     if (!m) return TOOL_FAIL;
+    /* what run compiles: the program refined (a dynamic entry needs --shape) */
+    struct graph_module *m_dyn = NULL;
+    struct graph_refine_result rres;
+    if (dyn.n_shapes || dyn.n_dims || !graph_entry_is_dynamic(m, entry)) {
+        int rc_dyn = tool_dyn_refine("coverage", &m, &m_dyn, entry, NULL, &dyn, &rres);
+        if (rc_dyn != TOOL_OK) {
+            graph_module_destroy(m);
+            return rc_dyn;
+        }
+        graph_module_destroy(m_dyn);
+    } else {
+        fprintf(stderr, "npusim coverage: %s takes arguments of dynamic shapes: give --shape to see what run compiles\n",
+                path);
+    }
     struct cc_coverage cv;
     if (cc_coverage(m, &chip, entry, &cv, &d) != BASE_OK) {
         tool_print_diag(&d);

@@ -1,6 +1,7 @@
 /* npusim interp MODEL.mlir [--inputs a.npy,...] [--random-inputs SEED] [--out DIR] ... */
 #include "tools/tools.h"
 #include "interp/interp.h"
+#include "graph/refine.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,6 +14,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: npusim interp MODEL.mlir [--inputs A.npy,B.npy,...] [--random-inputs SEED]\n"
             "                     [--out DIR] [--entry NAME] [--partitions N] [--replicas N]\n"
+            "                     [--shape ARG=DIMS]... [--dim ARG=N]... [--no-refine]\n"
             "\n"
             "Runs a StableHLO program on the golden interpreter (StableHLO spec semantics)\n"
             "and prints a summary of each output.\n"
@@ -26,6 +28,13 @@ static void help(FILE *f)
             "  --entry NAME         function to run (default: @main, or the only function)\n"
             "  --partitions N       SPMD partitions (default: the size of the module's sdy.mesh)\n"
             "  --replicas N         replicas (default 1)\n"
+            "  --shape ARG=DIMS     a dynamic program ('?' dimensions) runs at these argument\n"
+            "                       shapes (ARG: index or name; DIMS: 4x128), with\n"
+            "                       --random-inputs; with --inputs, the files' shapes\n"
+            "  --dim ARG=N          the value of a dimension argument (a scalar integer a\n"
+            "                       shape is computed from), when the shapes do not tell it\n"
+            "  --no-refine          run a dynamic program as it is, not refined to static\n"
+            "                       shapes first (docs/dynamic-shapes.md)\n"
             "bf16 is read and written as '<V2' .npy (ml_dtypes' raw bfloat16).\n");
 }
 
@@ -99,6 +108,8 @@ int cmd_interp(int argc, char **argv)
     const char *path = NULL, *inputs = NULL, *out_dir = NULL, *entry = NULL, *v = NULL;
     long seed = -1;
     int partitions = 0, replicas = 1;
+    struct tool_dyn dyn;
+    memset(&dyn, 0, sizeof dyn);
     for (int i = 1; i < argc; i++) {
         if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
             help(stdout);
@@ -117,6 +128,7 @@ int cmd_interp(int argc, char **argv)
             partitions = atoi(v);
         } else if (tool_opt(argc, argv, &i, "--replicas", &v)) {
             replicas = atoi(v);
+        } else if (tool_dyn_opt(argc, argv, &i, &dyn)) {
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "npusim interp: unknown option %s\n", argv[i]);
             help(stderr);
@@ -146,6 +158,15 @@ int cmd_interp(int argc, char **argv)
     if (tool_unknown_dialects(m, path, stderr) || tool_fill_elided(m, "interp", seed, true)) {
         graph_module_destroy(m);
         return TOOL_FAIL;
+    }
+    /* a dynamic program: refined to the shapes of its inputs */
+    struct graph_module *m_dyn = NULL;
+    struct graph_refine_result rres;
+    memset(&rres, 0, sizeof rres);
+    int rc_dyn = dyn.no_refine && inputs ? TOOL_OK : tool_dyn_refine("interp", &m, &m_dyn, entry, inputs, &dyn, &rres);
+    if (rc_dyn != TOOL_OK) {
+        graph_module_destroy(m);
+        return rc_dyn;
     }
     double t_parse = now_s() - t0;
     const struct graph_op *func = entry ? graph_module_find_func(m, entry) : graph_module_entry(m);
@@ -198,6 +219,7 @@ int cmd_interp(int argc, char **argv)
                 goto done;
             }
         }
+        tool_dyn_set_dim_args(in, n_args, &rres);
         fprintf(stderr, "npusim interp: random inputs, seed %ld\n", seed);
     }
     double t1 = now_s();
@@ -208,7 +230,7 @@ int cmd_interp(int argc, char **argv)
     base_logger_init(&log, BASE_LOG_WARN);
     opt.log = &log;
     struct interp_result res;
-    enum base_status st = interp_run(m, entry, in, n_args, &opt, &res, &d);
+    enum base_status st = interp_run(dyn.no_refine && m_dyn ? m_dyn : m, entry, in, n_args, &opt, &res, &d);
     double t_run = now_s() - t1;
     if (res.n_checks)
         printf("checks: %d run, %d failed\n", res.n_checks, res.n_checks_failed);
@@ -248,5 +270,6 @@ done:
     for (int i = 0; i < n_args; i++) base_tensor_release(in[i]);
     free(in);
     graph_module_destroy(m);
+    graph_module_destroy(m_dyn);
     return rc;
 }

@@ -1,18 +1,23 @@
-/* npusim parse MODEL.mlir [--print] [--no-verify] */
+/* npusim parse MODEL.mlir [--print] [--no-verify] [--shape ARG=DIMS]... [--dim ARG=N]... */
 #include "tools/tools.h"
+#include "graph/refine.h"
 
 #include <string.h>
 
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: npusim parse MODEL.mlir [--print] [--no-verify]\n"
+            "usage: npusim parse MODEL.mlir [--print] [--no-verify] [--shape ARG=DIMS]... [--dim ARG=N]...\n"
             "\n"
             "Parses a StableHLO text file (pretty or generic form, as JAX, torch_xla and\n"
             "torch.compile print it), or a StableHLO portable artifact (MLIR bytecode, .mlir.bc,\n"
             "as jax.export serializes it), and verifies every op's shapes and types.\n"
             "  --print       print the module back, in MLIR's generic form\n"
             "  --no-verify   parse only\n"
+            "  --shape ARG=DIMS, --dim ARG=N\n"
+            "                refine a dynamic program to these argument shapes (and\n"
+            "                dimension argument values), verify and --print the static\n"
+            "                program (docs/dynamic-shapes.md)\n"
             "Errors name the file, line, column and the offending text; exit status 1.\n"
             "A file with ops of other dialects (ttir.*, tosa.*, ...) parses, but is not\n"
             "StableHLO: parse names those dialects and exits with status 1.\n");
@@ -33,6 +38,8 @@ int cmd_parse(int argc, char **argv)
 {
     const char *path = NULL;
     bool print = false, verify = true;
+    struct tool_dyn dyn;
+    memset(&dyn, 0, sizeof dyn);
     for (int i = 1; i < argc; i++) {
         if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
             help(stdout);
@@ -41,6 +48,7 @@ int cmd_parse(int argc, char **argv)
             print = true;
         } else if (tool_flag(argv[i], "--no-verify")) {
             verify = false;
+        } else if (tool_dyn_opt(argc, argv, &i, &dyn)) {
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "npusim parse: unknown option %s\n", argv[i]);
             help(stderr);
@@ -58,6 +66,23 @@ int cmd_parse(int argc, char **argv)
     }
     struct graph_module *m = tool_load_model(path, verify);
     if (!m) return TOOL_FAIL;
+    if (dyn.n_shapes || dyn.n_dims) {
+        struct graph_module *orig = NULL;
+        struct graph_refine_result res;
+        struct base_diag d;
+        base_diag_clear(&d);
+        int rc_dyn = tool_dyn_refine("parse", &m, &orig, NULL, NULL, &dyn, &res);
+        if (rc_dyn != TOOL_OK) {
+            graph_module_destroy(m);
+            return rc_dyn;
+        }
+        graph_module_destroy(orig);
+        if (verify && graph_verify(m, &d) != BASE_OK) {
+            tool_print_diag(&d);
+            graph_module_destroy(m);
+            return TOOL_FAIL;
+        }
+    }
     if (print) {
         graph_print(m, stdout);
     } else if (tool_unknown_dialects(m, path, stdout)) {

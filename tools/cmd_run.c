@@ -9,6 +9,7 @@
 #include "traces/traces.h"
 #include "interp/interp.h"
 #include "report/report.h"
+#include "graph/refine.h"
 
 #include <errno.h>
 #include <math.h>
@@ -25,6 +26,7 @@ static void help(FILE *f)
             "                  [--precision default|high|highest] [--checks|--no-checks]\n"
             "                  [--no-loop-reuse] [--trace FILE]\n"
             "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"
+            "                  [--shape ARG=DIMS]... [--dim ARG=N]...\n"
             "\n"
             "Compiles a StableHLO program for a chip and runs it on the simulated chip:\n"
             "total time and cycles, MFU, HBM traffic and bandwidth, engine utilisation\n"
@@ -36,6 +38,12 @@ static void help(FILE *f)
             "                       (every op a dispatch through HBM)\n"
             "  --inputs LIST        one .npy per entry-function argument, in order\n"
             "  --random-inputs SEED random inputs, as `npusim interp --random-inputs`\n"
+            "  --shape ARG=DIMS     a dynamic program ('?' dimensions) is refined to these\n"
+            "                       argument shapes (ARG: index or name; DIMS: 4x128), or to\n"
+            "                       the shapes of --inputs, before it is compiled\n"
+            "  --dim ARG=N          the value of a dimension argument (a scalar integer a\n"
+            "                       shape is computed from), when the shapes do not tell it\n"
+            "                       (docs/dynamic-shapes.md)\n"
             "  --no-fallback        an op the chip cannot run is an error (by default it runs on\n"
             "                       the host, its transfers and host time charged)\n"
             "  --timing-only        store no values: the same time, much faster; needs no\n"
@@ -96,6 +104,7 @@ struct run_args {
     bool timing_only, check, json, no_fallback, no_loop_reuse;
     int sim_checks; /* -1: the default (on, but off when timing-only); 0 off; 1 on */
     enum isa_precision precision;
+    struct tool_dyn dyn;
 };
 
 static int parse_args(int argc, char **argv, struct run_args *a)
@@ -169,6 +178,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
             a->sim_checks = 1;
         } else if (tool_flag(argv[i], "--no-loop-reuse")) {
             a->no_loop_reuse = true;
+        } else if (tool_dyn_opt(argc, argv, &i, &a->dyn)) {
+            if (a->dyn.no_refine) {
+                fprintf(stderr, "npusim run: --no-refine: the compiler needs static shapes\n");
+                return TOOL_USAGE;
+            }
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "npusim run: unknown option %s\n", argv[i]);
             help(stderr);
@@ -316,6 +330,15 @@ int cmd_run(int argc, char **argv)
         graph_module_destroy(m);
         return TOOL_FAIL;
     }
+    /* a dynamic program is compiled refined to its inputs' shapes; --check
+     * runs the original, dynamic one on the interpreter */
+    struct graph_module *m_dyn = NULL;
+    struct graph_refine_result rres;
+    int rc_dyn = tool_dyn_refine("run", &m, &m_dyn, a.entry, a.inputs, &a.dyn, &rres);
+    if (rc_dyn != TOOL_OK) {
+        graph_module_destroy(m);
+        return rc_dyn;
+    }
     /* an unsharded program with a mesh (--mesh, --shard, or --chips N: a
      * mesh of N) runs partitioned; m0 stays the program the golden
      * interpreter runs */
@@ -329,6 +352,7 @@ int cmd_run(int argc, char **argv)
                             &mp);
         if (rc != TOOL_OK) {
             graph_module_destroy(m);
+            graph_module_destroy(m_dyn);
             return rc;
         }
         m0 = m;
@@ -339,6 +363,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "npusim run: %s: no function %s%s to run\n", a.path, a.entry ? "@" : "@main", a.entry ? a.entry : "");
         graph_module_destroy(m);
         graph_module_destroy(m0);
+        graph_module_destroy(m_dyn);
         return TOOL_FAIL;
     }
     int n_args = func->regions[0].blocks[0].n_args;
@@ -354,6 +379,7 @@ int cmd_run(int argc, char **argv)
     struct rep_run *report = NULL;
     rc = TOOL_FAIL;
     if (make_inputs(&a, func, in)) goto done;
+    if (!a.inputs) tool_dyn_set_dim_args(in, n_args, &rres);
     struct cc_options co;
     cc_options_default(&co);
     co.mode = a.mode;
@@ -436,7 +462,7 @@ int cmd_run(int argc, char **argv)
         struct interp_options io;
         memset(&io, 0, sizeof io);
         io.num_partitions = m0 ? 1 : cc_plan_num_partitions(p); /* the unsharded program, or the SPMD one */
-        if (interp_run(m0 ? m0 : m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
+        if (interp_run(m_dyn ? m_dyn : m0 ? m0 : m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
             if (a.json) rep_run_write_json(report, stdout);
             tool_print_diag(&d);
             goto done;
@@ -482,5 +508,6 @@ done:
     free(in);
     graph_module_destroy(m);
     graph_module_destroy(m0);
+    graph_module_destroy(m_dyn);
     return rc;
 }

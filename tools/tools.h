@@ -63,6 +63,29 @@ bool tool_precision_parse(const char *s, enum isa_precision *out);
 /* A JSON string: quotes, backslashes and control characters escaped ("" for
  * NULL).  The one escaper of tools/ (report/ has its own for the run report). */
 void tool_json_str(FILE *f, const char *s);
+/* Dynamic shapes (tools/dyn.c, docs/dynamic-shapes.md): --shape ARG=DIMS,
+ * --dim ARG=N, --no-refine of interp and run. */
+#define TOOL_DYN_MAX 64
+struct tool_dyn {
+    const char *shapes[TOOL_DYN_MAX];
+    int n_shapes;
+    const char *dims[TOOL_DYN_MAX];
+    int n_dims;
+    bool no_refine;
+};
+struct graph_refine_result;
+/* Consumes argv[*i] when it is one of the options above. */
+bool tool_dyn_opt(int argc, char **argv, int *i, struct tool_dyn *d);
+/* When *m is dynamic: refines it (graph_refine) from the shapes and scalar
+ * values of the --inputs files (inputs: their comma-separated list, or NULL)
+ * or from --shape and --dim, prints what it did on stderr, and hands back
+ * the refined module in *m and the original in *orig (NULL when nothing was
+ * refined).  TOOL_OK, or an error printed (TOOL_FAIL, TOOL_USAGE). */
+int tool_dyn_refine(const char *cmd, struct graph_module **m, struct graph_module **orig, const char *entry,
+                    const char *inputs, const struct tool_dyn *d, struct graph_refine_result *res);
+/* Random inputs of a refined program: the dimension arguments get the values
+ * refinement gave them. */
+void tool_dyn_set_dim_args(struct base_tensor **in, int n, const struct graph_refine_result *res);
 /* mkdir -p; 0 on success, -1 with errno set. */
 int tool_mkdir_p(const char *path);
 

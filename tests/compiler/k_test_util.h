@@ -98,6 +98,10 @@ static inline bool kt_fold_view(struct kt *t, const struct graph_op *op)
         cc_view_reverse(&src->view, a, n, &v);
         break;
     }
+    case GRAPH_OP_BITCAST_CONVERT: /* the same bytes of a dense input */
+        if (!cc_view_is_dense(&src->view)) return false;
+        cc_view_dense(&v, src->view.addr, rt->elem, rt->rank, rt->dims);
+        break;
     default: return false;
     }
     struct cc_operand *o = &t->in[t->n_in++];

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* spec example: all_reduce over replicas [[0, 1]] adds [1,2,3,4] + [5,6,7,8]. */
@@ -540,6 +541,55 @@ static void test_manual_computation_needs_mesh_sized_grid(void **state)
     prog_free(&r);
 }
 
+/* async_start runs its all_reduce at once; async_done gives its value. */
+static void test_async_all_reduce_gives_its_value_at_done(void **state)
+{
+    (void)state;
+    struct prog r;
+    prog_start(&r,
+               "func.func @main() -> tensor<2xi64> {\n"
+               "  %rid = stablehlo.replica_id : tensor<ui32>\n"
+               "  %c = stablehlo.convert %rid : (tensor<ui32>) -> tensor<i64>\n"
+               "  %v = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i64>) -> tensor<2xi64>\n"
+               "  %f = \"stablehlo.async_start\"(%v) ({\n"
+               "  ^bb0(%x: tensor<2xi64>):\n"
+               "    %s = \"stablehlo.all_reduce\"(%x) ({\n"
+               "      ^bb0(%a: tensor<i64>, %b: tensor<i64>):\n"
+               "        %t = stablehlo.add %a, %b : tensor<i64>\n"
+               "        stablehlo.return %t : tensor<i64>\n"
+               "    }) {replica_groups = dense<[[0, 1, 2]]> : tensor<1x3xi64>} : (tensor<2xi64>) -> tensor<2xi64>\n"
+               "    \"stablehlo.return\"(%s) : (tensor<2xi64>) -> ()\n"
+               "  }) : (tensor<2xi64>) -> !stablehlo.future<tensor<2xi64>>\n"
+               "  %r = \"stablehlo.async_done\"(%f) : (!stablehlo.future<tensor<2xi64>>) -> tensor<2xi64>\n"
+               "  return %r : tensor<2xi64>\n"
+               "}\n",
+               NULL, 0, 3, 1);
+    prog_expect_ok(&r);
+    const int64_t want[2] = {3, 3}; /* 0 + 1 + 2 */
+    for (int p = 0; p < 3; p++) prog_expect_i64(prog_output(&r, p, 0), want, 2);
+    prog_free(&r);
+}
+
+/* The verifier leaves all_gather's gathered size to the run (as upstream):
+ * a result type that the group does not fill is a located run error. */
+static void test_all_gather_result_type_checked_at_run(void **state)
+{
+    (void)state;
+    struct prog r;
+    prog_start(&r,
+               "func.func @main() -> tensor<6xi64> {\n"
+               "  %v = stablehlo.constant dense<[1, 2]> : tensor<2xi64>\n"
+               "  %r = \"stablehlo.all_gather\"(%v) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : "
+               "tensor<1x2xi64>} : (tensor<2xi64>) -> tensor<6xi64>\n"
+               "  return %r : tensor<6xi64>\n"
+               "}\n",
+               NULL, 0, 2, 1);
+    assert_int_not_equal(r.st, BASE_OK);
+    assert_int_equal(r.diag.line, 3);
+    assert_non_null(strstr(r.diag.msg, "result 0 is tensor<4xi64> but the op's type says tensor<6xi64>"));
+    prog_free(&r);
+}
+
 TEST_MAIN(NULL, NULL, T(test_all_reduce_sums_group_in_order), T(test_all_reduce_in_while_loop_matches_iterations),
           T(test_all_gather_keeps_groups_apart), T(test_reduce_scatter_matches_spec_example),
           T(test_all_reduce_runs_general_region_in_group_order),
@@ -550,4 +600,5 @@ TEST_MAIN(NULL, NULL, T(test_all_reduce_sums_group_in_order), T(test_all_reduce_
           T(test_collective_permute_zeros_for_non_targets), T(test_probe_files_are_per_process),
           T(test_mesh_size_is_product_of_axes),
           T(test_manual_computation_shards_and_rebuilds), T(test_tensor_parallel_matmul_equals_unsharded),
-          T(test_manual_computation_needs_mesh_sized_grid))
+          T(test_manual_computation_needs_mesh_sized_grid), T(test_async_all_reduce_gives_its_value_at_done),
+          T(test_all_gather_result_type_checked_at_run))

@@ -296,12 +296,27 @@ static void test_case_outcomes(void **state)
     /* chunk starting at file line 10: the check is on line 3 of the chunk */
     assert_non_null(strstr(r.reason, "case.mlir:12:"));
 
-    run_case("func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
-             "  func.return %x : tensor<?xf32>\n}\n",
+    run_case("func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+             "  func.return %x : tensor<2xf32>\n}\n",
              &r);
     assert_int_equal(r.outcome, INTERP_CASE_NOCHECK);
 
+    /* arguments of dynamic shape: run at size 3, refined against as it is */
+    run_case("func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
+             "  %y = stablehlo.negate %x : tensor<?xf32>\n"
+             "  func.return %y : tensor<?xf32>\n}\n",
+             &r);
+    assert_int_equal(r.outcome, INTERP_CASE_PASS);
+    assert_int_equal(r.n_checks, 1);
+
+    /* no check ops: parsed and verified, not run */
     run_case("func.func @main() {\n  %a = \"foo.bar\"() : () -> tensor<i32>\n  func.return\n}\n", &r);
+    assert_int_equal(r.outcome, INTERP_CASE_NOCHECK);
+    assert_true(r.accepted);
+
+    run_case("func.func @main() {\n  %a = \"foo.bar\"() : () -> tensor<i32>\n"
+             "  check.expect_eq_const %a, dense<1> : tensor<i32>\n  func.return\n}\n",
+             &r);
     assert_int_equal(r.outcome, INTERP_CASE_UNSUPPORTED);
     assert_non_null(strstr(r.reason, "case.mlir:11:"));
 
@@ -310,8 +325,57 @@ static void test_case_outcomes(void **state)
     assert_non_null(strstr(r.reason, "case.mlir:11:"));
 }
 
+/* A chunk with an expected-error comment passes when the front end rejects
+ * it and fails (naming the expected message) when it accepts it. */
+static void test_case_verifier_rejection_passes(void **state)
+{
+    (void)state;
+    struct interp_case_result r;
+    run_case("func.func @f(%a: tensor<2xf32>) -> tensor<3xf32> {\n"
+             "  // expected-error @+1 {{op requires compatible types for all operands and results}}\n"
+             "  %b = stablehlo.abs %a : (tensor<2xf32>) -> tensor<3xf32>\n"
+             "  func.return %b : tensor<3xf32>\n}\n",
+             &r);
+    assert_true(r.expects_error);
+    assert_false(r.accepted);
+    assert_int_equal(r.outcome, INTERP_CASE_PASS);
+    assert_string_equal(r.expected, "op requires compatible types for all operands and results");
+    assert_non_null(strstr(r.reason, "case.mlir:12:"));
+}
+
+static void test_case_verifier_acceptance_fails(void **state)
+{
+    (void)state;
+    struct interp_case_result r;
+    run_case("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+             "  // expected-error-re@+1 {{must be {{.*}} tensor}}\n"
+             "  %b = stablehlo.abs %a : tensor<2xf32>\n"
+             "  func.return %b : tensor<2xf32>\n}\n",
+             &r);
+    assert_true(r.expects_error);
+    assert_true(r.accepted);
+    assert_int_equal(r.outcome, INTERP_CASE_FAIL);
+    assert_non_null(strstr(r.reason, "case.mlir:11: expected an error: must be {{.*}} tensor"));
+    /* the words "expected-error" outside a comment, or without a message, are no verifier case */
+    run_case("func.func @f() attributes {note = \"expected-error {{x}}\"} {\n  func.return\n}\n", &r);
+    assert_false(r.expects_error);
+    assert_int_equal(r.outcome, INTERP_CASE_NOCHECK);
+}
+
+static void test_message_resembles_counts_significant_words(void **state)
+{
+    (void)state;
+    assert_true(interp_message_resembles("replica id #1 seen more than once",
+                                         "all_reduce: (C1) replica id 1 appears more than once"));
+    assert_false(interp_message_resembles("replica id #1 seen more than once", "dot_general: bad precision"));
+    /* regex parts are ignored; plural and singular match */
+    assert_true(interp_message_resembles("operand #0 must be {{.*}} tensors", "abs: operand 0 must be a tensor"));
+    assert_true(interp_message_resembles("", "anything"));
+}
+
 TEST_MAIN(NULL, NULL, T(test_while_sums_counter), T(test_call_passes_arguments_and_results),
           T(test_if_takes_the_branch_of_the_predicate), T(test_case_out_of_range_takes_last_branch),
           T(test_recursion_is_reported), T(test_unsupported_op_is_located), T(test_values_live_until_their_last_use),
           T(test_checks_are_recorded_not_fatal), T(test_expect_close_counts_ulps), T(test_inputs_are_type_checked),
-          T(test_processes_run_with_their_own_inputs), T(test_case_outcomes))
+          T(test_processes_run_with_their_own_inputs), T(test_case_outcomes), T(test_case_verifier_rejection_passes), T(test_case_verifier_acceptance_fails),
+          T(test_message_resembles_counts_significant_words))

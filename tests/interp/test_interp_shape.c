@@ -712,6 +712,49 @@ static void test_top_k_ties_by_lower_index(void **state)
     prog_free(&pr);
 }
 
+
+/* The top-k custom calls: @mhlo.topk (mhlo.attributes; largest = false:
+ * the smallest, ascending, ties by lower index), tt-mlir's backend_config
+ * spelling, and XLA's @TopK whose comparator says largest (GT) or not (LT). */
+static void test_top_k_custom_calls(void **state)
+{
+    (void)state;
+    static const char *const calls[] = {
+        "stablehlo.custom_call @mhlo.topk(%a) {mhlo.attributes = {k = 2 : i64, largest = false}}",
+        "stablehlo.custom_call @mhlo.topk(%a) {backend_config = \"{\\\"k\\\": 2, \\\"largest\\\": false}\"}",
+        "stablehlo.custom_call @TopK(%a) {called_computations = [@lt]}",
+    };
+    for (int c = 0; c < 3; c++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "func.func private @lt(%%x: tensor<f32>, %%y: tensor<f32>, %%p: tensor<i32>, %%q: tensor<i32>) -> tensor<i1> {\n"
+                 "  %%0 = stablehlo.compare LT, %%x, %%y, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+                 "  func.return %%0 : tensor<i1>\n}\n"
+                 "func.func @main() -> (tensor<2x2xf32>, tensor<2x2xi32>) {\n"
+                 "  %%a = stablehlo.constant dense<[[1.0, 3.0, 1.0, 2.0], [0x7FC00000, -0.0, 0.0, 0xFF800000]]> : tensor<2x4xf32>\n"
+                 "  %%r:2 = %s : (tensor<2x4xf32>) -> (tensor<2x2xf32>, tensor<2x2xi32>)\n"
+                 "  func.return %%r#0, %%r#1 : tensor<2x2xf32>, tensor<2x2xi32>\n}\n",
+                 calls[c]);
+        struct prog pr;
+        prog_run(&pr, src, NULL, 0);
+        const double wv[] = {1.0, 1.0, -INFINITY, -0.0};
+        const int64_t wi[] = {0, 2, 3, 1};
+        prog_expect_f64_signed(prog_out(&pr, 0), wv, 4);
+        prog_expect_i64(prog_out(&pr, 1), wi, 4);
+        prog_free(&pr);
+    }
+    int64_t k;
+    bool largest;
+    struct graph_module *m = prog_parse("func.func @main(%a: tensor<3x9xf32>) -> (tensor<3x4xf32>, tensor<3x4xi32>) {\n"
+                                        "  %r:2 = stablehlo.custom_call @mhlo.topk(%a) {mhlo.attributes = {k = 4 : i64}} : (tensor<3x9xf32>) -> (tensor<3x4xf32>, tensor<3x4xi32>)\n"
+                                        "  func.return %r#0, %r#1 : tensor<3x4xf32>, tensor<3x4xi32>\n}\n");
+    const struct graph_block *b = &graph_module_entry(m)->regions[0].blocks[0];
+    assert_true(interp_topk_call(b->ops[0], &k, &largest));
+    assert_int_equal(k, 4);
+    assert_true(largest);
+    graph_module_destroy(m);
+}
+
 /* ---- errors --------------------------------------------------------------- */
 
 static void test_slice_out_of_range_is_a_located_error(void **state)
@@ -785,7 +828,7 @@ TEST_MAIN(NULL, NULL,
           T(test_sort_spec_example_two_operands),
           T(test_sort_total_order_nan_fast_path_matches_region),
           T(test_sort_default_dimension_is_last_and_swapped_compare),
-          T(test_top_k_ties_by_lower_index),
+          T(test_top_k_ties_by_lower_index), T(test_top_k_custom_calls),
           T(test_slice_out_of_range_is_a_located_error),
           T(test_sort_with_empty_comparator_is_a_located_error),
           T(test_scatter_with_empty_region_is_a_located_error))

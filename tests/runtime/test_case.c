@@ -90,20 +90,16 @@ static void test_case_f64_and_unlisted_ops_are_out_of_scope_and_run_on_the_host(
         "  stablehlo.custom_call @check.expect_eq(%y, %e) : (tensor<2xf64>, tensor<2xf64>) -> ()\n"
         "  return\n"
         "}\n";
-    static const char sort[] =
+    static const char chol[] =
         "func.func @main() {\n"
-        "  %x = stablehlo.constant dense<[3, 1, 2]> : tensor<3xi32>\n"
-        "  %y = \"stablehlo.sort\"(%x) ({\n"
-        "  ^bb0(%a: tensor<i32>, %b: tensor<i32>):\n"
-        "    %c = stablehlo.compare LT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
-        "    stablehlo.return %c : tensor<i1>\n"
-        "  }) {dimension = 0 : i64} : (tensor<3xi32>) -> tensor<3xi32>\n"
-        "  %e = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>\n"
-        "  stablehlo.custom_call @check.expect_eq(%y, %e) : (tensor<3xi32>, tensor<3xi32>) -> ()\n"
+        "  %x = stablehlo.constant dense<[[4.0, 2.0], [2.0, 5.0]]> : tensor<2x2xf32>\n"
+        "  %y = stablehlo.cholesky %x, lower = true : tensor<2x2xf32>\n"
+        "  %e = stablehlo.constant dense<[[2.0, 0.0], [1.0, 2.0]]> : tensor<2x2xf32>\n"
+        "  stablehlo.custom_call @check.expect_eq(%y, %e) : (tensor<2x2xf32>, tensor<2x2xf32>) -> ()\n"
         "  return\n"
         "}\n";
-    const char *srcs[] = {f64, sort};
-    const char *whys[] = {"element type", "stablehlo.sort"};
+    const char *srcs[] = {f64, chol};
+    const char *whys[] = {"element type", "stablehlo.cholesky"};
     for (int i = 0; i < 2; i++) {
         struct graph_parse_options po = {0};
         struct graph_module *m = NULL;
@@ -141,6 +137,34 @@ static void test_case_with_arguments_is_nocheck(void **state)
     struct interp_case_result res;
     run_case("tpu-v5e", src, &res, NULL);
     assert_int_equal(res.outcome, INTERP_CASE_NOCHECK);
+}
+
+/* Entry arguments of dynamic shape: refined at size 3 (the dimension
+ * argument inferred), compiled, and compared with the dynamic program on the
+ * interpreter, one check per output; in scope as the refined program is. */
+static void test_case_with_dynamic_arguments_runs_refined(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main(%b: tensor<i64>, %x: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<4xf32>) {\n"
+        "  %b32 = stablehlo.convert %b : (tensor<i64>) -> tensor<i32>\n"
+        "  %b1 = stablehlo.reshape %b32 : (tensor<i32>) -> tensor<1xi32>\n"
+        "  %c4 = stablehlo.constant dense<4> : tensor<1xi32>\n"
+        "  %sh = stablehlo.concatenate %b1, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>\n"
+        "  %k = stablehlo.constant dense<0.5> : tensor<f32>\n"
+        "  %kb = stablehlo.dynamic_broadcast_in_dim %k, %sh, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x4xf32>\n"
+        "  %y = stablehlo.multiply %x, %kb : tensor<?x4xf32>\n"
+        "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %s = stablehlo.reduce(%y init: %z) applies stablehlo.add across dimensions = [0] : (tensor<?x4xf32>, "
+        "tensor<f32>) -> tensor<4xf32>\n"
+        "  return %y, %s : tensor<?x4xf32>, tensor<4xf32>\n"
+        "}\n";
+    struct interp_case_result res;
+    bool in_scope = false;
+    run_case("trn2", src, &res, &in_scope);
+    if (res.outcome != INTERP_CASE_PASS) fail_msg("%s", res.reason);
+    assert_int_equal(res.n_checks, 2);
+    assert_true(in_scope);
 }
 
 static void test_case_parse_error_is_a_located_failure(void **state)
@@ -288,5 +312,6 @@ static void test_case_tuples_and_tokens_through_control_flow(void **state)
 TEST_MAIN(NULL, NULL, T(test_case_passes_when_the_machine_computes_the_expected_values),
           T(test_case_fails_with_the_located_check_when_a_value_differs),
           T(test_case_f64_and_unlisted_ops_are_out_of_scope_and_run_on_the_host), T(test_case_with_arguments_is_nocheck),
+          T(test_case_with_dynamic_arguments_runs_refined),
           T(test_case_parse_error_is_a_located_failure), T(test_case_bitcast_convert_regroups_bytes),
           T(test_case_check_eq_with_a_verdict_result), T(test_case_tuples_and_tokens_through_control_flow))

@@ -545,10 +545,42 @@ static void test_runtime_probe_writes_what_the_interpreter_writes(void **state)
     graph_module_destroy(m);
 }
 
+/* complex128 (16-byte elements, which no engine moves): a copy of a view (a
+ * transpose) moves each element as two 64-bit words on chip; a dynamic slice
+ * of complex128 runs on the host.  Both equal the interpreter exactly. */
+static void test_runtime_complex128_copies_and_slices(void **state)
+{
+    (void)state;
+    static const char *const src =
+        "func.func @main(%x: tensor<4x6xcomplex<f64>>, %i: tensor<i32>) -> (tensor<6x4xcomplex<f64>>, "
+        "tensor<2x6xcomplex<f64>>) {\n"
+        "  %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<4x6xcomplex<f64>>) -> tensor<6x4xcomplex<f64>>\n"
+        "  %z = stablehlo.constant dense<0> : tensor<i32>\n"
+        "  %s = stablehlo.dynamic_slice %x, %i, %z, sizes = [2, 6] : (tensor<4x6xcomplex<f64>>, tensor<i32>, "
+        "tensor<i32>) -> tensor<2x6xcomplex<f64>>\n"
+        "  return %t, %s : tensor<6x4xcomplex<f64>>, tensor<2x6xcomplex<f64>>\n"
+        "}\n";
+    struct chip_desc chip;
+    load_chip("trn2", &chip);
+    struct graph_module *m = prog_parse(src);
+    struct base_tensor *in[2];
+    int n_in = 0;
+    random_inputs(m, in, &n_in, 11);
+    base_elem_set_i64(in[1]->dtype, in[1]->data, 0, 1);
+    struct run r;
+    run_ok(m, &chip, CC_MODE_COMPILED, false, in, n_in, &r);
+    expect_matches_interpreter(m, in, n_in, &r, "complex128");
+    assert_int_equal(r.rep.host_ops, 1); /* the dynamic slice; the transpose ran on chip */
+    run_free(&r);
+    base_tensor_release(in[0]);
+    base_tensor_release(in[1]);
+    graph_module_destroy(m);
+}
+
 TEST_MAIN(NULL, NULL, T(test_runtime_small_graph_matches_interpreter_on_tpu_v5e),
           T(test_runtime_small_graph_matches_interpreter_on_trn2), T(test_runtime_eager_is_slower_than_compiled),
           T(test_runtime_timing_only_gives_identical_time), T(test_runtime_while_loop_runs_its_trips),
           T(test_runtime_if_takes_the_computed_branch), T(test_runtime_check_ops_run_on_the_host),
           T(test_runtime_bound_rule), T(test_runtime_compare_allows_rare_small_outliers_in_large_outputs),
           T(test_runtime_host_fallback_runs_what_the_chip_cannot),
-          T(test_runtime_probe_writes_what_the_interpreter_writes))
+          T(test_runtime_probe_writes_what_the_interpreter_writes), T(test_runtime_complex128_copies_and_slices))

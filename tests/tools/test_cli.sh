@@ -102,6 +102,60 @@ expect "conform --chip: listed and above --min-pass" 0 "0 unexpected failures" \
 expect "conform --chip --json: the summary's figures" 1 '"checked_cases": 3, "checked_passed": 2, "checked_pass_pct": 66.67, "ran_on_chip": 1, "ran_with_host_steps": 1' \
     "$NPUSIM" conform --chip trn2 --json "$tmp/corpus"
 
+# dynamic shapes: refined from --shape (dimension arguments inferred) or from --inputs
+cat >"$tmp/dyn.mlir" <<'MLIR'
+func.func public @main(%arg0: tensor<i64>, %arg1: tensor<?x4xf32>, %arg2: tensor<2x?x4xf32>) -> tensor<2x?x4xf32> {
+  %0 = stablehlo.constant dense<2> : tensor<1xi32>
+  %1 = stablehlo.convert %arg0 : (tensor<i64>) -> tensor<i32>
+  %2 = stablehlo.reshape %1 : (tensor<i32>) -> tensor<1xi32>
+  %3 = stablehlo.constant dense<4> : tensor<1xi32>
+  %4 = stablehlo.concatenate %0, %2, %3, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+  %5 = stablehlo.dynamic_broadcast_in_dim %arg1, %4, dims = [1, 2] : (tensor<?x4xf32>, tensor<3xi32>) -> tensor<2x?x4xf32>
+  %6 = stablehlo.add %5, %arg2 : tensor<2x?x4xf32>
+  return %6 : tensor<2x?x4xf32>
+}
+MLIR
+expect "interp: --shape, dimension argument inferred" 0 "dimension argument 0 (%arg0) = 3 (inferred from the shapes)" \
+    "$NPUSIM" interp "$tmp/dyn.mlir" --random-inputs 1 --shape 1=3x4 --shape arg2=2x3x4
+expect "interp: --no-refine runs the dynamic program" 0 "output 0: tensor<2x3x4xf32>" \
+    "$NPUSIM" interp "$tmp/dyn.mlir" --random-inputs 1 --shape 1=3x4 --shape arg2=2x3x4 --no-refine
+expect "interp: a dynamic dim without a shape" 1 "dyn.mlir:1:1: error: func.func: argument 1 (%arg1) of @main: dimension 0 is dynamic" \
+    "$NPUSIM" interp "$tmp/dyn.mlir" --random-inputs 1
+expect "interp: inconsistent shapes name op and arguments" 1 \
+    "dyn.mlir:8:3: error: stablehlo.add: dimension 1 of operands 0 and 1 differ: 3 (the value of dimension argument 0 (%arg0)) and 5 (dimension 1 of argument 2 (%arg2))" \
+    "$NPUSIM" interp "$tmp/dyn.mlir" --random-inputs 1 --shape 1=3x4 --shape 2=2x5x4
+expect "interp: --dim contradicting the shapes" 1 "4 (the value of dimension argument 0 (%arg0))" \
+    "$NPUSIM" interp "$tmp/dyn.mlir" --random-inputs 1 --shape 1=3x4 --shape 2=2x3x4 --dim 0=4
+expect "interp: --shape of an argument that does not exist" 2 "has no argument 'x'" \
+    "$NPUSIM" interp "$tmp/dyn.mlir" --random-inputs 1 --shape x=3x4
+expect "parse: --shape --print gives the static program" 0 "stablehlo.broadcast_in_dim.*tensor<2x3x4xf32>" \
+    "$NPUSIM" parse "$tmp/dyn.mlir" --shape 1=3x4 --shape 2=2x3x4 --print
+expect "run: refined, compiled, checked against the dynamic program" 0 "check output 0 tensor<2x7x4xf32>: ok" \
+    "$NPUSIM" run "$tmp/dyn.mlir" --chip trn2 --random-inputs 1 --shape 1=7x4 --shape 2=2x7x4 --check
+expect "coverage: of the refined program" 0 "stablehlo.broadcast_in_dim *1 *lowered" \
+    "$NPUSIM" coverage "$tmp/dyn.mlir" --chip tpu-v5e --shape 1=7x4 --shape 2=2x7x4
+cat >"$tmp/assert.mlir" <<'MLIR'
+func.func @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %c = stablehlo.constant dense<2> : tensor<i32>
+  %ok = stablehlo.compare GE, %n, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  stablehlo.custom_call @shape_assertion(%ok, %n) {error_message = "Expected value >= 2 for dimension variable 'b'; 'b' = {0}", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+  %y = stablehlo.abs %x : tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
+MLIR
+expect "run: a failing shape assertion" 1 "assert.mlir:5:3: error: stablehlo.custom_call: @shape_assertion failed: .*'b' = 1" \
+    "$NPUSIM" run "$tmp/assert.mlir" --chip trn2 --random-inputs 1 --shape 0=1x4
+cat >"$tmp/bounded.mlir" <<'MLIR'
+func.func @main(%x: tensor<?x5xf32, #stablehlo.bounds<8, ?>>) -> tensor<?x5xf32, #stablehlo.bounds<8, ?>> {
+  %y = stablehlo.negate %x : tensor<?x5xf32, #stablehlo.bounds<8, ?>>
+  return %y : tensor<?x5xf32, #stablehlo.bounds<8, ?>>
+}
+MLIR
+expect "interp: a bounded dim runs at the size given" 0 "output 0: tensor<6x5xf32>" \
+    "$NPUSIM" interp "$tmp/bounded.mlir" --random-inputs 1 --shape 0=6x5
+expect "interp: a size above the bound" 1 "dimension 0 is given as 9, above its bound 8" \
+    "$NPUSIM" interp "$tmp/bounded.mlir" --random-inputs 1 --shape 0=9x5
 # npusim estimate on a graph (elided constants: timing only needs no values)
 expect "estimate: a graph needs its tokens" 2 "give --batch and --seq" \
     "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:1
