@@ -40,7 +40,7 @@ LDLIBS_ALL := -lm -lpthread $(ZLIB_LIBS) $(LDLIBS)
 LIB_MODULES := base chip event graph interp partition isa compiler runtime memory interconnect sim record traces report
 # the model generator (model/): in the library once its sources exist; the
 # estimator's preset driver (report/estimate_model.c) is built with it then
-LIB_MODULES += $(if $(wildcard model/*.c),model)
+LIB_MODULES += $(if $(filter model,$(LIB_MODULES)),,$(if $(wildcard model/*.c),model))
 HAVE_MODEL := $(if $(wildcard model/generate.c),1,0)
 LIB_SRCS := $(foreach m,$(LIB_MODULES),$(wildcard $(m)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
