@@ -61,7 +61,8 @@ BENCH_BINS := $(BENCH_SRCS:%.c=$(B)/%)
 ifeq ($(NO_SDL),1)
 TEST_BINS := $(filter-out $(B)/tests/visualizer/%,$(TEST_BINS))
 BENCH_BINS := $(filter-out $(B)/bench/view_bench,$(BENCH_BINS))
-VIZ_OBJS :=
+VIZ_OBJS := $(B)/visualizer/png.o $(B)/visualizer/chart.o
+TOOL_OBJS += $(VIZ_OBJS)
 else
 SDL_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags sdl2 SDL2_ttf 2>/dev/null))
 SDL_LIBS := $(shell pkg-config --libs sdl2 SDL2_ttf 2>/dev/null || echo -lSDL2_ttf -lSDL2)
@@ -78,7 +79,7 @@ ALL_OBJS := $(LIB_OBJS) $(TOOL_OBJS) $(TEST_SUPPORT_OBJS) $(TEST_SRCS:%.c=$(B)/%
 # keep objects of test and bench binaries (make would delete them as intermediates)
 .SECONDARY:
 
-.PHONY: all check check-asan test conform fuzz fuzz-regress demo bench deps lint clean
+.PHONY: all check check-asan test conform fuzz fuzz-regress demo bench calibrate deps lint clean
 all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
 
 $(B)/%.o: %.c | $(B)/.dirs
@@ -152,6 +153,12 @@ bench:
 	@$(MAKE) --no-print-directory BUILD=release all
 	@SHARED=$(SHARED) ./bench/run.sh build/release
 
+# Every row of ../shared/hw/published_perf_calibration.tsv through the model
+# generator and the estimator: npusim's figure, the published one, the error
+# (docs/estimate.md "Calibration").  Use BUILD=release: it simulates pods.
+calibrate: $(NPUSIM)
+	@SHARED=$(SHARED) ./scripts/calibrate.sh $(B)
+
 # The layer and prefix rules (docs/architecture.md), then cppcheck.
 lint: all
 	@./scripts/lint.sh $(B)
@@ -164,6 +171,7 @@ clean:
 # visualizer rules (see VIZ_OBJS above)
 ifeq ($(NO_SDL),1)
 $(B)/tools/cmd_view.o: CFLAGS_ALL += -DNPUSIM_NO_SDL
+$(B)/visualizer/%.o: CFLAGS_ALL += $(ZLIB_CFLAGS)
 else
 $(B)/visualizer/%.o: CFLAGS_ALL += $(SDL_CFLAGS) $(ZLIB_CFLAGS)
 $(B)/tests/visualizer/%.o: CFLAGS_ALL += $(SDL_CFLAGS)

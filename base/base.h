@@ -335,6 +335,10 @@ double base_elem_get_f64(enum base_dtype dt, const void *data, size_t i);
 void base_elem_set_f64(enum base_dtype dt, void *data, size_t i, double v);
 /* Raw storage bits (zero-extended), for bitcasts and exact compares. */
 uint64_t base_elem_get_bits(enum base_dtype dt, const void *data, size_t i);
+/* Whether elements [0, count) of data all have element 0's bits (as
+ * base_elem_get_bits reads them); count < 1: false.  Fast on whole-byte
+ * types (one memcmp of the data against itself shifted by an element). */
+bool base_elems_splat(enum base_dtype dt, const void *data, int64_t count);
 void base_elem_set_bits(enum base_dtype dt, void *data, size_t i, uint64_t bits);
 /* Complex parts; for real types im is 0 and set ignores im. */
 void base_elem_get_c128(enum base_dtype dt, const void *data, size_t i, double *re, double *im);

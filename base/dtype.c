@@ -692,6 +692,18 @@ uint64_t base_elem_get_bits(enum base_dtype dt, const void *data, size_t i)
     return bits >= 64 ? raw : raw & MASK(bits);
 }
 
+bool base_elems_splat(enum base_dtype dt, const void *data, int64_t count)
+{
+    if (!data || count < 1) return false;
+    size_t size = base_dtype_size(dt);
+    if (dt != BASE_DT_C128 && (size_t)base_dtype_bits(dt) == 8 * size)
+        return count == 1 || !memcmp((const char *)data + size, data, (size_t)(count - 1) * size);
+    uint64_t b0 = base_elem_get_bits(dt, data, 0);
+    for (int64_t i = 1; i < count; i++)
+        if (base_elem_get_bits(dt, data, (size_t)i) != b0) return false;
+    return true;
+}
+
 void base_elem_set_bits(enum base_dtype dt, void *data, size_t i, uint64_t bits)
 {
     enum base_dtype_kind k = base_dtype_kind(dt);

@@ -1049,11 +1049,7 @@ static enum base_status lin_branches(struct cc *c, const struct graph_op *op, in
 
 static bool splat_tensor(const struct base_tensor *t)
 {
-    if (!t || !t->data || t->count < 1) return false;
-    uint64_t b0 = base_elem_get_bits(t->dtype, t->data, 0);
-    for (int64_t i = 1; i < t->count; i++)
-        if (base_elem_get_bits(t->dtype, t->data, (size_t)i) != b0) return false;
-    return true;
+    return t && base_elems_splat(t->dtype, t->data, t->count);
 }
 
 /* op's results: new values written by node nd. */

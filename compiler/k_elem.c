@@ -108,9 +108,7 @@ static bool splat_value(const struct graph_op *op, double *out)
     if (!t || !t->data || t->count < 1) return false;
     enum base_dtype dt = t->dtype;
     if (base_dtype_is_complex(dt)) return false;
-    uint64_t b0 = base_elem_get_bits(dt, t->data, 0);
-    for (int64_t i = 1; i < t->count; i++)
-        if (base_elem_get_bits(dt, t->data, (size_t)i) != b0) return false;
+    if (!base_elems_splat(dt, t->data, t->count)) return false;
     double v;
     if (base_dtype_is_float(dt)) {
         v = base_elem_get_f64(dt, t->data, 0);

@@ -47,6 +47,18 @@ struct rt_collective {
 struct rt_options {
     bool timing_only;    /* the sim was created timing-only: no values are read back */
     uint64_t max_steps;  /* stop (ERR_LIMIT) after this many steps; 0: 100 million */
+    /* Loop reuse (timing-only runs; docs/compiler.md "Runtime"): a while
+     * loop with a static trip count is simulated trip by trip until its
+     * trips are seen to repeat exactly (the last two simulated trips grew
+     * every counter by the same amount and left the same state behind:
+     * collectives in flight, the links' next free time, relative to the
+     * time), and at least loop_sample trips ran; the remaining trips are then
+     * charged as copies of the last one (sim_repeat), their kernel, collective
+     * and engine figures included.  A loop whose trips never repeat is
+     * simulated in full.  Off by default; leave it off when recording a
+     * trace (skipped trips have no events). */
+    bool loop_reuse;
+    uint32_t loop_sample; /* trips simulated before reuse may begin; 0: 2 (at least 2) */
     /* Optional: called before each kernel launch runs, at its start time,
      * with the plan's kernel index and the host dispatch / launch gap the
      * runtime advanced time by just before it (traces/). */
@@ -117,6 +129,10 @@ struct rt_report {
     uint64_t host_ops;
     double host_bytes;
     uint64_t host_ps;
+    /* loop reuse (rt_options.loop_reuse): trips of static-count while loops
+     * simulated, and trips charged as copies of a simulated one (a trip of
+     * an outer loop counts once, whatever loops it holds) */
+    uint64_t loop_trips_simulated, loop_trips_reused;
 };
 void rt_report_free(struct rt_report *r);
 

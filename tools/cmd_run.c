@@ -23,7 +23,8 @@ static void help(FILE *f)
             "usage: npusim run MODEL.mlir --chip NAME|FILE.chip [--mode compiled|fused-eager|eager]\n"
             "                  [--inputs A.npy,B.npy,...|--random-inputs SEED] [--timing-only]\n"
             "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
-            "                  [--precision default|high|highest] [--no-checks] [--trace FILE]\n"
+            "                  [--precision default|high|highest] [--checks|--no-checks]\n"
+            "                  [--no-loop-reuse] [--trace FILE]\n"
             "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"
             "                  [--shape ARG=DIMS]... [--dim ARG=N]... [--lnc N | --ranks-per-chip N]\n"
             "\n"
@@ -55,7 +56,13 @@ static void help(FILE *f)
             "  --cores N            spread kernels over N cores (default: all of the chip's)\n"
             "  --precision P        f32 matmuls that ask for the default precision run at P:\n"
             "                       default (the chip's: one bf16 pass on TPU), high or highest\n"
-            "  --no-checks          skip the simulator's race and uninitialised-read checks\n"
+            "  --checks             the simulator's race and uninitialised-read checks (on by\n"
+            "                       default, except in --timing-only runs, where they would\n"
+            "                       cost many times the time: docs/compiler.md)\n"
+            "  --no-checks          skip them\n"
+            "  --no-loop-reuse      --timing-only: simulate every trip of every while loop (by\n"
+            "                       default a loop whose trips repeat exactly is simulated for\n"
+            "                       a few trips and the rest charged as copies; docs/compiler.md)\n"
             "  --trace FILE         record a trace of the run: FILE.npt (native, for npusim\n"
             "                       trace/view), FILE.json or FILE.json.gz (Perfetto); docs/traces.md\n"
             "  --chips N            run on N simulated chips: an SPMD program's partitions,\n"
@@ -102,7 +109,8 @@ struct run_args {
     enum cc_mode mode;
     long seed;
     int cores, chips, lnc, ranks_per_chip;
-    bool timing_only, check, json, sim_checks, no_fallback;
+    bool timing_only, check, json, no_fallback, no_loop_reuse;
+    int sim_checks; /* -1: the default (on, but off when timing-only); 0 off; 1 on */
     enum isa_precision precision;
     struct tool_dyn dyn;
 };
@@ -111,7 +119,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 {
     memset(a, 0, sizeof *a);
     a->seed = -1;
-    a->sim_checks = true;
+    a->sim_checks = -1;
     const char *v = NULL;
     for (int i = 1; i < argc; i++) {
         if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
@@ -185,7 +193,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         } else if (tool_flag(argv[i], "--json")) {
             a->json = true;
         } else if (tool_flag(argv[i], "--no-checks")) {
-            a->sim_checks = false;
+            a->sim_checks = 0;
+        } else if (tool_flag(argv[i], "--checks")) {
+            a->sim_checks = 1;
+        } else if (tool_flag(argv[i], "--no-loop-reuse")) {
+            a->no_loop_reuse = true;
         } else if (tool_dyn_opt(argc, argv, &i, &a->dyn)) {
             if (a->dyn.no_refine) {
                 fprintf(stderr, "npusim run: --no-refine: the compiler needs static shapes\n");
@@ -211,6 +223,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         fprintf(stderr, "npusim run: give --inputs or --random-inputs, not both\n");
         return TOOL_USAGE;
     }
+    if (a->sim_checks < 0) a->sim_checks = !a->timing_only;
     if (a->timing_only && (a->check || a->out_dir)) {
         fprintf(stderr, "npusim run: --timing-only has no values to --check or write to --out\n");
         return TOOL_USAGE;
@@ -452,6 +465,7 @@ int cmd_run(int argc, char **argv)
     struct rt_options ro;
     rt_options_default(&ro);
     ro.timing_only = a.timing_only;
+    ro.loop_reuse = a.timing_only && !a.no_loop_reuse && !a.trace; /* a trace wants every trip's events */
     if (a.topology) ro.topo = &topo;
     if (rec) {
         ro.on_launch = rec_recorder_on_launch;

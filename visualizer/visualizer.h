@@ -17,6 +17,8 @@
  *                F: zoom to the selection; 0 / Home: whole run
  *
  * This header has no SDL types, so the tool that uses it needs no SDL flags.
+ * The PNG writer and the charts (png.c, chart.c) need no SDL at all: a
+ * NO_SDL=1 build has them.
  * Times are picoseconds of simulated time; pixels count from the top left.
  */
 #ifndef NPUSIM_VISUALIZER_H
@@ -146,5 +148,32 @@ void viz_set_fetch_budget(struct viz_viewer *v, double ms);
  * back to its invisible offscreen driver) unless SDL_VIDEODRIVER asks for
  * one or max_frames > 0. */
 enum base_status viz_run_window(struct viz_viewer *v, const char *title, int max_frames, struct base_diag *diag);
+
+/* ------------------------------------------------------------ charts */
+
+/* A horizontal bar chart: one panel per series, one bar per label, drawn
+ * headless into an ARGB8888 buffer with a built-in 5 x 7 pixel font (no SDL,
+ * no font file), e.g. `npusim estimate --plot` ($ per 1M tokens and tokens/s
+ * per system).  Bars scale to the panel's largest value; a value that is
+ * NaN or negative is missing (the series' `missing` text, or "n/a"). */
+struct viz_bar_series {
+    const char *name;          /* the panel's title */
+    const char *unit;          /* NULL: none */
+    const double *values;      /* n_bars */
+    const char *missing;       /* text for a missing value; NULL: "n/a" */
+};
+struct viz_bar_chart {
+    const char *title;         /* NULL: none */
+    int n_bars;
+    const char *const *labels; /* n_bars */
+    int n_series;
+    const struct viz_bar_series *series;
+};
+/* The chart's size in pixels. */
+void viz_chart_size(const struct viz_bar_chart *c, int *w, int *h);
+/* Draws it into px (w x h, pitch w; viz_chart_size's size). */
+enum base_status viz_chart_render(const struct viz_bar_chart *c, uint32_t *px, int w, int h);
+/* Draws it and writes it as an RGB PNG. */
+enum base_status viz_chart_png(const struct viz_bar_chart *c, const char *path, struct base_diag *diag);
 
 #endif

@@ -1306,7 +1306,30 @@ static void test_convert_fast_pairs_match_codec(void **state)
     }
 }
 
+/* base_elems_splat: every element's bits equal to the first's (whole-byte
+ * types by one memcmp, sub-byte types element by element). */
+static void test_dtype_elems_splat(void **state)
+{
+    (void)state;
+    uint16_t bf[5];
+    for (int i = 0; i < 5; i++) base_elem_set_f64(BASE_DT_BF16, bf, (size_t)i, 1.5);
+    assert_true(base_elems_splat(BASE_DT_BF16, bf, 5));
+    base_elem_set_f64(BASE_DT_BF16, bf, 4, -1.5);
+    assert_false(base_elems_splat(BASE_DT_BF16, bf, 5));
+    assert_true(base_elems_splat(BASE_DT_BF16, bf, 4));
+    assert_true(base_elems_splat(BASE_DT_BF16, bf, 1));
+    assert_false(base_elems_splat(BASE_DT_BF16, bf, 0));
+    float f[3] = {0.0f, -0.0f, 0.0f}; /* equal as numbers, not as bits */
+    assert_false(base_elems_splat(BASE_DT_F32, f, 3));
+    uint8_t s4[4];
+    for (int i = 0; i < 4; i++) base_elem_set_i64(BASE_DT_SI4, s4, (size_t)i, -3);
+    assert_true(base_elems_splat(BASE_DT_SI4, s4, 4));
+    base_elem_set_i64(BASE_DT_SI4, s4, 2, 5);
+    assert_false(base_elems_splat(BASE_DT_SI4, s4, 4));
+}
+
 TEST_MAIN(NULL, NULL,
+          T(test_dtype_elems_splat),
           T(test_dtype_names_parse_back),
           T(test_dtype_parse_mlir_spellings),
           T(test_dtype_parse_uses_length_not_nul),
