@@ -154,6 +154,10 @@ if [ -z "$ONLY" ] || [ "$ONLY" = fuzz ]; then
         target=${r##*/replay_}
         run "fuzz/$target" "$r" "fuzz/corpus/$target"
     done
+    # the differential fuzzer (docs/fuzzing.md): its reproducers
+    if [ -x "$B/fuzz/diff_fuzz" ]; then
+        run "fuzz/diff_fuzz reproducers" "$B/fuzz/diff_fuzz" --replay fuzz/corpus/diff_fuzz
+    fi
 fi
 
 echo
