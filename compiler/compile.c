@@ -1411,6 +1411,11 @@ static bool can_join(const struct cc *c, int g, int nd)
         int x = n->in[i];
         if (producer_group(c, x) != g) continue;
         if (c->vi[x].root != x) return false; /* a view of g's value: g must write it first */
+        /* the kernels find g's values by the graph values its ops make: an
+         * operand that names one through another value (an
+         * optimization_barrier's or get_tuple_element's result) is read
+         * from HBM, after g */
+        if (n->kind == N_OP && c->vi[x].v != n->op->operands[i]) return false;
         via = true;
     }
     return via;
