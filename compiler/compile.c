@@ -689,12 +689,11 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
         return why_set(why, cap, "sdy.manual_computation is lowered only as the whole entry function (whose body is then "
                                  "the program of one partition)");
     if (!plain_types(op, why, cap)) return false;
-    if (icn_coll_of_op(op->kind, NULL)) {
-        unsigned f;
-        if (graph_op_kind_has(op->kind, GRAPH_OPF_REGIONS)) /* a reduction body */
-            return cc_body_binary_func(op, &f, why, cap);
-        return true;
-    }
+    /* a collective's values are the interpreter's (the runtime evaluates it
+     * on every partition's operands: interp_spmd_grid_eval), so any
+     * reduction body and element type; its time is the interconnect
+     * model's, whose reduction rate stands for the body */
+    if (icn_coll_of_op(op->kind, NULL)) return true;
     if (is_view_op(op->kind)) {
         if (op->kind == GRAPH_OP_BITCAST_CONVERT) {
             enum base_dtype a = op->operands[0]->type->elem, b = op->results[0].type->elem;
