@@ -109,6 +109,10 @@ void cc_plan_destroy(struct cc_plan *p)
 const struct chip_desc *cc_plan_chip(const struct cc_plan *p) { return &p->chip; }
 enum cc_mode cc_plan_mode(const struct cc_plan *p) { return p->opt.mode; }
 enum isa_precision cc_plan_default_precision(const struct cc_plan *p) { return p->opt.default_precision; }
+enum isa_precision cc_plan_op_precision(const struct cc_plan *p, const struct graph_op *op)
+{
+    return op->kind == GRAPH_OP_CONVOLUTION ? cc_conv_precision(op, &p->target) : cc_dot_precision(op, &p->target);
+}
 int cc_plan_num_partitions(const struct cc_plan *p) { return p->num_partitions > 1 ? p->num_partitions : 1; }
 const struct graph_module *cc_plan_module(const struct cc_plan *p) { return p->m; }
 const struct graph_op *cc_plan_manual_computation(const struct cc_plan *p) { return p->mc; }

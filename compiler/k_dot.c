@@ -1190,7 +1190,7 @@ static bool algorithm_precision(const struct graph_op *op, bool integer, enum is
 /* The precision of the dot's f32 matmuls: its algorithm's, else HIGH or
  * HIGHEST when precision_config asks, else the compilation's default
  * (cc_options.default_precision, as a framework's global setting). */
-static enum isa_precision dot_precision(const struct graph_op *op, const struct cc_target *t)
+enum isa_precision cc_dot_precision(const struct graph_op *op, const struct cc_target *t)
 {
     enum isa_precision p = ISA_PREC_DEFAULT;
     if (algorithm_precision(op, false, &p, NULL, 0) && p != ISA_PREC_COUNT) return p;
@@ -1282,7 +1282,7 @@ static enum base_status dot_analyze(const struct cc_target *t, const struct cc_k
     d->lt = L->dtype;
     d->rt = R->dtype;
     d->res_dt = op->results[0].type->elem;
-    d->prec = dot_precision(op, t);
+    d->prec = cc_dot_precision(op, t);
     int ro = 0;
     for (int i = 0; i < nb; i++, ro++)
         d->b[d->nb++] = (struct rdim){L->dims[lb[i]], {L->strides[lb[i]], R->strides[rb[i]], res->strides[ro]}};
