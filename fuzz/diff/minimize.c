@@ -64,6 +64,29 @@ static void mark_uses(const struct graph_op *op, bool *need)
         }
 }
 
+/* Marks the functions op (and its regions) calls, and theirs. */
+static void mark_calls(const struct graph_module *m, const struct graph_op *op, bool *called, int depth)
+{
+    if (depth > 64) return;
+    if (op->kind == GRAPH_OP_CALL) {
+        const struct graph_attr *c = graph_op_attr(op, "callee");
+        for (int i = 0; c && i < m->body.n_ops; i++) {
+            const struct graph_op *f = m->body.ops[i];
+            const char *name = f->kind == GRAPH_OP_FUNC ? graph_func_name(f) : NULL;
+            if (called[i] || !name || strlen(name) != c->u.str.len || strncmp(name, c->u.str.s, c->u.str.len)) continue;
+            called[i] = true;
+            for (int r = 0; r < f->n_regions; r++)
+                for (int b = 0; b < f->regions[r].n_blocks; b++)
+                    for (int k = 0; k < f->regions[r].blocks[b].n_ops; k++)
+                        mark_calls(m, f->regions[r].blocks[b].ops[k], called, depth + 1);
+        }
+    }
+    for (int r = 0; r < op->n_regions; r++)
+        for (int b = 0; b < op->regions[r].n_blocks; b++)
+            for (int k = 0; k < op->regions[r].blocks[b].n_ops; k++)
+                mark_calls(m, op->regions[r].blocks[b].ops[k], called, depth + 1);
+}
+
 /* Which ops are live under plan p; false when a cut op has a result that
  * cannot become an argument. */
 static bool liveness(const struct work *w, const struct plan *p, bool *need, bool *live)
@@ -155,11 +178,16 @@ static char *rebuild(const struct work *w, const struct plan *p, int *counter, s
             n_args++;
         }
     }
-    /* the other top-level ops (meshes, callees) as they are */
+    /* the other top-level ops as they are: meshes, and the functions live ops call */
+    bool *called = calloc((size_t)w->m->body.n_ops + 1, sizeof *called);
+    if (!called) goto out;
+    for (int i = 0; i < w->n_ops; i++)
+        if (live[i] && !p->cut[i]) mark_calls(w->m, w->blk->ops[i], called, 0);
     for (int i = 0; i < w->m->body.n_ops; i++) {
         const struct graph_op *op = w->m->body.ops[i];
-        if (op != w->entry) graph_builder_clone(b, op, NULL, NULL);
+        if (op != w->entry && (op->kind != GRAPH_OP_FUNC || called[i])) graph_builder_clone(b, op, NULL, NULL);
     }
+    free(called);
     int k = 0;
     for (int i = 0; i < w->n_res; i++)
         if (p->keep[i]) {
