@@ -1204,11 +1204,15 @@ void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want
             double t = 2 * sqrt(K) * (e + ldexp(1.0, -24));
             if (t > dot) dot = t;
         } else if (op->kind == GRAPH_OP_REDUCE && op->n_operands >= 2) {
-            /* sums below f32 round per chunk on chip, per step in the interpreter */
-            const struct graph_type *xt = op->operands[0]->type;
+            /* sums below f32 round per chunk on chip, per step in the
+             * interpreter: every input of a variadic reduce */
             const struct graph_type *rt = op->results[0].type;
-            if (base_dtype_is_float(xt->elem) && base_dtype_bits(xt->elem) < 32) {
-                double R = (double)base_shape_count(xt->rank, xt->dims) / (double)base_shape_count(rt->rank, rt->dims);
+            for (int i = 0; i < op->n_operands / 2; i++) {
+                const struct graph_type *xt = op->operands[i]->type;
+                if (!base_dtype_is_float(xt->elem) || base_dtype_bits(xt->elem) >= 32) continue;
+                int64_t n_out = base_shape_count(rt->rank, rt->dims);
+                if (n_out <= 0) continue; /* nothing reduced into (and no R to divide by) */
+                double R = (double)base_shape_count(xt->rank, xt->dims) / (double)n_out;
                 double t = 2 * sqrt(R) * type_eps(xt->elem);
                 if (t > red) red = t;
             }
