@@ -404,7 +404,8 @@ static int fuzz(const struct args *a)
             st->findings++;
             char sig[400];
             df_signature(&r, &p.r, sig, sizeof sig);
-            bool dup = seen(st, sig);
+            /* a mismatch's signature is only its chip and type: each is minimized */
+            bool dup = seen(st, sig) && r.kind != DF_KIND_MISMATCH;
             if (!dup) st->unique++;
             mkdir_p(a->out);
             char path[1200];
@@ -471,7 +472,8 @@ static int replay_file(const struct args *a, const char *path, int *n_files)
     (*n_files)++;
     free(text);
     bool bad = df_kind_is_finding(r.kind);
-    printf("%s %s: %s%s%s\n", bad ? "FAIL" : "ok  ", path, df_kind_name(r.kind), r.msg[0] ? ": " : "", r.msg);
+    printf("%s %s: %s%s%s%s%s\n", bad ? "FAIL" : "ok  ", path, df_kind_name(r.kind), r.chip >= 0 ? " on " : "",
+           r.chip >= 0 ? p.r.chips[r.chip] : "", r.msg[0] ? ": " : "", r.msg);
     return bad;
 }
 
