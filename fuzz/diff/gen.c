@@ -1244,12 +1244,13 @@ static bool g_dot(struct gen *g)
         int64_t b = count_of(nb, bs), c = count_of(nc, cs), l = count_of(nl, ls), r = count_of(nr, rs);
         int64_t big = b * (c * (l > r ? l : r) > l * r ? c * (l > r ? l : r) : l * r);
         if (big <= g->max_elems) break;
-        int64_t *cand[8];
+        int64_t *cand[8] = {NULL};
         int n = 0;
         for (int i = 0; i < nc; i++) cand[n++] = &cs[i];
         for (int i = 0; i < nl; i++) cand[n++] = &ls[i];
         for (int i = 0; i < nr; i++) cand[n++] = &rs[i];
         for (int i = 0; i < nb; i++) cand[n++] = &bs[i];
+        if (!n) break;
         int64_t *mx = cand[0];
         for (int i = 1; i < n; i++)
             if (*cand[i] > *mx) mx = cand[i];
@@ -1702,7 +1703,7 @@ static bool g_gather(struct gen *g)
     int rank = RK(x);
     enum base_dtype it = draw_index_type(g);
     /* start_index_map: k operand dims in random order; collapsed: some of them */
-    int64_t all[MAXR];
+    int64_t all[MAXR] = {0};
     for (int i = 0; i < rank; i++) all[i] = i;
     shuffle(g, all, rank);
     int k = chance(g, 0.6) ? 1 : (int)rrange(g, 1, rank);
@@ -1787,7 +1788,7 @@ static bool g_scatter(struct gen *g)
     struct graph_value *x = d->v;
     int rank = RK(x);
     enum base_dtype it = draw_index_type(g);
-    int64_t all[MAXR];
+    int64_t all[MAXR] = {0};
     for (int i = 0; i < rank; i++) all[i] = i;
     shuffle(g, all, rank);
     int k = chance(g, 0.6) ? 1 : (int)rrange(g, 1, rank);
