@@ -1584,7 +1584,13 @@ enum base_status cc_emit_dot(const struct cc_target *t, const struct cc_kernel *
         const struct cc_view *v = &k->in[i].view;
         bool same = v->rank == rt->rank;
         for (int j = 0; j < rt->rank && same; j++) same = v->dims[j] == rt->dims[j];
-        in_ok[i] = (same || v->rank == 0) && k->in[i].value != op->operands[0] && k->in[i].value != op->operands[1];
+        /* the dot's operands are the matmul's, unless the epilogue reads one
+         * too (c = a @ b; d = c * a with a of the result's shape, or a scalar) */
+        bool epi_reads = false;
+        for (int j = 0; j < n_epi && !epi_reads; j++)
+            for (int q = 0; q < es.ops[j]->n_operands && !epi_reads; q++) epi_reads = es.ops[j]->operands[q] == k->in[i].value;
+        in_ok[i] = (same || v->rank == 0) &&
+                   (epi_reads || (k->in[i].value != op->operands[0] && k->in[i].value != op->operands[1]));
     }
     es.n_in = k->n_in;
     es.in = k->in;
