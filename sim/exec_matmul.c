@@ -250,9 +250,10 @@ static double max_abs(const float *v, size_t ld, uint32_t K, size_t n)
     for (uint32_t k = 0; k < K; k++)
         for (size_t i = 0; i < n; i++) {
             double a = fabs((double)v[(size_t)k * ld + i]);
-            if (!(a <= mx)) mx = a; /* NaN too */
+            if (!isfinite(a)) return INFINITY; /* inf or NaN */
+            if (a > mx) mx = a;
         }
-    return mx != mx ? INFINITY : mx;
+    return mx;
 }
 
 /* The passes when a product of high parts can be non-finite (an operand is
