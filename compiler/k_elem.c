@@ -736,14 +736,18 @@ static void buffer_bytes(const struct eprog *e, uint64_t *per_elem, uint64_t *fi
 {
     *per_elem = 0;
     *fixed = 0;
+    uint64_t ies = 0;
     for (int i = 0; i < e->n_vals; i++) {
         const struct eval *v = &e->v[i];
         if (v->alias >= 0 || v->kind == VK_IMM) continue;
         if (v->in < 0 && v->def < 0 && !v->iota && v->src < 0) continue;
         uint64_t es = base_dtype_size(v->dt), slots = v->resident ? 1 : N_SLOTS;
-        if (v->kind == VK_TILE) *per_elem += es * slots * (v->iota ? 2 : 1);
+        if (v->kind == VK_TILE) *per_elem += es * slots;
         else *fixed += 64 * slots;
+        /* iotas also share a scratch tile of at least 4-byte elements (cc_ew_prepare's iota_buf) */
+        if (v->iota && (es < 4 ? 4 : es) > ies) ies = es < 4 ? 4 : es;
     }
+    *per_elem += ies * N_SLOTS;
 }
 
 /* Classify the views' values on a tiling: per-partition scalars (stride 0
