@@ -86,6 +86,7 @@ struct df_run_opts {
     uint64_t input_seed; /* inputs drawn per argument name from this */
     double timeout_s;    /* per evaluation (the child is killed) */
     bool in_process;     /* no fork (debugging; a crash ends the fuzzer) */
+    const char *dump_dir; /* when set: the inputs are written there (input_<i>.npy, for npusim run --inputs) */
     int verbose;
 };
 

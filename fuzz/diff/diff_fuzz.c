@@ -37,6 +37,7 @@ struct args {
     const char *chips[DF_MAX_CHIPS];
     int n_chips;
     char chip_buf[256];
+    const char *dump_dir;
     const char *replay[256];
     int n_replay;
 };
@@ -69,7 +70,8 @@ static void usage(FILE *f)
     fprintf(f, "\n"
                "  --print           print each program instead of running it\n"
                "  --in-process      no fork (for a debugger; a crash ends the fuzzer)\n"
-               "  --replay PATH     run reproducers (.mlir files, or folders of them); fails on a finding\n");
+               "  --replay PATH     run reproducers (.mlir files, or folders of them); fails on a finding\n"
+               "  --dump-inputs DIR write each program's inputs as DIR/input_<i>.npy (npusim run --inputs)\n");
 }
 
 static int parse_chips(struct args *a, const char *s)
@@ -114,6 +116,8 @@ static int parse_args(int argc, char **argv, struct args *a)
             a->spmd = atoi(v);
         } else if (OPT("--max-evals")) {
             a->max_evals = atoi(v);
+        } else if (OPT("--dump-inputs")) {
+            a->dump_dir = v;
         } else if (OPT("--out")) {
             a->out = v;
         } else if (OPT("--timeout")) {
@@ -212,6 +216,7 @@ static void plan_seed(const struct args *a, uint64_t s, struct plan_of_seed *p)
     p->r.timeout_s = a->timeout_s;
     p->r.in_process = a->in_process;
     p->r.verbose = a->verbose;
+    p->r.dump_dir = a->dump_dir;
 }
 
 static char *generate_text(const struct df_gen_opts *g, size_t *len, struct base_diag *d)

@@ -335,7 +335,7 @@ struct want {
 static bool fits(const struct want *w, const struct dv *d)
 {
     struct graph_value *v = d->v;
-    if (!is_tensor(v)) return false;
+    if (!is_tensor(v) || v->type->quant) return false; /* quantized values: only g_quantized uses them */
     if ((d->flags & DV_NOVIEW) && !w->allow_noview) return false;
     if (w->need_exact && (d->flags & DV_INEXACT)) return false;
     if (w->need_uniform && (d->flags & DV_VARYING)) return false;

@@ -251,6 +251,11 @@ static void evaluate(struct ctx *c, const char *text, size_t len, const char *pa
             set(res, DF_KIND_GENERATOR, -1, BASE_ERR_UNSUPPORTED, "argument %d: no input of its type", i);
             goto done;
         }
+    for (int i = 0; o->dump_dir && in && i < n_in; i++) {
+        char file[1024];
+        snprintf(file, sizeof file, "%s/input_%d.npy", o->dump_dir, i);
+        if (base_npy_write(file, in[i], &d) != BASE_OK) base_diag_print(&d, stderr);
+    }
     phase(c, "interp", NULL);
     struct interp_options io;
     memset(&io, 0, sizeof io);
