@@ -702,16 +702,38 @@ static enum base_status run_int(struct mm *m)
                     cn[d + 1] = cnt[d];
                     voff += s0[d] * p->v_n[d];
                 }
-                struct isa_ap vd = hbm_ap(0, p->v_dt, tt.mr, 0, nd + 1, dstr, cn);
-                struct isa_ap ring = cc_kb_sp(m->b, vb, vs, (uint64_t)off * base_dtype_size(p->v_dt), 0, tt.mr, p->v_dt, 0);
-                vd.space = ISA_SPACE_SP;
-                vd.addr = ring.addr;
-                vd.part_stride_bytes = 0;
-                struct isa_ap vsrc = hbm_ap(hbm_addr(p->v_addr, p->v_dt, voff), p->v_dt, tt.mr, 0, nd + 1, vstr, cn);
-                if (vd.ndims > ISA_MAX_DIMS || vsrc.ndims > ISA_MAX_DIMS)
-                    return cc_kb_fail(m->b, BASE_ERR_UNSUPPORTED, "integer sums over more than %d moving dims",
-                                      ISA_MAX_DIMS - 1);
-                TRY(mm_dma(m, m->ld, m->n_ld, &m->ld_next, &vd, &vsrc, &va, 1, 1));
+                /* one DMA of [rows][box dims], or (more dims than an access
+                 * pattern has) one per index of the outer box dims */
+                for (int outer = 0; outer <= nd; outer++) {
+                    int64_t ds[CC_MM_MAX_N + 1], vs2[CC_MM_MAX_N + 1], cs[CC_MM_MAX_N + 1];
+                    int n2 = 0;
+                    ds[n2] = dstr[0], vs2[n2] = vstr[0], cs[n2++] = cn[0];
+                    for (int d = outer; d < nd; d++) ds[n2] = dstr[d + 1], vs2[n2] = vstr[d + 1], cs[n2++] = cn[d + 1];
+                    struct isa_ap vd = hbm_ap(0, p->v_dt, tt.mr, 0, n2, ds, cs);
+                    struct isa_ap vsrc = hbm_ap(0, p->v_dt, tt.mr, 0, n2, vs2, cs);
+                    if ((vd.ndims > ISA_MAX_DIMS || vsrc.ndims > ISA_MAX_DIMS) && outer < nd) continue;
+                    if (vd.ndims > ISA_MAX_DIMS || vsrc.ndims > ISA_MAX_DIMS)
+                        return cc_kb_fail(m->b, BASE_ERR_INTERNAL, "no access pattern for an integer sum's moving rows");
+                    int64_t idx[CC_MM_MAX_N] = {0}, n_iter = 1;
+                    for (int d = 0; d < outer; d++) n_iter *= cn[d + 1];
+                    for (int64_t it = 0; it < n_iter; it++) {
+                        int64_t o2 = off, v2 = voff;
+                        for (int d = 0; d < outer; d++) o2 += idx[d] * dstr[d + 1], v2 += idx[d] * vstr[d + 1];
+                        for (int d = outer - 1; d >= 0; d--) { /* the next index, innermost fastest */
+                            if (++idx[d] < cn[d + 1]) break;
+                            idx[d] = 0;
+                        }
+                        struct isa_ap dst2 = hbm_ap(0, p->v_dt, tt.mr, 0, n2, ds, cs);
+                        struct isa_ap ring =
+                            cc_kb_sp(m->b, vb, vs, (uint64_t)o2 * base_dtype_size(p->v_dt), 0, tt.mr, p->v_dt, 0);
+                        dst2.space = ISA_SPACE_SP;
+                        dst2.addr = ring.addr;
+                        dst2.part_stride_bytes = 0;
+                        struct isa_ap src2 = hbm_ap(hbm_addr(p->v_addr, p->v_dt, v2), p->v_dt, tt.mr, 0, n2, vs2, cs);
+                        TRY(mm_dma(m, m->ld, m->n_ld, &m->ld_next, &dst2, &src2, &va, 1, 1));
+                    }
+                    break;
+                }
             }
             for (uint32_t k = 0; k < kq->rows; k++) {
                 int tslot = (int)(k % 2);
