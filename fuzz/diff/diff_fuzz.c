@@ -25,8 +25,9 @@
 struct args {
     uint64_t seed;
     long iterations;
-    int max_ops;
+    int max_ops, min_ops;
     int spmd;
+    double spmd_rate;
     bool minimize;
     const char *out;
     double timeout_s, time_limit_s;
@@ -57,8 +58,10 @@ static void usage(FILE *f)
             "  --seed N          first program's seed (default 1); program i has seed N + i\n"
             "  --iterations N    programs to run (default 100; 0: until --time-limit)\n"
             "  --max-ops N       largest program, in ops (default 300; sizes are drawn up to it)\n"
+            "  --min-ops N       smallest program drawn (default 2)\n"
             "  --chips A,B       chips (default trn2,tpu-v5e)\n"
             "  --spmd N          SPMD programs run on N simulated chips (2 or 4; 0: none; default 4)\n"
+            "  --spmd-rate P     the share of SPMD programs (default 0.3)\n"
             "  --minimize        minimize findings (default); --no-minimize writes them as found\n"
             "  --max-evals N     evaluations the minimizer may make per finding (default 300)\n"
             "  --out DIR         where findings go (default fuzz-findings)\n"
@@ -93,6 +96,8 @@ static int parse_args(int argc, char **argv, struct args *a)
     a->iterations = 100;
     a->max_ops = 300;
     a->spmd = 4;
+    a->spmd_rate = 0.3;
+    a->min_ops = 2;
     a->minimize = true;
     a->out = "fuzz-findings";
     a->timeout_s = 120;
@@ -112,6 +117,10 @@ static int parse_args(int argc, char **argv, struct args *a)
             a->iterations = strtol(v, NULL, 0);
         } else if (OPT("--max-ops")) {
             a->max_ops = atoi(v);
+        } else if (OPT("--min-ops")) {
+            a->min_ops = atoi(v);
+        } else if (OPT("--spmd-rate")) {
+            a->spmd_rate = atof(v);
         } else if (OPT("--spmd")) {
             a->spmd = atoi(v);
         } else if (OPT("--max-evals")) {
@@ -201,9 +210,11 @@ static void plan_seed(const struct args *a, uint64_t s, struct plan_of_seed *p)
     double u = base_rng_uniform(&r);
     int mx = a->max_ops > 0 ? a->max_ops : 1;
     /* sizes log-uniform up to max_ops; a tenth of the programs at the maximum */
-    p->g.max_ops = u < 0.1 ? mx : (int)exp(log(2.0) + (log((double)mx + 1) - log(2.0)) * base_rng_uniform(&r));
+    int mn = a->min_ops > 1 && a->min_ops <= mx ? a->min_ops : mx < 2 ? mx : 2;
+    p->g.max_ops = u < 0.1 ? mx : (int)exp(log((double)mn) + (log((double)mx + 1) - log((double)mn)) * base_rng_uniform(&r));
     if (p->g.max_ops < 1) p->g.max_ops = 1;
-    p->g.chips = a->spmd > 1 && base_rng_uniform(&r) < 0.3 ? a->spmd : 0;
+    if (p->g.max_ops > mx) p->g.max_ops = mx;
+    p->g.chips = a->spmd > 1 && base_rng_uniform(&r) < a->spmd_rate ? a->spmd : 0;
     p->g.scale = 1;
     p->g.families = a->families;
     for (int i = 0; i < a->n_chips; i++) p->r.chips[i] = a->chips[i];

@@ -59,6 +59,10 @@ enum {
      * at its bits (bitcast_convert, total-order compares and sorts,
      * reduce_precision to no mantissa) */
     DV_NANBITS = 1u << 3,
+    /* every element the same (a splat, a broadcast scalar): a matmul that
+     * rounds (an f32 one on a TPU) sums like products, whose rounding errors
+     * add up coherently, K ulps rather than the tolerance's sqrt(K) */
+    DV_UNIFORM = 1u << 4,
 };
 
 struct dv {
@@ -261,6 +265,7 @@ static void push(struct gen *g, struct graph_value *v, unsigned flags)
     if (is_cplx(E(v)) || v->type->quant) flags |= DV_NOVIEW;
     if (!is_float(E(v))) flags &= ~(unsigned)DV_INEXACT;
     if (!is_float(E(v)) && !is_cplx(E(v))) flags &= ~(unsigned)DV_NANBITS;
+    if (is_tensor(v) && CNT(v) <= 1) flags |= DV_UNIFORM;
     if (g->n == g->cap) {
         int nc = g->cap ? 2 * g->cap : 256;
         struct dv *p = realloc(g->pool, (size_t)nc * sizeof *p);
@@ -291,10 +296,13 @@ static void pop_to(struct gen *g, int n)
 
 static unsigned join(struct gen *g, struct graph_value *const *in, int n)
 {
-    unsigned f = 0;
+    unsigned f = 0, all = DV_UNIFORM;
     for (int i = 0; i < n; i++)
-        if (in[i]) f |= flags_of(g, in[i]) & (DV_INEXACT | DV_VARYING | DV_NANBITS);
-    return f;
+        if (in[i]) {
+            f |= flags_of(g, in[i]) & (DV_INEXACT | DV_VARYING | DV_NANBITS);
+            all &= flags_of(g, in[i]);
+        }
+    return f | (n ? all : 0);
 }
 
 /* An op at the end of the current block; its operands count as used. */
@@ -430,7 +438,7 @@ static struct graph_value *constant(struct gen *g, const struct graph_type *t, b
     }
     struct graph_value *r = graph_builder_constant(g->b, a);
     g->ops++;
-    push(g, r, 0);
+    push(g, r, splat || graph_type_count(t) > 256 ? DV_UNIFORM : 0);
     return r;
 }
 
@@ -1216,6 +1224,15 @@ static void dot_exactness(const struct dot_types *t, bool *makes_inexact, bool *
                   (fr && man_bits(t->out) > man_bits(t->r)) || fl != fr;
 }
 
+/* Whether a rounding matmul may take these operands: none of more than a
+ * few elements all alike (DV_UNIFORM). */
+static bool uniform_ok(struct gen *g, struct graph_value *const *in, int n)
+{
+    for (int i = 0; i < n; i++)
+        if ((flags_of(g, in[i]) & DV_UNIFORM) && CNT(in[i]) > 4) return false;
+    return true;
+}
+
 static void precision(struct gen *g, struct graph_op *op)
 {
     if (chance(g, 0.7)) return;
@@ -1237,6 +1254,7 @@ static bool g_dot(struct gen *g)
         int64_t ld[2] = {m, k}, rd[2] = {k, n};
         if (lr == 1) ld[0] = k;
         struct graph_value *in[2] = {want_type(g, ty->l, lr, ld, need_exact), want_type(g, ty->r, rr, rd, need_exact)};
+        if (makes_inexact && !uniform_ok(g, in, 2)) return false;
         int64_t od[2];
         int orank = 0;
         if (lr == 2) od[orank++] = m;
@@ -1299,6 +1317,7 @@ static bool g_dot(struct gen *g)
         if (rp[p] >= nb + nc) od[orank++] = rd[p];
     if (lrank > MAXR || rrank > MAXR || orank > MAXR) return false;
     struct graph_value *in[2] = {want_type(g, ty->l, lrank, ld, need_exact), want_type(g, ty->r, rrank, rd, need_exact)};
+    if (makes_inexact && !uniform_ok(g, in, 2)) return false;
     struct graph_op *op = mk(g, GRAPH_OP_DOT_GENERAL, in, 2, (const struct graph_type *[]){tt(g, ty->out, orank, od)}, 1);
     attr(g, op, "dot_dimension_numbers", graph_builder_attr_dot_dims(g->b, lb, rb, nb, lc, rc, nc));
     precision(g, op);
@@ -1426,6 +1445,7 @@ static bool g_conv(struct gen *g)
     }
     struct graph_value *in[2] = {want_type(g, ty->l, rank, idims, need_exact),
                                  want_type(g, ty->r, rank, kdims, need_exact)};
+    if (makes_inexact && !uniform_ok(g, in, 2)) return false;
     struct graph_op *op =
         mk(g, GRAPH_OP_CONVOLUTION, in, 2, (const struct graph_type *[]){tt(g, ty->out, rank, odims)}, 1);
     attr(g, op, "dimension_numbers", conv_dims(g, ib, ifd, isp, ki, ko, ksp, ob, of, osp, nsp));
