@@ -59,7 +59,7 @@ static void usage(FILE *f)
             "  --iterations N    programs to run (default 100; 0: until --time-limit)\n"
             "  --max-ops N       largest program, in ops (default 300; sizes are drawn up to it)\n"
             "  --min-ops N       smallest program drawn (default 2)\n"
-            "  --chips A,B       chips (default trn2,tpu-v5e)\n"
+            "  --chips A,B       chips (default trn2,tpu-v5e); --chips N (a number) is --spmd N\n"
             "  --spmd N          SPMD programs run on N simulated chips (2 or 4; 0: none; default 4)\n"
             "  --spmd-rate P     the share of SPMD programs (default 0.3)\n"
             "  --minimize        minimize findings (default); --no-minimize writes them as found\n"
@@ -134,7 +134,9 @@ static int parse_args(int argc, char **argv, struct args *a)
         } else if (OPT("--time-limit")) {
             a->time_limit_s = atof(v);
         } else if (OPT("--chips")) {
-            if (parse_chips(a, v)) {
+            if (v[0] >= '0' && v[0] <= '9') { /* a count: the SPMD programs' chips */
+                a->spmd = atoi(v);
+            } else if (parse_chips(a, v)) {
                 fprintf(stderr, "diff_fuzz: --chips takes 1 to %d names\n", DF_MAX_CHIPS);
                 return 2;
             }
