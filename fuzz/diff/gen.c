@@ -2206,8 +2206,28 @@ static bool g_collective(struct gen *g)
     struct dv *d = pick(g, &wt);
     if (!d) return false;
     struct graph_value *x = d->v;
-    /* collectives on views: a transpose or slice of the operand first, sometimes */
-    if (RK(x) >= 2 && chance(g, 0.3)) {
+    /* collectives on views (a transpose or a slice of the operand), which
+     * the compiler copies to a dense buffer first (dense_for_host) */
+    if (RK(x) >= 1 && CNT(x) > 1 && chance(g, 0.2)) {
+        int r = RK(x);
+        int64_t s0[MAXR], l0[MAXR], k0[MAXR], dims[MAXR];
+        for (int i = 0; i < r; i++) {
+            int64_t n = T(x)->dims[i];
+            s0[i] = n > 1 ? rnd(g, 2) : 0;
+            l0[i] = n;
+            k0[i] = 1;
+            dims[i] = l0[i] - s0[i];
+        }
+        struct graph_op *sl = mk(g, GRAPH_OP_SLICE, &x, 1,
+                                 (const struct graph_type *[]){graph_builder_type_with_dims(g->b, T(x), r, dims)}, 1);
+        attr(g, sl, "start_indices", dense(g, s0, r));
+        attr(g, sl, "limit_indices", dense(g, l0, r));
+        attr(g, sl, "strides", dense(g, k0, r));
+        struct graph_value *v = graph_builder_result(sl, 0);
+        push(g, v, flags_of(g, x));
+        x = v;
+    }
+    if (RK(x) >= 2 && chance(g, 0.4)) {
         int64_t perm[MAXR], dims[MAXR];
         for (int i = 0; i < RK(x); i++) perm[i] = i;
         shuffle(g, perm, RK(x));
