@@ -2474,9 +2474,139 @@ static bool g_complex(struct gen *g)
     return true;
 }
 
+/* Linear algebra the chips leave to the host: cholesky, triangular_solve. */
+static bool g_linalg(struct gen *g)
+{
+    int64_t n = rlog(g, 1, 16), m = rlog(g, 1, 16), bt = chance(g, 0.7) ? 0 : rrange(g, 1, 3);
+    enum base_dtype dt = chance(g, 0.8) ? BASE_DT_F32 : BASE_DT_F64;
+    int64_t ad[3], bd[3];
+    int rank = bt ? 3 : 2;
+    if (bt) ad[0] = bd[0] = bt;
+    ad[rank - 2] = ad[rank - 1] = n;
+    struct graph_value *a = want_type(g, dt, rank, ad, true);
+    if (flags_of(g, a) & DV_NANBITS) return false;
+    if (chance(g, 0.5)) {
+        struct graph_op *op = mk(g, GRAPH_OP_CHOLESKY, &a, 1, (const struct graph_type *[]){T(a)}, 1);
+        attr(g, op, "lower", graph_builder_attr_bool(g->b, chance(g, 0.5)));
+        push(g, graph_builder_result(op, 0), join(g, &a, 1) | DV_NANBITS);
+        return true;
+    }
+    bool left = chance(g, 0.5);
+    bd[rank - 2] = left ? n : m;
+    bd[rank - 1] = left ? m : n;
+    struct graph_value *b = want_type(g, dt, rank, bd, true);
+    struct graph_value *in[2] = {a, b};
+    struct graph_op *op = mk(g, GRAPH_OP_TRIANGULAR_SOLVE, in, 2, (const struct graph_type *[]){T(b)}, 1);
+    static const char *const tr[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+    attr(g, op, "left_side", graph_builder_attr_bool(g->b, left));
+    attr(g, op, "lower", graph_builder_attr_bool(g->b, chance(g, 0.5)));
+    attr(g, op, "unit_diagonal", graph_builder_attr_bool(g->b, chance(g, 0.3)));
+    attr(g, op, "transpose_a", graph_builder_attr_keyword(g->b, "stablehlo.transpose", tr[rnd(g, 3)]));
+    push(g, graph_builder_result(op, 0), join(g, in, 2) | DV_NANBITS);
+    return true;
+}
+
+/* fft: an RFFT of real values, then back (IRFFT) or their magnitudes. */
+static bool g_fft(struct gen *g)
+{
+    int64_t dims[3];
+    int rank = (int)rrange(g, 1, 3), nf = (int)rrange(g, 1, rank < 2 ? rank : 2);
+    for (int i = 0; i < rank; i++) dims[i] = rlog(g, 1, 32);
+    fit(rank, dims, g->max_elems);
+    struct graph_value *x = want_type(g, BASE_DT_F32, rank, dims, true);
+    int64_t len[3], cd[3];
+    for (int i = 0; i < nf; i++) len[i] = dims[rank - nf + i];
+    memcpy(cd, dims, sizeof cd);
+    cd[rank - 1] = dims[rank - 1] / 2 + 1;
+    const struct graph_type *ct = tt(g, BASE_DT_C64, rank, cd);
+    struct graph_op *op = mk(g, GRAPH_OP_FFT, &x, 1, &ct, 1);
+    attr(g, op, "fft_type", graph_builder_attr_keyword(g->b, "stablehlo.fft_type", "RFFT"));
+    attr(g, op, "fft_length", dense(g, len, nf));
+    struct graph_value *c = graph_builder_result(op, 0);
+    unsigned f = join(g, &x, 1) | DV_NANBITS;
+    push(g, c, f);
+    struct graph_value *r;
+    if (chance(g, 0.5)) {
+        struct graph_op *inv = mk(g, GRAPH_OP_FFT, &c, 1, (const struct graph_type *[]){T(x)}, 1);
+        attr(g, inv, "fft_type", graph_builder_attr_keyword(g->b, "stablehlo.fft_type", "IRFFT"));
+        attr(g, inv, "fft_length", dense(g, len, nf));
+        r = graph_builder_result(inv, 0);
+    } else {
+        r = mk1(g, GRAPH_OP_ABS, &c, 1, tt(g, BASE_DT_F32, rank, cd));
+    }
+    push(g, r, f);
+    return true;
+}
+
+/* select_and_scatter: max-pooling's gradient (the host runs it). */
+static bool g_select_and_scatter(struct gen *g)
+{
+    struct want w = {.need_exact = true, .rank = -1, .min_rank = 1, .elem = BASE_DT_F32};
+    struct dv *d = pick(g, &w);
+    if (!d) return false;
+    struct graph_value *x = d->v;
+    int rank = RK(x);
+    int64_t win[MAXR], str[MAXR], od[MAXR];
+    for (int i = 0; i < rank; i++) {
+        int64_t n = T(x)->dims[i];
+        win[i] = n < 1 ? 1 : rrange(g, 1, n < 3 ? n : 3);
+        str[i] = rrange(g, 1, win[i]);
+        od[i] = n < win[i] ? 0 : (n - win[i]) / str[i] + 1;
+    }
+    struct graph_value *src = want_type(g, BASE_DT_F32, rank, od, false);
+    struct graph_value *init = scalar_const(g, BASE_DT_F32, 0);
+    struct graph_value *in[3] = {x, src, init};
+    struct graph_op *op = mk(g, GRAPH_OP_SELECT_AND_SCATTER, in, 3, (const struct graph_type *[]){T(x)}, 1);
+    attr(g, op, "window_dimensions", dense(g, win, rank));
+    attr(g, op, "window_strides", dense(g, str, rank));
+    const struct graph_type *s = st(g, BASE_DT_F32), *sb = st(g, BASE_DT_I1);
+    struct graph_value *a[2];
+    if (graph_builder_region(g->b, op, (const struct graph_type *[]){s, s}, 2, a)) {
+        struct graph_op *c = graph_builder_op(g->b, GRAPH_OP_COMPARE, a, 2, &sb, 1);
+        graph_builder_set_attr(g->b, c, "comparison_direction", graph_builder_attr_comparison(g->b, "GE"));
+        struct graph_value *r = graph_builder_result(c, 0);
+        graph_builder_return(g->b, &r, 1);
+    }
+    if (graph_builder_region(g->b, op, (const struct graph_type *[]){s, s}, 2, a)) {
+        struct graph_value *r = graph_builder_op1(g->b, GRAPH_OP_ADD, a, 2, s);
+        graph_builder_return(g->b, &r, 1);
+    }
+    push(g, graph_builder_result(op, 0), join(g, in, 3) | DV_NANBITS);
+    return true;
+}
+
+/* stablehlo.rng: values the implementation picks (the host runs it with the
+ * interpreter's seed). */
+static bool g_rng(struct gen *g)
+{
+    int64_t dims[MAXR];
+    int rank = draw_shape(g, dims);
+    bool normal = chance(g, 0.4);
+    enum base_dtype dt = normal ? BASE_DT_F32 : (chance(g, 0.5) ? BASE_DT_F32 : BASE_DT_SI32);
+    struct graph_value *a = scalar_const(g, dt, normal ? 0 : -3), *b = scalar_const(g, dt, normal ? 1 : 5);
+    struct graph_value *shape = NULL;
+    {
+        const struct graph_type *t = tt(g, BASE_DT_SI64, 1, (const int64_t[]){rank});
+        shape = graph_builder_constant(g->b, graph_builder_attr_elements_i64(g->b, dims, 1, (const int64_t[]){rank}));
+        (void)t;
+        g->ops++;
+        push(g, shape, 0);
+    }
+    struct graph_value *in[3] = {a, b, shape};
+    struct graph_op *op = mk(g, GRAPH_OP_RNG, in, 3, (const struct graph_type *[]){tt(g, dt, rank, dims)}, 1);
+    attr(g, op, "rng_distribution",
+         graph_builder_attr_keyword(g->b, "stablehlo.rng_distribution", normal ? "NORMAL" : "UNIFORM"));
+    push(g, graph_builder_result(op, 0), DV_NANBITS);
+    return true;
+}
+
 static bool g_misc(struct gen *g)
 {
-    switch (rnd(g, 9)) {
+    switch (rnd(g, 13)) {
+    case 9: return g_linalg(g);
+    case 10: return g_fft(g);
+    case 11: return g_select_and_scatter(g);
+    case 12: return g_rng(g);
     case 0: return g_bitcast(g);
     case 1: return g_rng_bit_generator(g);
     case 2: return g_quantized(g);

@@ -261,7 +261,7 @@ static void evaluate(struct ctx *c, const char *text, size_t len, const char *pa
     memset(&io, 0, sizeof io);
     io.num_replicas = 1;
     io.num_partitions = interp_module_mesh_size(m);
-    io.seed = 1;
+    io.seed = 0; /* as npusim run --check: the runtime's host steps run stablehlo.rng with the same */
     struct interp_result gold;
     memset(&gold, 0, sizeof gold);
     if (interp_run(m, NULL, in, n_in, &io, &gold, &d) != BASE_OK) {
