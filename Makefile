@@ -73,14 +73,21 @@ endif
 FUZZ_TARGETS := $(basename $(notdir $(filter-out fuzz/replay_main.c,$(wildcard fuzz/*.c))))
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
 
+# The differential fuzzer (fuzz/diff/, docs/fuzzing.md): a program of its
+# own, not part of the library.
+DIFF_FUZZ_SRCS := $(wildcard fuzz/diff/*.c)
+DIFF_FUZZ_OBJS := $(DIFF_FUZZ_SRCS:%.c=$(B)/%.o)
+DIFF_FUZZ := $(B)/fuzz/diff_fuzz
+
 ALL_OBJS := $(LIB_OBJS) $(TOOL_OBJS) $(TEST_SUPPORT_OBJS) $(TEST_SRCS:%.c=$(B)/%.o) \
-            $(FUZZ_TARGETS:%=$(B)/fuzz/%.o) $(B)/fuzz/replay_main.o $(BENCH_SRCS:%.c=$(B)/%.o)
+            $(FUZZ_TARGETS:%=$(B)/fuzz/%.o) $(B)/fuzz/replay_main.o $(BENCH_SRCS:%.c=$(B)/%.o) \
+            $(DIFF_FUZZ_OBJS)
 
 # keep objects of test and bench binaries (make would delete them as intermediates)
 .SECONDARY:
 
 .PHONY: all check check-asan test conform fuzz fuzz-regress demo bench calibrate deps lint clean
-all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
+all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(DIFF_FUZZ) $(BENCH_BINS)
 
 $(B)/%.o: %.c | $(B)/.dirs
 	@mkdir -p $(dir $@)
@@ -107,6 +114,9 @@ $(B)/bench/%: $(B)/bench/%.o $(LIB)
 
 $(B)/fuzz/replay_%: $(B)/fuzz/%.o $(B)/fuzz/replay_main.o $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+$(DIFF_FUZZ): $(DIFF_FUZZ_OBJS) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(DIFF_FUZZ_OBJS) $(LIB) $(LDLIBS_ALL)
 
 # ---------------------------------------------------------------- checks
 # Unit tests, then the conformance corpus against the known-failure lists,

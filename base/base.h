@@ -320,6 +320,12 @@ static inline float base_bf16_to_f32(uint16_t b) {
     return c.f;
 }
 uint16_t base_f32_to_bf16(float f);
+/* The bf16 parts of an f32 as a TPU's f32 passes take them (docs/isa.md,
+ * Numerics): p0 = bf16(v), p1 = bf16(v - p0), p2 = bf16(v - p0 - p1), with
+ * p0 + p1 + p2 within 2^-24 |v|.  A non-finite v is p0 alone (its low parts
+ * are 0, never inf - inf); a finite v whose nearest bf16 overflows takes the
+ * largest finite one toward zero, so every part stays finite. */
+void base_f32_bf16_parts(float v, float parts[3]);
 float base_f16_to_f32(uint16_t h);
 uint16_t base_f32_to_f16(float f);
 

@@ -450,6 +450,22 @@ static inline uint64_t canon_nan64(uint64_t u)
 }
 
 uint16_t base_f32_to_bf16(float f) { return bf16_from_f32_bits(f32_bits(f)); }
+
+void base_f32_bf16_parts(float v, float parts[3])
+{
+    parts[1] = parts[2] = 0;
+    if (!isfinite(v)) {
+        parts[0] = v;
+        return;
+    }
+    for (int j = 0; j < 3; j++) {
+        uint32_t u = f32_bits(v);
+        float h = base_bf16_to_f32(bf16_from_f32_bits(u));
+        if (!isfinite(h)) h = base_bf16_to_f32((uint16_t)(u >> 16)); /* rounded up past the largest: truncate */
+        parts[j] = h;
+        v = v - h;
+    }
+}
 float base_f16_to_f32(uint16_t h) { return f32_from_bits(f32_bits_from_f16(h)); }
 uint16_t base_f32_to_f16(float f) { return f16_from_f32_bits(f32_bits(f)); }
 

@@ -496,6 +496,11 @@ enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel 
  * not: f64 or complex elements, quantized types, dynamic shapes). */
 bool cc_dot_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
 bool cc_conv_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+/* The precision a dot's (its algorithm's, else the higher of its
+ * precision_config's, else t's default) or a convolution's f32 matmuls run
+ * at (cc_plan_op_precision). */
+enum isa_precision cc_dot_precision(const struct graph_op *op, const struct cc_target *t);
+enum isa_precision cc_conv_precision(const struct graph_op *op, const struct cc_target *t);
 /* Whether DOT kernels take elementwise epilogues beyond a lone convert
  * (they need k_elem.c's tile sources, CC_EW_SOURCES below); when false the
  * grouping should leave the ops after a dot to their own kernels. */

@@ -113,6 +113,10 @@ void cc_plan_destroy(struct cc_plan *p)
 const struct chip_desc *cc_plan_chip(const struct cc_plan *p) { return &p->chip; }
 enum cc_mode cc_plan_mode(const struct cc_plan *p) { return p->opt.mode; }
 enum isa_precision cc_plan_default_precision(const struct cc_plan *p) { return p->opt.default_precision; }
+enum isa_precision cc_plan_op_precision(const struct cc_plan *p, const struct graph_op *op)
+{
+    return op->kind == GRAPH_OP_CONVOLUTION ? cc_conv_precision(op, &p->target) : cc_dot_precision(op, &p->target);
+}
 int cc_plan_num_partitions(const struct cc_plan *p) { return p->num_partitions > 1 ? p->num_partitions : 1; }
 const struct graph_module *cc_plan_module(const struct cc_plan *p) { return p->m; }
 const struct graph_op *cc_plan_manual_computation(const struct cc_plan *p) { return p->mc; }
@@ -692,12 +696,11 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
         return why_set(why, cap, "sdy.manual_computation is lowered only as the whole entry function (whose body is then "
                                  "the program of one partition)");
     if (!plain_types(op, t, why, cap)) return false;
-    if (icn_coll_of_op(op->kind, NULL)) {
-        unsigned f;
-        if (graph_op_kind_has(op->kind, GRAPH_OPF_REGIONS)) /* a reduction body */
-            return cc_body_binary_func(op, &f, why, cap);
-        return true;
-    }
+    /* a collective's values are the interpreter's (the runtime evaluates it
+     * on every partition's operands: interp_spmd_grid_eval), so any
+     * reduction body and element type; its time is the interconnect
+     * model's, whose reduction rate stands for the body */
+    if (icn_coll_of_op(op->kind, NULL)) return true;
     if (is_view_op(op->kind)) {
         if (op->kind == GRAPH_OP_BITCAST_CONVERT) {
             enum base_dtype a = op->operands[0]->type->elem, b = op->results[0].type->elem;
@@ -1440,6 +1443,11 @@ static bool can_join(const struct cc *c, int g, int nd)
         int x = n->in[i];
         if (producer_group(c, x) != g) continue;
         if (c->vi[x].root != x) return false; /* a view of g's value: g must write it first */
+        /* the kernels find g's values by the graph values its ops make: an
+         * operand that names one through another value (an
+         * optimization_barrier's or get_tuple_element's result) is read
+         * from HBM, after g */
+        if (n->kind == N_OP && c->vi[x].v != n->op->operands[i]) return false;
         via = true;
     }
     return via;

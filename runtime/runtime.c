@@ -1380,23 +1380,23 @@ static double type_eps(enum base_dtype dt)
 
 /* The precision an f32 matmul runs at on the chip: bf16 products (1 pass),
  * about 16 bits (3 passes), f32 (6 passes, or a native fp32 array). */
-static double f32_dot_eps(const struct chip_desc *chip, enum isa_precision dflt, const struct graph_op *op)
+static double f32_dot_eps(const struct cc_plan *plan, const struct graph_op *op)
 {
-    /* a DEFAULT op runs at the plan's default precision (--precision) */
-    uint32_t passes = dflt == ISA_PREC_HIGHEST ? chip->fp32_passes_highest
-                      : dflt == ISA_PREC_HIGH  ? chip->fp32_passes_high
+    /* the precision the compiler ran the op at: an op that asks for HIGH
+     * runs 3 passes even when the plan's default (--precision) is HIGHEST */
+    const struct chip_desc *chip = cc_plan_chip(plan);
+    enum isa_precision prec = cc_plan_op_precision(plan, op);
+    uint32_t passes = prec == ISA_PREC_HIGHEST ? chip->fp32_passes_highest
+                      : prec == ISA_PREC_HIGH  ? chip->fp32_passes_high
                                                : chip->fp32_passes_default;
-    const struct graph_attr *pc = graph_op_attr(op, "precision_config");
-    if (pc && pc->kind == GRAPH_ATTR_ARRAY)
-        for (int i = 0; i < pc->u.array.n; i++) {
-            if (graph_attr_is_keyword(pc->u.array.items[i], "HIGHEST") && chip->fp32_passes_highest > passes)
-                passes = chip->fp32_passes_highest;
-            if (graph_attr_is_keyword(pc->u.array.items[i], "HIGH") && chip->fp32_passes_high > passes)
-                passes = chip->fp32_passes_high;
-        }
     if (chip->family == CHIP_FAMILY_NEURON) return ldexp(1.0, -24); /* native fp32 */
     return passes <= 1 ? ldexp(1.0, -8) : passes <= 3 ? ldexp(1.0, -16) : ldexp(1.0, -24);
 }
+
+/* Operands a TPU's arrays multiply as f32, in bf16 passes: f32, and f16
+ * (which its arrays do not take: docs/compiler.md "Kernels: dot_general";
+ * on a NeuronCore f16 is native and f32_dot_eps is fp32's). */
+static bool passes_type(enum base_dtype dt) { return dt == BASE_DT_F32 || dt == BASE_DT_F16; }
 
 void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want, struct rt_tolerance *tol)
 {
@@ -1405,7 +1405,6 @@ void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want
         tol->exact = true;
         return;
     }
-    const struct chip_desc *chip = cc_plan_chip(plan);
     double eps = type_eps(want->dtype), rtol = 4 * eps;
     /* matmuls: products at the chip's precision, sums in fp32 in another
      * order than the interpreter's: sqrt(K) rounding errors */
@@ -1423,21 +1422,27 @@ void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want
             for (int i = 0; i < nc; i++)
                 if (cd[i] >= 0 && cd[i] < lt->rank) K *= lt->dims[cd[i]];
             enum base_dtype a = lt->elem, b = op->operands[1]->type->elem;
-            double e = a == BASE_DT_F32 || b == BASE_DT_F32 ? f32_dot_eps(chip, cc_plan_default_precision(plan), op) : 0;
+            double e = passes_type(a) || passes_type(b) ? f32_dot_eps(plan, op) : 0;
             double t = 2 * sqrt((double)K) * (e + ldexp(1.0, -24));
             if (t > dot) dot = t;
         } else if (op->kind == GRAPH_OP_CONVOLUTION && op->n_operands == 2) {
             const struct graph_type *kt = op->operands[1]->type;
             double K = (double)base_shape_count(kt->rank, kt->dims);
-            double e = kt->elem == BASE_DT_F32 ? f32_dot_eps(chip, cc_plan_default_precision(plan), op) : 0;
+            double e = passes_type(kt->elem) || passes_type(op->operands[0]->type->elem)
+                           ? f32_dot_eps(plan, op)
+                           : 0;
             double t = 2 * sqrt(K) * (e + ldexp(1.0, -24));
             if (t > dot) dot = t;
         } else if (op->kind == GRAPH_OP_REDUCE && op->n_operands >= 2) {
-            /* sums below f32 round per chunk on chip, per step in the interpreter */
-            const struct graph_type *xt = op->operands[0]->type;
+            /* sums below f32 round per chunk on chip, per step in the
+             * interpreter: every input of a variadic reduce */
             const struct graph_type *rt = op->results[0].type;
-            if (base_dtype_is_float(xt->elem) && base_dtype_bits(xt->elem) < 32) {
-                double R = (double)base_shape_count(xt->rank, xt->dims) / (double)base_shape_count(rt->rank, rt->dims);
+            for (int i = 0; i < op->n_operands / 2; i++) {
+                const struct graph_type *xt = op->operands[i]->type;
+                if (!base_dtype_is_float(xt->elem) || base_dtype_bits(xt->elem) >= 32) continue;
+                int64_t n_out = base_shape_count(rt->rank, rt->dims);
+                if (n_out <= 0) continue; /* nothing reduced into (and no R to divide by) */
+                double R = (double)base_shape_count(xt->rank, xt->dims) / (double)n_out;
                 double t = 2 * sqrt(R) * type_eps(xt->elem);
                 if (t > red) red = t;
             }

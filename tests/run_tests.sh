@@ -158,6 +158,13 @@ if [ -z "$ONLY" ] || [ "$ONLY" = fuzz ]; then
         target=${r##*/replay_}
         run "fuzz/$target" "$r" "fuzz/corpus/$target"
     done
+    # the differential fuzzer (docs/fuzzing.md): its reproducers, then a short
+    # deterministic run (fixed seeds: any finding fails)
+    if [ -x "$B/fuzz/diff_fuzz" ]; then
+        run "fuzz/diff_fuzz reproducers" "$B/fuzz/diff_fuzz" --replay fuzz/corpus/diff_fuzz
+        run "fuzz/diff_fuzz --seed 1 (100 programs)" "$B/fuzz/diff_fuzz" --seed 1 --iterations 100 --max-ops 150 \
+            --no-minimize --out "$B/test-out/diff_fuzz"
+    fi
 fi
 
 echo
