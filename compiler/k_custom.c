@@ -55,3 +55,11 @@ bool cc_custom_call_view(const struct graph_op *op, char *why, size_t cap)
     }
     return true;
 }
+
+const struct graph_value *cc_identity_source(const struct graph_value *gv)
+{
+    const struct graph_op *op = gv ? gv->def : NULL;
+    if (!op || gv->index >= op->n_operands) return NULL;
+    if (op->kind == GRAPH_OP_OPTIMIZATION_BARRIER || cc_custom_call_claims(op)) return op->operands[gv->index];
+    return NULL;
+}
