@@ -655,6 +655,10 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_CALL:
     case GRAPH_OP_COMPOSITE:
     case GRAPH_OP_OPTIMIZATION_BARRIER:
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT:
+    case GRAPH_OP_SDY_RESHARD:
+    case GRAPH_OP_SDY_PROPAGATION_BARRIER:
+    case GRAPH_OP_MHLO_COPY:
     case GRAPH_OP_INTERP_PRINT: return true;
     case GRAPH_OP_WHILE:
     case GRAPH_OP_IF:
@@ -1193,6 +1197,10 @@ static enum base_status lin_op_on(struct cc *c, const struct graph_op *op, int s
     case GRAPH_OP_INFEED:
     case GRAPH_OP_OUTFEED: return host_io_node(c, N_HOST, op, scope, in);
     case GRAPH_OP_OPTIMIZATION_BARRIER:
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT: /* annotations: each result is its operand */
+    case GRAPH_OP_SDY_RESHARD:
+    case GRAPH_OP_SDY_PROPAGATION_BARRIER:
+    case GRAPH_OP_MHLO_COPY:
         for (int i = 0; i < op->n_results && i < op->n_operands; i++) TRY(bind(c, scope, &op->results[i], in[i]));
         return BASE_OK;
     case GRAPH_OP_CUSTOM_CALL:
