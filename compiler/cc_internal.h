@@ -590,6 +590,10 @@ enum base_status cc_emit_select_and_scatter(const struct cc_target *t, const str
  * reason when not). */
 bool cc_custom_call_claims(const struct graph_op *op);
 bool cc_custom_call_view(const struct graph_op *op, char *why, size_t cap);
+/* The value gv is the identity of (an identity custom_call's, an
+ * optimization_barrier's or an annotation's operand), or NULL: the plan binds both to one
+ * buffer, so a kernel that maps graph values looks through it. */
+const struct graph_value *cc_identity_source(const struct graph_value *gv);
 
 /* ------------------------------------------------------------ plan (compile.c) */
 

@@ -604,8 +604,7 @@ static bool is_view_op(enum graph_op_kind k)
     case GRAPH_OP_BROADCAST:
     case GRAPH_OP_SLICE:
     case GRAPH_OP_REVERSE:
-    case GRAPH_OP_BITCAST_CONVERT:
-    case GRAPH_OP_SDY_SHARDING_CONSTRAINT: return true; /* a layout hint for the partitioner: the value itself */
+    case GRAPH_OP_BITCAST_CONVERT: return true;
     default: return false;
     }
 }
@@ -660,6 +659,10 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_CALL:
     case GRAPH_OP_COMPOSITE:
     case GRAPH_OP_OPTIMIZATION_BARRIER:
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT:
+    case GRAPH_OP_SDY_RESHARD:
+    case GRAPH_OP_SDY_PROPAGATION_BARRIER:
+    case GRAPH_OP_MHLO_COPY:
     case GRAPH_OP_INTERP_PRINT: return true;
     case GRAPH_OP_WHILE:
     case GRAPH_OP_IF:
@@ -790,9 +793,6 @@ static bool view_of(const struct graph_op *op, const struct cc_view *in, struct 
     const struct graph_type *rt = op->results[0].type;
     int64_t a[BASE_MAX_RANK], b[BASE_MAX_RANK], s[BASE_MAX_RANK];
     switch (op->kind) {
-    case GRAPH_OP_SDY_SHARDING_CONSTRAINT:
-        *out = *in;
-        return true;
     case GRAPH_OP_RESHAPE: return cc_view_reshape(in, rt->rank, rt->dims, out);
     case GRAPH_OP_TRANSPOSE:
         if (graph_attr_as_i64_list(graph_op_attr(op, "permutation"), a, BASE_MAX_RANK) != in->rank) return false;
@@ -1196,6 +1196,10 @@ static enum base_status lin_op_on(struct cc *c, const struct graph_op *op, int s
     case GRAPH_OP_INFEED:
     case GRAPH_OP_OUTFEED: return host_io_node(c, N_HOST, op, scope, in);
     case GRAPH_OP_OPTIMIZATION_BARRIER:
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT: /* annotations: each result is its operand */
+    case GRAPH_OP_SDY_RESHARD:
+    case GRAPH_OP_SDY_PROPAGATION_BARRIER:
+    case GRAPH_OP_MHLO_COPY:
         for (int i = 0; i < op->n_results && i < op->n_operands; i++) TRY(bind(c, scope, &op->results[i], in[i]));
         return BASE_OK;
     case GRAPH_OP_CUSTOM_CALL:
@@ -1447,7 +1451,14 @@ static bool can_join(const struct cc *c, int g, int nd)
          * operand that names one through another value (an
          * optimization_barrier's or get_tuple_element's result) is read
          * from HBM, after g */
-        if (n->kind == N_OP && c->vi[x].v != n->op->operands[i]) return false;
+        if (n->kind == N_OP && c->vi[x].v != n->op->operands[i]) {
+            /* ... except in an elementwise kernel, which looks through
+             * identities (sdy annotations, optimization_barrier:
+             * cc_identity_source) to the value g makes */
+            const struct graph_value *gv = n->op->operands[i];
+            while (gv && gv != c->vi[x].v) gv = cc_identity_source(gv);
+            if (!gv || gr->kind != CC_K_ELEMENTWISE) return false;
+        }
         via = true;
     }
     return via;

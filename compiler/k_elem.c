@@ -495,8 +495,9 @@ static int total_order_key(struct eprog *e, int x)
 
 static int map_get(const struct eprog *e, const struct graph_value *gv)
 {
-    for (int i = 0; i < e->n_map; i++)
-        if (e->gv_of[i] == gv) return e->id_of[i];
+    for (; gv; gv = cc_identity_source(gv)) /* an identity's result is its operand's buffer */
+        for (int i = 0; i < e->n_map; i++)
+            if (e->gv_of[i] == gv) return e->id_of[i];
     return -1;
 }
 

@@ -133,6 +133,9 @@ spmd_check() {
 if [ -z "$ONLY" ] || [ "$ONLY" = models ]; then
     echo "model exports (random inputs):"
     mkdir -p "$B/test-out"
+    # exports from the field (tests/data/models): parse, verify, coverage and a
+    # timing-only run on trn2 and tpu-v6e, nothing unsupported
+    run "models/test_field.sh (tests/data/models on trn2, tpu-v6e)" tests/models/test_field.sh "$B"
     run "models/qwen_3_0_6b (8 partitions, twice)" models_check "$SHARED/models/qwen_3_0_6b_shlo.mlir" twice
     run "models/glm_358b_1_layer" models_check "$SHARED/models/glm_358b_1_layer_shlo.mlir"
     for chip in trn2 tpu-v6e; do

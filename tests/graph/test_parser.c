@@ -988,6 +988,41 @@ static void test_parser_sdy_mesh_and_shardings(void **state)
     graph_module_destroy(m);
 }
 
+/* The annotations torch_xla and tt-xla exports carry around values (the
+ * tt-xla z-image VAE and text encoder, gpt-oss-120b): sdy.constant reads as
+ * a stablehlo.constant; sdy.sharding_constraint, sdy.reshard,
+ * sdy.propagation_barrier and mhlo.copy in their custom forms. */
+static void test_parser_sdy_and_mhlo_annotations(void **state)
+{
+    (void)state;
+    struct graph_module *m = parse_ok(
+        "module {\n  sdy.mesh @mesh = <[\"x\"=2]>\n"
+        "  func.func @f(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {\n"
+        "    %c = sdy.constant dense<2.0> : tensor<4x8xf32>\n"
+        "    %0 = sdy.sharding_constraint %a <@mesh, [{\"x\"}, {}]> : tensor<4x8xf32>\n"
+        "    %1 = sdy.reshard %0 <@mesh, [{}, {}]> : tensor<4x8xf32>\n"
+        "    %2 = sdy.propagation_barrier %1 allowed_direction=NONE : tensor<4x8xf32>\n"
+        "    %3 = mhlo.copy %2 {mhlo.sharding = \"{replicated}\"} : tensor<4x8xf32>\n"
+        "    %4 = stablehlo.add %3, %c : tensor<4x8xf32>\n"
+        "    return %4 : tensor<4x8xf32>\n  }\n}\n");
+    const struct graph_op *c = find_op(m, GRAPH_OP_CONSTANT, 0);
+    assert_non_null(c);
+    assert_string_equal(c->name, "sdy.constant");
+    assert_non_null(graph_op_attr(c, "value"));
+    const struct graph_op *sc = find_op(m, GRAPH_OP_SDY_SHARDING_CONSTRAINT, 0);
+    assert_string_equal(graph_op_attr(sc, "sharding")->tag, "sdy.sharding");
+    assert_non_null(find_op(m, GRAPH_OP_SDY_RESHARD, 0));
+    assert_non_null(graph_op_attr(find_op(m, GRAPH_OP_SDY_PROPAGATION_BARRIER, 0), "allowed_direction"));
+    const struct graph_op *cp = find_op(m, GRAPH_OP_MHLO_COPY, 0);
+    assert_true(graph_op_kind_has(cp->kind, GRAPH_OPF_IDENTITY));
+    assert_true(graph_type_equal(cp->results[0].type, cp->operands[0]->type));
+    graph_module_destroy(m);
+    parse_err("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+              "  %0 = sdy.propagation_barrier %a allowed_direction=SIDEWAYS : tensor<4xf32>\n"
+              "  return %0 : tensor<4xf32>\n}\n",
+              BASE_ERR_PARSE, 2, 53, "expected a allowed_direction value");
+}
+
 static void test_parser_tolerates_export_banner(void **state)
 {
     (void)state;
@@ -1219,7 +1254,7 @@ static void test_parser_sharding_constraint_forms_match_generic(void **state)
     graph_module_destroy(m);
 }
 
-TEST_MAIN(NULL, NULL, T(test_parser_sharding_constraint_forms_match_generic), T(test_parser_module_name_and_attributes), T(test_parser_bare_functions_form_implicit_module),
+TEST_MAIN(NULL, NULL, T(test_parser_sharding_constraint_forms_match_generic), T(test_parser_sdy_and_mhlo_annotations), T(test_parser_module_name_and_attributes), T(test_parser_bare_functions_form_implicit_module),
           T(test_parser_func_signature_attributes), T(test_parser_func_declaration_has_empty_region),
           T(test_parser_value_names_and_dense_ids), T(test_parser_result_groups_and_uses),
           T(test_parser_unregistered_generic_op_kept), T(test_parser_elementwise_forms_match_generic),
