@@ -742,9 +742,12 @@ static void draw_panel(struct viz_viewer *v)
         const struct trc_slice *s = &v->sel;
         uint32_t sl = v->sel_lane;
         const struct trc_lane *ln = viz_lane(v, sl);
-        snprintf(buf, sizeof buf, "%s  (%s on %s%s%s)", viz_str(v, sl, s->name), trc_slice_kind_name(s->kind),
-                 v->n_src > 1 ? (viz_src_of(v, sl) == &v->src[0] ? "A " : "B ") : "", ln ? ln->name : "?",
-                 ln && ln->chip ? "" : "");
+        char where[48] = "";
+        if (v->n_src > 1 || viz_src_of(v, sl)->multi_chip)
+            snprintf(where, sizeof where, "%s%s%u ", v->n_src > 1 ? (viz_src_of(v, sl) == &v->src[0] ? "A " : "B ") : "",
+                     "chip", ln ? ln->chip : 0);
+        snprintf(buf, sizeof buf, "%s  (%s on %s%s)", viz_str(v, sl, s->name), trc_slice_kind_name(s->kind), where,
+                 ln ? ln->name : "?");
         viz_text_draw(v, x, y, buf, C_TEXT);
         y += v->line_h + 2;
         const char *op = viz_str(v, sl, s->op);

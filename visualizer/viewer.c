@@ -293,6 +293,7 @@ static enum base_status src_init(struct viz_viewer *v, uint32_t si, struct trc_f
     s->match = calloc(s->n_strings + 1, sizeof *s->match);
     if (!s->str_color || !s->match) return BASE_ERR_NOMEM;
     for (uint32_t i = 0; i < s->n_strings; i++) s->str_color[i] = viz_name_color(trc_file_string(f, i));
+    for (uint32_t l = 0; l < s->n_lanes; l++) s->multi_chip |= trc_file_lane(f, l)->chip != 0;
     const char *model = trc_file_meta(f, "model"), *chip = trc_file_meta(f, "chip"), *mode = trc_file_meta(f, "mode");
     const char *chips = trc_file_meta(f, "chips");
     if (model) {

@@ -53,6 +53,7 @@ struct viz_src {
     bool *match;         /* per string id: contains the query */
     uint32_t n_strings;
     uint64_t end_ps;
+    bool multi_chip;     /* lanes of more than one chip */
     char label[200];     /* "A  file  trn2 compiled" */
     float ov[OV_BINS];   /* whole-run busy fraction */
     struct trc_groups groups; /* top ops, grouped by viz_viewer.group */
