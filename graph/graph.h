@@ -205,6 +205,12 @@ struct graph_loc {
     int line;         /* 1-based position of the op's first token */
     int col;
     const char *name; /* from loc("...") / #locN alias, or NULL */
+    /* The whole location as text, aliases resolved (docs/graph-ir.md
+     * "Locations"): its frames innermost first, `name`, `file:line:col` or
+     * `name (file:line:col)`, joined by " <- " (callsite: callee <- caller),
+     * ", " (fused) and " @ " (a name over a chain: the op's name in the
+     * framework @ the code that made it).  NULL: no location, or unknown. */
+    const char *chain;
 };
 
 struct graph_op;

@@ -1337,7 +1337,10 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
         rs[p].opt.loop_reuse = false; /* the chips meet at collectives: every trip runs */
         rs[p].grid = grid; /* host fallback: each chip evaluates its own partition's op */
         rs[p].grid_partition = p;
-        if (p > 0) { /* traces follow chip 0 */
+        if (opt && opt->chip_users) { /* each chip its own recorder */
+            rs[p].opt.launch_user = opt->chip_users[p];
+            rs[p].opt.collective_user = opt->chip_users[p];
+        } else if (p > 0) { /* else traces follow chip 0 */
             rs[p].opt.on_launch = NULL;
             rs[p].opt.on_collective = NULL;
         }

@@ -71,12 +71,17 @@ struct rt_options {
      * chip when the sims were created for one rank's share of a chip
      * (chip_rank_view: what npusim run does), else one partition per chip. */
     const struct icn_topo *topo;
-    /* Optional: called as each collective starts (chip 0 of a multi-chip
-     * run), with the topology it runs on and the bytes it moves over each
+    /* Optional: called as each collective starts (on chip 0 of a multi-chip
+     * run, or on each chip with chip_users), with the topology it runs on and the bytes it moves over each
      * of its links (topo->n_links entries) (traces/). */
     void (*on_collective)(void *user, const struct rt_collective *c, const struct icn_topo *topo,
                           const double *link_bytes);
     void *collective_user;
+    /* Optional, SPMD runs (rt_run_spmd): n entries; partition i calls
+     * on_launch and on_collective with chip_users[i] as their user (one
+     * recorder per chip).  NULL: only chip 0 calls them, with launch_user
+     * and collective_user. */
+    void *const *chip_users;
     /* interpreter.probe writes each value it reads back here, as the
      * interpreter does (interp_options.probe_dir); NULL: recorded in
      * memory only (for check.expect_serialized_eq) */

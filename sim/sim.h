@@ -64,6 +64,8 @@ struct sim_dma_record {
     const struct isa_instr *instr;
     uint64_t start_ps, data_start_ps, end_ps;
     uint64_t bytes;
+    uint64_t hbm_bytes;     /* through HBM: its HBM side's bytes (both sides for hbm -> hbm; a
+                             * converting read counts the HBM side's size), as sim_stats.hbm_bytes adds them */
     bool hbm;               /* shared HBM bandwidth with other transfers */
     enum isa_space src_space, dst_space;
 };

@@ -14,7 +14,10 @@
  *                tiles (lane, level, index), least recently used out
  *   input        wheel or W/S: zoom at the cursor (centre without one); drag
  *                or A/D: pan; click: select a slice; '/' search; Esc clear;
- *                F: zoom to the selection; 0 / Home: whole run
+ *                F: zoom to the selection; 0 / Home: whole run; click a
+ *                header or C: collapse a chip, core or engine class; X:
+ *                collapse every core, E: expand all; G: group top ops by
+ *                op, kind, kernel, source line
  *
  * This header has no SDL types, so the tool that uses it needs no SDL flags.
  * The PNG writer and the charts (png.c, chart.c) need no SDL at all: a
@@ -46,6 +49,12 @@ const char *viz_font_find(void);
  * A missing font is ERR_IO with a message naming the package to install. */
 enum base_status viz_viewer_create(struct trc_file *f, const struct viz_options *o, struct viz_viewer **out,
                                    struct base_diag *diag);
+/* A compare view: traces a and b (both borrowed) one above the other on
+ * one time axis (each from its own 0), a header row per trace; the panel
+ * lists the top-ops rows of both matched by key: time in A, in B, B - A.
+ * Global lanes: a's lanes first, then b's (lane + trc_file_n_lanes(a)). */
+enum base_status viz_viewer_create_compare(struct trc_file *a, struct trc_file *b, const struct viz_options *o,
+                                           struct viz_viewer **out, struct base_diag *diag);
 void viz_viewer_destroy(struct viz_viewer *v);
 
 /* Draws one frame into the framebuffer. */
@@ -73,6 +82,22 @@ uint64_t viz_x_to_time(const struct viz_viewer *v, int x);
 bool viz_lane_rect(const struct viz_viewer *v, uint32_t lane, int *y, int *h, int *x0, int *x1);
 /* Lanes in display order (header rows excluded): *n lanes. */
 const uint32_t *viz_lane_order(const struct viz_viewer *v, size_t *n);
+/* Collapses (how 1), expands (0) or toggles (-1) the groups `path` names:
+ * "all" (every header: each chip shrinks to its header row), "cores" (every
+ * core and engine class: the chip-wide lanes and the core headers stay),
+ * "chipN", "chipN/coreM", "chipN/coreM/engines|dma|counters" (a core's
+ * engine class); in a compare view "A:" or "B:" first, or "A" / "B" alone
+ * for a whole trace.  false when the path names no group. */
+bool viz_collapse(struct viz_viewer *v, const char *path, int how);
+/* Whether a group is collapsed (false when there is no such group). */
+bool viz_collapsed(const struct viz_viewer *v, const char *path);
+/* How the top-ops panel groups: "op", "kind", "kernel" or "source"
+ * (traces.h enum trc_group); false for another name. */
+bool viz_set_group(struct viz_viewer *v, const char *name);
+const char *viz_get_group(const struct viz_viewer *v);
+/* The panel's rows as text, for tests: row i's key, and its time (compare
+ * view: a_ps and b_ps; else a_ps only); false past the last row. */
+bool viz_panel_row(const struct viz_viewer *v, size_t i, const char **key, uint64_t *a_ps, uint64_t *b_ps);
 
 /* The colour of slices of op (or instruction) `name`: a fixed palette
  * entry chosen by the FNV-1a hash of the name (docs/visualizer.md). */
@@ -102,6 +127,8 @@ void viz_input_text(struct viz_viewer *v, const char *utf8);
  *   click X Y          press and release the left button at (X, Y)
  *   drag X0 Y0 X1 Y1   press at (X0, Y0), move to (X1, Y1), release
  *   wheel X Y N        N wheel steps at (X, Y) (N > 0 zooms in)
+ *   collapse PATH      viz_collapse(PATH, 1); `expand PATH`: 0; `toggle PATH`: -1
+ *   group NAME         the top-ops grouping: op, kind, kernel or source
  *   render             draw a frame
  *   screenshot PATH    draw a frame and write it as a PNG
  * Errors name the script line. */

@@ -950,6 +950,36 @@ static void test_parser_locations_resolved(void **state)
     graph_module_destroy(m);
 }
 
+/* Each op keeps its whole location (graph_loc.chain): JAX's op name over
+ * a callsite of named Python frames (aliases defined after their use),
+ * torch_xla's fused[name, position], a plain position, a name, unknown. */
+static void test_parser_location_chains_keep_every_frame(void **state)
+{
+    (void)state;
+    struct graph_module *m = parse_ok(
+        "module {\n  func.func @f(%a: tensor<f32>) -> tensor<f32> {\n"
+        "    %0 = stablehlo.abs %a : tensor<f32> loc(#loc9)\n"
+        "    %1 = stablehlo.abs %0 : tensor<f32> loc(fused[\"aten__mm\", \"model.py\":12:0])\n"
+        "    %2 = stablehlo.abs %1 : tensor<f32> loc(\"m.mlir\":7:3)\n"
+        "    %3 = stablehlo.abs %2 : tensor<f32> loc(\"dot.11164\")\n"
+        "    %4 = stablehlo.abs %3 : tensor<f32> loc(unknown)\n"
+        "    %5 = stablehlo.abs %4 : tensor<f32> loc(fused<\"meta\">[#loc1, #loc1, \"x\"])\n"
+        "    return %5 : tensor<f32>\n  }\n}\n"
+        "#loc1 = loc(\"/src/model.py\":25:10 to :30)\n#loc2 = loc(\"/src/train.py\":40:0)\n"
+        "#loc3 = loc(\"forward\"(#loc1))\n#loc4 = loc(\"<module>\"(#loc2))\n"
+        "#loc5 = loc(callsite(#loc3 at #loc4))\n#loc9 = loc(\"jit(step)/dot_general\"(#loc5))\n");
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 0)->loc.chain,
+                        "jit(step)/dot_general @ forward (/src/model.py:25:10) <- <module> (/src/train.py:40:0)");
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 0)->loc.name, "jit(step)/dot_general");
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 1)->loc.chain, "aten__mm (model.py:12:0)");
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 2)->loc.chain, "m.mlir:7:3");
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 3)->loc.chain, "dot.11164");
+    assert_null(find_op(m, GRAPH_OP_ABS, 4)->loc.chain);
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 5)->loc.chain, "/src/model.py:25:10, x");
+    assert_null(find_op(m, GRAPH_OP_FUNC_RETURN, 0)->loc.chain);
+    graph_module_destroy(m);
+}
+
 static void test_parser_sdy_mesh_and_shardings(void **state)
 {
     (void)state;
@@ -1269,7 +1299,7 @@ TEST_MAIN(NULL, NULL, T(test_parser_sharding_constraint_forms_match_generic), T(
           T(test_parser_integer_literals_of_every_width), T(test_parser_nested_lists_and_complex),
           T(test_parser_dense_resource_fills_from_trailer), T(test_parser_attribute_kinds), T(test_parser_attribute_and_type_aliases), T(test_parser_lone_unused_attribute_alias),
           T(test_parser_quantized_types), T(test_parser_dynamic_unranked_bounded_token_tuple), T(test_parser_sub_axis_info_round_trips),
-          T(test_parser_every_element_type), T(test_parser_locations_resolved),
+          T(test_parser_every_element_type), T(test_parser_locations_resolved), T(test_parser_location_chains_keep_every_frame),
           T(test_parser_sdy_mesh_and_shardings), T(test_parser_tolerates_export_banner),
           T(test_parser_input_need_not_be_nul_terminated), T(test_parser_error_unclosed_brace),
           T(test_parser_error_bad_element_type), T(test_parser_error_undefined_value),
