@@ -86,7 +86,7 @@ enum base_status tool_mpi_merge_traces(struct trc_trace *t, struct rec_recorder 
                                        struct base_diag *d)
 {
     int lo = 0, hi = n_recs;
-    bool dist = dist_size() > 1;
+    bool dist = dist_size() > 1 && n_recs > 1; /* one chip: rank 0's alone */
     if (dist) dist_share(n_recs, dist_size(), dist_rank(), &lo, &hi);
     bool root = dist_rank() == 0;
     enum base_status st = BASE_OK;
