@@ -1195,8 +1195,8 @@ static const struct base_tensor *mc_operand_value(const struct graph_op *mc, int
  * [lo, hi) (all of them unless the run is spread over MPI ranks: dist). */
 struct spmd {
     struct rt *rs;
-    int n, lo, hi;
-    bool dist;
+    int n, lo, hi; /* lo == hi: a rank with no chip (more ranks than chips) */
+    bool dist, timing_only;
     const struct cc_plan *plan;
     struct interp_spmd_grid *grid;
     struct base_diag *diag;
@@ -1322,14 +1322,16 @@ static enum base_status spmd_operands(struct spmd *sp, const struct cc_step *s, 
  * the kernels that do not need it. */
 static enum base_status spmd_collective(struct spmd *sp, uint32_t pc)
 {
-    struct rt *r0 = &sp->rs[sp->lo];
+    bool mine = sp->hi > sp->lo; /* this process has chips */
+    struct rt *r0 = mine ? &sp->rs[sp->lo] : NULL;
     const struct cc_step *s = cc_plan_step(sp->plan, pc);
     uint32_t ni = s->n_in, no = s->n_out;
     int n = sp->n;
     if ((int)ni != s->op->n_operands || (int)no != s->op->n_results)
-        return fail_at(r0, s->op, BASE_ERR_INTERNAL, "%s: %u operand and %u result buffers", s->op->name, ni, no);
+        return graph_op_diag(sp->diag, s->op, BASE_ERR_INTERNAL, "%s: %u operand and %u result buffers", s->op->name,
+                             ni, no);
     const struct coll_info *ci = NULL;
-    enum base_status st = coll_time(r0, pc, s, &ci); /* the same on every chip: timed once */
+    enum base_status st = mine ? coll_time(r0, pc, s, &ci) : BASE_OK; /* the same on every chip: timed once */
     struct base_tensor **vals = calloc((size_t)n * (ni + no) + 1, sizeof *vals);
     if (!vals) {
         if (sp->dist) { /* the others would wait for its operands */
@@ -1339,11 +1341,11 @@ static enum base_status spmd_collective(struct spmd *sp, uint32_t pc)
         return base_diag_set(sp->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
     struct base_tensor **res = vals + (size_t)n * ni;
-    if (!r0->opt.timing_only) {
+    if (!sp->timing_only) {
         /* every process takes part in the exchange, even after its own failure */
         enum base_status vst = spmd_operands(sp, s, vals);
         if (st == BASE_OK) st = vst;
-        if (st == BASE_OK) st = interp_spmd_grid_eval(sp->grid, s->op, vals, res, sp->diag);
+        if (st == BASE_OK && mine) st = interp_spmd_grid_eval(sp->grid, s->op, vals, res, sp->diag);
     }
     uint64_t arrive = 0;
     for (int p = 0; p < n; p++)
@@ -1351,7 +1353,7 @@ static enum base_status spmd_collective(struct spmd *sp, uint32_t pc)
     for (int p = sp->lo; p < sp->hi && st == BASE_OK; p++) {
         st = start_collective(&sp->rs[p], pc, ci, arrive);
         for (uint32_t j = 0; j < no && st == BASE_OK; j++)
-            st = write_buffer(&sp->rs[p], s->io_buffers[ni + j], r0->opt.timing_only ? NULL : res[(size_t)p * no + j]);
+            st = write_buffer(&sp->rs[p], s->io_buffers[ni + j], sp->timing_only ? NULL : res[(size_t)p * no + j]);
         sp->rs[p].pc = pc + 1;
         sp->rs[p].steps_done++;
     }
@@ -1383,6 +1385,7 @@ static void *walk_thread(void *arg)
 static enum base_status walk_all(struct spmd *sp)
 {
     struct walk_job *jobs = sp->jobs;
+    if (sp->lo == sp->hi) return BASE_OK;
     for (int p = sp->lo; p < sp->hi; p++) {
         jobs[p].r = &sp->rs[p];
         jobs[p].st = BASE_OK;
@@ -1492,7 +1495,7 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
     if (n_inputs != n_args)
         return graph_op_diag(diag, mc, BASE_ERR_INVALID, "the program takes %d inputs, %d given", n_args, n_inputs);
     int ni = mc->n_operands, no = mc->n_results;
-    struct spmd sp = {.n = n, .lo = 0, .hi = n, .plan = plan, .diag = diag};
+    struct spmd sp = {.n = n, .lo = 0, .hi = n, .plan = plan, .diag = diag, .timing_only = timing_only};
     sp.dist = opt && opt->distributed && dist_size() > 1;
     if (sp.dist) dist_share(n, dist_size(), dist_rank(), &sp.lo, &sp.hi);
     sp.rs = calloc((size_t)n, sizeof *sp.rs);
@@ -1538,8 +1541,13 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
             shards[(size_t)p * ni + i] = NULL;
         }
     }
-    /* spread over ranks, a process that failed so far still meets the others */
-    if (st == BASE_OK || (sp.dist && sp.pc && sp.now && sp.rs)) st = spmd_steps(&sp, st);
+    /* spread over ranks, a process that failed so far still meets the others;
+     * one that cannot even do that ends the job rather than leave them waiting */
+    if (sp.dist && !(sp.pc && sp.now && sp.rs && sp.jobs && sp.tids)) {
+        fprintf(stderr, "npusim: rank %d: out of memory for %d chips\n", dist_rank(), n);
+        dist_abort(1);
+    }
+    if (st == BASE_OK || sp.dist) st = spmd_steps(&sp, st);
     for (int p = sp.lo; p < sp.hi && st == BASE_OK && !timing_only; p++)
         st = rt_read_outputs(&sp.rs[p], locals + (size_t)p * no);
     for (int p = sp.lo; p < sp.lo + n_init; p++) rt_deinit(&sp.rs[p]); /* completes the reports */
