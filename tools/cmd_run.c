@@ -364,8 +364,10 @@ static bool spmd_program(const struct graph_module *m, const char *entry)
     return false;
 }
 
-/* over MPI ranks: whether this rank got where every rank knows what the
- * others do (tool_mpi_end: a failure before that ends the job) */
+/* over MPI ranks: whether this rank got where its failure is no longer its
+ * own (the chips' lockstep, where every rank learns it; or a run of one chip,
+ * where no rank waits for another); tool_mpi_end ends the job on a failure
+ * before that */
 static bool g_in_step;
 static int cmd_run_args(const struct run_args *args);
 
@@ -490,8 +492,8 @@ static int cmd_run_args(const struct run_args *args)
     /* over MPI ranks: each simulates its share of the chips; a run of one
      * chip is rank 0's alone */
     int lo = 0, hi = n_sims;
-    g_in_step = dist_size() > 1; /* from here the ranks agree on what each does */
     if (dist_size() > 1 && !multi) {
+        g_in_step = true; /* no rank waits for another */
         if (dist_rank() == 0)
             fprintf(stderr, "npusim run: %d MPI ranks, but this run simulates one chip: rank 0 runs it\n", dist_size());
         else {
@@ -529,6 +531,7 @@ static int cmd_run_args(const struct run_args *args)
     }
     ro.distributed = multi;
     outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
+    g_in_step = true; /* from here a failure is every rank's, met at the chips' next meeting */
     double t1 = now_s();
     enum base_status rst = multi ? rt_run_spmd(p, sims, n_sims, in, n_args, &ro, outs, reps, &d)
                                  : rt_run(p, sims[0], in, n_args, &ro, outs, reps, &d);
