@@ -33,7 +33,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 M=examples/transformer_block.mlir
 if ! ASAN_OPTIONS="$NO_LEAKS" "$N" run "$M" --chip trn2 --timing-only --mpi >"$OUT/probe.txt" 2>&1; then
-    if grep -q "built without MPI" "$OUT/probe.txt"; then skip "$N was built without MPI (pkg-config ompi-c found nothing)"; fi
+    if grep -q "built without MPI" "$OUT/probe.txt"; then skip "$N was built without MPI (NO_MPI=1, or pkg-config ompi-c found nothing)"; fi
     echo "FAIL: npusim run --mpi in one process:"
     cat "$OUT/probe.txt"
     exit 1
