@@ -38,13 +38,21 @@ void tool_mpi_end(int rc, bool in_step)
     dist_finalize();
 }
 
+/* A private temporary .npt file in $TMPDIR (else /tmp): its descriptor, or -1. */
+static int temp_npt(char *path, size_t cap)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, cap, "%s/npusim-mpi-XXXXXX.npt", dir && *dir ? dir : "/tmp");
+    return mkstemps(path, 4);
+}
+
 /* A trace as the bytes of its .npt file (through a private temporary file:
  * the .npt writer is the one lossless form). */
 static enum base_status trace_bytes(const struct trc_trace *t, struct dist_buf *b, struct base_diag *d)
 {
-    char path[] = "/tmp/npusim-mpi-XXXXXX.npt";
-    int fd = mkstemps(path, 4);
-    if (fd < 0) return base_diag_set(d, BASE_ERR_IO, NULL, 0, 0, "cannot create a temporary trace file in /tmp");
+    char path[4096];
+    int fd = temp_npt(path, sizeof path);
+    if (fd < 0) return base_diag_set(d, BASE_ERR_IO, path, 0, 0, "cannot create a temporary trace file");
     close(fd);
     enum base_status st = trc_write_npt(t, path, d);
     FILE *f = st == BASE_OK ? fopen(path, "rb") : NULL;
@@ -69,9 +77,9 @@ static enum base_status trace_bytes(const struct trc_trace *t, struct dist_buf *
 /* The inverse: len bytes of an .npt file as a trace. */
 static enum base_status trace_from_bytes(const uint8_t *data, uint64_t len, struct trc_trace **out, struct base_diag *d)
 {
-    char path[] = "/tmp/npusim-mpi-XXXXXX.npt";
-    int fd = mkstemps(path, 4);
-    if (fd < 0) return base_diag_set(d, BASE_ERR_IO, NULL, 0, 0, "cannot create a temporary trace file in /tmp");
+    char path[4096];
+    int fd = temp_npt(path, sizeof path);
+    if (fd < 0) return base_diag_set(d, BASE_ERR_IO, path, 0, 0, "cannot create a temporary trace file");
     FILE *f = fdopen(fd, "wb");
     enum base_status st = f && fwrite(data, 1, len, f) == len ? BASE_OK
                                                               : base_diag_set(d, BASE_ERR_IO, path, 0, 0, "cannot write");
