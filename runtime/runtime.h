@@ -86,6 +86,11 @@ struct rt_options {
      * interpreter does (interp_options.probe_dir); NULL: recorded in
      * memory only (for check.expect_serialized_eq) */
     const char *probe_dir;
+    /* rt_run_spmd: spread the partitions over the processes of an MPI job
+     * (dist/dist.h, after dist_init; docs/distributed.md): this process
+     * simulates its dist_share of them, the others theirs.  Ignored in a job
+     * of one process. */
+    bool distributed;
 };
 void rt_options_default(struct rt_options *o);
 
@@ -170,7 +175,17 @@ enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base
  * collective runs from the latest arrival for its time on opt->topo while
  * each chip goes on with the kernels that do not need it.  Timing-only runs (opt->timing_only, sims created so) take no
  * inputs (NULL) and give no outputs.  reports: n of them, one per chip, or
- * NULL.  Partitions that reach different collectives fail, located. */
+ * NULL.  Partitions that reach different collectives fail, located.
+ *
+ * With opt->distributed in an MPI job of several processes, every process
+ * calls this with the same plan and inputs; process k simulates partitions
+ * [lo, hi) of dist_share (sims[p] and chip_users[p] are needed only for
+ * those; the others may be NULL).  At each collective the processes meet:
+ * every chip's simulated time and every partition's operands go to every
+ * process, which evaluates the collective as one process would.  Rank 0
+ * gets the outputs and every chip's report (another rank's chip: totals
+ * and counters, without the kernel and collective tables); the other
+ * ranks get no outputs.  Every process returns the same status. */
 enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims, int n_sims,
                              struct base_tensor *const *inputs, int n_inputs, const struct rt_options *opt,
                              struct base_tensor **outputs, struct rt_report *reports, struct base_diag *diag);

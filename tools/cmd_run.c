@@ -10,6 +10,7 @@
 #include "interp/interp.h"
 #include "report/report.h"
 #include "graph/refine.h"
+#include "dist/dist.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,6 +28,7 @@ static void help(FILE *f)
             "                  [--no-loop-reuse] [--trace FILE]\n"
             "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"
             "                  [--shape ARG=DIMS]... [--dim ARG=N]... [--lnc N | --ranks-per-chip N]\n"
+            "                  [--mpi]\n"
             "\n"
             "Compiles a StableHLO program for a chip and runs it on the simulated chip:\n"
             "total time and cycles, MFU, HBM traffic and bandwidth, engine utilisation\n"
@@ -84,6 +86,10 @@ static void help(FILE *f)
             "                       collectives between the ranks of a chip go through its HBM,\n"
             "                       not the links.  A program of one partition runs on the whole\n"
             "                       chip unless --lnc or --ranks-per-chip is given\n"
+            "  --mpi                spread the chips over the ranks of an MPI job (implied when\n"
+            "                       started by mpirun): `mpirun -np 4 npusim run ...` gives the\n"
+            "                       same outputs, trace and times as one process\n"
+            "                       (docs/distributed.md)\n"
             "\n"
             "A program of several partitions (an SPMD export: one sdy.manual_computation,\n"
             "or one partitioned with --mesh) runs every partition on its own simulated\n"
@@ -109,7 +115,7 @@ struct run_args {
     enum cc_mode mode;
     long seed;
     int cores, chips, lnc, ranks_per_chip;
-    bool timing_only, check, json, no_fallback, no_loop_reuse;
+    bool timing_only, check, json, no_fallback, no_loop_reuse, mpi;
     int sim_checks; /* -1: the default (on, but off when timing-only); 0 off; 1 on */
     enum isa_precision precision;
     struct tool_dyn dyn;
@@ -196,6 +202,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
             a->sim_checks = 0;
         } else if (tool_flag(argv[i], "--checks")) {
             a->sim_checks = 1;
+        } else if (tool_flag(argv[i], "--mpi")) {
+            a->mpi = true;
         } else if (tool_flag(argv[i], "--no-loop-reuse")) {
             a->no_loop_reuse = true;
         } else if (tool_dyn_opt(argc, argv, &i, &a->dyn)) {
@@ -310,23 +318,23 @@ static int finish_trace(const struct run_args *a, struct rec_recorder **recs, in
     struct base_diag d;
     base_diag_clear(&d);
     uint64_t n = 0;
-    for (int c = 0; c < n_recs; c++) n += rec_recorder_n_records(recs[c]);
-    enum base_status st = rec_recorder_set_meta(recs[0], "total_ps", v);
-    if (st == BASE_OK && n_recs > 1) {
+    bool root = dist_rank() == 0; /* over MPI ranks, rank 0 writes it */
+    enum base_status st = root ? rec_recorder_set_meta(recs[0], "total_ps", v) : BASE_OK;
+    if (st == BASE_OK && root && n_recs > 1) {
         snprintf(v, sizeof v, "%d", n_recs);
         st = rec_recorder_set_meta(recs[0], "chips", v);
     }
-    if (st == BASE_OK && error) {
+    if (st == BASE_OK && root && error) {
         char msg[BASE_DIAG_MSG_MAX + 64];
         base_diag_format(error, msg, sizeof msg);
         st = rec_recorder_set_meta(recs[0], "error", msg);
     }
-    if (st == BASE_OK) st = rec_recorder_finish(recs[0], &t);
-    for (int c = 1; c < n_recs && st == BASE_OK; c++) {
-        struct trc_trace *tc = NULL;
-        st = rec_recorder_finish(recs[c], &tc);
-        if (st == BASE_OK) st = trc_trace_merge(t, tc);
-        trc_trace_destroy(tc);
+    if (st == BASE_OK && root) st = rec_recorder_finish(recs[0], &t);
+    enum base_status mst = tool_mpi_merge_traces(st == BASE_OK ? t : NULL, recs, n_recs, &n, &d);
+    if (st == BASE_OK) st = mst;
+    if (!root) {
+        if (st != BASE_OK && d.status != BASE_OK) tool_print_diag(&d);
+        return st == BASE_OK ? 0 : TOOL_FAIL;
     }
     enum trc_format fmt = TRC_FORMAT_NPT;
     trc_format_from_path(a->trace, &fmt);
@@ -356,11 +364,28 @@ static bool spmd_program(const struct graph_module *m, const char *entry)
     return false;
 }
 
+/* over MPI ranks: whether this rank got where its failure is no longer its
+ * own (the chips' lockstep, where every rank learns it; or a run of one chip,
+ * where no rank waits for another); tool_mpi_end ends the job on a failure
+ * before that */
+static bool g_in_step;
+static int cmd_run_args(const struct run_args *args);
+
 int cmd_run(int argc, char **argv)
 {
     struct run_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc) return rc < 0 ? TOOL_OK : rc;
+    if (tool_mpi_start(a.mpi) != TOOL_OK) return TOOL_FAIL;
+    rc = cmd_run_args(&a);
+    tool_mpi_end(rc, g_in_step);
+    return rc;
+}
+
+static int cmd_run_args(const struct run_args *args)
+{
+    struct run_args a = *args;
+    int rc;
     double t0 = now_s();
     struct base_diag d;
     base_diag_clear(&d);
@@ -464,15 +489,28 @@ int cmd_run(int argc, char **argv)
      * one chip (a representative partition when timing-only) */
     bool multi = cc_plan_num_partitions(p) > 1 && !a.timing_only;
     n_sims = multi ? cc_plan_num_partitions(p) : 1;
+    /* over MPI ranks: each simulates its share of the chips; a run of one
+     * chip is rank 0's alone */
+    int lo = 0, hi = n_sims;
+    if (dist_size() > 1 && !multi) {
+        g_in_step = true; /* no rank waits for another */
+        if (dist_rank() == 0)
+            fprintf(stderr, "npusim run: %d MPI ranks, but this run simulates one chip: rank 0 runs it\n", dist_size());
+        else {
+            rc = TOOL_OK;
+            goto done;
+        }
+    }
+    if (dist_size() > 1 && multi) dist_share(n_sims, dist_size(), dist_rank(), &lo, &hi);
     sims = calloc((size_t)n_sims, sizeof *sims);
     reps = calloc((size_t)n_sims, sizeof *reps);
     recs = calloc((size_t)n_sims, sizeof *recs);
     users = calloc((size_t)n_sims, sizeof *users);
     if (!sims || !reps || !recs || !users) goto done;
-    for (int c = 0; a.trace && c < n_sims; c++) /* every chip its own recorder, merged at the end */
+    for (int c = lo; a.trace && c < hi; c++) /* every chip its own recorder, merged at the end */
         if (start_trace(&a, &chip, p, (uint32_t)c, &recs[c]) != 0) goto done;
         else users[c] = recs[c];
-    for (int c = 0; c < n_sims; c++) {
+    for (int c = lo; c < hi; c++) {
         so.hooks = recs[c] ? rec_recorder_hooks(recs[c]) : NULL;
         if (sim_create(&chip, &so, &sims[c], &d) != BASE_OK) {
             tool_print_diag(&d);
@@ -491,17 +529,23 @@ int cmd_run(int argc, char **argv)
         ro.collective_user = recs[0];
         ro.chip_users = multi ? users : NULL;
     }
+    ro.distributed = multi;
     outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
+    g_in_step = true; /* from here a failure is every rank's, met at the chips' next meeting */
     double t1 = now_s();
     enum base_status rst = multi ? rt_run_spmd(p, sims, n_sims, in, n_args, &ro, outs, reps, &d)
                                  : rt_run(p, sims[0], in, n_args, &ro, outs, reps, &d);
     if (rst != BASE_OK) {
-        tool_print_diag(&d);
-        if (a.trace) finish_trace(&a, recs, n_sims, sim_now_ps(sims[0]), &d);
+        if (dist_rank() == 0) tool_print_diag(&d); /* every rank has it */
+        if (a.trace) finish_trace(&a, recs, n_sims, sims[0] ? sim_now_ps(sims[0]) : 0, &d);
         goto done;
     }
     double t_run = now_s() - t1;
     if (a.trace && finish_trace(&a, recs, n_sims, reps[0].total_ps, NULL) != 0) goto done;
+    if (dist_rank() != 0) { /* rank 0 reports */
+        rc = TOOL_OK;
+        goto done;
+    }
     struct rep_source src = {.model = a.path, .plan = p, .stats = sim_get_stats(sims[0]), .chips = reps,
                              .n_chips = n_sims, .timing_only = a.timing_only, .topology = a.topology,
                              .ranks_per_chip = chip.ranks_per_chip};

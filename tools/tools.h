@@ -38,6 +38,20 @@ int cmd_partition(int argc, char **argv);
 int tool_partition(const struct graph_module *m, const char *model, const char *entry, const char *mesh,
                    const char *const *shards, int n_shards, struct graph_module **out);
 int cmd_view(int argc, char **argv);
+/* npusim run over MPI ranks (tools/mpi.c, docs/distributed.md).  Joins the
+ * job when asked (--mpi) or started by mpirun; ranks other than 0 write no
+ * stdout.  Errors printed: TOOL_FAIL. */
+int tool_mpi_start(bool asked);
+/* Leaves the job; a rank that failed outside the chips' lockstep (in_step
+ * false: before or after it), where the others may wait for it, ends the job. */
+void tool_mpi_end(int rc, bool in_step);
+/* Merges every chip's trace (recs: n_recs chips, this rank's share of them
+ * given) into t, chip 0's: rank 0 gets every rank's chips, in order; the
+ * other ranks send theirs.  n_records: the records merged (rank 0) or sent. */
+struct trc_trace;
+struct rec_recorder;
+enum base_status tool_mpi_merge_traces(struct trc_trace *t, struct rec_recorder **recs, int n_recs, uint64_t *n_records,
+                                       struct base_diag *d);
 
 /* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...". */
 void tool_print_diag(const struct base_diag *d);
