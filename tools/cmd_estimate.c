@@ -97,28 +97,47 @@ static bool is_graph(const char *s)
            stat(s, &st) == 0;
 }
 
+/* Bars: one per system, then one per system and mode other than compiled
+ * (--modes); panels: $ per 1M tokens, tokens/s, and with --seq-lengths the
+ * $ lost to recompiles and padding under the optimal buckets. */
 static int plot(const struct rep_estimate *e, const char *path)
 {
-    uint32_t n = e->n_rows;
-    char(*labels)[48] = calloc(n + 1, sizeof *labels);
+    uint32_t n = e->n_rows + e->n_modes;
+    char(*labels)[64] = calloc(n + 1, sizeof *labels);
     const char **lp = calloc(n + 1, sizeof *lp);
-    double *usd = calloc(n + 1, sizeof *usd), *tps = calloc(n + 1, sizeof *tps);
+    double *usd = calloc(n + 1, sizeof *usd), *tps = calloc(n + 1, sizeof *tps), *lost = calloc(n + 1, sizeof *lost);
     int rc = TOOL_FAIL;
-    if (!labels || !lp || !usd || !tps) goto done;
-    for (uint32_t i = 0; i < n; i++) {
+    if (!labels || !lp || !usd || !tps || !lost) goto done;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < e->n_rows; i++, k++) {
         const struct rep_compare_row *r = &e->rows[i];
-        snprintf(labels[i], sizeof labels[i], "%.31s x%u", r->chip, r->chips);
-        lp[i] = labels[i];
-        usd[i] = r->ok && r->thr.has_price ? r->thr.usd_per_mtok : NAN;
-        tps[i] = r->ok ? r->thr.tokens_per_s : NAN;
+        snprintf(labels[k], sizeof labels[k], "%.31s x%u", r->chip, r->chips);
+        usd[k] = r->ok && r->thr.has_price ? r->thr.usd_per_mtok : NAN;
+        tps[k] = r->ok ? r->thr.tokens_per_s : NAN;
+        lost[k] = NAN;
+        if (e->recompiles && r->has_recompiles && e->recompiles[i].usd_per_s > 0) {
+            const struct rep_bucketing *o = &e->recompiles[i].optimal;
+            lost[k] = (o->compile_s + o->run_s - o->exact_run_s) * e->recompiles[i].usd_per_s;
+        }
     }
+    for (uint32_t i = 0; i < e->n_modes; i++) {
+        const struct rep_mode_row *m = &e->modes[i];
+        if (!strcmp(m->mode, "compiled")) continue; /* the system's own bar */
+        snprintf(labels[k], sizeof labels[k], "%.31s x%u %s", m->chip, m->chips, m->mode);
+        usd[k] = m->ok && m->usd_per_mtok > 0 ? m->usd_per_mtok : NAN;
+        tps[k] = m->ok ? m->tokens_per_s : NAN;
+        lost[k] = NAN;
+        k++;
+    }
+    for (uint32_t i = 0; i < k; i++) lp[i] = labels[i];
     char title[400];
     snprintf(title, sizeof title, "%.200s, %s, %.0f tokens per step", e->model, e->workload, e->tokens_per_step);
-    const struct viz_bar_series series[2] = {
+    const struct viz_bar_series series[3] = {
         {"$ per 1M tokens", "USD", usd, "no price / no figures"},
         {"tokens/s per system", NULL, tps, "no figures"},
+        {"$ lost to recompiles and padding (optimal buckets)", "USD", lost, "-"},
     };
-    struct viz_bar_chart ch = {title, (int)n, lp, 2, series};
+    struct viz_bar_chart ch = {title, (int)k, lp, e->recompiles ? 3 : 2, series};
     struct base_diag d;
     base_diag_clear(&d);
     if (viz_chart_png(&ch, path, &d) != BASE_OK) {
@@ -132,6 +151,7 @@ done:
     free(lp);
     free(usd);
     free(tps);
+    free(lost);
     return rc;
 }
 

@@ -177,6 +177,9 @@ expect "estimate: a GPU row beside a TPU" 0 "^h100 x1  *1 partition " \
     "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1,tpu-v6e:1 --batch 4 --seq 1
 expect "estimate: --modes all" 0 "^h100 x1  *fused-eager " \
     "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1 --batch 4 --seq 1 --modes all
+expect "estimate: --plot with modes and recompiles" 0 "chart .*gpu.png" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1 --batch 4 --seq 4 --modes eager --seq-lengths uniform:1:4 --plot "$tmp/gpu.png"
+expect "estimate: the chart is a PNG" 0 "PNG image" file "$tmp/gpu.png"
 expect "estimate: --modes refuses an unknown mode" 2 "--modes takes all or compiled, fused-eager, eager" \
     "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1 --batch 4 --seq 1 --modes lazy
 printf '5\n7\n7\n12\n' >"$tmp/lengths.txt"
