@@ -179,6 +179,7 @@ bench:
 # (docs/estimate.md "Calibration").  Use BUILD=release: it simulates pods.
 calibrate: $(NPUSIM)
 	@SHARED=$(SHARED) ./scripts/calibrate.sh $(B)
+	@SHARED=$(SHARED) ./scripts/calibrate.sh $(B) chips/gpu_calibration.tsv
 
 # The layer and prefix rules (docs/architecture.md), then cppcheck.
 lint: all

@@ -157,17 +157,26 @@ struct rep_compare_row {
     struct rep_memory mem;
     struct rep_throughput thr;
     uint64_t loop_trips_simulated, loop_trips_reused;
-    /* to come (the next issue): recompiles of a dynamic-shape workload */
+    uint64_t launches;                /* kernels launched in the step (loops unrolled) */
+    uint64_t graph_ops;               /* graph ops those kernels ran: the step's program unrolled (the compile model's size) */
+    /* recompiles of a dynamic-shape workload (--seq-lengths: the optimal bucketing's) */
     bool has_recompiles;
     uint32_t recompiles;
     double recompile_s;
 };
 
-/* The same graph in another execution mode (to come; never filled yet). */
+/* The same step of one system in another execution mode (estimate --modes). */
 struct rep_mode_row {
+    char chip[CHIP_NAME_MAX];
+    uint32_t chips;
+    char layout[96];
     char mode[16];
-    uint64_t step_ps;
+    bool ok;
+    char error[160];
+    uint64_t step_ps, kernel_ps, dispatch_ps;
+    uint64_t launches;
     double tokens_per_s, usd_per_mtok;
+    double speedup_vs_eager;          /* eager's step / this one's (0: no eager row) */
 };
 
 struct rep_run {

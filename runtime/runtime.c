@@ -1597,7 +1597,7 @@ static double f32_dot_eps(const struct cc_plan *plan, const struct graph_op *op)
     uint32_t passes = prec == ISA_PREC_HIGHEST ? chip->fp32_passes_highest
                       : prec == ISA_PREC_HIGH  ? chip->fp32_passes_high
                                                : chip->fp32_passes_default;
-    if (chip->family == CHIP_FAMILY_NEURON) return ldexp(1.0, -24); /* native fp32 */
+    if (chip->family != CHIP_FAMILY_TPU) return ldexp(1.0, -24); /* native fp32 (Neuron; a GPU computes it in fp32) */
     return passes <= 1 ? ldexp(1.0, -8) : passes <= 3 ? ldexp(1.0, -16) : ldexp(1.0, -24);
 }
 
