@@ -367,9 +367,16 @@ struct base_tensor {
     int rank;
     int64_t dims[BASE_MAX_RANK];
     int64_t count;  /* product of dims (1 for rank 0) */
-    void *data;     /* count * base_dtype_size(dtype) bytes, 64-byte aligned */
+    void *data;     /* count * base_dtype_size(dtype) bytes, 64-byte aligned; NULL when lazy */
     struct base_blob *blob;
     _Atomic long refs; /* use retain/release */
+    /* A lazy tensor (base_tensor_create_lazy) stores no values: they are
+     * computed when read (base_tensor_read) from its source, of which it is
+     * the box at lazy_off (of the source's rank) or, when lazy_whole, the
+     * whole source in row-major order (possibly reshaped). */
+    bool lazy;
+    bool lazy_whole;
+    int64_t lazy_off[BASE_MAX_RANK];
 };
 
 /* New zero-filled tensor with one reference.  ERR_LIMIT for shapes that are
@@ -378,10 +385,11 @@ enum base_status base_tensor_create(enum base_dtype dt, int rank, const int64_t 
                                     struct base_tensor **out);
 /* Same shape and type as t, zero-filled. */
 enum base_status base_tensor_create_like(const struct base_tensor *t, struct base_tensor **out);
-/* A new tensor sharing t's storage with another shape of the same count. */
+/* A new tensor sharing t's storage with another shape of the same count.  A
+ * lazy tensor reshapes only when it is its whole source (ERR_UNSUPPORTED). */
 enum base_status base_tensor_reshape(struct base_tensor *t, int rank, const int64_t *dims,
                                      struct base_tensor **out);
-/* A deep copy. */
+/* A deep copy (stored, also of a lazy tensor). */
 enum base_status base_tensor_clone(const struct base_tensor *t, struct base_tensor **out);
 struct base_tensor *base_tensor_retain(struct base_tensor *t);
 void base_tensor_release(struct base_tensor *t); /* NULL is a no-op */
@@ -390,8 +398,48 @@ size_t base_tensor_nbytes(const struct base_tensor *t);
 int64_t base_shape_count(int rank, const int64_t *dims);
 /* Fills t with deterministic random data for tests and estimates: floats
  * (and complex parts) uniform with mean 0 and standard deviation `scale`;
- * integers uniform in [0, min(1000, max+1)); booleans 50/50. */
+ * integers uniform in [0, min(1000, max+1)); booleans 50/50.  (ERR_INVALID
+ * for a lazy tensor.) */
 enum base_status base_tensor_fill_random(struct base_tensor *t, uint64_t seed, double scale);
+/* Elements [first, first + n) of what base_tensor_fill_random(seed, scale)
+ * writes into a tensor of type dt, computed directly (each value is a pure
+ * function of seed and its index), into out (n elements of dt). */
+void base_random_elems(enum base_dtype dt, uint64_t seed, double scale, int64_t first, int64_t n, void *out);
+
+/* Lazy tensors: values computed when they are read, never stored whole
+ * (procedural random inputs, memory-mapped weight files).  A source reads
+ * elements [first, first + n) of its tensor, in row-major order and in the
+ * tensor's element type, into out; it must be safe to call from several
+ * threads at once.  release (may be NULL) frees user when the last tensor
+ * reading the source is gone. */
+struct base_lazy_src {
+    enum base_status (*read)(void *user, int64_t first, int64_t n, void *out);
+    void (*release)(void *user);
+    void *user;
+};
+/* A lazy tensor over src (copied; its user is released with the tensor, also
+ * when creation fails).  ERR_LIMIT for bad shapes, ERR_NOMEM. */
+enum base_status base_tensor_create_lazy(enum base_dtype dt, int rank, const int64_t *dims,
+                                         const struct base_lazy_src *src, struct base_tensor **out);
+/* A lazy tensor of the values base_tensor_fill_random(seed, scale) would
+ * write: the procedural random inputs. */
+enum base_status base_tensor_create_random(enum base_dtype dt, int rank, const int64_t *dims, uint64_t seed,
+                                           double scale, struct base_tensor **out);
+/* Elements [first, first + n) of t (row-major, t's element type) into out,
+ * for stored and lazy tensors alike.  A source's error is returned. */
+enum base_status base_tensor_read(const struct base_tensor *t, int64_t first, int64_t n, void *out);
+/* The box of extent size[] at off[] of t (in range; t->rank dims): a new
+ * stored tensor. */
+enum base_status base_tensor_read_box(const struct base_tensor *t, const int64_t *off, const int64_t *size,
+                                      struct base_tensor **out);
+/* The same box, lazy when t is (a view reading t's source), else stored. */
+enum base_status base_tensor_box(struct base_tensor *t, const int64_t *off, const int64_t *size,
+                                 struct base_tensor **out);
+/* t itself (a new reference) when it is stored; a stored copy of its values
+ * when it is lazy. */
+enum base_status base_tensor_materialize(struct base_tensor *t, struct base_tensor **out);
+/* Bytes of values a tensor stores (0 for a lazy one). */
+size_t base_tensor_stored_bytes(const struct base_tensor *t);
 /* Row-major strides in elements. */
 void base_shape_strides(int rank, const int64_t *dims, int64_t *strides);
 /* "2x3xf32" */
