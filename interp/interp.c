@@ -513,6 +513,49 @@ static enum base_status check_result_shapes(struct interp_proc *p, const struct 
     return BASE_OK;
 }
 
+/* Lazy operands (procedural random inputs, weight files: values computed
+ * when read) stay lazy where an op reads only part of them or passes them
+ * on: the sliced operand of slice and dynamic_slice (slice_common reads just
+ * the slice), a call's arguments, a manual computation's operands (each
+ * process gets a lazy view of its shard).  Everywhere else the op gets its
+ * values for its own run (*owned: the stored copies, released after the op),
+ * so no lazy value is ever stored for longer than one op. */
+static bool keeps_lazy(const struct graph_op *op, int i)
+{
+    switch (op->kind) {
+    case GRAPH_OP_SLICE:
+    case GRAPH_OP_DYNAMIC_SLICE:
+    case GRAPH_OP_REAL_DYNAMIC_SLICE: return i == 0;
+    case GRAPH_OP_CALL:
+    case GRAPH_OP_SDY_MANUAL_COMPUTATION: return true;
+    default: return false;
+    }
+}
+
+static enum base_status materialize_operands(struct interp_proc *p, const struct graph_op *op,
+                                             struct interp_value **in, struct interp_value ***owned)
+{
+    *owned = calloc((size_t)op->n_operands + 1, sizeof **owned);
+    if (!*owned) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < op->n_operands; i++) {
+        struct base_tensor *t = iv_t(in[i]);
+        if (!t || !t->lazy || keeps_lazy(op, i)) continue;
+        struct base_tensor *d = NULL;
+        enum base_status st = base_tensor_materialize(t, &d);
+        if (st != BASE_OK) {
+            char ty[96];
+            base_tensor_type_str(t, ty, sizeof ty);
+            return interp_fail(p, op, st, "%s reading operand %d (tensor<%s>, %zu bytes)",
+                               st == BASE_ERR_NOMEM ? "out of memory" : "cannot compute the values of", i, ty,
+                               base_tensor_nbytes(t));
+        }
+        (*owned)[i] = interp_value_tensor(d);
+        if (!(*owned)[i]) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+        in[i] = (*owned)[i];
+    }
+    return BASE_OK;
+}
+
 static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op)
 {
     interp_kernel_fn k = p->run->kernels[op->kind];
@@ -522,7 +565,7 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
         return interp_fail(p, op, BASE_ERR_UNSUPPORTED, "op is not supported by the interpreter");
     }
     struct interp_value *in_small[INLINE_OPERANDS], *out_small[INLINE_OPERANDS];
-    struct interp_value **in = in_small, **out = out_small;
+    struct interp_value **in = in_small, **out = out_small, **owned = NULL;
     if (op->n_operands > INLINE_OPERANDS) in = malloc((size_t)op->n_operands * sizeof *in);
     if (op->n_results > INLINE_OPERANDS) out = calloc((size_t)op->n_results, sizeof *out);
     else memset(out_small, 0, sizeof out_small);
@@ -531,6 +574,7 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
         st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
         goto done;
     }
+    bool any_lazy = false;
     for (int i = 0; i < op->n_operands; i++) {
         in[i] = p->env[op->operands[i]->id];
         if (!in[i]) {
@@ -538,6 +582,11 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
                              op->operands[i]->name ? op->operands[i]->name : "?");
             goto done;
         }
+        if (iv_t(in[i]) && iv_t(in[i])->lazy) any_lazy = true;
+    }
+    if (any_lazy) {
+        st = materialize_operands(p, op, in, &owned);
+        if (st != BASE_OK) goto done;
     }
     st = needs_shapes(op) ? run_kernel_shaped(p, op, k, in, out) : run_kernel(p, op, k, in, out);
     if (st == BASE_OK) {
@@ -559,6 +608,10 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
         p->env[id] = out[i];
     }
 done:
+    if (owned) {
+        interp_values_release(owned, op->n_operands);
+        free(owned);
+    }
     if (in != in_small) free(in);
     if (out != out_small) free(out);
     return st;
@@ -1123,7 +1176,9 @@ enum base_status interp_run(const struct graph_module *m, const char *entry,
                                    graph_func_name(func));
                 break;
             }
-            res->outputs[i] = base_tensor_retain(outs[i]->t);
+            /* an input returned as it is may be lazy: outputs are stored */
+            st = base_tensor_materialize(outs[i]->t, &res->outputs[i]);
+            if (st != BASE_OK) break;
         }
     }
 done:
