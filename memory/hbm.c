@@ -70,22 +70,6 @@ static uint32_t lazy_first(const struct mem_hbm *h, uint64_t addr)
     return lo;
 }
 
-enum base_status mem_hbm_map_lazy(struct mem_hbm *h, uint64_t addr, struct base_tensor *t)
-{
-    uint64_t len = base_tensor_nbytes(t);
-    if (len == 0) return BASE_OK;
-    if (!mem_hbm_in_range(h, (int64_t)addr, (int64_t)(addr + len)) || addr + len < addr) return BASE_ERR_INVALID;
-    uint32_t at = lazy_first(h, addr);
-    if (at < h->n_lazy && h->lazy[at].addr < addr + len) return BASE_ERR_INVALID;
-    size_t cap = h->cap_lazy;
-    if (!base_grow((void **)&h->lazy, &cap, (size_t)h->n_lazy + 1, sizeof *h->lazy)) return BASE_ERR_NOMEM;
-    h->cap_lazy = (uint32_t)cap;
-    memmove(&h->lazy[at + 1], &h->lazy[at], (size_t)(h->n_lazy - at) * sizeof *h->lazy);
-    h->lazy[at] = (struct mem_lazy_region){addr, len, base_tensor_retain(t)};
-    h->n_lazy++;
-    return BASE_OK;
-}
-
 /* Bytes [addr, addr + len) of the lazy regions into dst (the rest of dst is
  * left as it is).  Elements cut by the range's ends go through a small
  * buffer. */
@@ -114,6 +98,29 @@ static void lazy_fill(const struct mem_hbm *h, uint64_t addr, uint8_t *dst, uint
             }
         }
     }
+}
+
+enum base_status mem_hbm_map_lazy(struct mem_hbm *h, uint64_t addr, struct base_tensor *t)
+{
+    uint64_t len = base_tensor_nbytes(t);
+    if (len == 0) return BASE_OK;
+    if (!mem_hbm_in_range(h, (int64_t)addr, (int64_t)(addr + len)) || addr + len < addr) return BASE_ERR_INVALID;
+    uint32_t at = lazy_first(h, addr);
+    if (at < h->n_lazy && h->lazy[at].addr < addr + len) return BASE_ERR_INVALID;
+    size_t cap = h->cap_lazy;
+    if (!base_grow((void **)&h->lazy, &cap, (size_t)h->n_lazy + 1, sizeof *h->lazy)) return BASE_ERR_NOMEM;
+    h->cap_lazy = (uint32_t)cap;
+    memmove(&h->lazy[at + 1], &h->lazy[at], (size_t)(h->n_lazy - at) * sizeof *h->lazy);
+    h->lazy[at] = (struct mem_lazy_region){addr, len, base_tensor_retain(t)};
+    h->n_lazy++;
+    /* pages already stored (a neighbour written before) take the values now */
+    for (uint64_t pg = addr >> MEM_HBM_PAGE_SHIFT; h->pages && pg <= (addr + len - 1) >> MEM_HBM_PAGE_SHIFT; pg++) {
+        if (!h->pages[pg]) continue;
+        uint64_t p0 = pg << MEM_HBM_PAGE_SHIFT, lo = addr > p0 ? addr : p0;
+        uint64_t hi = addr + len < p0 + PAGE ? addr + len : p0 + PAGE;
+        lazy_fill(h, lo, h->pages[pg] + (lo - p0), hi - lo);
+    }
+    return BASE_OK;
 }
 
 uint8_t *mem_hbm_span_w(struct mem_hbm *h, uint64_t addr, uint64_t want, uint64_t *avail)

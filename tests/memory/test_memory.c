@@ -247,6 +247,22 @@ static void test_hbm_lazy_region_reads_values_without_pages(void **state)
     assert_int_equal(base_tensor_read(small, 0, 16, fv), BASE_OK);
     assert_memory_equal(out, fv, 64);
     base_tensor_release(small);
+    /* a region mapped onto a page a neighbour already stored: its bytes
+     * there read as its values, the neighbour's stay (inputs share pages) */
+    uint64_t nb = 40 * MEM_HBM_PAGE_BYTES + 100;
+    uint8_t mark[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+    assert_int_equal(mem_hbm_write(&h, nb, mark, sizeof mark), BASE_OK);
+    int64_t d2[1] = {1000};
+    struct base_tensor *late = NULL;
+    assert_int_equal(base_tensor_create_random(BASE_DT_F32, 1, d2, 5, 1.0, &late), BASE_OK);
+    assert_int_equal(mem_hbm_map_lazy(&h, nb + 412, late), BASE_OK);
+    float lv[1000];
+    assert_int_equal(base_tensor_read(late, 0, 1000, lv), BASE_OK);
+    mem_hbm_read(&h, nb + 412, out, sizeof lv);
+    assert_memory_equal(out, lv, sizeof lv);
+    mem_hbm_read(&h, nb, out, sizeof mark);
+    assert_memory_equal(out, mark, sizeof mark);
+    base_tensor_release(late);
     free(out);
     base_tensor_release(want);
     mem_hbm_deinit(&h);
