@@ -456,6 +456,75 @@ enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name
 enum base_status base_npy_write(const char *path, const struct base_tensor *t, struct base_diag *diag);
 
 /* ------------------------------------------------------------------------ */
+/* Weight files: safetensors (base/safetensors.c)                           */
+/* 8 bytes of little-endian header length N, N bytes of JSON naming each
+ * tensor's dtype, shape and data_offsets [begin, end) (relative to the data
+ * after the header), then the data.  Files are memory-mapped; their tensors
+ * are lazy (base_st_tensor_lazy), read and converted to the element type
+ * asked for only when used.  Every inconsistency (truncated data, offsets
+ * out of range or of the wrong size, unknown dtypes, bad JSON) is refused
+ * when the file is opened, naming the file, the tensor and the field. */
+
+struct base_st_tensor {
+    char *name;
+    enum base_dtype dtype; /* as stored: BOOL U8 I8 U16 I16 U32 I32 U64 I64 F16 BF16 F32 F64 C64 F8_E4M3 F8_E5M2 F8_E8M0 */
+    int rank;
+    int64_t dims[BASE_MAX_RANK];
+    uint64_t begin, end;   /* bytes of the data section */
+};
+struct base_st_file; /* reference-counted: lazy tensors keep it open */
+/* A file held in memory (buf must outlive the file and its tensors; name
+ * for diagnostics). */
+enum base_status base_st_parse(const void *buf, size_t len, const char *name, struct base_st_file **out,
+                               struct base_diag *diag);
+/* A file on disk, memory-mapped. */
+enum base_status base_st_open(const char *path, struct base_st_file **out, struct base_diag *diag);
+void base_st_close(struct base_st_file *f); /* NULL is a no-op */
+int base_st_count(const struct base_st_file *f);
+const struct base_st_tensor *base_st_get(const struct base_st_file *f, int i);
+const char *base_st_path(const struct base_st_file *f);
+int base_st_find(const struct base_st_file *f, const char *name); /* -1: none */
+/* The safetensors name of a dtype ("BF16"), NULL when the format has none. */
+const char *base_st_dtype_name(enum base_dtype dt);
+/* Tensor i as a lazy tensor of type dt and shape dims: the shape must be the
+ * file's; floats convert to floats and integers to integers on read (else a
+ * located ERR_INVALID naming the field). */
+enum base_status base_st_tensor_lazy(struct base_st_file *f, int i, enum base_dtype dt, int rank, const int64_t *dims,
+                                     struct base_tensor **out, struct base_diag *diag);
+/* Several files as one: a .safetensors file, an index (*.safetensors.index.json
+ * and its weight_map's shards), or a directory (its index, else every
+ * .safetensors in it).  A name in two files is refused. */
+struct base_st_set;
+enum base_status base_st_set_open(const char *path, struct base_st_set **out, struct base_diag *diag);
+void base_st_set_close(struct base_st_set *s);
+int base_st_set_n_files(const struct base_st_set *s);
+struct base_st_file *base_st_set_file(const struct base_st_set *s, int i);
+bool base_st_set_find(const struct base_st_set *s, const char *name, struct base_st_file **f, int *i);
+
+/* ------------------------------------------------------------------------ */
+/* Host memory (base/mem.c)                                                  */
+
+/* The machine's available memory (/proc/meminfo MemAvailable); UINT64_MAX
+ * when unknown. */
+uint64_t base_mem_machine_available(void);
+/* What this process can still take: the machine's available memory, or
+ * less when a data limit (setrlimit RLIMIT_DATA, npusim --max-memory) leaves
+ * less. */
+uint64_t base_mem_available(void);
+/* The process's resident memory now (VmRSS), 0 when unknown. */
+uint64_t base_mem_rss(void);
+/* The process's peak resident memory so far (VmHWM), 0 when unknown. */
+uint64_t base_mem_peak_rss(void);
+/* "16G", "1.5GiB", "800M", "512k", "4096" (binary units) into bytes. */
+bool base_size_parse(const char *s, uint64_t *out);
+/* "1.23 GiB", "812 MiB", "4096 B". */
+void base_size_format(uint64_t bytes, char *buf, size_t cap);
+/* The one form of an out-of-memory error: "out of memory: needed N,
+ * available M: what" (M: base_mem_available now).  Returns ERR_NOMEM. */
+enum base_status base_diag_nomem(struct base_diag *d, const char *file, int line, int col, uint64_t needed,
+                                 const char *fmt, ...) BASE_PRINTF(6, 7);
+
+/* ------------------------------------------------------------------------ */
 /* Small file helpers                                                        */
 
 /* Reads a whole file into a NUL-terminated heap buffer (free with free()). */

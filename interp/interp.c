@@ -116,13 +116,19 @@ static void liveness_block(const struct graph_block *b, const struct graph_op **
     }
 }
 
-static struct interp_liveness *liveness_create(const struct graph_module *m)
+const struct graph_op **interp_last_users(const struct graph_module *m)
 {
     const struct graph_op **last = calloc(m->n_values ? m->n_values : 1, sizeof *last);
+    if (last) liveness_block(&m->body, last);
+    return last;
+}
+
+static struct interp_liveness *liveness_create(const struct graph_module *m)
+{
+    const struct graph_op **last = interp_last_users(m);
     struct interp_liveness *lv = calloc(1, sizeof *lv);
     uint32_t *count = calloc((size_t)m->n_ops + 2, sizeof *count);
     if (!last || !lv || !count) goto oom;
-    liveness_block(&m->body, last);
     for (uint32_t v = 0; v < m->n_values; v++)
         if (last[v]) count[last[v]->id + 1]++;
     lv->dead_start = calloc((size_t)m->n_ops + 1, sizeof *lv->dead_start);
@@ -520,7 +526,7 @@ static enum base_status check_result_shapes(struct interp_proc *p, const struct 
  * process gets a lazy view of its shard).  Everywhere else the op gets its
  * values for its own run (*owned: the stored copies, released after the op),
  * so no lazy value is ever stored for longer than one op. */
-static bool keeps_lazy(const struct graph_op *op, int i)
+bool interp_keeps_lazy(const struct graph_op *op, int i)
 {
     switch (op->kind) {
     case GRAPH_OP_SLICE:
@@ -539,7 +545,7 @@ static enum base_status materialize_operands(struct interp_proc *p, const struct
     if (!*owned) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
     for (int i = 0; i < op->n_operands; i++) {
         struct base_tensor *t = iv_t(in[i]);
-        if (!t || !t->lazy || keeps_lazy(op, i)) continue;
+        if (!t || !t->lazy || interp_keeps_lazy(op, i)) continue;
         struct base_tensor *d = NULL;
         enum base_status st = base_tensor_materialize(t, &d);
         if (st != BASE_OK) {
@@ -607,6 +613,7 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
         interp_value_release(p->env[id]);
         p->env[id] = out[i];
     }
+    if (p->process_id == 0 && p->opt && p->opt->on_op) p->opt->on_op(p->opt->op_user);
 done:
     if (owned) {
         interp_values_release(owned, op->n_operands);

@@ -888,11 +888,29 @@ static enum base_status rt_init(struct rt *r, const struct cc_plan *plan, struct
     return BASE_OK;
 }
 
-/* The plan's outputs into outputs[] (functional runs). */
+/* Output i, read back, to the caller's on_output (then released). */
+static enum base_status stream_output(struct rt *r, int i, struct base_tensor *t)
+{
+    enum base_status st = r->opt.on_output(r->opt.output_user, i, t);
+    base_tensor_release(t);
+    if (st != BASE_OK && r->diag && r->diag->status == BASE_OK)
+        base_diag_set(r->diag, st, NULL, 0, 0, "output %d: %s", i, base_status_str(st));
+    return st;
+}
+
+/* The plan's outputs into outputs[], or one by one to on_output (functional runs). */
 static enum base_status rt_read_outputs(struct rt *r, struct base_tensor **outputs)
 {
     int n_out = cc_plan_n_outputs(r->plan);
     enum base_status st = BASE_OK;
+    if (r->opt.on_output && !r->opt.timing_only) {
+        for (int i = 0; st == BASE_OK && i < n_out; i++) {
+            struct base_tensor *t = NULL;
+            st = read_buffer(r, cc_plan_output_buffer(r->plan, i), &t);
+            if (st == BASE_OK) st = stream_output(r, i, t);
+        }
+        return st;
+    }
     for (int i = 0; st == BASE_OK && outputs && !r->opt.timing_only && i < n_out; i++)
         st = read_buffer(r, cc_plan_output_buffer(r->plan, i), &outputs[i]);
     if (st != BASE_OK)
@@ -937,7 +955,7 @@ enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base
     struct rt r;
     enum base_status st = rt_init(&r, plan, sim, 0, inputs, n_inputs, opt, report, diag);
     if (st == BASE_OK) st = walk(&r);
-    if (st == BASE_OK && outputs) st = rt_read_outputs(&r, outputs);
+    if (st == BASE_OK && (outputs || r.opt.on_output)) st = rt_read_outputs(&r, outputs);
     rt_deinit(&r);
     return st;
 }
@@ -1117,13 +1135,27 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
         }
     }
     if (st == BASE_OK) st = spmd_walk(rs, n, grid);
-    for (int p = 0; p < n && st == BASE_OK && !timing_only; p++) st = rt_read_outputs(&rs[p], locals + (size_t)p * no);
-    /* the global outputs from every partition's shards */
+    bool stream = opt && opt->on_output && !timing_only;
+    for (int p = 0; p < n && st == BASE_OK && !timing_only && !stream; p++)
+        st = rt_read_outputs(&rs[p], locals + (size_t)p * no);
+    /* the global outputs from every partition's shards (streamed: one output
+     * of every chip at a time) */
     struct base_tensor **col = st == BASE_OK && !timing_only ? calloc((size_t)n, sizeof *col) : NULL;
     if (st == BASE_OK && !timing_only && !col) st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    for (int j = 0; st == BASE_OK && !timing_only && outputs && j < no; j++) {
-        for (int p = 0; p < n; p++) col[p] = locals[(size_t)p * no + j];
-        st = interp_sdy_assemble(m, mc, j, n, col, &outputs[j], diag);
+    for (int j = 0; st == BASE_OK && !timing_only && (outputs || stream) && j < no; j++) {
+        for (int p = 0; p < n && st == BASE_OK; p++) {
+            if (stream) st = read_buffer(&rs[p], cc_plan_output_buffer(plan, j), &locals[(size_t)p * no + j]);
+            col[p] = locals[(size_t)p * no + j];
+        }
+        struct base_tensor *g = NULL;
+        if (st == BASE_OK) st = interp_sdy_assemble(m, mc, j, n, col, stream ? &g : &outputs[j], diag);
+        if (stream) {
+            for (int p = 0; p < n; p++) {
+                base_tensor_release(locals[(size_t)p * no + j]);
+                locals[(size_t)p * no + j] = NULL;
+            }
+            if (st == BASE_OK) st = stream_output(&rs[0], j, g);
+        }
     }
     free(col);
     if (st != BASE_OK && outputs)

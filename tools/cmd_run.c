@@ -89,6 +89,9 @@ static double now_s(void)
 
 struct run_args {
     const char *path, *chip_name, *inputs, *out_dir, *entry, *trace, *topology, *mesh;
+    const char *max_memory, *weights, *weights_map;
+    bool quiet;
+    struct tool_progress progress;
     const char *shards[64];
     int n_shards;
     enum cc_mode mode;
@@ -114,6 +117,17 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         } else if (tool_opt(argc, argv, &i, "--out", &a->out_dir)) {
         } else if (tool_opt(argc, argv, &i, "--entry", &a->entry)) {
         } else if (tool_opt(argc, argv, &i, "--topology", &a->topology)) {
+        } else if (tool_opt(argc, argv, &i, "--max-memory", &a->max_memory)) {
+            uint64_t b;
+            if (!base_size_parse(a->max_memory, &b) || b == 0) {
+                fprintf(stderr, "npusim run: --max-memory takes a size such as 16G, 800M or 1.5GiB (not '%s')\n",
+                        a->max_memory);
+                return TOOL_USAGE;
+            }
+        } else if (tool_opt(argc, argv, &i, "--weights", &a->weights)) {
+        } else if (tool_opt(argc, argv, &i, "--weights-map", &a->weights_map)) {
+        } else if (tool_flag(argv[i], "--quiet") || tool_flag(argv[i], "-q")) {
+            a->quiet = true;
         } else if (tool_opt(argc, argv, &i, "--mesh", &a->mesh)) {
         } else if (tool_opt(argc, argv, &i, "--shard", &v)) {
             if (a->n_shards == 64) {
@@ -191,6 +205,15 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         fprintf(stderr, "npusim run: give --inputs or --random-inputs, not both\n");
         return TOOL_USAGE;
     }
+    if (a->weights_map && !a->weights) {
+        fprintf(stderr, "npusim run: --weights-map names tensors of a --weights file: give --weights too\n");
+        return TOOL_USAGE;
+    }
+    if (a->weights && a->inputs) {
+        fprintf(stderr, "npusim run: give --inputs or --weights, not both (--weights with --random-inputs fills what "
+                        "the file lacks)\n");
+        return TOOL_USAGE;
+    }
     if (a->timing_only && (a->check || a->out_dir)) {
         fprintf(stderr, "npusim run: --timing-only has no values to --check or write to --out\n");
         return TOOL_USAGE;
@@ -230,7 +253,7 @@ static int make_inputs(const struct run_args *a, const struct graph_op *func, st
         return TOOL_FAIL;
     }
     for (int i = 0; i < n_args; i++)
-        if (tool_random_tensor(b->args[i].type, (uint64_t)a->seed, i, &in[i]) != BASE_OK) {
+        if (tool_random_tensor(b->args[i].type, (uint64_t)a->seed, i, true, &in[i]) != BASE_OK) {
             char ty[128];
             graph_type_str(b->args[i].type, ty, sizeof ty);
             fprintf(stderr, "npusim run: cannot generate input %d of type %s\n", i, ty);
@@ -296,12 +319,59 @@ static int finish_trace(const struct run_args *a, struct rec_recorder *r, uint64
     return 0;
 }
 
+/* Each launch: the progress line, and the trace's record of it. */
+struct launch_hook {
+    struct tool_progress *progress;
+    struct rec_recorder *rec;
+};
+
+static void on_launch(void *user, uint32_t kernel, uint64_t start_ps, uint64_t gap_ps)
+{
+    struct launch_hook *h = user;
+    if (h->rec) rec_recorder_on_launch(h->rec, kernel, start_ps, gap_ps);
+    tool_progress_launch(h->progress, kernel, start_ps);
+}
+
+/* --check and --out as the outputs come back from the chips, one at a time
+ * (rt_options.on_output): compared with the golden output (which is then
+ * freed), written; the runtime frees the chips' copy after the call. */
+struct stream_ctx {
+    const struct run_args *a;
+    const struct cc_plan *plan;
+    struct base_tensor **gold; /* the golden run's outputs, n_gold per process */
+    int n_gold, n_procs;
+    struct rep_output_check *checks;
+    int n_checked, n_written;
+    uint64_t estimate_bytes;
+    struct base_diag diag;
+};
+
+static enum base_status stream_output(void *user, int i, const struct base_tensor *t)
+{
+    struct stream_ctx *c = user;
+    if (c->gold && i < c->n_gold && c->gold[i]) {
+        rep_output_check_fill(&c->checks[c->n_checked++], c->plan, i, t, c->gold[i]);
+        for (int q = 0; q < c->n_procs; q++) { /* compared: every process's reference goes */
+            base_tensor_release(c->gold[(size_t)q * (size_t)c->n_gold + (size_t)i]);
+            c->gold[(size_t)q * (size_t)c->n_gold + (size_t)i] = NULL;
+        }
+    }
+    if (c->a->out_dir) {
+        char file[4096];
+        snprintf(file, sizeof file, "%s/output_%d.npy", c->a->out_dir, i);
+        if (base_npy_write(file, t, &c->diag) != BASE_OK) return c->diag.status;
+        c->n_written++;
+    }
+    return BASE_OK;
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc) return rc < 0 ? TOOL_OK : rc;
     double t0 = now_s();
+    tool_progress_init(&a.progress, stderr, a.quiet);
     struct base_diag d;
     base_diag_clear(&d);
     static struct chip_desc chip;
@@ -358,15 +428,21 @@ int cmd_run(int argc, char **argv)
     struct cc_plan *p = NULL;
     struct sim **sims = NULL;
     int n_sims = 0;
-    struct base_tensor **outs = NULL;
     struct rt_report *reps = NULL;
     struct interp_result gold;
     memset(&gold, 0, sizeof gold);
     struct rec_recorder *rec = NULL;
     struct rep_run *report = NULL;
+    struct stream_ctx sc;
+    memset(&sc, 0, sizeof sc);
     rc = TOOL_FAIL;
+    if (!in) {
+        tool_print_nomem("run", (size_t)n_args * sizeof *in, "the inputs' table");
+        goto done;
+    }
     if (make_inputs(&a, func, in)) goto done;
     if (!a.inputs) tool_dyn_set_dim_args(in, n_args, &rres);
+    tool_progress_phase(&a.progress, "compile");
     struct cc_options co;
     cc_options_default(&co);
     co.mode = a.mode;
@@ -378,6 +454,7 @@ int cmd_run(int argc, char **argv)
         tool_print_diag(&d);
         goto done;
     }
+    tool_progress_plan(&a.progress, p);
     if (a.chips && a.chips != cc_plan_num_partitions(p)) {
         fprintf(stderr, "npusim run: --chips %d, but %s is a program of %d partition(s)%s\n", a.chips, a.path,
                 cc_plan_num_partitions(p), partition ? " on the --mesh given" : " (its sdy.mesh)");
@@ -388,23 +465,65 @@ int cmd_run(int argc, char **argv)
         tool_print_diag(&d);
         goto done;
     }
-    struct sim_options so;
-    sim_options_default(&so);
-    so.timing_only = a.timing_only;
-    so.check_races = so.check_uninit = a.sim_checks;
-    if (a.trace && start_trace(&a, &chip, p, &rec) != 0) goto done;
-    if (rec) so.hooks = rec_recorder_hooks(rec);
     /* an SPMD program with values runs every partition on its own chip; else
      * one chip (a representative partition when timing-only) */
     bool multi = cc_plan_num_partitions(p) > 1 && !a.timing_only;
     n_sims = multi ? cc_plan_num_partitions(p) : 1;
+    /* the golden program: the unsharded one, the dynamic original, or the SPMD one */
+    const struct graph_module *golden_m = m_dyn ? m_dyn : m0 ? m0 : m;
+    int golden_procs = m0 ? 1 : cc_plan_num_partitions(p);
+    /* memory: estimated before anything big is made; refused up front when it cannot fit */
+    {
+        struct rt_mem_request q = {.plan = p, .inputs = in, .n_inputs = n_args, .n_chips = n_sims,
+                                   .timing_only = a.timing_only, .sim_checks = a.sim_checks, .check = a.check,
+                                   .keep_outputs = a.out_dir != NULL, .interp_module = golden_m, .entry = a.entry,
+                                   .interp_processes = golden_procs, .module_bytes = base_mem_rss()};
+        struct rt_mem_estimate est;
+        rt_memory_estimate(&q, &est);
+        sc.estimate_bytes = est.total_bytes;
+        int mrc = tool_memory_admit("run", &est, a.max_memory, a.quiet || a.json);
+        if (mrc != TOOL_OK) {
+            rc = mrc;
+            goto done;
+        }
+    }
+    struct sim_options so;
+    sim_options_default(&so);
+    so.timing_only = a.timing_only;
+    so.check_races = so.check_uninit = a.sim_checks;
+    /* --check: the golden interpreter first, so that each output can be
+     * compared as the chips give it back, then freed (streaming) */
+    if (a.check) {
+        tool_progress_phase(&a.progress, "interpret");
+        struct interp_options io;
+        memset(&io, 0, sizeof io);
+        io.num_partitions = golden_procs;
+        io.on_op = tool_progress_interp_op;
+        io.op_user = &a.progress;
+        if (interp_run(golden_m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
+            tool_progress_done(&a.progress);
+            tool_print_diag(&d);
+            goto done;
+        }
+    }
+    if (a.trace && start_trace(&a, &chip, p, &rec) != 0) goto done;
+    if (rec) so.hooks = rec_recorder_hooks(rec);
     sims = calloc((size_t)n_sims, sizeof *sims);
     reps = calloc((size_t)n_sims, sizeof *reps);
-    if (!sims || !reps) goto done;
+    if (!sims || !reps) {
+        tool_print_nomem("run", (size_t)n_sims * (sizeof *sims + sizeof *reps), "the chips' tables");
+        goto done;
+    }
     for (int c = 0; c < n_sims; c++) {
         if (c > 0) so.hooks = NULL; /* the trace follows chip 0 */
         if (sim_create(&chip, &so, &sims[c], &d) != BASE_OK) {
-            tool_print_diag(&d);
+            if (d.status == BASE_OK && sims[c] == NULL) {
+                char what[64];
+                snprintf(what, sizeof what, "simulated chip %d of %d", c, n_sims);
+                tool_print_nomem("run", 0, what);
+            } else {
+                tool_print_diag(&d);
+            }
             goto done;
         }
     }
@@ -412,18 +531,37 @@ int cmd_run(int argc, char **argv)
     rt_options_default(&ro);
     ro.timing_only = a.timing_only;
     if (a.topology) ro.topo = &topo;
-    if (rec) {
-        ro.on_launch = rec_recorder_on_launch;
-        ro.launch_user = rec;
-        ro.on_collective = rec_recorder_on_collective;
-        ro.collective_user = rec;
+    struct launch_hook lh = {&a.progress, rec};
+    ro.on_launch = on_launch;
+    ro.launch_user = &lh;
+    ro.on_collective = rec ? rec_recorder_on_collective : NULL;
+    ro.collective_user = rec;
+    sc.a = &a;
+    sc.plan = p;
+    sc.gold = a.check ? gold.outputs : NULL;
+    sc.n_gold = a.check ? gold.n_outputs : 0;
+    sc.n_procs = a.check ? gold.n_processes : 0;
+    sc.checks = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *sc.checks);
+    if (!sc.checks) {
+        tool_print_nomem("run", (size_t)cc_plan_n_outputs(p) * sizeof *sc.checks, "the output checks");
+        goto done;
     }
-    outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
+    if (!a.timing_only && (a.check || a.out_dir)) {
+        if (a.out_dir && tool_mkdir_p(a.out_dir) != 0) {
+            fprintf(stderr, "npusim run: cannot create %s: %s\n", a.out_dir, strerror(errno));
+            goto done;
+        }
+        ro.on_output = stream_output;
+        ro.output_user = &sc;
+    }
+    tool_progress_phase(&a.progress, "simulate");
     double t1 = now_s();
-    enum base_status rst = multi ? rt_run_spmd(p, sims, n_sims, in, n_args, &ro, outs, reps, &d)
-                                 : rt_run(p, sims[0], in, n_args, &ro, outs, reps, &d);
+    enum base_status rst = multi ? rt_run_spmd(p, sims, n_sims, in, n_args, &ro, NULL, reps, &d)
+                                 : rt_run(p, sims[0], in, n_args, &ro, NULL, reps, &d);
+    tool_progress_done(&a.progress);
     if (rst != BASE_OK) {
-        tool_print_diag(&d);
+        if (sc.diag.status != BASE_OK) d = sc.diag; /* the output's own failure, said in full */
+        tool_print_run_error("run", &d, sc.estimate_bytes);
         if (rec) finish_trace(&a, rec, sim_now_ps(sims[0]), &d);
         goto done;
     }
@@ -432,57 +570,28 @@ int cmd_run(int argc, char **argv)
     struct rep_source src = {.model = a.path, .plan = p, .stats = sim_get_stats(sims[0]), .chips = reps,
                              .n_chips = n_sims, .timing_only = a.timing_only, .topology = a.topology};
     if (rep_run_create(&src, &report) != BASE_OK) {
-        fprintf(stderr, "npusim run: out of memory\n");
+        tool_print_nomem("run", 0, "the report");
         goto done;
     }
-    /* the text report now; the JSON object once the outputs are checked */
+    if (a.check && rep_run_set_output_checks(report, sc.checks, sc.n_checked) != BASE_OK) {
+        tool_print_nomem("run", 0, "the report's output checks");
+        goto done;
+    }
     if (!a.json) {
         rep_run_write_text(report, stdout);
         fprintf(stderr, "npusim run: host time %.2f s\n", now_s() - t0);
     }
-    for (int c = 0; c < n_sims; c++) { /* their memory, before the golden run takes its own */
-        sim_destroy(sims[c]);
-        sims[c] = NULL;
-    }
-    if (a.check) {
-        struct interp_options io;
-        memset(&io, 0, sizeof io);
-        io.num_partitions = m0 ? 1 : cc_plan_num_partitions(p); /* the unsharded program, or the SPMD one */
-        if (interp_run(m_dyn ? m_dyn : m0 ? m0 : m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
-            if (a.json) rep_run_write_json(report, stdout);
-            tool_print_diag(&d);
-            goto done;
-        }
-        if (rep_run_check_outputs(report, p, outs, gold.outputs, gold.n_outputs) != BASE_OK) {
-            fprintf(stderr, "npusim run: out of memory\n");
-            goto done;
-        }
-        if (!a.json) rep_run_write_text_checks(report, stdout);
-    }
     if (a.json) rep_run_write_json(report, stdout);
-    if (a.out_dir && !a.timing_only) {
-        if (tool_mkdir_p(a.out_dir) != 0) {
-            fprintf(stderr, "npusim run: cannot create %s: %s\n", a.out_dir, strerror(errno));
-            goto done;
-        }
-        for (int i = 0; i < cc_plan_n_outputs(p); i++) {
-            char file[4096];
-            snprintf(file, sizeof file, "%s/output_%d.npy", a.out_dir, i);
-            if (base_npy_write(file, outs[i], &d) != BASE_OK) {
-                tool_print_diag(&d);
-                goto done;
-            }
-        }
-        if (!a.json) printf("wrote %d output file(s) to %s\n", cc_plan_n_outputs(p), a.out_dir);
-    }
+    if (a.out_dir && !a.timing_only && !a.json)
+        printf("wrote %d output file(s) to %s\n", sc.n_written, a.out_dir);
     fprintf(stderr, "npusim run: simulation %.2f s\n", t_run);
+    tool_print_peak_memory("run", sc.estimate_bytes);
     for (int i = 0; i < report->n_hints; i++) fprintf(stderr, "npusim run: hint: %s\n", report->hints[i]);
     rc = report->passed ? TOOL_OK : TOOL_FAIL;
 done:
+    tool_progress_free(&a.progress);
     rep_run_destroy(report);
-    if (outs && p)
-        for (int i = 0; i < cc_plan_n_outputs(p); i++) base_tensor_release(outs[i]);
-    free(outs);
+    free(sc.checks);
     interp_result_free(&gold);
     for (int c = 0; reps && c < n_sims; c++) rt_report_free(&reps[c]);
     free(reps);
@@ -490,7 +599,7 @@ done:
     free(sims);
     rec_recorder_destroy(rec);
     cc_plan_destroy(p);
-    for (int i = 0; i < n_args; i++) base_tensor_release(in[i]);
+    for (int i = 0; in && i < n_args; i++) base_tensor_release(in[i]);
     free(in);
     graph_module_destroy(m);
     graph_module_destroy(m0);
