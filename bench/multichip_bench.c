@@ -197,7 +197,9 @@ int main(int argc, char **argv)
         struct icn_topo topo;
         struct base_diag d;
         base_diag_clear(&d);
-        if (chip_load(cf->chip, &chip, &d) != BASE_OK ||
+        /* data-parallel over whole chips: a partition per chip (all of its
+         * cores), whatever ranks the chip file gives */
+        if (chip_load(cf->chip, &chip, &d) != BASE_OK || chip_set_ranks(&chip, 1, &d) != BASE_OK ||
             icn_topo_from_chip(&chip, cf->topology, ICN_WRAP_AUTO, NULL, &topo, &d) != BASE_OK) {
             fail(cf->chip, &d);
             failures++;

@@ -12,7 +12,7 @@
  * The parser never trusts its input: it is fed truncated and mutated files by
  * tests/sim/test_chip.c.
  */
-#include "chip/chip.h"
+#include "chip/chip_internal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -182,6 +182,7 @@ static const struct key_def keys[] = {
     {SEC_CHIP, "name", V_NAME, OC(name), K_REQ, 0, 0, "a name", 0},
     {SEC_CHIP, "family", V_FAMILY, 0, K_REQ, 0, 0, "a family", 0},
     {SEC_CHIP, "cores", V_U32, OC(cores), SRP, 0, 0, "a count", CHIP_MAX_CORES},
+    {SEC_CHIP, "ranks_per_chip", V_U32, OC(ranks_per_chip), K_SRC | K_POS, 0, 0, "a count", CHIP_MAX_CORES},
     /* [engine NAME] */
     {SEC_ENGINE, "kind", V_KIND, OE(kind), K_REQ, E_ALL, E_ALL, "an engine kind", 0},
     {SEC_ENGINE, "count", V_COUNT, 0, K_SRC | K_POS, E_ALL, 0, "a count", CHIP_MAX_ENGINES},
@@ -228,6 +229,9 @@ static const struct key_def keys[] = {
     {SEC_LINKS, "latency_ns", V_NS_PS, OL(latency_ps), SRQ, 0, 0, "a time", 1e9},
     {SEC_LINKS, "topology", V_TOPOLOGY, OL(topology), K_REQ, 0, 0, "a topology", 0},
     {SEC_LINKS, "domain_chips", V_U32, OL(domain_chips), SRQ, 0, 0, "a count", 1 << 24},
+    {SEC_LINKS, "dcn_bytes_per_ns", V_F64, OL(dcn_bytes_per_ns), K_SRC, 0, 0, "a bandwidth", 1e7},
+    {SEC_LINKS, "dcn_latency_ns", V_NS_PS, OL(dcn_latency_ps), K_SRC, 0, 0, "a time", 1e9},
+    {SEC_LINKS, "collective_launch_ns", V_NS_PS, OL(collective_launch_ps), K_SRC, 0, 0, "a time", 1e9},
     /* [host] */
     {SEC_HOST, "dispatch_overhead_ns", V_NS_PS, OHO(dispatch_overhead_ps), SRQ, 0, 0, "a time", 1e9},
     {SEC_HOST, "kernel_launch_ns", V_NS_PS, OHO(kernel_launch_ps), SRQ, 0, 0, "a time", 1e9},
@@ -250,7 +254,8 @@ static const struct key_def keys[] = {
     {SEC_PUBLISHED, "chip_page_int8_tops", V_F64, OC(published_alt_int8_tops), K_SRC, 0, 0, "a peak", 1e7},
 };
 #define N_KEYS ARRAY_LEN(keys)
-_Static_assert(ARRAY_LEN(keys) <= 64, "key bit sets are 64 bits");
+_Static_assert(ARRAY_LEN(keys) <= 128, "key bit sets are 128 bits");
+#define KEY_SEEN(p, i) (((p)->sec_keys[(i) / 64] >> ((i) % 64)) & 1u)
 
 /* ------------------------------------------------------------------------ */
 /* Parser state                                                              */
@@ -273,7 +278,7 @@ struct parser {
     int sec_first_line[SEC_COUNT]; /* where each section first appeared (0 = not yet) */
     int key_line[N_KEYS];        /* line/col of each key in the open section (engines) or file */
     int key_col[N_KEYS];
-    uint64_t sec_keys;           /* keys seen in the open section */
+    uint64_t sec_keys[2];        /* keys seen in the open section (bit per key index) */
 
     /* the open [engine NAME] section */
     struct chip_engine_desc eng;
@@ -518,13 +523,13 @@ static enum base_status finish_engine(struct parser *p)
     unsigned kb = 1u << p->eng.kind;
     for (size_t i = 0; i < N_KEYS; i++) {
         if (keys[i].sec != SEC_ENGINE || !(keys[i].req_kinds & kb)) continue;
-        if (!(p->sec_keys & (1ull << i)))
+        if (!KEY_SEEN(p, i))
             return perr(p, p->sec_line, 1, "missing required key '%s' in [engine %s] (an engine of kind %s)",
                         keys[i].name, p->eng_name, kind_names[p->eng.kind]);
     }
     /* DMA queues are timed in ns (fixed_ns, bytes_per_ns); unless the file
      * gives their clock, a cycle of theirs is one ns. */
-    if (p->eng.kind == ISA_ENGINE_DMA && !(p->sec_keys & (1ull << key_index(SEC_ENGINE, "clock_ghz"))))
+    if (p->eng.kind == ISA_ENGINE_DMA && !KEY_SEEN(p, key_index(SEC_ENGINE, "clock_ghz")))
         p->eng.clock_ghz = 1.0;
     uint32_t count = p->eng_count ? p->eng_count : 1;
     const size_t stream_max = sizeof(((struct isa_stream *)0)->engine) - 1;
@@ -560,7 +565,7 @@ static enum base_status finish_section(struct parser *p)
     if (p->sec == SEC_ENGINE) return finish_engine(p);
     for (size_t i = 0; i < N_KEYS; i++) {
         if (keys[i].sec != p->sec || !(keys[i].flags & K_REQ)) continue;
-        if (!(p->sec_keys & (1ull << i)))
+        if (!KEY_SEEN(p, i))
             return perr(p, p->sec_line, 1, "missing required key '%s' in [%s]", keys[i].name,
                         section_names[p->sec]);
     }
@@ -623,7 +628,7 @@ static enum base_status parse_header(struct parser *p, size_t i, size_t end)
     TRY(finish_section(p));
     p->sec = sec;
     p->sec_line = p->lineno;
-    p->sec_keys = 0;
+    p->sec_keys[0] = p->sec_keys[1] = 0;
     if (!p->sec_first_line[sec]) p->sec_first_line[sec] = p->lineno;
     if (sec == SEC_ENGINE) {
         memset(&p->eng, 0, sizeof p->eng);
@@ -754,12 +759,12 @@ static enum base_status parse_key(struct parser *p, size_t i, size_t end)
                     tok_str(p, kt, buf, sizeof buf), section_names[p->sec], p->sec == SEC_ENGINE ? " " : "",
                     p->sec == SEC_ENGINE ? p->eng_name : "", list);
     }
-    if (p->sec_keys & (1ull << kidx))
+    if (KEY_SEEN(p, kidx))
         return perr(p, p->lineno, col_of(p, kt.b), "duplicate key '%s' in [%s%s%s] (first at line %d)", k->name,
                     section_names[p->sec], p->sec == SEC_ENGINE ? " " : "", p->sec == SEC_ENGINE ? p->eng_name : "",
                     p->key_line[kidx]);
     if (p->sec == SEC_ENGINE) {
-        if (k->kind == V_KIND && p->sec_keys)
+        if (k->kind == V_KIND && (p->sec_keys[0] | p->sec_keys[1]))
             return perr(p, p->lineno, col_of(p, kt.b), "'kind' must be the first key of [engine %s]", p->eng_name);
         if (k->kind != V_KIND && !p->eng_has_kind)
             return perr(p, p->lineno, col_of(p, kt.b),
@@ -908,7 +913,7 @@ static enum base_status parse_key(struct parser *p, size_t i, size_t end)
                     "(a source in ../shared/hw/sources.md) or '# EST: how it was derived'",
                     k->name);
 
-    p->sec_keys |= 1ull << kidx;
+    p->sec_keys[kidx / 64] |= UINT64_C(1) << (kidx % 64);
     p->key_line[kidx] = p->lineno;
     p->key_col[kidx] = vcol;
     return BASE_OK;
@@ -974,6 +979,13 @@ static enum base_status check_file(struct parser *p)
                         (unsigned long long)srams[q].m->bytes_per_partition, srams[q].m->banks);
         }
     }
+    if (c->ranks_per_chip == 0) c->ranks_per_chip = 1;
+    if (c->cores % c->ranks_per_chip) {
+        size_t ri = key_index(SEC_CHIP, "ranks_per_chip");
+        return perr(p, p->key_line[ri], p->key_col[ri],
+                    "ranks_per_chip (%u) must divide cores (%u): each rank runs on cores / ranks_per_chip cores",
+                    c->ranks_per_chip, c->cores);
+    }
     if (c->links.count > 0 && !(c->links.bytes_per_ns > 0)) {
         size_t bi = key_index(SEC_LINKS, "bytes_per_ns");
         return perr(p, p->key_line[bi], p->key_col[bi], "[links] bytes_per_ns must be > 0 (a bandwidth) when count > 0");
@@ -1037,6 +1049,44 @@ enum base_status chip_parse(const char *text, size_t len, const char *path, stru
 }
 
 /* ------------------------------------------------------------------------ */
+/* Ranks                                                                     */
+
+enum base_status chip_set_ranks(struct chip_desc *c, uint32_t ranks_per_chip, struct base_diag *diag)
+{
+    if (c->rank_view)
+        return base_diag_set(diag, BASE_ERR_INVALID, c->path, 0, 0, "%s: ranks cannot change on one rank's view",
+                             c->name);
+    if (ranks_per_chip == 0 || c->cores % ranks_per_chip)
+        return base_diag_set(diag, BASE_ERR_INVALID, c->path, 0, 0,
+                             "%s: %u ranks per chip do not divide its %u cores", c->name, ranks_per_chip, c->cores);
+    c->ranks_per_chip = ranks_per_chip;
+    return BASE_OK;
+}
+
+enum base_status chip_set_lnc(struct chip_desc *c, uint32_t lnc, struct base_diag *diag)
+{
+    if (c->family != CHIP_FAMILY_NEURON)
+        return base_diag_set(diag, BASE_ERR_INVALID, c->path, 0, 0,
+                             "%s: --lnc applies to Neuron chips (a logical NeuronCore of LNC physical cores)",
+                             c->name);
+    if (lnc == 0 || c->cores % lnc)
+        return base_diag_set(diag, BASE_ERR_INVALID, c->path, 0, 0, "%s: LNC %u does not divide its %u cores",
+                             c->name, lnc, c->cores);
+    return chip_set_ranks(c, c->cores / lnc, diag);
+}
+
+void chip_rank_view(const struct chip_desc *c, struct chip_desc *out)
+{
+    if (out != c) *out = *c;
+    uint32_t r = c->ranks_per_chip ? c->ranks_per_chip : 1;
+    if (c->rank_view || r == 1) return;
+    out->cores = c->cores / r;
+    out->hbm.capacity_bytes = c->hbm.capacity_bytes / r;
+    out->hbm.bytes_per_ns = c->hbm.bytes_per_ns / r;
+    out->rank_view = true;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Loading                                                                   */
 
 static bool ends_with(const char *s, const char *suffix)
@@ -1064,12 +1114,41 @@ static void exe_dir(char *buf, size_t cap)
         buf[0] = 0;
 }
 
+bool chip_data_path(const char *file, char *path, size_t cap, char *tried, size_t tried_cap)
+{
+    char dirs[3][2048];
+    int nd = 0;
+    const char *env = getenv("NPUSIM_CHIPS");
+    if (env && *env) snprintf(dirs[nd++], sizeof dirs[0], "%s", env);
+    snprintf(dirs[nd++], sizeof dirs[0], "chips");
+    char ed[1800];
+    exe_dir(ed, sizeof ed);
+    if (ed[0]) snprintf(dirs[nd++], sizeof dirs[0], "%s/../../chips", ed);
+    for (int d = 0; d < nd; d++) {
+        int w = snprintf(path, cap, "%s/%s", dirs[d], file);
+        if (w > 0 && (size_t)w < cap && file_readable(path)) return true;
+    }
+    if (tried && tried_cap) {
+        tried[0] = 0;
+        for (int d = 0; d < nd; d++) {
+            size_t tl = strlen(tried);
+            snprintf(tried + tl, tried_cap - tl, "%s%s", d ? ", " : "", dirs[d]);
+        }
+    }
+    return false;
+}
+
 static enum base_status read_file(const char *path, char **text, size_t *len, struct base_diag *diag)
+{
+    return chip_read_text(path, "chip file", text, len, diag);
+}
+
+enum base_status chip_read_text(const char *path, const char *what, char **text, size_t *len, struct base_diag *diag)
 {
     *text = NULL;
     *len = 0;
     FILE *f = fopen(path, "rb");
-    if (!f) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open chip file: %s", strerror(errno));
+    if (!f) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open %s: %s", what, strerror(errno));
     char *buf = malloc(MAX_FILE_BYTES + 1);
     if (!buf) {
         fclose(f);
@@ -1080,11 +1159,11 @@ static enum base_status read_file(const char *path, char **text, size_t *len, st
     fclose(f);
     if (err) {
         free(buf);
-        return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot read chip file");
+        return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot read %s", what);
     }
     if (n > MAX_FILE_BYTES) {
         free(buf);
-        return base_diag_set(diag, BASE_ERR_LIMIT, path, 1, 1, "chip file is larger than %u bytes", MAX_FILE_BYTES);
+        return base_diag_set(diag, BASE_ERR_LIMIT, path, 1, 1, "%s is larger than %u bytes", what, MAX_FILE_BYTES);
     }
     *text = buf;
     *len = n;
@@ -1108,25 +1187,9 @@ enum base_status chip_load(const char *name_or_path, struct chip_desc *out, stru
                 return base_diag_set(diag, BASE_ERR_INVALID, name_or_path, 0, 0,
                                      "bad chip name '%s' (letters, digits, '-', '_', '.'; or give a path)",
                                      name_or_path);
-        char dirs[3][2048];
-        int nd = 0;
-        const char *env = getenv("NPUSIM_CHIPS");
-        if (env && *env) snprintf(dirs[nd++], sizeof dirs[0], "%s", env);
-        snprintf(dirs[nd++], sizeof dirs[0], "chips");
-        char ed[1800];
-        exe_dir(ed, sizeof ed);
-        if (ed[0]) snprintf(dirs[nd++], sizeof dirs[0], "%s/../../chips", ed);
-        bool found = false;
-        for (int d = 0; d < nd && !found; d++) {
-            int w = snprintf(path, sizeof path, "%s/%s.chip", dirs[d], name_or_path);
-            found = w > 0 && (size_t)w < sizeof path && file_readable(path);
-        }
-        if (!found) {
-            char tried[1024] = "";
-            for (int d = 0; d < nd; d++) {
-                size_t tl = strlen(tried);
-                snprintf(tried + tl, sizeof tried - tl, "%s%s", d ? ", " : "", dirs[d]);
-            }
+        char file[CHIP_NAME_MAX + 8], tried[1024] = "";
+        snprintf(file, sizeof file, "%s.chip", name_or_path);
+        if (!chip_data_path(file, path, sizeof path, tried, sizeof tried)) {
             char names[256] = "";
             for (size_t b = 0; b < ARRAY_LEN(bundled); b++) {
                 size_t nl = strlen(names);

@@ -798,7 +798,7 @@ static int pick_engine(const struct cc_target *t, unsigned kinds, int salt)
 {
     int cand[3] = {t->vec, t->pool, t->act};
     unsigned ck[3] = {ISA_U_VEC, ISA_U_POOL, ISA_U_ACT};
-    int got[3], n = 0;
+    int got[3] = {0}, n = 0;
     for (int c = 0; c < 3; c++)
         if (cand[c] >= 0 && (kinds & ck[c])) got[n++] = cand[c];
     return n ? got[salt % n] : -1;
@@ -1506,6 +1506,7 @@ enum base_status cc_emit_reduce_window(const struct cc_target *t, const struct c
                 }
             /* output positions of the tile whose window element w is an input element */
             struct rw_span sp[BASE_MAX_RANK];
+            memset(sp, 0, sizeof sp);
             bool any = true, full = true;
             for (int d = 0; d < rank; d++) {
                 sp[d] = rw_span_of(box.start[d], box.count[d], widx[d] * wd[d] - plo[d], stv[d], bdil[d], x[0]->dims[d]);

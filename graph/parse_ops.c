@@ -1442,6 +1442,31 @@ static enum base_status form_manual_computation(struct parser *p, struct op_buil
     return bind_functional(p, b, &s, -1);
 }
 
+/* sdy.sharding_constraint %x <@mesh, [...]> attr-dict : T (sdy.reshard alike);
+ * sdy.propagation_barrier %x allowed_direction=D attr-dict : T */
+static const char *const prop_dirs[] = {"NONE", "FORWARD", "BACKWARD", "BOTH", NULL};
+static enum base_status form_sdy_annotation(struct parser *p, struct op_build *b)
+{
+    TRY(operand(p));
+    if (b->kind == GRAPH_OP_SDY_PROPAGATION_BARRIER) {
+        TRY(keyword_eq(p, "allowed_direction"));
+        TRY(enum_attr(p, "allowed_direction", "sdy.propagation_direction", prop_dirs));
+    } else {
+        const struct graph_attr *sh;
+        if (at_char(p, '#')) {
+            TRY(graph_parse_attr(p, &sh));
+        } else {
+            TRY(expect_char(p, '<', "to open the sharding"));
+            TRY(graph_parse_sdy_sharding_body(p, &sh));
+        }
+        TRY(graph_push_attr(p, "sharding", sh));
+    }
+    TRY(opt_attr_dict(p));
+    struct sig s;
+    TRY(expect_sig(p, &s, "before the op's type"));
+    return bind_same(p, b, &s, 1);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Dispatch                                                                  */
 
@@ -1461,6 +1486,10 @@ enum base_status graph_parse_custom_op(struct parser *p, struct op_build *b)
     case GRAPH_OP_SDY_RETURN: return form_return(p, b);
     case GRAPH_OP_SDY_MESH: return form_sdy_mesh(p, b);
     case GRAPH_OP_SDY_MANUAL_COMPUTATION: return form_manual_computation(p, b);
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT:
+    case GRAPH_OP_SDY_RESHARD:
+    case GRAPH_OP_SDY_PROPAGATION_BARRIER: return form_sdy_annotation(p, b);
+    case GRAPH_OP_MHLO_COPY: return form_operands(p, b, 1, 1, true);
     case GRAPH_OP_CONSTANT:
     case GRAPH_OP_ARITH_CONSTANT:
     case GRAPH_OP_CHLO_CONSTANT: return form_constant(p, b);

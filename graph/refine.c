@@ -138,7 +138,7 @@ static bool pure_kind(enum graph_op_kind k)
     default: break;
     }
     return k == GRAPH_OP_CONSTANT || k == GRAPH_OP_IOTA || k == GRAPH_OP_TUPLE || k == GRAPH_OP_GET_TUPLE_ELEMENT ||
-           k == GRAPH_OP_OPTIMIZATION_BARRIER;
+           k == GRAPH_OP_OPTIMIZATION_BARRIER || graph_op_kind_has(k, GRAPH_OPF_IDENTITY);
 }
 
 /* The declared type of result i against what the rules made of it: a static
@@ -823,7 +823,7 @@ static void emit_rewrite(struct rf_emit *e, const struct graph_op *op, const str
     }
     case GRAPH_OP_SET_DIMENSION_SIZE: {
         const struct rf_val *xv = val(e->sp, op->operands[0]);
-        int64_t dim = ro->ints[0], size = ro->ints[1], xd = 0, dims[GRAPH_MAX_RANK], zero[GRAPH_MAX_RANK] = {0};
+        int64_t dim = ro->ints[0], size = ro->ints[1], xd = 0, dims[GRAPH_MAX_RANK] = {0}, zero[GRAPH_MAX_RANK] = {0};
         for (int d = 0; d < xv->rank; d++) graph_rf_get_const(e->cx, xv->dims[d], &dims[d]);
         xd = dims[dim];
         if (size == xd) {

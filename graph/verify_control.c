@@ -209,6 +209,23 @@ static enum base_status optimization_barrier(struct verify_ctx *cx, const struct
     return BASE_OK;
 }
 
+/* sdy.sharding_constraint: the value unchanged, a sharding of its rank. */
+static enum base_status sharding_constraint(struct verify_ctx *cx, const struct graph_op *op)
+{
+    VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
+    VTRY(graph_verify_same_type(cx, op, "(C1)", "operand", verify_in(op, 0), "result", verify_out(op, 0)));
+    const struct graph_attr *s = graph_op_attr(op, "sharding");
+    const struct graph_attr *dims = s && s->kind == GRAPH_ATTR_DICT && s->tag && !strcmp(s->tag, "sdy.sharding")
+                                        ? graph_dict_get(s, "dims")
+                                        : NULL;
+    if (!dims || dims->kind != GRAPH_ATTR_ARRAY)
+        return graph_verify_fail(cx, op, "needs a sharding attribute (#sdy.sharding<@mesh, [...]>)");
+    const struct graph_type *t = verify_in(op, 0);
+    if (t && t->kind == GRAPH_TYPE_TENSOR && t->rank >= 0 && dims->u.array.n != t->rank)
+        return graph_verify_fail(cx, op, "the sharding has %d dims, the value rank %d", dims->u.array.n, t->rank);
+    return BASE_OK;
+}
+
 /* [a-zA-Z][a-zA-Z0-9_]*([.][a-zA-Z0-9_$]+)+ */
 static bool namespaced_op_name(const char *s, size_t n)
 {
@@ -754,6 +771,12 @@ enum base_status graph_verify_control_op(struct verify_ctx *cx, const struct gra
     case GRAPH_OP_IF: return if_op(cx, op);
     case GRAPH_OP_CASE: return case_op(cx, op);
     case GRAPH_OP_OPTIMIZATION_BARRIER: return optimization_barrier(cx, op);
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT: return sharding_constraint(cx, op);
+    case GRAPH_OP_SDY_RESHARD:
+    case GRAPH_OP_SDY_PROPAGATION_BARRIER:
+    case GRAPH_OP_MHLO_COPY: /* the identity: one operand, its type */
+        VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
+        return optimization_barrier(cx, op);
     case GRAPH_OP_COMPOSITE: return composite(cx, op);
     case GRAPH_OP_CONSTANT: return constant(cx, op);
     case GRAPH_OP_ARITH_CONSTANT: return arith_constant(cx, op);

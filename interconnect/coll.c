@@ -85,7 +85,11 @@ double icn_busbw_factor(enum icn_coll c, uint32_t n)
 
 /* --------------------------------------------------------------- groups */
 
-#define N_AXES (ICN_MAX_DIMS + 1) /* the torus axes, then the slice axis */
+/* the torus axes, then the ranks of a chip, then the slice axis */
+#define AX_LOCAL ICN_MAX_DIMS
+#define AX_SLICE (ICN_MAX_DIMS + 1)
+#define N_AXES (ICN_MAX_DIMS + 2)
+#define MAX_PARTS ICN_MAX_DIMS
 
 /* The replica groups, checked; and whether each is a Cartesian product of
  * coordinate sets per axis (the per-axis algorithm needs that). */
@@ -96,16 +100,25 @@ struct groups {
     bool spans_slices;
 };
 
-static uint32_t axis_coord(const struct icn_topo *t, uint32_t chip, uint32_t a)
+static uint32_t axis_coord(const struct icn_topo *t, uint32_t rank, uint32_t a)
 {
+    if (a == AX_LOCAL) return rank % t->ranks_per_chip;
     uint32_t slice, co[ICN_MAX_DIMS];
-    icn_chip_coords(t, chip, &slice, co);
-    return a == ICN_MAX_DIMS ? slice : co[a];
+    icn_chip_coords(t, rank, &slice, co);
+    return a == AX_SLICE ? slice : co[a];
 }
 
 static uint32_t axis_size(const struct icn_topo *t, uint32_t a)
 {
-    return a == ICN_MAX_DIMS ? t->slices : t->dims[a];
+    return a == AX_SLICE ? t->slices : a == AX_LOCAL ? t->ranks_per_chip : t->dims[a];
+}
+
+static uint32_t max_axis(const struct icn_topo *t)
+{
+    uint32_t maxdim = t->slices > t->ranks_per_chip ? t->slices : t->ranks_per_chip;
+    for (uint32_t a = 0; a < ICN_MAX_DIMS; a++)
+        if (t->dims[a] > maxdim) maxdim = t->dims[a];
+    return maxdim;
 }
 
 /* Sorted distinct values of axis a over the group g (into vals, of capacity
@@ -132,18 +145,16 @@ static enum base_status groups_load(const struct icn_topo *t, const struct icn_c
         G->m = d->group_size;
     } else {
         G->n_groups = 1;
-        G->m = t->n_chips;
+        G->m = t->n_ranks;
     }
-    if (G->n_groups == 0 || G->m == 0 || (uint64_t)G->n_groups * G->m > t->n_chips)
+    if (G->n_groups == 0 || G->m == 0 || (uint64_t)G->n_groups * G->m > t->n_ranks)
         return base_diag_set(diag, BASE_ERR_INVALID, "replica_groups", 0, 0,
-                             "%s: %u groups of %u chips do not fit %u chips", icn_coll_name(d->coll), G->n_groups,
-                             G->m, t->n_chips);
+                             "%s: %u groups of %u ranks do not fit %u ranks", icn_coll_name(d->coll), G->n_groups,
+                             G->m, t->n_ranks);
     size_t n = (size_t)G->n_groups * G->m;
     G->ids = malloc(n * sizeof *G->ids);
-    uint8_t *seen = calloc(t->n_chips, 1);
-    uint32_t maxdim = t->slices;
-    for (uint32_t a = 0; a < ICN_MAX_DIMS; a++)
-        if (t->dims[a] > maxdim) maxdim = t->dims[a];
+    uint8_t *seen = calloc(t->n_ranks, 1);
+    uint32_t maxdim = max_axis(t);
     uint32_t *vals = malloc((size_t)maxdim * sizeof *vals);
     uint8_t *seen_v = malloc(maxdim);
     if (!G->ids || !seen || !vals || !seen_v) {
@@ -156,10 +167,10 @@ static enum base_status groups_load(const struct icn_topo *t, const struct icn_c
     enum base_status st = BASE_OK;
     for (size_t i = 0; i < n; i++) {
         uint32_t c = d->groups ? d->groups[i] : (uint32_t)i;
-        if (c >= t->n_chips || seen[c]) {
+        if (c >= t->n_ranks || seen[c]) {
             st = base_diag_set(diag, BASE_ERR_INVALID, "replica_groups", 0, 0,
-                               "%s: chip %u %s (group %zu)", icn_coll_name(d->coll), c,
-                               c >= t->n_chips ? "is not in the topology" : "appears twice", i / G->m);
+                               "%s: %s %u %s (group %zu)", icn_coll_name(d->coll), t->ranks_per_chip > 1 ? "rank" : "chip",
+                               c, c >= t->n_ranks ? "is not in the topology" : "appears twice", i / G->m);
             break;
         }
         seen[c] = 1;
@@ -172,7 +183,7 @@ static enum base_status groups_load(const struct icn_topo *t, const struct icn_c
         for (uint32_t a = 0; a < N_AXES; a++) {
             uint32_t k = axis_values(t, ids, G->m, a, vals, seen_v);
             prod *= k;
-            if (a == ICN_MAX_DIMS && k > 1) G->spans_slices = true;
+            if (a == AX_SLICE && k > 1) G->spans_slices = true;
         }
         if (prod != G->m) G->cart = false;
     }
@@ -191,10 +202,12 @@ struct bld {
     const struct icn_topo *t;
     const struct icn_coll_desc *d;
     struct icn_plan *p;
-    uint32_t *ready;  /* 2 per chip: the last transfers into it (ICN_NONE: none) */
-    uint32_t *stamp;  /* per chip: the phase that last set ready[] (0: none) */
+    uint32_t *ready;  /* per part, 2 per rank: the last transfers into it (ICN_NONE: none) */
+    uint32_t *stamp;  /* per part, per rank: the phase that last set ready[] (0: none) */
+    uint32_t *sent;   /* per part, 2 per rank: its last sends of the phase (per-axis algorithm) */
+    uint32_t part;    /* the part of the buffer being built (per-axis algorithm; else 0) */
     uint32_t cur;     /* the phase being built (1, 2, ...) */
-    uint32_t anchor;  /* representative runs: the chip whose progress others copy */
+    uint32_t anchor;  /* representative runs: the rank whose progress others copy */
     bool rep;
 };
 
@@ -246,16 +259,54 @@ static uint64_t reduce_ps(const struct bld *b, double bytes)
  * ring there is a translate of the chip's (symmetry). */
 static void start_of(const struct bld *b, uint32_t chip, uint32_t out[2])
 {
-    uint32_t c = (b->rep && b->stamp[chip] + 1 < b->cur) ? b->anchor : chip;
-    out[0] = b->ready[2 * c];
-    out[1] = b->ready[2 * c + 1];
+    size_t base = (size_t)b->part * b->t->n_ranks;
+    uint32_t c = (b->rep && b->stamp[base + chip] + 1 < b->cur) ? b->anchor : chip;
+    out[0] = b->ready[2 * (base + c)];
+    out[1] = b->ready[2 * (base + c) + 1];
+}
+
+static void set_sent(struct bld *b, uint32_t chip, uint32_t a, uint32_t c)
+{
+    if (!b->sent) return;
+    size_t base = (size_t)b->part * b->t->n_ranks;
+    b->sent[2 * (base + chip)] = a;
+    b->sent[2 * (base + chip) + 1] = c;
 }
 
 static void set_ready(struct bld *b, uint32_t chip, uint32_t a, uint32_t c)
 {
-    b->ready[2 * chip] = a;
-    b->ready[2 * chip + 1] = c;
-    b->stamp[chip] = b->cur;
+    size_t base = (size_t)b->part * b->t->n_ranks;
+    b->ready[2 * (base + chip)] = a;
+    b->ready[2 * (base + chip) + 1] = c;
+    b->stamp[base + chip] = b->cur;
+}
+
+/* How a part moves along an axis of len members (the file comment). */
+enum ax_shape { AX_RING1, AX_HALFRING, AX_LINE };
+
+static enum ax_shape axis_shape(const struct icn_topo *t, uint32_t a, uint32_t len)
+{
+    /* a switch, the ranks of a chip and the DCN have one port per rank or
+     * chip each way: a one-way ring */
+    if (a >= ICN_MAX_DIMS || t->kind != ICN_TOPO_TORUS) return AX_RING1;
+    /* the whole axis with its wrap links (a ring of 2 has one link each way) */
+    if (t->wrap[a] && len == t->dims[a] && len >= 3) return AX_HALFRING;
+    return AX_LINE;
+}
+
+/* Sequential steps of a pass and, of them, those moving half a chunk. */
+static void shape_steps(enum ax_shape sh, uint32_t m, uint32_t *full, uint32_t *half)
+{
+    *half = 0;
+    if (sh == AX_HALFRING) {
+        *full = m / 2;
+        if (m % 2 == 0) {
+            *full -= 1;
+            *half = 1;
+        }
+    } else {
+        *full = m - 1;
+    }
 }
 
 enum pass_kind { PASS_RS, PASS_AG };
@@ -304,7 +355,12 @@ static enum base_status ring_coll(struct bld *b, const uint32_t *ring, uint32_t 
     double chunk = bytes / ndir / m;
     uint32_t red_lo = kind == PASS_RS ? 1 : UINT32_MAX, red_hi = kind == PASS_RS ? m - 2 : 0;
     TRY(ring_pass(b, ring, m, +1, chunk, m - 1, red_lo, red_hi, start, in_f, sc));
-    if (bidir) TRY(ring_pass(b, ring, m, -1, chunk, m - 1, red_lo, red_hi, start, in_b, sc));
+    for (uint32_t i = 0; i < m; i++) set_sent(b, ring[i], sc[i], ICN_NONE);
+    if (bidir) {
+        TRY(ring_pass(b, ring, m, -1, chunk, m - 1, red_lo, red_hi, start, in_b, sc));
+        if (b->sent)
+            for (uint32_t i = 0; i < m; i++) b->sent[2 * ((size_t)b->part * b->t->n_ranks + ring[i]) + 1] = sc[i];
+    }
     for (uint32_t i = 0; i < m; i++) {
         uint32_t a = in_f[i], c = bidir ? in_b[i] : ICN_NONE;
         if (kind == PASS_RS && b->d->reduce_bytes_per_ns > 0) {
@@ -315,6 +371,67 @@ static enum base_status ring_coll(struct bld *b, const uint32_t *ring, uint32_t 
             c = ICN_NONE;
         }
         set_ready(b, ring[i], a, c);
+    }
+    return BASE_OK;
+}
+
+/* Reduce-scatter or all-gather of `bytes` per member over ring[0..m)
+ * shaped as a bidirectional half-way ring or a line.  Every shard is split
+ * Each send moves a chunk of bytes / m (half of one in the step where an
+ * even ring's antipodal shard goes both ways, half each way).  Half-way ring: in
+ * every step every member sends to both neighbours; m / 2 steps.  Line:
+ * direction + (and - mirrored), member at position p sends in the
+ * all-gather at steps 0..p (its own shard, then what it received), in the
+ * reduce-scatter at steps p..m-2 (its partial sums, each after the one it
+ * received); the last position never sends; m - 1 steps.  A send depends on
+ * the member's last receive in its direction and its previous send there
+ * (its first on the member's start). */
+static enum base_status sym_pass(struct bld *b, const uint32_t *ring, uint32_t m, enum pass_kind kind,
+                                 enum ax_shape shape, double bytes, uint32_t *scratch)
+{
+    if (m < 2) return BASE_OK;
+    uint32_t *start = scratch, *last_in = start + 2 * m, *prev = last_in + 2 * m, *cur_in = prev + 2 * m;
+    for (uint32_t i = 0; i < m; i++) start_of(b, ring[i], start + 2 * i);
+    for (uint32_t i = 0; i < 2 * m; i++) last_in[i] = prev[i] = ICN_NONE;
+    double c = bytes / m;
+    uint32_t full, half;
+    shape_steps(shape, m, &full, &half);
+    uint32_t steps = full + half;
+    for (uint32_t k = 0; k < steps; k++) {
+        double chunk = c;
+        if (half && ((kind == PASS_AG && k == steps - 1) || (kind == PASS_RS && k == 0))) chunk = c / 2;
+        memcpy(cur_in, last_in, (size_t)2 * m * sizeof *cur_in);
+        for (uint32_t dir = 0; dir < 2; dir++) {
+            for (uint32_t i = 0; i < m; i++) {
+                if (shape == AX_LINE) {
+                    uint32_t pos = dir == 0 ? i : m - 1 - i;
+                    if (pos == m - 1 || (kind == PASS_AG ? k > pos : k < pos)) continue;
+                }
+                uint32_t j = dir == 0 ? (i + 1) % m : (i + m - 1) % m;
+                uint32_t li = last_in[dir * m + i], pv = prev[dir * m + i];
+                uint32_t deps[4] = {li, pv, pv == ICN_NONE ? start[2 * i] : ICN_NONE,
+                                    pv == ICN_NONE ? start[2 * i + 1] : ICN_NONE};
+                uint64_t delay = kind == PASS_RS && li != ICN_NONE ? reduce_ps(b, chunk) : 0;
+                uint32_t id;
+                TRY(push(b, ring[i], ring[j], chunk, delay, deps, 4, &id));
+                cur_in[dir * m + j] = id;
+                prev[dir * m + i] = id;
+            }
+        }
+        memcpy(last_in, cur_in, (size_t)2 * m * sizeof *cur_in);
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        set_sent(b, ring[i], prev[i], prev[m + i]);
+        uint32_t a = last_in[i], e = last_in[m + i];
+        if (kind == PASS_RS && b->d->reduce_bytes_per_ns > 0) {
+            /* the last received partial sums reduced into the result */
+            uint32_t deps[2] = {a, e}, id;
+            double in = (a != ICN_NONE ? c : 0) + (e != ICN_NONE ? c : 0);
+            TRY(push(b, ring[i], ring[i], 0, reduce_ps(b, in), deps, 2, &id));
+            a = id;
+            e = ICN_NONE;
+        }
+        set_ready(b, ring[i], a, e);
     }
     return BASE_OK;
 }
@@ -337,9 +454,7 @@ static void axis_set_free(struct axis_set *A)
 static enum base_status axis_set_of(const struct icn_topo *t, const uint32_t *g, uint32_t m, struct axis_set *A)
 {
     memset(A, 0, sizeof *A);
-    uint32_t maxdim = t->slices;
-    for (uint32_t a = 0; a < ICN_MAX_DIMS; a++)
-        if (t->dims[a] > maxdim) maxdim = t->dims[a];
+    uint32_t maxdim = max_axis(t);
     uint8_t *seen = malloc(maxdim);
     if (!seen) return BASE_ERR_NOMEM;
     for (uint32_t a = 0; a < N_AXES; a++) {
@@ -366,59 +481,127 @@ static enum base_status axis_set_of(const struct icn_topo *t, const uint32_t *g,
 /* The ring along axis set index ai through chip c. */
 static void ring_through(const struct icn_topo *t, const struct axis_set *A, uint32_t ai, uint32_t c, uint32_t *ring)
 {
-    uint32_t slice, co[ICN_MAX_DIMS];
+    uint32_t slice, co[ICN_MAX_DIMS], local = c % t->ranks_per_chip;
     icn_chip_coords(t, c, &slice, co);
     uint32_t a = A->axis[ai];
     for (uint32_t i = 0; i < A->size[ai]; i++) {
-        if (a == ICN_MAX_DIMS) slice = A->vals[ai][i];
+        if (a == AX_SLICE) slice = A->vals[ai][i];
+        else if (a == AX_LOCAL) local = A->vals[ai][i];
         else co[a] = A->vals[ai][i];
-        ring[i] = icn_chip_id(t, slice, co);
+        ring[i] = icn_chip_id(t, slice, co) * t->ranks_per_chip + local;
     }
 }
 
-static bool axis_bidir(const struct icn_topo *t, uint32_t a)
+/* The parts of the per-axis algorithm for the axis set A: part j visits
+ * (for reduce-scatter) the ranks of a chip, then the torus axes rotated by
+ * j, then the slices; frac[j][q] is the share of the whole buffer part j
+ * works on at its q-th axis. */
+struct parts {
+    uint32_t n, len;
+    uint32_t order[MAX_PARTS][N_AXES]; /* indices into A */
+    double frac[MAX_PARTS][N_AXES];
+};
+
+static void parts_of(const struct axis_set *A, struct parts *P)
 {
-    /* both directions pay only on a torus axis with its wrap links; a switch
-     * or the DCN has one port per chip either way */
-    return a < ICN_MAX_DIMS && t->kind == ICN_TOPO_TORUS && t->wrap[a];
+    uint32_t chip[N_AXES], nc = 0, loc = ICN_NONE, sl = ICN_NONE;
+    for (uint32_t i = 0; i < A->n; i++) {
+        if (A->axis[i] == AX_LOCAL) loc = i;
+        else if (A->axis[i] == AX_SLICE) sl = i;
+        else chip[nc++] = i;
+    }
+    memset(P, 0, sizeof *P);
+    P->n = nc ? nc : 1;
+    for (uint32_t j = 0; j < P->n; j++) {
+        uint32_t q = 0;
+        if (loc != ICN_NONE) P->order[j][q++] = loc;
+        for (uint32_t i = 0; i < nc; i++) P->order[j][q++] = chip[(j + i) % nc];
+        if (sl != ICN_NONE) P->order[j][q++] = sl;
+        P->len = q;
+        double f = 1.0 / P->n;
+        for (uint32_t k = 0; k < q; k++) {
+            P->frac[j][k] = f;
+            f /= A->size[P->order[j][k]];
+        }
+    }
 }
 
-/* All phases of the per-axis algorithm for group g. */
+/* The parts meet at the end of a phase on every rank a part moved data on
+ * in it: one local step on all the parts' last transfers into and out of
+ * the rank, the start of each part's next phase there.  So no axis ever
+ * carries two parts at once, even where the parts' phases take different
+ * times (axes of different lengths or speeds, lines whose ends finish
+ * sending after they finish receiving). */
+static enum base_status join_parts(struct bld *b, const uint32_t *g, uint32_t m, uint32_t n_parts)
+{
+    size_t nr = b->t->n_ranks;
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t c = g[i];
+        bool moved = false;
+        for (uint32_t j = 0; j < n_parts; j++) moved |= b->stamp[j * nr + c] == b->cur;
+        if (!moved) continue;
+        uint32_t deps[4 * MAX_PARTS], nd = 0;
+        for (uint32_t j = 0; j < n_parts; j++) {
+            b->part = j;
+            start_of(b, c, deps + nd);
+            nd += 2;
+            if (b->stamp[j * nr + c] == b->cur) { /* its own sends in this phase */
+                deps[nd++] = b->sent[2 * (j * nr + c)];
+                deps[nd++] = b->sent[2 * (j * nr + c) + 1];
+            }
+        }
+        uint32_t id;
+        TRY(push(b, c, c, 0, 0, deps, nd, &id));
+        for (uint32_t j = 0; j < n_parts; j++) {
+            b->part = j;
+            set_ready(b, c, id, ICN_NONE);
+        }
+    }
+    b->part = 0;
+    return BASE_OK;
+}
+
+/* All phases of the per-axis algorithm for group g (the file comment). */
 static enum base_status torus_group(struct bld *b, const uint32_t *g, uint32_t m, enum icn_coll coll, double bytes,
                                     uint32_t *scratch, uint32_t *ring)
 {
     const struct icn_topo *t = b->t;
     struct axis_set A;
     TRY(axis_set_of(t, g, m, &A));
-    double data[N_AXES];
-    double D = bytes;
-    for (uint32_t i = 0; i < A.n; i++) {
-        data[i] = D;
-        D /= A.size[i];
-    }
+    struct parts P;
+    parts_of(&A, &P);
     enum base_status st = BASE_OK;
     bool do_rs = coll != ICN_COLL_ALL_GATHER, do_ag = coll != ICN_COLL_REDUCE_SCATTER;
     for (uint32_t pass = 0; pass < 2 && st == BASE_OK; pass++) {
         if ((pass == 0 && !do_rs) || (pass == 1 && !do_ag)) continue;
-        for (uint32_t k = 0; k < A.n && st == BASE_OK; k++) {
-            uint32_t ai = pass == 0 ? k : A.n - 1 - k;
-            uint32_t a = A.axis[ai], len = A.size[ai];
+        for (uint32_t k = 0; k < P.len && st == BASE_OK; k++) {
+            uint32_t q = pass == 0 ? k : P.len - 1 - k;
             b->cur++;
-            /* representative: only the ring through the anchor (its first member) */
-            uint32_t only = ICN_NONE;
-            if (b->rep) {
-                ring_through(t, &A, ai, b->anchor, ring);
-                only = ring[0];
+            for (uint32_t j = 0; j < P.n && st == BASE_OK; j++) {
+                b->part = j;
+                uint32_t ai = P.order[j][q], a = A.axis[ai], len = A.size[ai];
+                enum ax_shape sh = axis_shape(t, a, len);
+                double data = bytes * P.frac[j][q];
+                /* representative: only the ring through the anchor (its first member) */
+                uint32_t only = ICN_NONE;
+                if (b->rep) {
+                    ring_through(t, &A, ai, b->anchor, ring);
+                    only = ring[0];
+                }
+                /* the rings of this phase: one per member that is first along the axis */
+                for (uint32_t i = 0; i < m && st == BASE_OK; i++) {
+                    if (axis_coord(t, g[i], a) != A.vals[ai][0]) continue;
+                    if (only != ICN_NONE && g[i] != only) continue;
+                    ring_through(t, &A, ai, g[i], ring);
+                    enum pass_kind kind = pass == 0 ? PASS_RS : PASS_AG;
+                    st = sh == AX_RING1 ? ring_coll(b, ring, len, kind, data, false, scratch)
+                                        : sym_pass(b, ring, len, kind, sh, data, scratch);
+                }
             }
-            /* the rings of this phase: one per member that is first along the axis */
-            for (uint32_t i = 0; i < m && st == BASE_OK; i++) {
-                if (axis_coord(t, g[i], a) != A.vals[ai][0]) continue;
-                if (only != ICN_NONE && g[i] != only) continue;
-                ring_through(t, &A, ai, g[i], ring);
-                st = ring_coll(b, ring, len, pass == 0 ? PASS_RS : PASS_AG, data[ai], axis_bidir(t, a), scratch);
-            }
+            if (st == BASE_OK && P.n > 1) st = join_parts(b, g, m, P.n);
         }
     }
+    b->part = 0;
     axis_set_free(&A);
     return st;
 }
@@ -619,13 +802,50 @@ static double loads_take(struct loads *L)
     return ps;
 }
 
+static void loads_clear(struct loads *L)
+{
+    for (uint32_t i = 0; i < L->n_used; i++) {
+        L->bytes[L->used[i]] = 0;
+        L->in_used[L->used[i]] = 0;
+    }
+    L->n_used = 0;
+    L->lat_max = 0;
+}
+
+/* One full step of a pass of shape sh over ring[0..len), chunk bytes per
+ * send: eval 0 adds its loads; eval 1 raises *lat to its longest route
+ * (ps) and *bw to the time of its busiest link under the loads added (ps). */
+static void ring_step(struct loads *L, const uint32_t *ring, uint32_t len, enum ax_shape sh, double chunk, int eval,
+                      double *lat, double *bw)
+{
+    for (uint32_t k = 0; k < len; k++)
+        for (int dir = 0; dir < 2; dir++) {
+            if (dir == 1 && sh == AX_RING1) continue;
+            if (sh == AX_LINE && (dir == 0 ? k + 1 == len : k == 0)) continue;
+            uint32_t src = ring[k], dst = ring[dir == 0 ? (k + 1) % len : (k + len - 1) % len];
+            if (!eval) {
+                loads_add(L, src, dst, chunk);
+                continue;
+            }
+            uint64_t l_ps;
+            uint32_t h = icn_route(L->t, src, dst, L->route, &l_ps);
+            if ((double)l_ps > *lat) *lat = (double)l_ps;
+            for (uint32_t x = 0; x < h; x++) {
+                struct icn_link_info li;
+                icn_link_get(L->t, L->route[x], &li);
+                double ps = L->bytes[L->route[x]] / li.bytes_per_ns * 1000.0;
+                if (ps > *bw) *bw = ps;
+            }
+        }
+}
+
 static double red_ps(const struct icn_coll_desc *d, double bytes)
 {
     return d->reduce_bytes_per_ns > 0 ? bytes / d->reduce_bytes_per_ns * 1000.0 : 0;
 }
 
-static double closed_form(const struct icn_topo *t, const struct icn_coll_desc *d, const struct groups *G,
-                          enum icn_alg alg, struct loads *L)
+static double closed_form_body(const struct icn_topo *t, const struct icn_coll_desc *d, const struct groups *G,
+                               enum icn_alg alg, struct loads *L)
 {
     uint32_t m = G->m;
     double B = d->bytes;
@@ -664,25 +884,38 @@ static double closed_form(const struct icn_topo *t, const struct icn_coll_desc *
             axis_set_free(&A);
             return -1;
         }
-        double D = B;
-        for (uint32_t ai = 0; ai < A.n; ai++) {
-            uint32_t a = A.axis[ai], len = A.size[ai];
-            uint32_t ndir = axis_bidir(t, a) ? 2 : 1;
-            double chunk = D / ndir / len;
-            for (uint32_t g = 0; g < G->n_groups; g++)
-                for (uint32_t i = 0; i < m; i++) {
-                    uint32_t c = G->ids[g * m + i];
-                    if (axis_coord(t, c, a) != A.vals[ai][0]) continue;
-                    ring_through(t, &A, ai, c, ring);
-                    for (uint32_t k = 0; k < len; k++) {
-                        loads_add(L, ring[k], ring[(k + 1) % len], chunk);
-                        if (ndir == 2) loads_add(L, ring[k], ring[(k + len - 1) % len], chunk);
-                    }
+        struct parts P;
+        parts_of(&A, &P);
+        for (uint32_t q = 0; q < P.len; q++) {
+            /* every part's rings of this phase load the links at once; each
+             * part's step then takes its longest route and its busiest link */
+            for (int eval = 0; eval < 2; eval++) {
+                double rs_phase = 0, ag_phase = 0;
+                for (uint32_t j = 0; j < P.n; j++) {
+                    uint32_t ai = P.order[j][q], a = A.axis[ai], len = A.size[ai];
+                    enum ax_shape sh = axis_shape(t, a, len);
+                    double chunk = B * P.frac[j][q] / len;
+                    double lat = 0, bw = 0;
+                    for (uint32_t g = 0; g < G->n_groups; g++)
+                        for (uint32_t i = 0; i < m; i++) {
+                            uint32_t c = G->ids[g * m + i];
+                            if (axis_coord(t, c, a) != A.vals[ai][0]) continue;
+                            ring_through(t, &A, ai, c, ring);
+                            ring_step(L, ring, len, sh, chunk, eval, &lat, &bw);
+                        }
+                    if (!eval) continue;
+                    uint32_t full, half;
+                    shape_steps(sh, len, &full, &half);
+                    double step = full * (lat + bw) + half * (lat + bw / 2);
+                    /* reductions: the sends that forward a partial sum, then the last ones */
+                    double red = sh == AX_RING1 ? (len - 2) * red_ps(d, chunk) + red_ps(d, chunk)
+                                                : (full + half - 1) * red_ps(d, chunk) + red_ps(d, 2 * chunk);
+                    if (step + red > rs_phase) rs_phase = step + red;
+                    if (step > ag_phase) ag_phase = step;
                 }
-            double step = loads_take(L);
-            total += ((uint32_t)rs + (uint32_t)ag) * (len - 1) * step +
-                     (rs ? (len - 2) * red_ps(d, chunk) + red_ps(d, chunk * ndir) : 0);
-            D /= len;
+                if (eval) total += (rs ? rs_phase : 0) + (ag ? ag_phase : 0);
+            }
+            loads_clear(L);
         }
         free(ring);
         axis_set_free(&A);
@@ -723,6 +956,16 @@ static double closed_form(const struct icn_topo *t, const struct icn_coll_desc *
     }
 }
 
+/* The schedule's time in the alpha-beta model, the collective's launch
+ * included (paid once, before its first transfers). */
+static double closed_form(const struct icn_topo *t, const struct icn_coll_desc *d, const struct groups *G,
+                          enum icn_alg alg, struct loads *L)
+{
+    double ps = closed_form_body(t, d, G, alg, L);
+    if (ps < 0 || (G->m < 2 && d->coll != ICN_COLL_COLLECTIVE_PERMUTE)) return ps;
+    return ps + (double)t->launch_ps;
+}
+
 /* Representative runs keep one group only when the groups do not load each
  * other's links: the closed form of all groups at once equals that of the
  * first alone. */
@@ -747,20 +990,24 @@ static enum base_status build(const struct icn_topo *t, const struct icn_coll_de
 {
     struct bld b = {.t = t, .d = d, .p = p, .cur = 1};
     uint32_t m = G->m;
-    b.ready = malloc((size_t)2 * t->n_chips * sizeof *b.ready);
-    b.stamp = calloc(t->n_chips, sizeof *b.stamp);
-    uint8_t *touched = calloc(t->n_chips, 1);
-    uint32_t *scratch = malloc((size_t)(6 * m + 8) * sizeof *scratch);
+    size_t slots = (size_t)t->n_ranks * ((alg == ICN_ALG_TORUS || alg == ICN_ALG_HIER) ? MAX_PARTS : 1);
+    b.ready = malloc(2 * slots * sizeof *b.ready);
+    b.stamp = calloc(slots, sizeof *b.stamp);
+    if (alg == ICN_ALG_TORUS || alg == ICN_ALG_HIER) b.sent = malloc(2 * slots * sizeof *b.sent);
+    uint8_t *touched = calloc(t->n_ranks, 1);
+    uint32_t *scratch = malloc((size_t)(8 * m + 8) * sizeof *scratch);
     uint32_t *ring = malloc((size_t)(m + 1) * sizeof *ring);
-    if (!b.ready || !b.stamp || !touched || !scratch || !ring) {
+    if (!b.ready || !b.stamp || !touched || !scratch || !ring || ((alg == ICN_ALG_TORUS || alg == ICN_ALG_HIER) && !b.sent)) {
         free(b.ready);
         free(b.stamp);
+        free(b.sent);
         free(touched);
         free(scratch);
         free(ring);
         return BASE_ERR_NOMEM;
     }
-    for (size_t i = 0; i < (size_t)2 * t->n_chips; i++) b.ready[i] = ICN_NONE;
+    for (size_t i = 0; i < 2 * slots; i++) b.ready[i] = ICN_NONE;
+    for (size_t i = 0; b.sent && i < 2 * slots; i++) b.sent[i] = ICN_NONE;
     b.rep = d->representative && d->coll != ICN_COLL_COLLECTIVE_PERMUTE;
     if (b.rep && !groups_independent(t, d, G, alg)) {
         b.rep = false;
@@ -773,7 +1020,7 @@ static enum base_status build(const struct icn_topo *t, const struct icn_coll_de
         for (uint32_t i = 0; i < d->n_pairs && st == BASE_OK; i++) {
             uint32_t id, none[1] = {ICN_NONE};
             uint32_t s = d->pairs[2 * i], q = d->pairs[2 * i + 1];
-            if (s >= t->n_chips || q >= t->n_chips) {
+            if (s >= t->n_ranks || q >= t->n_ranks) {
                 st = BASE_ERR_INVALID;
                 break;
             }
@@ -818,6 +1065,9 @@ static enum base_status build(const struct icn_topo *t, const struct icn_coll_de
     }
     uint32_t chips = 0;
     if (st == BASE_OK) {
+        /* the collective's software launch delays its first transfers */
+        for (uint32_t i = 0; t->launch_ps && i < p->n_xfers; i++)
+            if (p->xfers[i].n_deps == 0) p->xfers[i].delay_ps += t->launch_ps;
         for (uint32_t i = 0; i < p->n_xfers; i++) {
             chips += !touched[p->xfers[i].src];
             touched[p->xfers[i].src] = 1;
@@ -830,6 +1080,7 @@ static enum base_status build(const struct icn_topo *t, const struct icn_coll_de
     p->inferred = st == BASE_OK && chips < involved;
     free(b.ready);
     free(b.stamp);
+    free(b.sent);
     free(touched);
     free(scratch);
     free(ring);

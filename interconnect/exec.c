@@ -163,7 +163,7 @@ enum base_status icn_run(const struct icn_topo *t, const struct icn_plan *const 
             if (li.cls == ICN_LINK_DCN) {
                 sum_dcn += u;
                 n_dcn++;
-            } else {
+            } else if (li.cls != ICN_LINK_LOCAL) {
                 sum_ici += u;
                 n_ici++;
             }

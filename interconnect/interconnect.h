@@ -21,9 +21,12 @@
  *   hold).  The flow pool is allocated at init; nothing is allocated per
  *   flow.
  * - struct icn_plan: a collective as transfers with dependencies, for
- *   StableHLO replica groups; algorithms ring, bidirectional ring,
- *   per-dimension torus rings, hierarchical (slices over the DCN), tree and
- *   direct; a chooser; alpha-beta closed forms.
+ *   StableHLO replica groups; algorithms ring, bidirectional ring, every
+ *   torus axis at once (a part of the buffer per axis, the parts' axis
+ *   orders rotated), hierarchical (slices over the DCN), tree and direct; a
+ *   chooser; alpha-beta closed forms; the chip's launch cost per collective.
+ * - ranks: a chip may expose several ranks (logical devices); ids are
+ *   ranks, and two ranks of one chip talk over on-chip paths.
  * - struct icn_exec: runs a plan on a network inside the caller's scheduler
  *   (the simulator's); icn_run does it standalone and reports the time and
  *   link utilisation.
@@ -50,8 +53,10 @@ enum icn_topo_kind { ICN_TOPO_TORUS, ICN_TOPO_SWITCH };
  * chips (fixed instance wiring) wrap every axis of 3 or more chips. */
 enum icn_wrap { ICN_WRAP_AUTO, ICN_WRAP_ALL, ICN_WRAP_NONE };
 
-/* Named data-centre network parameters (per chip, per direction).  Chip
- * files have no DCN section; defaults: icn_dcn_default. */
+/* Named data-centre network parameters (per chip, per direction).  A chip
+ * file gives them in [links] (dcn_bytes_per_ns, dcn_latency_ns); topologies
+ * built from named parameters, and chips whose file does not, take
+ * icn_dcn_default. */
 struct icn_dcn {
     double bytes_per_ns; /* one chip's share of its host's NICs, per direction */
     uint64_t latency_ps; /* one DCN traversal (NIC to NIC) */
@@ -77,6 +82,20 @@ struct icn_topo {
     uint32_t slices;                       /* > 1: slices joined by the DCN */
     struct icn_dcn dcn;
     uint32_t n_chips;                      /* slices * slice_chips; chip id = slice * slice_chips + local id */
+    /* Ranks (logical devices) per chip.  Every id a collective, a route or
+     * the network takes is a rank: rank r on chip r / ranks_per_chip (1:
+     * ranks are chips).  Two ranks of one chip talk over the chip's own
+     * memory: each rank has an on-chip egress and ingress path of
+     * local_bytes_per_ns, and a transfer between them costs local_latency_ps,
+     * never the links. */
+    uint32_t ranks_per_chip;
+    uint32_t n_ranks;                      /* n_chips * ranks_per_chip */
+    double local_bytes_per_ns;
+    uint64_t local_latency_ps;
+    /* The software cost of one collective (the chip file's
+     * collective_launch_ns): its first transfers start this late, in the
+     * schedules and in the closed forms. */
+    uint64_t launch_ps;
     uint32_t n_links;                      /* resources: see icn_link_info */
     uint32_t max_hops;                     /* longest route */
     char desc[96];                         /* "4x4 torus (wrap x y)" for reports */
@@ -90,21 +109,36 @@ enum base_status icn_topo_torus(struct icn_topo *t, uint32_t ndims, const uint32
 enum base_status icn_topo_switch(struct icn_topo *t, uint32_t n, double bytes_per_ns, uint64_t latency_ps);
 /* Replicates the slice `slices` times, joined by the DCN. */
 enum base_status icn_topo_multislice(struct icn_topo *t, uint32_t slices, const struct icn_dcn *dcn);
+/* Exposes ranks_per_chip ranks per chip (>= 1), each with an on-chip path of
+ * local_bytes_per_ns (> 0 when ranks_per_chip > 1) each way to the other
+ * ranks of its chip, latency local_latency_ps.  Call after the slices. */
+enum base_status icn_topo_ranks(struct icn_topo *t, uint32_t ranks_per_chip, double local_bytes_per_ns,
+                                uint64_t local_latency_ps);
 
 /* Builds from a chip's [links] and a shape:
  *   "16" (a ring), "4x4", "2x16x16", "ultraserver" (trn2: 4x4 instances in a
  *   ring of 4, Z links at ICN_TRN2_US_Z_BYTES_PER_NS), "switch:64" or "64" on
- *   a switch chip, and "N slices of SHAPE".  dcn NULL: defaults.  Errors
- *   name the rule broken. */
+ *   a switch chip, and "N slices of SHAPE".  dcn NULL: the chip file's
+ *   dcn_bytes_per_ns / dcn_latency_ns (icn_dcn_default where it gives none).
+ *   The chip's ranks_per_chip ranks per chip, each on-chip path at
+ *   icn_local_bytes_per_ns, and its collective_launch_ns.  Errors name the
+ *   rule broken. */
 enum base_status icn_topo_from_chip(const struct chip_desc *chip, const char *shape, enum icn_wrap wrap,
                                     const struct icn_dcn *dcn, struct icn_topo *t, struct base_diag *diag);
 struct icn_dcn icn_dcn_default(void);
+/* A rank's on-chip path to another rank of its chip, per direction: EST, the
+ * chip's HBM bandwidth shared by its ranks, each byte read once and written
+ * once: hbm / ranks_per_chip / 2 (a rank view's hbm is already its share). */
+double icn_local_bytes_per_ns(const struct chip_desc *chip);
 
-/* Coordinates of a chip within its slice (unused axes 0). */
-void icn_chip_coords(const struct icn_topo *t, uint32_t chip, uint32_t *slice, uint32_t coords[ICN_MAX_DIMS]);
+/* Coordinates of rank r's chip within its slice (unused axes 0); with one
+ * rank per chip, of chip r. */
+void icn_chip_coords(const struct icn_topo *t, uint32_t rank, uint32_t *slice, uint32_t coords[ICN_MAX_DIMS]);
+/* The chip at these coordinates (its first rank is chip * ranks_per_chip). */
 uint32_t icn_chip_id(const struct icn_topo *t, uint32_t slice, const uint32_t coords[ICN_MAX_DIMS]);
+static inline uint32_t icn_rank_chip(const struct icn_topo *t, uint32_t rank) { return rank / t->ranks_per_chip; }
 
-enum icn_link_class { ICN_LINK_ICI, ICN_LINK_SWITCH, ICN_LINK_DCN };
+enum icn_link_class { ICN_LINK_ICI, ICN_LINK_SWITCH, ICN_LINK_DCN, ICN_LINK_LOCAL };
 struct icn_link_info {
     bool present;             /* false: a wrap link the rule leaves out */
     enum icn_link_class cls;
@@ -116,15 +150,17 @@ struct icn_link_info {
 };
 /* Link ids: torus chip c, axis d, direction + (0) or - (1): c*2*ndims + 2d + dir;
  * switch: 2c (up), 2c+1 (down); after the slices' links, DCN: base + 2c
- * (egress), base + 2c + 1 (ingress). */
+ * (egress), base + 2c + 1 (ingress); after those, with several ranks per
+ * chip, each rank r's on-chip path: lbase + 2r (out), lbase + 2r + 1 (in). */
 void icn_link_get(const struct icn_topo *t, uint32_t link, struct icn_link_info *out);
-/* "c5 x+ -> c6", "c3 up", "c9 dcn out" */
+/* "c5 x+ -> c6", "c3 up", "c9 dcn out", "r7 local in" */
 void icn_link_name(const struct icn_topo *t, uint32_t link, char *buf, size_t cap);
 
-/* The route from src to dst: link ids into links[] (cap >= t->max_hops);
- * returns the hop count (0 for src == dst) and the summed latency. */
+/* The route from rank src to rank dst: link ids into links[] (cap >=
+ * t->max_hops); returns the hop count (0 for src == dst) and the summed
+ * latency.  Ranks of one chip: their on-chip paths. */
 uint32_t icn_route(const struct icn_topo *t, uint32_t src, uint32_t dst, uint32_t *links, uint64_t *latency_ps);
-/* Hops on the torus route; 1 across a switch or the DCN; 0 for src == dst. */
+/* Hops on the torus route; 1 across a switch, the DCN or a chip; 0 for src == dst. */
 uint32_t icn_hops(const struct icn_topo *t, uint32_t src, uint32_t dst);
 
 /* ----------------------------------------------------------------- network */

@@ -280,7 +280,7 @@ static void on_flow_event(struct event_sched *s, struct event *ev)
 enum base_status icn_net_send(struct icn_net *net, uint32_t src, uint32_t dst, double bytes, uint64_t delay_ps,
                               double cap_bytes_per_ns, icn_done_fn done, void *user, uint64_t tag)
 {
-    if (src >= net->topo->n_chips || dst >= net->topo->n_chips || !(bytes >= 0)) return BASE_ERR_INVALID;
+    if (src >= net->topo->n_ranks || dst >= net->topo->n_ranks || !(bytes >= 0)) return BASE_ERR_INVALID;
     if (net->free_head == ICN_NONE) return BASE_ERR_LIMIT;
     struct icn_flow *f = &net->flows[net->free_head];
     net->free_head = f->next_free;

@@ -16,19 +16,22 @@ static uint32_t ici_links_per_chip(const struct icn_topo *t)
 }
 
 static uint32_t dcn_base(const struct icn_topo *t) { return t->n_chips * ici_links_per_chip(t); }
+static uint32_t local_base(const struct icn_topo *t) { return dcn_base(t) + (t->slices > 1 ? 2 * t->n_chips : 0); }
 
-/* n_chips, n_links, max_hops and desc from the rest. */
+/* n_chips, n_ranks, n_links, max_hops and desc from the rest. */
 static void finish(struct icn_topo *t)
 {
+    if (t->ranks_per_chip == 0) t->ranks_per_chip = 1;
     t->n_chips = t->slice_chips * t->slices;
-    t->n_links = dcn_base(t) + (t->slices > 1 ? 2 * t->n_chips : 0);
+    t->n_ranks = t->n_chips * t->ranks_per_chip;
+    t->n_links = local_base(t) + (t->ranks_per_chip > 1 ? 2 * t->n_ranks : 0);
     uint32_t h = 0;
     if (t->kind == ICN_TOPO_TORUS) {
         for (uint32_t d = 0; d < t->ndims; d++) h += t->wrap[d] ? t->dims[d] / 2 : t->dims[d] - 1;
     } else {
         h = 2;
     }
-    if (t->slices > 1 && h < 2) h = 2;
+    if ((t->slices > 1 || t->ranks_per_chip > 1) && h < 2) h = 2;
     t->max_hops = h ? h : 1;
     char *p = t->desc;
     size_t cap = sizeof t->desc;
@@ -51,7 +54,9 @@ static void finish(struct icn_topo *t)
     } else {
         n = snprintf(p, cap, "switch of %u", t->slice_chips);
     }
-    if (t->slices > 1 && n >= 0 && (size_t)n < cap) snprintf(p + n, cap - (size_t)n, ", %u slices over DCN", t->slices);
+    if (t->slices > 1 && n >= 0 && (size_t)n < cap) n += snprintf(p + n, cap - (size_t)n, ", %u slices over DCN", t->slices);
+    if (t->ranks_per_chip > 1 && n >= 0 && (size_t)n < cap)
+        snprintf(p + n, cap - (size_t)n, ", %u ranks per chip", t->ranks_per_chip);
 }
 
 enum base_status icn_topo_torus(struct icn_topo *t, uint32_t ndims, const uint32_t *dims, const bool *wrap,
@@ -105,12 +110,31 @@ enum base_status icn_topo_switch(struct icn_topo *t, uint32_t n, double bytes_pe
 
 enum base_status icn_topo_multislice(struct icn_topo *t, uint32_t slices, const struct icn_dcn *dcn)
 {
-    if (slices == 0 || (uint64_t)slices * t->slice_chips > (UINT64_C(1) << 24)) return BASE_ERR_INVALID;
+    if (slices == 0 || (uint64_t)slices * t->slice_chips * (t->ranks_per_chip ? t->ranks_per_chip : 1) > (UINT64_C(1) << 24))
+        return BASE_ERR_INVALID;
     if (dcn && !(dcn->bytes_per_ns > 0)) return BASE_ERR_INVALID;
     t->slices = slices;
     if (dcn) t->dcn = *dcn;
     finish(t);
     return BASE_OK;
+}
+
+enum base_status icn_topo_ranks(struct icn_topo *t, uint32_t ranks_per_chip, double local_bytes_per_ns,
+                                uint64_t local_latency_ps)
+{
+    if (ranks_per_chip == 0 || (uint64_t)t->n_chips * ranks_per_chip > (UINT64_C(1) << 24)) return BASE_ERR_INVALID;
+    if (ranks_per_chip > 1 && !(local_bytes_per_ns > 0)) return BASE_ERR_INVALID;
+    t->ranks_per_chip = ranks_per_chip;
+    t->local_bytes_per_ns = ranks_per_chip > 1 ? local_bytes_per_ns : 0;
+    t->local_latency_ps = ranks_per_chip > 1 ? local_latency_ps : 0;
+    finish(t);
+    return BASE_OK;
+}
+
+double icn_local_bytes_per_ns(const struct chip_desc *chip)
+{
+    uint32_t r = chip->ranks_per_chip ? chip->ranks_per_chip : 1;
+    return (chip->rank_view ? chip->hbm.bytes_per_ns : chip->hbm.bytes_per_ns / r) / 2;
 }
 
 struct icn_dcn icn_dcn_default(void)
@@ -237,18 +261,27 @@ enum base_status icn_topo_from_chip(const struct chip_desc *chip, const char *sh
             if (st) return st;
         }
     }
+    struct icn_dcn chip_dcn = icn_dcn_default();
+    if (l->dcn_bytes_per_ns > 0) chip_dcn.bytes_per_ns = l->dcn_bytes_per_ns;
+    if (l->dcn_latency_ps > 0) chip_dcn.latency_ps = l->dcn_latency_ps;
+    if (!dcn) dcn = &chip_dcn;
     if (slices > 1) {
         st = icn_topo_multislice(t, slices, dcn);
         if (st) return bad_shape(diag, shape, "bad slice count (%u) or DCN parameters", slices);
-    } else if (dcn) {
+    } else {
         t->dcn = *dcn;
     }
+    uint32_t r = chip->ranks_per_chip ? chip->ranks_per_chip : 1;
+    if (r > 1 && icn_topo_ranks(t, r, icn_local_bytes_per_ns(chip), chip->hbm.latency_ps) != BASE_OK)
+        return bad_shape(diag, shape, "%u ranks per chip: too many ranks, or %s has no HBM bandwidth", r, chip->name);
+    t->launch_ps = l->collective_launch_ps;
     return BASE_OK;
 }
 
 /* ---------------------------------------------------------------- ids */
 
-void icn_chip_coords(const struct icn_topo *t, uint32_t chip, uint32_t *slice, uint32_t coords[ICN_MAX_DIMS])
+/* Coordinates of a chip (not a rank). */
+static void chip_coords(const struct icn_topo *t, uint32_t chip, uint32_t *slice, uint32_t coords[ICN_MAX_DIMS])
 {
     if (slice) *slice = chip / t->slice_chips;
     uint32_t c = chip % t->slice_chips;
@@ -256,6 +289,11 @@ void icn_chip_coords(const struct icn_topo *t, uint32_t chip, uint32_t *slice, u
         coords[d] = c % t->dims[d];
         c /= t->dims[d];
     }
+}
+
+void icn_chip_coords(const struct icn_topo *t, uint32_t rank, uint32_t *slice, uint32_t coords[ICN_MAX_DIMS])
+{
+    chip_coords(t, rank / t->ranks_per_chip, slice, coords);
 }
 
 uint32_t icn_chip_id(const struct icn_topo *t, uint32_t slice, const uint32_t coords[ICN_MAX_DIMS])
@@ -269,7 +307,7 @@ uint32_t icn_chip_id(const struct icn_topo *t, uint32_t slice, const uint32_t co
 static uint32_t neighbour(const struct icn_topo *t, uint32_t chip, uint32_t d, uint32_t dir)
 {
     uint32_t slice, co[ICN_MAX_DIMS];
-    icn_chip_coords(t, chip, &slice, co);
+    chip_coords(t, chip, &slice, co);
     uint32_t n = t->dims[d];
     co[d] = dir == 0 ? (co[d] + 1) % n : (co[d] + n - 1) % n;
     return icn_chip_id(t, slice, co);
@@ -280,6 +318,17 @@ void icn_link_get(const struct icn_topo *t, uint32_t link, struct icn_link_info 
     memset(o, 0, sizeof *o);
     o->from = o->to = ICN_NONE;
     if (link >= t->n_links) return;
+    uint32_t lb = local_base(t);
+    if (link >= lb) {
+        uint32_t k = link - lb;
+        o->present = true;
+        o->cls = ICN_LINK_LOCAL;
+        o->from = k / 2;
+        o->dir = k % 2 ? -1 : 1;
+        o->bytes_per_ns = t->local_bytes_per_ns;
+        o->latency_ps = k % 2 ? 0 : t->local_latency_ps;
+        return;
+    }
     uint32_t base = dcn_base(t);
     if (link >= base) {
         uint32_t k = link - base;
@@ -303,7 +352,7 @@ void icn_link_get(const struct icn_topo *t, uint32_t link, struct icn_link_info 
     uint32_t per = 2 * t->ndims;
     uint32_t chip = link / per, d = (link % per) / 2, dir = link % 2;
     uint32_t slice, co[ICN_MAX_DIMS];
-    icn_chip_coords(t, chip, &slice, co);
+    chip_coords(t, chip, &slice, co);
     bool edge = dir == 0 ? co[d] == t->dims[d] - 1 : co[d] == 0;
     o->present = t->wrap[d] || !edge;
     o->cls = ICN_LINK_ICI;
@@ -329,6 +378,9 @@ void icn_link_name(const struct icn_topo *t, uint32_t link, char *buf, size_t ca
     case ICN_LINK_DCN:
         snprintf(buf, cap, "c%u dcn %s", li.from, li.dir > 0 ? "out" : "in");
         break;
+    case ICN_LINK_LOCAL:
+        snprintf(buf, cap, "r%u local %s", li.from, li.dir > 0 ? "out" : "in");
+        break;
     }
 }
 
@@ -352,11 +404,17 @@ static uint32_t axis_steps(const struct icn_topo *t, uint32_t d, uint32_t a, uin
     return back < fwd ? back : fwd;
 }
 
-uint32_t icn_route(const struct icn_topo *t, uint32_t src, uint32_t dst, uint32_t *links, uint64_t *latency_ps)
+uint32_t icn_route(const struct icn_topo *t, uint32_t rsrc, uint32_t rdst, uint32_t *links, uint64_t *latency_ps)
 {
     uint64_t lat = 0;
     uint32_t n = 0;
-    if (src != dst) {
+    uint32_t src = rsrc / t->ranks_per_chip, dst = rdst / t->ranks_per_chip;
+    if (rsrc != rdst && src == dst) {
+        uint32_t lb = local_base(t);
+        links[n++] = lb + 2 * rsrc;
+        links[n++] = lb + 2 * rdst + 1;
+        lat = t->local_latency_ps;
+    } else if (src != dst) {
         uint32_t ss = src / t->slice_chips, ds = dst / t->slice_chips;
         if (ss != ds) {
             uint32_t base = dcn_base(t);
@@ -369,8 +427,8 @@ uint32_t icn_route(const struct icn_topo *t, uint32_t src, uint32_t dst, uint32_
             lat = t->switch_latency_ps;
         } else {
             uint32_t a[ICN_MAX_DIMS], b[ICN_MAX_DIMS];
-            icn_chip_coords(t, src, NULL, a);
-            icn_chip_coords(t, dst, NULL, b);
+            chip_coords(t, src, NULL, a);
+            chip_coords(t, dst, NULL, b);
             uint32_t cur = src, per = 2 * t->ndims;
             for (uint32_t d = 0; d < t->ndims; d++) {
                 uint32_t dir, k = axis_steps(t, d, a[d], b[d], &dir);
@@ -387,13 +445,15 @@ uint32_t icn_route(const struct icn_topo *t, uint32_t src, uint32_t dst, uint32_
     return n;
 }
 
-uint32_t icn_hops(const struct icn_topo *t, uint32_t src, uint32_t dst)
+uint32_t icn_hops(const struct icn_topo *t, uint32_t rsrc, uint32_t rdst)
 {
-    if (src == dst) return 0;
+    if (rsrc == rdst) return 0;
+    uint32_t src = rsrc / t->ranks_per_chip, dst = rdst / t->ranks_per_chip;
+    if (src == dst) return 1;
     if (src / t->slice_chips != dst / t->slice_chips || t->kind == ICN_TOPO_SWITCH) return 1;
     uint32_t a[ICN_MAX_DIMS], b[ICN_MAX_DIMS], h = 0, dir;
-    icn_chip_coords(t, src, NULL, a);
-    icn_chip_coords(t, dst, NULL, b);
+    chip_coords(t, src, NULL, a);
+    chip_coords(t, dst, NULL, b);
     for (uint32_t d = 0; d < t->ndims; d++) h += axis_steps(t, d, a[d], b[d], &dir);
     return h;
 }

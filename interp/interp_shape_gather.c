@@ -482,7 +482,7 @@ static enum base_status k_scatter(struct interp_proc *p, const struct graph_op *
     /* Update dim roles: window dims map to the input dims that are neither
      * inserted nor batching (in order); scatter dims map to the indices dims
      * other than ivd (in order). */
-    int64_t wod[MAXR], usd[MAXR], sid_of[MAXR];
+    int64_t wod[MAXR], usd[MAXR] = {0}, sid_of[MAXR];
     bool is_window[MAXR] = {false};
     for (int d = 0, w = 0; d < R; d++)
         if (!contains(iwd, n_iwd, d) && !contains(ibd, n_ibd, d)) {

@@ -19,6 +19,11 @@ enum base_status part_mesh_from_mhlo(const struct graph_op *func, struct part_me
 enum base_status part_arg_sharding(const struct graph_op *func, int i, int rank, const struct part_mesh *mesh,
                                    struct part_sharding *out, bool *found, struct base_diag *diag);
 
+/* A #sdy.sharding attribute (sh) of a value of that rank, over mesh; errors
+ * located at op, naming what ("sdy.sharding_constraint"). */
+enum base_status part_sdy_sharding(const struct graph_op *op, const char *what, int rank, const struct graph_attr *sh,
+                                   const struct part_mesh *mesh, struct part_sharding *out, struct base_diag *diag);
+
 /* A sharding with every dim whole. */
 void part_sharding_replicated(struct part_sharding *s, int rank);
 

@@ -24,6 +24,15 @@ struct vstate {
     struct part_sharding remat_s;
 };
 
+/* An all_reduce of partial sums the partitioner inserted: a cut of its
+ * result over some of its axes becomes a reduce_scatter of its input. */
+struct ar_rec {
+    struct graph_value *in, *out;
+    struct graph_op *op;
+    int n_ax, ax[PART_MAX_AXES];
+    int coll;                 /* its entry in the report */
+};
+
 struct pctx {
     const struct graph_module *m;
     struct part_mesh mesh;
@@ -35,6 +44,8 @@ struct pctx {
     struct base_diag *diag;
     const struct graph_op *op; /* the source op being partitioned */
     bool failed;
+    struct ar_rec *ars;
+    int n_ars, cap_ars;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -240,17 +251,21 @@ static struct graph_value *emit_gather(struct pctx *c, struct graph_value *v, co
     return &op->results[0];
 }
 
-/* all_to_all moving the split of dim `from` (its axes) to dim `to` (whole
- * before): each partition sends the to-dim pieces of its shard to the
- * others and concatenates what it gets along `from`. */
+/* all_to_all moving the last m axes of dim `from`'s split to dim `to`
+ * (whole before, or split over axes that stay major): each partition sends the to-dim pieces of its shard to the
+ * others of its group over those axes and concatenates what it gets along
+ * `from`, which keeps its leading axes (the moved ones were minor, so the
+ * concatenated rows are contiguous). */
 static struct graph_value *emit_all_to_all(struct pctx *c, struct graph_value *v, const struct graph_type *global,
-                                           struct part_sharding *s, int from, int to)
+                                           struct part_sharding *s, int from, int to, int m)
 {
-    int group = 0;
-    const struct graph_attr *groups = groups_attr(c, s->n_axes[from], s->axes[from], &group);
+    int group = 0, keep = s->n_axes[from] - m;
+    const struct graph_attr *groups = groups_attr(c, m, s->axes[from] + keep, &group);
     const struct graph_attr *chan = channel_attr(c);
-    copy_dim(s, to, s, from);
-    clear_dim(s, from);
+    int pre = s->n_axes[to]; /* the receiving dim's own axes stay major */
+    for (int k = 0; k < m; k++) s->axes[to][pre + k] = s->axes[from][keep + k];
+    s->n_axes[to] = pre + m;
+    s->n_axes[from] = keep;
     const struct graph_type *rt = local_type(c, global, s);
     struct graph_op *op = new_op(c, GRAPH_OP_ALL_TO_ALL, &v, 1, &rt, 1, op_loc(c));
     static const char *const names[5] = {"channel_handle", "concat_dimension", "replica_groups", "split_count",
@@ -288,6 +303,51 @@ static struct graph_value *emit_all_reduce(struct pctx *c, struct graph_value *v
     }
     if (!made(c, op)) return NULL;
     note_coll(c, PART_ALL_REDUCE, v, group, why);
+    if (kind == GRAPH_OP_ADD && !body_src && n <= PART_MAX_AXES) {
+        if (c->n_ars == c->cap_ars) {
+            int cap = c->cap_ars ? 2 * c->cap_ars : 16;
+            struct ar_rec *r = realloc(c->ars, (size_t)cap * sizeof *r);
+            if (!r) {
+                fail_build(c);
+                return NULL;
+            }
+            c->ars = r;
+            c->cap_ars = cap;
+        }
+        struct ar_rec *r = &c->ars[c->n_ars++];
+        r->in = v;
+        r->out = &op->results[0];
+        r->op = op;
+        r->n_ax = n;
+        for (int i = 0; i < n; i++) r->ax[i] = ax[i];
+        r->coll = c->rep->n_colls - 1;
+    }
+    return &op->results[0];
+}
+
+/* reduce_scatter of v over axes ax[0..n) (major first) along dim d: the
+ * sum of the group's values, each partition keeping its shard of d (the
+ * shard index over those axes, as groups_attr orders the group). */
+static struct graph_value *emit_reduce_scatter(struct pctx *c, struct graph_value *v, const struct graph_type *rt, int d,
+                                               int n, const int *ax)
+{
+    int group = 0;
+    const struct graph_attr *groups = groups_attr(c, n, ax, &group);
+    const struct graph_attr *chan = channel_attr(c);
+    struct graph_op *op = new_op(c, GRAPH_OP_REDUCE_SCATTER, &v, 1, &rt, 1, op_loc(c));
+    static const char *const names[4] = {"channel_handle", "replica_groups", "scatter_dimension", "use_global_device_ids"};
+    const struct graph_attr *vals[4] = {chan, groups, graph_builder_attr_int(c->b, d), graph_builder_attr_unit(c->b)};
+    set_attrs(c, op, 4, names, vals);
+    if (op) {
+        const struct graph_type *s = graph_builder_scalar_type(c->b, v->type->elem);
+        struct graph_value *ab[2] = {NULL, NULL};
+        graph_builder_region(c->b, op, (const struct graph_type *const[]){s, s}, 2, ab);
+        struct graph_value *r = graph_builder_result(new_op(c, GRAPH_OP_ADD, ab, 2, &s, 1, &op->loc), 0);
+        struct graph_op *ret = graph_builder_return(c->b, &r, 1);
+        if (ret) graph_builder_set_op_loc(c->b, ret, &op->loc);
+    }
+    if (!made(c, op)) return NULL;
+    note_coll(c, PART_REDUCE_SCATTER, v, group, "partial sums, each partition keeping its shard");
     return &op->results[0];
 }
 
@@ -321,6 +381,36 @@ static struct graph_value *u32_op(struct pctx *c, enum graph_op_kind kind, struc
 static struct graph_value *emit_slice(struct pctx *c, struct graph_value *v, const struct graph_type *global,
                                       struct part_sharding *s, const bool *slice, const struct part_sharding *t)
 {
+    /* a cut of one dim over axes an all_reduce of partial sums just summed
+     * over: a reduce_scatter of its input over them instead (and an
+     * all_reduce over the rest of its axes) */
+    int cut = -1, n_cut = 0;
+    for (int d = 0; d < global->rank; d++)
+        if (slice[d]) {
+            cut = d;
+            n_cut++;
+        }
+    for (int r = c->n_ars - 1; n_cut == 1 && r >= 0; r--) {
+        const struct ar_rec *ar = &c->ars[r];
+        if (ar->out != v) continue;
+        bool sub = true;
+        int rest[PART_MAX_AXES], n_rest = 0;
+        for (int k = 0; k < t->n_axes[cut]; k++) {
+            bool in = false;
+            for (int j = 0; j < ar->n_ax; j++) in |= ar->ax[j] == t->axes[cut][k];
+            sub &= in;
+        }
+        for (int j = 0; j < ar->n_ax; j++) {
+            bool in = false;
+            for (int k = 0; k < t->n_axes[cut]; k++) in |= ar->ax[j] == t->axes[cut][k];
+            if (!in) rest[n_rest++] = ar->ax[j];
+        }
+        if (!sub) break;
+        copy_dim(s, cut, t, cut);
+        struct graph_value *x = emit_reduce_scatter(c, ar->in, local_type(c, global, s), cut, t->n_axes[cut], t->axes[cut]);
+        if (x && n_rest) x = emit_all_reduce(c, x, n_rest, rest, GRAPH_OP_ADD, NULL, "partial sums over the other axes");
+        return x;
+    }
     struct graph_value *pid = u32_op(c, GRAPH_OP_PARTITION_ID, NULL, NULL, 0);
     struct graph_value *zero = u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, 0);
     struct graph_value *in[1 + GRAPH_MAX_RANK];
@@ -484,35 +574,49 @@ static bool reshard(struct pctx *c, uint32_t id, const struct part_sharding *t, 
         if (!dry) *out = ensure_rep(c, id);
         return dry || *out;
     }
-    /* a split that only moves to another dim is one all_to_all; any other
-     * new split needs a rebuild */
-    int move_from[GRAPH_MAX_RANK];
+    /* a broadcast (or a splat, an iota) is rebuilt at t from its operand,
+     * which moves less than moving its split */
+    const struct graph_op *def = vs->src ? vs->src->def : NULL;
+    if (def && (def->kind == GRAPH_OP_BROADCAST_IN_DIM || def->kind == GRAPH_OP_CONSTANT || def->kind == GRAPH_OP_IOTA) &&
+        remat(c, id, t, true, depth, NULL))
+        return remat(c, id, t, dry, depth, out);
+    /* a split that only moves to another dim is one all_to_all (the whole
+     * split of a dim, or its minor axes when the target keeps the major
+     * ones there); any other new split needs a rebuild */
+    int move_from[GRAPH_MAX_RANK], move_n[GRAPH_MAX_RANK];
     bool slice[GRAPH_MAX_RANK] = {false};
     struct part_sharding s = vs->s;
     for (int d = 0; d < t->rank; d++) {
         move_from[d] = -1;
         if (!t->n_axes[d] || dim_eq(&s, t, d)) continue;
-        int e = -1;
-        for (int k = 0; k < s.rank && !s.n_axes[d]; k++)
-            if (k != d && !dim_eq(&s, t, k) && s.n_axes[k] == t->n_axes[d]) {
-                bool same = true;
-                for (int j = 0; j < s.n_axes[k]; j++) same &= s.axes[k][j] == t->axes[d][j];
-                if (same) e = k;
-            }
+        /* the target's axes here: this dim's own (major), then moved ones */
+        int pre = s.n_axes[d], e = -1, m = t->n_axes[d] - pre;
+        bool prefix = m > 0;
+        for (int j = 0; prefix && j < pre; j++) prefix = s.axes[d][j] == t->axes[d][j];
+        for (int k = 0; k < s.rank && prefix && e < 0; k++) {
+            int sk = s.n_axes[k], keep = sk - m;
+            if (k == d || dim_eq(&s, t, k) || keep < 0 || t->n_axes[k] != keep) continue;
+            bool same = true;
+            for (int j = 0; j < m; j++) same &= s.axes[k][keep + j] == t->axes[d][pre + j];
+            for (int j = 0; j < keep; j++) same &= s.axes[k][j] == t->axes[k][j];
+            if (same) e = k;
+        }
         if (e < 0) {
             /* rebuilt from the definition if it can be; else cut locally */
-            if (remat(c, id, t, true, depth, NULL) || !sliceable(&vs->s, t, d)) return remat(c, id, t, dry, depth, out);
+            if (pre || remat(c, id, t, true, depth, NULL) || !sliceable(&vs->s, t, d))
+                return remat(c, id, t, dry, depth, out);
             slice[d] = true;
             continue;
         }
         move_from[d] = e;
-        clear_dim(&s, e); /* a dim gives its split once */
+        move_n[d] = m;
+        s.n_axes[e] -= m; /* a dim gives its split once */
     }
     if (dry) return true;
     s = vs->s;
     struct graph_value *cur = vs->loc;
     for (int d = 0; cur && d < s.rank; d++)
-        if (move_from[d] >= 0) cur = emit_all_to_all(c, cur, vs->src->type, &s, move_from[d], d);
+        if (move_from[d] >= 0) cur = emit_all_to_all(c, cur, vs->src->type, &s, move_from[d], d, move_n[d]);
     for (int d = 0; cur && d < s.rank; d++)
         if (s.n_axes[d] && !dim_eq(&s, t, d) && !slice[d])
             cur = emit_gather(c, cur, vs->src->type, &s, d, "resharding an operand");
@@ -541,6 +645,8 @@ static void set_result(struct pctx *c, const struct graph_value *src, struct gra
 }
 
 static bool capture_whole(struct pctx *c, const struct graph_block *b, int depth);
+static struct graph_value *reshard_or_cut(struct pctx *c, uint32_t id, const struct part_sharding *t);
+static bool partition_op(struct pctx *c, const struct graph_op *op);
 
 /* Regions may use values of the enclosing body (exports put constants
  * there): their copies read the whole value. */
@@ -644,6 +750,36 @@ static bool rule_dot(struct pctx *c, const struct graph_op *op)
     }
     struct part_sharding tl = c->vs[lhs->id].s, tr = c->vs[rhs->id].s;
     int partial[PART_MAX_AXES], n_partial = 0;
+    /* a batch dim split differently on the two sides: one side takes the
+     * other's split when a reshard gets it there (an all_to_all moving it:
+     * the experts' dim of the dispatched tokens for expert-split weights,
+     * and back), the lhs first */
+    for (int i = 0; i < nb; i++)
+        for (int side = 0; side < 2; side++) {
+            struct part_sharding *mine = side ? &tr : &tl, *other = side ? &tl : &tr;
+            int md = (int)(side ? rb[i] : lb[i]), od = (int)(side ? lb[i] : rb[i]);
+            bool same = mine->n_axes[md] == other->n_axes[od];
+            for (int k = 0; same && k < mine->n_axes[md]; k++) same = mine->axes[md][k] == other->axes[od][k];
+            if (same) break;
+            if (!other->n_axes[od]) continue;
+            struct part_sharding want = *mine;
+            copy_dim(&want, md, other, od);
+            /* the axes it takes leave the dims that had them (minor axes only) */
+            bool ok = true;
+            for (int k = 0; k < other->n_axes[od]; k++)
+                for (int d = 0; d < want.rank; d++) {
+                    if (d == md) continue;
+                    for (int j = 0; j < want.n_axes[d]; j++)
+                        if (want.axes[d][j] == other->axes[od][k]) {
+                            ok &= j == want.n_axes[d] - 1;
+                            want.n_axes[d] = j;
+                        }
+                }
+            if (ok && reshard(c, (side ? rhs : lhs)->id, &want, true, 0, NULL)) {
+                *mine = want;
+                break;
+            }
+        }
     for (int i = 0; i < nb; i++) {
         bool same = tl.n_axes[lb[i]] == tr.n_axes[rb[i]];
         for (int k = 0; same && k < tl.n_axes[lb[i]]; k++) same = tl.axes[lb[i]][k] == tr.axes[rb[i]][k];
@@ -928,6 +1064,26 @@ static bool rule_slice(struct pctx *c, const struct graph_op *op)
     return true;
 }
 
+/* pad: dims it does not pad keep their split; padded dims are gathered. */
+static bool rule_pad(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0];
+    int rank = o->type->rank;
+    int64_t lo[GRAPH_MAX_RANK], hi[GRAPH_MAX_RANK], in_[GRAPH_MAX_RANK];
+    if (op->n_operands != 2 || graph_attr_as_i64_list(graph_op_attr(op, "edge_padding_low"), lo, GRAPH_MAX_RANK) != rank ||
+        graph_attr_as_i64_list(graph_op_attr(op, "edge_padding_high"), hi, GRAPH_MAX_RANK) != rank ||
+        graph_attr_as_i64_list(graph_op_attr(op, "interior_padding"), in_, GRAPH_MAX_RANK) != rank)
+        return false;
+    struct part_sharding tin = c->vs[o->id].s;
+    for (int d = 0; d < rank; d++)
+        if (lo[d] || hi[d] || in_[d]) clear_dim(&tin, d);
+    if (is_rep(&tin)) return false;
+    struct graph_value *in[2];
+    if (!reshard(c, o->id, &tin, false, 0, &in[0]) || !(in[1] = ensure_rep(c, op->operands[1]->id))) return fail_build(c);
+    c->rep->n_sharded_ops++;
+    return emit_like(c, op, in, &tin);
+}
+
 /* The other dims keep a split all operands can take; the joined dim is whole. */
 static bool rule_concatenate(struct pctx *c, const struct graph_op *op)
 {
@@ -1003,12 +1159,561 @@ static bool rule_fallback(struct pctx *c, const struct graph_op *op)
     return true;
 }
 
+/* dynamic_slice: dims taken whole keep their split (a start index there is
+ * clamped to 0 on every shard, as on the whole dim); dims it cuts are
+ * gathered.  The start indices are scalars. */
+static bool rule_dynamic_slice(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0];
+    int rank = o->type->rank;
+    int64_t sizes[GRAPH_MAX_RANK];
+    if (op->n_operands != 1 + rank ||
+        graph_attr_as_i64_list(graph_op_attr(op, "slice_sizes"), sizes, GRAPH_MAX_RANK) != rank)
+        return false;
+    struct part_sharding tin = c->vs[o->id].s;
+    for (int d = 0; d < rank; d++)
+        if (sizes[d] != o->type->dims[d]) clear_dim(&tin, d);
+    if (is_rep(&tin)) return false; /* nothing stays split: the general fallback */
+    for (int d = 0; d < rank; d++)
+        if (tin.n_axes[d]) sizes[d] /= nparts(c, &tin, d);
+    struct graph_value *in[1 + GRAPH_MAX_RANK];
+    if (!reshard(c, o->id, &tin, false, 0, &in[0])) return fail_build(c);
+    for (int d = 0; d < rank; d++)
+        if (!(in[1 + d] = ensure_rep(c, op->operands[1 + d]->id))) return fail_build(c);
+    const struct graph_type *rt = local_type(c, op->results[0].type, &tin);
+    struct graph_op *n = new_op(c, op->kind, in, 1 + rank, &rt, 1, &op->loc);
+    if (n) graph_builder_set_attr(c->b, n, "slice_sizes", graph_builder_attr_dense_i64(c->b, sizes, rank));
+    if (!made(c, n)) return false;
+    c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], &n->results[0], &tin);
+    return true;
+}
+
+/* dynamic_update_slice: the dims the update covers whole keep a split both
+ * operand and update can take (the update's first: a loop writing its
+ * shards into a stack keeps the stack split alike); the dims it writes
+ * part of are whole. */
+static bool rule_dynamic_update_slice(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0], *u = op->operands[1];
+    int rank = o->type->rank;
+    if (op->n_operands != 2 + rank || u->type->rank != rank) return false;
+    struct part_sharding cand[2] = {c->vs[u->id].s, c->vs[o->id].s};
+    for (int k = 0; k < 2; k++) {
+        struct part_sharding *t = &cand[k];
+        for (int d = 0; d < rank; d++)
+            if (u->type->dims[d] != o->type->dims[d]) clear_dim(t, d);
+        if (is_rep(t) || !reshard(c, o->id, t, true, 0, NULL) || !reshard(c, u->id, t, true, 0, NULL)) continue;
+        struct graph_value *in[2 + GRAPH_MAX_RANK];
+        if (!reshard(c, o->id, t, false, 0, &in[0]) || !reshard(c, u->id, t, false, 0, &in[1])) return fail_build(c);
+        for (int d = 0; d < rank; d++)
+            if (!(in[2 + d] = ensure_rep(c, op->operands[2 + d]->id))) return fail_build(c);
+        c->rep->n_sharded_ops++;
+        return emit_like(c, op, in, t);
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Gather and scatter                                                        */
+
+static int dn_list(const struct graph_attr *dn, const char *name, int64_t *out)
+{
+    const struct graph_attr *a = dn ? graph_dict_get(dn, name) : NULL;
+    int n = a ? graph_attr_as_i64_list(a, out, GRAPH_MAX_RANK) : 0;
+    return n < 0 ? -1 : n;
+}
+
+/* This partition's first row of a dim split over axes ax[0..n) into local
+ * rows each: its shard index over those axes (major first) x local, a ui32
+ * scalar from stablehlo.partition_id (as emit_slice computes it). */
+static struct graph_value *shard_first(struct pctx *c, int n, const int *ax, int64_t local)
+{
+    struct graph_value *pid = u32_op(c, GRAPH_OP_PARTITION_ID, NULL, NULL, 0);
+    struct graph_value *idx = u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, 0);
+    for (int k = 0; k < n; k++) {
+        int a = ax[k];
+        int64_t stride = 1;
+        for (int j = a + 1; j < c->mesh.n_axes; j++) stride *= c->mesh.sizes[j];
+        struct graph_value *q = u32_op(c, GRAPH_OP_DIVIDE, pid, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)stride), 0);
+        struct graph_value *coord =
+            u32_op(c, GRAPH_OP_REMAINDER, q, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)c->mesh.sizes[a]), 0);
+        idx = u32_op(c, GRAPH_OP_MULTIPLY, idx, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)c->mesh.sizes[a]), 0);
+        idx = u32_op(c, GRAPH_OP_ADD, idx, coord, 0);
+    }
+    return u32_op(c, GRAPH_OP_MULTIPLY, idx, u32_op(c, GRAPH_OP_CONSTANT, NULL, NULL, (uint32_t)local), 0);
+}
+
+static struct graph_value *num_scalar(struct pctx *c, enum base_dtype dt, double v)
+{
+    const struct graph_type *st = graph_builder_scalar_type(c->b, dt);
+    struct graph_op *op = new_op(c, GRAPH_OP_CONSTANT, NULL, 0, &st, 1, op_loc(c));
+    if (op) graph_builder_set_attr(c->b, op, "value", graph_builder_attr_splat_f64(c->b, st, v));
+    return graph_builder_result(op, 0);
+}
+
+static struct graph_value *int_scalar(struct pctx *c, enum base_dtype dt, int64_t v) { return num_scalar(c, dt, (double)v); }
+static struct graph_value *float_scalar(struct pctx *c, enum base_dtype dt, double v) { return num_scalar(c, dt, v); }
+
+/* A scalar broadcast to t's shape. */
+static struct graph_value *bcast_scalar(struct pctx *c, struct graph_value *s, const struct graph_type *t)
+{
+    if (!s) return NULL;
+    const struct graph_type *rt = graph_builder_type_with_dims(c->b, s->type, t->rank, t->dims);
+    struct graph_op *op = new_op(c, GRAPH_OP_BROADCAST_IN_DIM, &s, 1, &rt, 1, op_loc(c));
+    if (op) graph_builder_set_attr(c->b, op, "broadcast_dimensions", graph_builder_attr_dense_i64(c->b, NULL, 0));
+    return graph_builder_result(op, 0);
+}
+
+static struct graph_value *cmp_op(struct pctx *c, struct graph_value *a, struct graph_value *b, const char *dir,
+                                  const struct graph_type *bt)
+{
+    struct graph_op *op = new_op(c, GRAPH_OP_COMPARE, (struct graph_value *[]){a, b}, 2, &bt, 1, op_loc(c));
+    if (op) {
+        graph_builder_set_attr(c->b, op, "comparison_direction", graph_builder_attr_comparison(c->b, dir));
+        graph_builder_set_attr(c->b, op, "compare_type", graph_builder_attr_keyword(c->b, "stablehlo.comparison_type",
+                                                                                    base_dtype_kind(a->type->elem) == BASE_KIND_UINT ? "UNSIGNED" : "SIGNED"));
+    }
+    return graph_builder_result(op, 0);
+}
+
+/* gather: the indices' batch dims keep their splits (each partition looks
+ * up its own rows: an embedding lookup of a batch split over data), and so
+ * do the operand's offset dims taken whole (a table split over its
+ * features); the dims it indexes or slices into are gathered.  Not with
+ * operand batching dims. */
+static bool rule_gather(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0], *ix = op->operands[1];
+    const struct graph_attr *dn = graph_op_attr(op, "dimension_numbers");
+    int64_t offs[GRAPH_MAX_RANK], coll[GRAPH_MAX_RANK], obd[GRAPH_MAX_RANK], sim[GRAPH_MAX_RANK], sizes[GRAPH_MAX_RANK];
+    int n_off = dn_list(dn, "offset_dims", offs), n_coll = dn_list(dn, "collapsed_slice_dims", coll);
+    int n_obd = dn_list(dn, "operand_batching_dims", obd), n_sim = dn_list(dn, "start_index_map", sim);
+    int64_t ivd = dict_int(dn, "index_vector_dim");
+    int orank = o->type->rank, irank = ix->type->rank, rrank = op->results[0].type->rank;
+    if (op->n_operands != 2 || !dn || n_off < 0 || n_coll < 0 || n_obd != 0 || n_sim < 0 || ivd < 0 || ivd > irank ||
+        graph_attr_as_i64_list(graph_op_attr(op, "slice_sizes"), sizes, GRAPH_MAX_RANK) != orank)
+        return false;
+    struct part_sharding to = c->vs[o->id].s, ti = c->vs[ix->id].s, rs;
+    part_sharding_replicated(&rs, rrank);
+    if (ivd < irank) clear_dim(&ti, (int)ivd);
+    /* the indices' batch dims -> the result's dims that are not offset dims */
+    int rd = 0;
+    for (int d = 0; d < irank; d++) {
+        if (d == ivd) continue;
+        while (rd < rrank && in_list(offs, n_off, rd)) rd++;
+        if (rd >= rrank) return false;
+        copy_dim(&rs, rd++, &ti, d);
+    }
+    /* the operand's offset dims -> offset_dims in order */
+    bool used[PART_MAX_AXES] = {false};
+    for (int d = 0; d < irank; d++)
+        for (int k = 0; k < ti.n_axes[d]; k++) used[ti.axes[d][k]] = true;
+    /* a row lookup (one index component, into a collapsed dim of slice 1)
+     * into a table split over its rows keeps the split: each partition looks
+     * up the ids in its rows, zeros elsewhere, and an all_reduce sums them
+     * (Megatron's vocabulary-parallel embedding) */
+    int row = n_sim == 1 && n_coll == 1 && coll[0] == sim[0] && sizes[sim[0]] == 1 && ivd == irank - 1 &&
+                      ix->type->dims[ivd] == 1
+                  ? (int)sim[0]
+                  : -1;
+    struct part_sharding rows;
+    part_sharding_replicated(&rows, orank);
+    if (row >= 0) {
+        bool clash = false;
+        for (int k = 0; k < to.n_axes[row]; k++) clash |= used[to.axes[row][k]];
+        if (!clash) copy_dim(&rows, row, &to, row);
+    }
+    int k_off = 0;
+    for (int d = 0; d < orank; d++) {
+        if (in_list(coll, n_coll, d)) {
+            clear_dim(&to, d);
+            continue;
+        }
+        bool whole = sizes[d] == o->type->dims[d] && !in_list(sim, n_sim, d);
+        bool clash = false;
+        for (int k = 0; k < to.n_axes[d]; k++) clash |= used[to.axes[d][k]];
+        if (!whole || clash) clear_dim(&to, d);
+        if (k_off >= n_off) return false;
+        copy_dim(&rs, (int)offs[k_off++], &to, d);
+        if (to.n_axes[d]) sizes[d] /= nparts(c, &to, d);
+    }
+    bool by_rows = row >= 0 && rows.n_axes[row] > 0 && base_dtype_is_int(ix->type->elem) &&
+                   base_dtype_size(ix->type->elem) <= 4;
+    if (by_rows) copy_dim(&to, row, &rows, row);
+    if (is_rep(&rs) && !by_rows) return false;
+    struct graph_value *in[2];
+    if (!reshard(c, o->id, &to, false, 0, &in[0]) || !reshard(c, ix->id, &ti, false, 0, &in[1])) return fail_build(c);
+    const struct graph_type *rt = local_type(c, op->results[0].type, &rs);
+    struct graph_value *ids = in[1], *ok = NULL;
+    if (by_rows) {
+        /* ids - this partition's first row, in range or not; clamped for the lookup */
+        const struct graph_type *it = ids->type, *st = graph_builder_scalar_type(c->b, it->elem);
+        int64_t local = o->type->dims[row] / nparts(c, &to, row);
+        struct graph_value *first = shard_first(c, to.n_axes[row], to.axes[row], local);
+        struct graph_value *f = graph_builder_result(new_op(c, GRAPH_OP_CONVERT, &first, 1, &st, 1, op_loc(c)), 0);
+        struct graph_value *fb = bcast_scalar(c, f, it);
+        struct graph_value *rel = graph_builder_result(new_op(c, GRAPH_OP_SUBTRACT, (struct graph_value *[]){ids, fb}, 2, &it, 1, op_loc(c)), 0);
+        struct graph_value *lo = int_scalar(c, it->elem, 0), *hi = int_scalar(c, it->elem, local - 1);
+        const struct graph_type *bt = graph_builder_type_with_dims(c->b, graph_builder_scalar_type(c->b, BASE_DT_I1), it->rank, it->dims);
+        struct graph_value *ge = cmp_op(c, rel, bcast_scalar(c, lo, it), "GE", bt);
+        struct graph_value *le = cmp_op(c, rel, bcast_scalar(c, hi, it), "LE", bt);
+        ok = graph_builder_result(new_op(c, GRAPH_OP_AND, (struct graph_value *[]){ge, le}, 2, &bt, 1, op_loc(c)), 0);
+        in[1] = graph_builder_result(new_op(c, GRAPH_OP_CLAMP, (struct graph_value *[]){lo, rel, hi}, 3, &it, 1, op_loc(c)), 0);
+        if (!in[1] || !ok) return fail_build(c);
+    }
+    struct graph_op *n = graph_builder_clone(c->b, op, in, &rt);
+    if (n) graph_builder_set_attr(c->b, n, "slice_sizes", graph_builder_attr_dense_i64(c->b, sizes, orank));
+    if (!made(c, n)) return false;
+    struct graph_value *r = &n->results[0];
+    if (by_rows) {
+        /* rows of other partitions: zeros; then the sum over the row axes */
+        int64_t keep[GRAPH_MAX_RANK];
+        int nk = 0;
+        for (int d = 0; d < rrank; d++)
+            if (!in_list(offs, n_off, d)) keep[nk++] = d;
+        int64_t bdims[GRAPH_MAX_RANK];
+        for (int d = 0; d < ok->type->rank; d++) bdims[d] = d < nk ? keep[d] : 0;
+        int64_t okd[GRAPH_MAX_RANK];
+        for (int d = 0; d < ok->type->rank - 1; d++) okd[d] = ok->type->dims[d];
+        const struct graph_type *ot = graph_builder_type_with_dims(c->b, ok->type, ok->type->rank - 1, okd);
+        struct graph_value *ok2 = graph_builder_result(new_op(c, GRAPH_OP_RESHAPE, &ok, 1, &ot, 1, op_loc(c)), 0);
+        const struct graph_type *mt = graph_builder_type_with_dims(c->b, ok->type, rt->rank, rt->dims);
+        struct graph_op *bo = new_op(c, GRAPH_OP_BROADCAST_IN_DIM, &ok2, 1, &mt, 1, op_loc(c));
+        if (bo) graph_builder_set_attr(c->b, bo, "broadcast_dimensions", graph_builder_attr_dense_i64(c->b, bdims, nk));
+        struct graph_value *zero = bcast_scalar(c, float_scalar(c, rt->elem, 0.0), rt);
+        struct graph_value *sel = graph_builder_result(
+            new_op(c, GRAPH_OP_SELECT, (struct graph_value *[]){graph_builder_result(bo, 0), r, zero}, 3, &rt, 1, op_loc(c)), 0);
+        if (!sel) return fail_build(c);
+        r = emit_all_reduce(c, sel, rows.n_axes[row], rows.axes[row], GRAPH_OP_ADD, NULL,
+                            "a lookup into rows split over the axes: each partition's rows, summed");
+        if (!r) return false;
+    }
+    c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], r, &rs);
+    return true;
+}
+
+/* v is zero everywhere: a splat constant 0, or a broadcast of one. */
+static bool zero_splat(const struct graph_value *v)
+{
+    const struct graph_op *def = v->def;
+    if (def && def->kind == GRAPH_OP_BROADCAST_IN_DIM) def = def->operands[0]->def;
+    return def && def->kind == GRAPH_OP_CONSTANT && init_is_identity(&def->results[0], GRAPH_OP_ADD);
+}
+
+/* scatter that adds into zeros (the transpose of a gather: an embedding's
+ * gradient): each partition adds its own updates (their scatter dims split
+ * like their indices' batch dims) into its zeros, and the partial results
+ * are summed with an all_reduce over those axes; the update window dims keep
+ * their split in the result. */
+static bool rule_scatter(struct pctx *c, const struct graph_op *op)
+{
+    if (op->n_operands != 3 || op->n_results != 1 || body_kind(op) != GRAPH_OP_ADD || !zero_splat(op->operands[0]))
+        return false;
+    const struct graph_value *o = op->operands[0], *ix = op->operands[1], *u = op->operands[2];
+    const struct graph_attr *dn = graph_op_attr(op, "scatter_dimension_numbers");
+    int64_t uwd[GRAPH_MAX_RANK], iwd[GRAPH_MAX_RANK], ibd[GRAPH_MAX_RANK], sdo[GRAPH_MAX_RANK];
+    int n_uwd = dn_list(dn, "update_window_dims", uwd), n_iwd = dn_list(dn, "inserted_window_dims", iwd);
+    int n_ibd = dn_list(dn, "input_batching_dims", ibd), n_sdo = dn_list(dn, "scatter_dims_to_operand_dims", sdo);
+    int64_t ivd = dict_int(dn, "index_vector_dim");
+    int orank = o->type->rank, irank = ix->type->rank, urank = u->type->rank;
+    if (!dn || n_uwd < 0 || n_iwd < 0 || n_ibd != 0 || n_sdo < 0 || ivd < 0 || ivd > irank) return false;
+    struct part_sharding tu = c->vs[u->id].s, ti, to;
+    part_sharding_replicated(&ti, irank);
+    part_sharding_replicated(&to, orank);
+    /* the updates' scatter dims <-> the indices' batch dims, in order */
+    int id = 0, partial[PART_MAX_AXES], n_partial = 0;
+    for (int d = 0; d < urank; d++) {
+        if (in_list(uwd, n_uwd, d)) continue;
+        while (id == ivd) id++;
+        if (id >= irank) return false;
+        copy_dim(&ti, id++, &tu, d);
+        for (int k = 0; k < tu.n_axes[d]; k++) partial[n_partial++] = tu.axes[d][k];
+    }
+    /* the update window dims <-> the operand dims not inserted, in order */
+    int k_w = 0;
+    for (int d = 0; d < orank; d++) {
+        if (in_list(iwd, n_iwd, d)) continue;
+        if (k_w >= n_uwd) return false;
+        int ud = (int)uwd[k_w++];
+        if (u->type->dims[ud] != o->type->dims[d] || in_list(sdo, n_sdo, d)) {
+            clear_dim(&tu, ud);
+            continue;
+        }
+        copy_dim(&to, d, &tu, ud);
+    }
+    if (is_rep(&to) && !n_partial) return false;
+    struct graph_value *in[3];
+    if (!reshard(c, o->id, &to, false, 0, &in[0]) || !reshard(c, ix->id, &ti, false, 0, &in[1]) ||
+        !reshard(c, u->id, &tu, false, 0, &in[2]))
+        return fail_build(c);
+    const struct graph_type *rt = local_type(c, op->results[0].type, &to);
+    if (!map_captures(c, op)) return false;
+    struct graph_op *n = graph_builder_clone(c->b, op, in, &rt);
+    if (!made(c, n)) return false;
+    struct graph_value *r = &n->results[0];
+    if (n_partial && !(r = emit_all_reduce(c, r, n_partial, partial, GRAPH_OP_ADD, NULL,
+                                           "the sum of each partition's scattered updates")))
+        return false;
+    c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], r, &to);
+    return true;
+}
+
+/* chlo.top_k over the last dim: the other dims keep their split (each
+ * partition ranks its own rows); values and indices alike. */
+static bool rule_top_k(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0];
+    int rank = o->type->rank;
+    if (op->n_operands != 1 || op->n_results != 2 || rank < 1) return false;
+    struct part_sharding t = c->vs[o->id].s;
+    clear_dim(&t, rank - 1);
+    if (is_rep(&t)) return false;
+    struct graph_value *in;
+    if (!reshard(c, o->id, &t, false, 0, &in)) return fail_build(c);
+    const struct graph_type *rt[2] = {local_type(c, op->results[0].type, &t), local_type(c, op->results[1].type, &t)};
+    struct graph_op *n = graph_builder_clone(c->b, op, &in, rt);
+    if (!made(c, n)) return false;
+    c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], &n->results[0], &t);
+    set_result(c, &op->results[1], &n->results[1], &t);
+    return true;
+}
+
+/* sdy.sharding_constraint: the value resharded to the constraint's sharding
+ * (a cut of partial sums over their axes: a reduce_scatter); the op itself
+ * is not in the partitioned program. */
+static bool rule_sharding_constraint(struct pctx *c, const struct graph_op *op)
+{
+    const struct graph_value *o = op->operands[0];
+    if (op->n_operands != 1 || op->n_results != 1 || !static_tensor(o->type)) return false;
+    struct part_sharding t;
+    if (part_sdy_sharding(op, "sdy.sharding_constraint", o->type->rank, graph_op_attr(op, "sharding"), &c->mesh, &t,
+                          c->diag) != BASE_OK) {
+        c->failed = true;
+        return false;
+    }
+    for (int d = 0; d < t.rank; d++)
+        if (o->type->dims[d] % nparts(c, &t, d)) {
+            c->failed = true;
+            graph_op_diag(c->diag, op, BASE_ERR_INVALID,
+                          "sdy.sharding_constraint: dim %d of size %lld does not divide into %lld shards", d,
+                          (long long)o->type->dims[d], (long long)nparts(c, &t, d));
+            return false;
+        }
+    struct graph_value *v = reshard_or_cut(c, o->id, &t);
+    if (!v) return fail_build(c);
+    if (!is_rep(&t)) c->rep->n_sharded_ops++;
+    set_result(c, &op->results[0], v, &t);
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* While loops                                                               */
+
+static int64_t total_parts(const struct pctx *c, const struct part_sharding *s)
+{
+    int64_t n = 1;
+    for (int d = 0; d < s->rank; d++) n *= nparts(c, s, d);
+    return n;
+}
+
+/* v at sharding t: resharded, or (when no reshard reaches t) gathered
+ * whole and cut to t locally. */
+static struct graph_value *reshard_or_cut(struct pctx *c, uint32_t id, const struct part_sharding *t)
+{
+    struct graph_value *v = NULL;
+    if (reshard(c, id, t, true, 0, NULL)) return reshard(c, id, t, false, 0, &v) ? v : NULL;
+    struct graph_value *whole = ensure_rep(c, id);
+    if (!whole || is_rep(t)) return whole;
+    struct part_sharding s;
+    part_sharding_replicated(&s, t->rank);
+    bool cut[GRAPH_MAX_RANK];
+    for (int d = 0; d < t->rank; d++) cut[d] = t->n_axes[d] > 0;
+    return emit_slice(c, whole, c->vs[id].src->type, &s, cut, t);
+}
+
+/* What one pass over a loop changes and must be able to undo. */
+struct snap {
+    struct vstate *vs;
+    int n_colls, n_fallbacks, n_sharded_ops, next_channel, n_ars;
+};
+
+static bool snap_take(struct pctx *c, struct snap *s)
+{
+    s->vs = malloc(((size_t)c->m->n_values + 1) * sizeof *s->vs);
+    if (!s->vs) return fail_build(c);
+    memcpy(s->vs, c->vs, (size_t)c->m->n_values * sizeof *s->vs);
+    s->n_colls = c->rep->n_colls;
+    s->n_fallbacks = c->rep->n_fallbacks;
+    s->n_sharded_ops = c->rep->n_sharded_ops;
+    s->next_channel = c->next_channel;
+    s->n_ars = c->n_ars;
+    return true;
+}
+
+static void snap_restore(struct pctx *c, struct snap *s)
+{
+    memcpy(c->vs, s->vs, (size_t)c->m->n_values * sizeof *s->vs);
+    c->rep->n_colls = s->n_colls;
+    c->rep->n_fallbacks = s->n_fallbacks;
+    c->rep->n_sharded_ops = s->n_sharded_ops;
+    c->next_channel = s->next_channel;
+    c->n_ars = s->n_ars;
+}
+
+/* The values defined before a region keep the copies (gathered, resharded)
+ * they had before it: copies made inside the region are not in scope after. */
+static void restore_copies(struct pctx *c, const struct vstate *before)
+{
+    for (uint32_t i = 0; i < c->m->n_values; i++)
+        if (before[i].have) {
+            c->vs[i].rep = before[i].rep;
+            c->vs[i].remat = before[i].remat;
+            c->vs[i].remat_s = before[i].remat_s;
+        }
+}
+
+/* One partition of while op at carry shardings cs: the inits resharded to
+ * cs, the new while in the current block, its cond and body partitioned
+ * with their arguments at cs; rs gets the shardings the body's results
+ * come out with (they are then resharded to cs). */
+static bool while_pass(struct pctx *c, const struct graph_op *op, const struct part_sharding *cs,
+                       struct part_sharding *rs, struct graph_op **out)
+{
+    int n = op->n_operands;
+    struct graph_value **in = calloc((size_t)n + 1, sizeof *in), **args = calloc((size_t)n + 1, sizeof *args);
+    const struct graph_type **ty = calloc((size_t)n + 1, sizeof *ty);
+    struct vstate *before = malloc(((size_t)c->m->n_values + 1) * sizeof *before);
+    bool ok = in && args && ty && before;
+    for (int i = 0; ok && i < n; i++) {
+        c->op = op;
+        ok = (in[i] = reshard_or_cut(c, op->operands[i]->id, &cs[i])) != NULL;
+        ty[i] = local_type(c, op->operands[i]->type, &cs[i]);
+    }
+    if (ok) memcpy(before, c->vs, (size_t)c->m->n_values * sizeof *before);
+    struct graph_op *w = ok ? new_op(c, GRAPH_OP_WHILE, in, n, ty, n, &op->loc) : NULL;
+    ok = ok && made(c, w);
+    for (int r = 0; ok && r < 2; r++) {
+        const struct graph_block *src = &op->regions[r].blocks[0];
+        ok = graph_builder_region(c->b, w, ty, n, args) != NULL;
+        for (int i = 0; ok && i < n; i++) {
+            struct vstate *vs = &c->vs[src->args[i].id];
+            vs->loc = args[i];
+            vs->s = cs[i];
+            vs->rep = is_rep(&cs[i]) ? args[i] : NULL;
+            vs->remat = NULL;
+            vs->have = true;
+        }
+        const struct graph_op *term = graph_block_terminator(src);
+        for (int k = 0; ok && k < src->n_ops; k++)
+            if (src->ops[k] != term) ok = partition_op(c, src->ops[k]);
+        c->op = term ? term : op;
+        if (ok && (!term || term->n_operands != (r ? n : 1))) ok = false;
+        for (int i = 0; ok && i < term->n_operands; i++) {
+            uint32_t id = term->operands[i]->id;
+            if (!c->vs[id].have) {
+                ok = false;
+                break;
+            }
+            if (r == 0) {
+                ok = (in[i] = ensure_rep(c, id)) != NULL;
+            } else {
+                rs[i] = c->vs[id].s;
+                ok = (in[i] = reshard_or_cut(c, id, &cs[i])) != NULL;
+            }
+        }
+        struct graph_op *ret = ok ? graph_builder_return(c->b, in, r ? n : 1) : NULL;
+        if (ret) graph_builder_set_op_loc(c->b, ret, &term->loc);
+        ok = ok && made(c, ret);
+        if (ok) restore_copies(c, before);
+    }
+    free(in);
+    free(args);
+    free(ty);
+    free(before);
+    c->op = op;
+    *out = w;
+    return ok || fail_build(c);
+}
+
+/* A loop's carried values keep a sharding across iterations.  It starts
+ * as the inits' shardings; a pass over the body (built inside a scratch op
+ * that is then erased) shows the shardings the body gives them back, and a
+ * carried value the body gives back more split, whose init can take that
+ * split, is carried so from then on (a stack of layer outputs or gradients
+ * written shard by shard, starting as zeros).  Two passes agreeing, the
+ * loop is built for good, each result resharded to its carry at the end of
+ * the body.  Values of the enclosing body are used in the loop as they are
+ * (their shards), and what the loop gathers of them stays inside it. */
+static bool rule_while(struct pctx *c, const struct graph_op *op)
+{
+    int n = op->n_operands;
+    if (op->n_regions != 2 || op->n_results != n || n < 1) return false;
+    for (int r = 0; r < 2; r++)
+        if (op->regions[r].n_blocks != 1 || op->regions[r].blocks[0].n_args != n) return false;
+    for (int i = 0; i < n; i++)
+        if (!static_tensor(op->operands[i]->type)) return false;
+    struct part_sharding *cs = calloc((size_t)n + 1, sizeof *cs), *rs = calloc((size_t)n + 1, sizeof *rs);
+    if (!cs || !rs) {
+        free(cs);
+        free(rs);
+        return fail_build(c);
+    }
+    for (int i = 0; i < n; i++) cs[i] = c->vs[op->operands[i]->id].s;
+    bool ok = true;
+    for (int pass = 0; ok && pass < 4; pass++) {
+        struct snap sn = {0};
+        if (!(ok = snap_take(c, &sn))) break;
+        struct graph_op *scratch = new_op(c, GRAPH_OP_OPTIMIZATION_BARRIER, NULL, 0, NULL, 0, &op->loc), *w = NULL;
+        ok = made(c, scratch) && graph_builder_region(c->b, scratch, NULL, 0, NULL) && while_pass(c, op, cs, rs, &w);
+        if (scratch) {
+            graph_builder_end(c->b);
+            graph_builder_erase(c->b, scratch);
+        }
+        snap_restore(c, &sn);
+        free(sn.vs);
+        bool changed = false;
+        for (int i = 0; ok && i < n; i++)
+            if (!shd_eq(&rs[i], &cs[i]) && total_parts(c, &rs[i]) > total_parts(c, &cs[i]) &&
+                reshard(c, op->operands[i]->id, &rs[i], true, 0, NULL)) {
+                cs[i] = rs[i];
+                changed = true;
+            }
+        if (!changed) break;
+    }
+    struct graph_op *w = NULL;
+    ok = ok && while_pass(c, op, cs, rs, &w);
+    bool split = false;
+    for (int i = 0; ok && i < n; i++) {
+        set_result(c, &op->results[i], &w->results[i], &cs[i]);
+        split |= !is_rep(&cs[i]);
+    }
+    if (ok && split) c->rep->n_sharded_ops++;
+    free(cs);
+    free(rs);
+    c->op = op;
+    return ok;
+}
+
 static bool partition_op(struct pctx *c, const struct graph_op *op)
 {
     c->op = op;
     bool handled = false;
-    if (operands_static(op) && (op->n_results == 1 || op->kind == GRAPH_OP_REDUCE)) {
+    if (op->kind == GRAPH_OP_WHILE) {
+        handled = rule_while(c, op);
+    } else if (op->kind == GRAPH_OP_SDY_SHARDING_CONSTRAINT) {
+        handled = rule_sharding_constraint(c, op);
+    } else if (op->kind == GRAPH_OP_CHLO_TOP_K && operands_static(op)) {
+        handled = rule_top_k(c, op);
+    } else if (operands_static(op) && (op->n_results == 1 || op->kind == GRAPH_OP_REDUCE)) {
         switch (op->kind) {
+        case GRAPH_OP_DYNAMIC_SLICE: handled = rule_dynamic_slice(c, op); break;
+        case GRAPH_OP_GATHER: handled = rule_gather(c, op); break;
+        case GRAPH_OP_SCATTER: handled = rule_scatter(c, op); break;
+        case GRAPH_OP_DYNAMIC_UPDATE_SLICE: handled = rule_dynamic_update_slice(c, op); break;
         case GRAPH_OP_DOT:
         case GRAPH_OP_DOT_GENERAL: handled = rule_dot(c, op); break;
         case GRAPH_OP_REDUCE: handled = rule_reduce(c, op); break;
@@ -1017,6 +1722,7 @@ static bool partition_op(struct pctx *c, const struct graph_op *op)
         case GRAPH_OP_TRANSPOSE: handled = rule_transpose(c, op); break;
         case GRAPH_OP_RESHAPE: handled = rule_reshape(c, op); break;
         case GRAPH_OP_SLICE: handled = rule_slice(c, op); break;
+        case GRAPH_OP_PAD: handled = rule_pad(c, op); break;
         case GRAPH_OP_CONCATENATE: handled = rule_concatenate(c, op); break;
         default:
             if (graph_op_kind_has(op->kind, GRAPH_OPF_ELEMENTWISE) && !op->n_regions) handled = rule_elementwise(c, op);
@@ -1058,22 +1764,57 @@ static void count_uses(const struct graph_block *b, uint32_t *uses, uint32_t n, 
     }
 }
 
+/* An all_reduce the partitioner recorded (its entry in the report). */
+static bool recorded_ar(const struct pctx *c, const struct graph_op *op, int *coll)
+{
+    for (int i = 0; i < c->n_ars; i++)
+        if (c->ars[i].op == op) {
+            *coll = c->ars[i].coll;
+            return true;
+        }
+    return false;
+}
+
+/* Drops the dead ops of b (and of the loops in it), last first: pure ops,
+ * and all_reduces a reduce_scatter replaced (marked in drop_coll). */
+static void drop_dead_block(struct pctx *c, struct graph_block *b, uint32_t *uses, bool *drop_coll, int depth)
+{
+    if (depth > 256) return;
+    for (int i = b->n_ops - 1; i >= 0; i--) {
+        struct graph_op *op = b->ops[i];
+        if (op->kind == GRAPH_OP_WHILE)
+            for (int r = 0; r < op->n_regions; r++)
+                for (int k = 0; k < op->regions[r].n_blocks; k++)
+                    drop_dead_block(c, &op->regions[r].blocks[k], uses, drop_coll, depth + 1);
+        int coll = -1;
+        bool dead = pure_op(op) || recorded_ar(c, op, &coll);
+        for (int k = 0; dead && k < op->n_results; k++) dead = uses[op->results[k].id] == 0;
+        if (!dead) continue;
+        for (int k = 0; k < op->n_operands; k++) uses[op->operands[k]->id]--;
+        if (coll >= 0 && coll < c->rep->n_colls) drop_coll[coll] = true;
+        graph_builder_erase(c->b, op);
+    }
+}
+
 /* (Value ids are the builder's numbers until the module is finished.) */
 static void drop_dead(struct pctx *c, struct graph_block *body)
 {
     uint32_t n = graph_builder_n_values(c->b);
     uint32_t *uses = calloc((size_t)n + 1, sizeof *uses);
-    if (!uses) return; /* dead ops are harmless */
-    count_uses(body, uses, n, 0);
-    for (int i = body->n_ops - 1; i >= 0; i--) {
-        struct graph_op *op = body->ops[i];
-        bool dead = pure_op(op);
-        for (int k = 0; dead && k < op->n_results; k++) dead = uses[op->results[k].id] == 0;
-        if (!dead) continue;
-        for (int k = 0; k < op->n_operands; k++) uses[op->operands[k]->id]--;
-        graph_builder_erase(c->b, op);
+    bool *drop = calloc((size_t)c->rep->n_colls + 1, sizeof *drop);
+    if (!uses || !drop) { /* dead ops are harmless */
+        free(uses);
+        free(drop);
+        return;
     }
+    count_uses(body, uses, n, 0);
+    drop_dead_block(c, body, uses, drop, 0);
+    int k = 0;
+    for (int i = 0; i < c->rep->n_colls; i++)
+        if (!drop[i]) c->rep->colls[k++] = c->rep->colls[i];
+    c->rep->n_colls = k;
     free(uses);
+    free(drop);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1304,6 +2045,22 @@ static const struct graph_op *find_spmd_op(const struct graph_block *b, int dept
     return NULL;
 }
 
+/* Every value's source pointer (those of regions too: loop bodies are
+ * partitioned). */
+static void set_sources(struct pctx *c, const struct graph_block *b, int depth)
+{
+    if (depth > 256) return;
+    for (int i = 0; i < b->n_args; i++)
+        if (b->args[i].id < c->m->n_values) c->vs[b->args[i].id].src = &b->args[i];
+    for (int i = 0; i < b->n_ops; i++) {
+        const struct graph_op *op = b->ops[i];
+        for (int k = 0; k < op->n_results; k++)
+            if (op->results[k].id < c->m->n_values) c->vs[op->results[k].id].src = &op->results[k];
+        for (int r = 0; r < op->n_regions; r++)
+            for (int k = 0; k < op->regions[r].n_blocks; k++) set_sources(c, &op->regions[r].blocks[k], depth + 1);
+    }
+}
+
 enum base_status part_partition(const struct graph_module *m, const char *entry, const struct part_mesh *mesh,
                                 const struct part_sharding *args, int n_args, struct graph_module **out,
                                 struct part_report *rep, struct base_diag *diag)
@@ -1367,11 +2124,7 @@ enum base_status part_partition(const struct graph_module *m, const char *entry,
     }
     if (st == BASE_OK) {
         /* every value's source pointer, for the rebuild rules */
-        const struct graph_block *b = src;
-        for (int i = 0; i < b->n_args; i++) c.vs[b->args[i].id].src = &b->args[i];
-        for (int i = 0; i < b->n_ops; i++)
-            for (int k = 0; k < b->ops[i]->n_results; k++)
-                if (b->ops[i]->results[k].id < m->n_values) c.vs[b->ops[i]->results[k].id].src = &b->ops[i]->results[k];
+        set_sources(&c, src, 0);
         graph_builder_set_module_name(c.b, m->name);
         st = build(&c, func);
         if (st == BASE_OK) name_values(&c, graph_builder_block(c.b), 0);
@@ -1397,6 +2150,7 @@ enum base_status part_partition(const struct graph_module *m, const char *entry,
     }
     graph_builder_destroy(c.b);
     free(c.vs);
+    free(c.ars);
     if (rep == &local_rep || st != BASE_OK) part_report_free(rep);
     return st;
 }

@@ -38,7 +38,7 @@ struct part_sharding {
 };
 
 /* One collective the partitioner inserted. */
-enum part_coll_kind { PART_ALL_REDUCE, PART_ALL_GATHER, PART_ALL_TO_ALL };
+enum part_coll_kind { PART_ALL_REDUCE, PART_ALL_GATHER, PART_ALL_TO_ALL, PART_REDUCE_SCATTER };
 
 struct part_coll {
     enum part_coll_kind kind;

@@ -394,15 +394,17 @@ static enum base_status from_mhlo(const struct graph_op *func, int i, int rank, 
     return BASE_OK;
 }
 
-static enum base_status from_sdy(const struct graph_op *func, int i, int rank, const struct graph_attr *sh,
-                                 const struct part_mesh *mesh, struct part_sharding *out, struct base_diag *diag)
+/* A #sdy.sharding attribute of rank dims over mesh; errors located at op,
+ * naming what carries it. */
+static enum base_status from_sdy_at(const struct graph_op *op, const char *what, int rank, const struct graph_attr *sh,
+                                    const struct part_mesh *mesh, struct part_sharding *out, struct base_diag *diag)
 {
     part_sharding_replicated(out, rank);
-    const struct graph_attr *dims = graph_dict_get(sh, "dims");
+    const struct graph_attr *dims = sh && sh->kind == GRAPH_ATTR_DICT ? graph_dict_get(sh, "dims") : NULL;
     if (!dims) return BASE_OK;
     if (dims->kind != GRAPH_ATTR_ARRAY || dims->u.array.n != rank)
-        return graph_op_diag(diag, func, BASE_ERR_INVALID, "argument %d: sdy.sharding has %d dims, the tensor rank %d",
-                             i, dims->kind == GRAPH_ATTR_ARRAY ? dims->u.array.n : -1, rank);
+        return graph_op_diag(diag, op, BASE_ERR_INVALID, "%s: sdy.sharding has %d dims, the tensor rank %d", what,
+                             dims->kind == GRAPH_ATTR_ARRAY ? dims->u.array.n : -1, rank);
     for (int d = 0; d < rank; d++) {
         const struct graph_attr *axes = dims->u.array.items[d];
         if (!axes || axes->kind != GRAPH_ATTR_ARRAY) continue;
@@ -412,20 +414,33 @@ static enum base_status from_sdy(const struct graph_op *func, int i, int rank, c
             const char *s;
             size_t n;
             if (!attr_str(ax, &s, &n) || (ax->tag && !strcmp(ax->tag, "sdy.sub_axis")))
-                return graph_op_diag(diag, func, BASE_ERR_UNSUPPORTED,
-                                     "argument %d: dim %d of its sdy.sharding uses a sub-axis, which is not supported",
-                                     i, d);
+                return graph_op_diag(diag, op, BASE_ERR_UNSUPPORTED,
+                                     "%s: dim %d of its sdy.sharding uses a sub-axis, which is not supported", what, d);
             int a = axis_of(mesh, s, n);
             if (a < 0)
-                return graph_op_diag(diag, func, BASE_ERR_INVALID,
-                                     "argument %d: dim %d of its sdy.sharding names axis \"%.*s\", not in the mesh", i,
-                                     d, (int)n, s);
+                return graph_op_diag(diag, op, BASE_ERR_INVALID,
+                                     "%s: dim %d of its sdy.sharding names axis \"%.*s\", not in the mesh", what, d,
+                                     (int)n, s);
             if (!add_axis(out, d, a))
-                return graph_op_diag(diag, func, BASE_ERR_INVALID,
-                                     "argument %d: axis \"%.*s\" appears twice in its sdy.sharding", i, (int)n, s);
+                return graph_op_diag(diag, op, BASE_ERR_INVALID, "%s: axis \"%.*s\" appears twice in its sdy.sharding",
+                                     what, (int)n, s);
         }
     }
     return BASE_OK;
+}
+
+static enum base_status from_sdy(const struct graph_op *func, int i, int rank, const struct graph_attr *sh,
+                                 const struct part_mesh *mesh, struct part_sharding *out, struct base_diag *diag)
+{
+    char what[32];
+    snprintf(what, sizeof what, "argument %d", i);
+    return from_sdy_at(func, what, rank, sh, mesh, out, diag);
+}
+
+enum base_status part_sdy_sharding(const struct graph_op *op, const char *what, int rank, const struct graph_attr *sh,
+                                   const struct part_mesh *mesh, struct part_sharding *out, struct base_diag *diag)
+{
+    return from_sdy_at(op, what, rank, sh, mesh, out, diag);
 }
 
 enum base_status part_arg_sharding(const struct graph_op *func, int i, int rank, const struct part_mesh *mesh,

@@ -12,12 +12,16 @@
 #include <math.h>
 #include <stdio.h>
 
-/* "ici x+ 0->1", "switch up 3", "dcn egress 0"; false for a link the chip
- * does not send on. */
-static bool link_lane_name(const struct icn_link_info *li, uint32_t chip, char *buf, size_t cap)
+/* "ici x+ 0->1", "switch up 3", "dcn egress 0", "local egress 5"; false
+ * for a link the rank (on chip) does not send on. */
+static bool link_lane_name(const struct icn_link_info *li, uint32_t rank, uint32_t chip, char *buf, size_t cap)
 {
-    if (!li->present || li->from != chip) return false;
+    if (!li->present || li->from != (li->cls == ICN_LINK_LOCAL ? rank : chip)) return false;
     switch (li->cls) {
+    case ICN_LINK_LOCAL:
+        if (li->dir <= 0) return false;
+        snprintf(buf, cap, "local egress %u", li->from);
+        return true;
     case ICN_LINK_ICI:
         snprintf(buf, cap, "ici %c%c %u->%u", li->dim < 3 ? "xyz"[li->dim] : '?', li->dir > 0 ? '+' : '-', li->from,
                  li->to);
@@ -70,17 +74,19 @@ static enum base_status on_collective(struct rec_recorder *r, const struct rt_co
     const struct graph_op *op = c->op;
     const char *full = op && op->name ? op->name : "collective";
     const char *shortn = strncmp(full, "stablehlo.", 10) == 0 ? full + 10 : full;
-    uint32_t name, opid = 0, loc = 0, alg;
+    uint32_t name, opid = 0, loc = 0, src = 0, alg;
     TRY(trc_trace_intern(r->t, shortn, &name));
     TRY(trc_trace_intern(r->t, c->algorithm, &alg));
     if (op && op->id < r->n_ops && r->ops[op->id].op) {
         opid = r->ops[op->id].op;
         loc = r->ops[op->id].loc;
+        src = r->ops[op->id].src;
     } else if (op) {
         char buf[512];
         snprintf(buf, sizeof buf, "%s:%d:%d", op->loc.file ? op->loc.file : "?", op->loc.line, op->loc.col);
         TRY(trc_trace_intern(r->t, full, &opid));
         if (op->loc.file || op->loc.line) TRY(trc_trace_intern(r->t, buf, &loc));
+        TRY(trc_trace_intern(r->t, op->loc.chain, &src));
     }
     uint64_t end = c->start_ps + c->time_ps;
     uint32_t lane;
@@ -97,6 +103,7 @@ static enum base_status on_collective(struct rec_recorder *r, const struct rt_co
     s.name = name;
     s.op = opid;
     s.loc = loc;
+    s.src = src;
     s.kernel = alg;
     TRY(trc_trace_add_slice(r->t, lane, &s));
     r->n_records++;
@@ -104,13 +111,13 @@ static enum base_status on_collective(struct rec_recorder *r, const struct rt_co
     if (!topo) return BASE_OK;
     if (topo->desc[0]) TRY(trc_trace_set_meta(r->t, "topology", topo->desc));
     if (!link_bytes) return BASE_OK;
-    uint32_t chip = r->chip_index < topo->n_chips ? r->chip_index : 0;
+    uint32_t rank = r->chip_index < topo->n_ranks ? r->chip_index : 0, chip = icn_rank_chip(topo, rank);
     for (uint32_t id = 0; id < topo->n_links; id++) {
         if (!(link_bytes[id] > 0)) continue;
         struct icn_link_info li;
         icn_link_get(topo, id, &li);
         char ln[TRC_NAME_MAX];
-        if (!link_lane_name(&li, chip, ln, sizeof ln)) continue;
+        if (!link_lane_name(&li, rank, chip, ln, sizeof ln)) continue;
         TRY(track_for(r, id, ln, c->start_ps, end, &lane));
         struct trc_slice x = s;
         x.kind = TRC_SLICE_LINK;

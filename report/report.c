@@ -165,6 +165,8 @@ static enum base_status fill(struct rep_run *r, const struct rep_source *src)
     r->precision = cc_plan_default_precision(p);
     r->fp32_passes_default = chip->fp32_passes_default;
     r->partitions = cc_plan_num_partitions(p);
+    r->ranks_per_chip = src->ranks_per_chip > 1 ? src->ranks_per_chip : 1;
+    r->system_chips = (int)(((uint32_t)r->partitions + r->ranks_per_chip - 1) / r->ranks_per_chip);
     r->plan_kernels = cc_plan_n_kernels(p);
     r->launches = rep->launches;
     r->steps = rep->steps;
@@ -183,6 +185,8 @@ static enum base_status fill(struct rep_run *r, const struct rep_source *src)
     r->host_ops = rep->host_ops;
     r->host_bytes = rep->host_bytes;
     r->host_ps = rep->host_ps;
+    r->loop_trips_simulated = rep->loop_trips_simulated;
+    r->loop_trips_reused = rep->loop_trips_reused;
 
     TRY(fill_kernels(r, src)); /* sums model_flops */
     double total_s = (double)rep->total_ps * 1e-12;

@@ -16,9 +16,16 @@ static void write_summary(const struct rep_run *r, FILE *f)
     if (r->partitions > 1 && r->timing_only)
         fprintf(f, "SPMD: the program of one of %d partitions, simulated as a representative partition\n",
                 r->partitions);
+    else if (r->partitions > 1 && r->ranks_per_chip > 1)
+        fprintf(f, "SPMD: %d partitions on %d simulated ranks of %d chip%s (%u per chip); rank 0's report (every rank: "
+                "below)\n", r->partitions, r->partitions, r->system_chips, r->system_chips == 1 ? "" : "s",
+                r->ranks_per_chip);
     else if (r->partitions > 1)
         fprintf(f, "SPMD: %d partitions on %d simulated chips; chip 0's report (every chip: below)\n", r->partitions,
                 r->partitions);
+    if (r->ranks_per_chip > 1)
+        fprintf(f, "ranks: %u per chip; a partition runs on one rank: %d core(s) and 1/%u of the chip's HBM\n",
+                r->ranks_per_chip, r->cores, r->ranks_per_chip);
     fprintf(f, "total: %llu ps = %.3f us = %llu cycles at %.3g GHz (kernels %.3f us, dispatch and launch gaps %.3f us)\n",
             (unsigned long long)r->total_ps, (double)r->total_ps * 1e-6, (unsigned long long)r->total_cycles,
             r->clock_ghz, (double)r->kernel_ps * 1e-6, (double)r->dispatch_ps * 1e-6);
@@ -36,6 +43,12 @@ static void write_summary(const struct rep_run *r, FILE *f)
                 "`npusim coverage` lists the former\n",
                 (unsigned long long)r->host_ops, r->host_ops == 1 ? "" : "s", (double)r->host_ps * 1e-6,
                 r->host_bytes * 1e-6);
+    if (r->loop_trips_reused)
+        fprintf(f,
+                "loops: %llu trip%s simulated, %llu charged as copies of the last simulated one (its trips "
+                "repeat exactly; --no-loop-reuse simulates them all)\n",
+                (unsigned long long)r->loop_trips_simulated, r->loop_trips_simulated == 1 ? "" : "s",
+                (unsigned long long)r->loop_trips_reused);
     fprintf(f, "FLOPs: %.4g (model)", (double)r->model_flops);
     if (peak > 0 && total_s > 0)
         fprintf(f, ", %.3g TFLOP/s, MFU %.2f%% of the %.1f TFLOP/s %s peak (%.2f%% over the kernels' time)\n",
@@ -104,16 +117,30 @@ static void write_collectives(const struct rep_run *r, FILE *f)
  * SPMD plan simulated on one representative chip, the system it stands for. */
 static void write_system(const struct rep_run *r, FILE *f)
 {
+    bool ranks = r->ranks_per_chip > 1;
     if (r->n_chips > 1) {
-        fprintf(f, "%5s %14s %14s %14s %14s %14s\n", "chip", "total us", "kernels us", "gaps us", "collect. us",
-                "exposed us");
+        fprintf(f, "%5s%s %14s %14s %14s %14s %14s\n", ranks ? "rank" : "chip", ranks ? "  chip" : "", "total us",
+                "kernels us", "gaps us", "collect. us", "exposed us");
         for (int c = 0; c < r->n_chips; c++) {
             const struct rep_chip *ch = &r->chips[c];
-            fprintf(f, "%5d %14.3f %14.3f %14.3f %14.3f %14.3f\n", c, (double)ch->total_ps * 1e-6,
+            fprintf(f, "%5d", c);
+            if (ranks) fprintf(f, " %5u", (unsigned)c / r->ranks_per_chip);
+            fprintf(f, " %14.3f %14.3f %14.3f %14.3f %14.3f\n", (double)ch->total_ps * 1e-6,
                     (double)ch->kernel_ps * 1e-6, (double)ch->dispatch_ps * 1e-6, (double)ch->collective_ps * 1e-6,
                     (double)ch->collective_exposed_ps * 1e-6);
         }
-        fprintf(f, "system: %.3f us (the slowest of %d chips)\n", (double)r->system_ps * 1e-6, r->n_chips);
+        if (ranks)
+            fprintf(f, "system: %.3f us (the slowest of %d ranks on %d chip%s)\n", (double)r->system_ps * 1e-6,
+                    r->n_chips, r->system_chips, r->system_chips == 1 ? "" : "s");
+        else
+            fprintf(f, "system: %.3f us (the slowest of %d chips)\n", (double)r->system_ps * 1e-6, r->n_chips);
+    } else if (r->partitions > 1 && ranks) {
+        fprintf(f,
+                "system: %.3f us: %d ranks on %d chip%s (%u per chip), 1 simulated (the representative partition), "
+                "%d inferred by SPMD symmetry; collectives on %s\n",
+                (double)r->total_ps * 1e-6, r->partitions, r->system_chips, r->system_chips == 1 ? "" : "s",
+                r->ranks_per_chip, r->partitions - 1,
+                r->topology ? r->topology : "the chip's default slice");
     } else if (r->partitions > 1) {
         fprintf(f,
                 "system: %.3f us: %d chips, 1 simulated (the representative partition), %d inferred by SPMD "

@@ -47,21 +47,41 @@ struct rt_collective {
 struct rt_options {
     bool timing_only;    /* the sim was created timing-only: no values are read back */
     uint64_t max_steps;  /* stop (ERR_LIMIT) after this many steps; 0: 100 million */
+    /* Loop reuse (timing-only runs; docs/compiler.md "Runtime"): a while
+     * loop with a static trip count is simulated trip by trip until its
+     * trips are seen to repeat exactly (the last two simulated trips grew
+     * every counter by the same amount and left the same state behind:
+     * collectives in flight, the links' next free time, relative to the
+     * time), and at least loop_sample trips ran; the remaining trips are then
+     * charged as copies of the last one (sim_repeat), their kernel, collective
+     * and engine figures included.  A loop whose trips never repeat is
+     * simulated in full.  Off by default; leave it off when recording a
+     * trace (skipped trips have no events). */
+    bool loop_reuse;
+    uint32_t loop_sample; /* trips simulated before reuse may begin; 0: 2 (at least 2) */
     /* Optional: called before each kernel launch runs, at its start time,
      * with the plan's kernel index and the host dispatch / launch gap the
      * runtime advanced time by just before it (traces/). */
     void (*on_launch)(void *user, uint32_t kernel, uint64_t start_ps, uint64_t gap_ps);
     void *launch_user;
     /* The chips the partitions of an SPMD plan run on (cc_plan_num_partitions
-     * > 1), partition i on chip i: collectives are timed on it.  NULL: the
-     * chip's own links in rt_default_shape's shape. */
+     * > 1), partition i on rank i (on chip i / topo->ranks_per_chip):
+     * collectives are timed on it.  NULL: the chip's own links in
+     * rt_default_shape's shape, with the chip's ranks_per_chip ranks per
+     * chip when the sims were created for one rank's share of a chip
+     * (chip_rank_view: what npusim run does), else one partition per chip. */
     const struct icn_topo *topo;
-    /* Optional: called as each collective starts (chip 0 of a multi-chip
-     * run), with the topology it runs on and the bytes it moves over each
+    /* Optional: called as each collective starts (on chip 0 of a multi-chip
+     * run, or on each chip with chip_users), with the topology it runs on and the bytes it moves over each
      * of its links (topo->n_links entries) (traces/). */
     void (*on_collective)(void *user, const struct rt_collective *c, const struct icn_topo *topo,
                           const double *link_bytes);
     void *collective_user;
+    /* Optional, SPMD runs (rt_run_spmd): n entries; partition i calls
+     * on_launch and on_collective with chip_users[i] as their user (one
+     * recorder per chip).  NULL: only chip 0 calls them, with launch_user
+     * and collective_user. */
+    void *const *chip_users;
     /* interpreter.probe writes each value it reads back here, as the
      * interpreter does (interp_options.probe_dir); NULL: recorded in
      * memory only (for check.expect_serialized_eq) */
@@ -122,6 +142,10 @@ struct rt_report {
     uint64_t host_ops;
     double host_bytes;
     uint64_t host_ps;
+    /* loop reuse (rt_options.loop_reuse): trips of static-count while loops
+     * simulated, and trips charged as copies of a simulated one (a trip of
+     * an outer loop counts once, whatever loops it holds) */
+    uint64_t loop_trips_simulated, loop_trips_reused;
 };
 void rt_report_free(struct rt_report *r);
 
@@ -159,7 +183,7 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
                              struct base_tensor *const *inputs, int n_inputs, const struct rt_options *opt,
                              struct base_tensor **outputs, struct rt_report *reports, struct base_diag *diag);
 
-/* The shape of the smallest slice of n chips the chip's links make
+/* The shape of the smallest slice of n chips (not ranks) the chip's links make
  * (icn_topo_from_chip): a ring of n; the most square a x b (a <= b) for a
  * 2-D torus; the most cubic a x b x c for a 3-D one; n on a switch. */
 void rt_default_shape(const struct chip_desc *chip, uint32_t n, char *buf, size_t cap);

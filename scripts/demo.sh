@@ -18,21 +18,24 @@ for chip in tpu-v6e trn2; do
     echo
 done
 
-# The same block tensor-parallel on 4 simulated trn2 chips: the partitioner
-# splits the attention and feed-forward weights Megatron-style and inserts
-# the all_reduces; every chip runs its shard, checked against the unsharded
-# program on the golden interpreter.
-echo "== npusim run $MODEL --chip trn2 --mesh model=4 --shard ... --random-inputs 1 --check (4 chips)"
+# The same block tensor-parallel over 4 ranks: the partitioner splits the
+# attention and feed-forward weights Megatron-style and inserts the
+# all_reduces; every rank runs its shard, checked against the unsharded
+# program on the golden interpreter.  At trn2's default LNC=2 the 4 ranks
+# are one chip's (2 NeuronCores each), so the all_reduces go through its
+# HBM; --lnc 1 --mesh model=16 would span 2 chips.
+echo "== npusim run $MODEL --chip trn2 --mesh model=4 --shard ... --random-inputs 1 --check (4 ranks, 1 chip)"
 "$NPUSIM" run "$MODEL" --chip trn2 --random-inputs 1 --check --mesh model=4 \
     --shard wq=_,model --shard wk=_,model --shard wv=_,model --shard wo=model,_ \
-    --shard w_gate=_,model --shard w_up=_,model --shard w_down=model,_ --trace "$OUT/trn2-4chips.npt" |
-    grep -E '^(SPMD|total|collectives|collective |all_reduce|system|check)|^ +chip +total|^ +[0-9] +[0-9.]+ '
+    --shard w_gate=_,model --shard w_up=_,model --shard w_down=model,_ --trace "$OUT/trn2-4ranks.npt" |
+    grep -E '^(SPMD|ranks|total|collectives|collective |all_reduce|system|check)|^ +(chip|rank) +|^ +[0-9] +[0-9.]+ '
 echo
 
-# A picture of the trn2 trace, rendered without a display.
+# Pictures of the trn2 trace and of the two chips compared, rendered without a display.
 shot=""
-if "$NPUSIM" view "$OUT/trn2.npt" --screenshot "$OUT/trn2.png" --size 1600x900; then
-    shot="$OUT/trn2.png"
+if "$NPUSIM" view "$OUT/trn2.npt" --screenshot "$OUT/trn2.png" --size 1600x900 &&
+    "$NPUSIM" view "$OUT/tpu-v6e.npt" "$OUT/trn2.npt" --screenshot "$OUT/compare.png" --size 1600x900; then
+    shot="$OUT/trn2.png and $OUT/compare.png"
 fi
 
 # One line per figure, the two chips in columns (from the --json reports).
@@ -47,8 +50,9 @@ done
 echo
 echo "Outputs are in $OUT/<chip>/ as .npy; the reports as JSON in $OUT/<chip>.json."
 echo "Traces: $OUT/<chip>.npt (open with: $NPUSIM view $OUT/trn2.npt; or: $NPUSIM trace stats $OUT/trn2.npt)"
-echo "        $OUT/trn2-4chips.npt: chip 0 of the 4-chip run, with its collectives and links"
+echo "        $OUT/trn2-4ranks.npt: every rank of the 4-rank run, with their collectives and on-chip paths"
+echo "Compare: $NPUSIM view $OUT/tpu-v6e.npt $OUT/trn2.npt; $NPUSIM trace compare $OUT/tpu-v6e.npt $OUT/trn2.npt --by kind"
 echo "        $OUT/<chip>.json.gz (open in Perfetto: https://ui.perfetto.dev, \"Open trace file\")"
-if [ -n "$shot" ]; then echo "A screenshot of the trn2 trace: $shot"; fi
+if [ -n "$shot" ]; then echo "Screenshots: $shot"; fi
 echo "Try: $NPUSIM run $MODEL --chip trn2 --mode eager --random-inputs 1   (per-op dispatch)"
 echo "     $NPUSIM run ../shared/models/qwen_3_0_6b_shlo.mlir --chip trn2 --random-inputs 1 --check   (8 chips, ~2 min)"

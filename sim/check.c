@@ -146,7 +146,7 @@ static void range_str(const struct isa_ap *ap, int64_t lo, int64_t hi, char *buf
         snprintf(buf, cap, "hbm bytes [0x%llx, 0x%llx)", (unsigned long long)lo, (unsigned long long)hi);
     else
         snprintf(buf, cap, "%s partitions %u..%u bytes [0x%llx, 0x%llx)", isa_space_name((enum isa_space)ap->space),
-                 ap->part_start, ap->part_start + ap->part_count - 1, (unsigned long long)lo,
+                 (unsigned)ap->part_start, (unsigned)(ap->part_start + ap->part_count - 1), (unsigned long long)lo,
                  (unsigned long long)hi);
 }
 

@@ -17,7 +17,8 @@ static void help(FILE *f)
             "usage: npusim net --chip NAME|FILE.chip --topology SHAPE [--collective C] [--bytes N]\n"
             "                  [--algorithm A] [--groups G] [--pairs P] [--wrap auto|all|none]\n"
             "                  [--dcn-gbps X] [--dcn-latency-us X] [--reduce-gbs X] [--chunks N]\n"
-            "                  [--link-gbs X] [--latency-ns X] [--representative | --full] [--links N] [--json]\n"
+            "                  [--link-gbs X] [--latency-ns X] [--launch-us X] [--lnc N | --ranks-per-chip N]\n"
+            "                  [--representative | --full] [--links N] [--json]\n"
             "\n"
             "Builds the network from the chip's [links] and SHAPE, builds the collective's\n"
             "schedule of transfers, runs it with max-min fair link sharing and prints the\n"
@@ -27,6 +28,11 @@ static void help(FILE *f)
             "\n"
             "  --topology SHAPE     \"16\" (ring), \"4x4\", \"2x16x16\", \"ultraserver\" (trn2, 64 chips),\n"
             "                       \"switch:64\", \"N slices of SHAPE\" (slices joined by the DCN)\n"
+            "  --lnc N              Neuron chips: N physical cores per logical core (rank); trn2\n"
+            "                       and trn3 default to 2 (4 ranks per chip), trn1 and inf2 to 1\n"
+            "  --ranks-per-chip N   logical devices per chip (default: the chip file's, e.g. 2 on\n"
+            "                       tpu-7x); groups, pairs and --bytes are per rank, rank r on chip\n"
+            "                       r / N; ranks of one chip talk through its HBM, not the links\n"
             "  --collective C       all_reduce (default), all_gather, reduce_scatter, all_to_all,\n"
             "                       collective_permute, collective_broadcast\n"
             "  --bytes N            per chip (all_gather: the gathered output); suffixes K M G\n"
@@ -35,12 +41,14 @@ static void help(FILE *f)
             "  --groups G           replica groups \"0,1,2,3;4,5,6,7\" (default: all chips, one group)\n"
             "  --pairs P            collective_permute pairs \"0:1,1:2,2:3,3:0\" (default: i -> i+1)\n"
             "  --wrap W             torus wrap links: auto (the chip's rule), all, none\n"
-            "  --dcn-gbps X         DCN per chip and direction in Gb/s (default 100)\n"
-            "  --dcn-latency-us X   one DCN traversal (default 10)\n"
+            "  --dcn-gbps X         DCN per chip and direction in Gb/s (default: the chip file's)\n"
+            "  --dcn-latency-us X   one DCN traversal (default: the chip file's)\n"
             "  --reduce-gbs X       local reduction speed in GB/s (default: free)\n"
             "  --chunks N           pipelined broadcast chunks (default: the closed form's optimum)\n"
             "  --link-gbs X         override the chip's link bandwidth (GB/s per link and direction)\n"
             "  --latency-ns X       override the chip's per-hop link latency\n"
+            "  --launch-us X        override the chip's software cost per collective\n"
+            "                       (collective_launch_ns; 0: none)\n"
             "  --representative     simulate one group and one ring per phase, infer the rest\n"
             "                       (default above 1024 chips); --full simulates every chip\n"
             "  --links N            busiest links to list (default 6)\n"
@@ -49,7 +57,9 @@ static void help(FILE *f)
             "  npusim net --chip trn2 --topology 4x4 --bytes 1G\n"
             "  npusim net --chip tpu-v5e --topology 16 --bytes 64K --algorithm ring\n"
             "  npusim net --chip tpu-v6e --topology '32 slices of 16x16' --bytes 1G\n"
-            "  npusim net --chip trn3 --topology switch:8 --link-gbs 112.5 --latency-ns 500   # an 8-GPU NVSwitch box (4 x 112.5 = 450 GB/s each way)\n");
+            "  npusim net --chip tpu-7x --topology 2x2x1 --collective all_gather --bytes 4M --groups '0,2,4,6;1,3,5,7'\n"
+            "  npusim net --chip trn3 --topology switch:8 --ranks-per-chip 1 --link-gbs 40.909 --latency-ns 500 \\\n"
+            "      --launch-us 0 --bytes 1G      # an 8-GPU NVSwitch box (11 x 40.9 = 450 GB/s each way)\n");
 }
 
 static double now_s(void)
@@ -177,10 +187,10 @@ int cmd_net(int argc, char **argv)
     const char *chip_name = NULL, *shape = NULL, *groups_s = NULL, *pairs_s = NULL, *v;
     struct icn_coll_desc d = {.coll = ICN_COLL_ALL_REDUCE, .alg = ICN_ALG_AUTO, .bytes = 1024.0 * 1024};
     enum icn_wrap wrap = ICN_WRAP_AUTO;
-    struct icn_dcn dcn = icn_dcn_default();
+    double dcn_gbps = 0, dcn_latency_us = -1;
     bool json = false, rep_set = false, rep = false;
-    uint32_t top_links = 6;
-    double link_gbs = 0, latency_ns = -1;
+    uint32_t top_links = 6, lnc = 0, rpc = 0;
+    double link_gbs = 0, latency_ns = -1, launch_us = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         double x;
@@ -220,10 +230,10 @@ int cmd_net(int argc, char **argv)
             }
         } else if (tool_opt(argc, argv, &i, "--dcn-gbps", &v)) {
             if (!parse_pos(v, &x)) return fprintf(stderr, "npusim net: bad --dcn-gbps\n"), TOOL_USAGE;
-            dcn.bytes_per_ns = x / 8.0;
+            dcn_gbps = x;
         } else if (tool_opt(argc, argv, &i, "--dcn-latency-us", &v)) {
             if (!parse_pos(v, &x)) return fprintf(stderr, "npusim net: bad --dcn-latency-us\n"), TOOL_USAGE;
-            dcn.latency_ps = (uint64_t)llround(x * 1e6);
+            dcn_latency_us = x;
         } else if (tool_opt(argc, argv, &i, "--reduce-gbs", &v)) {
             if (!parse_pos(v, &x)) return fprintf(stderr, "npusim net: bad --reduce-gbs\n"), TOOL_USAGE;
             d.reduce_bytes_per_ns = x;
@@ -237,6 +247,18 @@ int cmd_net(int argc, char **argv)
             latency_ns = strtod(v, &end);
             if (end == v || *end || !(latency_ns >= 0))
                 return fprintf(stderr, "npusim net: bad --latency-ns\n"), TOOL_USAGE;
+        } else if (tool_opt(argc, argv, &i, "--launch-us", &v)) {
+            char *end;
+            launch_us = strtod(v, &end);
+            if (end == v || *end || !(launch_us >= 0))
+                return fprintf(stderr, "npusim net: bad --launch-us\n"), TOOL_USAGE;
+        } else if (tool_opt(argc, argv, &i, "--lnc", &v)) {
+            if (!parse_pos(v, &x) || x != floor(x)) return fprintf(stderr, "npusim net: bad --lnc\n"), TOOL_USAGE;
+            lnc = (uint32_t)x;
+        } else if (tool_opt(argc, argv, &i, "--ranks-per-chip", &v)) {
+            if (!parse_pos(v, &x) || x != floor(x))
+                return fprintf(stderr, "npusim net: bad --ranks-per-chip\n"), TOOL_USAGE;
+            rpc = (uint32_t)x;
         } else if (tool_opt(argc, argv, &i, "--links", &v)) {
             top_links = (uint32_t)strtoul(v, NULL, 10);
         } else if (tool_flag(a, "--representative")) {
@@ -266,8 +288,17 @@ int cmd_net(int argc, char **argv)
     }
     if (link_gbs > 0) chip.links.bytes_per_ns = link_gbs;
     if (latency_ns >= 0) chip.links.latency_ps = (uint64_t)llround(latency_ns * 1000.0);
+    if (launch_us >= 0) chip.links.collective_launch_ps = (uint64_t)llround(launch_us * 1e6);
+    if (dcn_gbps > 0) chip.links.dcn_bytes_per_ns = dcn_gbps / 8.0;
+    if (dcn_latency_us > 0) chip.links.dcn_latency_ps = (uint64_t)llround(dcn_latency_us * 1e6);
+    if ((lnc && rpc) || (lnc && chip_set_lnc(&chip, lnc, &diag) != BASE_OK) ||
+        (rpc && chip_set_ranks(&chip, rpc, &diag) != BASE_OK)) {
+        if (lnc && rpc) fprintf(stderr, "npusim net: give --lnc or --ranks-per-chip, not both\n");
+        else tool_print_diag(&diag);
+        return TOOL_USAGE;
+    }
     struct icn_topo topo;
-    if (icn_topo_from_chip(&chip, shape, wrap, &dcn, &topo, &diag) != BASE_OK) {
+    if (icn_topo_from_chip(&chip, shape, wrap, NULL, &topo, &diag) != BASE_OK) {
         tool_print_diag(&diag);
         return TOOL_FAIL;
     }
@@ -287,17 +318,17 @@ int cmd_net(int argc, char **argv)
                 return TOOL_USAGE;
             }
         } else {
-            pairs = malloc((size_t)2 * topo.n_chips * sizeof *pairs);
+            pairs = malloc((size_t)2 * topo.n_ranks * sizeof *pairs);
             if (!pairs) return TOOL_FAIL;
-            for (uint32_t c = 0; c < topo.n_chips; c++) {
+            for (uint32_t c = 0; c < topo.n_ranks; c++) {
                 pairs[2 * c] = c;
-                pairs[2 * c + 1] = (c + 1) % topo.n_chips;
+                pairs[2 * c + 1] = (c + 1) % topo.n_ranks;
             }
-            d.n_pairs = topo.n_chips;
+            d.n_pairs = topo.n_ranks;
         }
         d.pairs = pairs;
     }
-    d.representative = rep_set ? rep : topo.n_chips > 1024;
+    d.representative = rep_set ? rep : topo.n_ranks > 1024;
 
     double t0 = now_s();
     enum icn_alg chosen = icn_choose(&topo, &d);
@@ -340,8 +371,10 @@ int cmd_net(int argc, char **argv)
     if (top_links > nb) top_links = nb;
     char name[64];
     if (json) {
-        printf("{\n  \"chip\": \"%s\", \"topology\": \"%s\", \"chips\": %u, \"links\": %u,\n", chip.name, topo.desc,
-               topo.n_chips, topo.n_links);
+        printf("{\n  \"chip\": \"%s\", \"topology\": \"%s\", \"chips\": %u, \"ranks\": %u, \"ranks_per_chip\": %u, "
+               "\"links\": %u, \"launch_ps\": %llu,\n",
+               chip.name, topo.desc, topo.n_chips, topo.n_ranks, topo.ranks_per_chip, topo.n_links,
+               (unsigned long long)topo.launch_ps);
         printf("  \"collective\": \"%s\", \"algorithm\": \"%s\", \"chosen\": \"%s\", \"bytes\": %.0f,\n",
                icn_coll_name(d.coll), icn_alg_name(plan.alg), icn_alg_name(chosen), d.bytes);
         printf("  \"groups\": %u, \"group_size\": %u, \"representative\": %s, \"representative_refused\": %s, "
@@ -363,10 +396,15 @@ int cmd_net(int argc, char **argv)
     } else {
         printf("topology:   %s, %u chips (%s links: %.4g B/ns per direction, %.0f ns per hop)\n", topo.desc,
                topo.n_chips, chip.name, chip.links.bytes_per_ns, (double)chip.links.latency_ps / 1000.0);
+        if (topo.ranks_per_chip > 1)
+            printf("ranks:      %u (%u per chip; on-chip path %.4g B/ns per rank and direction, %.0f ns)\n", topo.n_ranks,
+                   topo.ranks_per_chip, topo.local_bytes_per_ns, (double)topo.local_latency_ps / 1000.0);
+        if (topo.launch_ps) printf("launch:     %.1f us per collective (software)\n", (double)topo.launch_ps * 1e-6);
         if (topo.slices > 1)
             printf("dcn:        %.4g B/ns per chip and direction, %.1f us\n", topo.dcn.bytes_per_ns,
                    (double)topo.dcn.latency_ps * 1e-6);
-        printf("collective: %s, %.0f B per chip, %u group%s of %u, algorithm %s%s\n", icn_coll_name(d.coll), d.bytes,
+        printf("collective: %s, %.0f B per %s, %u group%s of %u, algorithm %s%s\n", icn_coll_name(d.coll), d.bytes,
+               topo.ranks_per_chip > 1 ? "rank" : "chip",
                plan.n_groups, plan.n_groups == 1 ? "" : "s", plan.group_size, icn_alg_name(plan.alg),
                d.alg == ICN_ALG_AUTO ? " (chosen)" : "");
         printf("time:       %.3f us", (double)r.time_ps * 1e-6);
@@ -379,8 +417,8 @@ int cmd_net(int argc, char **argv)
                100 * r.link_util_ici);
         if (topo.slices > 1) printf(", DCN %.1f%%", 100 * r.link_util_dcn);
         printf(")\n");
-        printf("simulated:  %u transfers over %u chips%s; host %.3f s (build %.3f s)\n", plan.n_xfers,
-               plan.chips_simulated,
+        printf("simulated:  %u transfers over %u %s%s; host %.3f s (build %.3f s)\n", plan.n_xfers,
+               plan.chips_simulated, topo.ranks_per_chip > 1 ? "ranks" : "chips",
                plan.inferred       ? " (representative: the other groups and rings inferred by symmetry)"
                : plan.rep_refused ? " (representative refused: the groups share links)"
                                   : "",

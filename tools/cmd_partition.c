@@ -42,6 +42,7 @@ static const char *coll_name(enum part_coll_kind k)
     case PART_ALL_REDUCE: return "all_reduce";
     case PART_ALL_GATHER: return "all_gather";
     case PART_ALL_TO_ALL: return "all_to_all";
+    case PART_REDUCE_SCATTER: return "reduce_scatter";
     }
     return "?";
 }

@@ -23,9 +23,10 @@ static void help(FILE *f)
             "usage: npusim run MODEL.mlir --chip NAME|FILE.chip [--mode compiled|fused-eager|eager]\n"
             "                  [--inputs A.npy,B.npy,...|--random-inputs SEED] [--timing-only]\n"
             "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
-            "                  [--precision default|high|highest] [--no-checks] [--trace FILE]\n"
+            "                  [--precision default|high|highest] [--checks|--no-checks]\n"
+            "                  [--no-loop-reuse] [--trace FILE]\n"
             "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"
-            "                  [--shape ARG=DIMS]... [--dim ARG=N]...\n"
+            "                  [--shape ARG=DIMS]... [--dim ARG=N]... [--lnc N | --ranks-per-chip N]\n"
             "\n"
             "Compiles a StableHLO program for a chip and runs it on the simulated chip:\n"
             "total time and cycles, MFU, HBM traffic and bandwidth, engine utilisation\n"
@@ -55,7 +56,13 @@ static void help(FILE *f)
             "  --cores N            spread kernels over N cores (default: all of the chip's)\n"
             "  --precision P        f32 matmuls that ask for the default precision run at P:\n"
             "                       default (the chip's: one bf16 pass on TPU), high or highest\n"
-            "  --no-checks          skip the simulator's race and uninitialised-read checks\n"
+            "  --checks             the simulator's race and uninitialised-read checks (on by\n"
+            "                       default, except in --timing-only runs, where they would\n"
+            "                       cost many times the time: docs/compiler.md)\n"
+            "  --no-checks          skip them\n"
+            "  --no-loop-reuse      --timing-only: simulate every trip of every while loop (by\n"
+            "                       default a loop whose trips repeat exactly is simulated for\n"
+            "                       a few trips and the rest charged as copies; docs/compiler.md)\n"
             "  --trace FILE         record a trace of the run: FILE.npt (native, for npusim\n"
             "                       trace/view), FILE.json or FILE.json.gz (Perfetto); docs/traces.md\n"
             "  --chips N            run on N simulated chips: an SPMD program's partitions,\n"
@@ -69,6 +76,14 @@ static void help(FILE *f)
             "                       \"2x4\", \"4x4x4\", \"ultraserver\", \"N slices of SHAPE\"\n"
             "                       (default: the chip's links, the smallest slice of the\n"
             "                       partitions); docs/interconnect.md\n"
+            "  --lnc N              Neuron chips: N physical cores per logical core (trn2, trn3:\n"
+            "                       2 by default, 4 ranks per chip; trn1, inf2: 1)\n"
+            "  --ranks-per-chip N   logical devices per chip (default: the chip file's; 2 on\n"
+            "                       tpu-7x).  An SPMD program's partition runs on one rank (the\n"
+            "                       chip's cores and HBM divided by N), rank r on chip r / N;\n"
+            "                       collectives between the ranks of a chip go through its HBM,\n"
+            "                       not the links.  A program of one partition runs on the whole\n"
+            "                       chip unless --lnc or --ranks-per-chip is given\n"
             "\n"
             "A program of several partitions (an SPMD export: one sdy.manual_computation,\n"
             "or one partitioned with --mesh) runs every partition on its own simulated\n"
@@ -96,8 +111,9 @@ struct run_args {
     int n_shards;
     enum cc_mode mode;
     long seed;
-    int cores, chips;
-    bool timing_only, check, json, sim_checks, no_fallback;
+    int cores, chips, lnc, ranks_per_chip;
+    bool timing_only, check, json, no_fallback, no_loop_reuse;
+    int sim_checks; /* -1: the default (on, but off when timing-only); 0 off; 1 on */
     enum isa_precision precision;
     struct tool_dyn dyn;
 };
@@ -106,7 +122,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 {
     memset(a, 0, sizeof *a);
     a->seed = -1;
-    a->sim_checks = true;
+    a->sim_checks = -1;
     const char *v = NULL;
     for (int i = 1; i < argc; i++) {
         if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
@@ -135,6 +151,18 @@ static int parse_args(int argc, char **argv, struct run_args *a)
                 return TOOL_USAGE;
             }
             a->shards[a->n_shards++] = v;
+        } else if (tool_opt(argc, argv, &i, "--lnc", &v)) {
+            a->lnc = atoi(v);
+            if (a->lnc < 1 || a->ranks_per_chip) {
+                fprintf(stderr, "npusim run: --lnc needs a count >= 1 (and no --ranks-per-chip)\n");
+                return TOOL_USAGE;
+            }
+        } else if (tool_opt(argc, argv, &i, "--ranks-per-chip", &v)) {
+            a->ranks_per_chip = atoi(v);
+            if (a->ranks_per_chip < 1 || a->lnc) {
+                fprintf(stderr, "npusim run: --ranks-per-chip needs a count >= 1 (and no --lnc)\n");
+                return TOOL_USAGE;
+            }
         } else if (tool_opt(argc, argv, &i, "--chips", &v)) {
             a->chips = atoi(v);
             if (a->chips < 1) {
@@ -179,7 +207,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         } else if (tool_flag(argv[i], "--json")) {
             a->json = true;
         } else if (tool_flag(argv[i], "--no-checks")) {
-            a->sim_checks = false;
+            a->sim_checks = 0;
+        } else if (tool_flag(argv[i], "--checks")) {
+            a->sim_checks = 1;
+        } else if (tool_flag(argv[i], "--no-loop-reuse")) {
+            a->no_loop_reuse = true;
         } else if (tool_dyn_opt(argc, argv, &i, &a->dyn)) {
             if (a->dyn.no_refine) {
                 fprintf(stderr, "npusim run: --no-refine: the compiler needs static shapes\n");
@@ -214,6 +246,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
                         "the file lacks)\n");
         return TOOL_USAGE;
     }
+    if (a->sim_checks < 0) a->sim_checks = !a->timing_only;
     if (a->timing_only && (a->check || a->out_dir)) {
         fprintf(stderr, "npusim run: --timing-only has no values to --check or write to --out\n");
         return TOOL_USAGE;
@@ -265,12 +298,12 @@ static int make_inputs(const struct run_args *a, const struct graph_op *func, st
 
 /* --trace: a recorder for the run, its parameters in the trace header. */
 static int start_trace(const struct run_args *a, const struct chip_desc *chip, const struct cc_plan *p,
-                       struct rec_recorder **out)
+                       uint32_t chip_index, struct rec_recorder **out)
 {
     struct rec_recorder *r = NULL;
     char v[64];
     snprintf(v, sizeof v, "%ld", a->seed);
-    enum base_status st = rec_recorder_create(chip, 0, &r);
+    enum base_status st = rec_recorder_create(chip, chip_index, &r);
     if (st == BASE_OK) st = rec_recorder_describe_plan(r, p);
     if (st == BASE_OK) st = rec_recorder_set_meta(r, "model", a->path);
     if (st == BASE_OK) st = rec_recorder_set_meta(r, "seed", a->seed >= 0 ? v : "none");
@@ -287,9 +320,11 @@ static int start_trace(const struct run_args *a, const struct chip_desc *chip, c
     return 0;
 }
 
-/* Writes the trace; also after a failed run (error: its message), which is
- * when one is most wanted. */
-static int finish_trace(const struct run_args *a, struct rec_recorder *r, uint64_t total_ps, const struct base_diag *error)
+/* Writes the trace (every chip's recorder merged: one process per chip);
+ * also after a failed run (error: its message), which is when one is most
+ * wanted. */
+static int finish_trace(const struct run_args *a, struct rec_recorder **recs, int n_recs, uint64_t total_ps,
+                        const struct base_diag *error)
 {
     double t0 = now_s();
     char v[32];
@@ -297,14 +332,25 @@ static int finish_trace(const struct run_args *a, struct rec_recorder *r, uint64
     struct trc_trace *t = NULL;
     struct base_diag d;
     base_diag_clear(&d);
-    uint64_t n = rec_recorder_n_records(r);
-    enum base_status st = rec_recorder_set_meta(r, "total_ps", v);
+    uint64_t n = 0;
+    for (int c = 0; c < n_recs; c++) n += rec_recorder_n_records(recs[c]);
+    enum base_status st = rec_recorder_set_meta(recs[0], "total_ps", v);
+    if (st == BASE_OK && n_recs > 1) {
+        snprintf(v, sizeof v, "%d", n_recs);
+        st = rec_recorder_set_meta(recs[0], "chips", v);
+    }
     if (st == BASE_OK && error) {
         char msg[BASE_DIAG_MSG_MAX + 64];
         base_diag_format(error, msg, sizeof msg);
-        st = rec_recorder_set_meta(r, "error", msg);
+        st = rec_recorder_set_meta(recs[0], "error", msg);
     }
-    if (st == BASE_OK) st = rec_recorder_finish(r, &t);
+    if (st == BASE_OK) st = rec_recorder_finish(recs[0], &t);
+    for (int c = 1; c < n_recs && st == BASE_OK; c++) {
+        struct trc_trace *tc = NULL;
+        st = rec_recorder_finish(recs[c], &tc);
+        if (st == BASE_OK) st = trc_trace_merge(t, tc);
+        trc_trace_destroy(tc);
+    }
     enum trc_format fmt = TRC_FORMAT_NPT;
     trc_format_from_path(a->trace, &fmt);
     if (st == BASE_OK) st = trc_write(t, a->trace, fmt, &d);
@@ -314,14 +360,15 @@ static int finish_trace(const struct run_args *a, struct rec_recorder *r, uint64
         else fprintf(stderr, "npusim run: --trace %s: %s\n", a->trace, base_status_str(st));
         return TOOL_FAIL;
     }
-    fprintf(stderr, "npusim run: trace %s: %llu records, written in %.2f s\n", a->trace, (unsigned long long)n,
-            now_s() - t0);
+    fprintf(stderr, "npusim run: trace %s: %llu records%s, written in %.2f s\n", a->trace, (unsigned long long)n,
+            n_recs > 1 ? " (every chip)" : "", now_s() - t0);
     return 0;
 }
 
-/* Each launch: the progress line, and the trace's record of it. */
+/* Each chip's launches and collectives: the trace's record of them, and
+ * (chip 0) the progress line. */
 struct launch_hook {
-    struct tool_progress *progress;
+    struct tool_progress *progress; /* NULL but on chip 0 */
     struct rec_recorder *rec;
 };
 
@@ -329,7 +376,14 @@ static void on_launch(void *user, uint32_t kernel, uint64_t start_ps, uint64_t g
 {
     struct launch_hook *h = user;
     if (h->rec) rec_recorder_on_launch(h->rec, kernel, start_ps, gap_ps);
-    tool_progress_launch(h->progress, kernel, start_ps);
+    if (h->progress) tool_progress_launch(h->progress, kernel, start_ps);
+}
+
+static void on_collective(void *user, const struct rt_collective *c, const struct icn_topo *topo,
+                          const double *link_bytes)
+{
+    struct launch_hook *h = user;
+    if (h->rec) rec_recorder_on_collective(h->rec, c, topo, link_bytes);
 }
 
 /* --check and --out as the outputs come back from the chips, one at a time
@@ -365,6 +419,20 @@ static enum base_status stream_output(void *user, int i, const struct base_tenso
     return BASE_OK;
 }
 
+/* Whether m is written per partition already (its entry one
+ * sdy.manual_computation), rather than an unsharded program, perhaps with
+ * argument shardings and a mesh (`npusim model --parallel`), that
+ * --chips N partitions. */
+static bool spmd_program(const struct graph_module *m, const char *entry)
+{
+    const struct graph_op *f = entry ? graph_module_find_func(m, entry) : graph_module_entry(m);
+    if (!f || f->n_regions < 1 || f->regions[0].n_blocks < 1) return interp_module_mesh_size(m) > 1;
+    const struct graph_block *b = &f->regions[0].blocks[0];
+    for (int i = 0; i < b->n_ops; i++)
+        if (b->ops[i]->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION) return true;
+    return false;
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_args a;
@@ -375,7 +443,9 @@ int cmd_run(int argc, char **argv)
     struct base_diag d;
     base_diag_clear(&d);
     static struct chip_desc chip;
-    if (chip_load(a.chip_name, &chip, &d) != BASE_OK) {
+    if (chip_load(a.chip_name, &chip, &d) != BASE_OK ||
+        (a.lnc && chip_set_lnc(&chip, (uint32_t)a.lnc, &d) != BASE_OK) ||
+        (a.ranks_per_chip && chip_set_ranks(&chip, (uint32_t)a.ranks_per_chip, &d) != BASE_OK)) {
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
@@ -400,12 +470,12 @@ int cmd_run(int argc, char **argv)
      * mesh of N) runs partitioned; m0 stays the program the golden
      * interpreter runs */
     struct graph_module *m0 = NULL;
-    bool partition = a.mesh || a.n_shards || (a.chips > 1 && interp_module_mesh_size(m) == 1);
+    bool partition = a.mesh || a.n_shards || (a.chips > 1 && !spmd_program(m, a.entry));
     if (partition) {
         char mesh_buf[32];
         snprintf(mesh_buf, sizeof mesh_buf, "%d", a.chips);
         struct graph_module *mp = NULL; /* its ops at the original ops' positions */
-        rc = tool_partition(m, a.path, a.entry, a.mesh ? a.mesh : a.chips > 1 ? mesh_buf : NULL, a.shards, a.n_shards,
+        rc = tool_partition(m, a.path, a.entry, a.mesh ? a.mesh : a.chips > 1 && interp_module_mesh_size(m) == 1 ? mesh_buf : NULL, a.shards, a.n_shards,
                             &mp);
         if (rc != TOOL_OK) {
             graph_module_destroy(m);
@@ -415,6 +485,11 @@ int cmd_run(int argc, char **argv)
         m0 = m;
         m = mp;
     }
+    /* an SPMD program's partitions run on ranks: each on one rank's share of
+     * a chip (its cores and HBM), rank r on chip r / ranks_per_chip; a
+     * program of one partition on the whole chip, unless --lnc or
+     * --ranks-per-chip asks for a rank (docs/interconnect.md "Ranks") */
+    if (interp_module_mesh_size(m) > 1 || a.lnc || a.ranks_per_chip) chip_rank_view(&chip, &chip);
     const struct graph_op *func = a.entry ? graph_module_find_func(m, a.entry) : graph_module_entry(m);
     if (!func || func->n_regions < 1 || func->regions[0].n_blocks < 1) {
         fprintf(stderr, "npusim run: %s: no function %s%s to run\n", a.path, a.entry ? "@" : "@main", a.entry ? a.entry : "");
@@ -431,7 +506,9 @@ int cmd_run(int argc, char **argv)
     struct rt_report *reps = NULL;
     struct interp_result gold;
     memset(&gold, 0, sizeof gold);
-    struct rec_recorder *rec = NULL;
+    struct rec_recorder **recs = NULL; /* one per simulated chip */
+    struct launch_hook *hooks = NULL;   /* per chip: its recorder (and chip 0 the progress line) */
+    void **users = NULL;                /* the same, for rt_options.chip_users */
     struct rep_run *report = NULL;
     struct stream_ctx sc;
     memset(&sc, 0, sizeof sc);
@@ -506,16 +583,25 @@ int cmd_run(int argc, char **argv)
             goto done;
         }
     }
-    if (a.trace && start_trace(&a, &chip, p, &rec) != 0) goto done;
-    if (rec) so.hooks = rec_recorder_hooks(rec);
     sims = calloc((size_t)n_sims, sizeof *sims);
     reps = calloc((size_t)n_sims, sizeof *reps);
-    if (!sims || !reps) {
-        tool_print_nomem("run", (size_t)n_sims * (sizeof *sims + sizeof *reps), "the chips' tables");
+    recs = calloc((size_t)n_sims, sizeof *recs);
+    users = calloc((size_t)n_sims, sizeof *users);
+    hooks = calloc((size_t)n_sims, sizeof *hooks);
+    if (!sims || !reps || !recs || !users || !hooks) {
+        tool_print_nomem("run", (size_t)n_sims * (sizeof *sims + sizeof *reps + sizeof *recs + sizeof *users +
+                                                  sizeof *hooks),
+                         "the chips' tables");
         goto done;
     }
+    for (int c = 0; a.trace && c < n_sims; c++) /* every chip its own recorder, merged at the end */
+        if (start_trace(&a, &chip, p, (uint32_t)c, &recs[c]) != 0) goto done;
     for (int c = 0; c < n_sims; c++) {
-        if (c > 0) so.hooks = NULL; /* the trace follows chip 0 */
+        hooks[c] = (struct launch_hook){c == 0 ? &a.progress : NULL, recs[c]};
+        users[c] = &hooks[c];
+    }
+    for (int c = 0; c < n_sims; c++) {
+        so.hooks = recs[c] ? rec_recorder_hooks(recs[c]) : NULL;
         if (sim_create(&chip, &so, &sims[c], &d) != BASE_OK) {
             if (d.status == BASE_OK && sims[c] == NULL) {
                 char what[64];
@@ -530,12 +616,15 @@ int cmd_run(int argc, char **argv)
     struct rt_options ro;
     rt_options_default(&ro);
     ro.timing_only = a.timing_only;
+    ro.loop_reuse = a.timing_only && !a.no_loop_reuse && !a.trace; /* a trace wants every trip's events */
     if (a.topology) ro.topo = &topo;
-    struct launch_hook lh = {&a.progress, rec};
     ro.on_launch = on_launch;
-    ro.launch_user = &lh;
-    ro.on_collective = rec ? rec_recorder_on_collective : NULL;
-    ro.collective_user = rec;
+    ro.launch_user = &hooks[0];
+    if (a.trace) {
+        ro.on_collective = on_collective;
+        ro.collective_user = &hooks[0];
+        ro.chip_users = multi ? users : NULL;
+    }
     sc.a = &a;
     sc.plan = p;
     sc.gold = a.check ? gold.outputs : NULL;
@@ -562,13 +651,14 @@ int cmd_run(int argc, char **argv)
     if (rst != BASE_OK) {
         if (sc.diag.status != BASE_OK) d = sc.diag; /* the output's own failure, said in full */
         tool_print_run_error("run", &d, sc.estimate_bytes);
-        if (rec) finish_trace(&a, rec, sim_now_ps(sims[0]), &d);
+        if (a.trace) finish_trace(&a, recs, n_sims, sim_now_ps(sims[0]), &d);
         goto done;
     }
     double t_run = now_s() - t1;
-    if (rec && finish_trace(&a, rec, reps[0].total_ps, NULL) != 0) goto done;
+    if (a.trace && finish_trace(&a, recs, n_sims, reps[0].total_ps, NULL) != 0) goto done;
     struct rep_source src = {.model = a.path, .plan = p, .stats = sim_get_stats(sims[0]), .chips = reps,
-                             .n_chips = n_sims, .timing_only = a.timing_only, .topology = a.topology};
+                             .n_chips = n_sims, .timing_only = a.timing_only, .topology = a.topology,
+                             .ranks_per_chip = chip.ranks_per_chip};
     if (rep_run_create(&src, &report) != BASE_OK) {
         tool_print_nomem("run", 0, "the report");
         goto done;
@@ -597,7 +687,10 @@ done:
     free(reps);
     for (int c = 0; sims && c < n_sims; c++) sim_destroy(sims[c]);
     free(sims);
-    rec_recorder_destroy(rec);
+    for (int c = 0; recs && c < n_sims; c++) rec_recorder_destroy(recs[c]);
+    free(recs);
+    free(users);
+    free(hooks);
     cc_plan_destroy(p);
     for (int i = 0; in && i < n_args; i++) base_tensor_release(in[i]);
     free(in);

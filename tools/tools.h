@@ -26,8 +26,10 @@ int cmd_exec(int argc, char **argv);
 int cmd_gemm(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_net(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 int cmd_partition(int argc, char **argv);
 /* Partitions m for a mesh (mesh NULL: from the graph) and per-argument
  * shardings ("ARG=SPEC", as `npusim partition --shard`): the new module

@@ -552,6 +552,14 @@ static void test_verify_rejects_wrong_operand_count(void **state)
                  2, 3, "stablehlo.add: expects 2 operands, got 1");
 }
 
+static void test_verify_rejects_annotation_changing_type(void **state)
+{
+    (void)state;
+    expect_error(FN("%a: tensor<2xf32>",
+                    "  %0 = \"mhlo.copy\"(%a) : (tensor<2xf32>) -> tensor<2xf16>\n"),
+                 2, 3, "(C1) operand 0 and result 0 must have the same type");
+}
+
 static void test_verify_rejects_elementwise_shape_mismatch(void **state)
 {
     (void)state;
@@ -1761,7 +1769,23 @@ static void test_verify_rejects_infeed_without_token_result(void **state)
                  2, 3, "(C3) last result must be a !stablehlo.token, got tensor<2xi32>");
 }
 
-TEST_MAIN(NULL, NULL,
+static void test_verify_sharding_constraint_needs_its_rank(void **state)
+{
+    (void)state;
+    expect_clean("sdy.mesh @mesh = <[\"x\"=2]>\n"
+                 "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+                 "  %c = sdy.sharding_constraint %a <@mesh, [{\"x\"}, {}]> : tensor<8x4xf32>\n"
+                 "  return %c : tensor<8x4xf32>\n"
+                 "}\n");
+    expect_error("sdy.mesh @mesh = <[\"x\"=2]>\n"
+                 "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+                 "  %c = sdy.sharding_constraint %a <@mesh, [{\"x\"}]> : tensor<8x4xf32>\n"
+                 "  return %c : tensor<8x4xf32>\n"
+                 "}\n",
+                 3, 3, "the sharding has 1 dims, the value rank 2");
+}
+
+TEST_MAIN(NULL, NULL, T(test_verify_sharding_constraint_needs_its_rank),
           T(test_verify_testdata_corpus_is_clean),
           T(test_verify_interpret_suite_is_clean),
           T(test_verify_models_are_clean),
@@ -1779,6 +1803,7 @@ TEST_MAIN(NULL, NULL,
           T(test_verify_spec_examples_misc_ops_are_clean),
           T(test_verify_dynamic_dims_match_anything),
           T(test_verify_select_and_clamp_take_scalar_operands),
+          T(test_verify_rejects_annotation_changing_type),
           T(test_verify_rejects_wrong_operand_count),
           T(test_verify_rejects_elementwise_shape_mismatch),
           T(test_verify_rejects_popcnt_on_floats),

@@ -53,6 +53,15 @@ static void assert_close(double got, double want, double tol)
     if (!(rel <= tol)) fail_msg("got %.0f ps, want %.0f ps (%.2f%% off, tolerance %.1f%%)", got, want, 100 * rel, 100 * tol);
 }
 
+/* One reduce-scatter (or all-gather) of D bytes per chip along a whole axis
+ * of m chips with its wrap links (m even): shards go half-way each way, m/2
+ * steps of a full shard D/m on every link, the antipodal one split in two
+ * halves, one each way (alpha per step; beta in B/ps). */
+static double halfring(double m, double D, double alpha, double beta_ps)
+{
+    return (m / 2 - 1) * (alpha + D / m / beta_ps) + (alpha + D / (2 * m) / beta_ps);
+}
+
 static void test_coll_ring_all_reduce_on_16_ring_matches_alpha_beta(void **state)
 {
     (void)state;
@@ -80,19 +89,23 @@ static void test_coll_biring_all_reduce_halves_the_bandwidth_term(void **state)
     assert_close((double)run1(&t, &d, NULL), want, tolerance);
 }
 
+/* Both axes at once (the JAX scaling book's multi-axis collectives): half
+ * the buffer reduce-scatters along x then y, the other half along y then x,
+ * so both axes carry a half in each phase; then all-gather the other way.
+ * Phase 1 on B/2 per part, phase 2 on B/8 (a quarter of it). */
 static void test_coll_torus_all_reduce_on_4x4_matches_alpha_beta(void **state)
 {
     (void)state;
     struct icn_topo t;
     torus4x4(&t);
-    const double dx = 4, dy = 4, alpha = (double)trn2_alpha_ps, beta_ps = trn2_beta / 1000.0;
+    const double d4 = 4, alpha = (double)trn2_alpha_ps, beta_ps = trn2_beta / 1000.0;
     struct icn_coll_desc d = {.coll = ICN_COLL_ALL_REDUCE, .alg = ICN_ALG_TORUS, .bytes = big};
-    /* reduce-scatter and all-gather on bidirectional rings along x (all the
-     * data), then along y (a quarter of it) */
-    double dx_data = big, dy_data = big / dx;
-    double want = 2 * (dx - 1) * (alpha + dx_data / (2 * dx) / beta_ps) + 2 * (dy - 1) * (alpha + dy_data / (2 * dy) / beta_ps);
-    assert_close((double)run1(&t, &d, NULL), want, tolerance);
-    assert_close(icn_closed_form_ps(&t, &d, ICN_ALG_TORUS), want, 1e-6);
+    double want = 2 * (halfring(d4, big / 2, alpha, beta_ps) + halfring(d4, big / 8, alpha, beta_ps));
+    assert_close((double)run1(&t, &d, NULL), want, 1e-9);
+    assert_close(icn_closed_form_ps(&t, &d, ICN_ALG_TORUS), want, 1e-9);
+    /* the bandwidth term is B (n-1)/n / (n_axes x 2 beta) per pass: busbw = 2 x 2 beta (less the hops) */
+    double busbw = big / want * icn_busbw_factor(ICN_COLL_ALL_REDUCE, 16) * 1000.0;
+    assert_true(busbw > 0.99 * 4 * trn2_beta && busbw < 4 * trn2_beta);
     /* and the chooser takes it for large messages */
     assert_int_equal(icn_choose(&t, &d), ICN_ALG_TORUS);
 }
@@ -125,11 +138,63 @@ static void test_coll_torus_all_gather_and_reduce_scatter_on_4x4(void **state)
     struct icn_topo t;
     torus4x4(&t);
     const double d4 = 4, alpha = (double)trn2_alpha_ps, beta_ps = trn2_beta / 1000.0;
-    double want = (d4 - 1) * (alpha + big / (2 * d4) / beta_ps) + (d4 - 1) * (alpha + big / d4 / (2 * d4) / beta_ps);
+    double want = halfring(d4, big / 2, alpha, beta_ps) + halfring(d4, big / 8, alpha, beta_ps);
     struct icn_coll_desc ag = {.coll = ICN_COLL_ALL_GATHER, .alg = ICN_ALG_TORUS, .bytes = big};
     struct icn_coll_desc rs = {.coll = ICN_COLL_REDUCE_SCATTER, .alg = ICN_ALG_TORUS, .bytes = big};
-    assert_close((double)run1(&t, &ag, NULL), want, tolerance);
-    assert_close((double)run1(&t, &rs, NULL), want, tolerance);
+    assert_close((double)run1(&t, &ag, NULL), want, 1e-9);
+    assert_close((double)run1(&t, &rs, NULL), want, 1e-9);
+}
+
+/* An axis without wrap links (v5e below 16 chips): a line, shards going
+ * both ways one hop a step, m - 1 steps of a whole shard (the busiest link
+ * carries m - 1 of them), alpha one hop a step. */
+static void test_coll_torus_axis_without_wrap_is_a_line(void **state)
+{
+    (void)state;
+    struct icn_topo t;
+    const uint32_t n = 8;
+    const bool nowrap = false;
+    assert_int_equal(icn_topo_torus(&t, 1, &n, &nowrap, v5e_beta, v5e_alpha_ps), BASE_OK);
+    const double m = 8, alpha = (double)v5e_alpha_ps, beta_ps = v5e_beta / 1000.0;
+    struct icn_coll_desc d = {.coll = ICN_COLL_ALL_GATHER, .alg = ICN_ALG_TORUS, .bytes = big};
+    double want = (m - 1) * (alpha + big / m / beta_ps);
+    assert_close((double)run1(&t, &d, NULL), want, 1e-9);
+    assert_close(icn_closed_form_ps(&t, &d, ICN_ALG_TORUS), want, 1e-9);
+    d.coll = ICN_COLL_REDUCE_SCATTER;
+    assert_close((double)run1(&t, &d, NULL), want, 1e-9);
+    /* a one-way ring pays its closing hop back along the line: m - 1 hops a step */
+    d.alg = ICN_ALG_RING;
+    assert_close(icn_closed_form_ps(&t, &d, ICN_ALG_RING), (m - 1) * ((m - 1) * alpha + big / m / beta_ps), 1e-9);
+}
+
+/* Axes of different lengths and speeds (8x16 with wrap on the 16 only; the
+ * UltraServer's slower z rings): the parts' phases take different times, and
+ * the parts meet at the end of each phase on every chip, so no axis ever
+ * carries two parts; the simulation then equals the closed form, whose
+ * phases each take their slowest part. */
+static void test_coll_torus_parts_meet_between_phases(void **state)
+{
+    (void)state;
+    const uint32_t dims[2] = {8, 16};
+    const bool wrap[2] = {false, true};
+    struct icn_topo t;
+    assert_int_equal(icn_topo_torus(&t, 2, dims, wrap, v5e_beta, v5e_alpha_ps), BASE_OK);
+    const enum icn_coll colls[3] = {ICN_COLL_ALL_REDUCE, ICN_COLL_ALL_GATHER, ICN_COLL_REDUCE_SCATTER};
+    for (int c = 0; c < 3; c++) {
+        struct icn_coll_desc d = {.coll = colls[c], .alg = ICN_ALG_TORUS, .bytes = big};
+        double cf = icn_closed_form_ps(&t, &d, ICN_ALG_TORUS);
+        assert_close((double)run1(&t, &d, NULL), cf, 1e-9);
+        /* both axes at once beat one after the other (the 8-line on all the
+         * data, then the 16-ring on an eighth), the sum of the axes alone */
+        const uint32_t line = 8, ring = 16;
+        struct icn_topo tl, tr;
+        assert_int_equal(icn_topo_torus(&tl, 1, &line, &wrap[0], v5e_beta, v5e_alpha_ps), BASE_OK);
+        assert_int_equal(icn_topo_torus(&tr, 1, &ring, &wrap[1], v5e_beta, v5e_alpha_ps), BASE_OK);
+        struct icn_coll_desc dl = d, dr = d;
+        dr.bytes = big / 8;
+        double serial = icn_closed_form_ps(&tl, &dl, ICN_ALG_TORUS) + icn_closed_form_ps(&tr, &dr, ICN_ALG_TORUS);
+        assert_true(cf < 0.75 * serial);
+    }
 }
 
 static void test_coll_reduction_time_adds_to_the_ring(void **state)
@@ -322,12 +387,15 @@ static void test_coll_ultraserver_all_reduce_pays_the_slower_z_rings(void **stat
     struct icn_topo t;
     struct base_diag diag;
     assert_int_equal(icn_topo_from_chip(&c, "ultraserver", ICN_WRAP_AUTO, NULL, &t, &diag), BASE_OK);
-    const double d4 = 4, alpha = (double)trn2_alpha_ps, bxy = trn2_beta / 1000.0, bz = ICN_TRN2_US_Z_BYTES_PER_NS / 1000.0;
-    double want = 2 * (d4 - 1) * (alpha + big / (2 * d4) / bxy) + 2 * (d4 - 1) * (alpha + big / d4 / (2 * d4) / bxy) +
-                  2 * (d4 - 1) * (alpha + big / (d4 * d4) / (2 * d4) / bz);
+    /* three parts of B/3, each phase with one part on z, whose slower links
+     * set the phase's time (B/3, B/12, B/48 per part) */
+    const double d4 = 4, alpha = (double)trn2_alpha_ps, bz = ICN_TRN2_US_Z_BYTES_PER_NS / 1000.0;
+    double want = 2 * (halfring(d4, big / 3, alpha, bz) + halfring(d4, big / 12, alpha, bz) +
+                       halfring(d4, big / 48, alpha, bz));
     struct icn_coll_desc d = {.coll = ICN_COLL_ALL_REDUCE, .bytes = big};
     assert_int_equal(icn_choose(&t, &d), ICN_ALG_TORUS);
-    assert_close((double)run1(&t, &d, NULL), want, tolerance);
+    assert_close((double)run1(&t, &d, NULL), want, 1e-8); /* B/3 rounds to whole ps per transfer */
+    assert_close(icn_closed_form_ps(&t, &d, ICN_ALG_TORUS), want, 1e-9);
 }
 
 /* Binomial tree on a 16-ring: rounds at distances 1, 2, 4, 8 hops, one
@@ -344,8 +412,10 @@ static void test_coll_tree_all_reduce_on_a_ring(void **state)
     assert_close(icn_closed_form_ps(&t, &d, ICN_ALG_TREE), want, 1e-6);
 }
 
-/* All-gather over 4 slices of a 4x4 torus: per-axis rings inside the slice
- * on the small pieces, then the DCN ring on a quarter of the output. */
+/* All-gather over 4 slices of a 4x4 torus: the DCN ring first on the small
+ * pieces (both parts over each chip's one port), then both torus axes at
+ * once as in the all-reduce (the slice axis stays last in reduce-scatter
+ * order, so first in all-gather order). */
 static void test_coll_hierarchical_all_gather_over_slices(void **state)
 {
     (void)state;
@@ -355,9 +425,104 @@ static void test_coll_hierarchical_all_gather_over_slices(void **state)
     const double s = 4, d4 = 4, alpha = (double)trn2_alpha_ps, b = trn2_beta / 1000.0;
     assert_int_equal(icn_topo_multislice(&t, (uint32_t)s, &dcn), BASE_OK);
     struct icn_coll_desc d = {.coll = ICN_COLL_ALL_GATHER, .alg = ICN_ALG_HIER, .bytes = big};
-    double want = (d4 - 1) * (alpha + big / (2 * d4) / b) + (d4 - 1) * (alpha + big / d4 / (2 * d4) / b) +
+    double want = halfring(d4, big / 2, alpha, b) + halfring(d4, big / 8, alpha, b) +
                   (s - 1) * ((double)dcn.latency_ps + big / (d4 * d4) / s / (dcn.bytes_per_ns / 1000.0));
-    assert_close((double)run1(&t, &d, NULL), want, tolerance);
+    assert_close((double)run1(&t, &d, NULL), want, 1e-9);
+    assert_close(icn_closed_form_ps(&t, &d, ICN_ALG_HIER), want, 1e-9);
+}
+
+/* Two ranks per chip (TPU7x's two devices): ranks of one chip talk over
+ * their on-chip paths, never a link; groups of one rank per chip (the
+ * benchmarks' "parallel" groups, both cores of every chip at once) share
+ * the chips' links, so two such groups take twice one's bandwidth time. */
+static void test_coll_ranks_of_a_chip_share_its_links(void **state)
+{
+    (void)state;
+    struct icn_topo t;
+    const uint32_t dims[2] = {2, 2};
+    const bool nowrap[2] = {false, false};
+    const double local = 1000;
+    assert_int_equal(icn_topo_torus(&t, 2, dims, nowrap, 100, 1000000), BASE_OK);
+    assert_int_equal(icn_topo_ranks(&t, 2, local, 500000), BASE_OK);
+    assert_int_equal(t.n_chips, 4);
+    assert_int_equal(t.n_ranks, 8);
+    /* ranks 0 and 1 share chip 0: one on-chip hop each way */
+    uint32_t links[8];
+    uint64_t lat;
+    assert_int_equal(icn_route(&t, 0, 1, links, &lat), 2);
+    assert_int_equal(lat, 500000);
+    struct icn_link_info li;
+    icn_link_get(&t, links[0], &li);
+    assert_int_equal(li.cls, ICN_LINK_LOCAL);
+    assert_true(li.bytes_per_ns == local);
+    /* ranks 0 and 2 are chips 0 and 1: one x hop */
+    assert_int_equal(icn_route(&t, 0, 2, links, &lat), 1);
+    icn_link_get(&t, links[0], &li);
+    assert_int_equal(li.cls, ICN_LINK_ICI);
+    /* an all_gather among the two ranks of chip 0: local paths only */
+    const uint32_t pair[2] = {0, 1};
+    struct icn_coll_desc d = {.coll = ICN_COLL_ALL_GATHER, .bytes = 1 << 26, .groups = pair, .n_groups = 1,
+                              .group_size = 2, .alg = ICN_ALG_TORUS};
+    double want = 500000 + (1 << 25) / local * 1000.0;
+    assert_close((double)run1(&t, &d, NULL), want, 1e-9);
+    /* one group of one rank per chip, then both such groups at once */
+    const uint32_t even[4] = {0, 2, 4, 6}, both[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    struct icn_coll_desc g1 = {.coll = ICN_COLL_ALL_GATHER, .alg = ICN_ALG_TORUS, .bytes = big, .groups = even,
+                               .n_groups = 1, .group_size = 4};
+    struct icn_coll_desc g2 = g1;
+    g2.groups = both;
+    g2.n_groups = 2;
+    double one = (double)run1(&t, &g1, NULL), two = (double)run1(&t, &g2, NULL);
+    assert_true(two > 1.99 * one && two < 2 * one); /* twice the bytes, the same hops */
+    assert_close(two, icn_closed_form_ps(&t, &g2, ICN_ALG_TORUS), 1e-9);
+    /* the representative shortcut sees the shared links and refuses */
+    g2.representative = true;
+    struct icn_plan p;
+    struct base_diag diag;
+    assert_int_equal(icn_plan_build(&t, &g2, &p, &diag), BASE_OK);
+    assert_true(p.rep_refused);
+    icn_plan_deinit(&p);
+}
+
+/* All the ranks of 2 chips: the ranks of a chip reduce-scatter over their
+ * on-chip paths first, before anything crosses a link (and gather last). */
+static void test_coll_ranks_reduce_on_chip_before_the_links(void **state)
+{
+    (void)state;
+    struct icn_topo t;
+    const uint32_t n = 2;
+    const bool nowrap = false;
+    assert_int_equal(icn_topo_torus(&t, 1, &n, &nowrap, 100, 1000000), BASE_OK);
+    assert_int_equal(icn_topo_ranks(&t, 4, 1000, 500000), BASE_OK);
+    struct icn_coll_desc d = {.coll = ICN_COLL_REDUCE_SCATTER, .alg = ICN_ALG_TORUS, .bytes = big};
+    double local = 3 * (500000 + big / 4 / 1000 * 1000.0); /* a one-way ring of 4 ranks */
+    double link = 1000000 + 4 * (big / 4 / 2) / 100 * 1000.0; /* the 4 ranks' lines over one link */
+    assert_close((double)run1(&t, &d, NULL), local + link, 1e-9);
+    assert_close(icn_closed_form_ps(&t, &d, ICN_ALG_TORUS), local + link, 1e-9);
+}
+
+/* The chip's software cost per collective (collective_launch_ns): the first
+ * transfers start that late; the closed forms add it once. */
+static void test_coll_launch_cost_is_paid_once(void **state)
+{
+    (void)state;
+    struct icn_topo t;
+    torus4x4(&t);
+    const enum icn_alg algs[4] = {ICN_ALG_TORUS, ICN_ALG_RING, ICN_ALG_DIRECT, ICN_ALG_TREE};
+    for (int a = 0; a < 4; a++) {
+        struct icn_coll_desc d = {.coll = ICN_COLL_ALL_REDUCE, .alg = algs[a], .bytes = 1 << 20};
+        t.launch_ps = 0;
+        uint64_t bare = run1(&t, &d, NULL);
+        double cf = icn_closed_form_ps(&t, &d, algs[a]);
+        t.launch_ps = 7000000;
+        assert_int_equal(run1(&t, &d, NULL), bare + t.launch_ps);
+        assert_close(icn_closed_form_ps(&t, &d, algs[a]), cf + (double)t.launch_ps, 1e-12);
+    }
+    /* a permute too */
+    uint32_t pairs[2] = {0, 1};
+    struct icn_coll_desc p = {.coll = ICN_COLL_COLLECTIVE_PERMUTE, .bytes = 1024, .pairs = pairs, .n_pairs = 1};
+    t.launch_ps = 7000000;
+    assert_true(run1(&t, &p, NULL) > t.launch_ps);
 }
 
 /* Representative runs keep one group only when groups do not share links:
@@ -524,6 +689,9 @@ TEST_MAIN(NULL, NULL, T(test_coll_ring_all_reduce_on_16_ring_matches_alpha_beta)
           T(test_coll_biring_all_reduce_halves_the_bandwidth_term),
           T(test_coll_torus_all_reduce_on_4x4_matches_alpha_beta), T(test_coll_ring_all_gather_matches_alpha_beta),
           T(test_coll_ring_reduce_scatter_matches_alpha_beta), T(test_coll_torus_all_gather_and_reduce_scatter_on_4x4),
+          T(test_coll_torus_axis_without_wrap_is_a_line), T(test_coll_torus_parts_meet_between_phases),
+          T(test_coll_ranks_of_a_chip_share_its_links), T(test_coll_ranks_reduce_on_chip_before_the_links),
+          T(test_coll_launch_cost_is_paid_once),
           T(test_coll_reduction_time_adds_to_the_ring), T(test_coll_two_collectives_sharing_links_take_longer),
           T(test_coll_row_groups_do_not_contend), T(test_coll_chooser_takes_direct_or_tree_for_small_messages),
           T(test_coll_chooser_small_messages_on_a_pod), T(test_coll_permute_shift_is_one_hop),

@@ -246,7 +246,51 @@ static void test_topo_slices_route_over_the_dcn(void **state)
     assert_int_equal(lat, hop_ps);
 }
 
-TEST_MAIN(NULL, NULL, T(test_topo_ring_routes_shortest_way_ties_plus), T(test_topo_torus_routes_dimension_ordered),
+/* From a chip file: its DCN share and latency, its ranks per chip (each
+ * rank's on-chip path: the HBM shared by the chip's ranks, read and
+ * written), its launch cost; an explicit DCN overrides the file's. */
+static void test_topo_from_chip_takes_dcn_ranks_and_launch(void **state)
+{
+    (void)state;
+    struct chip_desc c;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(chip_load("tpu-v5e", &c, &d), BASE_OK);
+    struct icn_topo t;
+    assert_int_equal(icn_topo_from_chip(&c, "4 slices of 16x16", ICN_WRAP_AUTO, NULL, &t, &d), BASE_OK);
+    assert_true(t.dcn.bytes_per_ns == c.links.dcn_bytes_per_ns);
+    assert_int_equal(t.dcn.latency_ps, c.links.dcn_latency_ps);
+    assert_int_equal(t.launch_ps, c.links.collective_launch_ps);
+    assert_int_equal(t.ranks_per_chip, 1);
+    assert_int_equal(t.n_ranks, t.n_chips);
+    const struct icn_dcn mine = {.bytes_per_ns = 1, .latency_ps = 2};
+    assert_int_equal(icn_topo_from_chip(&c, "2 slices of 16x16", ICN_WRAP_AUTO, &mine, &t, &d), BASE_OK);
+    assert_true(t.dcn.bytes_per_ns == 1);
+    assert_int_equal(chip_load("trn2", &c, &d), BASE_OK);
+    assert_int_equal(icn_topo_from_chip(&c, "4x4", ICN_WRAP_AUTO, NULL, &t, &d), BASE_OK);
+    assert_int_equal(t.ranks_per_chip, 4);
+    assert_int_equal(t.n_ranks, 64);
+    assert_true(t.local_bytes_per_ns == c.hbm.bytes_per_ns / 4 / 2);
+    assert_int_equal(t.local_latency_ps, c.hbm.latency_ps);
+    assert_non_null(strstr(t.desc, "4 ranks per chip"));
+    /* a rank's view of the chip gives the same network */
+    struct chip_desc r;
+    chip_rank_view(&c, &r);
+    struct icn_topo tr;
+    assert_int_equal(icn_topo_from_chip(&r, "4x4", ICN_WRAP_AUTO, NULL, &tr, &d), BASE_OK);
+    assert_true(tr.local_bytes_per_ns == t.local_bytes_per_ns);
+    assert_int_equal(tr.n_links, t.n_links);
+    /* rank 5 is chip 1's second rank: its chip's coordinates */
+    uint32_t slice, co[ICN_MAX_DIMS];
+    icn_chip_coords(&t, 5, &slice, co);
+    assert_int_equal(co[0], 1);
+    assert_int_equal(icn_rank_chip(&t, 5), 1);
+    char name[32];
+    icn_link_name(&t, t.n_links - 1, name, sizeof name);
+    assert_string_equal(name, "r63 local in");
+}
+
+TEST_MAIN(NULL, NULL, T(test_topo_from_chip_takes_dcn_ranks_and_launch), T(test_topo_ring_routes_shortest_way_ties_plus), T(test_topo_torus_routes_dimension_ordered),
           T(test_topo_line_without_wrap_goes_the_long_way), T(test_topo_links_pair_up_with_their_reverse),
           T(test_topo_tpu_2d_wraps_only_full_pod_axes), T(test_topo_tpu_3d_wraps_only_full_cubes),
           T(test_topo_neuron_instance_torus_wraps), T(test_topo_ultraserver_is_4x4x4_with_slower_z),

@@ -1017,6 +1017,314 @@ static void test_partition_corpus_files_match_interpreter(void **state)
     assert_true(checked >= 10);
 }
 
+/* ---------------------------------------------------------------- loops and indexing */
+
+/* dynamic_slice taking a layer of a stack whose features are split keeps the
+ * split (the index clamps to 0 on each shard as on the whole dim); the
+ * update writes a split row into a stack split alike; no collective. */
+static void test_partition_dynamic_slices_keep_whole_dims_split(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main(%w: tensor<3x4x8xf32>, %i: tensor<i32>, %u: tensor<1x4x8xf32>) -> (tensor<1x4x8xf32>, "
+        "tensor<3x4x8xf32>) {\n"
+        "  %z = stablehlo.constant dense<0> : tensor<i32>\n"
+        "  %s = stablehlo.dynamic_slice %w, %i, %z, %z, sizes = [1, 4, 8] : (tensor<3x4x8xf32>, tensor<i32>, "
+        "tensor<i32>, tensor<i32>) -> tensor<1x4x8xf32>\n"
+        "  %e = stablehlo.exponential %u : tensor<1x4x8xf32>\n"
+        "  %d = stablehlo.dynamic_update_slice %w, %e, %i, %z, %z : (tensor<3x4x8xf32>, tensor<1x4x8xf32>, "
+        "tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<3x4x8xf32>\n"
+        "  return %s, %d : tensor<1x4x8xf32>, tensor<3x4x8xf32>\n"
+        "}\n";
+    const char *sh[3] = {"_,_,x", NULL, "_,_,x"};
+    struct parted p;
+    partition_or_fail(src, "x=4", sh, 3, &p);
+    assert_int_equal(p.rep.n_colls, 0);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(p.rep.results[0].n_axes[2], 1);
+    assert_int_equal(p.rep.results[1].n_axes[2], 1);
+    assert_non_null(strstr(p.text, "slice_sizes = array<i64: 1, 4, 2>"));
+    /* the index, clamped, reads each layer */
+    for (int64_t i = 0; i < 3; i++) {
+        int n = 0;
+        struct base_tensor **in = random_inputs(p.src, test_seed() + (uint64_t)i, &n);
+        base_elem_set_i64(BASE_DT_SI32, in[1]->data, 0, i);
+        struct interp_result a, b;
+        run(p.src, NULL, in, n, 1, &a);
+        run(p.out, NULL, in, n, 4, &b);
+        for (int k = 0; k < 2; k++) expect_same(a.outputs[k], b.outputs[k], 0, "output");
+        interp_result_free(&a);
+        interp_result_free(&b);
+        free_inputs(in, n);
+    }
+    expect_compiles(&p);
+    parted_free(&p);
+}
+
+/* A loop over stacked layers, as npusim model writes one: x [8, 16] split
+ * over data, each iteration x = tanh(x @ w[i]) with w [3, 16, 16] whole and
+ * each layer's input written into a stack of zeros.  The body runs on
+ * shards with no collective, and the stack, starting as (replicated)
+ * zeros, is carried split over data too: the second pass over the body
+ * sees it come back split and carries it so. */
+static const char k_loop[] =
+    "func.func @main(%x: tensor<8x16xf32>, %w: tensor<3x16x16xf32>) -> (tensor<8x16xf32>, tensor<3x8x16xf32>) {\n"
+    "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+    "  %zf = stablehlo.constant dense<0.0> : tensor<f32>\n"
+    "  %st = stablehlo.broadcast_in_dim %zf, dims = [] : (tensor<f32>) -> tensor<3x8x16xf32>\n"
+    "  %r:3 = stablehlo.while(%i = %c0, %h = %x, %s = %st) : tensor<i32>, tensor<8x16xf32>, tensor<3x8x16xf32>\n"
+    "  cond {\n"
+    "    %n = stablehlo.constant dense<3> : tensor<i32>\n"
+    "    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+    "    stablehlo.return %p : tensor<i1>\n"
+    "  } do {\n"
+    "    %z = stablehlo.constant dense<0> : tensor<i32>\n"
+    "    %one = stablehlo.constant dense<1> : tensor<i32>\n"
+    "    %wi = stablehlo.dynamic_slice %w, %i, %z, %z, sizes = [1, 16, 16] : (tensor<3x16x16xf32>, tensor<i32>, "
+    "tensor<i32>, tensor<i32>) -> tensor<1x16x16xf32>\n"
+    "    %w2 = stablehlo.reshape %wi : (tensor<1x16x16xf32>) -> tensor<16x16xf32>\n"
+    "    %h3 = stablehlo.reshape %h : (tensor<8x16xf32>) -> tensor<1x8x16xf32>\n"
+    "    %s2 = stablehlo.dynamic_update_slice %s, %h3, %i, %z, %z : (tensor<3x8x16xf32>, tensor<1x8x16xf32>, "
+    "tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<3x8x16xf32>\n"
+    "    %y = stablehlo.dot_general %h, %w2, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x16xf32>) -> "
+    "tensor<8x16xf32>\n"
+    "    %t = stablehlo.tanh %y : tensor<8x16xf32>\n"
+    "    %i2 = stablehlo.add %i, %one : tensor<i32>\n"
+    "    stablehlo.return %i2, %t, %s2 : tensor<i32>, tensor<8x16xf32>, tensor<3x8x16xf32>\n"
+    "  }\n"
+    "  return %r#1, %r#2 : tensor<8x16xf32>, tensor<3x8x16xf32>\n"
+    "}\n";
+
+static void test_partition_while_runs_its_body_on_shards(void **state)
+{
+    (void)state;
+    const char *sh[2] = {"data,_", NULL};
+    struct parted p;
+    partition_or_fail(k_loop, "data=4", sh, 2, &p);
+    assert_int_equal(p.rep.n_colls, 0);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(p.rep.results[0].n_axes[0], 1);
+    assert_int_equal(p.rep.results[1].n_axes[1], 1); /* the stack, split over data */
+    assert_int_equal(count_str(p.text, "stablehlo.while"), 1);
+    assert_non_null(strstr(p.text, "tensor<3x2x16xf32>"));
+    expect_equivalent(&p, 0);
+    expect_compiles(&p);
+    parted_free(&p);
+}
+
+/* Tensor parallel inside the loop: the stacked weight's output features
+ * split over model; each iteration's gathered activation stays in the body
+ * (the loop's own copy), and the results are gathered once, outside it. */
+static void test_partition_while_with_split_weights_gathers_inside(void **state)
+{
+    (void)state;
+    const char *sh[2] = {NULL, "_,_,model"};
+    struct parted p;
+    partition_or_fail(k_loop, "model=2", sh, 2, &p);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_true(count_colls(&p.rep, PART_ALL_GATHER) >= 1);
+    expect_equivalent(&p, 1e-6);
+    expect_compiles(&p);
+    parted_free(&p);
+}
+
+/* An embedding lookup: ids split over data look up their rows in a table
+ * whose features are split over model; the result keeps both splits, no
+ * collective.  Its transpose, a scatter-add of the rows' updates into
+ * zeros, adds each partition's updates and sums them with one all_reduce. */
+static void test_partition_gather_and_scatter_add_rows(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main(%t: tensor<16x8xf32>, %ids: tensor<4x6x1xi32>, %u: tensor<24x8xf32>, %ix: tensor<24x1xi32>) "
+        "-> (tensor<4x6x8xf32>, tensor<16x8xf32>) {\n"
+        "  %g = \"stablehlo.gather\"(%t, %ids) {dimension_numbers = #stablehlo.gather<offset_dims = [2], "
+        "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>, indices_are_sorted = false, "
+        "slice_sizes = array<i64: 1, 8>} : (tensor<16x8xf32>, tensor<4x6x1xi32>) -> tensor<4x6x8xf32>\n"
+        "  %zf = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %z = stablehlo.broadcast_in_dim %zf, dims = [] : (tensor<f32>) -> tensor<16x8xf32>\n"
+        "  %s = \"stablehlo.scatter\"(%z, %ix, %u) ({\n"
+        "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+        "    %c = stablehlo.add %a, %b : tensor<f32>\n"
+        "    stablehlo.return %c : tensor<f32>\n"
+        "  }) {indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
+        "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false} "
+        ": (tensor<16x8xf32>, tensor<24x1xi32>, tensor<24x8xf32>) -> tensor<16x8xf32>\n"
+        "  return %g, %s : tensor<4x6x8xf32>, tensor<16x8xf32>\n"
+        "}\n";
+    const char *sh[4] = {"_,model", "data,_,_", "data,_", "data,_"};
+    struct parted p;
+    partition_or_fail(src, "data=2,model=2", sh, 4, &p);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(p.rep.n_colls, 1);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_REDUCE), 1);
+    assert_int_equal(p.rep.results[0].n_axes[0], 1);
+    assert_int_equal(p.rep.results[0].n_axes[2], 1);
+    /* ids in range: random integers are made small */
+    int n = 0;
+    struct base_tensor **in = random_inputs(p.src, test_seed(), &n);
+    for (int k = 1; k < 4; k += 2)
+        for (int64_t e = 0; e < in[k]->count; e++)
+            base_elem_set_i64(BASE_DT_SI32, in[k]->data, (size_t)e,
+                              base_elem_get_i64(BASE_DT_SI32, in[k]->data, (size_t)e) % 16);
+    struct interp_result a, b;
+    run(p.src, NULL, in, n, 1, &a);
+    run(p.out, NULL, in, n, 4, &b);
+    for (int proc = 0; proc < 4; proc++) {
+        expect_same(a.outputs[0], b.outputs[proc * 2], 0, "rows");
+        expect_same(a.outputs[1], b.outputs[proc * 2 + 1], 1e-6, "scatter-add");
+    }
+    interp_result_free(&a);
+    interp_result_free(&b);
+    free_inputs(in, n);
+    expect_compiles(&p);
+    parted_free(&p);
+}
+
+/* A pad of the last dim keeps the split of the others. */
+static void test_partition_pad_keeps_unpadded_splits(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main(%a: tensor<8x3xf32>) -> tensor<8x5xf32> {\n"
+        "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %p = stablehlo.pad %a, %z, low = [0, 1], high = [0, 1], interior = [0, 0] : (tensor<8x3xf32>, tensor<f32>) "
+        "-> tensor<8x5xf32>\n"
+        "  return %p : tensor<8x5xf32>\n"
+        "}\n";
+    const char *sh[1] = {"x,_"};
+    struct parted p;
+    partition_or_fail(src, "x=4", sh, 1, &p);
+    assert_int_equal(p.rep.n_colls, 0);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(p.rep.results[0].n_axes[0], 1);
+    expect_equivalent(&p, 0);
+    parted_free(&p);
+}
+
+/* Expert parallelism as a MoE layer writes it: tokens dispatched per group
+ * [E, G, C, M] with G split over data and expert, expert weights [E, M, F]
+ * split over expert: the batched dot moves the expert axis from G to E (one
+ * all_to_all; data stays on G), runs the experts on their shards, and the
+ * combine back to [G, C, M] moves it back (another); no gather. */
+static void test_partition_expert_parallel_dots_move_the_split(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main(%x: tensor<4x8x3x6xf32>, %w: tensor<4x6x5xf32>, %v: tensor<4x5x6xf32>, %cw: tensor<8x3x4xf32>) "
+        "-> tensor<8x6xf32> {\n"
+        "  %h = stablehlo.dot_general %x, %w, batching_dims = [0] x [0], contracting_dims = [3] x [1] : "
+        "(tensor<4x8x3x6xf32>, tensor<4x6x5xf32>) -> tensor<4x8x3x5xf32>\n"
+        "  %t = stablehlo.tanh %h : tensor<4x8x3x5xf32>\n"
+        "  %y = stablehlo.dot_general %t, %v, batching_dims = [0] x [0], contracting_dims = [3] x [1] : "
+        "(tensor<4x8x3x5xf32>, tensor<4x5x6xf32>) -> tensor<4x8x3x6xf32>\n"
+        "  %s = stablehlo.dot_general %cw, %y, batching_dims = [0] x [1], contracting_dims = [1, 2] x [2, 0] : "
+        "(tensor<8x3x4xf32>, tensor<4x8x3x6xf32>) -> tensor<8x6xf32>\n"
+        "  return %s : tensor<8x6xf32>\n"
+        "}\n";
+    const char *sh[4] = {"_,{data,expert},_,_", "expert,_,_", "expert,_,_", "{data,expert},_,_"};
+    struct parted p;
+    partition_or_fail(src, "data=2,expert=2", sh, 4, &p);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_GATHER), 0);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_TO_ALL), 2);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_REDUCE), 0);
+    assert_int_equal(p.rep.results[0].n_axes[0], 2);
+    expect_equivalent(&p, 1e-5);
+    expect_compiles(&p);
+    parted_free(&p);
+}
+
+/* top_k ranks each row on its own: rows keep their split, no collective. */
+static void test_partition_top_k_keeps_row_splits(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main(%a: tensor<8x6xf32>) -> (tensor<8x2xf32>, tensor<8x2xi32>) {\n"
+        "  %v, %i = chlo.top_k(%a, k = 2) : tensor<8x6xf32> -> (tensor<8x2xf32>, tensor<8x2xi32>)\n"
+        "  return %v, %i : tensor<8x2xf32>, tensor<8x2xi32>\n"
+        "}\n";
+    const char *sh[1] = {"x,_"};
+    struct parted p;
+    partition_or_fail(src, "x=4", sh, 1, &p);
+    assert_int_equal(p.rep.n_colls, 0);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(p.rep.results[1].n_axes[0], 1);
+    expect_equivalent(&p, 0);
+    parted_free(&p);
+}
+
+/* A weight gradient as FSDP wants it: dW = x^T dy over a batch split over
+ * data and fsdp gives partial sums, which a sharding constraint asks split
+ * over fsdp like the weight: one reduce_scatter over fsdp and an all_reduce
+ * over data (not an all_reduce over both and a cut).  A constraint on a
+ * replicated value cuts it locally; the constraints are gone from the
+ * partitioned program. */
+static void test_partition_sharding_constraint_reduce_scatters_partial_sums(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "sdy.mesh @mesh = <[\"data\"=2, \"fsdp\"=2]>\n"
+        "func.func @main(%x: tensor<8x16xf32>, %dy: tensor<8x4xf32>, %b: tensor<16x4xf32>) -> (tensor<16x4xf32>, "
+        "tensor<16x4xf32>) {\n"
+        "  %g = stablehlo.dot_general %x, %dy, contracting_dims = [0] x [0] : (tensor<8x16xf32>, tensor<8x4xf32>) -> "
+        "tensor<16x4xf32>\n"
+        "  %c = sdy.sharding_constraint %g <@mesh, [{\"fsdp\"}, {}]> : tensor<16x4xf32>\n"
+        "  %e = stablehlo.exponential %b : tensor<16x4xf32>\n"
+        "  %f = sdy.sharding_constraint %e <@mesh, [{}, {\"data\"}]> : tensor<16x4xf32>\n"
+        "  return %c, %f : tensor<16x4xf32>, tensor<16x4xf32>\n"
+        "}\n";
+    const char *sh[3] = {"{data,fsdp},_", "{data,fsdp},_", NULL};
+    struct parted p;
+    partition_or_fail(src, "data=2,fsdp=2", sh, 3, &p);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(count_colls(&p.rep, PART_REDUCE_SCATTER), 1);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_REDUCE), 1); /* over data only */
+    assert_int_equal(count_colls(&p.rep, PART_ALL_GATHER), 0);
+    assert_int_equal(count_str(p.text, "sdy.sharding_constraint"), 0);
+    assert_int_equal(count_str(p.text, "stablehlo.all_reduce"), 1);
+    assert_int_equal(p.rep.results[0].n_axes[0], 1);
+    assert_int_equal(p.rep.results[1].n_axes[1], 1);
+    expect_equivalent(&p, 1e-5);
+    expect_compiles(&p);
+    parted_free(&p);
+}
+
+/* Megatron's vocabulary-parallel embedding: a lookup into a table split
+ * over its rows looks each id up in the partition's rows (zeros for ids
+ * elsewhere) and sums with one all_reduce; no gather of the table. */
+static void test_partition_lookup_into_split_rows_sums(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "func.func @main(%t: tensor<16x8xf32>, %ids: tensor<4x6x1xi32>) -> tensor<4x6x8xf32> {\n"
+        "  %g = \"stablehlo.gather\"(%t, %ids) {dimension_numbers = #stablehlo.gather<offset_dims = [2], "
+        "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>, indices_are_sorted = false, "
+        "slice_sizes = array<i64: 1, 8>} : (tensor<16x8xf32>, tensor<4x6x1xi32>) -> tensor<4x6x8xf32>\n"
+        "  return %g : tensor<4x6x8xf32>\n"
+        "}\n";
+    const char *sh[2] = {"model,_", "data,_,_"};
+    struct parted p;
+    partition_or_fail(src, "data=2,model=4", sh, 2, &p);
+    assert_int_equal(p.rep.n_fallbacks, 0);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_GATHER), 0);
+    assert_int_equal(count_colls(&p.rep, PART_ALL_REDUCE), 1);
+    assert_int_equal(p.rep.results[0].n_axes[0], 1);
+    int n = 0;
+    struct base_tensor **in = random_inputs(p.src, test_seed(), &n);
+    for (int64_t e = 0; e < in[1]->count; e++)
+        base_elem_set_i64(BASE_DT_SI32, in[1]->data, (size_t)e, base_elem_get_i64(BASE_DT_SI32, in[1]->data, (size_t)e) % 16);
+    struct interp_result a, b;
+    run(p.src, NULL, in, n, 1, &a);
+    run(p.out, NULL, in, n, 8, &b);
+    for (int proc = 0; proc < 8; proc++) expect_same(a.outputs[0], b.outputs[proc], 0, "rows");
+    interp_result_free(&a);
+    interp_result_free(&b);
+    free_inputs(in, n);
+    expect_compiles(&p);
+    parted_free(&p);
+}
+
 TEST_MAIN(NULL, NULL, T(test_partition_ops_keep_source_positions_and_outlive_the_source),
           T(test_partition_mlp_matches_interpreter), T(test_partition_megatron_pair_has_one_all_reduce),
           T(test_partition_megatron_compiles_for_tpu_and_trn), T(test_partition_data_parallel_is_local_and_exact),
@@ -1029,4 +1337,9 @@ TEST_MAIN(NULL, NULL, T(test_partition_ops_keep_source_positions_and_outlive_the
           T(test_partition_reads_mhlo_sharding),
           T(test_partition_reads_sdy_sharding), T(test_partition_bad_mesh_strings_are_rejected),
           T(test_partition_unknown_axis_is_rejected), T(test_partition_non_dividing_dim_is_a_located_error), T(test_partition_refuses_an_spmd_program),
-          T(test_partition_corpus_files_match_interpreter))
+          T(test_partition_corpus_files_match_interpreter), T(test_partition_dynamic_slices_keep_whole_dims_split),
+          T(test_partition_while_runs_its_body_on_shards), T(test_partition_while_with_split_weights_gathers_inside),
+          T(test_partition_gather_and_scatter_add_rows), T(test_partition_pad_keeps_unpadded_splits),
+          T(test_partition_expert_parallel_dots_move_the_split), T(test_partition_top_k_keeps_row_splits),
+          T(test_partition_sharding_constraint_reduce_scatters_partial_sums),
+          T(test_partition_lookup_into_split_rows_sums))

@@ -292,9 +292,9 @@ static const char *const k_keys[] = {
     "dispatch_ps", "launches", "steps", "model_flops", "peak_class", "peak_flops", "mfu", "mfu_kernels",
     "hbm_bytes", "hbm_gbps", "hbm_gbps_kernels", "hbm_peak_gbps", "plan_hbm_bytes", "engines", "kernels",
     "kernels.name", "kernels.launches", "kernels.time_ps", "kernels.dispatch_ps", "kernels.model_flops",
-    "kernels.flops", "kernels.hbm_bytes", "kernels.bound", "kernels.line", "kernels.col", "partitions",
+    "kernels.flops", "kernels.hbm_bytes", "kernels.bound", "kernels.line", "kernels.col", "partitions", "ranks_per_chip", "system_chips",
     "collectives", "collective_bytes", "collective_ps", "collective_exposed_ps", "host_ops", "host_bytes", "host_ps",
-    "collective_table",
+    "loop_trips_simulated", "loop_trips_reused", "collective_table",
     "chips_simulated", "chips", "chips.total_ps", "chips.kernel_ps", "chips.dispatch_ps", "chips.collective_ps",
     "chips.collective_exposed_ps", "system_ps", "checks", "checks_failed",
 };
@@ -498,7 +498,7 @@ static void test_report_spmd_collective_rows(void **state)
     json_parse(t, &j);
     for (size_t i = 0; i < ARRAY_LEN(k_coll_keys); i++)
         if (!json_has(&j, k_coll_keys[i])) fail_msg("no key %s", k_coll_keys[i]);
-    assert_non_null(strstr(t, "\"partitions\": 4, \"collectives\": 3,"));
+    assert_non_null(strstr(t, "\"partitions\": 4, \"ranks_per_chip\": 1, \"system_chips\": 4, \"collectives\": 3,"));
     free(t);
     ran_free(&x);
 }

@@ -73,23 +73,32 @@ static void test_spmd_plan_is_one_partitions_program(void **state)
 
 /* Timing-only: the run takes the kernels' time plus the all_reduce's time
  * on the chip's links (the interconnect model, run alone on the same
- * topology), and says how many bytes it moved. */
+ * topology), and says how many bytes it moved.  The sims run whole chips,
+ * so the 4 partitions are 4 chips (a rank per chip); with one rank's share
+ * of trn2 (chip_rank_view, 4 ranks per chip) they are the 4 ranks of one
+ * chip, and the all_reduce goes through its HBM, never a link. */
 static void test_spmd_collective_time_is_the_interconnect_models(void **state)
 {
     (void)state;
-    const char *chips[] = {"trn2", "tpu-v5e"};
-    for (int c = 0; c < 2; c++) {
+    const char *chips[] = {"trn2", "tpu-v5e", "trn2"};
+    for (int c = 0; c < 3; c++) {
         struct chip_desc chip;
         load_chip(chips[c], &chip);
+        bool ranks = c == 2;
+        if (ranks) chip_rank_view(&chip, &chip);
         struct graph_module *m = prog_parse(k_tp);
         struct cc_plan *p = compile_ok(m, &chip);
         struct base_diag d;
         base_diag_clear(&d);
-        /* the same network, timed alone */
+        /* the same network, timed alone: whole chips have a partition each */
+        struct chip_desc net_chip = chip;
+        if (!ranks) net_chip.ranks_per_chip = 1;
         char shape[32];
-        rt_default_shape(&chip, 4, shape, sizeof shape);
+        rt_default_shape(&net_chip, ranks ? 1 : 4, shape, sizeof shape);
         struct icn_topo topo;
-        assert_int_equal(icn_topo_from_chip(&chip, shape, ICN_WRAP_AUTO, NULL, &topo, &d), BASE_OK);
+        assert_int_equal(icn_topo_from_chip(&net_chip, shape, ICN_WRAP_AUTO, NULL, &topo, &d), BASE_OK);
+        assert_int_equal(topo.n_ranks, 4);
+        assert_int_equal(topo.n_chips, ranks ? 1 : 4);
         struct icn_coll_desc cd;
         memset(&cd, 0, sizeof cd);
         cd.coll = ICN_COLL_ALL_REDUCE;
@@ -100,9 +109,18 @@ static void test_spmd_collective_time_is_the_interconnect_models(void **state)
         assert_int_equal(icn_plan_build(&topo, &cd, &ip, &d), BASE_OK);
         struct icn_run_result res;
         const struct icn_plan *pl = &ip;
-        assert_int_equal(icn_run(&topo, &pl, 1, &res, NULL), BASE_OK);
+        double *link_bytes = calloc(topo.n_links, sizeof *link_bytes);
+        assert_non_null(link_bytes);
+        assert_int_equal(icn_run(&topo, &pl, 1, &res, link_bytes), BASE_OK);
         icn_plan_deinit(&ip);
         assert_true(res.time_ps > 0);
+        /* on one chip: only the ranks' on-chip paths carry bytes */
+        for (uint32_t l = 0; l < topo.n_links; l++) {
+            struct icn_link_info li;
+            icn_link_get(&topo, l, &li);
+            if (link_bytes[l] > 0) assert_int_equal(li.cls == ICN_LINK_LOCAL, ranks);
+        }
+        free(link_bytes);
 
         struct rt_report rep;
         run_timing_only(p, &rep);
@@ -270,10 +288,13 @@ static float at(const struct base_tensor *t, int64_t r, int64_t c) { return ((co
 static void test_spmd_multichip_collectives_move_the_specs_values(void **state)
 {
     (void)state;
-    const char *chips[] = {"trn2", "tpu-v5e"};
-    for (int c = 0; c < 2; c++) {
+    /* whole chips, and the 4 ranks of one trn2 (LNC=2): the same values */
+    const char *chips[] = {"trn2", "tpu-v5e", "trn2"};
+    uint64_t chip_coll_ps[6] = {0};
+    for (int c = 0; c < 3; c++) {
         struct chip_desc chip;
         load_chip(chips[c], &chip);
+        if (c == 2) chip_rank_view(&chip, &chip);
         struct graph_module *m = prog_parse(k_colls);
         struct cc_plan *p = compile_ok(m, &chip);
         assert_int_equal(cc_plan_num_partitions(p), 4);
@@ -314,6 +335,15 @@ static void test_spmd_multichip_collectives_move_the_specs_values(void **state)
             assert_int_equal(reps[q].collectives, 6);
             assert_int_equal(reps[q].total_ps, reps[0].total_ps); /* the chips meet at every collective */
         }
+        assert_int_equal(reps[0].n_colls, 6);
+        for (uint32_t i = 0; i < 6; i++) {
+            assert_true(reps[0].colls[i].time_ps > 0);
+            /* one chip's 4 ranks (2 cores each) talk through its HBM share (362 B/ns, 0.5 us), faster than
+             * 4 whole chips over their links (128 B/ns, 1 us a hop) */
+            if (c == 0) chip_coll_ps[i] = reps[0].colls[i].time_ps;
+            if (c == 2) assert_true(reps[0].colls[i].time_ps < chip_coll_ps[i]);
+        }
+        if (c == 2) assert_int_equal(cc_plan_n_cores(p), 2);
         for (int i = 0; i < 6; i++) base_tensor_release(out[i]);
         for (int q = 0; q < 4; q++) rt_report_free(&reps[q]);
         base_tensor_release(x);
