@@ -25,6 +25,7 @@ static void help(FILE *f)
             "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
             "                  [--precision default|high|highest] [--checks|--no-checks]\n"
             "                  [--no-loop-reuse] [--trace FILE]\n"
+            "                  [--weights FILE|DIR [--weights-map MAP]] [--max-memory SIZE] [--quiet]\n"
             "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"
             "                  [--shape ARG=DIMS]... [--dim ARG=N]... [--lnc N | --ranks-per-chip N]\n"
             "\n"
@@ -37,7 +38,19 @@ static void help(FILE *f)
             "                       (op by op, small elementwise runs fused) or eager\n"
             "                       (every op a dispatch through HBM)\n"
             "  --inputs LIST        one .npy per entry-function argument, in order\n"
-            "  --random-inputs SEED random inputs, as `npusim interp --random-inputs`\n"
+            "  --random-inputs SEED random inputs, as `npusim interp --random-inputs`; large ones\n"
+            "                       are computed when read, never stored whole (docs/memory.md)\n"
+            "  --weights PATH       arguments from a .safetensors file, a directory of shards\n"
+            "                       (model.safetensors.index.json) or the index: by argument\n"
+            "                       name (or jax.arg_info), memory-mapped, converted when read;\n"
+            "                       with --random-inputs, what the file lacks is random\n"
+            "  --weights-map MAP    lines 'ARGUMENT TENSOR' (ARGUMENT: name or index)\n"
+            "  --max-memory SIZE    refuse a run estimated to need more host memory than SIZE\n"
+            "                       (16G, 800M; default: MemAvailable of /proc/meminfo), and\n"
+            "                       stop any allocation past it with 'out of memory: needed N,\n"
+            "                       available M' (docs/memory.md)\n"
+            "  --quiet, -q          no memory estimate line and no progress line (a progress\n"
+            "                       line is shown on a terminal for runs longer than 2 s)\n"
             "  --shape ARG=DIMS     a dynamic program ('?' dimensions) is refined to these\n"
             "                       argument shapes (ARG: index or name; DIMS: 4x128), or to\n"
             "                       the shapes of --inputs, before it is compiled\n"
@@ -279,6 +292,7 @@ static int make_inputs(const struct run_args *a, const struct graph_op *func, st
         }
         return 0;
     }
+    if (a->weights) return tool_weights_inputs(a->weights, a->weights_map, func, a->seed, in);
     if (n_args == 0 || a->timing_only) return 0;
     if (a->seed < 0) {
         fprintf(stderr, "npusim run: @%s takes %d input(s): give --inputs or --random-inputs SEED (or --timing-only)\n",

@@ -95,6 +95,15 @@ void tool_dyn_set_dim_args(struct base_tensor **in, int n, const struct graph_re
 /* mkdir -p; 0 on success, -1 with errno set. */
 int tool_mkdir_p(const char *path);
 
+/* --weights PATH (a .safetensors file, a directory of shards with its
+ * model.safetensors.index.json, or the index): each argument of func from
+ * the tensor --weights-map (MAP, may be NULL) names for it, else the tensor
+ * of its own name, else of its jax.arg_info; lazy (memory-mapped, converted
+ * to the argument's type when read); arguments the file lacks random
+ * (seed >= 0) or an error.  0, or TOOL_FAIL after saying why (tools/weights.c). */
+int tool_weights_inputs(const char *path, const char *map_path, const struct graph_op *func, long seed,
+                        struct base_tensor **in);
+
 /* ------------------------------------------------------------ memory */
 struct rt_mem_estimate;
 /* The memory limit of a run: --max-memory (opt, may be NULL) or the machine's
