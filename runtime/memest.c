@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define RT_KERNEL_CODE_BYTES_PER_FLOP (2.5 * 1048576.0 / 1e9)
+
 static uint64_t pages_of(uint64_t lo, uint64_t hi)
 {
     if (hi <= lo) return 0;
@@ -106,6 +108,17 @@ void rt_memory_estimate(const struct rt_mem_request *q, struct rt_mem_estimate *
             e->hbm_bytes += pages * MEM_HBM_PAGE_BYTES / 8; /* written bits of partly written pages, at most */
         }
     }
+    /* the kernel being simulated: its instruction streams, emitted at its
+     * launch and freed after (cc_kernel_emit); they grow with its tiles.
+     * Calibrated against measured peak RSS of timing-only runs on trn2
+     * (docs/memory.md): about 2.3 MiB per GFLOP of the largest kernel
+     * (qwen3-32b prefill tp=8: 67 GFLOP, 152 MiB; seq 512: 16.8 GFLOP,
+     * 39 MiB), rounded up; TPU kernels take less. */
+    for (uint32_t k = 0; k < cc_plan_n_kernels(plan); k++) {
+        const struct cc_kernel_info *ki = cc_plan_kernel_info(plan, k);
+        uint64_t code = (uint64_t)((double)ki->flops * RT_KERNEL_CODE_BYTES_PER_FLOP);
+        if (code > e->kernel_bytes) e->kernel_bytes = code;
+    }
     /* the outputs: held by the golden run while the chips run (--check), and
      * the largest read back at once (its shards and the assembled whole) */
     const struct graph_op *func = q->interp_module
@@ -131,13 +144,15 @@ void rt_memory_estimate(const struct rt_mem_request *q, struct rt_mem_estimate *
     /* the two phases: the golden run (then its outputs stay), the chips */
     uint64_t base = e->module_bytes + e->inputs_bytes;
     e->interp_phase_bytes = base + e->interp_bytes;
-    e->sim_phase_bytes = base + e->golden_bytes + e->output_bytes + (uint64_t)e->n_chips * (e->sim_bytes + e->hbm_bytes);
+    e->sim_phase_bytes = base + e->golden_bytes + e->output_bytes + e->kernel_bytes +
+                         (uint64_t)e->n_chips * (e->sim_bytes + e->hbm_bytes);
     e->total_bytes = e->interp_phase_bytes > e->sim_phase_bytes ? e->interp_phase_bytes : e->sim_phase_bytes;
 }
 
 void rt_memory_estimate_str(const struct rt_mem_estimate *e, char *buf, size_t cap)
 {
-    char t[32], in[32], lz[32], hbm[32], sim[32], it[32], gold[32], mod[32];
+    char t[32], in[32], lz[32], hbm[32], sim[32], it[32], gold[32], mod[32], kc[32];
+    base_size_format(e->kernel_bytes, kc, sizeof kc);
     base_size_format(e->total_bytes, t, sizeof t);
     base_size_format(e->module_bytes, mod, sizeof mod);
     base_size_format(e->inputs_bytes, in, sizeof in);
@@ -146,9 +161,9 @@ void rt_memory_estimate_str(const struct rt_mem_estimate *e, char *buf, size_t c
     base_size_format(e->sim_bytes, sim, sizeof sim);
     base_size_format(e->interp_bytes, it, sizeof it);
     base_size_format(e->golden_bytes, gold, sizeof gold);
-    size_t n = (size_t)snprintf(buf, cap, "%s (program %s, inputs %s stored + %s computed when read; per chip x %d: "
-                                          "simulated HBM %s, simulator %s",
-                                t, mod, in, lz, e->n_chips, hbm, sim);
+    size_t n = (size_t)snprintf(buf, cap, "%s (program %s, inputs %s stored + %s computed when read, kernel code %s; "
+                                          "per chip x %d: simulated HBM %s, simulator %s",
+                                t, mod, in, lz, kc, e->n_chips, hbm, sim);
     if (n < cap && e->interp_bytes)
         n += (size_t)snprintf(buf + n, cap - n, "; golden interpreter %s, its outputs %s", it, gold);
     if (n < cap) snprintf(buf + n, cap - n, ")");

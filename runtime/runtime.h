@@ -219,6 +219,7 @@ struct rt_mem_estimate {
     uint64_t interp_bytes;            /* the golden interpreter's peak (--check) */
     uint64_t golden_bytes;            /* its outputs, held while the chips run */
     uint64_t output_bytes;            /* the largest output read back: its shards and the whole */
+    uint64_t kernel_bytes;            /* the largest kernel's instruction streams (emitted at its launch) */
     uint64_t interp_phase_bytes, sim_phase_bytes;
     uint64_t total_bytes;             /* the larger phase */
 };
