@@ -225,6 +225,20 @@ enum base_status interp_fail(struct interp_proc *p, const struct graph_op *op, e
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (op && st == BASE_ERR_NOMEM) {
+        /* the one form of an out-of-memory error: what the op makes, and
+         * what is left (base_diag_nomem) */
+        uint64_t needed = 0;
+        for (int i = 0; i < op->n_results; i++) {
+            const struct graph_type *t = op->results[i].type;
+            int64_t c = t && t->kind == GRAPH_TYPE_TENSOR && graph_type_is_static(t) ? graph_type_count(t) : 0;
+            if (c > 0) needed += (uint64_t)c * base_dtype_size(t->elem);
+        }
+        bool plain = !strcmp(msg, "out of memory");
+        base_diag_nomem(&p->diag, op->loc.file, op->loc.line, op->loc.col, needed, "%s%s%s", op->name,
+                        plain ? "" : ": ", plain ? "" : msg);
+        return st;
+    }
     if (op)
         base_diag_set(&p->diag, st, op->loc.file, op->loc.line, op->loc.col, "%s: %s", op->name, msg);
     else

@@ -593,7 +593,7 @@ int cmd_run(int argc, char **argv)
         io.op_user = &a.progress;
         if (interp_run(golden_m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
             tool_progress_done(&a.progress);
-            tool_print_diag(&d);
+            tool_print_run_error("run", &d, sc.estimate_bytes);
             goto done;
         }
     }

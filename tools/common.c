@@ -226,8 +226,7 @@ void tool_print_run_error(const char *cmd, const struct base_diag *d, uint64_t e
         char e[32], m[32];
         base_size_format(estimate_bytes, e, sizeof e);
         base_size_format(base_mem_available(), m, sizeof m);
-        fprintf(stderr, "npusim %s: out of memory: the run was estimated to need %s in all, %s is available now\n",
-                cmd, e, m);
+        fprintf(stderr, "npusim %s: out of memory: needed %s (the run's estimate), available %s now\n", cmd, e, m);
     }
 }
 

@@ -125,5 +125,25 @@ expect "memory: a bad size" 2 "max-memory takes a size such as 16G" run --random
 expect "memory: a size that fits" 0 "limit 4.00 GiB (--max-memory)" run --random-inputs 1 --check --max-memory 4G
 lacks "memory: --quiet says nothing of it" "memory: estimated" run --random-inputs 1 --check --quiet
 
+# an allocation that fails anyway (a data limit below what the run takes):
+# the error names the numbers, nothing is written.  Skipped where the
+# binary cannot start under such a limit (the sanitizers reserve far more).
+cat >"$tmp/add.mlir" <<'MLIR'
+func.func @main(%a: tensor<4096x4096xf32>, %b: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+  %0 = stablehlo.add %a, %b : tensor<4096x4096xf32>
+  return %0 : tensor<4096x4096xf32>
+}
+MLIR
+if (ulimit -d 150000 && "$NPUSIM" chips >/dev/null 2>&1); then
+    expect "memory: a failed allocation names the numbers" 1 "error: out of memory: needed 64.0 MiB, available [0-9.]* [KMG]*i*B: stablehlo.add" \
+        sh -c 'ulimit -d 150000 && exec "$0" run "$1" --chip trn2 --random-inputs 1 --check --max-memory 100G --out "$2"' \
+        "$NPUSIM" "$tmp/add.mlir" "$tmp/o5"
+    if [ -e "$tmp/o5/output_0.npy" ] || [ -e "$tmp/o5/output_0.npy.part" ]; then
+        echo "FAIL memory: a failed run left an output"; fails=$((fails + 1))
+    else echo "ok   memory: a failed run leaves no output"; fi
+else
+    echo "skip memory: a failed allocation (the binary does not start under a 150 MB data limit)"
+fi
+
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]
