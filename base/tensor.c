@@ -185,6 +185,7 @@ enum base_status base_tensor_create_random(enum base_dtype dt, int rank, const i
     r->seed = seed;
     r->scale = scale;
     struct base_lazy_src src = {random_read, free, r};
+    /* cppcheck-suppress memleak ; the tensor owns r (released with it, or here on failure) */
     return base_tensor_create_lazy(dt, rank, dims, &src, out);
 }
 

@@ -268,7 +268,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 }
 
 /* Inputs from --inputs or --random-inputs (timing-only: none needed). */
-static int make_inputs(const struct run_args *a, const struct graph_op *func, struct base_tensor **in)
+/* func: the program's entry; named: the same arguments as the source
+ * names them (a partitioned program's arguments lose their names). */
+static int make_inputs(const struct run_args *a, const struct graph_op *func, const struct graph_op *named,
+                       struct base_tensor **in)
 {
     const struct graph_block *b = &func->regions[0].blocks[0];
     int n_args = b->n_args;
@@ -292,7 +295,7 @@ static int make_inputs(const struct run_args *a, const struct graph_op *func, st
         }
         return 0;
     }
-    if (a->weights) return tool_weights_inputs(a->weights, a->weights_map, func, a->seed, in);
+    if (a->weights) return tool_weights_inputs(a->weights, a->weights_map, named ? named : func, a->seed, in);
     if (n_args == 0 || a->timing_only) return 0;
     if (a->seed < 0) {
         fprintf(stderr, "npusim run: @%s takes %d input(s): give --inputs or --random-inputs SEED (or --timing-only)\n",
@@ -531,7 +534,10 @@ int cmd_run(int argc, char **argv)
         tool_print_nomem("run", (size_t)n_args * sizeof *in, "the inputs' table");
         goto done;
     }
-    if (make_inputs(&a, func, in)) goto done;
+    const struct graph_op *func0 = m0 ? (a.entry ? graph_module_find_func(m0, a.entry) : graph_module_entry(m0)) : NULL;
+    if (func0 && (func0->n_regions < 1 || func0->regions[0].n_blocks < 1 || func0->regions[0].blocks[0].n_args != n_args))
+        func0 = NULL;
+    if (make_inputs(&a, func, func0, in)) goto done;
     if (!a.inputs) tool_dyn_set_dim_args(in, n_args, &rres);
     tool_progress_phase(&a.progress, "compile");
     struct cc_options co;

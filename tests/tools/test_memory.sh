@@ -66,6 +66,8 @@ expect "weights: by argument name, checked" 0 "2 argument(s) from" run --weights
 got=$(tail_hex "$tmp/o1/output_0.npy" 8)
 if [ "$got" = 0000404000000041 ]; then echo "ok   weights: the output is the file's x * w"; else
     echo "FAIL weights: output bytes $got, want 0000404000000041 ([3, 8])"; fails=$((fails + 1)); fi
+expect "weights: a program partitioned over 2 chips keeps its argument names" 0 "2 argument(s) from" \
+    run --weights "$tmp/f32.safetensors" --chips 2 --shard x=_ --check
 # bf16 w = [1, 2], f16 x = [3, 4]: converted to f32 when read, the same result
 st "$tmp/half.safetensors" '{"w":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]},"x":{"dtype":"F16","shape":[2],"data_offsets":[4,8]}}' \
     '\200\077\000\100\000\102\000\104'
