@@ -67,10 +67,21 @@ void base_random_elems(enum base_dtype dt, uint64_t seed, double scale, int64_t 
     for (uint64_t start = 0; start < nv; start += CHUNK) {
         size_t m = nv - start < CHUNK ? (size_t)(nv - start) : CHUNK;
         uint64_t j = v0 + start;
-        uint64_t x = rng_draw(seed, j / 4);
-        for (size_t i = 0; i < m; i++, j++) {
-            if (i && j % 4 == 0) x = rng_draw(seed, j / 4);
-            buf[i] = (float)((x >> (16 * (j % 4))) & 0xFFFF) * step - off;
+        /* one draw per 4 values: a partial group at either end */
+        for (size_t i = 0; i < m;) {
+            uint64_t x = rng_draw(seed, j >> 2);
+            unsigned s = (unsigned)(j & 3);
+            size_t k = m - i < 4 - s ? m - i : 4 - s;
+            if (k == 4) {
+                buf[i] = (float)(x & 0xFFFF) * step - off;
+                buf[i + 1] = (float)((x >> 16) & 0xFFFF) * step - off;
+                buf[i + 2] = (float)((x >> 32) & 0xFFFF) * step - off;
+                buf[i + 3] = (float)(x >> 48) * step - off;
+            } else {
+                for (size_t q = 0; q < k; q++) buf[i + q] = (float)((x >> (16 * (s + q))) & 0xFFFF) * step - off;
+            }
+            i += k;
+            j += k;
         }
         base_convert(comp, (char *)out + start * esize, BASE_DT_F32, buf, m);
     }
