@@ -199,10 +199,12 @@ int tool_memory_admit(const char *cmd, const struct rt_mem_estimate *est, const 
     }
     if (!quiet) fprintf(stderr, "npusim %s: memory: estimated %s; limit %s (%s)\n", cmd, need, lim, source);
 #ifndef TOOL_SANITIZED
-    /* the limit holds for the whole process: an allocation past it fails
-     * (and is reported with its numbers) rather than the machine's OOM killer */
+    /* --max-memory holds for the whole process: an allocation past it fails
+     * (and is reported with its numbers) rather than the machine's OOM
+     * killer.  Not the default limit: MemAvailable is a snapshot that other
+     * processes move, and the data limit counts allocations never touched. */
     struct rlimit rl;
-    if (limit != UINT64_MAX && getrlimit(RLIMIT_DATA, &rl) == 0 && (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= limit)) {
+    if (max_memory && getrlimit(RLIMIT_DATA, &rl) == 0 && (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= limit)) {
         rl.rlim_cur = (rlim_t)limit;
         setrlimit(RLIMIT_DATA, &rl);
     }

@@ -109,10 +109,10 @@ struct rt_mem_estimate;
 /* The memory limit of a run: --max-memory (opt, may be NULL) or the machine's
  * available memory.  Prints the estimate; when it exceeds the limit, prints
  * "out of memory: needed N, available M" and returns TOOL_FAIL (nothing has
- * run yet); a bad SIZE is TOOL_USAGE.  Otherwise sets the process's data
- * limit to it (setrlimit RLIMIT_DATA; not under the sanitizers), so that an
- * estimate too low ends in a clear out-of-memory error, not the system's
- * OOM killer.  `quiet`: the estimate line only when refusing. */
+ * run yet); a bad SIZE is TOOL_USAGE.  Otherwise an explicit --max-memory
+ * becomes the process's data limit (setrlimit RLIMIT_DATA; not under the
+ * sanitizers), so that an estimate too low ends in a clear out-of-memory
+ * error, not the system's OOM killer.  `quiet`: the estimate line only when refusing. */
 int tool_memory_admit(const char *cmd, const struct rt_mem_estimate *est, const char *max_memory, bool quiet);
 /* "npusim CMD: out of memory: needed N, available M: what" on stderr. */
 void tool_print_nomem(const char *cmd, uint64_t needed, const char *what);
