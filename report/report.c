@@ -250,21 +250,38 @@ static enum base_status add_hint(struct rep_run *r, const char *text)
     return BASE_OK;
 }
 
+void rep_output_check_fill(struct rep_output_check *o, const struct cc_plan *plan, int i, const struct base_tensor *got,
+                           const struct base_tensor *want)
+{
+    memset(o, 0, sizeof *o);
+    o->output = i;
+    rt_compare_output(plan, got, want, &o->cmp);
+    base_tensor_type_str(want, o->type, sizeof o->type);
+}
+
 enum base_status rep_run_check_outputs(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
                                        struct base_tensor *const *want, int n_want)
 {
     int n = cc_plan_n_outputs(plan) < n_want ? cc_plan_n_outputs(plan) : n_want;
+    if (n < 0) n = 0;
+    struct rep_output_check *rows_ = calloc((size_t)n + 1, sizeof *rows_);
+    if (!rows_) return BASE_ERR_NOMEM;
+    for (int i = 0; i < n; i++) rep_output_check_fill(&rows_[i], plan, i, got[i], want[i]);
+    enum base_status st = rep_run_set_output_checks(r, rows_, n);
+    free(rows_);
+    return st;
+}
+
+enum base_status rep_run_set_output_checks(struct rep_run *r, const struct rep_output_check *checks, int n)
+{
     if (n < 0) n = 0;
     r->output_checks = rows(r, (size_t)n, sizeof *r->output_checks);
     if (!r->output_checks) return BASE_ERR_NOMEM;
     r->outputs_checked = true;
     r->n_output_checks = n;
     for (int i = 0; i < n; i++) {
-        struct rep_output_check *o = &r->output_checks[i];
-        o->output = i;
-        rt_compare_output(plan, got[i], want[i], &o->cmp);
-        if (!o->cmp.passed) r->passed = false;
-        base_tensor_type_str(want[i], o->type, sizeof o->type);
+        r->output_checks[i] = checks[i];
+        if (!checks[i].cmp.passed) r->passed = false;
     }
     if (!r->passed && r->precision != ISA_PREC_HIGHEST && r->fp32_passes_default <= 1 && r->any_f32_matmul) {
         char h[256];

@@ -285,6 +285,14 @@ void rep_run_destroy(struct rep_run *r);
  * replace any earlier ones; hints would repeat).  BASE_ERR_NOMEM only. */
 enum base_status rep_run_check_outputs(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
                                        struct base_tensor *const *want, int n_want);
+/* The same from comparisons already made, one per output as the run
+ * produced it (a streaming --check: rep_output_check_fill on each, then
+ * this once): the rows are copied, r->passed and the hints updated as
+ * rep_run_check_outputs does.  BASE_ERR_NOMEM only. */
+enum base_status rep_run_set_output_checks(struct rep_run *r, const struct rep_output_check *checks, int n);
+/* One row: output i, got against want (rt_compare_output). */
+void rep_output_check_fill(struct rep_output_check *o, const struct cc_plan *plan, int i, const struct base_tensor *got,
+                           const struct base_tensor *want);
 
 /* The run report as `npusim run` prints it: summary lines, the kernel table,
  * failed check ops, the collective table, the per-chip table or the SPMD

@@ -1121,11 +1121,29 @@ static enum base_status rt_init(struct rt *r, const struct cc_plan *plan, struct
     return BASE_OK;
 }
 
-/* The plan's outputs into outputs[] (functional runs). */
+/* Output i, read back, to the caller's on_output (then released). */
+static enum base_status stream_output(struct rt *r, int i, struct base_tensor *t)
+{
+    enum base_status st = r->opt.on_output(r->opt.output_user, i, t);
+    base_tensor_release(t);
+    if (st != BASE_OK && r->diag && r->diag->status == BASE_OK)
+        base_diag_set(r->diag, st, NULL, 0, 0, "output %d: %s", i, base_status_str(st));
+    return st;
+}
+
+/* The plan's outputs into outputs[], or one by one to on_output (functional runs). */
 static enum base_status rt_read_outputs(struct rt *r, struct base_tensor **outputs)
 {
     int n_out = cc_plan_n_outputs(r->plan);
     enum base_status st = BASE_OK;
+    if (r->opt.on_output && !r->opt.timing_only) {
+        for (int i = 0; st == BASE_OK && i < n_out; i++) {
+            struct base_tensor *t = NULL;
+            st = read_buffer(r, cc_plan_output_buffer(r->plan, i), &t);
+            if (st == BASE_OK) st = stream_output(r, i, t);
+        }
+        return st;
+    }
     for (int i = 0; st == BASE_OK && outputs && !r->opt.timing_only && i < n_out; i++)
         st = read_buffer(r, cc_plan_output_buffer(r->plan, i), &outputs[i]);
     if (st != BASE_OK)
@@ -1173,7 +1191,7 @@ enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base
     struct rt r;
     enum base_status st = rt_init(&r, plan, sim, 0, inputs, n_inputs, opt, report, diag);
     if (st == BASE_OK) st = walk(&r);
-    if (st == BASE_OK && outputs) st = rt_read_outputs(&r, outputs);
+    if (st == BASE_OK && (outputs || r.opt.on_output)) st = rt_read_outputs(&r, outputs);
     rt_deinit(&r);
     return st;
 }
@@ -1548,18 +1566,40 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
         dist_abort(1);
     }
     if (st == BASE_OK || sp.dist) st = spmd_steps(&sp, st);
-    for (int p = sp.lo; p < sp.hi && st == BASE_OK && !timing_only; p++)
+    /* outputs handed on one at a time (on_output): read from every chip's
+     * memory an output at a time; spread over ranks, rank 0 gathers the
+     * shards whole first, then hands each assembled output on */
+    bool on_out = opt && opt->on_output && !timing_only, stream = on_out && !sp.dist;
+    for (int p = sp.lo; p < sp.lo + n_init; p++) sp.rs[p].opt.on_output = NULL; /* a shard is not an output */
+    for (int p = sp.lo; p < sp.hi && st == BASE_OK && !timing_only && !stream; p++)
         st = rt_read_outputs(&sp.rs[p], locals + (size_t)p * no);
-    for (int p = sp.lo; p < sp.lo + n_init; p++) rt_deinit(&sp.rs[p]); /* completes the reports */
+    if (sp.dist) /* completes the reports before they are gathered */
+        for (int p = sp.lo; p < sp.lo + n_init; p++) rt_deinit(&sp.rs[p]);
     bool assemble = !sp.dist || dist_rank() == 0;
     if (sp.dist) st = spmd_gather(&sp, st, timing_only ? NULL : locals, timing_only ? 0 : no, reports);
     /* the global outputs from every partition's shards */
     struct base_tensor **col = st == BASE_OK && !timing_only && assemble ? calloc((size_t)n, sizeof *col) : NULL;
     if (st == BASE_OK && !timing_only && assemble && !col)
         st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    for (int j = 0; st == BASE_OK && !timing_only && assemble && outputs && j < no; j++) {
-        for (int p = 0; p < n; p++) col[p] = locals[(size_t)p * no + j];
-        st = interp_sdy_assemble(m, mc, j, n, col, &outputs[j], diag);
+    for (int j = 0; st == BASE_OK && !timing_only && assemble && (outputs || on_out) && j < no; j++) {
+        for (int p = 0; p < n && st == BASE_OK; p++) {
+            if (stream) st = read_buffer(&sp.rs[p], cc_plan_output_buffer(plan, j), &locals[(size_t)p * no + j]);
+            col[p] = locals[(size_t)p * no + j];
+        }
+        struct base_tensor *g = NULL;
+        if (st == BASE_OK) st = interp_sdy_assemble(m, mc, j, n, col, on_out ? &g : &outputs[j], diag);
+        if (on_out) {
+            for (int p = 0; p < n; p++) {
+                base_tensor_release(locals[(size_t)p * no + j]);
+                locals[(size_t)p * no + j] = NULL;
+            }
+            if (st == BASE_OK) {
+                st = opt->on_output(opt->output_user, j, g);
+                if (st != BASE_OK && diag && diag->status == BASE_OK)
+                    base_diag_set(diag, st, NULL, 0, 0, "output %d: %s", j, base_status_str(st));
+            }
+            base_tensor_release(g);
+        }
     }
     free(col);
     if (st != BASE_OK && outputs)
@@ -1567,6 +1607,8 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
             base_tensor_release(outputs[j]);
             outputs[j] = NULL;
         }
+    if (!sp.dist) /* after the streamed reads: completes the reports */
+        for (int p = sp.lo; p < sp.lo + n_init; p++) rt_deinit(&sp.rs[p]);
     for (size_t k = 0; shards && k < (size_t)n * (ni + no); k++) base_tensor_release(shards[k]);
     free(shards);
     free(sp.rs);

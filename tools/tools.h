@@ -63,8 +63,13 @@ struct graph_module *tool_load_model(const char *path, bool verify);
 int tool_unknown_dialects(const struct graph_module *m, const char *path, FILE *f);
 /* Input i of a --random-inputs SEED run (interp and run give the same):
  * weight-like tensors (rank >= 2) get a standard deviation of 1/sqrt(fan-in),
- * as common initialisations do. */
-enum base_status tool_random_tensor(const struct graph_type *ty, uint64_t seed, int i, struct base_tensor **out);
+ * as common initialisations do.  procedural: a tensor of at least
+ * TOOL_PROCEDURAL_MIN_BYTES is lazy (base_tensor_create_random: each value
+ * computed when read, never stored whole; the same values); smaller ones,
+ * and all with !procedural, are stored. */
+#define TOOL_PROCEDURAL_MIN_BYTES (UINT64_C(64) << 10)
+enum base_status tool_random_tensor(const struct graph_type *ty, uint64_t seed, int i, bool procedural,
+                                    struct base_tensor **out);
 /* Elided constants (dense_resource<__elided__>) of m: with seed >= 0 they are
  * filled with random values (a stream of their own, so arguments keep theirs)
  * and a line on stderr says how many; with seed < 0 and need_values, an error
@@ -103,5 +108,72 @@ int tool_dyn_refine(const char *cmd, struct graph_module **m, struct graph_modul
 void tool_dyn_set_dim_args(struct base_tensor **in, int n, const struct graph_refine_result *res);
 /* mkdir -p; 0 on success, -1 with errno set. */
 int tool_mkdir_p(const char *path);
+
+/* --weights PATH (a .safetensors file, a directory of shards with its
+ * model.safetensors.index.json, or the index): each argument of func from
+ * the tensor --weights-map (MAP, may be NULL) names for it, else the tensor
+ * of its own name, else of its jax.arg_info; lazy (memory-mapped, converted
+ * to the argument's type when read); arguments the file lacks random
+ * (seed >= 0) or an error.  0, or TOOL_FAIL after saying why (tools/weights.c). */
+int tool_weights_inputs(const char *path, const char *map_path, const struct graph_op *func, long seed,
+                        struct base_tensor **in);
+
+/* ------------------------------------------------------------ memory */
+struct rt_mem_estimate;
+/* The memory limit of a run: --max-memory (opt, may be NULL) or the machine's
+ * available memory.  Prints the estimate; when it exceeds the limit, prints
+ * "out of memory: needed N, available M" and returns TOOL_FAIL (nothing has
+ * run yet); a bad SIZE is TOOL_USAGE.  Otherwise an explicit --max-memory
+ * becomes the process's data limit (setrlimit RLIMIT_DATA; not under the
+ * sanitizers), so that an estimate too low ends in a clear out-of-memory
+ * error, not the system's OOM killer.  `quiet`: the estimate line only when refusing. */
+int tool_memory_admit(const char *cmd, const struct rt_mem_estimate *est, const char *max_memory, bool quiet);
+/* "npusim CMD: out of memory: needed N, available M: what" on stderr. */
+void tool_print_nomem(const char *cmd, uint64_t needed, const char *what);
+/* A failed run's diagnostic; an out-of-memory one also says what the whole
+ * run was estimated to need. */
+void tool_print_run_error(const char *cmd, const struct base_diag *d, uint64_t estimate_bytes);
+/* "npusim CMD: peak memory X (estimated Y)" on stderr. */
+void tool_print_peak_memory(const char *cmd, uint64_t estimate_bytes);
+
+/* ------------------------------------------------------------ progress */
+/* One line on stderr, rewritten in place, for runs longer than 2 s when
+ * stderr is a terminal (and not --quiet): the phase, ops compiled, kernels
+ * simulated, simulated time so far, ETA (tools/progress.c). */
+struct cc_plan;
+struct tool_progress {
+    bool enabled, printed;
+    FILE *out;
+    double t0, phase_t0, last_print;
+    const char *phase;
+    const struct cc_plan *plan;
+    uint32_t n_kernels;
+    uint8_t *kernel_seen;           /* per plan kernel: emitted (launched once) */
+    uint64_t ops_compiled, ops_total;
+    uint64_t launches, launches_expected;
+    uint64_t sim_ps;
+    _Atomic uint64_t ops_interpreted;
+    uint64_t interp_ops_expected;
+};
+/* What one line shows (the formatter's input, for tests). */
+struct tool_progress_state {
+    const char *phase;
+    double elapsed_s, phase_elapsed_s;
+    uint64_t ops_interpreted, ops_compiled, ops_total, launches, sim_ps;
+    uint64_t expected, done; /* the phase's work: ETA = time so far x (expected - done) / done */
+};
+/* Enabled when f is a terminal and !quiet. */
+void tool_progress_init(struct tool_progress *p, FILE *f, bool quiet);
+void tool_progress_phase(struct tool_progress *p, const char *phase);
+/* The plan's kernels, ops and expected launches (loops by their trip counts). */
+void tool_progress_plan(struct tool_progress *p, const struct cc_plan *plan);
+void tool_progress_launch(struct tool_progress *p, uint32_t kernel, uint64_t start_ps);
+/* interp_options.on_op (user: the progress); thread-safe. */
+void tool_progress_interp_op(void *user);
+/* Erases the line if one is shown (before other output). */
+void tool_progress_done(struct tool_progress *p);
+void tool_progress_free(struct tool_progress *p);
+/* The line for s into buf; its length. */
+size_t tool_progress_format(const struct tool_progress_state *s, char *buf, size_t cap);
 
 #endif
