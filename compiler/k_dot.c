@@ -123,10 +123,13 @@ static struct isa_ap hbm_ap(uint64_t addr, enum base_dtype dt, uint32_t np, int6
     int n = 0;
     for (int d = 0; d < nd; d++) {
         if (count[d] == 1) continue;
-        a.stride[n] = stride[d];
-        a.count[n++] = (uint32_t)count[d];
+        if (n < ISA_MAX_DIMS) {
+            a.stride[n] = stride[d];
+            a.count[n] = (uint32_t)count[d];
+        }
+        n++;
     }
-    a.ndims = (uint8_t)n;
+    a.ndims = (uint8_t)n; /* above ISA_MAX_DIMS: no access pattern holds it (callers that may ask check) */
     return a;
 }
 
