@@ -101,6 +101,11 @@ struct rep_output_check {
     int output;
     char type[96];                    /* the golden output's type: "8x64xbf16" */
     struct rt_compare cmp;
+    /* the precision effect: the reference at the chip's precision against
+     * the interpreter's f32 products (rep_check_spec.exact) */
+    bool has_precision_effect;
+    double precision_max_abs;         /* max |at chip precision - f32| */
+    double precision_rel;             /* that over max |f32 output| */
 };
 
 #define REP_MAX_HINTS 4
@@ -241,6 +246,7 @@ struct rep_run {
 
     /* --check (rep_run_check_outputs) */
     bool outputs_checked;
+    const char *check_against;        /* rep_check_spec.against ("" when not given) */
     int n_output_checks;
     struct rep_output_check *output_checks;
 
@@ -276,6 +282,17 @@ void rep_run_destroy(struct rep_run *r);
  * replace any earlier ones; hints would repeat).  BASE_ERR_NOMEM only. */
 enum base_status rep_run_check_outputs(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
                                        struct base_tensor *const *want, int n_want);
+
+/* How rep_run_check_outputs_with compares. */
+struct rep_check_spec {
+    const char *against;              /* what want is: "the interpreter at the chip's precision", a directory */
+    const struct rt_check_options *per_output; /* n_want of them, or NULL: rt_check_options_default */
+    struct base_tensor *const *exact; /* n_want outputs of the interpreter with f32 products, or NULL */
+};
+/* rep_run_check_outputs with the spec's tolerances; with spec->exact, each
+ * output's precision effect too (reported, never judged). */
+enum base_status rep_run_check_outputs_with(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
+                                            struct base_tensor *const *want, int n_want, const struct rep_check_spec *spec);
 
 /* The run report as `npusim run` prints it: summary lines, the kernel table,
  * failed check ops, the collective table, the per-chip table or the SPMD

@@ -22,7 +22,7 @@ static void help(FILE *f)
     fprintf(f,
             "usage: npusim run MODEL.mlir --chip NAME|FILE.chip [--mode compiled|fused-eager|eager]\n"
             "                  [--inputs A.npy,B.npy,...|--random-inputs SEED] [--timing-only]\n"
-            "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
+            "                  [--check | --expect DIR] [--rtol R] [--atol A] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
             "                  [--precision default|high|highest] [--checks|--no-checks]\n"
             "                  [--no-loop-reuse] [--trace FILE]\n"
             "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"
@@ -48,8 +48,13 @@ static void help(FILE *f)
             "                       the host, its transfers and host time charged)\n"
             "  --timing-only        store no values: the same time, much faster; needs no\n"
             "                       inputs; branches on computed values are an error\n"
-            "  --check              also run the golden interpreter and compare every output\n"
-            "                       (exact for integers; floats within the documented bound)\n"
+            "  --check              also run the golden interpreter, multiplying as the chip\n"
+            "                       does, and compare every output (exact for integers;\n"
+            "                       floats within the documented bound); prints the\n"
+            "                       precision effect (chip precision against f32) apart\n"
+            "  --expect DIR         compare with DIR/output_<i>.npy instead (e.g. real hardware)\n"
+            "  --rtol R, --atol A   the float tolerance |got-want| <= A + R|want| (R alone:\n"
+            "                       A = R max|want|); I=R sets output I's own\n"
             "  --out DIR            write outputs as DIR/output_<i>.npy\n"
             "  --json               the report as JSON\n"
             "  --entry NAME         function to run (default: @main, or the only function)\n"
@@ -113,6 +118,7 @@ struct run_args {
     int sim_checks; /* -1: the default (on, but off when timing-only); 0 off; 1 on */
     enum isa_precision precision;
     struct tool_dyn dyn;
+    struct tool_check_opts chk; /* --rtol, --atol, --expect */
 };
 
 static int parse_args(int argc, char **argv, struct run_args *a)
@@ -120,11 +126,15 @@ static int parse_args(int argc, char **argv, struct run_args *a)
     memset(a, 0, sizeof *a);
     a->seed = -1;
     a->sim_checks = -1;
+    tool_check_opts_init(&a->chk);
     const char *v = NULL;
+    bool bad_check_opt = false;
     for (int i = 1; i < argc; i++) {
         if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
             help(stdout);
             return -1;
+        } else if (tool_check_opt(argc, argv, &i, &a->chk, &bad_check_opt)) {
+            if (bad_check_opt) return TOOL_USAGE;
         } else if (tool_opt(argc, argv, &i, "--chip", &a->chip_name)) {
         } else if (tool_opt(argc, argv, &i, "--inputs", &a->inputs)) {
         } else if (tool_opt(argc, argv, &i, "--out", &a->out_dir)) {
@@ -224,7 +234,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         return TOOL_USAGE;
     }
     if (a->sim_checks < 0) a->sim_checks = !a->timing_only;
-    if (a->timing_only && (a->check || a->out_dir)) {
+    if (a->check && a->chk.expect_dir) {
+        fprintf(stderr, "npusim run: --check and --expect %s: give one reference\n", a->chk.expect_dir);
+        return TOOL_USAGE;
+    }
+    if (a->timing_only && (a->check || a->out_dir || a->chk.expect_dir)) {
         fprintf(stderr, "npusim run: --timing-only has no values to --check or write to --out\n");
         return TOOL_USAGE;
     }
@@ -427,8 +441,6 @@ int cmd_run(int argc, char **argv)
     int n_sims = 0;
     struct base_tensor **outs = NULL;
     struct rt_report *reps = NULL;
-    struct interp_result gold;
-    memset(&gold, 0, sizeof gold);
     struct rec_recorder **recs = NULL; /* one per simulated chip */
     void **users = NULL;                /* the same, for rt_options.chip_users */
     struct rep_run *report = NULL;
@@ -518,17 +530,10 @@ int cmd_run(int argc, char **argv)
         sim_destroy(sims[c]);
         sims[c] = NULL;
     }
-    if (a.check) {
-        struct interp_options io;
-        memset(&io, 0, sizeof io);
-        io.num_partitions = m0 ? 1 : cc_plan_num_partitions(p); /* the unsharded program, or the SPMD one */
-        if (interp_run(m_dyn ? m_dyn : m0 ? m0 : m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
+    if (a.check || a.chk.expect_dir) { /* the unsharded program, or the SPMD one */
+        if (tool_run_check(&a.chk, report, p, m_dyn ? m_dyn : m0 ? m0 : m, a.entry, in, n_args,
+                           m0 ? 1 : cc_plan_num_partitions(p), outs) != TOOL_OK) {
             if (a.json) rep_run_write_json(report, stdout);
-            tool_print_diag(&d);
-            goto done;
-        }
-        if (rep_run_check_outputs(report, p, outs, gold.outputs, gold.n_outputs) != BASE_OK) {
-            fprintf(stderr, "npusim run: out of memory\n");
             goto done;
         }
         if (!a.json) rep_run_write_text_checks(report, stdout);
@@ -557,7 +562,6 @@ done:
     if (outs && p)
         for (int i = 0; i < cc_plan_n_outputs(p); i++) base_tensor_release(outs[i]);
     free(outs);
-    interp_result_free(&gold);
     for (int c = 0; reps && c < n_sims; c++) rt_report_free(&reps[c]);
     free(reps);
     for (int c = 0; sims && c < n_sims; c++) sim_destroy(sims[c]);

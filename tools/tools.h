@@ -39,6 +39,34 @@ int tool_partition(const struct graph_module *m, const char *model, const char *
                    const char *const *shards, int n_shards, struct graph_module **out);
 int cmd_view(int argc, char **argv);
 
+/* npusim run's output checks (tools/run_check.c): --rtol, --atol (VALUE or
+ * OUTPUT=VALUE, OUTPUT an index or output_N), --expect DIR. */
+#define TOOL_CHECK_MAX_OVERRIDES 64
+struct tool_check_opts {
+    double rtol, atol; /* < 0: derived (docs/compiler.md "Reports and tolerances") */
+    struct {
+        int output;
+        bool is_atol;
+        double value;
+    } over[TOOL_CHECK_MAX_OVERRIDES];
+    int n_over;
+    const char *expect_dir; /* reference outputs DIR/output_N.npy instead of the interpreter */
+};
+void tool_check_opts_init(struct tool_check_opts *c);
+/* Consumes argv[*i] when it is one of the options above; *bad (message
+ * printed) when its value is not valid. */
+bool tool_check_opt(int argc, char **argv, int *i, struct tool_check_opts *c, bool *bad);
+struct rep_run;
+struct cc_plan;
+/* Compares the plan's outputs (outs) with the reference c asks for: the
+ * expected files, or the golden interpreter running m on in (num_partitions
+ * processes) as the chip multiplies, plus the precision effect when the
+ * chip's matmuls lose precision.  The rows go into report.  Errors printed:
+ * TOOL_FAIL. */
+int tool_run_check(const struct tool_check_opts *c, struct rep_run *report, const struct cc_plan *p,
+                   const struct graph_module *m, const char *entry, struct base_tensor *const *in, int n_in,
+                   int num_partitions, struct base_tensor *const *outs);
+
 /* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...". */
 void tool_print_diag(const struct base_diag *d);
 /* Parses and verifies a model file; prints the diagnostic on failure. */
