@@ -6,7 +6,7 @@
 set -eu
 
 PKGS="build-essential pkg-config clang libclang-rt-14-dev zlib1g-dev libcmocka-dev \
-libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth"
+libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth python3 python3-numpy"
 for arg in "$@"; do
     case "$arg" in
     --bench) PKGS="$PKGS libopenblas-dev" ;;

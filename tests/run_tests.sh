@@ -2,7 +2,7 @@
 # Runs npusim's checks and prints one summary.  Called by `make check`.
 #   B=build/debug      build directory
 #   SHARED=../shared   shared corpus
-#   ONLY=unit|conform|models|fuzz   run one part
+#   ONLY=unit|api|conform|models|fuzz   run one part
 set -u
 B=${B:-build/debug}
 SHARED=${SHARED:-../shared}
@@ -42,6 +42,15 @@ if [ -z "$ONLY" ] || [ "$ONLY" = unit ]; then
     run "tools/test_cli.sh (the command on unusual inputs)" tests/tools/test_cli.sh "$B"
     # npusim's JSON traces in Chrome's trace engine (node + npm @paulirish/trace_engine): every flow linked
     run "traces/test_trace_engine.sh (Chrome's trace engine)" tests/traces/test_trace_engine.sh "$B"
+fi
+
+# The library as others use it: python/npusim over libnpusim.so, and `make
+# install` with a C program built against the installed copy (not under the
+# sanitizers: Python would have to preload their runtime).
+if [ -z "$ONLY" ] || [ "$ONLY" = api ]; then
+    echo "python package and install:"
+    run "python/test_python.sh (python/npusim, numpy)" tests/python/test_python.sh "$B"
+    run "install/test_install.sh (make install, pkg-config)" tests/install/test_install.sh "$B"
 fi
 
 # The viewer's tests again under SDL's offscreen driver and under Xvfb with

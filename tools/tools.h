@@ -16,6 +16,11 @@ struct tool_cmd {
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
 
+/* The commands of npusim (tools/commands.c), and the one named name (NULL:
+ * none). */
+const struct tool_cmd *tool_commands(size_t *n);
+const struct tool_cmd *tool_command_find(const char *name);
+
 int cmd_parse(int argc, char **argv);
 int cmd_interp(int argc, char **argv);
 int cmd_conform(int argc, char **argv);
