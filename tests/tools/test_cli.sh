@@ -180,4 +180,27 @@ expect "calibrate: a graph row and a row without a preset" 0 "calibrate: 1 of 2 
     env NPUSIM="$NPUSIM" ./scripts/calibrate.sh "$B" "$tmp/cal.tsv"
 expect "calibrate: the row's figure and error" 0 "^1  *TPU v6e (test) .* seq/s  *1000  *[0-9.e+]*  *[-+][0-9.]*%$" \
     env NPUSIM="$NPUSIM" ./scripts/calibrate.sh "$B" "$tmp/cal.tsv"
+# run's checks: --expect against a run's own --out, --rtol/--atol per output, bad values
+cat >"$tmp/two.mlir" <<'MLIR'
+func.func @main(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  %0 = stablehlo.exponential %a : tensor<8xf32>
+  %1 = stablehlo.convert %a : (tensor<8xf32>) -> tensor<8xi32>
+  return %0, %1 : tensor<8xf32>, tensor<8xi32>
+}
+MLIR
+"$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --out "$tmp/ref" >/dev/null 2>&1
+expect "run --expect: a run's own outputs pass" 0 "checked against the expected outputs in $tmp/ref" \
+    "$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --expect "$tmp/ref"
+expect "run --expect: other inputs fail" 1 "check output 0 tensor<8xf32>: MISMATCH" \
+    "$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 2 --expect "$tmp/ref"
+expect "run --expect: a missing file is named" 1 "output 1 needs $tmp/none/output_1.npy" \
+    sh -c "mkdir -p '$tmp/none' && cp '$tmp/ref/output_0.npy' '$tmp/none/' && '$NPUSIM' run '$tmp/two.mlir' --chip trn2 --random-inputs 1 --expect '$tmp/none'"
+expect "run: --rtol per output is in the report" 0 '"output": 0, "passed": true.*"rtol": 0.25, "atol": 0.5' \
+    sh -c "'$NPUSIM' run '$tmp/two.mlir' --chip trn2 --random-inputs 1 --check --rtol 0.1 --rtol output_0=0.25 --atol 0=0.5 --json | tr -d '\n'"
+expect "run: --rtol needs a number" 2 "--rtol takes a number >= 0 or OUTPUT=NUMBER (not 'abc')" \
+    "$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --check --rtol abc
+expect "run: --atol's output must exist" 1 "--atol 5=...: the program has 2 output(s)" \
+    "$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --check --atol 5=1
+expect "run: --check and --expect exclude each other" 2 "give one reference" \
+    "$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --check --expect "$tmp/ref"
 [ $fails -eq 0 ]
