@@ -18,11 +18,18 @@ import json
 import os
 import tempfile
 
-import numpy as np
-
 __all__ = ["NpusimError", "version", "parse", "interp", "run", "estimate", "command"]
 
 API_VERSION = 1
+
+
+def _numpy():
+    """numpy, for the calls that take or give arrays (parse, estimate and command need none)."""
+    try:
+        import numpy
+    except ImportError as e:
+        raise ImportError("npusim.interp and npusim.run need numpy (Debian: python3-numpy)") from e
+    return numpy
 
 
 class NpusimError(RuntimeError):
@@ -161,17 +168,19 @@ def parse(model, name=None):
 
 
 def _bf16_to_f32(a):
+    np = _numpy()
     return (a.view("<u2").astype(np.uint32) << 16).view(np.float32)
 
 
 def _load_npy(path):
-    a = np.load(path)
+    a = _numpy().load(path)
     if a.dtype.kind == "V" and a.dtype.itemsize == 2:  # bf16 (numpy has no bf16): as f32, exactly
         a = _bf16_to_f32(a)
     return a
 
 
 def _write_inputs(inputs, tmp):
+    np = _numpy()
     paths = []
     for i, x in enumerate(inputs):
         p = os.path.join(tmp, "input_%d.npy" % i)
@@ -250,6 +259,7 @@ def run(model, chip, inputs=None, random_inputs=None, check=False, expect=None, 
             if not isinstance(expect, (str, os.PathLike)):
                 exp = os.path.join(tmp, "expect")
                 os.mkdir(exp)
+                np = _numpy()
                 for i, x in enumerate(expect):
                     np.save(os.path.join(exp, "output_%d.npy" % i), np.ascontiguousarray(np.asarray(x)))
                 expect = exp

@@ -14,4 +14,6 @@ done
 # from the build tree: PYTHONPATH=python finds the package, NPUSIM_LIB this build's library
 export PYTHONPATH=python NPUSIM_LIB="$B/libnpusim.so" B
 "$py" -c 'import npusim' || exit 1
+# the first python3 on PATH too, numpy or not (parse, estimate and command need none)
+python3 -c 'import npusim; npusim.parse("func.func @f() { return }")' || exit 1
 exec "$py" tests/python/test_npusim.py
