@@ -22,7 +22,8 @@ static void help(FILE *f)
     fprintf(f,
             "usage: npusim run MODEL.mlir --chip NAME|FILE.chip [--mode compiled|fused-eager|eager]\n"
             "                  [--inputs A.npy,B.npy,...|--random-inputs SEED] [--timing-only]\n"
-            "                  [--check | --expect DIR] [--rtol R] [--atol A] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
+            "                  [--check | --expect DIR] [--rtol R] [--atol A] [--out DIR] [--json]\n"
+            "                  [--entry NAME] [--cores N]\n"
             "                  [--precision default|high|highest] [--checks|--no-checks]\n"
             "                  [--no-loop-reuse] [--trace FILE]\n"
             "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"

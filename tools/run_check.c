@@ -90,7 +90,9 @@ int tool_run_check(const struct tool_check_opts *c, struct rep_run *report, cons
 {
     int n = cc_plan_n_outputs(p), rc = TOOL_FAIL;
     struct rt_check_options *co = calloc((size_t)n + 1, sizeof *co);
-    struct base_tensor **want = calloc((size_t)n + 1, sizeof *want);
+    struct base_tensor **want = calloc((size_t)n + 1, sizeof *want), **ex = calloc((size_t)n + 1, sizeof *ex);
+    int n_want = n;
+    bool has_exact = false;
     struct interp_result gold, exact;
     memset(&gold, 0, sizeof gold);
     memset(&exact, 0, sizeof exact);
@@ -98,7 +100,7 @@ int tool_run_check(const struct tool_check_opts *c, struct rep_run *report, cons
     memset(&d, 0, sizeof d);
     char against[4200];
     bool reduced = !c->expect_dir && rt_plan_reduces_precision(p);
-    if (!co || !want) goto done;
+    if (!co || !want || !ex) goto done;
     for (int i = 0; i < n; i++) {
         rt_check_options_default(&co[i]);
         co[i].ref_at_target = !c->expect_dir;
@@ -126,6 +128,11 @@ int tool_run_check(const struct tool_check_opts *c, struct rep_run *report, cons
             tool_print_diag(&d);
             goto done;
         }
+        /* process 0's outputs are compared: the other processes' go before the
+         * second run takes its own memory */
+        n_want = gold.n_outputs < n ? gold.n_outputs : n;
+        for (int i = 0; i < n_want; i++) want[i] = base_tensor_retain(gold.outputs[i]);
+        interp_result_free(&gold);
         /* the same program with the spec's f32 products: the precision effect */
         if (reduced) {
             memset(&io.matmul, 0, sizeof io.matmul);
@@ -133,20 +140,24 @@ int tool_run_check(const struct tool_check_opts *c, struct rep_run *report, cons
                 tool_print_diag(&d);
                 goto done;
             }
+            for (int i = 0; i < n && i < exact.n_outputs; i++) ex[i] = base_tensor_retain(exact.outputs[i]);
+            has_exact = exact.n_outputs >= n;
+            interp_result_free(&exact);
         }
-        for (int i = 0; i < n && i < gold.n_outputs; i++) want[i] = base_tensor_retain(gold.outputs[i]);
         snprintf(against, sizeof against, "the golden interpreter computing as %s does%s", cc_plan_chip(p)->name,
                  reduced ? " (its matmul precision)" : "");
     }
-    struct rep_check_spec spec = {.against = against, .per_output = co, .exact = reduced && exact.n_outputs >= n ? exact.outputs : NULL};
-    if (rep_run_check_outputs_with(report, p, outs, want, c->expect_dir ? n : gold.n_outputs, &spec) != BASE_OK) {
+    struct rep_check_spec spec = {.against = against, .per_output = co, .exact = has_exact ? ex : NULL};
+    if (rep_run_check_outputs_with(report, p, outs, want, n_want, &spec) != BASE_OK) {
         fprintf(stderr, "npusim run: out of memory\n");
         goto done;
     }
     rc = TOOL_OK;
 done:
     for (int i = 0; want && i < n; i++) base_tensor_release(want[i]);
+    for (int i = 0; ex && i < n; i++) base_tensor_release(ex[i]);
     free(want);
+    free(ex);
     free(co);
     interp_result_free(&gold);
     interp_result_free(&exact);
