@@ -67,8 +67,10 @@ bool tool_check_opt(int argc, char **argv, int *i, struct tool_check_opts *c, bo
     return true;
 }
 
-/* The user's reference outputs: DIR/output_N.npy, as --out writes them. */
-static int read_expected(const char *dir, int n, struct base_tensor **want)
+/* The user's reference outputs: DIR/output_N.npy, as --out writes them,
+ * of the outputs' shapes.  A float reference of another float type (numpy
+ * has no bf16: an f32 file for a bf16 output) is rounded to the output's. */
+static int read_expected(const char *dir, int n, struct base_tensor *const *outs, struct base_tensor **want)
 {
     for (int i = 0; i < n; i++) {
         char file[4096];
@@ -79,6 +81,24 @@ static int read_expected(const char *dir, int n, struct base_tensor **want)
             tool_print_diag(&d);
             fprintf(stderr, "npusim run: --expect %s: output %d needs %s (as --out writes it)\n", dir, i, file);
             return TOOL_FAIL;
+        }
+        const struct base_tensor *got = outs[i], *w = want[i];
+        bool same_shape = got && got->rank == w->rank;
+        for (int k = 0; same_shape && k < w->rank; k++) same_shape = got->dims[k] == w->dims[k];
+        char gt[96], wt[96];
+        base_tensor_type_str(w, wt, sizeof wt);
+        if (got) base_tensor_type_str(got, gt, sizeof gt);
+        if (!same_shape || (got->dtype != w->dtype && !(base_dtype_is_float(got->dtype) && base_dtype_is_float(w->dtype)))) {
+            fprintf(stderr, "npusim run: --expect: %s holds tensor<%s>, output %d is tensor<%s>\n", file, wt, i,
+                    got ? gt : "?");
+            return TOOL_FAIL;
+        }
+        if (got->dtype != w->dtype) {
+            struct base_tensor *r = NULL;
+            if (base_tensor_create(got->dtype, w->rank, w->dims, &r) != BASE_OK) return TOOL_FAIL;
+            base_convert(got->dtype, r->data, w->dtype, w->data, (size_t)w->count);
+            base_tensor_release(want[i]);
+            want[i] = r;
         }
     }
     return TOOL_OK;
@@ -117,7 +137,7 @@ int tool_run_check(const struct tool_check_opts *c, struct rep_run *report, cons
         else co[c->over[k].output].rtol = c->over[k].value;
     }
     if (c->expect_dir) {
-        if (read_expected(c->expect_dir, n, want) != TOOL_OK) goto done;
+        if (read_expected(c->expect_dir, n, outs, want) != TOOL_OK) goto done;
         snprintf(against, sizeof against, "the expected outputs in %s", c->expect_dir);
     } else {
         struct interp_options io;
