@@ -29,8 +29,9 @@ OPT := $(OPT_$(BUILD))
 ifeq ($(OPT),)
 $(error BUILD must be debug, release, asan or ubsan)
 endif
-# -fPIC: the same objects make libnpusim.a and libnpusim.so
-CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) -fPIC -I. $(CFLAGS)
+# -fPIC: the same objects make libnpusim.a and libnpusim.so; no semantic
+# interposition, so that calls within a file still inline as without -fPIC
+CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) -fPIC -fno-semantic-interposition -I. $(CFLAGS)
 LDFLAGS_ALL := $(filter -fsanitize=%,$(OPT)) $(LDFLAGS)
 # zlib: traces/ only (CONVENTIONS.md); everything that links the library needs -lz
 ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
