@@ -159,6 +159,12 @@ int cc_plan_num_partitions(const struct cc_plan *p);
  * its in/out shardings say how global values map to the shards. */
 const struct graph_module *cc_plan_module(const struct cc_plan *p);
 const struct graph_op *cc_plan_manual_computation(const struct cc_plan *p);
+/* The documented error bound of the chip's instruction sequence for op, in
+ * ulps of an f32 result (docs/compiler.md "Kernels: special functions":
+ * lgamma's Lanczos sum 40, ...), and *abs_err the absolute bound where the
+ * function crosses zero (lgamma at 1 and 2); 0 for an op the chip computes
+ * as the interpreter does.  --check widens its tolerance by them. */
+double cc_decomposition_ulps(const struct graph_op *op, double *abs_err);
 uint32_t cc_plan_n_buffers(const struct cc_plan *p);
 const struct cc_buffer *cc_plan_buffer(const struct cc_plan *p, uint32_t i);
 uint32_t cc_plan_n_steps(const struct cc_plan *p);

@@ -1139,7 +1139,8 @@ static enum base_status alloc_buffers(struct cc_ew *m)
         size_t es = base_dtype_size(v->dt);
         uint64_t bytes = v->kind == VK_TILE ? m->max_f * es : es;
         bool prologue_temp = v->resident && !read_per_tile[i] && !v->sink && v->def >= 0;
-        if ((v->resident && !prologue_temp) || v->in >= 0 || v->output || v->iota || v->src >= 0) {
+        /* a sink is copied out after the tile's last instruction: its buffer lives to the end */
+        if ((v->resident && !prologue_temp) || v->in >= 0 || v->output || v->iota || v->src >= 0 || v->sink) {
             v->buf = cc_kb_buffer(b, bytes, v->resident ? 1 : CC_EW_SLOTS);
             if (v->buf < 0) return b->diag->status;
             continue;
@@ -1395,8 +1396,10 @@ enum base_status cc_ew_prepare(struct cc_ew *w, const struct cc_tiling *tl, int6
     for (int i = 0; i < w->spec.n_sink; i++) {
         int v = e->sink_val[i];
         const struct eval *ev = &e->v[v];
+        bool shared = false; /* a value two sinks take (a reduce of x with x): one write cannot serve both */
+        for (int j = 0; j < w->spec.n_sink; j++) shared |= j != i && e->sink_val[j] == v;
         w->sink_direct[i] = ev->kind == VK_TILE && ev->def >= 0 && ev->alias < 0 && !e->ins[ev->def].hoisted &&
-                            ev->last < 0 && !ev->output && ev->in < 0;
+                            ev->last < 0 && !ev->output && ev->in < 0 && !shared;
         if (!w->sink_direct[i] && w->sink_engine < 0) {
             int cand[3] = {b->t->act, b->t->pool, b->t->vec};
             for (int c = 0; c < 3 && w->sink_engine < 0; c++) w->sink_engine = cand[c];

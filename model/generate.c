@@ -266,7 +266,8 @@ static enum base_status check_layout(const struct mdl_config *c, const struct md
 #undef NEED
     if (p->pp > 1)
         return base_diag_set(d, BASE_ERR_UNSUPPORTED, NULL, 0, 0,
-                             "parallel: pipeline stages (pp = %d) are not generated (docs/model.md)", p->pp);
+                             "parallel: pipeline stages (pp = %d) are not generated as one program; npusim estimate "
+                             "composes them from a generated stage (docs/estimate.md)", p->pp);
     return BASE_OK;
 }
 

@@ -129,8 +129,9 @@ const char *mdl_workload_name(enum mdl_workload_kind k);
 bool mdl_workload_lookup(const char *name, enum mdl_workload_kind *out);
 
 /* Parallelism: mesh axis sizes (1: unused).  Their product is the number of
- * devices.  pp > 1 (layers in stages run on microbatches) is refused for
- * now: ERR_UNSUPPORTED (docs/model.md). */
+ * devices.  pp > 1 (layers in stages run on microbatches) is refused:
+ * ERR_UNSUPPORTED (docs/model.md); the estimator composes pipelined
+ * layouts from a stage's program (report/estimate_model.c). */
 struct mdl_parallel {
     int dp, fsdp, tp, sp, ep, pp;
     int microbatches;           /* pipeline microbatches (>= pp; 0: 2 x pp) */

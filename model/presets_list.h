@@ -6,8 +6,8 @@
  * zero; mdl_preset_get fills dtype (bf16), norm_eps (1e-5) and, for MoE,
  * capacity_factor and routed_scale (config.c says from where).
  *
- * Source ids are those of /work/shared/hw/sources.md and
- * notes/research/README.md (model_presets.tsv):
+ * Source ids are those of ../shared/hw/sources.md and of the project's
+ * research notes on the model configurations:
  *   S52  MaxText src/maxtext/configs/models/<name>.yml (AI-Hypercomputer/maxtext@e591f30)
  *   S53  MaxText checkpoint_conversion/utils/hf_model_configs.py (@e591f30), transcriptions
  *        of the Hugging Face config.json files

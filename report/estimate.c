@@ -337,6 +337,43 @@ static double rank_on(const struct rep_est_model_size *m, enum rep_workload w, i
     return t + c + f + g + d;
 }
 
+double rep_est_stage_send_s(const struct chip_desc *chip, const struct rep_est_layout *l, double bytes)
+{
+    uint32_t n = (uint32_t)rep_est_layout_devices(l);
+    if (l->pp <= 1 || bytes <= 0) return 0;
+    struct icn_topo topo;
+    char shape[96];
+    rep_est_topology(chip, n, shape, sizeof shape);
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (icn_topo_from_chip(chip, shape, ICN_WRAP_AUTO, NULL, &topo, &d) != BASE_OK) return -1;
+    uint32_t n_groups, size;
+    uint32_t *g = axis_groups(l, 2, &n_groups, &size);
+    uint32_t *pairs = g ? malloc((size_t)n_groups * (size - 1) * 2 * sizeof *pairs) : NULL;
+    if (!pairs) {
+        free(g);
+        return -1;
+    }
+    uint32_t np = 0;
+    for (uint32_t k = 0; k < n_groups; k++)
+        for (uint32_t j = 0; j + 1 < size; j++) { /* stage j's device -> stage j + 1's */
+            pairs[2 * np] = g[k * size + j];
+            pairs[2 * np + 1] = g[k * size + j + 1];
+            np++;
+        }
+    struct icn_coll_desc c;
+    memset(&c, 0, sizeof c);
+    c.coll = ICN_COLL_COLLECTIVE_PERMUTE;
+    c.alg = ICN_ALG_AUTO;
+    c.bytes = bytes;
+    c.pairs = pairs;
+    c.n_pairs = np;
+    double ps = icn_closed_form_ps(&topo, &c, ICN_ALG_AUTO);
+    free(pairs);
+    free(g);
+    return ps < 0 ? -1 : ps * 1e-12;
+}
+
 void rep_est_topology(const struct chip_desc *chip, uint32_t n, char *buf, size_t cap)
 {
     uint32_t dom = chip->links.domain_chips;

@@ -57,6 +57,11 @@ struct rep_est_layout {
 enum base_status rep_est_layout_parse(const char *s, struct rep_est_layout *out, struct base_diag *diag);
 int rep_est_layout_devices(const struct rep_est_layout *l);
 void rep_est_layout_str(const struct rep_est_layout *l, char *buf, size_t cap); /* "fsdp=64,tp=4" ("1 chip") */
+/* Seconds to send `bytes` from every pipeline stage's device to the same
+ * device of the next stage, all at once (a collective_permute along the pp
+ * axis of l, on the topology of l's devices of chip); 0 without pp; < 0 when
+ * the topology cannot be built. */
+double rep_est_stage_send_s(const struct chip_desc *chip, const struct rep_est_layout *l, double bytes);
 
 /* ------------------------------------------------------------------ prices */
 

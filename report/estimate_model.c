@@ -42,6 +42,91 @@ struct eval_ctx {
     uint32_t chips;
 };
 
+/* Generates, partitions and simulates workload w of configuration c on
+ * `chips` chips into row's time and plan figures. */
+static enum base_status simulate(const struct eval_ctx *x, const struct mdl_config *c, const struct mdl_workload *w,
+                                 uint32_t chips, struct rep_compare_row *row, struct base_diag *d)
+{
+    struct graph_module *gm = NULL, *pm = NULL;
+    const char *phase = "generating";
+    enum base_status st = mdl_generate(c, w, &gm, d);
+    if (st == BASE_OK && mdl_parallel_devices(&w->par) > 1) {
+        phase = "partitioning";
+        st = part_partition(gm, NULL, NULL, NULL, 0, &pm, NULL, d);
+    }
+    if (st == BASE_OK) {
+        phase = "simulating";
+        st = rep_est_simulate(pm ? pm : gm, x->chip, chips, &x->q->sim, row, NULL, d);
+    }
+    graph_module_destroy(pm);
+    graph_module_destroy(gm);
+    if (st != BASE_OK && !d->msg[0]) base_diag_set(d, st, NULL, 0, 0, "%s while %s the program", base_status_str(st), phase);
+    return st;
+}
+
+/* a - b, not below 0 (a tail's share of a figure) */
+static uint64_t minus(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+/* Pipeline parallelism (pp > 1), composed from simulated parts, as the
+ * 1F1B and GPipe schedules run: a stage is layers / pp layers (with the
+ * embedding and the head: the slowest stage), a microbatch is batch / mb.
+ *   t_mb    one microbatch through one stage (train: forward and backward,
+ *           no optimiser), simulated on one replica of the stage (tp, sp,
+ *           ep; no dp / fsdp traffic)
+ *   t_tail  what runs once per step: the stage's whole layout at a
+ *           microbatch with the optimiser, less t_mb (the data-parallel
+ *           gradient reduction, FSDP's gathers, AdamW)
+ *   t_send  a microbatch's activations (b s h) to the next stage, and in
+ *           training its gradient back: on the interconnect, not hidden
+ *   step = (mb + pp - 1) (t_mb + t_send) + t_tail
+ * (the bubble is the pp - 1 extra slots: (pp - 1) / mb of the work). */
+static enum base_status eval_pipeline(const struct eval_ctx *x, const struct rep_est_layout *l,
+                                      struct rep_compare_row *row, struct base_diag *d)
+{
+    const struct mdl_config *c = x->c;
+    int pp = l->pp, mb = l->microbatches ? l->microbatches : 2 * l->pp;
+    int64_t replicas = (int64_t)l->dp * l->fsdp;
+    if (c->layers % pp || x->q->batch % ((int64_t)mb * replicas))
+        return base_diag_set(d, BASE_ERR_INVALID, NULL, 0, 0,
+                             "pipeline: pp = %d must divide the %d layers and mb = %d x dp x fsdp = %lld the batch of %lld",
+                             pp, (int)c->layers, mb, (long long)(mb * replicas), (long long)x->q->batch);
+    struct mdl_config stage = *c;
+    stage.layers = c->layers / pp;
+    struct mdl_workload w;
+    workload_of(x->q, l, &w);
+    bool train = w.kind == MDL_TRAIN;
+    /* one microbatch through one replica of a stage */
+    struct mdl_workload wm = w;
+    wm.batch = x->q->batch / mb / replicas;
+    wm.par = (struct mdl_parallel){1, 1, l->tp, l->sp, l->ep, 1, 0};
+    wm.grads_only = train;
+    struct rep_compare_row part = *row;
+    TRY(simulate(x, &stage, &wm, (uint32_t)mdl_parallel_devices(&wm.par), &part, d));
+    /* what runs once per step (training): the whole stage layout */
+    struct rep_compare_row once = part;
+    if (train) {
+        struct mdl_workload wf = w;
+        wf.batch = x->q->batch / mb;
+        wf.par = (struct mdl_parallel){l->dp, l->fsdp, l->tp, l->sp, l->ep, 1, 0};
+        once = *row;
+        TRY(simulate(x, &stage, &wf, (uint32_t)mdl_parallel_devices(&wf.par), &once, d));
+    }
+    double sq = w.kind == MDL_DECODE ? 1 : (double)w.seq;
+    double act = (double)wm.batch * sq * (double)c->hidden * (double)base_dtype_size(c->dtype);
+    double send_s = rep_est_stage_send_s(x->chip, l, act);
+    if (send_s < 0) return base_diag_set(d, BASE_ERR_INVALID, NULL, 0, 0, "pipeline: no topology of %u %s chips", x->chips, x->chip->name);
+    uint64_t send = (uint64_t)(send_s * 1e12 * (train ? 2.0 : 1.0)), slots = (uint64_t)(mb + pp - 1);
+    *row = once; /* the plan's memory figures are the whole layout's */
+    row->step_ps = slots * (part.step_ps + send) + minus(once.step_ps, train ? part.step_ps : once.step_ps);
+    row->kernel_ps = slots * part.kernel_ps + minus(once.kernel_ps, train ? part.kernel_ps : once.kernel_ps);
+    row->dispatch_ps = slots * part.dispatch_ps + minus(once.dispatch_ps, train ? part.dispatch_ps : once.dispatch_ps);
+    row->host_ps = slots * part.host_ps + minus(once.host_ps, train ? part.host_ps : once.host_ps);
+    row->collective_ps = slots * (part.collective_ps + send) + minus(once.collective_ps, train ? part.collective_ps : once.collective_ps);
+    row->collective_exposed_ps = slots * (part.collective_exposed_ps + send) +
+                                 minus(once.collective_exposed_ps, train ? part.collective_exposed_ps : once.collective_exposed_ps);
+    return BASE_OK;
+}
+
 /* Generates, partitions and simulates one layout into row. */
 static enum base_status eval(void *user, const struct rep_est_layout *l, struct rep_compare_row *row,
                              struct base_diag *diag)
@@ -51,6 +136,9 @@ static enum base_status eval(void *user, const struct rep_est_layout *l, struct 
     struct mdl_workload w;
     workload_of(x->q, l, &w);
     rep_est_layout_str(l, row->layout, sizeof row->layout);
+    struct base_diag d;
+    base_diag_clear(&d);
+    enum base_status st = l->pp > 1 ? eval_pipeline(x, l, row, &d) : simulate(x, x->c, &w, x->chips, row, &d);
     row->dp = l->dp;
     row->fsdp = l->fsdp;
     row->tp = l->tp;
@@ -58,26 +146,9 @@ static enum base_status eval(void *user, const struct rep_est_layout *l, struct 
     row->ep = l->ep;
     row->pp = l->pp;
     row->microbatches = l->pp > 1 ? (l->microbatches ? l->microbatches : 2 * l->pp) : 0;
-    struct base_diag d;
-    base_diag_clear(&d);
-    struct graph_module *gm = NULL, *pm = NULL;
-    const char *phase = "generating";
-    enum base_status st = mdl_generate(x->c, &w, &gm, &d);
-    if (st == BASE_OK && rep_est_layout_devices(l) > 1) {
-        phase = "partitioning";
-        st = part_partition(gm, NULL, NULL, NULL, 0, &pm, NULL, &d);
-    }
-    if (st == BASE_OK) {
-        phase = "simulating";
-        st = rep_est_simulate(pm ? pm : gm, x->chip, x->chips, &x->q->sim, row, NULL, &d);
-    }
-    graph_module_destroy(pm);
-    graph_module_destroy(gm);
     if (st != BASE_OK) { /* out of memory too: the row says so, the other rows go on */
         row->ok = false;
-        if (d.msg[0]) base_diag_format(&d, row->error, sizeof row->error);
-        else
-            snprintf(row->error, sizeof row->error, "%s while %s the program", base_status_str(st), phase);
+        base_diag_format(&d, row->error, sizeof row->error);
         return BASE_OK;
     }
     /* the model's FLOPs (no recomputation), the workload's tokens */

@@ -16,7 +16,7 @@
 #             column "graph: FILE.mlir" runs that StableHLO file instead
 #   batch     "global batch N" / "GB N" in the row; MaxText rows: the config's
 #             per_device_batch_size (16B 6, 32B 4, 64B 2, 128B 1: MaxText
-#             configs/v5e/*.sh, /work/notes/research/model_presets.tsv) x chips
+#             configs/v5e/*.sh) x chips
 #   seq       "seq N" in the row, else the model's training length (MaxText
 #             and GPT-3: 2048, Llama 2: 4096, Llama 3.1: 8192)
 #   layout    MaxText rows: FSDP over each 256-chip slice, data parallel over

@@ -6,6 +6,8 @@
 #include "tests/runtime/loop_programs.h"
 
 #include "report/estimate.h"
+#include "model/model.h"
+#include "partition/partition.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -441,7 +443,85 @@ static void test_estimate_keys_are_documented(void **state)
     free(doc);
 }
 
-TEST_MAIN(NULL, NULL, T(test_estimate_row_arithmetic), T(test_estimate_memory_fit),
+/* One microbatch of a stage, simulated by hand from the same parts: the
+ * preset with layers / pp layers, batch / mb sequences, tp only. */
+static uint64_t stage_microbatch_ps(const char *preset, int pp, int mb, int tp, int64_t batch, int64_t seq,
+                                    const struct chip_desc *chip, const struct rep_est_sim_options *so)
+{
+    struct mdl_config c;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(mdl_preset_get(preset, &c, &d), BASE_OK);
+    c.layers /= pp;
+    struct mdl_workload w;
+    mdl_workload_default(&w);
+    w.kind = MDL_PREFILL;
+    w.batch = batch / mb;
+    w.seq = seq;
+    w.par = (struct mdl_parallel){1, 1, tp, 1, 1, 1, 0};
+    struct graph_module *gm = NULL, *pm = NULL;
+    assert_int_equal(mdl_generate(&c, &w, &gm, &d), BASE_OK);
+    assert_int_equal(part_partition(gm, NULL, NULL, NULL, 0, &pm, NULL, &d), BASE_OK);
+    struct rep_compare_row row;
+    memset(&row, 0, sizeof row);
+    assert_int_equal(rep_est_simulate(pm, chip, (uint32_t)tp, so, &row, NULL, &d), BASE_OK);
+    graph_module_destroy(pm);
+    graph_module_destroy(gm);
+    return row.step_ps;
+}
+
+/* Pipeline parallelism: a prefill of gpt3-125m (12 layers) in 2 stages of 2
+ * chips of tensor parallelism, 4 microbatches, is (mb + pp - 1) slots of one
+ * stage's microbatch and its send to the next stage; the send is at least
+ * the activations over one link; a pp that does not divide the layers is
+ * refused with the numbers. */
+static void test_estimate_pipeline_stages(void **state)
+{
+    (void)state;
+    struct chip_desc chip;
+    load_chip("tpu-v5e", &chip);
+    struct rep_est_layout l = {1, 1, 2, 1, 1, 2, 4};
+    struct rep_est_system sys[1] = {{"tpu-v5e", 4}};
+    struct rep_est_request q;
+    rep_est_request_default(&q);
+    q.model = "gpt3-125m";
+    q.workload = REP_PREFILL;
+    q.batch = 8;
+    q.seq = 64;
+    q.systems = sys;
+    q.n_systems = 1;
+    q.layout = &l;
+    struct rep_estimate *e;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(rep_estimate_preset(&q, &e, &d), BASE_OK);
+    const struct rep_compare_row *r = &e->rows[0];
+    if (!r->ok) fail_msg("%s", r->error);
+    assert_int_equal(r->pp, 2);
+    assert_int_equal(r->microbatches, 4);
+    uint64_t t_mb = stage_microbatch_ps("gpt3-125m", 2, 4, 2, 8, 64, &chip, &q.sim);
+    double act = 2.0 * 64 * 768 * 2; /* a microbatch's activations: b s h, bf16 */
+    double send = rep_est_stage_send_s(&chip, &l, act);
+    assert_true(send > 0);
+    assert_true(send >= act / (chip.links.bytes_per_ns * 1e9)); /* at most one link's rate */
+    assert_int_equal(r->step_ps, 5 * (t_mb + (uint64_t)(send * 1e12)));
+    assert_true(r->collective_exposed_ps >= 5 * (uint64_t)(send * 1e12));
+    struct rep_est_layout flat = {1, 1, 4, 1, 1, 1, 0};
+    assert_true(rep_est_stage_send_s(&chip, &flat, act) == 0);
+    rep_estimate_destroy(e);
+
+    struct rep_est_layout five = {1, 1, 1, 1, 1, 5, 5};
+    struct rep_est_system sys5[1] = {{"tpu-v5e", 5}};
+    q.systems = sys5;
+    q.layout = &five;
+    q.batch = 10;
+    assert_int_equal(rep_estimate_preset(&q, &e, &d), BASE_OK);
+    assert_false(e->rows[0].ok);
+    assert_non_null(strstr(e->rows[0].error, "pp = 5 must divide the 12 layers"));
+    rep_estimate_destroy(e);
+}
+
+TEST_MAIN(NULL, NULL, T(test_estimate_pipeline_stages), T(test_estimate_row_arithmetic), T(test_estimate_memory_fit),
           T(test_estimate_search_picks_the_known_best), T(test_estimate_layouts_respect_the_model),
           T(test_estimate_prices), T(test_estimate_parse_systems_and_layouts), T(test_estimate_graph_on_systems),
           T(test_estimate_graph_with_a_mesh_is_partitioned),
