@@ -37,9 +37,19 @@ LDFLAGS_ALL := $(filter -fsanitize=%,$(OPT)) $(LDFLAGS)
 ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
 ZLIB_LIBS := $(shell pkg-config --libs zlib 2>/dev/null || echo -lz)
 LDLIBS_ALL := -lm -lpthread $(ZLIB_LIBS) $(LDLIBS)
+# MPI (dist/ only, docs/distributed.md): Open MPI when pkg-config finds it
+# (libopenmpi-dev); without it, or with NO_MPI=1, npusim runs as one process
+# and says how to get MPI.  Give a NO_MPI=1 build its own B.
+ifneq ($(NO_MPI),1)
+MPI_FOUND := $(shell pkg-config --exists ompi-c 2>/dev/null && echo 1)
+endif
+ifeq ($(MPI_FOUND),1)
+MPI_CFLAGS := -DNPUSIM_HAVE_MPI $(patsubst -I%,-isystem %,$(shell pkg-config --cflags ompi-c))
+LDLIBS_ALL += $(shell pkg-config --libs ompi-c)
+endif
 
 # The library: every module but the visualizer (SDL2) and the tools.
-LIB_MODULES := base chip event graph interp partition model isa compiler runtime memory interconnect sim record traces report
+LIB_MODULES := base dist chip event graph interp partition model isa compiler runtime memory interconnect sim record traces report
 LIB_SRCS := $(foreach m,$(LIB_MODULES),$(wildcard $(m)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 LIB := $(B)/libnpusim.a
@@ -108,6 +118,7 @@ $(B)/%.o: %.c | $(B)/.dirs
 	$(CC) $(CFLAGS_ALL) $(DEPFLAGS) -c $< -o $@
 
 $(B)/traces/%.o: CFLAGS_ALL += $(ZLIB_CFLAGS)
+$(B)/dist/%.o: CFLAGS_ALL += $(MPI_CFLAGS)
 
 $(B)/.dirs:
 	@mkdir -p $(B)
@@ -185,6 +196,7 @@ bench:
 # (docs/estimate.md "Calibration").  Use BUILD=release: it simulates pods.
 calibrate: $(NPUSIM)
 	@SHARED=$(SHARED) ./scripts/calibrate.sh $(B)
+	@SHARED=$(SHARED) ./scripts/calibrate.sh $(B) chips/gpu_calibration.tsv
 
 # The layer and prefix rules (docs/architecture.md), then cppcheck.
 lint: all

@@ -377,9 +377,16 @@ struct base_tensor {
     int rank;
     int64_t dims[BASE_MAX_RANK];
     int64_t count;  /* product of dims (1 for rank 0) */
-    void *data;     /* count * base_dtype_size(dtype) bytes, 64-byte aligned */
+    void *data;     /* count * base_dtype_size(dtype) bytes, 64-byte aligned; NULL when lazy */
     struct base_blob *blob;
     _Atomic long refs; /* use retain/release */
+    /* A lazy tensor (base_tensor_create_lazy) stores no values: they are
+     * computed when read (base_tensor_read) from its source, of which it is
+     * the box at lazy_off (of the source's rank) or, when lazy_whole, the
+     * whole source in row-major order (possibly reshaped). */
+    bool lazy;
+    bool lazy_whole;
+    int64_t lazy_off[BASE_MAX_RANK];
 };
 
 /* New zero-filled tensor with one reference.  ERR_LIMIT for shapes that are
@@ -388,10 +395,11 @@ enum base_status base_tensor_create(enum base_dtype dt, int rank, const int64_t 
                                     struct base_tensor **out);
 /* Same shape and type as t, zero-filled. */
 enum base_status base_tensor_create_like(const struct base_tensor *t, struct base_tensor **out);
-/* A new tensor sharing t's storage with another shape of the same count. */
+/* A new tensor sharing t's storage with another shape of the same count.  A
+ * lazy tensor reshapes only when it is its whole source (ERR_UNSUPPORTED). */
 enum base_status base_tensor_reshape(struct base_tensor *t, int rank, const int64_t *dims,
                                      struct base_tensor **out);
-/* A deep copy. */
+/* A deep copy (stored, also of a lazy tensor). */
 enum base_status base_tensor_clone(const struct base_tensor *t, struct base_tensor **out);
 struct base_tensor *base_tensor_retain(struct base_tensor *t);
 void base_tensor_release(struct base_tensor *t); /* NULL is a no-op */
@@ -400,8 +408,48 @@ size_t base_tensor_nbytes(const struct base_tensor *t);
 int64_t base_shape_count(int rank, const int64_t *dims);
 /* Fills t with deterministic random data for tests and estimates: floats
  * (and complex parts) uniform with mean 0 and standard deviation `scale`;
- * integers uniform in [0, min(1000, max+1)); booleans 50/50. */
+ * integers uniform in [0, min(1000, max+1)); booleans 50/50.  (ERR_INVALID
+ * for a lazy tensor.) */
 enum base_status base_tensor_fill_random(struct base_tensor *t, uint64_t seed, double scale);
+/* Elements [first, first + n) of what base_tensor_fill_random(seed, scale)
+ * writes into a tensor of type dt, computed directly (each value is a pure
+ * function of seed and its index), into out (n elements of dt). */
+void base_random_elems(enum base_dtype dt, uint64_t seed, double scale, int64_t first, int64_t n, void *out);
+
+/* Lazy tensors: values computed when they are read, never stored whole
+ * (procedural random inputs, memory-mapped weight files).  A source reads
+ * elements [first, first + n) of its tensor, in row-major order and in the
+ * tensor's element type, into out; it must be safe to call from several
+ * threads at once.  release (may be NULL) frees user when the last tensor
+ * reading the source is gone. */
+struct base_lazy_src {
+    enum base_status (*read)(void *user, int64_t first, int64_t n, void *out);
+    void (*release)(void *user);
+    void *user;
+};
+/* A lazy tensor over src (copied; its user is released with the tensor, also
+ * when creation fails).  ERR_LIMIT for bad shapes, ERR_NOMEM. */
+enum base_status base_tensor_create_lazy(enum base_dtype dt, int rank, const int64_t *dims,
+                                         const struct base_lazy_src *src, struct base_tensor **out);
+/* A lazy tensor of the values base_tensor_fill_random(seed, scale) would
+ * write: the procedural random inputs. */
+enum base_status base_tensor_create_random(enum base_dtype dt, int rank, const int64_t *dims, uint64_t seed,
+                                           double scale, struct base_tensor **out);
+/* Elements [first, first + n) of t (row-major, t's element type) into out,
+ * for stored and lazy tensors alike.  A source's error is returned. */
+enum base_status base_tensor_read(const struct base_tensor *t, int64_t first, int64_t n, void *out);
+/* The box of extent size[] at off[] of t (in range; t->rank dims): a new
+ * stored tensor. */
+enum base_status base_tensor_read_box(const struct base_tensor *t, const int64_t *off, const int64_t *size,
+                                      struct base_tensor **out);
+/* The same box, lazy when t is (a view reading t's source), else stored. */
+enum base_status base_tensor_box(struct base_tensor *t, const int64_t *off, const int64_t *size,
+                                 struct base_tensor **out);
+/* t itself (a new reference) when it is stored; a stored copy of its values
+ * when it is lazy. */
+enum base_status base_tensor_materialize(struct base_tensor *t, struct base_tensor **out);
+/* Bytes of values a tensor stores (0 for a lazy one). */
+size_t base_tensor_stored_bytes(const struct base_tensor *t);
 /* Row-major strides in elements. */
 void base_shape_strides(int rank, const int64_t *dims, int64_t *strides);
 /* "2x3xf32" */
@@ -416,6 +464,75 @@ enum base_status base_npy_read(const char *path, struct base_tensor **out, struc
 enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name,
                                    struct base_tensor **out, struct base_diag *diag);
 enum base_status base_npy_write(const char *path, const struct base_tensor *t, struct base_diag *diag);
+
+/* ------------------------------------------------------------------------ */
+/* Weight files: safetensors (base/safetensors.c)                           */
+/* 8 bytes of little-endian header length N, N bytes of JSON naming each
+ * tensor's dtype, shape and data_offsets [begin, end) (relative to the data
+ * after the header), then the data.  Files are memory-mapped; their tensors
+ * are lazy (base_st_tensor_lazy), read and converted to the element type
+ * asked for only when used.  Every inconsistency (truncated data, offsets
+ * out of range or of the wrong size, unknown dtypes, bad JSON) is refused
+ * when the file is opened, naming the file, the tensor and the field. */
+
+struct base_st_tensor {
+    char *name;
+    enum base_dtype dtype; /* as stored: BOOL U8 I8 U16 I16 U32 I32 U64 I64 F16 BF16 F32 F64 C64 F8_E4M3 F8_E5M2 F8_E8M0 */
+    int rank;
+    int64_t dims[BASE_MAX_RANK];
+    uint64_t begin, end;   /* bytes of the data section */
+};
+struct base_st_file; /* reference-counted: lazy tensors keep it open */
+/* A file held in memory (buf must outlive the file and its tensors; name
+ * for diagnostics). */
+enum base_status base_st_parse(const void *buf, size_t len, const char *name, struct base_st_file **out,
+                               struct base_diag *diag);
+/* A file on disk, memory-mapped. */
+enum base_status base_st_open(const char *path, struct base_st_file **out, struct base_diag *diag);
+void base_st_close(struct base_st_file *f); /* NULL is a no-op */
+int base_st_count(const struct base_st_file *f);
+const struct base_st_tensor *base_st_get(const struct base_st_file *f, int i);
+const char *base_st_path(const struct base_st_file *f);
+int base_st_find(const struct base_st_file *f, const char *name); /* -1: none */
+/* The safetensors name of a dtype ("BF16"), NULL when the format has none. */
+const char *base_st_dtype_name(enum base_dtype dt);
+/* Tensor i as a lazy tensor of type dt and shape dims: the shape must be the
+ * file's; floats convert to floats and integers to integers on read (else a
+ * located ERR_INVALID naming the field). */
+enum base_status base_st_tensor_lazy(struct base_st_file *f, int i, enum base_dtype dt, int rank, const int64_t *dims,
+                                     struct base_tensor **out, struct base_diag *diag);
+/* Several files as one: a .safetensors file, an index (*.safetensors.index.json
+ * and its weight_map's shards), or a directory (its index, else every
+ * .safetensors in it).  A name in two files is refused. */
+struct base_st_set;
+enum base_status base_st_set_open(const char *path, struct base_st_set **out, struct base_diag *diag);
+void base_st_set_close(struct base_st_set *s);
+int base_st_set_n_files(const struct base_st_set *s);
+struct base_st_file *base_st_set_file(const struct base_st_set *s, int i);
+bool base_st_set_find(const struct base_st_set *s, const char *name, struct base_st_file **f, int *i);
+
+/* ------------------------------------------------------------------------ */
+/* Host memory (base/mem.c)                                                  */
+
+/* The machine's available memory (/proc/meminfo MemAvailable); UINT64_MAX
+ * when unknown. */
+uint64_t base_mem_machine_available(void);
+/* What this process can still take: the machine's available memory, or
+ * less when a data limit (setrlimit RLIMIT_DATA, npusim --max-memory) leaves
+ * less. */
+uint64_t base_mem_available(void);
+/* The process's resident memory now (VmRSS), 0 when unknown. */
+uint64_t base_mem_rss(void);
+/* The process's peak resident memory so far (VmHWM), 0 when unknown. */
+uint64_t base_mem_peak_rss(void);
+/* "16G", "1.5GiB", "800M", "512k", "4096" (binary units) into bytes. */
+bool base_size_parse(const char *s, uint64_t *out);
+/* "1.23 GiB", "812 MiB", "4096 B". */
+void base_size_format(uint64_t bytes, char *buf, size_t cap);
+/* The one form of an out-of-memory error: "out of memory: needed N,
+ * available M: what" (M: base_mem_available now).  Returns ERR_NOMEM. */
+enum base_status base_diag_nomem(struct base_diag *d, const char *file, int line, int col, uint64_t needed,
+                                 const char *fmt, ...) BASE_PRINTF(6, 7);
 
 /* ------------------------------------------------------------------------ */
 /* Small file helpers                                                        */

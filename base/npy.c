@@ -443,6 +443,9 @@ static size_t build_header(const struct base_tensor *t, char *buf, size_t cap)
     return total;
 }
 
+/* The file appears whole or not at all: written to PATH.part, then renamed
+ * (a failed or interrupted write leaves no half-written PATH).  A lazy
+ * tensor is written in chunks of its values. */
 enum base_status base_npy_write(const char *path, const struct base_tensor *t, struct base_diag *diag)
 {
     char hdr[1024];
@@ -450,15 +453,48 @@ enum base_status base_npy_write(const char *path, const struct base_tensor *t, s
     if (!hn)
         return base_diag_set(diag, BASE_ERR_UNSUPPORTED, path, 0, 0,
                              "npy: element type %s has no .npy form", base_dtype_name(t->dtype));
-    FILE *f = fopen(path, "wb");
-    if (!f) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot create: %s", strerror(errno));
+    size_t pn = strlen(path);
+    char *tmp = malloc(pn + 6);
+    if (!tmp) return base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory");
+    memcpy(tmp, path, pn);
+    memcpy(tmp + pn, ".part", 6);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        enum base_status st = base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot create: %s", strerror(errno));
+        free(tmp);
+        return st;
+    }
     size_t nbytes = base_tensor_nbytes(t);
-    bool ok = fwrite(hdr, 1, hn, f) == hn && (nbytes == 0 || fwrite(t->data, 1, nbytes, f) == nbytes);
+    bool ok = fwrite(hdr, 1, hn, f) == hn;
     int err = errno;
+    enum base_status rst = BASE_OK;
+    if (ok && nbytes && !t->lazy) {
+        ok = fwrite(t->data, 1, nbytes, f) == nbytes;
+        err = errno;
+    } else if (ok && nbytes) {
+        size_t es = base_dtype_size(t->dtype);
+        int64_t per = (int64_t)((size_t)1 << 20) / (int64_t)es;
+        char *buf = malloc((size_t)per * es);
+        if (!buf) rst = BASE_ERR_NOMEM;
+        for (int64_t i = 0; buf && ok && rst == BASE_OK && i < t->count; i += per) {
+            int64_t n = t->count - i < per ? t->count - i : per;
+            rst = base_tensor_read(t, i, n, buf);
+            if (rst == BASE_OK) ok = fwrite(buf, es, (size_t)n, f) == (size_t)n;
+            err = errno;
+        }
+        free(buf);
+    }
     if (fclose(f) != 0 && ok) {
         ok = false;
         err = errno;
     }
+    if (ok && rst == BASE_OK && rename(tmp, path) != 0) {
+        ok = false;
+        err = errno;
+    }
+    if (!ok || rst != BASE_OK) remove(tmp);
+    free(tmp);
+    if (rst != BASE_OK) return base_diag_set(diag, rst, path, 0, 0, "cannot read the values to write: %s", base_status_str(rst));
     if (!ok) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "write failed: %s", strerror(err));
     return BASE_OK;
 }

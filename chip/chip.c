@@ -40,7 +40,10 @@ const char *chip_topology_name(enum chip_topology t)
     return (unsigned)t < CHIP_TOPO_COUNT ? names[t] : "?";
 }
 
-const char *chip_family_name(enum chip_family f) { return f == CHIP_FAMILY_TPU ? "tpu" : "neuron"; }
+const char *chip_family_name(enum chip_family f)
+{
+    return f == CHIP_FAMILY_TPU ? "tpu" : f == CHIP_FAMILY_GPU ? "gpu" : "neuron";
+}
 
 const char *chip_rate_class_name(enum chip_rate_class rc)
 {
@@ -63,11 +66,13 @@ _Static_assert(ARRAY_LEN(kind_names) == ISA_ENGINE_KIND_COUNT, "engine kind name
 static const unsigned family_kinds[] = {
     [CHIP_FAMILY_TPU] = KB(SYSTOLIC) | KB(VECTOR) | KB(DMA),
     [CHIP_FAMILY_NEURON] = KB(SYSTOLIC) | KB(VECTOR) | KB(SCALAR) | KB(GPSIMD) | KB(DMA),
+    /* GPU SMs: tensor cores (systolic), CUDA cores and SFUs (vector), loads and stores (DMA) */
+    [CHIP_FAMILY_GPU] = KB(SYSTOLIC) | KB(VECTOR) | KB(DMA),
 };
 
 /* The bundled chips, in the order `npusim chips` lists them. */
-static const char *const bundled[] = {"tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu-7x",
-                                      "trn1",   "inf2",    "trn2",    "trn3"};
+static const char *const bundled[] = {"tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu-7x", "trn1", "inf2",
+                                      "trn2",   "trn3",    "a100",    "h100",    "h200",   "b200"};
 
 int chip_list(const char ***names)
 {
@@ -141,7 +146,7 @@ enum vkind {
     V_NS_PS,    /* nanoseconds (number >= 0) -> uint64_t picoseconds */
     V_BOOL,     /* true / false */
     V_NAME,     /* identifier or "string" -> char[CHIP_NAME_MAX] */
-    V_FAMILY,   /* tpu | neuron */
+    V_FAMILY,   /* tpu | neuron | gpu */
     V_KIND,     /* pe | vec | act | pool | dma */
     V_TOPOLOGY, /* none | ring | torus2d | torus3d | switch */
     V_DTYPES,   /* [bf16, f8E4M3FN, ...] -> matmul_supports[] */
@@ -186,6 +191,7 @@ static const struct key_def keys[] = {
     {SEC_CHIP, "name", V_NAME, OC(name), K_REQ, 0, 0, "a name", 0},
     {SEC_CHIP, "family", V_FAMILY, 0, K_REQ, 0, 0, "a family", 0},
     {SEC_CHIP, "cores", V_U32, OC(cores), SRP, 0, 0, "a count", CHIP_MAX_CORES},
+    {SEC_CHIP, "sms", V_U32, OC(sms), K_SRC | K_POS, 0, 0, "a count", 1 << 16},
     {SEC_CHIP, "ranks_per_chip", V_U32, OC(ranks_per_chip), K_SRC | K_POS, 0, 0, "a count", CHIP_MAX_CORES},
     /* [engine NAME] */
     {SEC_ENGINE, "kind", V_KIND, OE(kind), K_REQ, E_ALL, E_ALL, "an engine kind", 0},
@@ -227,6 +233,7 @@ static const struct key_def keys[] = {
     {SEC_HBM, "bytes_per_ns", V_F64, OH(bytes_per_ns), SRP, 0, 0, "a bandwidth", 1e7},
     {SEC_HBM, "latency_ns", V_NS_PS, OH(latency_ps), SRQ, 0, 0, "a time", 1e9},
     {SEC_HBM, "channels", V_U32, OH(channels), SRP, 0, 0, "a count", 1 << 20},
+    {SEC_HBM, "l2_bytes", V_U64, OH(l2_bytes), K_SRC | K_POS, 0, 0, "a size", 1ull << 40},
     /* [links] */
     {SEC_LINKS, "count", V_U32, OL(count), SRQ, 0, 0, "a count", 1024},
     {SEC_LINKS, "bytes_per_ns", V_F64, OL(bytes_per_ns), SRQ, 0, 0, "a bandwidth", 1e7},
@@ -241,6 +248,7 @@ static const struct key_def keys[] = {
     {SEC_HOST, "kernel_launch_ns", V_NS_PS, OHO(kernel_launch_ps), SRQ, 0, 0, "a time", 1e9},
     {SEC_HOST, "pcie_bytes_per_ns", V_F64, OHO(pcie_bytes_per_ns), K_SRC | K_POS, 0, 0, "a bandwidth", 1e6},
     {SEC_HOST, "fallback_elems_per_ns", V_F64, OHO(fallback_elems_per_ns), K_SRC | K_POS, 0, 0, "a rate", 1e6},
+    {SEC_HOST, "compile_us_per_op", V_F64, OHO(compile_us_per_op), K_SRC | K_POS, 0, 0, "a time", 1e9},
     /* [numerics] */
     {SEC_NUMERICS, "matmul_types", V_DTYPES, 0, SRQ, 0, 0, "a list of element types", 0},
     {SEC_NUMERICS, "fp32_passes_default", V_U32, OC(fp32_passes_default), SRP, 0, 0, "a pass count", 64},
@@ -380,7 +388,8 @@ static bool source_ok(const char *c, size_t n)
         return false;
     }
     int tags = 0;
-    while (i + 2 < n && c[i] == '[' && c[i + 1] == 'S') {
+    /* [Sn]: ../shared/hw/sources.md; [Gn]: the GPU sources of docs/gpu.md */
+    while (i + 2 < n && c[i] == '[' && (c[i + 1] == 'S' || c[i + 1] == 'G')) {
         size_t j = i + 2, d = j;
         while (j < n && c[j] >= '0' && c[j] <= '9') j++;
         if (j == d || j >= n || c[j] != ']') return false;
@@ -869,8 +878,10 @@ static enum base_status parse_key(struct parser *p, size_t i, size_t end)
             p->out->family = CHIP_FAMILY_TPU;
         else if (tok_is(p, vt, "neuron") && vk == T_IDENT)
             p->out->family = CHIP_FAMILY_NEURON;
+        else if (tok_is(p, vt, "gpu") && vk == T_IDENT)
+            p->out->family = CHIP_FAMILY_GPU;
         else
-            return perr(p, p->lineno, vcol, "family must be tpu or neuron, got '%s'", tok_str(p, vt, buf, sizeof buf));
+            return perr(p, p->lineno, vcol, "family must be tpu, neuron or gpu, got '%s'", tok_str(p, vt, buf, sizeof buf));
         break;
     case V_KIND: {
         int kind = -1;
@@ -914,7 +925,7 @@ static enum base_status parse_key(struct parser *p, size_t i, size_t end)
     if ((k->flags & K_SRC) && (!has_comment || !source_ok(s + cb, end - cb)))
         return perr(p, p->lineno, has_comment ? col_of(p, cb - 1) : col_of(p, vt.e),
                     "numeric line without a source comment: end the line of '%s' with '# [Sn] file §section' "
-                    "(a source in ../shared/hw/sources.md) or '# EST: how it was derived'",
+                    "(a source in ../shared/hw/sources.md; [Gn]: docs/gpu.md) or '# EST: how it was derived'",
                     k->name);
 
     p->sec_keys[kidx / 64] |= UINT64_C(1) << (kidx % 64);

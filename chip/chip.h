@@ -17,7 +17,10 @@
 #define CHIP_MAX_CORES 64 /* cores a chip file may have (sim_create's limit) */
 #define CHIP_NAME_MAX 32
 
-enum chip_family { CHIP_FAMILY_TPU, CHIP_FAMILY_NEURON };
+/* GPU: a chip of SMs with tensor cores, CUDA cores and an L2 in front of
+ * HBM, described in the same engines (docs/gpu.md): a core is a group of SMs
+ * (the simulation's grain), its systolic arrays the SMs' tensor cores. */
+enum chip_family { CHIP_FAMILY_TPU, CHIP_FAMILY_NEURON, CHIP_FAMILY_GPU };
 
 /* Systolic dataflow: which operand stays in the array.  WS (weight
  * stationary: TPU MXUs, the Neuron PE; the default, 0), OS (output
@@ -75,6 +78,7 @@ struct chip_hbm_desc {
     double bytes_per_ns;        /* whole-chip bandwidth, shared by every DMA queue */
     uint64_t latency_ps;
     uint32_t channels;
+    uint64_t l2_bytes;          /* a GPU's L2 in front of HBM (informative; 0: none given) */
 };
 
 /* Topology hint of the chip-to-chip links (for the interconnect module).
@@ -123,6 +127,10 @@ struct chip_host_desc {
      * 0 when the file does not say: that part then costs nothing. */
     double pcie_bytes_per_ns;      /* the host link, each way (GB/s) */
     double fallback_elems_per_ns;  /* result elements the host computes per ns on a fallback op */
+    /* The vendor compiler's time per graph op of the program it compiles
+     * (the step unrolled), for the recompile model of dynamic shapes
+     * (report/, docs/estimate.md); 0 when the file does not say. */
+    double compile_us_per_op;
 };
 
 struct chip_desc {
@@ -130,6 +138,7 @@ struct chip_desc {
     char path[256];             /* file it came from */
     enum chip_family family;
     uint32_t cores;
+    uint32_t sms;               /* a GPU's streaming multiprocessors, grouped into the cores (informative; 0 otherwise) */
     /* Logical devices (ranks) the chip exposes to an SPMD program: 1 on the
      * megacore TPUs, 2 on TPU7x (a device per TensorCore), cores / LNC on
      * Neuron chips (trn2 at LNC=2: 4).  Rank r of a program runs on chip

@@ -116,13 +116,19 @@ static void liveness_block(const struct graph_block *b, const struct graph_op **
     }
 }
 
-static struct interp_liveness *liveness_create(const struct graph_module *m)
+const struct graph_op **interp_last_users(const struct graph_module *m)
 {
     const struct graph_op **last = calloc(m->n_values ? m->n_values : 1, sizeof *last);
+    if (last) liveness_block(&m->body, last);
+    return last;
+}
+
+static struct interp_liveness *liveness_create(const struct graph_module *m)
+{
+    const struct graph_op **last = interp_last_users(m);
     struct interp_liveness *lv = calloc(1, sizeof *lv);
     uint32_t *count = calloc((size_t)m->n_ops + 2, sizeof *count);
     if (!last || !lv || !count) goto oom;
-    liveness_block(&m->body, last);
     for (uint32_t v = 0; v < m->n_values; v++)
         if (last[v]) count[last[v]->id + 1]++;
     lv->dead_start = calloc((size_t)m->n_ops + 1, sizeof *lv->dead_start);
@@ -219,6 +225,20 @@ enum base_status interp_fail(struct interp_proc *p, const struct graph_op *op, e
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (op && st == BASE_ERR_NOMEM) {
+        /* the one form of an out-of-memory error: what the op makes, and
+         * what is left (base_diag_nomem) */
+        uint64_t needed = 0;
+        for (int i = 0; i < op->n_results; i++) {
+            const struct graph_type *t = op->results[i].type;
+            int64_t c = t && t->kind == GRAPH_TYPE_TENSOR && graph_type_is_static(t) ? graph_type_count(t) : 0;
+            if (c > 0) needed += (uint64_t)c * base_dtype_size(t->elem);
+        }
+        bool plain = !strcmp(msg, "out of memory");
+        base_diag_nomem(&p->diag, op->loc.file, op->loc.line, op->loc.col, needed, "%s%s%s", op->name,
+                        plain ? "" : ": ", plain ? "" : msg);
+        return st;
+    }
     if (op)
         base_diag_set(&p->diag, st, op->loc.file, op->loc.line, op->loc.col, "%s: %s", op->name, msg);
     else
@@ -513,6 +533,49 @@ static enum base_status check_result_shapes(struct interp_proc *p, const struct 
     return BASE_OK;
 }
 
+/* Lazy operands (procedural random inputs, weight files: values computed
+ * when read) stay lazy where an op reads only part of them or passes them
+ * on: the sliced operand of slice and dynamic_slice (slice_common reads just
+ * the slice), a call's arguments, a manual computation's operands (each
+ * process gets a lazy view of its shard).  Everywhere else the op gets its
+ * values for its own run (*owned: the stored copies, released after the op),
+ * so no lazy value is ever stored for longer than one op. */
+bool interp_keeps_lazy(const struct graph_op *op, int i)
+{
+    switch (op->kind) {
+    case GRAPH_OP_SLICE:
+    case GRAPH_OP_DYNAMIC_SLICE:
+    case GRAPH_OP_REAL_DYNAMIC_SLICE: return i == 0;
+    case GRAPH_OP_CALL:
+    case GRAPH_OP_SDY_MANUAL_COMPUTATION: return true;
+    default: return false;
+    }
+}
+
+static enum base_status materialize_operands(struct interp_proc *p, const struct graph_op *op,
+                                             struct interp_value **in, struct interp_value ***owned)
+{
+    *owned = calloc((size_t)op->n_operands + 1, sizeof **owned);
+    if (!*owned) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < op->n_operands; i++) {
+        struct base_tensor *t = iv_t(in[i]);
+        if (!t || !t->lazy || interp_keeps_lazy(op, i)) continue;
+        struct base_tensor *d = NULL;
+        enum base_status st = base_tensor_materialize(t, &d);
+        if (st != BASE_OK) {
+            char ty[96];
+            base_tensor_type_str(t, ty, sizeof ty);
+            return interp_fail(p, op, st, "%s reading operand %d (tensor<%s>, %zu bytes)",
+                               st == BASE_ERR_NOMEM ? "out of memory" : "cannot compute the values of", i, ty,
+                               base_tensor_nbytes(t));
+        }
+        (*owned)[i] = interp_value_tensor(d);
+        if (!(*owned)[i]) return interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
+        in[i] = (*owned)[i];
+    }
+    return BASE_OK;
+}
+
 static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op)
 {
     interp_kernel_fn k = p->run->kernels[op->kind];
@@ -522,7 +585,7 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
         return interp_fail(p, op, BASE_ERR_UNSUPPORTED, "op is not supported by the interpreter");
     }
     struct interp_value *in_small[INLINE_OPERANDS], *out_small[INLINE_OPERANDS];
-    struct interp_value **in = in_small, **out = out_small;
+    struct interp_value **in = in_small, **out = out_small, **owned = NULL;
     if (op->n_operands > INLINE_OPERANDS) in = malloc((size_t)op->n_operands * sizeof *in);
     if (op->n_results > INLINE_OPERANDS) out = calloc((size_t)op->n_results, sizeof *out);
     else memset(out_small, 0, sizeof out_small);
@@ -531,6 +594,7 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
         st = interp_fail(p, op, BASE_ERR_NOMEM, "out of memory");
         goto done;
     }
+    bool any_lazy = false;
     for (int i = 0; i < op->n_operands; i++) {
         in[i] = p->env[op->operands[i]->id];
         if (!in[i]) {
@@ -538,6 +602,11 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
                              op->operands[i]->name ? op->operands[i]->name : "?");
             goto done;
         }
+        if (iv_t(in[i]) && iv_t(in[i])->lazy) any_lazy = true;
+    }
+    if (any_lazy) {
+        st = materialize_operands(p, op, in, &owned);
+        if (st != BASE_OK) goto done;
     }
     st = needs_shapes(op) ? run_kernel_shaped(p, op, k, in, out) : run_kernel(p, op, k, in, out);
     if (st == BASE_OK) {
@@ -558,7 +627,12 @@ static enum base_status exec_op(struct interp_proc *p, const struct graph_op *op
         interp_value_release(p->env[id]);
         p->env[id] = out[i];
     }
+    if (p->process_id == 0 && p->opt && p->opt->on_op) p->opt->on_op(p->opt->op_user);
 done:
+    if (owned) {
+        interp_values_release(owned, op->n_operands);
+        free(owned);
+    }
     if (in != in_small) free(in);
     if (out != out_small) free(out);
     return st;
@@ -1125,7 +1199,9 @@ enum base_status interp_run(const struct graph_module *m, const char *entry,
                                    graph_func_name(func));
                 break;
             }
-            res->outputs[i] = base_tensor_retain(outs[i]->t);
+            /* an input returned as it is may be lazy: outputs are stored */
+            st = base_tensor_materialize(outs[i]->t, &res->outputs[i]);
+            if (st != BASE_OK) break;
         }
     }
 done:

@@ -38,6 +38,8 @@ struct interp_options {
         int default_level;     /* precision of an op that asks for none: 0 DEFAULT, 1 HIGH, 2 HIGHEST */
         uint8_t passes[3];     /* per level: 1, 3 or 6 bf16 passes; anything else multiplies in f32 */
     } matmul;
+    void (*on_op)(void *user); /* optional: called by process 0 after each op it runs (progress) */
+    void *op_user;
 };
 
 /* The precision level a dot or dot_general asks for: 0 DEFAULT, 1 HIGH, 2
@@ -64,6 +66,15 @@ enum base_status interp_run(const struct graph_module *m, const char *entry,
                                   const struct interp_options *opt,
                                   struct interp_result *res, struct base_diag *diag);
 void interp_result_free(struct interp_result *res);
+
+/* An estimate of the most memory interp_run of func `entry` (NULL: the
+ * entry function) on n_processes processes holds at once: its values alive
+ * together, walked in program order with the run's liveness, and what ops
+ * hold while they run.  The inputs are not counted (the caller holds them);
+ * lazy_args[i] (may be NULL) says argument i is lazy, so an op that reads it
+ * whole holds a copy for its run.  docs/memory.md states its accuracy. */
+uint64_t interp_estimate_peak_bytes(const struct graph_module *m, const char *entry, const bool *lazy_args,
+                                    int n_processes);
 
 /* Evaluates one check op (check.expect_eq, expect_eq_const, expect_almost_eq,
  * expect_almost_eq_const, expect_close, or custom_call @check.* without

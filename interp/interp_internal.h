@@ -91,6 +91,14 @@ void interp_register_rng(interp_kernel_fn *table);
  * as an empty list (0), the spec's default for dimension lists. */
 int interp_i64_list(const struct graph_attr *a, int64_t *out, int cap);
 
+/* Per value id, the op after which the value is no longer needed: the last
+ * op of its own block that uses it (directly or inside its regions), or its
+ * defining op when nothing uses it.  NULL when out of memory; free(). */
+const struct graph_op **interp_last_users(const struct graph_module *m);
+/* Whether operand i of op may stay lazy (its values computed when read)
+ * rather than be read whole before the op runs. */
+bool interp_keeps_lazy(const struct graph_op *op, int i);
+
 /* Records a located runtime error naming the op; returns st. */
 enum base_status interp_fail(struct interp_proc *p, const struct graph_op *op, enum base_status st,
                              const char *fmt, ...) BASE_PRINTF(4, 5);

@@ -368,6 +368,11 @@ static enum base_status cut_shard(struct interp_proc *p, const struct graph_op *
         return BASE_OK;
     }
     struct base_tensor *s = NULL;
+    if (t->lazy) { /* a lazy input's shard is a lazy view of it: nothing stored */
+        enum base_status st = base_tensor_box(t, off, local, &s);
+        if (st != BASE_OK) return interp_fail(p, op, st, "cannot cut the shard of operand %d", i);
+        return interp_set_out(p, op, out, 0, s);
+    }
     enum base_status st = base_tensor_create(t->dtype, t->rank, local, &s);
     if (st != BASE_OK) return interp_fail(p, op, st, "cannot allocate the shard of operand %d", i);
     interp_copy_box(s, zero, t, off, local);
@@ -426,7 +431,14 @@ static enum base_status assemble(struct interp_proc *p, const struct graph_op *o
         int64_t idx[GRAPH_MAX_RANK], off[GRAPH_MAX_RANK], zero[GRAPH_MAX_RANK] = {0};
         shard_index(&sp, c, idx);
         for (int d = 0; d < t0->rank; d++) off[d] = idx[d] * t0->dims[d];
-        interp_copy_box(g, off, t, zero, t0->dims);
+        struct base_tensor *dense = NULL; /* a body may return a lazy argument as it is */
+        enum base_status st = base_tensor_materialize((struct base_tensor *)(uintptr_t)t, &dense);
+        if (st != BASE_OK) {
+            base_tensor_release(g);
+            return interp_fail(p, op, st, "cannot read result %d of process %d", j, m);
+        }
+        interp_copy_box(g, off, dense, zero, t0->dims);
+        base_tensor_release(dense);
     }
     if (!g) return interp_fail(p, op, BASE_ERR_INTERNAL, "result %d: no process provides it", j);
     return interp_set_out(p, op, out, 0, g);

@@ -706,6 +706,17 @@ static enum base_status slice_common(struct interp_proc *p, const struct graph_o
         off += start[d] * xst[d];
     }
     struct base_tensor *r;
+    if (x->lazy) { /* a lazy operand (procedural inputs, weight files): read only the slice */
+        bool unit = true;
+        for (int d = 0; d < x->rank; d++) unit = unit && stride[d] == 1;
+        struct base_tensor *dense = NULL;
+        enum base_status st = unit ? base_tensor_read_box(x, start, rdims, &r) : base_tensor_materialize(x, &dense);
+        if (st != BASE_OK) return interp_fail(p, op, st, "cannot read the slice of a lazy operand");
+        if (unit) return interp_set_out(p, op, out, 0, r);
+        st = slice_common(p, op, dense, start, limit, stride, out);
+        base_tensor_release(dense);
+        return st;
+    }
     TRY(interp_shape_alloc(p, op, 0, x->rank, rdims, &r));
     size_t esz = base_dtype_size(x->dtype);
     base_shape_strides(r->rank, r->dims, rst);

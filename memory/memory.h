@@ -4,7 +4,10 @@
  * - struct mem_hbm: byte-addressed, capacity enforced by the caller through
  *   mem_hbm_in_range; values (functional mode) are stored lazily in 64 KiB
  *   pages, so a 96 GiB HBM costs only what a program touches.  Timing-only
- *   runs store nothing.  Never-written bytes read as zero.
+ *   runs store nothing.  Never-written bytes read as zero, except in lazy
+ *   regions (mem_hbm_map_lazy): there they read as a lazy tensor's values
+ *   (procedural inputs, weight files), computed at each read and stored only
+ *   when a write to their page makes it a real one.
  * - struct mem_sram: partitions x bytes_per_partition, split into `banks`
  *   equal banks per partition (the accumulator's banks; 1 for the scratchpad).
  * - Both can track which bytes were ever written (one bit per byte, kept
@@ -48,6 +51,12 @@ void mem_wcache_add(struct mem_wcache *c, uint32_t p0, uint32_t p1, uint64_t lo,
 #define MEM_HBM_PAGE_SHIFT 16
 #define MEM_HBM_PAGE_BYTES (UINT64_C(1) << MEM_HBM_PAGE_SHIFT)
 
+/* Bytes [addr, addr + len) read as lazy tensor t's values (a reference). */
+struct mem_lazy_region {
+    uint64_t addr, len;
+    struct base_tensor *t;
+};
+
 struct mem_hbm {
     uint64_t capacity_bytes;
     uint64_t n_pages;
@@ -57,6 +66,8 @@ struct mem_hbm {
     uint64_t written_pages;   /* bitmap pages allocated */
     uint32_t *written_bytes;  /* per page: bytes written so far (a full page skips its bitmap) */
     struct mem_wcache wcache; /* ranges known written (tracking only) */
+    struct mem_lazy_region *lazy; /* sorted by address, disjoint */
+    uint32_t n_lazy, cap_lazy;
 };
 
 /* store_values: keep values (functional mode); track_written: the
@@ -67,15 +78,24 @@ static inline bool mem_hbm_in_range(const struct mem_hbm *h, int64_t lo, int64_t
 {
     return lo >= 0 && hi >= lo && (uint64_t)hi <= h->capacity_bytes;
 }
+/* Makes [addr, addr + its bytes) read as lazy tensor t's values (a new
+ * reference; released by deinit).  Values stored: nothing is, until a write
+ * to one of its pages stores that page (with the values it had).  A source
+ * that fails on a read gives zeros there.  ERR_INVALID when the range is out
+ * of range or overlaps another region, ERR_NOMEM. */
+enum base_status mem_hbm_map_lazy(struct mem_hbm *h, uint64_t addr, struct base_tensor *t);
 /* Copies bytes in and out (in range, values stored).  ERR_NOMEM on write. */
 enum base_status mem_hbm_write(struct mem_hbm *h, uint64_t addr, const void *src, uint64_t len);
 void mem_hbm_read(const struct mem_hbm *h, uint64_t addr, void *dst, uint64_t len);
 /* A pointer to the bytes at addr, valid for *avail bytes (to the end of its
  * page, at most want).  mem_hbm_span_w allocates the page (NULL: out of
- * memory); mem_hbm_span_r returns NULL for a never-written page (read zeros). */
+ * memory); mem_hbm_span_r returns NULL for a never-written page (which reads
+ * as zeros, or as a lazy region's values: mem_hbm_read). */
 uint8_t *mem_hbm_span_w(struct mem_hbm *h, uint64_t addr, uint64_t want, uint64_t *avail);
 const uint8_t *mem_hbm_span_r(const struct mem_hbm *h, uint64_t addr, uint64_t want, uint64_t *avail);
-/* Written-bytes tracking (no-ops without tracking). */
+/* Written-bytes tracking (no-ops without tracking).  A page marked whole
+ * needs no bitmap (a 16 GB weight region costs its page count, not 2 GB of
+ * bits). */
 enum base_status mem_hbm_mark_written(struct mem_hbm *h, uint64_t lo, uint64_t hi);
 /* True when every byte of [lo, hi) was written; else *first is the first that was not. */
 bool mem_hbm_all_written(const struct mem_hbm *h, uint64_t lo, uint64_t hi, uint64_t *first);

@@ -555,6 +555,10 @@ enum base_status rep_est_simulate(const struct graph_module *m, const struct chi
         row->peak_flops = r->peak_flops;
         row->loop_trips_simulated = rep.loop_trips_simulated;
         row->loop_trips_reused = rep.loop_trips_reused;
+        row->launches = rep.launches;
+        row->graph_ops = 0;
+        for (uint32_t k = 0; k < rep.n_kernels && k < cc_plan_n_kernels(p); k++)
+            row->graph_ops += rep.kernels[k].launches * (uint64_t)cc_plan_kernel_info(p, k)->n_ops;
         row->mem.capacity = (double)chip->hbm.capacity_bytes;
         plan_memory(p, &row->mem);
         snprintf(row->mode, sizeof row->mode, "%s", cc_mode_name(co.mode));
@@ -583,6 +587,7 @@ void rep_estimate_destroy(struct rep_estimate *e)
     if (!e) return;
     free(e->rows);
     free(e->modes);
+    free(e->recompiles);
     free(e);
 }
 

@@ -141,7 +141,7 @@ enum base_status rep_est_search(struct rep_est_candidate *cands, int n, int max_
 /* ------------------------------------------------------------------ running */
 
 struct rep_est_sim_options {
-    enum cc_mode mode;                /* compiled (the modes side by side: to come) */
+    enum cc_mode mode;                /* compiled (default), fused-eager or eager */
     bool checks;                      /* the simulator's race and uninitialised-read checks */
     bool no_loop_reuse;               /* simulate every trip of every loop */
     enum isa_precision precision;
@@ -162,6 +162,76 @@ enum base_status rep_est_simulate(const struct graph_module *m, const struct chi
  * the chip's smallest slice of n (rt_default_shape), or, past its scale-up
  * domain (links.domain_chips), "K slices of SHAPE" joined by the DCN. */
 void rep_est_topology(const struct chip_desc *chip, uint32_t n, char *buf, size_t cap);
+
+/* ------------------------------------------------------------ dynamic shapes */
+
+/* A sample of request lengths (tokens), ascending: `--seq-lengths FILE|DIST`.
+ * FILE: positive integers separated by newlines, spaces or commas ('#'
+ * comments); DIST: uniform:LO:HI, normal:MEAN:SD or lognormal:MEDIAN:SIGMA,
+ * drawn n times (":n=N", default 1000; ":seed=S", default 1), rounded,
+ * at least 1.  Located errors. */
+struct rep_lengths {
+    int n;
+    int64_t *len;
+    char source[128];
+};
+enum base_status rep_lengths_parse(const char *spec, struct rep_lengths *out, struct base_diag *diag);
+void rep_lengths_free(struct rep_lengths *l);
+int rep_lengths_distinct(const struct rep_lengths *l);
+
+/* What one step at a padded length b costs, and a compile: step(b) =
+ * step_fixed_s + step_s_per_token x b (the estimate's simulated step at
+ * --seq, scaled by tokens); each bucket used compiles once (compile_s); the
+ * sample stands for `requests` steps (0: one step per sample). */
+struct rep_bucket_cost {
+    double step_fixed_s, step_s_per_token;
+    double compile_s;
+    double requests;
+};
+double rep_bucket_step_s(const struct rep_bucket_cost *c, int64_t len);
+
+#define REP_BUCKETS_MAX 256
+#define REP_POW2_MIN_BUCKET 128 /* NxD Inference's automatic buckets: powers of two from 128 (docs/gpu.md) */
+
+/* A bucketing of the sample: each request padded to the smallest bucket that
+ * holds it; a bucket used is compiled once (its first call), the other
+ * calls are cache hits. */
+struct rep_bucketing {
+    int n_buckets;                    /* bounds (exact policy: distinct lengths, bounds holds the first 256) */
+    int64_t bounds[REP_BUCKETS_MAX];
+    uint32_t compiles;                /* buckets used */
+    double steps, cache_hits;         /* steps the sample stands for; those that found their shape compiled */
+    double real_tokens, pad_tokens;   /* over those steps */
+    double run_s, exact_run_s;        /* steps at their buckets; at their own lengths (no padding) */
+    double compile_s, total_s;        /* compiles x compile_s; + run_s */
+    double first_call_s;              /* the slowest first call: compile + a step at its bucket */
+};
+/* bounds ascending, the last >= the longest request. */
+enum base_status rep_bucketing_eval(const struct rep_lengths *l, const int64_t *bounds, int nb,
+                                    const struct rep_bucket_cost *c, struct rep_bucketing *out,
+                                    struct base_diag *diag);
+/* every distinct length its own shape (no padding) */
+enum base_status rep_buckets_exact(const struct rep_lengths *l, const struct rep_bucket_cost *c,
+                                   struct rep_bucketing *out, struct base_diag *diag);
+/* powers of two from min_bucket up to the longest request's */
+enum base_status rep_buckets_pow2(const struct rep_lengths *l, int64_t min_bucket, const struct rep_bucket_cost *c,
+                                  struct rep_bucketing *out, struct base_diag *diag);
+/* the boundaries (multiples of align) of least total_s: dynamic programming
+ * over the distinct lengths rounded up to align, at most REP_BUCKETS_MAX */
+enum base_status rep_buckets_optimal(const struct rep_lengths *l, int64_t align, const struct rep_bucket_cost *c,
+                                     struct rep_bucketing *out, struct base_diag *diag);
+
+/* The three policies for one system; usd_per_s: the system's $ per second
+ * (0: no price). */
+struct rep_recompile {
+    int samples, distinct;
+    int64_t longest;
+    struct rep_bucket_cost cost;
+    double usd_per_s;
+    struct rep_bucketing exact, pow2, optimal;
+};
+enum base_status rep_recompile_compute(const struct rep_lengths *l, const struct rep_bucket_cost *c, int64_t align,
+                                       double usd_per_s, struct rep_recompile *out, struct base_diag *diag);
 
 /* ------------------------------------------------------------------ estimates */
 
@@ -190,8 +260,12 @@ struct rep_estimate {
     double params_total, params_active; /* presets; 0 for graphs */
     uint32_t n_rows;
     struct rep_compare_row *rows;     /* one per system, in the request's order */
-    uint32_t n_modes;                 /* execution modes side by side: to come (0) */
+    uint32_t n_modes;                 /* execution modes side by side (--modes): system by system */
     struct rep_mode_row *modes;
+    /* --seq-lengths: one per row (NULL without) */
+    struct rep_recompile *recompiles;
+    char seq_lengths[128];
+    int64_t bucket_align;
 };
 void rep_estimate_destroy(struct rep_estimate *e);
 
@@ -209,6 +283,22 @@ enum base_status rep_estimate_graph(const struct graph_module *m, const struct r
  * generator. */
 enum base_status rep_estimate_preset(const struct rep_est_request *q, struct rep_estimate **out,
                                      struct base_diag *diag);
+
+/* e's systems again in each of `modes` (the layout each row chose; m: the
+ * graph, NULL for a preset): e->modes, n_modes per system, system by system,
+ * with each mode's speed-up over eager when eager is among them.  A mode
+ * that fails gets its error in its row. */
+enum base_status rep_estimate_modes(const struct graph_module *m, const struct rep_est_request *q,
+                                    const enum cc_mode *modes, int n_modes, struct rep_estimate *e,
+                                    struct base_diag *diag);
+/* The recompile figures of each simulated row for the sample l
+ * (e->recompiles): a step at length b costs the row's step x b / seq; a
+ * compile costs the chip file's compile_us_per_op x the row's graph_ops;
+ * requests: steps the sample stands for (0: one per sample).  Sets the
+ * rows' recompiles and recompile_s (the optimal bucketing's). */
+enum base_status rep_estimate_recompiles(const struct rep_lengths *l, int64_t align, double requests,
+                                         const struct rep_est_request *q, struct rep_estimate *e,
+                                         struct base_diag *diag);
 
 /* The table (one row per system), JSON and CSV: docs/estimate.md. */
 void rep_estimate_write_text(const struct rep_estimate *e, FILE *f);

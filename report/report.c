@@ -251,12 +251,6 @@ static enum base_status add_hint(struct rep_run *r, const char *text)
     return BASE_OK;
 }
 
-enum base_status rep_run_check_outputs(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
-                                       struct base_tensor *const *want, int n_want)
-{
-    return rep_run_check_outputs_with(r, plan, got, want, n_want, NULL);
-}
-
 /* How far the reference at the chip's precision (at) is from the f32 one (ex). */
 static void precision_effect(const struct base_tensor *at, const struct base_tensor *ex, struct rep_output_check *o)
 {
@@ -273,10 +267,53 @@ static void precision_effect(const struct base_tensor *at, const struct base_ten
     o->precision_rel = mx > 0 ? d / mx : 0;
 }
 
+void rep_output_check_fill_opts(struct rep_output_check *o, const struct cc_plan *plan, int i,
+                                const struct base_tensor *got, const struct base_tensor *want,
+                                const struct rt_check_options *co, const struct base_tensor *exact)
+{
+    memset(o, 0, sizeof *o);
+    o->output = i;
+    rt_compare_output_opts(plan, got, want, co, &o->cmp);
+    base_tensor_type_str(want, o->type, sizeof o->type);
+    if (exact) precision_effect(want, exact, o);
+}
+
+void rep_output_check_fill(struct rep_output_check *o, const struct cc_plan *plan, int i, const struct base_tensor *got,
+                           const struct base_tensor *want)
+{
+    rep_output_check_fill_opts(o, plan, i, got, want, NULL, NULL);
+}
+
+enum base_status rep_run_check_outputs(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
+                                       struct base_tensor *const *want, int n_want)
+{
+    return rep_run_check_outputs_with(r, plan, got, want, n_want, NULL);
+}
+
 enum base_status rep_run_check_outputs_with(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
                                             struct base_tensor *const *want, int n_want, const struct rep_check_spec *spec)
 {
     int n = cc_plan_n_outputs(plan) < n_want ? cc_plan_n_outputs(plan) : n_want;
+    if (n < 0) n = 0;
+    struct rep_output_check *rows_ = calloc((size_t)n + 1, sizeof *rows_);
+    if (!rows_) return BASE_ERR_NOMEM;
+    for (int i = 0; i < n; i++)
+        rep_output_check_fill_opts(&rows_[i], plan, i, got[i], want[i],
+                                   spec && spec->per_output ? &spec->per_output[i] : NULL,
+                                   spec && spec->exact ? spec->exact[i] : NULL);
+    enum base_status st = rep_run_set_output_checks_spec(r, rows_, n, spec);
+    free(rows_);
+    return st;
+}
+
+enum base_status rep_run_set_output_checks(struct rep_run *r, const struct rep_output_check *checks, int n)
+{
+    return rep_run_set_output_checks_spec(r, checks, n, NULL);
+}
+
+enum base_status rep_run_set_output_checks_spec(struct rep_run *r, const struct rep_output_check *checks, int n,
+                                                const struct rep_check_spec *spec)
+{
     if (n < 0) n = 0;
     r->output_checks = rows(r, (size_t)n, sizeof *r->output_checks);
     if (!r->output_checks) return BASE_ERR_NOMEM;
@@ -286,14 +323,9 @@ enum base_status rep_run_check_outputs_with(struct rep_run *r, const struct cc_p
     r->n_output_checks = n;
     bool at_target = false;
     for (int i = 0; i < n; i++) {
-        struct rep_output_check *o = &r->output_checks[i];
-        o->output = i;
-        const struct rt_check_options *co = spec && spec->per_output ? &spec->per_output[i] : NULL;
-        if (co && co->ref_at_target) at_target = true;
-        rt_compare_output_opts(plan, got[i], want[i], co, &o->cmp);
-        if (!o->cmp.passed) r->passed = false;
-        base_tensor_type_str(want[i], o->type, sizeof o->type);
-        if (spec && spec->exact) precision_effect(want[i], spec->exact[i], o);
+        r->output_checks[i] = checks[i];
+        if (!checks[i].cmp.passed) r->passed = false;
+        if (spec && spec->per_output && spec->per_output[checks[i].output].ref_at_target) at_target = true;
     }
     if (at_target) return BASE_OK; /* the reference already multiplies as the chip does */
     if (!r->passed && r->precision != ISA_PREC_HIGHEST && r->fp32_passes_default <= 1 && r->any_f32_matmul) {

@@ -162,17 +162,26 @@ struct rep_compare_row {
     struct rep_memory mem;
     struct rep_throughput thr;
     uint64_t loop_trips_simulated, loop_trips_reused;
-    /* to come (the next issue): recompiles of a dynamic-shape workload */
+    uint64_t launches;                /* kernels launched in the step (loops unrolled) */
+    uint64_t graph_ops;               /* graph ops those kernels ran: the step's program unrolled (the compile model's size) */
+    /* recompiles of a dynamic-shape workload (--seq-lengths: the optimal bucketing's) */
     bool has_recompiles;
     uint32_t recompiles;
     double recompile_s;
 };
 
-/* The same graph in another execution mode (to come; never filled yet). */
+/* The same step of one system in another execution mode (estimate --modes). */
 struct rep_mode_row {
+    char chip[CHIP_NAME_MAX];
+    uint32_t chips;
+    char layout[96];
     char mode[16];
-    uint64_t step_ps;
+    bool ok;
+    char error[160];
+    uint64_t step_ps, kernel_ps, dispatch_ps;
+    uint64_t launches;
     double tokens_per_s, usd_per_mtok;
+    double speedup_vs_eager;          /* eager's step / this one's (0: no eager row) */
 };
 
 struct rep_run {
@@ -282,6 +291,11 @@ void rep_run_destroy(struct rep_run *r);
  * replace any earlier ones; hints would repeat).  BASE_ERR_NOMEM only. */
 enum base_status rep_run_check_outputs(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
                                        struct base_tensor *const *want, int n_want);
+/* The same from comparisons already made, one per output as the run
+ * produced it (a streaming --check: rep_output_check_fill on each, then
+ * this once): the rows are copied, r->passed and the hints updated as
+ * rep_run_check_outputs does.  BASE_ERR_NOMEM only. */
+enum base_status rep_run_set_output_checks(struct rep_run *r, const struct rep_output_check *checks, int n);
 
 /* How rep_run_check_outputs_with compares. */
 struct rep_check_spec {
@@ -293,6 +307,18 @@ struct rep_check_spec {
  * output's precision effect too (reported, never judged). */
 enum base_status rep_run_check_outputs_with(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
                                             struct base_tensor *const *want, int n_want, const struct rep_check_spec *spec);
+/* rep_run_set_output_checks with the spec's reference and tolerances. */
+enum base_status rep_run_set_output_checks_spec(struct rep_run *r, const struct rep_output_check *checks, int n,
+                                                const struct rep_check_spec *spec);
+/* One row: output i, got against want (rt_compare_output_opts with co, NULL:
+ * the defaults), and want's precision effect against exact (the interpreter
+ * with f32 products) when given. */
+struct rt_check_options;
+void rep_output_check_fill_opts(struct rep_output_check *o, const struct cc_plan *plan, int i,
+                                const struct base_tensor *got, const struct base_tensor *want,
+                                const struct rt_check_options *co, const struct base_tensor *exact);
+void rep_output_check_fill(struct rep_output_check *o, const struct cc_plan *plan, int i, const struct base_tensor *got,
+                           const struct base_tensor *want);
 
 /* The run report as `npusim run` prints it: summary lines, the kernel table,
  * failed check ops, the collective table, the per-chip table or the SPMD

@@ -1,5 +1,6 @@
 /* rt_run: a plan's steps on a simulated chip (runtime.h). */
 #include "runtime/runtime.h"
+#include "dist/dist.h"
 #include "interp/interp.h"
 
 #include <math.h>
@@ -58,6 +59,7 @@ struct rt {
     uint64_t steps_done;
     bool stop_at_collective; /* multi-chip runs: walk() returns at each COLLECTIVE step */
     uint32_t partition;      /* the chip's partition (stablehlo.partition_id); 0 in one-chip runs */
+    bool split;              /* the partitions are spread over MPI ranks (rt_options.distributed) */
     /* host fallback (HOST steps): the interpreter evaluates the op; an SPMD
      * run's grid is shared by its chips, a one-chip run makes its own */
     struct interp_spmd_grid *grid;
@@ -385,6 +387,11 @@ static enum base_status host_step(struct rt *r, const struct cc_step *s)
     if (h->pcie_bytes_per_ns > 0) ps += event_bytes_to_ps(bytes, h->pcie_bytes_per_ns);
     if (h->fallback_elems_per_ns > 0 && !host_io(s->op)) ps += event_bytes_to_ps(elems, h->fallback_elems_per_ns);
     enum base_status st = BASE_OK;
+    /* the grid's channels join partitions within one process only */
+    if (r->split && (s->op->kind == GRAPH_OP_SEND || s->op->kind == GRAPH_OP_RECV))
+        return fail_at(r, s->op, BASE_ERR_UNSUPPORTED,
+                       "%s: a send or recv run on the host cannot cross MPI ranks (run it in one process)",
+                       s->op->name);
     if (r->opt.timing_only) {
         for (uint32_t i = 0; i < s->n_out && st == BASE_OK; i++)
             if (s->io_buffers[s->n_in + i] != CC_NO_BUFFER) st = write_buffer(r, s->io_buffers[s->n_in + i], NULL);
@@ -1114,11 +1121,29 @@ static enum base_status rt_init(struct rt *r, const struct cc_plan *plan, struct
     return BASE_OK;
 }
 
-/* The plan's outputs into outputs[] (functional runs). */
+/* Output i, read back, to the caller's on_output (then released). */
+static enum base_status stream_output(struct rt *r, int i, struct base_tensor *t)
+{
+    enum base_status st = r->opt.on_output(r->opt.output_user, i, t);
+    base_tensor_release(t);
+    if (st != BASE_OK && r->diag && r->diag->status == BASE_OK)
+        base_diag_set(r->diag, st, NULL, 0, 0, "output %d: %s", i, base_status_str(st));
+    return st;
+}
+
+/* The plan's outputs into outputs[], or one by one to on_output (functional runs). */
 static enum base_status rt_read_outputs(struct rt *r, struct base_tensor **outputs)
 {
     int n_out = cc_plan_n_outputs(r->plan);
     enum base_status st = BASE_OK;
+    if (r->opt.on_output && !r->opt.timing_only) {
+        for (int i = 0; st == BASE_OK && i < n_out; i++) {
+            struct base_tensor *t = NULL;
+            st = read_buffer(r, cc_plan_output_buffer(r->plan, i), &t);
+            if (st == BASE_OK) st = stream_output(r, i, t);
+        }
+        return st;
+    }
     for (int i = 0; st == BASE_OK && outputs && !r->opt.timing_only && i < n_out; i++)
         st = read_buffer(r, cc_plan_output_buffer(r->plan, i), &outputs[i]);
     if (st != BASE_OK)
@@ -1166,7 +1191,7 @@ enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base
     struct rt r;
     enum base_status st = rt_init(&r, plan, sim, 0, inputs, n_inputs, opt, report, diag);
     if (st == BASE_OK) st = walk(&r);
-    if (st == BASE_OK && outputs) st = rt_read_outputs(&r, outputs);
+    if (st == BASE_OK && (outputs || r.opt.on_output)) st = rt_read_outputs(&r, outputs);
     rt_deinit(&r);
     return st;
 }
@@ -1184,38 +1209,171 @@ static const struct base_tensor *mc_operand_value(const struct graph_op *mc, int
     return a && a->kind == GRAPH_ATTR_ELEMENTS ? a->u.elements.value : NULL;
 }
 
-/* Every partition at collective step pc: moves the values as the
- * interpreter's multi-process run does; the collective starts when the last
- * chip arrives, and each chip goes on with the kernels that do not need it. */
-static enum base_status spmd_collective(struct rt *rs, int n, struct interp_spmd_grid *grid)
+/* A multi-chip run: every partition's rt, of which this process runs
+ * [lo, hi) (all of them unless the run is spread over MPI ranks: dist). */
+struct spmd {
+    struct rt *rs;
+    int n, lo, hi; /* lo == hi: a rank with no chip (more ranks than chips) */
+    bool dist, timing_only;
+    const struct cc_plan *plan;
+    struct interp_spmd_grid *grid;
+    struct base_diag *diag;
+    struct walk_job *jobs;
+    pthread_t *tids;
+    uint32_t *pc;   /* per partition, at the last meeting */
+    uint64_t *now;  /* per partition: its simulated time there */
+};
+
+/* This process's status with its message, as the first bytes of a message. */
+static enum base_status put_status(struct dist_buf *b, enum base_status st, const struct base_diag *diag)
 {
-    struct rt *r0 = &rs[0];
-    uint32_t pc = r0->pc;
-    const struct cc_step *s = cc_plan_step(r0->plan, pc);
-    uint32_t ni = s->n_in, no = s->n_out;
-    if ((int)ni != s->op->n_operands || (int)no != s->op->n_results)
-        return fail_at(r0, s->op, BASE_ERR_INTERNAL, "%s: %u operand and %u result buffers", s->op->name, ni, no);
-    const struct coll_info *ci = NULL;
-    TRY(coll_time(r0, pc, s, &ci));
-    struct base_tensor **vals = calloc((size_t)n * (ni + no) + 1, sizeof *vals);
-    if (!vals) return base_diag_set(r0->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    struct base_tensor **res = vals + (size_t)n * ni;
+    struct base_diag d;
+    if (st != BASE_OK && diag && diag->status != BASE_OK) d = *diag;
+    else {
+        base_diag_clear(&d);
+        d.status = st;
+        if (st != BASE_OK) snprintf(d.msg, sizeof d.msg, "%s", base_status_str(st));
+    }
+    return dist_buf_put(b, &d, sizeof d);
+}
+
+/* The first failed rank's status (in rank order, the same on every rank),
+ * its message into diag; BASE_OK when none failed. */
+static enum base_status take_status(struct dist_reader *r, struct base_diag *diag, enum base_status seen)
+{
+    struct base_diag d;
+    if (!dist_take(r, &d, sizeof d)) return base_diag_set(diag, BASE_ERR_PARSE, NULL, 0, 0, "a short MPI message");
+    if (seen == BASE_OK && d.status != BASE_OK) {
+        if (diag) *diag = d;
+        return d.status;
+    }
+    return seen;
+}
+
+/* The chips meet (a collective or the end): each process brings its status
+ * and where its chips are (step, simulated time); afterwards every process
+ * knows every partition's, and the first failure (in partition order), if
+ * any, is every process's.  One process: its own. */
+static enum base_status spmd_meet(struct spmd *sp, enum base_status st)
+{
+    if (!sp->dist) {
+        for (int p = 0; p < sp->n; p++) {
+            sp->pc[p] = sp->rs[p].pc;
+            sp->now[p] = sim_now_ps(sp->rs[p].sim);
+        }
+        return st;
+    }
+    struct dist_buf b = {0};
+    enum base_status pst = put_status(&b, st, sp->diag);
+    for (int p = sp->lo; p < sp->hi && pst == BASE_OK && st == BASE_OK; p++) {
+        uint64_t now = sim_now_ps(sp->rs[p].sim);
+        pst = dist_buf_put(&b, &sp->rs[p].pc, sizeof sp->rs[p].pc);
+        if (pst == BASE_OK) pst = dist_buf_put(&b, &now, sizeof now);
+    }
+    struct base_diag local = *sp->diag;
+    struct dist_gathered g = {0};
+    enum base_status xst = pst == BASE_OK ? dist_allgather(b.data, b.len, &g, sp->diag) : pst;
+    dist_buf_free(&b);
+    if (pst != BASE_OK) { /* cannot describe itself: the others would wait forever */
+        fprintf(stderr, "npusim: rank %d: out of memory at a meeting of the chips\n", dist_rank());
+        dist_abort(1);
+    }
+    if (xst != BASE_OK) return xst;
+    *sp->diag = local;
+    enum base_status out = BASE_OK;
+    for (int k = 0; k < dist_size(); k++) {
+        struct dist_reader r = {g.data + g.offset[k], g.data + g.offset[k + 1]};
+        out = take_status(&r, sp->diag, out);
+        int lo, hi;
+        dist_share(sp->n, dist_size(), k, &lo, &hi);
+        for (int p = lo; p < hi; p++)
+            if (!dist_take(&r, &sp->pc[p], sizeof sp->pc[p]) || !dist_take(&r, &sp->now[p], sizeof sp->now[p])) {
+                sp->pc[p] = UINT32_MAX; /* a failed rank sends no positions */
+                sp->now[p] = 0;
+            }
+    }
+    dist_gathered_free(&g);
+    return out;
+}
+
+/* Every partition's operands of collective step s in vals (n x ni): this
+ * process reads its chips'; spread over ranks, every rank's go to every
+ * rank (each then evaluates the whole collective, as one process would). */
+static enum base_status spmd_operands(struct spmd *sp, const struct cc_step *s, struct base_tensor **vals)
+{
+    uint32_t ni = s->n_in;
     enum base_status st = BASE_OK;
-    if (!r0->opt.timing_only) {
-        for (int p = 0; p < n && st == BASE_OK; p++)
-            for (uint32_t i = 0; i < ni && st == BASE_OK; i++)
-                st = read_buffer(&rs[p], s->io_buffers[i], &vals[(size_t)p * ni + i]);
-        if (st == BASE_OK) st = interp_spmd_grid_eval(grid, s->op, vals, res, r0->diag);
+    for (int p = sp->lo; p < sp->hi && st == BASE_OK; p++)
+        for (uint32_t i = 0; i < ni && st == BASE_OK; i++)
+            st = read_buffer(&sp->rs[p], s->io_buffers[i], &vals[(size_t)p * ni + i]);
+    if (!sp->dist) return st;
+    struct dist_buf b = {0};
+    enum base_status pst = put_status(&b, st, sp->diag);
+    for (int p = sp->lo; p < sp->hi && st == BASE_OK && pst == BASE_OK; p++)
+        for (uint32_t i = 0; i < ni && pst == BASE_OK; i++) pst = dist_buf_put_tensor(&b, vals[(size_t)p * ni + i]);
+    if (pst != BASE_OK) {
+        fprintf(stderr, "npusim: rank %d: out of memory packing the operands of %s\n", dist_rank(), s->op->name);
+        dist_abort(1);
+    }
+    struct dist_gathered g = {0};
+    enum base_status xst = dist_allgather(b.data, b.len, &g, sp->diag);
+    dist_buf_free(&b);
+    if (xst != BASE_OK) return xst;
+    enum base_status out = BASE_OK;
+    for (int k = 0; k < dist_size(); k++) {
+        struct dist_reader r = {g.data + g.offset[k], g.data + g.offset[k + 1]};
+        out = take_status(&r, sp->diag, out);
+        if (out != BASE_OK || k == dist_rank()) continue;
+        int lo, hi;
+        dist_share(sp->n, dist_size(), k, &lo, &hi);
+        for (int p = lo; p < hi && out == BASE_OK; p++)
+            for (uint32_t i = 0; i < ni && out == BASE_OK; i++)
+                out = dist_take_tensor(&r, &vals[(size_t)p * ni + i], sp->diag);
+    }
+    dist_gathered_free(&g);
+    return out;
+}
+
+/* Every partition at collective step pc (the meeting gave every chip's
+ * time): moves the values as the interpreter's multi-process run does; the
+ * collective starts when the last chip arrives, and each chip goes on with
+ * the kernels that do not need it. */
+static enum base_status spmd_collective(struct spmd *sp, uint32_t pc)
+{
+    bool mine = sp->hi > sp->lo; /* this process has chips */
+    struct rt *r0 = mine ? &sp->rs[sp->lo] : NULL;
+    const struct cc_step *s = cc_plan_step(sp->plan, pc);
+    uint32_t ni = s->n_in, no = s->n_out;
+    int n = sp->n;
+    if ((int)ni != s->op->n_operands || (int)no != s->op->n_results)
+        return graph_op_diag(sp->diag, s->op, BASE_ERR_INTERNAL, "%s: %u operand and %u result buffers", s->op->name,
+                             ni, no);
+    const struct coll_info *ci = NULL;
+    enum base_status st = mine ? coll_time(r0, pc, s, &ci) : BASE_OK; /* the same on every chip: timed once */
+    struct base_tensor **vals = calloc((size_t)n * (ni + no) + 1, sizeof *vals);
+    if (!vals) {
+        if (sp->dist) { /* the others would wait for its operands */
+            fprintf(stderr, "npusim: rank %d: out of memory at %s\n", dist_rank(), s->op->name);
+            dist_abort(1);
+        }
+        return base_diag_set(sp->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    struct base_tensor **res = vals + (size_t)n * ni;
+    if (!sp->timing_only) {
+        /* every process takes part in the exchange, even after its own failure */
+        enum base_status vst = spmd_operands(sp, s, vals);
+        if (st == BASE_OK) st = vst;
+        if (st == BASE_OK && mine) st = interp_spmd_grid_eval(sp->grid, s->op, vals, res, sp->diag);
     }
     uint64_t arrive = 0;
     for (int p = 0; p < n; p++)
-        if (sim_now_ps(rs[p].sim) > arrive) arrive = sim_now_ps(rs[p].sim);
-    for (int p = 0; p < n && st == BASE_OK; p++) {
-        st = start_collective(&rs[p], pc, ci, arrive); /* timed once, on chip 0's rt */
+        if (sp->now[p] > arrive) arrive = sp->now[p];
+    for (int p = sp->lo; p < sp->hi && st == BASE_OK; p++) {
+        st = start_collective(&sp->rs[p], pc, ci, arrive);
         for (uint32_t j = 0; j < no && st == BASE_OK; j++)
-            st = write_buffer(&rs[p], s->io_buffers[ni + j], r0->opt.timing_only ? NULL : res[(size_t)p * no + j]);
-        rs[p].pc = pc + 1;
-        rs[p].steps_done++;
+            st = write_buffer(&sp->rs[p], s->io_buffers[ni + j], sp->timing_only ? NULL : res[(size_t)p * no + j]);
+        sp->rs[p].pc = pc + 1;
+        sp->rs[p].steps_done++;
     }
     for (size_t k = 0; k < (size_t)n * (ni + no); k++) base_tensor_release(vals[k]);
     free(vals);
@@ -1239,61 +1397,103 @@ static void *walk_thread(void *arg)
     return NULL;
 }
 
-/* Walks every partition to its next collective (or the end).  The chips
- * share nothing until then, so each walks in its own thread (the plan is
- * only read; each sim is its own). */
-static enum base_status walk_all(struct rt *rs, int n, struct walk_job *jobs, pthread_t *tids)
+/* Walks this process's partitions to their next collective (or the end).
+ * The chips share nothing until then, so each walks in its own thread (the
+ * plan is only read; each sim is its own). */
+static enum base_status walk_all(struct spmd *sp)
 {
-    for (int p = 0; p < n; p++) {
-        jobs[p].r = &rs[p];
+    struct walk_job *jobs = sp->jobs;
+    if (sp->lo == sp->hi) return BASE_OK;
+    for (int p = sp->lo; p < sp->hi; p++) {
+        jobs[p].r = &sp->rs[p];
         jobs[p].st = BASE_OK;
         base_diag_clear(&jobs[p].diag);
-        jobs[p].threaded = p > 0 && pthread_create(&tids[p], NULL, walk_thread, &jobs[p]) == 0;
+        jobs[p].threaded = p > sp->lo && pthread_create(&sp->tids[p], NULL, walk_thread, &jobs[p]) == 0;
     }
-    walk_thread(&jobs[0]);
-    for (int p = 1; p < n; p++) {
-        if (jobs[p].threaded) pthread_join(tids[p], NULL);
+    walk_thread(&jobs[sp->lo]);
+    for (int p = sp->lo + 1; p < sp->hi; p++) {
+        if (jobs[p].threaded) pthread_join(sp->tids[p], NULL);
         else walk_thread(&jobs[p]);
     }
-    for (int p = 0; p < n; p++)
+    for (int p = sp->lo; p < sp->hi; p++)
         if (jobs[p].st != BASE_OK) {
-            if (rs[0].diag) *rs[0].diag = jobs[p].diag;
+            if (sp->diag) *sp->diag = jobs[p].diag;
             return jobs[p].st;
         }
     return BASE_OK;
 }
 
-static enum base_status spmd_steps(struct rt *rs, int n, struct interp_spmd_grid *grid, struct walk_job *jobs,
-                                   pthread_t *tids, uint32_t n_steps)
+/* Steps every partition to its next collective (or the end) in lockstep;
+ * st: this process's status so far (a failure still meets the others, who
+ * then stop with it). */
+static enum base_status spmd_steps(struct spmd *sp, enum base_status st)
 {
+    uint32_t n_steps = cc_plan_n_steps(sp->plan);
     for (;;) {
-        TRY(walk_all(rs, n, jobs, tids));
-        bool end = rs[0].pc >= n_steps;
-        for (int p = 1; p < n; p++)
-            if (rs[p].pc != rs[0].pc) {
-                const struct cc_step *a = end ? NULL : cc_plan_step(rs[0].plan, rs[0].pc);
-                const struct cc_step *b = rs[p].pc >= n_steps ? NULL : cc_plan_step(rs[0].plan, rs[p].pc);
-                return fail_at(&rs[0], (a ? a : b)->op, BASE_ERR_RUNTIME,
-                               "partitions diverge: partition 0 is at %s, partition %d at %s (the partitions of an "
-                               "SPMD program must reach the same collectives in the same order)",
-                               a ? a->op->name : "the end", p, b ? b->op->name : "the end");
+        if (st == BASE_OK) st = walk_all(sp);
+        TRY(spmd_meet(sp, st));
+        bool end = sp->pc[0] >= n_steps;
+        for (int p = 1; p < sp->n; p++)
+            if (sp->pc[p] != sp->pc[0]) {
+                const struct cc_step *a = end ? NULL : cc_plan_step(sp->plan, sp->pc[0]);
+                const struct cc_step *b = sp->pc[p] >= n_steps ? NULL : cc_plan_step(sp->plan, sp->pc[p]);
+                return graph_op_diag(sp->diag, (a ? a : b)->op, BASE_ERR_RUNTIME,
+                                     "partitions diverge: partition 0 is at %s, partition %d at %s (the partitions "
+                                     "of an SPMD program must reach the same collectives in the same order)",
+                                     a ? a->op->name : "the end", p, b ? b->op->name : "the end");
             }
         if (end) return BASE_OK;
-        TRY(spmd_collective(rs, n, grid));
+        st = spmd_collective(sp, sp->pc[0]);
     }
 }
 
-/* Steps every partition to its next collective (or the end) in lockstep. */
-static enum base_status spmd_walk(struct rt *rs, int n, struct interp_spmd_grid *grid)
+/* Spread over ranks: rank 0 gets every partition's outputs (locals, n x no)
+ * and reports; the other ranks send theirs.  A report from another rank
+ * carries its totals and counters, not its tables. */
+static enum base_status spmd_gather(struct spmd *sp, enum base_status st, struct base_tensor **locals, int no,
+                                    struct rt_report *reports)
 {
-    uint32_t n_steps = cc_plan_n_steps(rs[0].plan);
-    struct walk_job *jobs = calloc((size_t)n, sizeof *jobs);
-    pthread_t *tids = calloc((size_t)n, sizeof *tids);
-    enum base_status st = jobs && tids ? BASE_OK : base_diag_set(rs[0].diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    if (st == BASE_OK) st = spmd_steps(rs, n, grid, jobs, tids, n_steps);
-    free(jobs);
-    free(tids);
-    return st;
+    struct dist_buf b = {0};
+    enum base_status pst = put_status(&b, st, sp->diag);
+    for (int p = sp->lo; p < sp->hi && st == BASE_OK && pst == BASE_OK; p++) {
+        struct rt_report rep;
+        memset(&rep, 0, sizeof rep);
+        if (reports) {
+            rep = reports[p];
+            rep.kernels = NULL;
+            rep.n_kernels = 0;
+            rep.colls = NULL;
+            rep.n_colls = 0;
+            rep.checks = NULL;
+        }
+        pst = dist_buf_put(&b, &rep, sizeof rep);
+        for (int j = 0; j < no && locals && pst == BASE_OK; j++) pst = dist_buf_put_tensor(&b, locals[(size_t)p * no + j]);
+    }
+    if (pst != BASE_OK) {
+        fprintf(stderr, "npusim: rank %d: out of memory packing its outputs\n", dist_rank());
+        dist_abort(1);
+    }
+    struct dist_gathered g = {0};
+    enum base_status xst = dist_gather(b.data, b.len, &g, sp->diag);
+    dist_buf_free(&b);
+    if (xst != BASE_OK || dist_rank() != 0) return xst != BASE_OK ? xst : st;
+    enum base_status out = BASE_OK;
+    for (int k = 0; k < dist_size(); k++) {
+        struct dist_reader r = {g.data + g.offset[k], g.data + g.offset[k + 1]};
+        out = take_status(&r, sp->diag, out);
+        if (out != BASE_OK || k == 0) continue;
+        int lo, hi;
+        dist_share(sp->n, dist_size(), k, &lo, &hi);
+        for (int p = lo; p < hi && out == BASE_OK; p++) {
+            struct rt_report rep;
+            if (!dist_take(&r, &rep, sizeof rep)) out = base_diag_set(sp->diag, BASE_ERR_PARSE, NULL, 0, 0, "a short MPI message");
+            else if (reports) reports[p] = rep;
+            for (int j = 0; j < no && locals && out == BASE_OK; j++)
+                out = dist_take_tensor(&r, &locals[(size_t)p * no + j], sp->diag);
+        }
+    }
+    dist_gathered_free(&g);
+    return out;
 }
 
 enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims, int n_sims,
@@ -1313,50 +1513,93 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
     if (n_inputs != n_args)
         return graph_op_diag(diag, mc, BASE_ERR_INVALID, "the program takes %d inputs, %d given", n_args, n_inputs);
     int ni = mc->n_operands, no = mc->n_results;
-    struct rt *rs = calloc((size_t)n, sizeof *rs);
+    struct spmd sp = {.n = n, .lo = 0, .hi = n, .plan = plan, .diag = diag, .timing_only = timing_only};
+    sp.dist = opt && opt->distributed && dist_size() > 1;
+    if (sp.dist) dist_share(n, dist_size(), dist_rank(), &sp.lo, &sp.hi);
+    sp.rs = calloc((size_t)n, sizeof *sp.rs);
+    sp.jobs = calloc((size_t)n, sizeof *sp.jobs);
+    sp.tids = calloc((size_t)n, sizeof *sp.tids);
+    sp.pc = calloc((size_t)n, sizeof *sp.pc);
+    sp.now = calloc((size_t)n, sizeof *sp.now);
     struct base_tensor **shards = calloc((size_t)n * (ni + no) + 1, sizeof *shards);
     struct base_tensor **locals = shards + (size_t)n * ni;
-    struct interp_spmd_grid *grid = NULL;
-    enum base_status st = rs && shards ? BASE_OK : base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    /* each partition's shards of the global inputs */
+    enum base_status st = sp.rs && sp.jobs && sp.tids && sp.pc && sp.now && shards
+                              ? BASE_OK
+                              : base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    /* each of this process's partitions' shards of the global inputs */
     for (int i = 0; st == BASE_OK && !timing_only && i < ni; i++) {
         const struct base_tensor *g = mc_operand_value(mc, i, inputs, n_inputs);
         if (!g) {
             st = graph_op_diag(diag, mc, BASE_ERR_INVALID, "%s: no value for operand %d", mc->name, i);
             break;
         }
-        for (int p = 0; p < n && st == BASE_OK; p++)
+        for (int p = sp.lo; p < sp.hi && st == BASE_OK; p++)
             st = interp_sdy_cut(m, mc, i, p, n, (struct base_tensor *)g, &shards[(size_t)p * ni + i], diag);
     }
-    if (st == BASE_OK && !timing_only) st = interp_spmd_grid_create(m, n, &grid, diag);
+    if (st == BASE_OK && !timing_only) st = interp_spmd_grid_create(m, n, &sp.grid, diag);
     int n_init = 0;
-    for (int p = 0; p < n && st == BASE_OK; p++, n_init++) {
-        st = rt_init(&rs[p], plan, sims[p], (uint32_t)p, timing_only ? NULL : shards + (size_t)p * ni, ni, opt,
+    for (int p = sp.lo; p < sp.hi && st == BASE_OK; p++, n_init++) {
+        struct rt *r = &sp.rs[p];
+        st = rt_init(r, plan, sims[p], (uint32_t)p, timing_only ? NULL : shards + (size_t)p * ni, ni, opt,
                      reports ? &reports[p] : NULL, diag);
-        rs[p].stop_at_collective = true;
-        rs[p].opt.loop_reuse = false; /* the chips meet at collectives: every trip runs */
-        rs[p].grid = grid; /* host fallback: each chip evaluates its own partition's op */
-        rs[p].grid_partition = p;
+        r->stop_at_collective = true;
+        r->opt.loop_reuse = false; /* the chips meet at collectives: every trip runs */
+        r->grid = sp.grid; /* host fallback: each chip evaluates its own partition's op */
+        r->grid_partition = p;
+        r->split = sp.dist;
         if (opt && opt->chip_users) { /* each chip its own recorder */
-            rs[p].opt.launch_user = opt->chip_users[p];
-            rs[p].opt.collective_user = opt->chip_users[p];
+            r->opt.launch_user = opt->chip_users[p];
+            r->opt.collective_user = opt->chip_users[p];
         } else if (p > 0) { /* else traces follow chip 0 */
-            rs[p].opt.on_launch = NULL;
-            rs[p].opt.on_collective = NULL;
+            r->opt.on_launch = NULL;
+            r->opt.on_collective = NULL;
         }
         for (int i = 0; i < ni; i++) { /* in the chip's HBM now */
             base_tensor_release(shards[(size_t)p * ni + i]);
             shards[(size_t)p * ni + i] = NULL;
         }
     }
-    if (st == BASE_OK) st = spmd_walk(rs, n, grid);
-    for (int p = 0; p < n && st == BASE_OK && !timing_only; p++) st = rt_read_outputs(&rs[p], locals + (size_t)p * no);
+    /* spread over ranks, a process that failed so far still meets the others;
+     * one that cannot even do that ends the job rather than leave them waiting */
+    if (sp.dist && !(sp.pc && sp.now && sp.rs && sp.jobs && sp.tids)) {
+        fprintf(stderr, "npusim: rank %d: out of memory for %d chips\n", dist_rank(), n);
+        dist_abort(1);
+    }
+    if (st == BASE_OK || sp.dist) st = spmd_steps(&sp, st);
+    /* outputs handed on one at a time (on_output): read from every chip's
+     * memory an output at a time; spread over ranks, rank 0 gathers the
+     * shards whole first, then hands each assembled output on */
+    bool on_out = opt && opt->on_output && !timing_only, stream = on_out && !sp.dist;
+    for (int p = sp.lo; p < sp.lo + n_init; p++) sp.rs[p].opt.on_output = NULL; /* a shard is not an output */
+    for (int p = sp.lo; p < sp.hi && st == BASE_OK && !timing_only && !stream; p++)
+        st = rt_read_outputs(&sp.rs[p], locals + (size_t)p * no);
+    if (sp.dist) /* completes the reports before they are gathered */
+        for (int p = sp.lo; p < sp.lo + n_init; p++) rt_deinit(&sp.rs[p]);
+    bool assemble = !sp.dist || dist_rank() == 0;
+    if (sp.dist) st = spmd_gather(&sp, st, timing_only ? NULL : locals, timing_only ? 0 : no, reports);
     /* the global outputs from every partition's shards */
-    struct base_tensor **col = st == BASE_OK && !timing_only ? calloc((size_t)n, sizeof *col) : NULL;
-    if (st == BASE_OK && !timing_only && !col) st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    for (int j = 0; st == BASE_OK && !timing_only && outputs && j < no; j++) {
-        for (int p = 0; p < n; p++) col[p] = locals[(size_t)p * no + j];
-        st = interp_sdy_assemble(m, mc, j, n, col, &outputs[j], diag);
+    struct base_tensor **col = st == BASE_OK && !timing_only && assemble ? calloc((size_t)n, sizeof *col) : NULL;
+    if (st == BASE_OK && !timing_only && assemble && !col)
+        st = base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    for (int j = 0; st == BASE_OK && !timing_only && assemble && (outputs || on_out) && j < no; j++) {
+        for (int p = 0; p < n && st == BASE_OK; p++) {
+            if (stream) st = read_buffer(&sp.rs[p], cc_plan_output_buffer(plan, j), &locals[(size_t)p * no + j]);
+            col[p] = locals[(size_t)p * no + j];
+        }
+        struct base_tensor *g = NULL;
+        if (st == BASE_OK) st = interp_sdy_assemble(m, mc, j, n, col, on_out ? &g : &outputs[j], diag);
+        if (on_out) {
+            for (int p = 0; p < n; p++) {
+                base_tensor_release(locals[(size_t)p * no + j]);
+                locals[(size_t)p * no + j] = NULL;
+            }
+            if (st == BASE_OK) {
+                st = opt->on_output(opt->output_user, j, g);
+                if (st != BASE_OK && diag && diag->status == BASE_OK)
+                    base_diag_set(diag, st, NULL, 0, 0, "output %d: %s", j, base_status_str(st));
+            }
+            base_tensor_release(g);
+        }
     }
     free(col);
     if (st != BASE_OK && outputs)
@@ -1364,14 +1607,18 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
             base_tensor_release(outputs[j]);
             outputs[j] = NULL;
         }
-    for (int p = 0; p < n_init; p++) rt_deinit(&rs[p]);
+    if (!sp.dist) /* after the streamed reads: completes the reports */
+        for (int p = sp.lo; p < sp.lo + n_init; p++) rt_deinit(&sp.rs[p]);
     for (size_t k = 0; shards && k < (size_t)n * (ni + no); k++) base_tensor_release(shards[k]);
     free(shards);
-    free(rs);
-    interp_spmd_grid_destroy(grid);
+    free(sp.rs);
+    free(sp.jobs);
+    free(sp.tids);
+    free(sp.pc);
+    free(sp.now);
+    interp_spmd_grid_destroy(sp.grid);
     return st;
 }
-
 /* --------------------------------------------------------------- tolerances */
 
 /* Relative precision of a float type: 2^-(mantissa bits). */
@@ -1392,7 +1639,7 @@ static double f32_dot_eps(const struct cc_plan *plan, const struct graph_op *op)
     uint32_t passes = prec == ISA_PREC_HIGHEST ? chip->fp32_passes_highest
                       : prec == ISA_PREC_HIGH  ? chip->fp32_passes_high
                                                : chip->fp32_passes_default;
-    if (chip->family == CHIP_FAMILY_NEURON) return ldexp(1.0, -24); /* native fp32 */
+    if (chip->family != CHIP_FAMILY_TPU) return ldexp(1.0, -24); /* native fp32 (Neuron; a GPU computes it in fp32) */
     return passes <= 1 ? ldexp(1.0, -8) : passes <= 3 ? ldexp(1.0, -16) : ldexp(1.0, -24);
 }
 

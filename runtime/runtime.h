@@ -86,6 +86,19 @@ struct rt_options {
      * interpreter does (interp_options.probe_dir); NULL: recorded in
      * memory only (for check.expect_serialized_eq) */
     const char *probe_dir;
+    /* rt_run_spmd: spread the partitions over the processes of an MPI job
+     * (dist/dist.h, after dist_init; docs/distributed.md): this process
+     * simulates its dist_share of them, the others theirs.  Ignored in a job
+     * of one process. */
+    bool distributed;
+    /* Optional, functional runs: each output as it is read back at the end
+     * (an SPMD run's assembled from every chip's shard), one at a time, in
+     * order, instead of into outputs[] (which may then be NULL): a borrowed
+     * tensor the runtime releases when the call returns, so a caller that
+     * compares or writes each output holds one at a time (npusim run
+     * --check).  A status other than BASE_OK stops the run with it. */
+    enum base_status (*on_output)(void *user, int i, const struct base_tensor *t);
+    void *output_user;
 };
 void rt_options_default(struct rt_options *o);
 
@@ -170,7 +183,17 @@ enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base
  * collective runs from the latest arrival for its time on opt->topo while
  * each chip goes on with the kernels that do not need it.  Timing-only runs (opt->timing_only, sims created so) take no
  * inputs (NULL) and give no outputs.  reports: n of them, one per chip, or
- * NULL.  Partitions that reach different collectives fail, located. */
+ * NULL.  Partitions that reach different collectives fail, located.
+ *
+ * With opt->distributed in an MPI job of several processes, every process
+ * calls this with the same plan and inputs; process k simulates partitions
+ * [lo, hi) of dist_share (sims[p] and chip_users[p] are needed only for
+ * those; the others may be NULL).  At each collective the processes meet:
+ * every chip's simulated time and every partition's operands go to every
+ * process, which evaluates the collective as one process would.  Rank 0
+ * gets the outputs and every chip's report (another rank's chip: totals
+ * and counters, without the kernel and collective tables); the other
+ * ranks get no outputs.  Every process returns the same status. */
 enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims, int n_sims,
                              struct base_tensor *const *inputs, int n_inputs, const struct rt_options *opt,
                              struct base_tensor **outputs, struct rt_report *reports, struct base_diag *diag);
@@ -179,6 +202,45 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
  * (icn_topo_from_chip): a ring of n; the most square a x b (a <= b) for a
  * 2-D torus; the most cubic a x b x c for a 3-D one; n on a switch. */
 void rt_default_shape(const struct chip_desc *chip, uint32_t n, char *buf, size_t cap);
+
+/* ------------------------------------------------------------- memory */
+
+/* What a run will hold in host memory at its peak, estimated before it
+ * starts from the plan, the program and its inputs (runtime/memest.c; the
+ * model and its measured accuracy: docs/memory.md).  The run has two
+ * phases: the golden interpreter (--check: it runs first), then the chips,
+ * while the golden outputs wait to be compared with each output as it is
+ * read back. */
+struct rt_mem_request {
+    const struct cc_plan *plan;
+    struct base_tensor *const *inputs; /* the entry's arguments (lazy ones cost nothing), or NULL */
+    int n_inputs;
+    int n_chips;                      /* simulated chips */
+    bool timing_only, sim_checks;     /* sim_options: no values; written-byte tracking */
+    bool check;                       /* the golden interpreter runs and its outputs wait */
+    bool keep_outputs;                /* outputs are read back (--out) */
+    const struct graph_module *interp_module; /* the program --check runs (and whose results are the outputs) */
+    const char *entry;
+    int interp_processes;
+    uint64_t module_bytes;            /* the parsed program(s), as the caller measured them */
+};
+struct rt_mem_estimate {
+    uint64_t module_bytes;
+    uint64_t inputs_bytes;            /* stored inputs */
+    uint64_t lazy_bytes;              /* lazy inputs: computed when read, not held */
+    int n_chips;
+    uint64_t hbm_bytes;               /* per chip: simulated HBM pages the run stores */
+    uint64_t sim_bytes;               /* per chip: page tables, scratchpads, accumulators, tracking */
+    uint64_t interp_bytes;            /* the golden interpreter's peak (--check) */
+    uint64_t golden_bytes;            /* its outputs, held while the chips run */
+    uint64_t output_bytes;            /* the largest output read back: its shards and the whole */
+    uint64_t kernel_bytes;            /* the largest kernel's instruction streams (emitted at its launch) */
+    uint64_t interp_phase_bytes, sim_phase_bytes;
+    uint64_t total_bytes;             /* the larger phase */
+};
+void rt_memory_estimate(const struct rt_mem_request *q, struct rt_mem_estimate *e);
+/* "12.3 GiB (program ..., inputs ...; per chip x 8: ...)" */
+void rt_memory_estimate_str(const struct rt_mem_estimate *e, char *buf, size_t cap);
 
 /* ------------------------------------------------------- checking outputs */
 

@@ -9,7 +9,8 @@
 #
 # A row names its system (chip and count), model, workload, batch and
 # sequence, metric and published value.  How each is read:
-#   chip      "TPU v5e" -> tpu-v5e, "trn1" -> trn1, "trn2" -> trn2
+#   chip      "TPU v5e" -> tpu-v5e, "trn1" -> trn1, "trn2" -> trn2, "H100" -> h100, "A100" -> a100,
+#             "H200" -> h200, "B200" -> b200
 #   model     the preset of the run (model/presets_list.h): "MaxText 16B" ->
 #             maxtext-16b, "GPT3-23B" -> nemo-gpt3-23b, "Llama2-7B (NeMo)" ->
 #             nemo-llama2-7b, "Llama-3.1-70B" -> nxd-llama3.1-70b, ...; a model
@@ -19,15 +20,17 @@
 #             configs/v5e/*.sh) x chips
 #   seq       "seq N" in the row, else the model's training length (MaxText
 #             and GPT-3: 2048, Llama 2: 4096, Llama 3.1: 8192)
-#   layout    MaxText rows: FSDP over each 256-chip slice, data parallel over
+#             "... (as PRESET)" -> PRESET (the GPU table's MPT rows: docs/gpu.md)
+#   layout    GPU rows with a preset: FSDP over every GPU (FULL_SHARD); MaxText rows: FSDP over each 256-chip slice, data parallel over
 #             the slices (MaxText's default ici_fsdp_parallelism, and
 #             dcn_data_parallelism across a multislice); Neuron rows: "TPn DPn
 #             PPn" count NeuronCores (2 per trn1 chip), so tp/2 chips of TP,
 #             pp stages, and dp filling the system's chips
 #   metric    the first unit of the metric column: TFLOP/s/chip (npusim: the
-#             model's FLOPs per step / step time / chips) or seq/s (tokens/s
-#             / seq); the published value is the first number of the value
+#             model's FLOPs per step / step time / chips), seq/s (tokens/s
+#             / seq) or tokens/s/chip; the published value is the first number of the value
 #             column
+# Lines starting with '#' and the header line are skipped.
 # Rows npusim cannot run (no preset, the generator or the partitioner refuses,
 # out of memory) are listed with the reason and left out of the median.
 set -u
@@ -45,6 +48,7 @@ trap 'rm -rf "$tmp"' EXIT
 preset_of() {
     case "$1" in
     graph:*) echo "${1#graph: }" ;;
+    *"(as "*")"*) printf '%s\n' "$1" | sed 's/.*(as \([^)]*\)).*/\1/' ;;
     "MaxText 16B"*) echo maxtext-16b ;;
     "MaxText 32B"*) echo maxtext-32b ;;
     "MaxText 64B"*) echo maxtext-64b ;;
@@ -81,7 +85,7 @@ num_after() { printf '%s\n' "$2" | sed -n "s/.*$1 *\([0-9][0-9]*\).*/\1/p" | hea
 
 printf '%-4s %-30s %-18s %-24s %-13s %12s %12s %8s\n' "row" "system" "preset" "layout" "metric" "published" "npusim" "error"
 n=0
-tail -n +2 "$TSV" | while IFS="$(printf '\t')" read -r system chips model workload batch_seq metric value source; do
+grep -v '^#' "$TSV" | tail -n +2 | while IFS="$(printf '\t')" read -r system chips model workload batch_seq metric value source; do
     n=$((n + 1))
     [ -n "$system" ] || continue
     case "$system" in
@@ -90,6 +94,10 @@ tail -n +2 "$TSV" | while IFS="$(printf '\t')" read -r system chips model worklo
     *"TPU v6e"*) chip=tpu-v6e ;;
     *trn2* | *Trainium2*) chip=trn2 ;;
     *trn1* | *Trainium1*) chip=trn1 ;;
+    *H100*) chip=h100 ;;
+    *H200*) chip=h200 ;;
+    *B200*) chip=b200 ;;
+    *A100*) chip=a100 ;;
     *) chip="" ;;
     esac
     preset=$(preset_of "$model")
@@ -108,8 +116,10 @@ tail -n +2 "$TSV" | while IFS="$(printf '\t')" read -r system chips model worklo
     pdb=$(per_device_batch "$preset")
     [ "$pdb" -gt 0 ] && gb=$((pdb * chips))
     [ -n "$gb" ] || gb=$chips
-    case "$preset" in
-    maxtext-*)
+    case "$chip:$preset" in
+    [abh][12]00:*.mlir) layout="" ;;
+    [abh][12]00:*) layout="fsdp=$chips" ;;
+    *:maxtext-*)
         slice=$chips
         [ "$chips" -gt 256 ] && slice=256
         dp=$((chips / slice))
@@ -146,6 +156,7 @@ tail -n +2 "$TSV" | while IFS="$(printf '\t')" read -r system chips model worklo
             if (step <= 0) exit
             if (unit ~ /TFLOP/) printf "%.4g", flops / step / chips / 1e12
             else if (unit ~ /seq/) printf "%.4g", tps / seq
+            else if (unit ~ /tokens/) printf "%.4g", tps / chips
         }' "$tmp/r.csv" 2>/dev/null)
     if [ -z "$fig" ]; then
         why=$(grep -v '^npusim estimate: host' "$tmp/r.err" | tail -n 1 | sed 's/^npusim[^:]*: //')

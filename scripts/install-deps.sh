@@ -5,8 +5,9 @@
 #   scripts/install-deps.sh --bench   also OpenBLAS (the GEMM benchmark's reference; `make bench`)
 set -eu
 
+# libopenmpi-dev, openmpi-bin: npusim run over MPI ranks (docs/distributed.md) and its test
 PKGS="build-essential pkg-config clang libclang-rt-14-dev zlib1g-dev libcmocka-dev \
-libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth python3 python3-numpy"
+libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth python3 python3-numpy libopenmpi-dev openmpi-bin"
 for arg in "$@"; do
     case "$arg" in
     --bench) PKGS="$PKGS libopenblas-dev" ;;

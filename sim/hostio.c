@@ -128,8 +128,22 @@ enum base_status sim_write_tensor(struct sim *s, const struct sim_loc *loc, cons
     struct isa_ap ap;
     TRY(loc_ap(s, loc, t->dtype, t->rank, t->dims, &ap, diag));
     if (t->count == 0) return BASE_OK;
-    if (!s->opt.timing_only && sim_scatter_raw(s, loc->core, &ap, t->data) != BASE_OK)
-        return base_diag_set(diag, BASE_ERR_NOMEM, "<host>", 0, 0, "out of memory writing a tensor");
+    if (!s->opt.timing_only && t->lazy && ap.space == ISA_SPACE_HBM) {
+        /* a lazy region: its values are computed when read, never stored whole */
+        enum base_status st = mem_hbm_map_lazy(&s->hbm, loc->addr, (struct base_tensor *)(uintptr_t)t);
+        if (st != BASE_OK)
+            return base_diag_set(diag, st, "<host>", 0, 0, "%s mapping a lazy tensor of %zu bytes at hbm:0x%llx",
+                                 st == BASE_ERR_NOMEM ? "out of memory" : "overlapping regions",
+                                 base_tensor_nbytes(t), (unsigned long long)loc->addr);
+    } else if (!s->opt.timing_only) {
+        struct base_tensor *d = NULL;
+        enum base_status st = base_tensor_materialize((struct base_tensor *)(uintptr_t)t, &d);
+        if (st == BASE_OK) st = sim_scatter_raw(s, loc->core, &ap, d->data);
+        base_tensor_release(d);
+        if (st != BASE_OK)
+            return base_diag_set(diag, st, "<host>", 0, 0, "%s writing a tensor of %zu bytes",
+                                 st == BASE_ERR_NOMEM ? "out of memory" : base_status_str(st), base_tensor_nbytes(t));
+    }
     struct mark m = {s, loc->core, ap.space, BASE_OK};
     sim_ap_runs(&ap, mark_run, &m);
     if (m.st != BASE_OK) return base_diag_set(diag, m.st, "<host>", 0, 0, "out of memory writing a tensor");

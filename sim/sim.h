@@ -200,7 +200,9 @@ enum base_status sim_loc_parse(const char *text, struct sim_loc *out, const char
  * loc->partition) and the rest is row-major at byte loc->addr of each
  * partition (a rank-1 tensor: one element per partition).  Writing marks the
  * bytes written (also in timing-only mode, where no value is stored);
- * reading in timing-only mode is ERR_UNSUPPORTED. */
+ * reading in timing-only mode is ERR_UNSUPPORTED.  A lazy tensor written to
+ * HBM is mapped there (mem_hbm_map_lazy, a reference kept): its values are
+ * computed when the chip reads them, not stored. */
 enum base_status sim_write_tensor(struct sim *s, const struct sim_loc *loc, const struct base_tensor *t,
                                   struct base_diag *diag);
 enum base_status sim_read_tensor(struct sim *s, const struct sim_loc *loc, enum base_dtype dt, int rank,

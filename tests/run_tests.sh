@@ -40,6 +40,9 @@ if [ -z "$ONLY" ] || [ "$ONLY" = unit ]; then
     run "lint/test_lint.sh (layers and prefixes)" tests/lint/test_lint.sh "$B"
     # the npusim command on other dialects, elided constants, ... (exit status and messages)
     run "tools/test_cli.sh (the command on unusual inputs)" tests/tools/test_cli.sh "$B"
+    # mpirun -np 2, 3, 4: byte-identical to one process (docs/distributed.md)
+    run "dist/test_mpi.sh (npusim run over MPI ranks)" tests/dist/test_mpi.sh "$B"
+    run "tools/test_memory.sh (memory options, --weights)" tests/tools/test_memory.sh "$B"
     # npusim's JSON traces in Chrome's trace engine (node + npm @paulirish/trace_engine): every flow linked
     run "traces/test_trace_engine.sh (Chrome's trace engine)" tests/traces/test_trace_engine.sh "$B"
 fi

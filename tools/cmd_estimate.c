@@ -21,6 +21,8 @@ static void help(FILE *f)
             "                       [--price CHIP=USD_PER_HOUR]... [--pricing P] [--region R]\n"
             "                       [--prices FILE.tsv] [--json|--csv] [--plot FILE.png]\n"
             "                       [--checks] [--no-loop-reuse] [--precision P]\n"
+            "                       [--modes all|M,M,...] [--seq-lengths FILE|DIST]\n"
+            "                       [--bucket-align A] [--requests N]\n"
             "\n"
             "Which chip, how many, at what cost: one row per system (a chip kind and a\n"
             "count) running one step of the workload, simulated timing-only on a\n"
@@ -51,7 +53,16 @@ static void help(FILE *f)
             "  --plot FILE.png    a chart of $ per 1M tokens and tokens/s per system\n"
             "  --checks           the simulator's race and uninitialised-read checks (slow)\n"
             "  --no-loop-reuse    simulate every trip of the layer loops\n"
-            "  --precision P      f32 matmuls at default, high or highest\n");
+            "  --precision P      f32 matmuls at default, high or highest\n"
+            "  --modes LIST       each system again in these execution modes (compiled,\n"
+            "                     fused-eager, eager; all: the three) at its layout: a\n"
+            "                     table of step, dispatch and speed-up over eager\n"
+            "  --seq-lengths S    request lengths: a FILE of integers, or uniform:LO:HI,\n"
+            "                     normal:MEAN:SD, lognormal:MEDIAN:SIGMA [:n=N][:seed=S];\n"
+            "                     per system: distinct shapes, compiles, cache hits, first\n"
+            "                     call, padding, the optimal buckets and the $ they save\n"
+            "  --bucket-align A   optimal bucket boundaries are multiples of A (default 1)\n"
+            "  --requests N       steps the length sample stands for (default: its size)\n");
 }
 
 static double now_s(void)
@@ -86,28 +97,47 @@ static bool is_graph(const char *s)
            stat(s, &st) == 0;
 }
 
+/* Bars: one per system, then one per system and mode other than compiled
+ * (--modes); panels: $ per 1M tokens, tokens/s, and with --seq-lengths the
+ * $ lost to recompiles and padding under the optimal buckets. */
 static int plot(const struct rep_estimate *e, const char *path)
 {
-    uint32_t n = e->n_rows;
-    char(*labels)[48] = calloc(n + 1, sizeof *labels);
+    uint32_t n = e->n_rows + e->n_modes;
+    char(*labels)[64] = calloc(n + 1, sizeof *labels);
     const char **lp = calloc(n + 1, sizeof *lp);
-    double *usd = calloc(n + 1, sizeof *usd), *tps = calloc(n + 1, sizeof *tps);
+    double *usd = calloc(n + 1, sizeof *usd), *tps = calloc(n + 1, sizeof *tps), *lost = calloc(n + 1, sizeof *lost);
     int rc = TOOL_FAIL;
-    if (!labels || !lp || !usd || !tps) goto done;
-    for (uint32_t i = 0; i < n; i++) {
+    if (!labels || !lp || !usd || !tps || !lost) goto done;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < e->n_rows; i++, k++) {
         const struct rep_compare_row *r = &e->rows[i];
-        snprintf(labels[i], sizeof labels[i], "%.31s x%u", r->chip, r->chips);
-        lp[i] = labels[i];
-        usd[i] = r->ok && r->thr.has_price ? r->thr.usd_per_mtok : NAN;
-        tps[i] = r->ok ? r->thr.tokens_per_s : NAN;
+        snprintf(labels[k], sizeof labels[k], "%.31s x%u", r->chip, r->chips);
+        usd[k] = r->ok && r->thr.has_price ? r->thr.usd_per_mtok : NAN;
+        tps[k] = r->ok ? r->thr.tokens_per_s : NAN;
+        lost[k] = NAN;
+        if (e->recompiles && r->has_recompiles && e->recompiles[i].usd_per_s > 0) {
+            const struct rep_bucketing *o = &e->recompiles[i].optimal;
+            lost[k] = (o->compile_s + o->run_s - o->exact_run_s) * e->recompiles[i].usd_per_s;
+        }
     }
+    for (uint32_t i = 0; i < e->n_modes; i++) {
+        const struct rep_mode_row *m = &e->modes[i];
+        if (!strcmp(m->mode, "compiled")) continue; /* the system's own bar */
+        snprintf(labels[k], sizeof labels[k], "%.31s x%u %s", m->chip, m->chips, m->mode);
+        usd[k] = m->ok && m->usd_per_mtok > 0 ? m->usd_per_mtok : NAN;
+        tps[k] = m->ok ? m->tokens_per_s : NAN;
+        lost[k] = NAN;
+        k++;
+    }
+    for (uint32_t i = 0; i < k; i++) lp[i] = labels[i];
     char title[400];
     snprintf(title, sizeof title, "%.200s, %s, %.0f tokens per step", e->model, e->workload, e->tokens_per_step);
-    const struct viz_bar_series series[2] = {
+    const struct viz_bar_series series[3] = {
         {"$ per 1M tokens", "USD", usd, "no price / no figures"},
         {"tokens/s per system", NULL, tps, "no figures"},
+        {"$ lost to recompiles and padding (optimal buckets)", "USD", lost, "-"},
     };
-    struct viz_bar_chart ch = {title, (int)n, lp, 2, series};
+    struct viz_bar_chart ch = {title, (int)k, lp, e->recompiles ? 3 : 2, series};
     struct base_diag d;
     base_diag_clear(&d);
     if (viz_chart_png(&ch, path, &d) != BASE_OK) {
@@ -121,10 +151,37 @@ done:
     free(lp);
     free(usd);
     free(tps);
+    free(lost);
     return rc;
 }
 
 #define MAX_SYSTEMS 32
+
+/* "all" or a comma-separated list of mode names. */
+static bool parse_modes(const char *s, enum cc_mode *out, int *n)
+{
+    *n = 0;
+    if (!strcmp(s, "all")) {
+        for (int m = 0; m < CC_MODE_COUNT; m++) out[(*n)++] = (enum cc_mode)m;
+        return true;
+    }
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        enum cc_mode m;
+        if (!cc_mode_lookup(t, &m) || *n == CC_MODE_COUNT) {
+            fprintf(stderr, "npusim estimate: --modes takes all or compiled, fused-eager, eager, each once (not '%s')\n", t);
+            return false;
+        }
+        for (int k = 0; k < *n; k++)
+            if (out[k] == m) {
+                fprintf(stderr, "npusim estimate: --modes: %s given twice\n", t);
+                return false;
+            }
+        out[(*n)++] = m;
+    }
+    return *n > 0;
+}
 
 /* A whole number >= 1 for option opt, else a message. */
 static bool whole(const char *v, const char *opt, long long *out)
@@ -142,8 +199,8 @@ static bool whole(const char *v, const char *opt, long long *out)
 int cmd_estimate(int argc, char **argv)
 {
     const char *model = NULL, *chips_s = NULL, *par_s = NULL, *plot_path = NULL, *prices_path = NULL, *v = NULL;
-    const char *region = NULL;
-    long long batch = 0, seq = 0;
+    const char *region = NULL, *modes_s = NULL, *lengths_s = NULL;
+    long long batch = 0, seq = 0, align = 1, requests = 0;
     int search = 0;
     bool json = false, csv = false;
     struct rep_est_request q;
@@ -162,6 +219,12 @@ int cmd_estimate(int argc, char **argv)
         } else if (tool_opt(argc, argv, &i, "--plot", &plot_path)) {
         } else if (tool_opt(argc, argv, &i, "--prices", &prices_path)) {
         } else if (tool_opt(argc, argv, &i, "--region", &region)) {
+        } else if (tool_opt(argc, argv, &i, "--modes", &modes_s)) {
+        } else if (tool_opt(argc, argv, &i, "--seq-lengths", &lengths_s)) {
+        } else if (tool_opt(argc, argv, &i, "--bucket-align", &v)) {
+            if (!whole(v, "--bucket-align", &align)) return TOOL_USAGE;
+        } else if (tool_opt(argc, argv, &i, "--requests", &v)) {
+            if (!whole(v, "--requests", &requests)) return TOOL_USAGE;
         } else if (tool_opt(argc, argv, &i, "--workload", &v)) {
             if (!rep_workload_lookup(v, &q.workload)) {
                 fprintf(stderr, "npusim estimate: --workload takes train, prefill or decode (not '%s')\n", v);
@@ -229,6 +292,14 @@ int cmd_estimate(int argc, char **argv)
         tool_print_diag(&d);
         return TOOL_USAGE;
     }
+    enum cc_mode modes[CC_MODE_COUNT];
+    int n_modes = 0;
+    if (modes_s && !parse_modes(modes_s, modes, &n_modes)) return TOOL_USAGE;
+    static struct rep_lengths lengths;
+    if (lengths_s && rep_lengths_parse(lengths_s, &lengths, &d) != BASE_OK) {
+        tool_print_diag(&d);
+        return TOOL_USAGE;
+    }
     struct rep_est_layout layout;
     if (par_s && rep_est_layout_parse(par_s, &layout, &d) != BASE_OK) {
         tool_print_diag(&d);
@@ -281,13 +352,18 @@ int cmd_estimate(int argc, char **argv)
             return TOOL_FAIL;
         }
         st = rep_estimate_graph(m, &q, &e, &d);
+        if (st == BASE_OK && n_modes) st = rep_estimate_modes(m, &q, modes, n_modes, e, &d);
         graph_module_destroy(m);
     } else {
         st = rep_estimate_preset(&q, &e, &d);
+        if (st == BASE_OK && n_modes) st = rep_estimate_modes(NULL, &q, modes, n_modes, e, &d);
     }
+    if (st == BASE_OK && lengths_s) st = rep_estimate_recompiles(&lengths, align, (double)requests, &q, e, &d);
+    rep_lengths_free(&lengths);
     chip_prices_free(&table);
     if (st != BASE_OK) {
         tool_print_diag(&d);
+        rep_estimate_destroy(e);
         return TOOL_FAIL;
     }
     if (json) rep_estimate_write_json(e, stdout);

@@ -210,7 +210,7 @@ int cmd_interp(int argc, char **argv)
             goto done;
         }
         for (int i = 0; i < n_args; i++) {
-            enum base_status st = tool_random_tensor(b->args[i].type, (uint64_t)seed, i, &in[i]);
+            enum base_status st = tool_random_tensor(b->args[i].type, (uint64_t)seed, i, true, &in[i]);
             if (st != BASE_OK) {
                 char ty[128];
                 graph_type_str(b->args[i].type, ty, sizeof ty);

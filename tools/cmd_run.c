@@ -10,6 +10,7 @@
 #include "interp/interp.h"
 #include "report/report.h"
 #include "graph/refine.h"
+#include "dist/dist.h"
 
 #include <errno.h>
 #include <math.h>
@@ -26,8 +27,10 @@ static void help(FILE *f)
             "                  [--entry NAME] [--cores N]\n"
             "                  [--precision default|high|highest] [--checks|--no-checks]\n"
             "                  [--no-loop-reuse] [--trace FILE]\n"
+            "                  [--weights FILE|DIR [--weights-map MAP]] [--max-memory SIZE] [--quiet]\n"
             "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"
             "                  [--shape ARG=DIMS]... [--dim ARG=N]... [--lnc N | --ranks-per-chip N]\n"
+            "                  [--mpi]\n"
             "\n"
             "Compiles a StableHLO program for a chip and runs it on the simulated chip:\n"
             "total time and cycles, MFU, HBM traffic and bandwidth, engine utilisation\n"
@@ -38,7 +41,19 @@ static void help(FILE *f)
             "                       (op by op, small elementwise runs fused) or eager\n"
             "                       (every op a dispatch through HBM)\n"
             "  --inputs LIST        one .npy per entry-function argument, in order\n"
-            "  --random-inputs SEED random inputs, as `npusim interp --random-inputs`\n"
+            "  --random-inputs SEED random inputs, as `npusim interp --random-inputs`; large ones\n"
+            "                       are computed when read, never stored whole (docs/memory.md)\n"
+            "  --weights PATH       arguments from a .safetensors file, a directory of shards\n"
+            "                       (model.safetensors.index.json) or the index: by argument\n"
+            "                       name (or jax.arg_info), memory-mapped, converted when read;\n"
+            "                       with --random-inputs, what the file lacks is random\n"
+            "  --weights-map MAP    lines 'ARGUMENT TENSOR' (ARGUMENT: name or index)\n"
+            "  --max-memory SIZE    refuse a run estimated to need more host memory than SIZE\n"
+            "                       (16G, 800M; default: MemAvailable of /proc/meminfo), and\n"
+            "                       stop any allocation past it with 'out of memory: needed N,\n"
+            "                       available M' (docs/memory.md)\n"
+            "  --quiet, -q          no memory estimate line and no progress line (a progress\n"
+            "                       line is shown on a terminal for runs longer than 2 s)\n"
             "  --shape ARG=DIMS     a dynamic program ('?' dimensions) is refined to these\n"
             "                       argument shapes (ARG: index or name; DIMS: 4x128), or to\n"
             "                       the shapes of --inputs, before it is compiled\n"
@@ -90,6 +105,10 @@ static void help(FILE *f)
             "                       collectives between the ranks of a chip go through its HBM,\n"
             "                       not the links.  A program of one partition runs on the whole\n"
             "                       chip unless --lnc or --ranks-per-chip is given\n"
+            "  --mpi                spread the chips over the ranks of an MPI job (implied when\n"
+            "                       started by mpirun): `mpirun -np 4 npusim run ...` gives the\n"
+            "                       same outputs, trace and times as one process\n"
+            "                       (docs/distributed.md)\n"
             "\n"
             "A program of several partitions (an SPMD export: one sdy.manual_computation,\n"
             "or one partitioned with --mesh) runs every partition on its own simulated\n"
@@ -110,12 +129,15 @@ static double now_s(void)
 
 struct run_args {
     const char *path, *chip_name, *inputs, *out_dir, *entry, *trace, *topology, *mesh;
+    const char *max_memory, *weights, *weights_map;
+    bool quiet;
+    struct tool_progress progress;
     const char *shards[64];
     int n_shards;
     enum cc_mode mode;
     long seed;
     int cores, chips, lnc, ranks_per_chip;
-    bool timing_only, check, json, no_fallback, no_loop_reuse;
+    bool timing_only, check, json, no_fallback, no_loop_reuse, mpi;
     int sim_checks; /* -1: the default (on, but off when timing-only); 0 off; 1 on */
     enum isa_precision precision;
     struct tool_dyn dyn;
@@ -141,6 +163,17 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         } else if (tool_opt(argc, argv, &i, "--out", &a->out_dir)) {
         } else if (tool_opt(argc, argv, &i, "--entry", &a->entry)) {
         } else if (tool_opt(argc, argv, &i, "--topology", &a->topology)) {
+        } else if (tool_opt(argc, argv, &i, "--max-memory", &a->max_memory)) {
+            uint64_t b;
+            if (!base_size_parse(a->max_memory, &b) || b == 0) {
+                fprintf(stderr, "npusim run: --max-memory takes a size such as 16G, 800M or 1.5GiB (not '%s')\n",
+                        a->max_memory);
+                return TOOL_USAGE;
+            }
+        } else if (tool_opt(argc, argv, &i, "--weights", &a->weights)) {
+        } else if (tool_opt(argc, argv, &i, "--weights-map", &a->weights_map)) {
+        } else if (tool_flag(argv[i], "--quiet") || tool_flag(argv[i], "-q")) {
+            a->quiet = true;
         } else if (tool_opt(argc, argv, &i, "--mesh", &a->mesh)) {
         } else if (tool_opt(argc, argv, &i, "--shard", &v)) {
             if (a->n_shards == 64) {
@@ -207,6 +240,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
             a->sim_checks = 0;
         } else if (tool_flag(argv[i], "--checks")) {
             a->sim_checks = 1;
+        } else if (tool_flag(argv[i], "--mpi")) {
+            a->mpi = true;
         } else if (tool_flag(argv[i], "--no-loop-reuse")) {
             a->no_loop_reuse = true;
         } else if (tool_dyn_opt(argc, argv, &i, &a->dyn)) {
@@ -234,6 +269,15 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         fprintf(stderr, "npusim run: give --inputs or --random-inputs, not both\n");
         return TOOL_USAGE;
     }
+    if (a->weights_map && !a->weights) {
+        fprintf(stderr, "npusim run: --weights-map names tensors of a --weights file: give --weights too\n");
+        return TOOL_USAGE;
+    }
+    if (a->weights && a->inputs) {
+        fprintf(stderr, "npusim run: give --inputs or --weights, not both (--weights with --random-inputs fills what "
+                        "the file lacks)\n");
+        return TOOL_USAGE;
+    }
     if (a->sim_checks < 0) a->sim_checks = !a->timing_only;
     if (a->check && a->chk.expect_dir) {
         fprintf(stderr, "npusim run: --check and --expect %s: give one reference\n", a->chk.expect_dir);
@@ -247,7 +291,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 }
 
 /* Inputs from --inputs or --random-inputs (timing-only: none needed). */
-static int make_inputs(const struct run_args *a, const struct graph_op *func, struct base_tensor **in)
+/* func: the program's entry; named: the same arguments as the source
+ * names them (a partitioned program's arguments lose their names). */
+static int make_inputs(const struct run_args *a, const struct graph_op *func, const struct graph_op *named,
+                       struct base_tensor **in)
 {
     const struct graph_block *b = &func->regions[0].blocks[0];
     int n_args = b->n_args;
@@ -271,6 +318,7 @@ static int make_inputs(const struct run_args *a, const struct graph_op *func, st
         }
         return 0;
     }
+    if (a->weights) return tool_weights_inputs(a->weights, a->weights_map, named ? named : func, a->seed, in);
     if (n_args == 0 || a->timing_only) return 0;
     if (a->seed < 0) {
         fprintf(stderr, "npusim run: @%s takes %d input(s): give --inputs or --random-inputs SEED (or --timing-only)\n",
@@ -278,7 +326,7 @@ static int make_inputs(const struct run_args *a, const struct graph_op *func, st
         return TOOL_FAIL;
     }
     for (int i = 0; i < n_args; i++)
-        if (tool_random_tensor(b->args[i].type, (uint64_t)a->seed, i, &in[i]) != BASE_OK) {
+        if (tool_random_tensor(b->args[i].type, (uint64_t)a->seed, i, true, &in[i]) != BASE_OK) {
             char ty[128];
             graph_type_str(b->args[i].type, ty, sizeof ty);
             fprintf(stderr, "npusim run: cannot generate input %d of type %s\n", i, ty);
@@ -325,23 +373,23 @@ static int finish_trace(const struct run_args *a, struct rec_recorder **recs, in
     struct base_diag d;
     base_diag_clear(&d);
     uint64_t n = 0;
-    for (int c = 0; c < n_recs; c++) n += rec_recorder_n_records(recs[c]);
-    enum base_status st = rec_recorder_set_meta(recs[0], "total_ps", v);
-    if (st == BASE_OK && n_recs > 1) {
+    bool root = dist_rank() == 0; /* over MPI ranks, rank 0 writes it */
+    enum base_status st = root ? rec_recorder_set_meta(recs[0], "total_ps", v) : BASE_OK;
+    if (st == BASE_OK && root && n_recs > 1) {
         snprintf(v, sizeof v, "%d", n_recs);
         st = rec_recorder_set_meta(recs[0], "chips", v);
     }
-    if (st == BASE_OK && error) {
+    if (st == BASE_OK && root && error) {
         char msg[BASE_DIAG_MSG_MAX + 64];
         base_diag_format(error, msg, sizeof msg);
         st = rec_recorder_set_meta(recs[0], "error", msg);
     }
-    if (st == BASE_OK) st = rec_recorder_finish(recs[0], &t);
-    for (int c = 1; c < n_recs && st == BASE_OK; c++) {
-        struct trc_trace *tc = NULL;
-        st = rec_recorder_finish(recs[c], &tc);
-        if (st == BASE_OK) st = trc_trace_merge(t, tc);
-        trc_trace_destroy(tc);
+    if (st == BASE_OK && root) st = rec_recorder_finish(recs[0], &t);
+    enum base_status mst = tool_mpi_merge_traces(st == BASE_OK ? t : NULL, recs, n_recs, &n, &d);
+    if (st == BASE_OK) st = mst;
+    if (!root) {
+        if (st != BASE_OK && d.status != BASE_OK) tool_print_diag(&d);
+        return st == BASE_OK ? 0 : TOOL_FAIL;
     }
     enum trc_format fmt = TRC_FORMAT_NPT;
     trc_format_from_path(a->trace, &fmt);
@@ -355,6 +403,57 @@ static int finish_trace(const struct run_args *a, struct rec_recorder **recs, in
     fprintf(stderr, "npusim run: trace %s: %llu records%s, written in %.2f s\n", a->trace, (unsigned long long)n,
             n_recs > 1 ? " (every chip)" : "", now_s() - t0);
     return 0;
+}
+
+/* Each chip's launches and collectives: the trace's record of them, and
+ * (chip 0) the progress line. */
+struct launch_hook {
+    struct tool_progress *progress; /* NULL but on chip 0 */
+    struct rec_recorder *rec;
+};
+
+static void on_launch(void *user, uint32_t kernel, uint64_t start_ps, uint64_t gap_ps)
+{
+    struct launch_hook *h = user;
+    if (h->rec) rec_recorder_on_launch(h->rec, kernel, start_ps, gap_ps);
+    if (h->progress) tool_progress_launch(h->progress, kernel, start_ps);
+}
+
+static void on_collective(void *user, const struct rt_collective *c, const struct icn_topo *topo,
+                          const double *link_bytes)
+{
+    struct launch_hook *h = user;
+    if (h->rec) rec_recorder_on_collective(h->rec, c, topo, link_bytes);
+}
+
+/* --check and --out as the outputs come back from the chips, one at a time
+ * (rt_options.on_output): compared with the golden output (which is then
+ * freed), written; the runtime frees the chips' copy after the call. */
+struct stream_ctx {
+    const struct run_args *a;
+    const struct cc_plan *plan;
+    struct tool_check *check; /* --check, --expect: the reference, output by output */
+    struct rep_output_check *checks;
+    int n_checked, n_written;
+    uint64_t estimate_bytes;
+    struct base_diag diag;
+};
+
+static enum base_status stream_output(void *user, int i, const struct base_tensor *t)
+{
+    struct stream_ctx *c = user;
+    if (c->check && c->check->active) {
+        if (tool_check_output(c->check, c->plan, i, t, &c->checks[c->check->n_checked]) != TOOL_OK)
+            return base_diag_set(&c->diag, BASE_ERR_INVALID, NULL, 0, 0, "output %d: no reference to compare it with", i);
+        c->n_checked = c->check->n_checked;
+    }
+    if (c->a->out_dir) {
+        char file[4096];
+        snprintf(file, sizeof file, "%s/output_%d.npy", c->a->out_dir, i);
+        if (base_npy_write(file, t, &c->diag) != BASE_OK) return c->diag.status;
+        c->n_written++;
+    }
+    return BASE_OK;
 }
 
 /* Whether m is written per partition already (its entry one
@@ -371,12 +470,30 @@ static bool spmd_program(const struct graph_module *m, const char *entry)
     return false;
 }
 
+/* over MPI ranks: whether this rank got where its failure is no longer its
+ * own (the chips' lockstep, where every rank learns it; or a run of one chip,
+ * where no rank waits for another); tool_mpi_end ends the job on a failure
+ * before that */
+static bool g_in_step;
+static int cmd_run_args(const struct run_args *args);
+
 int cmd_run(int argc, char **argv)
 {
     struct run_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc) return rc < 0 ? TOOL_OK : rc;
+    if (tool_mpi_start(a.mpi) != TOOL_OK) return TOOL_FAIL;
+    rc = cmd_run_args(&a);
+    tool_mpi_end(rc, g_in_step);
+    return rc;
+}
+
+static int cmd_run_args(const struct run_args *args)
+{
+    struct run_args a = *args;
+    int rc;
     double t0 = now_s();
+    tool_progress_init(&a.progress, stderr, a.quiet);
     struct base_diag d;
     base_diag_clear(&d);
     static struct chip_desc chip;
@@ -440,14 +557,26 @@ int cmd_run(int argc, char **argv)
     struct cc_plan *p = NULL;
     struct sim **sims = NULL;
     int n_sims = 0;
-    struct base_tensor **outs = NULL;
     struct rt_report *reps = NULL;
     struct rec_recorder **recs = NULL; /* one per simulated chip */
+    struct launch_hook *hooks = NULL;   /* per chip: its recorder (and chip 0 the progress line) */
     void **users = NULL;                /* the same, for rt_options.chip_users */
     struct rep_run *report = NULL;
+    struct stream_ctx sc;
+    memset(&sc, 0, sizeof sc);
+    struct tool_check kc;
+    memset(&kc, 0, sizeof kc);
     rc = TOOL_FAIL;
-    if (make_inputs(&a, func, in)) goto done;
+    if (!in) {
+        tool_print_nomem("run", (size_t)n_args * sizeof *in, "the inputs' table");
+        goto done;
+    }
+    const struct graph_op *func0 = m0 ? (a.entry ? graph_module_find_func(m0, a.entry) : graph_module_entry(m0)) : NULL;
+    if (func0 && (func0->n_regions < 1 || func0->regions[0].n_blocks < 1 || func0->regions[0].blocks[0].n_args != n_args))
+        func0 = NULL;
+    if (make_inputs(&a, func, func0, in)) goto done;
     if (!a.inputs) tool_dyn_set_dim_args(in, n_args, &rres);
+    tool_progress_phase(&a.progress, "compile");
     struct cc_options co;
     cc_options_default(&co);
     co.mode = a.mode;
@@ -459,6 +588,7 @@ int cmd_run(int argc, char **argv)
         tool_print_diag(&d);
         goto done;
     }
+    tool_progress_plan(&a.progress, p);
     if (a.chips && a.chips != cc_plan_num_partitions(p)) {
         fprintf(stderr, "npusim run: --chips %d, but %s is a program of %d partition(s)%s\n", a.chips, a.path,
                 cc_plan_num_partitions(p), partition ? " on the --mesh given" : " (its sdy.mesh)");
@@ -469,26 +599,82 @@ int cmd_run(int argc, char **argv)
         tool_print_diag(&d);
         goto done;
     }
-    struct sim_options so;
-    sim_options_default(&so);
-    so.timing_only = a.timing_only;
-    so.check_races = so.check_uninit = a.sim_checks;
     /* an SPMD program with values runs every partition on its own chip; else
      * one chip (a representative partition when timing-only) */
     bool multi = cc_plan_num_partitions(p) > 1 && !a.timing_only;
     n_sims = multi ? cc_plan_num_partitions(p) : 1;
+    /* over MPI ranks: each simulates its share of the chips; a run of one
+     * chip is rank 0's alone */
+    int lo = 0, hi = n_sims;
+    if (dist_size() > 1 && !multi) {
+        g_in_step = true; /* no rank waits for another */
+        if (dist_rank() == 0)
+            fprintf(stderr, "npusim run: %d MPI ranks, but this run simulates one chip: rank 0 runs it\n", dist_size());
+        else {
+            rc = TOOL_OK;
+            goto done;
+        }
+    }
+    if (dist_size() > 1 && multi) dist_share(n_sims, dist_size(), dist_rank(), &lo, &hi);
+    /* the golden program: the unsharded one, the dynamic original, or the SPMD one */
+    const struct graph_module *golden_m = m_dyn ? m_dyn : m0 ? m0 : m;
+    int golden_procs = m0 ? 1 : cc_plan_num_partitions(p);
+    /* memory: estimated before anything big is made; refused up front when it cannot fit */
+    {
+        struct rt_mem_request q = {.plan = p, .inputs = in, .n_inputs = n_args, .n_chips = n_sims,
+                                   .timing_only = a.timing_only, .sim_checks = a.sim_checks, .check = a.check,
+                                   .keep_outputs = a.out_dir != NULL, .interp_module = golden_m, .entry = a.entry,
+                                   .interp_processes = golden_procs, .module_bytes = base_mem_rss()};
+        struct rt_mem_estimate est;
+        rt_memory_estimate(&q, &est);
+        sc.estimate_bytes = est.total_bytes;
+        int mrc = tool_memory_admit("run", &est, a.max_memory, a.quiet || a.json);
+        if (mrc != TOOL_OK) {
+            rc = mrc;
+            goto done;
+        }
+    }
+    struct sim_options so;
+    sim_options_default(&so);
+    so.timing_only = a.timing_only;
+    so.check_races = so.check_uninit = a.sim_checks;
+    /* --check: the golden interpreter first (--expect: the files as the
+     * outputs come), so that each output is compared as the chips give it
+     * back, then freed (streaming) */
+    if ((a.check || a.chk.expect_dir) && dist_rank() == 0) { /* over MPI, rank 0 compares the outputs */
+        tool_progress_phase(&a.progress, "interpret");
+        int crc = tool_check_begin(&kc, &a.chk, p, golden_m, a.entry, in, n_args, golden_procs,
+                                   tool_progress_interp_op, &a.progress);
+        tool_progress_done(&a.progress);
+        if (crc != TOOL_OK) goto done;
+    }
     sims = calloc((size_t)n_sims, sizeof *sims);
     reps = calloc((size_t)n_sims, sizeof *reps);
     recs = calloc((size_t)n_sims, sizeof *recs);
     users = calloc((size_t)n_sims, sizeof *users);
-    if (!sims || !reps || !recs || !users) goto done;
-    for (int c = 0; a.trace && c < n_sims; c++) /* every chip its own recorder, merged at the end */
+    hooks = calloc((size_t)n_sims, sizeof *hooks);
+    if (!sims || !reps || !recs || !users || !hooks) {
+        tool_print_nomem("run", (size_t)n_sims * (sizeof *sims + sizeof *reps + sizeof *recs + sizeof *users +
+                                                  sizeof *hooks),
+                         "the chips' tables");
+        goto done;
+    }
+    for (int c = lo; a.trace && c < hi; c++) /* every chip its own recorder, merged at the end */
         if (start_trace(&a, &chip, p, (uint32_t)c, &recs[c]) != 0) goto done;
-        else users[c] = recs[c];
-    for (int c = 0; c < n_sims; c++) {
+    for (int c = lo; c < hi; c++) {
+        hooks[c] = (struct launch_hook){c == lo ? &a.progress : NULL, recs[c]};
+        users[c] = &hooks[c];
+    }
+    for (int c = lo; c < hi; c++) {
         so.hooks = recs[c] ? rec_recorder_hooks(recs[c]) : NULL;
         if (sim_create(&chip, &so, &sims[c], &d) != BASE_OK) {
-            tool_print_diag(&d);
+            if (d.status == BASE_OK && sims[c] == NULL) {
+                char what[64];
+                snprintf(what, sizeof what, "simulated chip %d of %d", c, n_sims);
+                tool_print_nomem("run", 0, what);
+            } else {
+                tool_print_diag(&d);
+            }
             goto done;
         }
     }
@@ -497,72 +683,75 @@ int cmd_run(int argc, char **argv)
     ro.timing_only = a.timing_only;
     ro.loop_reuse = a.timing_only && !a.no_loop_reuse && !a.trace; /* a trace wants every trip's events */
     if (a.topology) ro.topo = &topo;
+    ro.on_launch = on_launch;
+    ro.launch_user = &hooks[0];
     if (a.trace) {
-        ro.on_launch = rec_recorder_on_launch;
-        ro.launch_user = recs[0];
-        ro.on_collective = rec_recorder_on_collective;
-        ro.collective_user = recs[0];
+        ro.on_collective = on_collective;
+        ro.collective_user = &hooks[0];
         ro.chip_users = multi ? users : NULL;
     }
-    outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
+    ro.distributed = multi;
+    g_in_step = true; /* from here a failure is every rank's, met at the chips' next meeting */
+    sc.a = &a;
+    sc.plan = p;
+    sc.check = &kc;
+    sc.checks = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *sc.checks);
+    if (!sc.checks) {
+        tool_print_nomem("run", (size_t)cc_plan_n_outputs(p) * sizeof *sc.checks, "the output checks");
+        goto done;
+    }
+    if (!a.timing_only && (kc.active || a.out_dir) && dist_rank() == 0) { /* over MPI, rank 0 has the outputs */
+        if (a.out_dir && tool_mkdir_p(a.out_dir) != 0) {
+            fprintf(stderr, "npusim run: cannot create %s: %s\n", a.out_dir, strerror(errno));
+            goto done;
+        }
+        ro.on_output = stream_output;
+        ro.output_user = &sc;
+    }
+    tool_progress_phase(&a.progress, "simulate");
     double t1 = now_s();
-    enum base_status rst = multi ? rt_run_spmd(p, sims, n_sims, in, n_args, &ro, outs, reps, &d)
-                                 : rt_run(p, sims[0], in, n_args, &ro, outs, reps, &d);
+    enum base_status rst = multi ? rt_run_spmd(p, sims, n_sims, in, n_args, &ro, NULL, reps, &d)
+                                 : rt_run(p, sims[0], in, n_args, &ro, NULL, reps, &d);
+    tool_progress_done(&a.progress);
     if (rst != BASE_OK) {
-        tool_print_diag(&d);
-        if (a.trace) finish_trace(&a, recs, n_sims, sim_now_ps(sims[0]), &d);
+        if (sc.diag.status != BASE_OK) d = sc.diag; /* the output's own failure, said in full */
+        if (dist_rank() == 0) tool_print_run_error("run", &d, sc.estimate_bytes); /* every rank has it */
+        if (a.trace) finish_trace(&a, recs, n_sims, sims[0] ? sim_now_ps(sims[0]) : 0, &d);
         goto done;
     }
     double t_run = now_s() - t1;
     if (a.trace && finish_trace(&a, recs, n_sims, reps[0].total_ps, NULL) != 0) goto done;
+    if (dist_rank() != 0) { /* rank 0 reports */
+        rc = TOOL_OK;
+        goto done;
+    }
     struct rep_source src = {.model = a.path, .plan = p, .stats = sim_get_stats(sims[0]), .chips = reps,
                              .n_chips = n_sims, .timing_only = a.timing_only, .topology = a.topology,
                              .ranks_per_chip = chip.ranks_per_chip};
     if (rep_run_create(&src, &report) != BASE_OK) {
-        fprintf(stderr, "npusim run: out of memory\n");
+        tool_print_nomem("run", 0, "the report");
         goto done;
     }
-    /* the text report now; the JSON object once the outputs are checked */
+    if (kc.active && tool_check_finish(&kc, report, sc.checks) != BASE_OK) {
+        tool_print_nomem("run", 0, "the report's output checks");
+        goto done;
+    }
     if (!a.json) {
         rep_run_write_text(report, stdout);
         fprintf(stderr, "npusim run: host time %.2f s\n", now_s() - t0);
     }
-    for (int c = 0; c < n_sims; c++) { /* their memory, before the golden run takes its own */
-        sim_destroy(sims[c]);
-        sims[c] = NULL;
-    }
-    if (a.check || a.chk.expect_dir) { /* the unsharded program, or the SPMD one */
-        if (tool_run_check(&a.chk, report, p, m_dyn ? m_dyn : m0 ? m0 : m, a.entry, in, n_args,
-                           m0 ? 1 : cc_plan_num_partitions(p), outs) != TOOL_OK) {
-            if (a.json) rep_run_write_json(report, stdout);
-            goto done;
-        }
-        if (!a.json) rep_run_write_text_checks(report, stdout);
-    }
     if (a.json) rep_run_write_json(report, stdout);
-    if (a.out_dir && !a.timing_only) {
-        if (tool_mkdir_p(a.out_dir) != 0) {
-            fprintf(stderr, "npusim run: cannot create %s: %s\n", a.out_dir, strerror(errno));
-            goto done;
-        }
-        for (int i = 0; i < cc_plan_n_outputs(p); i++) {
-            char file[4096];
-            snprintf(file, sizeof file, "%s/output_%d.npy", a.out_dir, i);
-            if (base_npy_write(file, outs[i], &d) != BASE_OK) {
-                tool_print_diag(&d);
-                goto done;
-            }
-        }
-        if (!a.json) printf("wrote %d output file(s) to %s\n", cc_plan_n_outputs(p), a.out_dir);
-    }
+    if (a.out_dir && !a.timing_only && !a.json)
+        printf("wrote %d output file(s) to %s\n", sc.n_written, a.out_dir);
     fprintf(stderr, "npusim run: simulation %.2f s\n", t_run);
+    tool_print_peak_memory("run", sc.estimate_bytes);
     for (int i = 0; i < report->n_hints; i++) fprintf(stderr, "npusim run: hint: %s\n", report->hints[i]);
     rc = report->passed ? TOOL_OK : TOOL_FAIL;
 done:
+    tool_progress_free(&a.progress);
     rep_run_destroy(report);
-    if (outs && p)
-        for (int i = 0; i < cc_plan_n_outputs(p); i++) base_tensor_release(outs[i]);
-    free(outs);
+    free(sc.checks);
+    tool_check_free(&kc);
     for (int c = 0; reps && c < n_sims; c++) rt_report_free(&reps[c]);
     free(reps);
     for (int c = 0; sims && c < n_sims; c++) sim_destroy(sims[c]);
@@ -570,8 +759,9 @@ done:
     for (int c = 0; recs && c < n_sims; c++) rec_recorder_destroy(recs[c]);
     free(recs);
     free(users);
+    free(hooks);
     cc_plan_destroy(p);
-    for (int i = 0; i < n_args; i++) base_tensor_release(in[i]);
+    for (int i = 0; in && i < n_args; i++) base_tensor_release(in[i]);
     free(in);
     graph_module_destroy(m);
     graph_module_destroy(m0);

@@ -5,7 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+
+#include "runtime/runtime.h"
 
 void tool_print_diag(const struct base_diag *d)
 {
@@ -49,13 +52,18 @@ int tool_unknown_dialects(const struct graph_module *m, const char *path, FILE *
     return n;
 }
 
-enum base_status tool_random_tensor(const struct graph_type *ty, uint64_t seed, int i, struct base_tensor **out)
+enum base_status tool_random_tensor(const struct graph_type *ty, uint64_t seed, int i, bool procedural,
+                                    struct base_tensor **out)
 {
     *out = NULL;
     if (ty->kind != GRAPH_TYPE_TENSOR || !graph_type_is_static(ty)) return BASE_ERR_UNSUPPORTED;
-    TRY(base_tensor_create(ty->elem, ty->rank, ty->dims, out));
     double scale = ty->rank >= 2 && ty->dims[ty->rank - 1] > 0 ? 1.0 / sqrt((double)ty->dims[ty->rank - 1]) : 1.0;
-    return base_tensor_fill_random(*out, seed * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)i, scale);
+    uint64_t s = seed * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)i;
+    int64_t count = base_shape_count(ty->rank, ty->dims);
+    if (procedural && count >= 0 && (uint64_t)count * base_dtype_size(ty->elem) >= TOOL_PROCEDURAL_MIN_BYTES)
+        return base_tensor_create_random(ty->elem, ty->rank, ty->dims, s, scale, out);
+    TRY(base_tensor_create(ty->elem, ty->rank, ty->dims, out));
+    return base_tensor_fill_random(*out, s, scale);
 }
 
 /* Elided constant k (in file order) draws from stream ELIDED_STREAM + k. */
@@ -71,7 +79,7 @@ static enum base_status fill_random(void *user, const struct graph_op *constant,
 {
     (void)constant;
     struct fill_ctx *c = user;
-    return tool_random_tensor(type, c->seed, ELIDED_STREAM + c->k++, out);
+    return tool_random_tensor(type, c->seed, ELIDED_STREAM + c->k++, false, out);
 }
 
 int tool_fill_elided(struct graph_module *m, const char *cmd, long seed, bool need_values)
@@ -155,4 +163,79 @@ void tool_json_str(FILE *f, const char *s)
         else fputc(c, f);
     }
     fputc('"', f);
+}
+
+/* ------------------------------------------------------------ memory */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TOOL_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TOOL_SANITIZED 1
+#endif
+#endif
+
+int tool_memory_admit(const char *cmd, const struct rt_mem_estimate *est, const char *max_memory, bool quiet)
+{
+    uint64_t limit = base_mem_machine_available();
+    const char *source = "the machine's available memory";
+    if (max_memory) {
+        if (!base_size_parse(max_memory, &limit) || limit == 0) {
+            fprintf(stderr, "npusim %s: --max-memory takes a size such as 16G, 800M or 1.5GiB (not '%s')\n", cmd,
+                    max_memory);
+            return TOOL_USAGE;
+        }
+        source = "--max-memory";
+    }
+    char need[512], lim[32];
+    rt_memory_estimate_str(est, need, sizeof need);
+    base_size_format(limit, lim, sizeof lim);
+    if (limit != UINT64_MAX && est->total_bytes > limit) {
+        char n[32];
+        base_size_format(est->total_bytes, n, sizeof n);
+        fprintf(stderr, "npusim %s: out of memory: needed %s, available %s (%s): the run would need %s\n", cmd, n,
+                lim, source, need);
+        return TOOL_FAIL;
+    }
+    if (!quiet) fprintf(stderr, "npusim %s: memory: estimated %s; limit %s (%s)\n", cmd, need, lim, source);
+#ifndef TOOL_SANITIZED
+    /* --max-memory holds for the whole process: an allocation past it fails
+     * (and is reported with its numbers) rather than the machine's OOM
+     * killer.  Not the default limit: MemAvailable is a snapshot that other
+     * processes move, and the data limit counts allocations never touched. */
+    struct rlimit rl;
+    if (max_memory && getrlimit(RLIMIT_DATA, &rl) == 0 && (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= limit)) {
+        rl.rlim_cur = (rlim_t)limit;
+        setrlimit(RLIMIT_DATA, &rl);
+    }
+#endif
+    return TOOL_OK;
+}
+
+void tool_print_nomem(const char *cmd, uint64_t needed, const char *what)
+{
+    char n[32], m[32];
+    base_size_format(needed, n, sizeof n);
+    base_size_format(base_mem_available(), m, sizeof m);
+    if (needed) fprintf(stderr, "npusim %s: out of memory: needed %s, available %s: %s\n", cmd, n, m, what);
+    else fprintf(stderr, "npusim %s: out of memory: available %s: %s\n", cmd, m, what);
+}
+
+void tool_print_run_error(const char *cmd, const struct base_diag *d, uint64_t estimate_bytes)
+{
+    tool_print_diag(d);
+    if (d->status == BASE_ERR_NOMEM) {
+        char e[32], m[32];
+        base_size_format(estimate_bytes, e, sizeof e);
+        base_size_format(base_mem_available(), m, sizeof m);
+        fprintf(stderr, "npusim %s: out of memory: needed %s (the run's estimate), available %s now\n", cmd, e, m);
+    }
+}
+
+void tool_print_peak_memory(const char *cmd, uint64_t estimate_bytes)
+{
+    char r[32], e[32];
+    base_size_format(base_mem_peak_rss(), r, sizeof r);
+    base_size_format(estimate_bytes, e, sizeof e);
+    fprintf(stderr, "npusim %s: peak memory %s (estimated %s)\n", cmd, r, e);
 }

@@ -67,119 +67,133 @@ bool tool_check_opt(int argc, char **argv, int *i, struct tool_check_opts *c, bo
     return true;
 }
 
-/* The user's reference outputs: DIR/output_N.npy, as --out writes them,
- * of the outputs' shapes.  A float reference of another float type (numpy
+/* The user's reference for output i: DIR/output_i.npy, as --out writes it,
+ * of the output's shape.  A float reference of another float type (numpy
  * has no bf16: an f32 file for a bf16 output) is rounded to the output's. */
-static int read_expected(const char *dir, int n, struct base_tensor *const *outs, struct base_tensor **want)
+static int read_expected(const char *dir, int i, const struct base_tensor *got, struct base_tensor **want)
 {
-    for (int i = 0; i < n; i++) {
-        char file[4096];
-        snprintf(file, sizeof file, "%s/output_%d.npy", dir, i);
-        struct base_diag d;
-        memset(&d, 0, sizeof d);
-        if (base_npy_read(file, &want[i], &d) != BASE_OK) {
-            tool_print_diag(&d);
-            fprintf(stderr, "npusim run: --expect %s: output %d needs %s (as --out writes it)\n", dir, i, file);
-            return TOOL_FAIL;
-        }
-        const struct base_tensor *got = outs[i], *w = want[i];
-        bool same_shape = got && got->rank == w->rank;
-        for (int k = 0; same_shape && k < w->rank; k++) same_shape = got->dims[k] == w->dims[k];
-        char gt[96], wt[96];
-        base_tensor_type_str(w, wt, sizeof wt);
-        if (got) base_tensor_type_str(got, gt, sizeof gt);
-        if (!same_shape || (got->dtype != w->dtype && !(base_dtype_is_float(got->dtype) && base_dtype_is_float(w->dtype)))) {
-            fprintf(stderr, "npusim run: --expect: %s holds tensor<%s>, output %d is tensor<%s>\n", file, wt, i,
-                    got ? gt : "?");
-            return TOOL_FAIL;
-        }
-        if (got->dtype != w->dtype) {
-            struct base_tensor *r = NULL;
-            if (base_tensor_create(got->dtype, w->rank, w->dims, &r) != BASE_OK) return TOOL_FAIL;
-            base_convert(got->dtype, r->data, w->dtype, w->data, (size_t)w->count);
-            base_tensor_release(want[i]);
-            want[i] = r;
-        }
+    char file[4096];
+    snprintf(file, sizeof file, "%s/output_%d.npy", dir, i);
+    struct base_diag d;
+    memset(&d, 0, sizeof d);
+    if (base_npy_read(file, want, &d) != BASE_OK) {
+        tool_print_diag(&d);
+        fprintf(stderr, "npusim run: --expect %s: output %d needs %s (as --out writes it)\n", dir, i, file);
+        return TOOL_FAIL;
+    }
+    const struct base_tensor *w = *want;
+    bool same_shape = got && got->rank == w->rank;
+    for (int k = 0; same_shape && k < w->rank; k++) same_shape = got->dims[k] == w->dims[k];
+    char gt[96], wt[96];
+    base_tensor_type_str(w, wt, sizeof wt);
+    if (got) base_tensor_type_str(got, gt, sizeof gt);
+    if (!same_shape || (got->dtype != w->dtype && !(base_dtype_is_float(got->dtype) && base_dtype_is_float(w->dtype)))) {
+        fprintf(stderr, "npusim run: --expect: %s holds tensor<%s>, output %d is tensor<%s>\n", file, wt, i,
+                got ? gt : "?");
+        return TOOL_FAIL;
+    }
+    if (got->dtype != w->dtype) {
+        struct base_tensor *r = NULL;
+        if (base_tensor_create(got->dtype, w->rank, w->dims, &r) != BASE_OK) return TOOL_FAIL;
+        base_convert(got->dtype, r->data, w->dtype, w->data, (size_t)w->count);
+        base_tensor_release(*want);
+        *want = r;
     }
     return TOOL_OK;
 }
 
-int tool_run_check(const struct tool_check_opts *c, struct rep_run *report, const struct cc_plan *p,
-                   const struct graph_module *m, const char *entry, struct base_tensor *const *in, int n_in,
-                   int num_partitions, struct base_tensor *const *outs)
+int tool_check_begin(struct tool_check *k, const struct tool_check_opts *c, const struct cc_plan *p,
+                     const struct graph_module *m, const char *entry, struct base_tensor *const *in, int n_in,
+                     int num_partitions, void (*on_op)(void *user), void *op_user)
 {
-    int n = cc_plan_n_outputs(p), rc = TOOL_FAIL;
-    struct rt_check_options *co = calloc((size_t)n + 1, sizeof *co);
-    struct base_tensor **want = calloc((size_t)n + 1, sizeof *want), **ex = calloc((size_t)n + 1, sizeof *ex);
-    int n_want = n;
-    bool has_exact = false;
-    struct interp_result gold, exact;
-    memset(&gold, 0, sizeof gold);
-    memset(&exact, 0, sizeof exact);
+    memset(k, 0, sizeof *k);
+    k->opts = c;
+    int n = k->n = cc_plan_n_outputs(p);
+    k->co = calloc((size_t)n + 1, sizeof *k->co);
+    k->want = calloc((size_t)n + 1, sizeof *k->want);
+    k->exact = calloc((size_t)n + 1, sizeof *k->exact);
+    if (!k->co || !k->want || !k->exact) {
+        fprintf(stderr, "npusim run: out of memory for the output checks\n");
+        return TOOL_FAIL;
+    }
+    k->active = true;
+    for (int i = 0; i < n; i++) {
+        rt_check_options_default(&k->co[i]);
+        k->co[i].ref_at_target = !c->expect_dir;
+        k->co[i].rtol = c->rtol;
+        k->co[i].atol = c->atol;
+    }
+    for (int j = 0; j < c->n_over; j++) {
+        if (c->over[j].output >= n) {
+            fprintf(stderr, "npusim run: --%s %d=...: the program has %d output(s)\n", c->over[j].is_atol ? "atol" : "rtol",
+                    c->over[j].output, n);
+            return TOOL_FAIL;
+        }
+        if (c->over[j].is_atol) k->co[c->over[j].output].atol = c->over[j].value;
+        else k->co[c->over[j].output].rtol = c->over[j].value;
+    }
+    if (c->expect_dir) { /* read output by output, as the chips give them back */
+        snprintf(k->against, sizeof k->against, "the expected outputs in %s", c->expect_dir);
+        return TOOL_OK;
+    }
+    bool reduced = rt_plan_reduces_precision(p);
+    struct interp_options io;
+    memset(&io, 0, sizeof io);
+    io.num_partitions = num_partitions;
+    io.on_op = on_op;
+    io.op_user = op_user;
+    rt_interp_target_precision(p, &io.matmul);
+    struct interp_result r;
+    memset(&r, 0, sizeof r);
     struct base_diag d;
     memset(&d, 0, sizeof d);
-    char against[4200];
-    bool reduced = !c->expect_dir && rt_plan_reduces_precision(p);
-    if (!co || !want || !ex) goto done;
-    for (int i = 0; i < n; i++) {
-        rt_check_options_default(&co[i]);
-        co[i].ref_at_target = !c->expect_dir;
-        co[i].rtol = c->rtol;
-        co[i].atol = c->atol;
-    }
-    for (int k = 0; k < c->n_over; k++) {
-        if (c->over[k].output >= n) {
-            fprintf(stderr, "npusim run: --%s %d=...: the program has %d output(s)\n", c->over[k].is_atol ? "atol" : "rtol",
-                    c->over[k].output, n);
-            goto done;
-        }
-        if (c->over[k].is_atol) co[c->over[k].output].atol = c->over[k].value;
-        else co[c->over[k].output].rtol = c->over[k].value;
-    }
-    if (c->expect_dir) {
-        if (read_expected(c->expect_dir, n, outs, want) != TOOL_OK) goto done;
-        snprintf(against, sizeof against, "the expected outputs in %s", c->expect_dir);
-    } else {
-        struct interp_options io;
-        memset(&io, 0, sizeof io);
-        io.num_partitions = num_partitions;
-        rt_interp_target_precision(p, &io.matmul);
-        if (interp_run(m, entry, in, n_in, &io, &gold, &d) != BASE_OK) {
+    /* the golden run at the chip's precision, then (when the chip's matmuls
+     * lose precision) with the spec's f32 products for the precision effect;
+     * only process 0's outputs are kept (what the chips' outputs are
+     * compared with), the other processes' go before the second run */
+    for (int run = 0; run < (reduced ? 2 : 1); run++) {
+        if (run == 1) memset(&io.matmul, 0, sizeof io.matmul);
+        if (interp_run(m, entry, in, n_in, &io, &r, &d) != BASE_OK) {
             tool_print_diag(&d);
-            goto done;
+            return TOOL_FAIL;
         }
-        /* process 0's outputs are compared: the other processes' go before the
-         * second run takes its own memory */
-        n_want = gold.n_outputs < n ? gold.n_outputs : n;
-        for (int i = 0; i < n_want; i++) want[i] = base_tensor_retain(gold.outputs[i]);
-        interp_result_free(&gold);
-        /* the same program with the spec's f32 products: the precision effect */
-        if (reduced) {
-            memset(&io.matmul, 0, sizeof io.matmul);
-            if (interp_run(m, entry, in, n_in, &io, &exact, &d) != BASE_OK) {
-                tool_print_diag(&d);
-                goto done;
-            }
-            for (int i = 0; i < n && i < exact.n_outputs; i++) ex[i] = base_tensor_retain(exact.outputs[i]);
-            has_exact = exact.n_outputs >= n;
-            interp_result_free(&exact);
-        }
-        snprintf(against, sizeof against, "the golden interpreter computing as %s does%s", cc_plan_chip(p)->name,
-                 reduced ? " (its matmul precision)" : "");
+        struct base_tensor **keep = run ? k->exact : k->want;
+        for (int i = 0; i < n && i < r.n_outputs; i++) keep[i] = base_tensor_retain(r.outputs[i]);
+        interp_result_free(&r);
     }
-    struct rep_check_spec spec = {.against = against, .per_output = co, .exact = has_exact ? ex : NULL};
-    if (rep_run_check_outputs_with(report, p, outs, want, n_want, &spec) != BASE_OK) {
-        fprintf(stderr, "npusim run: out of memory\n");
-        goto done;
+    snprintf(k->against, sizeof k->against, "the golden interpreter computing as %s does%s", cc_plan_chip(p)->name,
+             reduced ? " (its matmul precision)" : "");
+    return TOOL_OK;
+}
+
+int tool_check_output(struct tool_check *k, const struct cc_plan *p, int i, const struct base_tensor *got,
+                      struct rep_output_check *row)
+{
+    if (!k->active || i >= k->n) return TOOL_OK;
+    if (k->opts->expect_dir && read_expected(k->opts->expect_dir, i, got, &k->want[i]) != TOOL_OK) return TOOL_FAIL;
+    if (!k->want[i]) return TOOL_OK; /* the reference has fewer outputs */
+    rep_output_check_fill_opts(row, p, i, got, k->want[i], &k->co[i], k->exact[i]);
+    base_tensor_release(k->want[i]); /* compared: the reference goes */
+    base_tensor_release(k->exact[i]);
+    k->want[i] = k->exact[i] = NULL;
+    k->n_checked++;
+    return TOOL_OK;
+}
+
+enum base_status tool_check_finish(const struct tool_check *k, struct rep_run *report, const struct rep_output_check *rows)
+{
+    struct rep_check_spec spec = {.against = k->against, .per_output = k->co};
+    return rep_run_set_output_checks_spec(report, rows, k->n_checked, &spec);
+}
+
+void tool_check_free(struct tool_check *k)
+{
+    for (int i = 0; i < k->n; i++) {
+        if (k->want) base_tensor_release(k->want[i]);
+        if (k->exact) base_tensor_release(k->exact[i]);
     }
-    rc = TOOL_OK;
-done:
-    for (int i = 0; want && i < n; i++) base_tensor_release(want[i]);
-    for (int i = 0; ex && i < n; i++) base_tensor_release(ex[i]);
-    free(want);
-    free(ex);
-    free(co);
-    interp_result_free(&gold);
-    interp_result_free(&exact);
-    return rc;
+    free(k->want);
+    free(k->exact);
+    free(k->co);
+    memset(k, 0, sizeof *k);
 }

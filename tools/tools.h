@@ -43,6 +43,20 @@ int cmd_partition(int argc, char **argv);
 int tool_partition(const struct graph_module *m, const char *model, const char *entry, const char *mesh,
                    const char *const *shards, int n_shards, struct graph_module **out);
 int cmd_view(int argc, char **argv);
+/* npusim run over MPI ranks (tools/mpi.c, docs/distributed.md).  Joins the
+ * job when asked (--mpi) or started by mpirun; ranks other than 0 write no
+ * stdout.  Errors printed: TOOL_FAIL. */
+int tool_mpi_start(bool asked);
+/* Leaves the job; a rank that failed outside the chips' lockstep (in_step
+ * false: before or after it), where the others may wait for it, ends the job. */
+void tool_mpi_end(int rc, bool in_step);
+/* Merges every chip's trace (recs: n_recs chips, this rank's share of them
+ * given) into t, chip 0's: rank 0 gets every rank's chips, in order; the
+ * other ranks send theirs.  n_records: the records merged (rank 0) or sent. */
+struct trc_trace;
+struct rec_recorder;
+enum base_status tool_mpi_merge_traces(struct trc_trace *t, struct rec_recorder **recs, int n_recs, uint64_t *n_records,
+                                       struct base_diag *d);
 
 /* npusim run's output checks (tools/run_check.c): --rtol, --atol (VALUE or
  * OUTPUT=VALUE, OUTPUT an index or output_N), --expect DIR. */
@@ -63,14 +77,30 @@ void tool_check_opts_init(struct tool_check_opts *c);
 bool tool_check_opt(int argc, char **argv, int *i, struct tool_check_opts *c, bool *bad);
 struct rep_run;
 struct cc_plan;
-/* Compares the plan's outputs (outs) with the reference c asks for: the
- * expected files, or the golden interpreter running m on in (num_partitions
- * processes) as the chip multiplies, plus the precision effect when the
- * chip's matmuls lose precision.  The rows go into report.  Errors printed:
- * TOOL_FAIL. */
-int tool_run_check(const struct tool_check_opts *c, struct rep_run *report, const struct cc_plan *p,
-                   const struct graph_module *m, const char *entry, struct base_tensor *const *in, int n_in,
-                   int num_partitions, struct base_tensor *const *outs);
+struct rep_output_check;
+struct rt_check_options;
+/* The reference c asks for, output by output as the chips give them back
+ * (a streamed --check): the expected files (read when each output comes),
+ * or the golden interpreter running m on in (num_partitions processes) as
+ * the chip multiplies, run before, plus an f32 run for the precision effect
+ * when the chip's matmuls lose precision.  Errors printed: TOOL_FAIL. */
+struct tool_check {
+    const struct tool_check_opts *opts;
+    bool active;
+    int n, n_checked;
+    struct rt_check_options *co;      /* per output */
+    struct base_tensor **want, **exact; /* per output: the reference (process 0's), the f32 one */
+    char against[4200];
+};
+int tool_check_begin(struct tool_check *k, const struct tool_check_opts *c, const struct cc_plan *p,
+                     const struct graph_module *m, const char *entry, struct base_tensor *const *in, int n_in,
+                     int num_partitions, void (*on_op)(void *user), void *op_user);
+/* Compares output i (got) into row, then frees its reference. */
+int tool_check_output(struct tool_check *k, const struct cc_plan *p, int i, const struct base_tensor *got,
+                      struct rep_output_check *row);
+/* The rows compared so far into report, with what they were compared with. */
+enum base_status tool_check_finish(const struct tool_check *k, struct rep_run *report, const struct rep_output_check *rows);
+void tool_check_free(struct tool_check *k);
 
 /* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...". */
 void tool_print_diag(const struct base_diag *d);
@@ -82,8 +112,13 @@ struct graph_module *tool_load_model(const char *path, bool verify);
 int tool_unknown_dialects(const struct graph_module *m, const char *path, FILE *f);
 /* Input i of a --random-inputs SEED run (interp and run give the same):
  * weight-like tensors (rank >= 2) get a standard deviation of 1/sqrt(fan-in),
- * as common initialisations do. */
-enum base_status tool_random_tensor(const struct graph_type *ty, uint64_t seed, int i, struct base_tensor **out);
+ * as common initialisations do.  procedural: a tensor of at least
+ * TOOL_PROCEDURAL_MIN_BYTES is lazy (base_tensor_create_random: each value
+ * computed when read, never stored whole; the same values); smaller ones,
+ * and all with !procedural, are stored. */
+#define TOOL_PROCEDURAL_MIN_BYTES (UINT64_C(64) << 10)
+enum base_status tool_random_tensor(const struct graph_type *ty, uint64_t seed, int i, bool procedural,
+                                    struct base_tensor **out);
 /* Elided constants (dense_resource<__elided__>) of m: with seed >= 0 they are
  * filled with random values (a stream of their own, so arguments keep theirs)
  * and a line on stderr says how many; with seed < 0 and need_values, an error
@@ -122,5 +157,72 @@ int tool_dyn_refine(const char *cmd, struct graph_module **m, struct graph_modul
 void tool_dyn_set_dim_args(struct base_tensor **in, int n, const struct graph_refine_result *res);
 /* mkdir -p; 0 on success, -1 with errno set. */
 int tool_mkdir_p(const char *path);
+
+/* --weights PATH (a .safetensors file, a directory of shards with its
+ * model.safetensors.index.json, or the index): each argument of func from
+ * the tensor --weights-map (MAP, may be NULL) names for it, else the tensor
+ * of its own name, else of its jax.arg_info; lazy (memory-mapped, converted
+ * to the argument's type when read); arguments the file lacks random
+ * (seed >= 0) or an error.  0, or TOOL_FAIL after saying why (tools/weights.c). */
+int tool_weights_inputs(const char *path, const char *map_path, const struct graph_op *func, long seed,
+                        struct base_tensor **in);
+
+/* ------------------------------------------------------------ memory */
+struct rt_mem_estimate;
+/* The memory limit of a run: --max-memory (opt, may be NULL) or the machine's
+ * available memory.  Prints the estimate; when it exceeds the limit, prints
+ * "out of memory: needed N, available M" and returns TOOL_FAIL (nothing has
+ * run yet); a bad SIZE is TOOL_USAGE.  Otherwise an explicit --max-memory
+ * becomes the process's data limit (setrlimit RLIMIT_DATA; not under the
+ * sanitizers), so that an estimate too low ends in a clear out-of-memory
+ * error, not the system's OOM killer.  `quiet`: the estimate line only when refusing. */
+int tool_memory_admit(const char *cmd, const struct rt_mem_estimate *est, const char *max_memory, bool quiet);
+/* "npusim CMD: out of memory: needed N, available M: what" on stderr. */
+void tool_print_nomem(const char *cmd, uint64_t needed, const char *what);
+/* A failed run's diagnostic; an out-of-memory one also says what the whole
+ * run was estimated to need. */
+void tool_print_run_error(const char *cmd, const struct base_diag *d, uint64_t estimate_bytes);
+/* "npusim CMD: peak memory X (estimated Y)" on stderr. */
+void tool_print_peak_memory(const char *cmd, uint64_t estimate_bytes);
+
+/* ------------------------------------------------------------ progress */
+/* One line on stderr, rewritten in place, for runs longer than 2 s when
+ * stderr is a terminal (and not --quiet): the phase, ops compiled, kernels
+ * simulated, simulated time so far, ETA (tools/progress.c). */
+struct cc_plan;
+struct tool_progress {
+    bool enabled, printed;
+    FILE *out;
+    double t0, phase_t0, last_print;
+    const char *phase;
+    const struct cc_plan *plan;
+    uint32_t n_kernels;
+    uint8_t *kernel_seen;           /* per plan kernel: emitted (launched once) */
+    uint64_t ops_compiled, ops_total;
+    uint64_t launches, launches_expected;
+    uint64_t sim_ps;
+    _Atomic uint64_t ops_interpreted;
+    uint64_t interp_ops_expected;
+};
+/* What one line shows (the formatter's input, for tests). */
+struct tool_progress_state {
+    const char *phase;
+    double elapsed_s, phase_elapsed_s;
+    uint64_t ops_interpreted, ops_compiled, ops_total, launches, sim_ps;
+    uint64_t expected, done; /* the phase's work: ETA = time so far x (expected - done) / done */
+};
+/* Enabled when f is a terminal and !quiet. */
+void tool_progress_init(struct tool_progress *p, FILE *f, bool quiet);
+void tool_progress_phase(struct tool_progress *p, const char *phase);
+/* The plan's kernels, ops and expected launches (loops by their trip counts). */
+void tool_progress_plan(struct tool_progress *p, const struct cc_plan *plan);
+void tool_progress_launch(struct tool_progress *p, uint32_t kernel, uint64_t start_ps);
+/* interp_options.on_op (user: the progress); thread-safe. */
+void tool_progress_interp_op(void *user);
+/* Erases the line if one is shown (before other output). */
+void tool_progress_done(struct tool_progress *p);
+void tool_progress_free(struct tool_progress *p);
+/* The line for s into buf; its length. */
+size_t tool_progress_format(const struct tool_progress_state *s, char *buf, size_t cap);
 
 #endif

@@ -80,7 +80,7 @@ static void test_chip_bundled_files_parse(void **state)
     (void)state;
     const char **names;
     int n = chip_list(&names);
-    assert_int_equal(n, 9);
+    assert_int_equal(n, 13);
     for (int i = 0; i < n; i++) {
         struct chip_desc c;
         load_ok(names[i], &c);
@@ -310,7 +310,7 @@ static void test_chip_every_numeric_line_has_source(void **state)
             checked++;
             const char *cm = hash ? hash + 1 : NULL;
             while (cm && *cm == ' ') cm++;
-            bool ok = cm && (!strncmp(cm, "EST: ", 5) || (cm[0] == '[' && cm[1] == 'S' && cm[2] >= '1' && cm[2] <= '9'));
+            bool ok = cm && (!strncmp(cm, "EST: ", 5) || (cm[0] == '[' && (cm[1] == 'S' || cm[1] == 'G') && cm[2] >= '1' && cm[2] <= '9'));
             if (!ok) fail_msg("%s: a line without a source comment: %s", path, line);
         }
         (void)lineno;
@@ -716,7 +716,7 @@ static void test_chip_errors_are_located(void **state)
         /* zero where a positive value is needed */
         {{{42, "bytes_per_ns = 0 # EST: t"}}, 1, 0, 42, 16, "must be > 0 (a bandwidth)"},
         /* unknown family */
-        {{{4, "family = gpu"}}, 1, 0, 4, 10, "family must be tpu or neuron"},
+        {{{4, "family = fpga"}}, 1, 0, 4, 10, "family must be tpu, neuron or gpu"},
         /* engine without a name */
         {{{16, "[engine]"}}, 1, 0, 16, 8, "[engine] needs a name"},
     };

@@ -3,6 +3,8 @@
 
 #include "memory/memory.h"
 
+#include <stdlib.h>
+
 static void test_hbm_lazy_pages_roundtrip(void **state)
 {
     (void)state;
@@ -187,7 +189,109 @@ static void test_hbm_range_checks_use_the_cache(void **state)
     mem_hbm_deinit(&h);
 }
 
+/* A lazy region reads as its tensor's values, at any alignment, without
+ * storing a page; a write stores its page with the values it had; regions
+ * may not overlap. */
+static void test_hbm_lazy_region_reads_values_without_pages(void **state)
+{
+    (void)state;
+    struct mem_hbm h;
+    assert_int_equal(mem_hbm_init(&h, UINT64_C(1) << 32, true, false), BASE_OK);
+    int64_t dims[2] = {300, 257}; /* 154 200 bytes of bf16: three pages, not page-aligned */
+    struct base_tensor *lazy = NULL, *want = NULL;
+    assert_int_equal(base_tensor_create_random(BASE_DT_BF16, 2, dims, 42, 0.5, &lazy), BASE_OK);
+    assert_int_equal(base_tensor_materialize(lazy, &want), BASE_OK);
+    uint64_t base = 3 * MEM_HBM_PAGE_BYTES - 1000;
+    uint64_t len = base_tensor_nbytes(lazy);
+    assert_int_equal(mem_hbm_map_lazy(&h, base, lazy), BASE_OK);
+    base_tensor_release(lazy); /* the HBM keeps its reference */
+    uint8_t *out = malloc(len + 64);
+    assert_non_null(out);
+    mem_hbm_read(&h, base, out, len);
+    assert_memory_equal(out, want->data, len);
+    assert_int_equal(h.pages_allocated, 0);
+    /* odd offsets and lengths (elements cut at both ends), and bytes around the region read zero */
+    struct base_rng r;
+    base_rng_seed(&r, test_seed());
+    for (int k = 0; k < 50; k++) {
+        uint64_t a = base_rng_next(&r) % len, n = 1 + base_rng_next(&r) % (len - a);
+        mem_hbm_read(&h, base + a, out, n);
+        assert_memory_equal(out, (uint8_t *)want->data + a, n);
+    }
+    mem_hbm_read(&h, base - 7, out, 9);
+    for (int i = 0; i < 7; i++) assert_int_equal(out[i], 0);
+    assert_memory_equal(out + 7, want->data, 2);
+    mem_hbm_read(&h, base + len - 3, out, 8);
+    assert_memory_equal(out, (uint8_t *)want->data + len - 3, 3);
+    for (int i = 3; i < 8; i++) assert_int_equal(out[i], 0);
+    assert_int_equal(h.pages_allocated, 0);
+    /* a write stores its page: the bytes around it keep the values */
+    uint8_t w[4] = {1, 2, 3, 4};
+    uint64_t at = base + 2 * MEM_HBM_PAGE_BYTES + 11;
+    assert_int_equal(mem_hbm_write(&h, at, w, sizeof w), BASE_OK);
+    assert_int_equal(h.pages_allocated, 1);
+    memcpy((uint8_t *)want->data + (at - base), w, sizeof w);
+    mem_hbm_read(&h, base, out, len);
+    assert_memory_equal(out, want->data, len);
+    /* overlapping or out-of-range regions are refused */
+    int64_t d1[1] = {16};
+    struct base_tensor *small = NULL;
+    assert_int_equal(base_tensor_create_random(BASE_DT_F32, 1, d1, 1, 1.0, &small), BASE_OK);
+    assert_int_equal(mem_hbm_map_lazy(&h, base + len - 4, small), BASE_ERR_INVALID);
+    assert_int_equal(mem_hbm_map_lazy(&h, base - 60, small), BASE_ERR_INVALID);
+    assert_int_equal(mem_hbm_map_lazy(&h, h.capacity_bytes - 32, small), BASE_ERR_INVALID);
+    assert_int_equal(mem_hbm_map_lazy(&h, base - 64, small), BASE_OK);
+    assert_int_equal(mem_hbm_map_lazy(&h, base + len, small), BASE_OK);
+    mem_hbm_read(&h, base + len, out, 64);
+    float fv[16];
+    assert_int_equal(base_tensor_read(small, 0, 16, fv), BASE_OK);
+    assert_memory_equal(out, fv, 64);
+    base_tensor_release(small);
+    /* a region mapped onto a page a neighbour already stored: its bytes
+     * there read as its values, the neighbour's stay (inputs share pages) */
+    uint64_t nb = 40 * MEM_HBM_PAGE_BYTES + 100;
+    uint8_t mark[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+    assert_int_equal(mem_hbm_write(&h, nb, mark, sizeof mark), BASE_OK);
+    int64_t d2[1] = {1000};
+    struct base_tensor *late = NULL;
+    assert_int_equal(base_tensor_create_random(BASE_DT_F32, 1, d2, 5, 1.0, &late), BASE_OK);
+    assert_int_equal(mem_hbm_map_lazy(&h, nb + 412, late), BASE_OK);
+    float lv[1000];
+    assert_int_equal(base_tensor_read(late, 0, 1000, lv), BASE_OK);
+    mem_hbm_read(&h, nb + 412, out, sizeof lv);
+    assert_memory_equal(out, lv, sizeof lv);
+    mem_hbm_read(&h, nb, out, sizeof mark);
+    assert_memory_equal(out, mark, sizeof mark);
+    base_tensor_release(late);
+    free(out);
+    base_tensor_release(want);
+    mem_hbm_deinit(&h);
+}
+
+/* Marking whole pages written takes no bitmap; partial marks still do, and
+ * a page later marked whole drops its bitmap. */
+static void test_hbm_whole_pages_need_no_bitmap(void **state)
+{
+    (void)state;
+    struct mem_hbm h;
+    const uint64_t P = MEM_HBM_PAGE_BYTES;
+    uint64_t first = 0;
+    assert_int_equal(mem_hbm_init(&h, UINT64_C(1) << 34, false, true), BASE_OK);
+    assert_int_equal(mem_hbm_mark_written(&h, 100, 1000 * P + 100), BASE_OK);
+    assert_int_equal(h.written_pages, 2); /* the two partial end pages */
+    assert_true(mem_hbm_all_written(&h, 100, 1000 * P + 100, &first));
+    assert_false(mem_hbm_all_written(&h, 99, 200, &first));
+    assert_int_equal(first, 99);
+    assert_false(mem_hbm_all_written(&h, 5 * P, 1000 * P + 101, &first));
+    assert_int_equal(first, 1000 * P + 100);
+    assert_int_equal(mem_hbm_mark_written(&h, 0, P), BASE_OK);
+    assert_int_equal(h.written_pages, 1);
+    assert_true(mem_hbm_all_written(&h, 0, 2 * P, &first));
+    mem_hbm_deinit(&h);
+}
+
 TEST_MAIN(NULL, NULL, T(test_hbm_lazy_pages_roundtrip), T(test_hbm_timing_only_stores_nothing),
           T(test_hbm_written_tracking_finds_first_gap), T(test_hbm_page_full_only_when_every_byte_written), T(test_sram_rows_banks_and_written_bits),
           T(test_wcache_containment_and_merging), T(test_sram_box_checks_find_the_first_gap),
-          T(test_hbm_range_checks_use_the_cache))
+          T(test_hbm_range_checks_use_the_cache), T(test_hbm_lazy_region_reads_values_without_pages),
+          T(test_hbm_whole_pages_need_no_bitmap))

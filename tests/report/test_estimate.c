@@ -387,6 +387,49 @@ static void expect_documented(const char *doc, const char *key, const char *wher
     if (!strstr(doc, pat)) fail_msg("%s key '%s' is not in docs/estimate.md", where, key);
 }
 
+/* --modes: each system again in each mode at its layout; the speed-up over
+ * eager is eager's step over the mode's; a GPU runs the same graph. */
+static void test_estimate_modes_side_by_side(void **state)
+{
+    (void)state;
+    struct base_diag d;
+    base_diag_clear(&d);
+    struct graph_module *m = tp_loop();
+    struct rep_est_system sys[2] = {{"h100", 4}, {"tpu-v6e", 4}};
+    struct rep_est_request q;
+    rep_est_request_default(&q);
+    q.workload = REP_DECODE;
+    q.batch = 64;
+    q.systems = sys;
+    q.n_systems = 2;
+    struct rep_estimate *e;
+    assert_int_equal(rep_estimate_graph(m, &q, &e, &d), BASE_OK);
+    assert_true(e->rows[0].ok && e->rows[1].ok);
+    struct chip_desc h100;
+    load_chip("h100", &h100);
+    near(e->rows[0].peak_flops, chip_peak_flops(&h100, CHIP_RATE_BF16), "h100 bf16 peak");
+    assert_true(fabs(e->rows[0].peak_flops - 989.4e12) < 0.001 * 989.4e12); /* the published dense peak */
+    assert_true(e->rows[0].launches > 0 && e->rows[0].graph_ops > 0);
+    const enum cc_mode modes[] = {CC_MODE_COMPILED, CC_MODE_FUSED_EAGER, CC_MODE_EAGER};
+    assert_int_equal(rep_estimate_modes(m, &q, modes, 3, e, &d), BASE_OK);
+    assert_int_equal(e->n_modes, 6);
+    for (uint32_t i = 0; i < 6; i++) {
+        const struct rep_mode_row *r = &e->modes[i];
+        if (!r->ok) fail_msg("%s %s: %s", r->chip, r->mode, r->error);
+        assert_string_equal(r->chip, sys[i / 3].chip);
+        assert_string_equal(r->mode, cc_mode_name(modes[i % 3]));
+        const struct rep_mode_row *eager = &e->modes[i / 3 * 3 + 2];
+        near(r->speedup_vs_eager, (double)eager->step_ps / (double)r->step_ps, "speed-up over eager");
+    }
+    /* the compiled row is the estimate's own */
+    assert_int_equal(e->modes[0].step_ps, e->rows[0].step_ps);
+    /* eager pays a host dispatch per kernel: its dispatch time is the launches
+     * times the chip's dispatch overhead */
+    assert_int_equal(e->modes[2].dispatch_ps, e->modes[2].launches * h100.host.dispatch_overhead_ps);
+    rep_estimate_destroy(e);
+    graph_module_destroy(m);
+}
+
 static void test_estimate_keys_are_documented(void **state)
 {
     (void)state;
@@ -405,6 +448,15 @@ static void test_estimate_keys_are_documented(void **state)
     q.n_systems = 2;
     struct rep_estimate *e;
     assert_int_equal(rep_estimate_graph(m, &q, &e, &d), BASE_OK);
+    /* with the modes and the recompile figures, whose keys are documented too */
+    const enum cc_mode modes[] = {CC_MODE_COMPILED, CC_MODE_EAGER};
+    assert_int_equal(rep_estimate_modes(m, &q, modes, 2, e, &d), BASE_OK);
+    struct rep_lengths l;
+    assert_int_equal(rep_lengths_parse("uniform:1:64:n=50", &l, &d), BASE_OK);
+    e->seq = 64;
+    assert_int_equal(rep_estimate_recompiles(&l, 1, 0, &q, e, &d), BASE_OK);
+    rep_lengths_free(&l);
+    assert_true(e->rows[0].has_recompiles);
     /* JSON: every "key": */
     char *buf = NULL;
     size_t n = 0;
@@ -525,4 +577,4 @@ TEST_MAIN(NULL, NULL, T(test_estimate_pipeline_stages), T(test_estimate_row_arit
           T(test_estimate_search_picks_the_known_best), T(test_estimate_layouts_respect_the_model),
           T(test_estimate_prices), T(test_estimate_parse_systems_and_layouts), T(test_estimate_graph_on_systems),
           T(test_estimate_graph_with_a_mesh_is_partitioned),
-          T(test_estimate_keys_are_documented))
+          T(test_estimate_modes_side_by_side), T(test_estimate_keys_are_documented))

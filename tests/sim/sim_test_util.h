@@ -67,7 +67,7 @@ static inline void tchip_init(struct chip_desc *c)
     tchip_engine(c, "dma3", ISA_ENGINE_DMA);
     c->scratchpad = (struct chip_sram_desc){128, 64 * 1024, 1, 64};
     c->accumulator = (struct chip_sram_desc){128, 16 * 1024, 8, 64};
-    c->hbm = (struct chip_hbm_desc){UINT64_C(1) << 30, 50, 500, 4};
+    c->hbm = (struct chip_hbm_desc){UINT64_C(1) << 30, 50, 500, 4, 0};
     c->matmul_supports[BASE_DT_BF16] = true;
     c->matmul_supports[BASE_DT_F16] = true;
     c->matmul_supports[BASE_DT_F32] = true;

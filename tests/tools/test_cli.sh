@@ -172,6 +172,26 @@ expect "estimate: --price gives one" 0 '"usd_per_chip_hour": 3.5, "price_basis":
 expect "estimate: --plot wrote a PNG" 0 "PNG image" file "$tmp/e.png"
 expect "estimate: CSV" 0 "^model,source,workload," \
     "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:1 --batch 4 --seq 1 --csv
+# GPUs, modes and recompiles (docs/gpu.md)
+expect "estimate: a GPU row beside a TPU" 0 "^h100 x1  *1 partition " \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1,tpu-v6e:1 --batch 4 --seq 1
+expect "estimate: --modes all" 0 "^h100 x1  *fused-eager " \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1 --batch 4 --seq 1 --modes all
+expect "estimate: --plot with modes and recompiles" 0 "chart .*gpu.png" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1 --batch 4 --seq 4 --modes eager --seq-lengths uniform:1:4 --plot "$tmp/gpu.png"
+expect "estimate: the chart is a PNG" 0 "PNG image" file "$tmp/gpu.png"
+expect "estimate: --modes refuses an unknown mode" 2 "--modes takes all or compiled, fused-eager, eager" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1 --batch 4 --seq 1 --modes lazy
+printf '5\n7\n7\n12\n' >"$tmp/lengths.txt"
+expect "estimate: --seq-lengths from a file" 0 "^h100 x1  *optimal " \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1 --batch 4 --seq 16 --seq-lengths "$tmp/lengths.txt"
+expect "estimate: --seq-lengths in the JSON" 0 '"distinct_lengths": 3, "longest": 12' \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1 --batch 4 --seq 16 --seq-lengths "$tmp/lengths.txt" --json
+printf '5\nseven\n' >"$tmp/bad_lengths.txt"
+expect "estimate: a bad length is located" 2 "bad_lengths.txt:2:1: error: a request length must be a positive integer" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1 --batch 4 --seq 16 --seq-lengths "$tmp/bad_lengths.txt"
+expect "estimate: a bad distribution is named" 2 "unknown distribution 'zipf'" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips h100:1 --batch 4 --seq 16 --seq-lengths zipf:1:2
 # make calibrate's harness on a hand-written program (a TSV of the published table's columns)
 printf 'System\tchips\tmodel\tworkload\tbatch_seq\tmetric\tvalue\tsource\n' >"$tmp/cal.tsv"
 printf 'TPU v6e (test)\t2\tgraph: %s\ttrain\tGB 4 x seq 1\tseq/s\t1000\tnone\n' "$tmp/elided.mlir" >>"$tmp/cal.tsv"
