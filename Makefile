@@ -29,7 +29,9 @@ OPT := $(OPT_$(BUILD))
 ifeq ($(OPT),)
 $(error BUILD must be debug, release, asan or ubsan)
 endif
-CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) -I. $(CFLAGS)
+# -fPIC: the same objects make libnpusim.a and libnpusim.so; no semantic
+# interposition, so that calls within a file still inline as without -fPIC
+CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) -fPIC -fno-semantic-interposition -I. $(CFLAGS)
 LDFLAGS_ALL := $(filter -fsanitize=%,$(OPT)) $(LDFLAGS)
 # zlib: traces/ only (CONVENTIONS.md); everything that links the library needs -lz
 ZLIB_CFLAGS := $(shell pkg-config --cflags zlib 2>/dev/null)
@@ -55,6 +57,9 @@ LIB := $(B)/libnpusim.a
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(B)/%.o)
 NPUSIM := $(B)/npusim
+# The shared library: the library and the commands (all but main), for the C
+# API (npusim_api.h) and python/npusim (docs/frameworks.md).
+SO := $(B)/libnpusim.so
 
 TEST_SRCS := $(wildcard tests/*/test_*.c)
 TEST_BINS := $(TEST_SRCS:%.c=$(B)/%)
@@ -96,8 +101,17 @@ ALL_OBJS := $(LIB_OBJS) $(TOOL_OBJS) $(TEST_SUPPORT_OBJS) $(TEST_SRCS:%.c=$(B)/%
 # keep objects of test and bench binaries (make would delete them as intermediates)
 .SECONDARY:
 
-.PHONY: all check check-asan test conform fuzz fuzz-regress demo bench calibrate deps lint clean
-all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(DIFF_FUZZ) $(BENCH_BINS)
+.PHONY: all check check-asan test conform fuzz fuzz-regress demo bench calibrate deps lint clean install FORCE
+all: $(LIB) $(SO) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(DIFF_FUZZ) $(BENCH_BINS)
+
+# objects depend on the flags they were built with (-fPIC came later): a
+# change of CFLAGS_ALL rebuilds them
+$(B)/.flags: FORCE
+	@mkdir -p $(B)
+	@echo '$(CFLAGS_ALL)' | cmp -s - $@ || echo '$(CFLAGS_ALL)' >$@
+FORCE:
+
+$(ALL_OBJS): $(B)/.flags
 
 $(B)/%.o: %.c | $(B)/.dirs
 	@mkdir -p $(dir $@)
@@ -113,6 +127,9 @@ $(B)/.dirs:
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
+
+$(SO): $(LIB_OBJS) $(filter-out $(B)/tools/npusim.o,$(TOOL_OBJS))
+	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libnpusim.so -o $@ $^ $(LDLIBS_ALL)
 
 $(NPUSIM): $(TOOL_OBJS) $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(TOOL_OBJS) $(LIB) $(LDLIBS_ALL)
@@ -187,6 +204,27 @@ lint: all
 	cppcheck --quiet --std=c11 --enable=warning,performance,portability --error-exitcode=1 --inline-suppr \
 	  -I. $(LIB_MODULES) tools
 
+# ---------------------------------------------------------------- install
+# make install PREFIX=DIR (DESTDIR for staging): the command, libnpusim.a and
+# .so, the public headers under include/npusim/ (npusim.h, npusim_api.h and
+# each module's, as the tree includes them), npusim.pc for pkg-config, the
+# chip files (share/npusim/chips) and python/npusim (lib/python3/dist-packages).
+PREFIX ?= /usr/local
+INSTALL_DIR = $(DESTDIR)$(PREFIX)
+INSTALL_HEADERS := npusim.h npusim_api.h $(filter-out %_internal.h,$(wildcard $(addsuffix /*.h,$(LIB_MODULES))))
+NPUSIM_VERSION := $(shell sed -n 's/^\#define NPUSIM_VERSION "\(.*\)"/\1/p' tools/tools.h)
+install: $(LIB) $(SO) $(NPUSIM)
+	install -d $(INSTALL_DIR)/bin $(INSTALL_DIR)/lib/pkgconfig $(INSTALL_DIR)/share/npusim/chips \
+	  $(INSTALL_DIR)/lib/python3/dist-packages/npusim
+	install -m 755 $(NPUSIM) $(INSTALL_DIR)/bin/npusim
+	install -m 644 $(LIB) $(INSTALL_DIR)/lib/libnpusim.a
+	install -m 755 $(SO) $(INSTALL_DIR)/lib/libnpusim.so
+	for h in $(INSTALL_HEADERS); do install -D -m 644 $$h $(INSTALL_DIR)/include/npusim/$$h || exit 1; done
+	install -m 644 chips/*.chip chips/*.tsv $(INSTALL_DIR)/share/npusim/chips/
+	install -m 644 python/npusim/*.py $(INSTALL_DIR)/lib/python3/dist-packages/npusim/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(NPUSIM_VERSION)|' scripts/npusim.pc.in \
+	  >$(INSTALL_DIR)/lib/pkgconfig/npusim.pc
+
 clean:
 	rm -rf build
 
@@ -199,6 +237,7 @@ $(B)/visualizer/%.o: CFLAGS_ALL += $(SDL_CFLAGS) $(ZLIB_CFLAGS)
 $(B)/tests/visualizer/%.o: CFLAGS_ALL += $(SDL_CFLAGS)
 $(NPUSIM): $(VIZ_OBJS)
 $(NPUSIM): LDLIBS_ALL += $(SDL_LIBS)
+$(SO): LDLIBS_ALL += $(SDL_LIBS)
 $(B)/tests/visualizer/%: $(B)/tests/visualizer/%.o $(VIZ_OBJS) $(TEST_SUPPORT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(VIZ_OBJS) $(TEST_SUPPORT_OBJS) $(LIB) $(CMOCKA_LIBS) $(LDLIBS_ALL) $(SDL_LIBS)
 $(B)/bench/view_bench: $(B)/bench/view_bench.o $(VIZ_OBJS) $(LIB)

@@ -12,6 +12,10 @@
  * The parser never trusts its input: it is fed truncated and mutated files by
  * tests/sim/test_chip.c.
  */
+/* dladdr: where the library itself was loaded from (an installed libnpusim.so) */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+
 #include "chip/chip_internal.h"
 
 #include <errno.h>
@@ -1127,7 +1131,7 @@ static void exe_dir(char *buf, size_t cap)
 
 bool chip_data_path(const char *file, char *path, size_t cap, char *tried, size_t tried_cap)
 {
-    char dirs[3][2048];
+    char dirs[5][2048];
     int nd = 0;
     const char *env = getenv("NPUSIM_CHIPS");
     if (env && *env) snprintf(dirs[nd++], sizeof dirs[0], "%s", env);
@@ -1135,6 +1139,16 @@ bool chip_data_path(const char *file, char *path, size_t cap, char *tried, size_
     char ed[1800];
     exe_dir(ed, sizeof ed);
     if (ed[0]) snprintf(dirs[nd++], sizeof dirs[0], "%s/../../chips", ed);
+    /* an installed copy (make install): PREFIX/bin/npusim, PREFIX/share/npusim/chips */
+    if (ed[0]) snprintf(dirs[nd++], sizeof dirs[0], "%s/../share/npusim/chips", ed);
+    /* a program linked to an installed libnpusim.so: PREFIX/lib/libnpusim.so */
+    Dl_info so;
+    if (dladdr((void *)(uintptr_t)chip_data_path, &so) && so.dli_fname && strchr(so.dli_fname, '/')) {
+        char sd[1800];
+        snprintf(sd, sizeof sd, "%s", so.dli_fname);
+        *strrchr(sd, '/') = 0;
+        if (strcmp(sd, ed) != 0) snprintf(dirs[nd++], sizeof dirs[0], "%s/../share/npusim/chips", sd);
+    }
     for (int d = 0; d < nd; d++) {
         int w = snprintf(path, cap, "%s/%s", dirs[d], file);
         if (w > 0 && (size_t)w < cap && file_readable(path)) return true;

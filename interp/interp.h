@@ -28,9 +28,25 @@ struct interp_options {
                                   thread-safe (the default, stderr, is) */
     uint64_t seed;             /* seeds stablehlo.rng (with each op's id) */
     int max_call_depth;        /* 0: 256 */
+    /* Matmuls as a target chip computes them, so that a chip's outputs are
+     * compared with a reference at the chip's own precision
+     * (docs/golden-interpreter.md "Target precision"); all zero: the spec's
+     * f32 products. */
+    struct interp_matmul_precision {
+        bool emulate;          /* f32 dot / dot_general operands go through bf16 passes */
+        bool f16_passes;       /* f16 operands too (a TPU's arrays do not take f16) */
+        int default_level;     /* precision of an op that asks for none: 0 DEFAULT, 1 HIGH, 2 HIGHEST */
+        uint8_t passes[3];     /* per level: 1, 3 or 6 bf16 passes; anything else multiplies in f32 */
+    } matmul;
     void (*on_op)(void *user); /* optional: called by process 0 after each op it runs (progress) */
     void *op_user;
 };
+
+/* The precision level a dot or dot_general asks for: 0 DEFAULT, 1 HIGH, 2
+ * HIGHEST; its algorithm's (bf16 1x1x1 DEFAULT, bf16 3x3x3 HIGH, bf16 3x3x6
+ * or f16 / f32 HIGHEST), else the higher of its precision_config, else
+ * default_level.  The compiler resolves it the same way (cc_dot_precision). */
+int interp_dot_precision_level(const struct graph_op *op, int default_level);
 
 struct interp_result {
     int n_outputs;

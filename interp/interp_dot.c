@@ -31,6 +31,7 @@
 #include "interp/interp_internal.h"
 #include "interp/interp_acc.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -923,6 +924,112 @@ static enum base_status make_result(struct interp_proc *p, const struct graph_op
     return BASE_OK;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Target precision (interp_options.matmul)                                  */
+
+int interp_dot_precision_level(const struct graph_op *op, int default_level)
+{
+    const struct graph_attr *alg = op->kind == GRAPH_OP_DOT_GENERAL ? graph_op_attr(op, "algorithm") : NULL;
+    if (alg && alg->kind == GRAPH_ATTR_DICT && alg->u.dict.n > 0) {
+        const struct graph_attr *lt = graph_dict_get(alg, "lhs_precision_type");
+        const struct graph_attr *rt = graph_dict_get(alg, "rhs_precision_type");
+        int64_t c[3] = {1, 1, 1};
+        static const char *const counts[3] = {"lhs_component_count", "rhs_component_count", "num_primitive_operations"};
+        for (int i = 0; i < 3; i++) {
+            const struct graph_attr *a = graph_dict_get(alg, counts[i]);
+            if (a) (void)graph_attr_as_i64(a, &c[i]);
+        }
+        bool bf16 = lt && rt && graph_attr_is_keyword(lt, "bf16") && graph_attr_is_keyword(rt, "bf16");
+        bool wide = lt && rt &&
+                    ((graph_attr_is_keyword(lt, "f32") && graph_attr_is_keyword(rt, "f32")) ||
+                     (graph_attr_is_keyword(lt, "f16") && graph_attr_is_keyword(rt, "f16")));
+        if (bf16 && c[0] == 1 && c[1] == 1 && c[2] == 1) return 0;
+        if (bf16 && c[0] == 3 && c[1] == 3 && c[2] == 3) return 1;
+        if ((bf16 && c[0] == 3 && c[1] == 3 && c[2] == 6) || (wide && c[0] == 1 && c[1] == 1 && c[2] == 1)) return 2;
+    }
+    int level = 0;
+    const struct graph_attr *pc = graph_op_attr(op, "precision_config");
+    if (pc && pc->kind == GRAPH_ATTR_ARRAY)
+        for (int i = 0; i < pc->u.array.n; i++) {
+            if (graph_attr_is_keyword(pc->u.array.items[i], "HIGHEST")) level = 2;
+            else if (graph_attr_is_keyword(pc->u.array.items[i], "HIGH") && level < 1) level = 1;
+        }
+    if (level == 0 && default_level > 0 && default_level <= 2) level = default_level;
+    return level;
+}
+
+/* The bf16 passes a target multiplies this dot's operands in (0: none, the
+ * spec's products). */
+static int target_passes(const struct interp_proc *p, const struct graph_op *op, const struct base_tensor *l,
+                         const struct base_tensor *r, const struct base_tensor *out)
+{
+    const struct interp_matmul_precision *mp = p->opt ? &p->opt->matmul : NULL;
+    if (!mp || !mp->emulate || p->dequant_mode) return 0;
+    const enum base_dtype dts[3] = {l->dtype, r->dtype, out->dtype};
+    bool split = false;
+    for (int i = 0; i < 3; i++) {
+        enum base_dtype dt = dts[i];
+        if (dt != BASE_DT_F32 && dt != BASE_DT_F16 && dt != BASE_DT_BF16) return 0;
+        if (i < 2 && (dt == BASE_DT_F32 || (dt == BASE_DT_F16 && mp->f16_passes))) split = true;
+    }
+    if (!split) return 0;
+    int n = mp->passes[interp_dot_precision_level(op, mp->default_level)];
+    return n == 1 || n == 3 || n == 6 ? n : 0;
+}
+
+/* t's values split into nparts bf16 parts, each an f32 tensor of t's shape
+ * (base_f32_bf16_parts); false when one is not finite and more than one part
+ * is asked for (a target then adds the high product alone: the spec's f32
+ * product is as close). */
+static enum base_status split_parts(const struct base_tensor *t, int nparts, struct base_tensor **parts, bool *finite)
+{
+    *finite = true;
+    for (int j = 0; j < nparts; j++) TRY(base_tensor_create(BASE_DT_F32, t->rank, t->dims, &parts[j]));
+    for (int64_t i = 0; i < t->count; i++) {
+        float v = (float)base_elem_get_f64(t->dtype, t->data, (size_t)i), pv[3];
+        if (!isfinite(v) && nparts > 1) *finite = false;
+        base_f32_bf16_parts(v, pv);
+        for (int j = 0; j < nparts; j++) ((float *)parts[j]->data)[i] = pv[j];
+    }
+    return BASE_OK;
+}
+
+/* out = sum over the passes of parts(l)[a] . parts(r)[b], as a TPU's arrays
+ * compute f32 products (sim/exec_matmul.c): every product of bf16 parts is
+ * exact in f32 and summed in f32.  The passes are summed one after the other
+ * here, one k at a time on the chip: the orders differ by f32 rounding. */
+static enum base_status dot_passes(const struct dot_problem *dp, int passes, const struct base_tensor *l,
+                                   const struct base_tensor *r, struct base_tensor *out, bool *done)
+{
+    static const uint8_t plan[6][2] = {{0, 0}, {0, 1}, {1, 0}, {0, 2}, {1, 1}, {2, 0}};
+    int nparts = passes == 6 ? 3 : passes == 3 ? 2 : 1;
+    struct base_tensor *lp[3] = {0}, *rp[3] = {0}, *acc = NULL, *tmp = NULL;
+    bool lf = true, rf = true;
+    enum base_status st = split_parts(l, nparts, lp, &lf);
+    if (st == BASE_OK) st = split_parts(r, nparts, rp, &rf);
+    *done = st == BASE_OK && lf && rf;
+    if (*done) st = base_tensor_create(BASE_DT_F32, out->rank, out->dims, &acc);
+    if (*done && st == BASE_OK && passes > 1) st = base_tensor_create(BASE_DT_F32, out->rank, out->dims, &tmp);
+    for (int j = 0; *done && st == BASE_OK && j < passes; j++) {
+        struct base_tensor *dst = j == 0 ? acc : tmp;
+        st = dot_compute(dp, lp[plan[j][0]], rp[plan[j][1]], dst);
+        if (st != BASE_OK || j == 0) continue;
+        float *a = acc->data;
+        const float *b = tmp->data;
+        for (int64_t i = 0; i < acc->count; i++) a[i] = a[i] + b[i];
+    }
+    if (*done && st == BASE_OK)
+        for (int64_t i = 0; i < out->count; i++)
+            base_elem_set_f64(out->dtype, out->data, (size_t)i, ((const float *)acc->data)[i]);
+    for (int j = 0; j < 3; j++) {
+        base_tensor_release(lp[j]);
+        base_tensor_release(rp[j]);
+    }
+    base_tensor_release(acc);
+    base_tensor_release(tmp);
+    return st;
+}
+
 static enum base_status run_dot(struct interp_proc *p, const struct graph_op *op, const struct base_tensor *l,
                                 const struct base_tensor *r, int nbd, const int64_t *lb, const int64_t *rb, int ncd,
                                 const int64_t *lc, const int64_t *rc, struct interp_value **out)
@@ -932,7 +1039,10 @@ static enum base_status run_dot(struct interp_proc *p, const struct graph_op *op
     struct base_tensor *t = NULL;
     enum base_status st = make_result(p, op, dp.res_rank, dp.res_dims, &t);
     if (st == BASE_OK) {
-        st = dot_compute(&dp, l, r, t);
+        int passes = target_passes(p, op, l, r, t);
+        bool done = false;
+        if (passes) st = dot_passes(&dp, passes, l, r, t, &done);
+        if (st == BASE_OK && !done) st = dot_compute(&dp, l, r, t);
         if (st != BASE_OK) st = interp_fail(p, op, st, "out of memory");
     }
     dot_problem_free(&dp);

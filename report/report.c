@@ -1,6 +1,7 @@
 /* The run report as data: rep_run_create, rep_run_check_outputs. */
 #include "report/report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,39 +251,83 @@ static enum base_status add_hint(struct rep_run *r, const char *text)
     return BASE_OK;
 }
 
-void rep_output_check_fill(struct rep_output_check *o, const struct cc_plan *plan, int i, const struct base_tensor *got,
-                           const struct base_tensor *want)
+/* How far the reference at the chip's precision (at) is from the f32 one (ex). */
+static void precision_effect(const struct base_tensor *at, const struct base_tensor *ex, struct rep_output_check *o)
+{
+    if (!at || !ex || at->count != ex->count || at->dtype != ex->dtype || !base_dtype_is_float(at->dtype)) return;
+    double d = 0, mx = 0;
+    for (int64_t i = 0; i < at->count; i++) {
+        double x = base_elem_get_f64(at->dtype, at->data, (size_t)i), y = base_elem_get_f64(ex->dtype, ex->data, (size_t)i);
+        if (!isfinite(x) || !isfinite(y)) continue;
+        if (fabs(x - y) > d) d = fabs(x - y);
+        if (fabs(y) > mx) mx = fabs(y);
+    }
+    o->has_precision_effect = true;
+    o->precision_max_abs = d;
+    o->precision_rel = mx > 0 ? d / mx : 0;
+}
+
+void rep_output_check_fill_opts(struct rep_output_check *o, const struct cc_plan *plan, int i,
+                                const struct base_tensor *got, const struct base_tensor *want,
+                                const struct rt_check_options *co, const struct base_tensor *exact)
 {
     memset(o, 0, sizeof *o);
     o->output = i;
-    rt_compare_output(plan, got, want, &o->cmp);
+    rt_compare_output_opts(plan, got, want, co, &o->cmp);
     base_tensor_type_str(want, o->type, sizeof o->type);
+    if (exact) precision_effect(want, exact, o);
+}
+
+void rep_output_check_fill(struct rep_output_check *o, const struct cc_plan *plan, int i, const struct base_tensor *got,
+                           const struct base_tensor *want)
+{
+    rep_output_check_fill_opts(o, plan, i, got, want, NULL, NULL);
 }
 
 enum base_status rep_run_check_outputs(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
                                        struct base_tensor *const *want, int n_want)
 {
+    return rep_run_check_outputs_with(r, plan, got, want, n_want, NULL);
+}
+
+enum base_status rep_run_check_outputs_with(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
+                                            struct base_tensor *const *want, int n_want, const struct rep_check_spec *spec)
+{
     int n = cc_plan_n_outputs(plan) < n_want ? cc_plan_n_outputs(plan) : n_want;
     if (n < 0) n = 0;
     struct rep_output_check *rows_ = calloc((size_t)n + 1, sizeof *rows_);
     if (!rows_) return BASE_ERR_NOMEM;
-    for (int i = 0; i < n; i++) rep_output_check_fill(&rows_[i], plan, i, got[i], want[i]);
-    enum base_status st = rep_run_set_output_checks(r, rows_, n);
+    for (int i = 0; i < n; i++)
+        rep_output_check_fill_opts(&rows_[i], plan, i, got[i], want[i],
+                                   spec && spec->per_output ? &spec->per_output[i] : NULL,
+                                   spec && spec->exact ? spec->exact[i] : NULL);
+    enum base_status st = rep_run_set_output_checks_spec(r, rows_, n, spec);
     free(rows_);
     return st;
 }
 
 enum base_status rep_run_set_output_checks(struct rep_run *r, const struct rep_output_check *checks, int n)
 {
+    return rep_run_set_output_checks_spec(r, checks, n, NULL);
+}
+
+enum base_status rep_run_set_output_checks_spec(struct rep_run *r, const struct rep_output_check *checks, int n,
+                                                const struct rep_check_spec *spec)
+{
     if (n < 0) n = 0;
     r->output_checks = rows(r, (size_t)n, sizeof *r->output_checks);
     if (!r->output_checks) return BASE_ERR_NOMEM;
     r->outputs_checked = true;
+    r->check_against = str(r, spec ? spec->against : NULL);
+    if (!r->check_against) return BASE_ERR_NOMEM;
     r->n_output_checks = n;
+    bool at_target = false;
     for (int i = 0; i < n; i++) {
         r->output_checks[i] = checks[i];
         if (!checks[i].cmp.passed) r->passed = false;
+        if (spec && spec->per_output && spec->per_output[checks[i].output].ref_at_target) at_target = true;
     }
+    if (at_target) return BASE_OK; /* the reference already multiplies as the chip does */
     if (!r->passed && r->precision != ISA_PREC_HIGHEST && r->fp32_passes_default <= 1 && r->any_f32_matmul) {
         char h[256];
         snprintf(h, sizeof h,

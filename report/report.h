@@ -101,6 +101,11 @@ struct rep_output_check {
     int output;
     char type[96];                    /* the golden output's type: "8x64xbf16" */
     struct rt_compare cmp;
+    /* the precision effect: the reference at the chip's precision against
+     * the interpreter's f32 products (rep_check_spec.exact) */
+    bool has_precision_effect;
+    double precision_max_abs;         /* max |at chip precision - f32| */
+    double precision_rel;             /* that over max |f32 output| */
 };
 
 #define REP_MAX_HINTS 4
@@ -250,6 +255,7 @@ struct rep_run {
 
     /* --check (rep_run_check_outputs) */
     bool outputs_checked;
+    const char *check_against;        /* rep_check_spec.against ("" when not given) */
     int n_output_checks;
     struct rep_output_check *output_checks;
 
@@ -290,7 +296,27 @@ enum base_status rep_run_check_outputs(struct rep_run *r, const struct cc_plan *
  * this once): the rows are copied, r->passed and the hints updated as
  * rep_run_check_outputs does.  BASE_ERR_NOMEM only. */
 enum base_status rep_run_set_output_checks(struct rep_run *r, const struct rep_output_check *checks, int n);
-/* One row: output i, got against want (rt_compare_output). */
+
+/* How rep_run_check_outputs_with compares. */
+struct rep_check_spec {
+    const char *against;              /* what want is: "the interpreter at the chip's precision", a directory */
+    const struct rt_check_options *per_output; /* n_want of them, or NULL: rt_check_options_default */
+    struct base_tensor *const *exact; /* n_want outputs of the interpreter with f32 products, or NULL */
+};
+/* rep_run_check_outputs with the spec's tolerances; with spec->exact, each
+ * output's precision effect too (reported, never judged). */
+enum base_status rep_run_check_outputs_with(struct rep_run *r, const struct cc_plan *plan, struct base_tensor *const *got,
+                                            struct base_tensor *const *want, int n_want, const struct rep_check_spec *spec);
+/* rep_run_set_output_checks with the spec's reference and tolerances. */
+enum base_status rep_run_set_output_checks_spec(struct rep_run *r, const struct rep_output_check *checks, int n,
+                                                const struct rep_check_spec *spec);
+/* One row: output i, got against want (rt_compare_output_opts with co, NULL:
+ * the defaults), and want's precision effect against exact (the interpreter
+ * with f32 products) when given. */
+struct rt_check_options;
+void rep_output_check_fill_opts(struct rep_output_check *o, const struct cc_plan *plan, int i,
+                                const struct base_tensor *got, const struct base_tensor *want,
+                                const struct rt_check_options *co, const struct base_tensor *exact);
 void rep_output_check_fill(struct rep_output_check *o, const struct cc_plan *plan, int i, const struct base_tensor *got,
                            const struct base_tensor *want);
 

@@ -77,16 +77,23 @@ static void write_chips(const struct rep_run *r, FILE *f)
 static void write_output_checks(const struct rep_run *r, FILE *f)
 {
     if (!r->outputs_checked) return;
+    if (r->check_against && r->check_against[0]) {
+        fprintf(f, ",\n \"check_against\": ");
+        rep_json_str(f, r->check_against);
+    }
     fprintf(f, ",\n \"check\": [");
     for (int i = 0; i < r->n_output_checks; i++) {
         const struct rep_output_check *o = &r->output_checks[i];
         const struct rt_compare *cmp = &o->cmp;
         fprintf(f,
                 "%s\n  {\"output\": %d, \"passed\": %s, \"bad\": %lld, \"worst_ratio\": %g, \"max_abs_err\": %g, "
-                "\"rtol\": %g, \"atol\": %g, \"exact\": %s}",
+                "\"rtol\": %g, \"atol\": %g, \"exact\": %s",
                 i ? "," : "", o->output, cmp->passed ? "true" : "false", (long long)cmp->n_bad,
                 isfinite(cmp->worst_ratio) ? cmp->worst_ratio : -1.0, cmp->max_abs_err, cmp->tol.rtol, cmp->tol.atol,
                 cmp->tol.exact ? "true" : "false");
+        if (o->has_precision_effect)
+            fprintf(f, ", \"precision_effect\": {\"max_abs\": %g, \"rel\": %g}", o->precision_max_abs, o->precision_rel);
+        fprintf(f, "}");
     }
     fprintf(f, "\n ]");
 }
@@ -126,5 +133,6 @@ void rep_run_write_json(const struct rep_run *r, FILE *f)
     write_collectives(r, f);
     write_chips(r, f);
     write_output_checks(r, f);
-    fprintf(f, "}\n");
+    /* no check op failed on any chip, and every output checked compared equal */
+    fprintf(f, ",\n \"passed\": %s}\n", r->passed ? "true" : "false");
 }

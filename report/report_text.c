@@ -152,9 +152,14 @@ static void write_system(const struct rep_run *r, FILE *f)
 
 void rep_run_write_text_checks(const struct rep_run *r, FILE *f)
 {
+    if (r->n_output_checks && r->check_against && r->check_against[0])
+        fprintf(f, "checked against %s\n", r->check_against);
     for (int i = 0; i < r->n_output_checks; i++) {
         const struct rep_output_check *o = &r->output_checks[i];
         const struct rt_compare *cmp = &o->cmp;
+        if (o->has_precision_effect)
+            fprintf(f, "precision effect on output %d: max |chip precision - f32| %.3g (%.3g of max |output|)\n",
+                    o->output, o->precision_max_abs, o->precision_rel);
         if (cmp->tol.exact) {
             fprintf(f, "check output %d tensor<%s>: %s (exact)", o->output, o->type, cmp->passed ? "ok" : "MISMATCH");
             if (!cmp->passed)

@@ -1668,8 +1668,21 @@ static double block_decomposition_ulps(const struct graph_block *b, double *abs_
     return u;
 }
 
+void rt_check_options_default(struct rt_check_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->rtol = o->atol = -1;
+}
+
 void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want, struct rt_tolerance *tol)
 {
+    rt_tolerance_for_opts(plan, want, NULL, tol);
+}
+
+void rt_tolerance_for_opts(const struct cc_plan *plan, const struct base_tensor *want, const struct rt_check_options *o,
+                           struct rt_tolerance *tol)
+{
+    bool at_target = o && o->ref_at_target;
     memset(tol, 0, sizeof *tol);
     if (!base_dtype_is_float(want->dtype)) {
         tol->exact = true;
@@ -1692,13 +1705,14 @@ void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want
             for (int i = 0; i < nc; i++)
                 if (cd[i] >= 0 && cd[i] < lt->rank) K *= lt->dims[cd[i]];
             enum base_dtype a = lt->elem, b = op->operands[1]->type->elem;
-            double e = passes_type(a) || passes_type(b) ? f32_dot_eps(plan, op) : 0;
+            double e = !at_target && (passes_type(a) || passes_type(b)) ? f32_dot_eps(plan, op) : 0;
             double t = 2 * sqrt((double)K) * (e + ldexp(1.0, -24));
             if (t > dot) dot = t;
         } else if (op->kind == GRAPH_OP_CONVOLUTION && op->n_operands == 2) {
             const struct graph_type *kt = op->operands[1]->type;
             double K = (double)base_shape_count(kt->rank, kt->dims);
-            double e = passes_type(kt->elem) || passes_type(op->operands[0]->type->elem)
+            /* the interpreter's convolutions multiply in f32 (no passes) */
+            double e = (passes_type(kt->elem) || passes_type(op->operands[0]->type->elem))
                            ? f32_dot_eps(plan, op)
                            : 0;
             double t = 2 * sqrt(K) * (e + ldexp(1.0, -24));
@@ -1728,19 +1742,56 @@ void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want
         double v = fabs(base_elem_get_f64(want->dtype, want->data, (size_t)i));
         if (isfinite(v) && v > mx) mx = v;
     }
+    if (o && o->rtol >= 0) rtol = o->rtol;
     tol->rtol = rtol;
-    tol->atol = fmax(rtol * mx, 2 * dec_abs);
+    tol->atol = o && o->atol >= 0 ? o->atol : fmax(rtol * mx, 2 * dec_abs);
+}
+
+void rt_interp_target_precision(const struct cc_plan *plan, struct interp_matmul_precision *mp)
+{
+    memset(mp, 0, sizeof *mp);
+    const struct chip_desc *chip = cc_plan_chip(plan);
+    if (chip->family != CHIP_FAMILY_TPU) return; /* f32 native on a NeuronCore */
+    mp->emulate = true;
+    mp->f16_passes = true;
+    enum isa_precision d = cc_plan_default_precision(plan);
+    mp->default_level = d == ISA_PREC_HIGHEST ? 2 : d == ISA_PREC_HIGH ? 1 : 0;
+    mp->passes[0] = (uint8_t)chip->fp32_passes_default;
+    mp->passes[1] = (uint8_t)chip->fp32_passes_high;
+    mp->passes[2] = (uint8_t)chip->fp32_passes_highest;
+}
+
+bool rt_plan_reduces_precision(const struct cc_plan *plan)
+{
+    const struct chip_desc *chip = cc_plan_chip(plan);
+    if (chip->family != CHIP_FAMILY_TPU) return false;
+    for (uint32_t k = 0; k < cc_plan_n_kernels(plan); k++) {
+        const struct graph_op *op = cc_plan_kernel_info(plan, k)->root;
+        if (!op || op->n_operands < 2 ||
+            (op->kind != GRAPH_OP_DOT_GENERAL && op->kind != GRAPH_OP_DOT && op->kind != GRAPH_OP_CONVOLUTION))
+            continue;
+        if ((passes_type(op->operands[0]->type->elem) || passes_type(op->operands[1]->type->elem)) &&
+            f32_dot_eps(plan, op) > ldexp(1.0, -24))
+            return true;
+    }
+    return false;
 }
 
 void rt_compare_output(const struct cc_plan *plan, const struct base_tensor *got, const struct base_tensor *want,
                        struct rt_compare *out)
+{
+    rt_compare_output_opts(plan, got, want, NULL, out);
+}
+
+void rt_compare_output_opts(const struct cc_plan *plan, const struct base_tensor *got, const struct base_tensor *want,
+                            const struct rt_check_options *o, struct rt_compare *out)
 {
     memset(out, 0, sizeof *out);
     out->worst = -1;
     bool same = got && want && got->dtype == want->dtype && got->rank == want->rank && got->count == want->count;
     for (int d = 0; same && d < got->rank; d++) same = got->dims[d] == want->dims[d];
     if (!same) return;
-    rt_tolerance_for(plan, want, &out->tol);
+    rt_tolerance_for_opts(plan, want, o, &out->tol);
     enum base_dtype dt = want->dtype;
     double worst = -1;
     for (int64_t i = 0; i < want->count; i++) {
@@ -1773,6 +1824,8 @@ void rt_compare_output(const struct cc_plan *plan, const struct base_tensor *got
         }
     }
     out->worst_ratio = worst < 0 ? 0 : worst;
-    out->n_allowed = out->tol.exact ? 0 : want->count / 100000;
+    /* a tolerance the user gave holds for every element */
+    bool user = o && (o->rtol >= 0 || o->atol >= 0);
+    out->n_allowed = out->tol.exact || user ? 0 : want->count / 100000;
     out->passed = out->n_bad == 0 || (out->n_bad <= out->n_allowed && out->worst_ratio <= 4);
 }

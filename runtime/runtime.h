@@ -277,6 +277,35 @@ struct rt_compare {
 void rt_compare_output(const struct cc_plan *plan, const struct base_tensor *got, const struct base_tensor *want,
                        struct rt_compare *out);
 
+/* What a comparison is judged against (docs/compiler.md "Reports and
+ * tolerances"). */
+struct rt_check_options {
+    /* the reference's matmuls ran as the chip runs them (the interpreter with
+     * rt_interp_target_precision, or the real chip): the products match, only
+     * the order of the f32 sums differs, whatever the precision */
+    bool ref_at_target;
+    /* >= 0: the user's tolerance replaces the derived one (an rtol alone
+     * keeps atol = rtol * max |want|), and every element must be within it;
+     * < 0: derived */
+    double rtol, atol;
+};
+void rt_check_options_default(struct rt_check_options *o);
+void rt_tolerance_for_opts(const struct cc_plan *plan, const struct base_tensor *want, const struct rt_check_options *o,
+                           struct rt_tolerance *tol);
+void rt_compare_output_opts(const struct cc_plan *plan, const struct base_tensor *got, const struct base_tensor *want,
+                            const struct rt_check_options *o, struct rt_compare *out);
+
+/* The interpreter options that make it multiply as the plan's chip does:
+ * on a TPU f32 (and f16) matmuls in the chip's bf16 passes for each op's
+ * precision (the plan's default for ops that ask for none); on a NeuronCore
+ * f32 is native, and nothing changes (docs/golden-interpreter.md "Target
+ * precision"). */
+void rt_interp_target_precision(const struct cc_plan *plan, struct interp_matmul_precision *mp);
+/* Whether that changes any product of the plan's matmuls (a TPU with an f32
+ * or f16 matmul below 6 passes): then the precision effect is worth
+ * reporting. */
+bool rt_plan_reduces_precision(const struct cc_plan *plan);
+
 /* ------------------------------------------------------ conformance cases */
 
 /* True when every op and element type of m is in the compiler's promised

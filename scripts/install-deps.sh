@@ -7,7 +7,7 @@ set -eu
 
 # libopenmpi-dev, openmpi-bin: npusim run over MPI ranks (docs/distributed.md) and its test
 PKGS="build-essential pkg-config clang libclang-rt-14-dev zlib1g-dev libcmocka-dev \
-libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth libopenmpi-dev openmpi-bin"
+libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core xvfb xauth python3 python3-numpy libopenmpi-dev openmpi-bin"
 for arg in "$@"; do
     case "$arg" in
     --bench) PKGS="$PKGS libopenblas-dev" ;;

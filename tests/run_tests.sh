@@ -2,7 +2,7 @@
 # Runs npusim's checks and prints one summary.  Called by `make check`.
 #   B=build/debug      build directory
 #   SHARED=../shared   shared corpus
-#   ONLY=unit|conform|models|fuzz   run one part
+#   ONLY=unit|api|conform|models|fuzz   run one part
 set -u
 B=${B:-build/debug}
 SHARED=${SHARED:-../shared}
@@ -45,6 +45,15 @@ if [ -z "$ONLY" ] || [ "$ONLY" = unit ]; then
     run "tools/test_memory.sh (memory options, --weights)" tests/tools/test_memory.sh "$B"
     # npusim's JSON traces in Chrome's trace engine (node + npm @paulirish/trace_engine): every flow linked
     run "traces/test_trace_engine.sh (Chrome's trace engine)" tests/traces/test_trace_engine.sh "$B"
+fi
+
+# The library as others use it: python/npusim over libnpusim.so, and `make
+# install` with a C program built against the installed copy (not under the
+# sanitizers: Python would have to preload their runtime).
+if [ -z "$ONLY" ] || [ "$ONLY" = api ]; then
+    echo "python package and install:"
+    run "python/test_python.sh (python/npusim, numpy)" tests/python/test_python.sh "$B"
+    run "install/test_install.sh (make install, pkg-config)" tests/install/test_install.sh "$B"
 fi
 
 # The viewer's tests again under SDL's offscreen driver and under Xvfb with
@@ -128,7 +137,7 @@ compiled_vs_eager() {
 # values, --check against the golden interpreter's multi-process run.
 spmd_check() {
     out="$B/test-out/$(basename "$1" .mlir).$2.txt"
-    "$B/npusim" run "$1" --chip "$2" --random-inputs 1 --precision highest --check --no-checks >"$out" 2>&1
+    "$B/npusim" run "$1" --chip "$2" --random-inputs 1 --check --no-checks >"$out" 2>&1
     st=$?
     grep -E '^(SPMD|total|collectives|system)|MISMATCH|out of bound|error' "$out"
     echo "$(grep -c ': ok' "$out") outputs ok"
@@ -153,8 +162,9 @@ if [ -z "$ONLY" ] || [ "$ONLY" = models ]; then
         run "models/qwen_3_0_6b per-partition run on $chip" compiled_vs_eager "$SHARED/models/qwen_3_0_6b_shlo.mlir" "$chip"
     done
     # ... and every partition on its own simulated chip with values: the
-    # outputs against the interpreter's 8-process run (f32 matmuls at
-    # HIGHEST: a TPU's DEFAULT is one bf16 pass, docs/compiler.md)
+    # outputs against the interpreter's 8-process run, at the chip's DEFAULT
+    # precision: the interpreter multiplies as the chip does (a TPU's f32
+    # matmul in one bf16 pass; docs/golden-interpreter.md "Target precision")
     for chip in trn2 tpu-v5e; do
         run "models/qwen_3_0_6b on 8 $chip chips --check" spmd_check "$SHARED/models/qwen_3_0_6b_shlo.mlir" "$chip"
     done

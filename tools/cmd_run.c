@@ -23,7 +23,8 @@ static void help(FILE *f)
     fprintf(f,
             "usage: npusim run MODEL.mlir --chip NAME|FILE.chip [--mode compiled|fused-eager|eager]\n"
             "                  [--inputs A.npy,B.npy,...|--random-inputs SEED] [--timing-only]\n"
-            "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
+            "                  [--check | --expect DIR] [--rtol R] [--atol A] [--out DIR] [--json]\n"
+            "                  [--entry NAME] [--cores N]\n"
             "                  [--precision default|high|highest] [--checks|--no-checks]\n"
             "                  [--no-loop-reuse] [--trace FILE]\n"
             "                  [--weights FILE|DIR [--weights-map MAP]] [--max-memory SIZE] [--quiet]\n"
@@ -63,8 +64,13 @@ static void help(FILE *f)
             "                       the host, its transfers and host time charged)\n"
             "  --timing-only        store no values: the same time, much faster; needs no\n"
             "                       inputs; branches on computed values are an error\n"
-            "  --check              also run the golden interpreter and compare every output\n"
-            "                       (exact for integers; floats within the documented bound)\n"
+            "  --check              also run the golden interpreter, multiplying as the chip\n"
+            "                       does, and compare every output (exact for integers;\n"
+            "                       floats within the documented bound); prints the\n"
+            "                       precision effect (chip precision against f32) apart\n"
+            "  --expect DIR         compare with DIR/output_<i>.npy instead (e.g. real hardware)\n"
+            "  --rtol R, --atol A   the float tolerance |got-want| <= A + R|want| (R alone:\n"
+            "                       A = R max|want|); I=R sets output I's own\n"
             "  --out DIR            write outputs as DIR/output_<i>.npy\n"
             "  --json               the report as JSON\n"
             "  --entry NAME         function to run (default: @main, or the only function)\n"
@@ -135,6 +141,7 @@ struct run_args {
     int sim_checks; /* -1: the default (on, but off when timing-only); 0 off; 1 on */
     enum isa_precision precision;
     struct tool_dyn dyn;
+    struct tool_check_opts chk; /* --rtol, --atol, --expect */
 };
 
 static int parse_args(int argc, char **argv, struct run_args *a)
@@ -142,11 +149,15 @@ static int parse_args(int argc, char **argv, struct run_args *a)
     memset(a, 0, sizeof *a);
     a->seed = -1;
     a->sim_checks = -1;
+    tool_check_opts_init(&a->chk);
     const char *v = NULL;
+    bool bad_check_opt = false;
     for (int i = 1; i < argc; i++) {
         if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
             help(stdout);
             return -1;
+        } else if (tool_check_opt(argc, argv, &i, &a->chk, &bad_check_opt)) {
+            if (bad_check_opt) return TOOL_USAGE;
         } else if (tool_opt(argc, argv, &i, "--chip", &a->chip_name)) {
         } else if (tool_opt(argc, argv, &i, "--inputs", &a->inputs)) {
         } else if (tool_opt(argc, argv, &i, "--out", &a->out_dir)) {
@@ -268,7 +279,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         return TOOL_USAGE;
     }
     if (a->sim_checks < 0) a->sim_checks = !a->timing_only;
-    if (a->timing_only && (a->check || a->out_dir)) {
+    if (a->check && a->chk.expect_dir) {
+        fprintf(stderr, "npusim run: --check and --expect %s: give one reference\n", a->chk.expect_dir);
+        return TOOL_USAGE;
+    }
+    if (a->timing_only && (a->check || a->out_dir || a->chk.expect_dir)) {
         fprintf(stderr, "npusim run: --timing-only has no values to --check or write to --out\n");
         return TOOL_USAGE;
     }
@@ -417,8 +432,7 @@ static void on_collective(void *user, const struct rt_collective *c, const struc
 struct stream_ctx {
     const struct run_args *a;
     const struct cc_plan *plan;
-    struct base_tensor **gold; /* the golden run's outputs, n_gold per process */
-    int n_gold, n_procs;
+    struct tool_check *check; /* --check, --expect: the reference, output by output */
     struct rep_output_check *checks;
     int n_checked, n_written;
     uint64_t estimate_bytes;
@@ -428,12 +442,10 @@ struct stream_ctx {
 static enum base_status stream_output(void *user, int i, const struct base_tensor *t)
 {
     struct stream_ctx *c = user;
-    if (c->gold && i < c->n_gold && c->gold[i]) {
-        rep_output_check_fill(&c->checks[c->n_checked++], c->plan, i, t, c->gold[i]);
-        for (int q = 0; q < c->n_procs; q++) { /* compared: every process's reference goes */
-            base_tensor_release(c->gold[(size_t)q * (size_t)c->n_gold + (size_t)i]);
-            c->gold[(size_t)q * (size_t)c->n_gold + (size_t)i] = NULL;
-        }
+    if (c->check && c->check->active) {
+        if (tool_check_output(c->check, c->plan, i, t, &c->checks[c->check->n_checked]) != TOOL_OK)
+            return base_diag_set(&c->diag, BASE_ERR_INVALID, NULL, 0, 0, "output %d: no reference to compare it with", i);
+        c->n_checked = c->check->n_checked;
     }
     if (c->a->out_dir) {
         char file[4096];
@@ -546,14 +558,14 @@ static int cmd_run_args(const struct run_args *args)
     struct sim **sims = NULL;
     int n_sims = 0;
     struct rt_report *reps = NULL;
-    struct interp_result gold;
-    memset(&gold, 0, sizeof gold);
     struct rec_recorder **recs = NULL; /* one per simulated chip */
     struct launch_hook *hooks = NULL;   /* per chip: its recorder (and chip 0 the progress line) */
     void **users = NULL;                /* the same, for rt_options.chip_users */
     struct rep_run *report = NULL;
     struct stream_ctx sc;
     memset(&sc, 0, sizeof sc);
+    struct tool_check kc;
+    memset(&kc, 0, sizeof kc);
     rc = TOOL_FAIL;
     if (!in) {
         tool_print_nomem("run", (size_t)n_args * sizeof *in, "the inputs' table");
@@ -626,20 +638,15 @@ static int cmd_run_args(const struct run_args *args)
     sim_options_default(&so);
     so.timing_only = a.timing_only;
     so.check_races = so.check_uninit = a.sim_checks;
-    /* --check: the golden interpreter first, so that each output can be
-     * compared as the chips give it back, then freed (streaming) */
-    if (a.check && dist_rank() == 0) { /* over MPI, rank 0 compares the outputs */
+    /* --check: the golden interpreter first (--expect: the files as the
+     * outputs come), so that each output is compared as the chips give it
+     * back, then freed (streaming) */
+    if ((a.check || a.chk.expect_dir) && dist_rank() == 0) { /* over MPI, rank 0 compares the outputs */
         tool_progress_phase(&a.progress, "interpret");
-        struct interp_options io;
-        memset(&io, 0, sizeof io);
-        io.num_partitions = golden_procs;
-        io.on_op = tool_progress_interp_op;
-        io.op_user = &a.progress;
-        if (interp_run(golden_m, a.entry, in, n_args, &io, &gold, &d) != BASE_OK) {
-            tool_progress_done(&a.progress);
-            tool_print_run_error("run", &d, sc.estimate_bytes);
-            goto done;
-        }
+        int crc = tool_check_begin(&kc, &a.chk, p, golden_m, a.entry, in, n_args, golden_procs,
+                                   tool_progress_interp_op, &a.progress);
+        tool_progress_done(&a.progress);
+        if (crc != TOOL_OK) goto done;
     }
     sims = calloc((size_t)n_sims, sizeof *sims);
     reps = calloc((size_t)n_sims, sizeof *reps);
@@ -687,15 +694,13 @@ static int cmd_run_args(const struct run_args *args)
     g_in_step = true; /* from here a failure is every rank's, met at the chips' next meeting */
     sc.a = &a;
     sc.plan = p;
-    sc.gold = a.check ? gold.outputs : NULL;
-    sc.n_gold = a.check ? gold.n_outputs : 0;
-    sc.n_procs = a.check ? gold.n_processes : 0;
+    sc.check = &kc;
     sc.checks = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *sc.checks);
     if (!sc.checks) {
         tool_print_nomem("run", (size_t)cc_plan_n_outputs(p) * sizeof *sc.checks, "the output checks");
         goto done;
     }
-    if (!a.timing_only && (a.check || a.out_dir) && dist_rank() == 0) { /* over MPI, rank 0 has the outputs */
+    if (!a.timing_only && (kc.active || a.out_dir) && dist_rank() == 0) { /* over MPI, rank 0 has the outputs */
         if (a.out_dir && tool_mkdir_p(a.out_dir) != 0) {
             fprintf(stderr, "npusim run: cannot create %s: %s\n", a.out_dir, strerror(errno));
             goto done;
@@ -727,7 +732,7 @@ static int cmd_run_args(const struct run_args *args)
         tool_print_nomem("run", 0, "the report");
         goto done;
     }
-    if (a.check && rep_run_set_output_checks(report, sc.checks, sc.n_checked) != BASE_OK) {
+    if (kc.active && tool_check_finish(&kc, report, sc.checks) != BASE_OK) {
         tool_print_nomem("run", 0, "the report's output checks");
         goto done;
     }
@@ -746,7 +751,7 @@ done:
     tool_progress_free(&a.progress);
     rep_run_destroy(report);
     free(sc.checks);
-    interp_result_free(&gold);
+    tool_check_free(&kc);
     for (int c = 0; reps && c < n_sims; c++) rt_report_free(&reps[c]);
     free(reps);
     for (int c = 0; sims && c < n_sims; c++) sim_destroy(sims[c]);

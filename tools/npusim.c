@@ -4,29 +4,11 @@
 
 #include <string.h>
 
-static const struct tool_cmd cmds[] = {
-    {"parse", "parse and verify a StableHLO file, optionally print it", cmd_parse},
-    {"interp", "run a StableHLO model on the golden interpreter", cmd_interp},
-    {"conform", "run StableHLO conformance tests (files or folders)", cmd_conform},
-    {"chips", "list chip descriptions with derived peaks (chips/*.chip)", cmd_chips},
-    {"asm", "assemble an ISA text program into its binary encoding", cmd_asm},
-    {"disasm", "print an ISA program (binary or text) as canonical text", cmd_disasm},
-    {"exec", "run an ISA program on a simulated chip: time, statistics, dumps", cmd_exec},
-    {"gemm", "generate and run a tiled GEMM: time, % of peak, closed form, check", cmd_gemm},
-    {"run", "compile a model and run it on one chip or many: time, MFU, kernels, collectives, check", cmd_run},
-    {"estimate", "which chip, how many, at what cost: step time, tokens/s, MFU, memory, $ per 1M tokens per system",
-     cmd_estimate},
-    {"coverage", "which ops of a model the compiler lowers for a chip, and where it does not", cmd_coverage},
-    {"trace", "trace files: stats (busy time, top ops), convert (npt <-> Perfetto json), check", cmd_trace},
-    {"partition", "split an unsharded program over a device mesh: per-partition SPMD program, collectives",
-     cmd_partition},
-    {"model", "generate a transformer's program (presets, train / prefill / decode, parallel layouts)", cmd_model},
-    {"net", "time a collective on a modelled chip-to-chip network: algorithm, busbw, link use", cmd_net},
-    {"view", "the trace viewer (SDL2): lanes, zoom, details, search; --screenshot renders headless", cmd_view},
-};
 
 static void usage(FILE *f)
 {
+    size_t n_cmds;
+    const struct tool_cmd *cmds = tool_commands(&n_cmds);
     fprintf(f,
             "npusim %s: a cycle-approximate simulator of TPU and Trainium chips.\n"
             "\n"
@@ -35,7 +17,7 @@ static void usage(FILE *f)
             "\n"
             "commands:\n",
             NPUSIM_VERSION);
-    for (size_t i = 0; i < ARRAY_LEN(cmds); i++) fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
+    for (size_t i = 0; i < n_cmds; i++) fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
     fprintf(f,
             "\n"
             "examples:\n"
@@ -48,13 +30,15 @@ int main(int argc, char **argv)
 {
     /* progress goes to stderr, results to stdout: keep them in order on a terminal or a pipe */
     setvbuf(stdout, NULL, _IOLBF, 0);
+    size_t n_cmds;
+    const struct tool_cmd *cmds = tool_commands(&n_cmds); /* tools/commands.c */
     if (argc < 2) {
         usage(stderr);
         return 2;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         if (argc > 2 && strcmp(argv[1], "help") == 0) {
-            for (size_t i = 0; i < ARRAY_LEN(cmds); i++)
+            for (size_t i = 0; i < n_cmds; i++)
                 if (!strcmp(argv[2], cmds[i].name)) {
                     char *help_argv[] = {argv[2], (char *)"--help", NULL};
                     return cmds[i].run(2, help_argv);
@@ -67,7 +51,7 @@ int main(int argc, char **argv)
         printf("npusim %s\n", NPUSIM_VERSION);
         return 0;
     }
-    for (size_t i = 0; i < ARRAY_LEN(cmds); i++)
+    for (size_t i = 0; i < n_cmds; i++)
         if (!strcmp(argv[1], cmds[i].name)) return cmds[i].run(argc - 1, argv + 1);
     fprintf(stderr, "npusim: unknown command '%s'\n\n", argv[1]);
     usage(stderr);

@@ -16,6 +16,11 @@ struct tool_cmd {
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
 };
 
+/* The commands of npusim (tools/commands.c), and the one named name (NULL:
+ * none). */
+const struct tool_cmd *tool_commands(size_t *n);
+const struct tool_cmd *tool_command_find(const char *name);
+
 int cmd_parse(int argc, char **argv);
 int cmd_interp(int argc, char **argv);
 int cmd_conform(int argc, char **argv);
@@ -52,6 +57,50 @@ struct trc_trace;
 struct rec_recorder;
 enum base_status tool_mpi_merge_traces(struct trc_trace *t, struct rec_recorder **recs, int n_recs, uint64_t *n_records,
                                        struct base_diag *d);
+
+/* npusim run's output checks (tools/run_check.c): --rtol, --atol (VALUE or
+ * OUTPUT=VALUE, OUTPUT an index or output_N), --expect DIR. */
+#define TOOL_CHECK_MAX_OVERRIDES 64
+struct tool_check_opts {
+    double rtol, atol; /* < 0: derived (docs/compiler.md "Reports and tolerances") */
+    struct {
+        int output;
+        bool is_atol;
+        double value;
+    } over[TOOL_CHECK_MAX_OVERRIDES];
+    int n_over;
+    const char *expect_dir; /* reference outputs DIR/output_N.npy instead of the interpreter */
+};
+void tool_check_opts_init(struct tool_check_opts *c);
+/* Consumes argv[*i] when it is one of the options above; *bad (message
+ * printed) when its value is not valid. */
+bool tool_check_opt(int argc, char **argv, int *i, struct tool_check_opts *c, bool *bad);
+struct rep_run;
+struct cc_plan;
+struct rep_output_check;
+struct rt_check_options;
+/* The reference c asks for, output by output as the chips give them back
+ * (a streamed --check): the expected files (read when each output comes),
+ * or the golden interpreter running m on in (num_partitions processes) as
+ * the chip multiplies, run before, plus an f32 run for the precision effect
+ * when the chip's matmuls lose precision.  Errors printed: TOOL_FAIL. */
+struct tool_check {
+    const struct tool_check_opts *opts;
+    bool active;
+    int n, n_checked;
+    struct rt_check_options *co;      /* per output */
+    struct base_tensor **want, **exact; /* per output: the reference (process 0's), the f32 one */
+    char against[4200];
+};
+int tool_check_begin(struct tool_check *k, const struct tool_check_opts *c, const struct cc_plan *p,
+                     const struct graph_module *m, const char *entry, struct base_tensor *const *in, int n_in,
+                     int num_partitions, void (*on_op)(void *user), void *op_user);
+/* Compares output i (got) into row, then frees its reference. */
+int tool_check_output(struct tool_check *k, const struct cc_plan *p, int i, const struct base_tensor *got,
+                      struct rep_output_check *row);
+/* The rows compared so far into report, with what they were compared with. */
+enum base_status tool_check_finish(const struct tool_check *k, struct rep_run *report, const struct rep_output_check *rows);
+void tool_check_free(struct tool_check *k);
 
 /* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...". */
 void tool_print_diag(const struct base_diag *d);

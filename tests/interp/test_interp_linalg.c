@@ -123,6 +123,100 @@ static void test_dot_general_rounds_product_before_add(void **state)
     prog_free(&r);
 }
 
+/* ---- target precision (interp_options.matmul) ---------------------------- */
+
+/* Runs src (no arguments, one process) with the matmul precision mp. */
+static struct base_tensor *run_with_precision(const char *src, const struct interp_matmul_precision *mp, int out)
+{
+    struct graph_module *m = NULL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(graph_parse(src, strlen(src), NULL, &m, &d), BASE_OK);
+    struct interp_options io;
+    memset(&io, 0, sizeof io);
+    if (mp) io.matmul = *mp;
+    struct interp_result res;
+    assert_int_equal(interp_run(m, NULL, NULL, 0, &io, &res, &d), BASE_OK);
+    struct base_tensor *t = base_tensor_retain(res.outputs[out]);
+    interp_result_free(&res);
+    graph_module_destroy(m);
+    return t;
+}
+
+/* x = 1 + 2^-10 is not a bf16 (7 fraction bits): one pass multiplies
+ * bf16(x) = 1, so x * x gives 1; 3 passes add x0 y1 + x1 y0 = 2 * 2^-10, the
+ * f32 product's 1 + 2^-9 + 2^-20 less its last term; 6 passes add x1 y1 =
+ * 2^-20 too: the f32 product exactly.  Ops asking for HIGH or HIGHEST take
+ * those passes whatever the default; bf16 operands never split. */
+static void test_dot_general_target_precision_passes(void **state)
+{
+    (void)state;
+    const char *src =
+        "func.func @main() -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) {\n"
+        "  %x = stablehlo.constant dense<[1.0009765625]> : tensor<1xf32>\n"
+        "  %d = stablehlo.dot_general %x, %x, contracting_dims = [0] x [0] : (tensor<1xf32>, tensor<1xf32>) -> tensor<f32>\n"
+        "  %h = stablehlo.dot_general %x, %x, contracting_dims = [0] x [0], precision = [HIGH, DEFAULT] : (tensor<1xf32>, tensor<1xf32>) -> tensor<f32>\n"
+        "  %g = stablehlo.dot_general %x, %x, contracting_dims = [0] x [0], precision = [HIGHEST, HIGHEST] : (tensor<1xf32>, tensor<1xf32>) -> tensor<f32>\n"
+        "  %b = stablehlo.convert %x : (tensor<1xf32>) -> tensor<1xbf16>\n"
+        "  %e = stablehlo.dot_general %b, %b, contracting_dims = [0] x [0] : (tensor<1xbf16>, tensor<1xbf16>) -> tensor<f32>\n"
+        "  return %d, %h, %g, %e : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>\n"
+        "}\n";
+    struct interp_matmul_precision tpu = {.emulate = true, .f16_passes = true, .default_level = 0, .passes = {1, 3, 6}};
+    double x = 1.0009765625, f32 = x * x;
+    const double one[] = {1.0}, three[] = {1.0 + ldexp(1.0, -9)}, exact[] = {f32};
+    struct base_tensor *t;
+    /* the spec's f32 products without emulation */
+    for (int o = 0; o < 3; o++) {
+        t = run_with_precision(src, NULL, o);
+        prog_expect_f64_near(t, exact, 1, 0.0);
+        base_tensor_release(t);
+    }
+    t = run_with_precision(src, &tpu, 0);
+    prog_expect_f64_near(t, one, 1, 0.0);
+    base_tensor_release(t);
+    t = run_with_precision(src, &tpu, 1);
+    prog_expect_f64_near(t, three, 1, 0.0);
+    base_tensor_release(t);
+    t = run_with_precision(src, &tpu, 2);
+    prog_expect_f64_near(t, exact, 1, 0.0);
+    base_tensor_release(t);
+    t = run_with_precision(src, &tpu, 3); /* bf16(x) = 1 */
+    prog_expect_f64_near(t, one, 1, 0.0);
+    base_tensor_release(t);
+    /* --precision highest: DEFAULT ops run at the default level's passes */
+    tpu.default_level = 2;
+    t = run_with_precision(src, &tpu, 0);
+    prog_expect_f64_near(t, exact, 1, 0.0);
+    base_tensor_release(t);
+}
+
+/* The level an op asks for: its algorithm first, else the higher of its
+ * precision_config, else the default. */
+static void test_dot_precision_level_resolution(void **state)
+{
+    (void)state;
+    const char *src =
+        "func.func @main(%a: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) {\n"
+        "  %0 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [0] : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+        "  %1 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [0], precision = [DEFAULT, HIGH] : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+        "  %2 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [0], precision = [HIGH, HIGHEST] : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+        "  %3 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 3, rhs_component_count = 3, num_primitive_operations = 3, allow_imprecise_accumulation = false> : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+        "  return %0, %1, %2, %3 : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>\n"
+        "}\n";
+    struct graph_module *m = NULL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(graph_parse(src, strlen(src), NULL, &m, &d), BASE_OK);
+    const struct graph_block *b = &graph_module_entry(m)->regions[0].blocks[0];
+    assert_int_equal(interp_dot_precision_level(b->ops[0], 0), 0);
+    assert_int_equal(interp_dot_precision_level(b->ops[0], 2), 2);
+    assert_int_equal(interp_dot_precision_level(b->ops[1], 0), 1);
+    assert_int_equal(interp_dot_precision_level(b->ops[1], 2), 1); /* asks for HIGH: its own */
+    assert_int_equal(interp_dot_precision_level(b->ops[2], 0), 2);
+    assert_int_equal(interp_dot_precision_level(b->ops[3], 2), 1); /* bf16 3x3x3: HIGH */
+    graph_module_destroy(m);
+}
+
 /* complex<f32> sums in complex<f32>: (1e8 + 1e8i) + (1 + 1i) + (-1e8 - 1e8i)
  * (times 1) is 0 in each part. */
 static void test_dot_general_c64_sums_in_f32(void **state)
@@ -697,6 +791,8 @@ TEST_MAIN(NULL, NULL,
           T(test_dot_general_integer_widening_and_wrap),
           T(test_dot_general_complex),
           T(test_dot_matrix_vector),
+          T(test_dot_general_target_precision_passes),
+          T(test_dot_precision_level_resolution),
           T(test_dot_general_f32_sums_step_by_step),
           T(test_dot_general_rounds_product_before_add),
           T(test_dot_general_c64_sums_in_f32),

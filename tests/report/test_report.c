@@ -296,7 +296,7 @@ static const char *const k_keys[] = {
     "collectives", "collective_bytes", "collective_ps", "collective_exposed_ps", "host_ops", "host_bytes", "host_ps",
     "loop_trips_simulated", "loop_trips_reused", "collective_table",
     "chips_simulated", "chips", "chips.total_ps", "chips.kernel_ps", "chips.dispatch_ps", "chips.collective_ps",
-    "chips.collective_exposed_ps", "system_ps", "checks", "checks_failed",
+    "chips.collective_exposed_ps", "system_ps", "checks", "checks_failed", "passed",
 };
 static const char *const k_coll_keys[] = {
     "collective_table.op", "collective_table.line", "collective_table.bytes", "collective_table.algorithm",
@@ -568,6 +568,47 @@ static void test_report_check_outputs_fail_hints_precision(void **state)
     base_tensor_release(got);
 }
 
+/* Against a reference at the chip's precision: what it is, each output's
+ * precision effect against the f32 one (reported, not judged), no hint. */
+static void test_report_check_outputs_with_spec(void **state)
+{
+    (void)state;
+    struct base_tensor *want = f32_2x2(1, 2, 3, 4), *got = f32_2x2(1, 2, 3, 4), *exact = f32_2x2(1, 2, 3.5, 4);
+    struct ran x;
+    run_report(k_f32, "tpu-v6e", ISA_PREC_DEFAULT, "f32.mlir", &x);
+    struct rt_check_options co;
+    rt_check_options_default(&co);
+    co.ref_at_target = true;
+    struct rep_check_spec spec = {.against = "the interpreter as the chip", .per_output = &co, .exact = &exact};
+    assert_int_equal(rep_run_check_outputs_with(x.r, x.plan, &got, &want, 1, &spec), BASE_OK);
+    assert_true(x.r->passed);
+    assert_int_equal(x.r->n_hints, 0);
+    const struct rep_output_check *o = &x.r->output_checks[0];
+    assert_true(o->has_precision_effect);
+    assert_true(o->precision_max_abs == 0.5);
+    assert_true(o->precision_rel == 0.125); /* 0.5 / max |f32| = 4 */
+    char *t = written(x.r, rep_run_write_text_checks);
+    assert_non_null(strstr(t, "checked against the interpreter as the chip\n"));
+    assert_non_null(strstr(t, "precision effect on output 0: max |chip precision - f32| 0.5 (0.125 of max |output|)"));
+    free(t);
+    t = written(x.r, rep_run_write_json);
+    assert_non_null(strstr(t, "\"check_against\": \"the interpreter as the chip\""));
+    assert_non_null(strstr(t, "\"precision_effect\": {\"max_abs\": 0.5, \"rel\": 0.125}"));
+    free(t);
+    ran_free(&x);
+    /* a failure against such a reference is no precision matter: no hint */
+    base_tensor_release(got);
+    got = f32_2x2(1, 2, 3, 40);
+    run_report(k_f32, "tpu-v6e", ISA_PREC_DEFAULT, "f32.mlir", &x);
+    assert_int_equal(rep_run_check_outputs_with(x.r, x.plan, &got, &want, 1, &spec), BASE_OK);
+    assert_false(x.r->passed);
+    assert_int_equal(x.r->n_hints, 0);
+    ran_free(&x);
+    base_tensor_release(want);
+    base_tensor_release(got);
+    base_tensor_release(exact);
+}
+
 static void test_report_create_rejects_missing_source(void **state)
 {
     (void)state;
@@ -581,4 +622,5 @@ static void test_report_create_rejects_missing_source(void **state)
 TEST_MAIN(NULL, NULL, T(test_report_totals_match_runtime), T(test_report_mfu_and_hbm_from_sim_stats),
           T(test_report_peak_class_f32), T(test_report_text_has_every_kernel), T(test_report_json_has_every_key),
           T(test_report_spmd_collective_rows), T(test_report_check_outputs_pass),
-          T(test_report_check_outputs_fail_hints_precision), T(test_report_create_rejects_missing_source))
+          T(test_report_check_outputs_fail_hints_precision), T(test_report_check_outputs_with_spec),
+          T(test_report_create_rejects_missing_source))

@@ -369,6 +369,126 @@ static void test_runtime_compare_allows_rare_small_outliers_in_large_outputs(voi
     graph_module_destroy(m);
 }
 
+/* |a - b| <= eps (this cmocka has no assert_double_equal) */
+#define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
+/* An f32 dot (K = 256) compiled for chip at precision prec. */
+static struct cc_plan *f32_dot_plan(const char *chip_name, enum isa_precision prec, struct chip_desc *chip,
+                                    struct graph_module **m)
+{
+    load_chip(chip_name, chip);
+    *m = prog_parse("func.func @main(%a: tensor<16x256xf32>, %b: tensor<256x16xf32>) -> tensor<16x16xf32> {\n"
+                    "  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<16x256xf32>, tensor<256x16xf32>) -> tensor<16x16xf32>\n"
+                    "  return %r : tensor<16x16xf32>\n}\n");
+    struct cc_options o;
+    cc_options_default(&o);
+    o.default_precision = prec;
+    struct cc_plan *p = NULL;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(cc_compile(*m, chip, &o, &p, &d), BASE_OK);
+    return p;
+}
+
+/* The interpreter multiplies as the plan's chip: a TPU's passes per level,
+ * the plan's default level; nothing on a NeuronCore (f32 native).  Only a
+ * TPU below 6 passes loses precision. */
+static void test_runtime_interp_target_precision(void **state)
+{
+    (void)state;
+    struct chip_desc chip;
+    struct graph_module *m = NULL;
+    struct interp_matmul_precision mp;
+    struct cc_plan *p = f32_dot_plan("tpu-v5e", ISA_PREC_DEFAULT, &chip, &m);
+    rt_interp_target_precision(p, &mp);
+    assert_true(mp.emulate);
+    assert_int_equal(mp.default_level, 0);
+    assert_int_equal(mp.passes[0], chip.fp32_passes_default);
+    assert_int_equal(mp.passes[1], chip.fp32_passes_high);
+    assert_int_equal(mp.passes[2], chip.fp32_passes_highest);
+    assert_true(rt_plan_reduces_precision(p));
+    cc_plan_destroy(p);
+    graph_module_destroy(m);
+    p = f32_dot_plan("tpu-v5e", ISA_PREC_HIGHEST, &chip, &m);
+    rt_interp_target_precision(p, &mp);
+    assert_int_equal(mp.default_level, 2);
+    assert_false(rt_plan_reduces_precision(p));
+    cc_plan_destroy(p);
+    graph_module_destroy(m);
+    p = f32_dot_plan("trn2", ISA_PREC_DEFAULT, &chip, &m);
+    rt_interp_target_precision(p, &mp);
+    assert_false(mp.emulate);
+    assert_false(rt_plan_reduces_precision(p));
+    cc_plan_destroy(p);
+    graph_module_destroy(m);
+}
+
+/* Against a reference at the chip's precision the dot's products match: its
+ * bound loses the one-pass term; the user's rtol / atol replace the derived
+ * ones (rtol alone: atol = rtol max |want|). */
+static void test_runtime_tolerance_options(void **state)
+{
+    (void)state;
+    struct chip_desc chip;
+    struct graph_module *m = NULL;
+    struct cc_plan *p = f32_dot_plan("tpu-v5e", ISA_PREC_DEFAULT, &chip, &m);
+    int64_t n = 4;
+    struct base_tensor *want = NULL;
+    assert_int_equal(base_tensor_create(BASE_DT_F32, 1, &n, &want), BASE_OK);
+    for (int i = 0; i < 4; i++) ((float *)want->data)[i] = (float)(i - 2); /* max |want| = 2 */
+    struct rt_tolerance f32ref, target, user;
+    struct rt_check_options o;
+    rt_check_options_default(&o);
+    rt_tolerance_for_opts(p, want, &o, &f32ref);
+    o.ref_at_target = true;
+    rt_tolerance_for_opts(p, want, &o, &target);
+    /* 2 sqrt(256) (2^-8 + 2^-24) against 2 sqrt(256) 2^-24, plus 4 eps each */
+    assert_near(f32ref.rtol, 4 * ldexp(1.0, -23) + 32 * (ldexp(1.0, -8) + ldexp(1.0, -24)), 1e-15);
+    assert_near(target.rtol, 4 * ldexp(1.0, -23) + 32 * ldexp(1.0, -24), 1e-15);
+    o.rtol = 1e-3;
+    rt_tolerance_for_opts(p, want, &o, &user);
+    assert_near(user.rtol, 1e-3, 0);
+    assert_near(user.atol, 2e-3, 1e-15);
+    o.atol = 0.5;
+    rt_tolerance_for_opts(p, want, &o, &user);
+    assert_near(user.atol, 0.5, 0);
+    base_tensor_release(want);
+    cc_plan_destroy(p);
+    graph_module_destroy(m);
+}
+
+/* Under the user's tolerance every element must be within it: no
+ * deep-network allowance. */
+static void test_runtime_user_tolerance_allows_no_outlier(void **state)
+{
+    (void)state;
+    struct chip_desc chip;
+    struct graph_module *m = NULL;
+    struct cc_plan *p = f32_dot_plan("trn2", ISA_PREC_DEFAULT, &chip, &m);
+    int64_t n = 200000;
+    struct base_tensor *want = NULL, *got = NULL;
+    assert_int_equal(base_tensor_create(BASE_DT_F32, 1, &n, &want), BASE_OK);
+    assert_int_equal(base_tensor_create(BASE_DT_F32, 1, &n, &got), BASE_OK);
+    for (int64_t i = 0; i < n; i++) ((float *)want->data)[i] = ((float *)got->data)[i] = 1.0f;
+    ((float *)got->data)[7] = 1.25f;
+    struct rt_check_options o;
+    rt_check_options_default(&o);
+    o.rtol = 0.1;
+    o.atol = 0.1; /* bound 0.2 at 1: the 0.25 is 1.25x past it */
+    struct rt_compare c;
+    rt_compare_output_opts(p, got, want, &o, &c);
+    assert_int_equal(c.n_bad, 1);
+    assert_int_equal(c.n_allowed, 0);
+    assert_false(c.passed);
+    o.atol = 0.2; /* bound 0.3 */
+    rt_compare_output_opts(p, got, want, &o, &c);
+    assert_true(c.passed);
+    base_tensor_release(want);
+    base_tensor_release(got);
+    cc_plan_destroy(p);
+    graph_module_destroy(m);
+}
+
 /* A big elementwise op is memory-bound; a tiny eager one is dispatch-bound. */
 static void test_runtime_bound_rule(void **state)
 {
@@ -578,6 +698,8 @@ static void test_runtime_complex128_copies_and_slices(void **state)
 }
 
 TEST_MAIN(NULL, NULL, T(test_runtime_small_graph_matches_interpreter_on_tpu_v5e),
+          T(test_runtime_interp_target_precision), T(test_runtime_tolerance_options),
+          T(test_runtime_user_tolerance_allows_no_outlier),
           T(test_runtime_small_graph_matches_interpreter_on_trn2), T(test_runtime_eager_is_slower_than_compiled),
           T(test_runtime_timing_only_gives_identical_time), T(test_runtime_while_loop_runs_its_trips),
           T(test_runtime_if_takes_the_computed_branch), T(test_runtime_check_ops_run_on_the_host),

@@ -200,4 +200,35 @@ expect "calibrate: a graph row and a row without a preset" 0 "calibrate: 1 of 2 
     env NPUSIM="$NPUSIM" ./scripts/calibrate.sh "$B" "$tmp/cal.tsv"
 expect "calibrate: the row's figure and error" 0 "^1  *TPU v6e (test) .* seq/s  *1000  *[0-9.e+]*  *[-+][0-9.]*%$" \
     env NPUSIM="$NPUSIM" ./scripts/calibrate.sh "$B" "$tmp/cal.tsv"
+# run's checks: --expect against a run's own --out, --rtol/--atol per output, bad values
+cat >"$tmp/two.mlir" <<'MLIR'
+func.func @main(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  %0 = stablehlo.exponential %a : tensor<8xf32>
+  %1 = stablehlo.convert %a : (tensor<8xf32>) -> tensor<8xi32>
+  return %0, %1 : tensor<8xf32>, tensor<8xi32>
+}
+MLIR
+"$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --out "$tmp/ref" >/dev/null 2>&1
+expect "run --expect: a run's own outputs pass" 0 "checked against the expected outputs in $tmp/ref" \
+    "$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --expect "$tmp/ref"
+expect "run --expect: other inputs fail" 1 "check output 0 tensor<8xf32>: MISMATCH" \
+    "$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 2 --expect "$tmp/ref"
+expect "run --expect: a missing file is named" 1 "output 1 needs $tmp/none/output_1.npy" \
+    sh -c "mkdir -p '$tmp/none' && cp '$tmp/ref/output_0.npy' '$tmp/none/' && '$NPUSIM' run '$tmp/two.mlir' --chip trn2 --random-inputs 1 --expect '$tmp/none'"
+# a float reference of another type is rounded to the output's; a shape or kind that differs is named
+"$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --out "$tmp/f64" >/dev/null 2>&1
+printf 'func.func @main(%%a: tensor<8xf32>) -> (tensor<8xf64>, tensor<8xi32>) {\n  %%0 = stablehlo.exponential %%a : tensor<8xf32>\n  %%w = stablehlo.convert %%0 : (tensor<8xf32>) -> tensor<8xf64>\n  %%1 = stablehlo.convert %%a : (tensor<8xf32>) -> tensor<8xi32>\n  return %%w, %%1 : tensor<8xf64>, tensor<8xi32>\n}\n' >"$tmp/wide.mlir"
+"$NPUSIM" interp "$tmp/wide.mlir" --random-inputs 1 --out "$tmp/f64" >/dev/null 2>&1
+expect "run --expect: an f64 reference for an f32 output" 0 "check output 0 tensor<8xf32>: ok" \
+    "$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --expect "$tmp/f64"
+expect "run --expect: another element kind is named" 1 "output_0.npy holds tensor<8xi32>, output 0 is tensor<8xf32>" \
+    sh -c "mkdir -p '$tmp/swap' && cp '$tmp/ref/output_1.npy' '$tmp/swap/output_0.npy' && cp '$tmp/ref/output_1.npy' '$tmp/swap/' && '$NPUSIM' run '$tmp/two.mlir' --chip trn2 --random-inputs 1 --expect '$tmp/swap'"
+expect "run: --rtol per output is in the report" 0 '"output": 0, "passed": true.*"rtol": 0.25, "atol": 0.5' \
+    sh -c "'$NPUSIM' run '$tmp/two.mlir' --chip trn2 --random-inputs 1 --check --rtol 0.1 --rtol output_0=0.25 --atol 0=0.5 --json | tr -d '\n'"
+expect "run: --rtol needs a number" 2 "--rtol takes a number >= 0 or OUTPUT=NUMBER (not 'abc')" \
+    "$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --check --rtol abc
+expect "run: --atol's output must exist" 1 "--atol 5=...: the program has 2 output(s)" \
+    "$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --check --atol 5=1
+expect "run: --check and --expect exclude each other" 2 "give one reference" \
+    "$NPUSIM" run "$tmp/two.mlir" --chip trn2 --random-inputs 1 --check --expect "$tmp/ref"
 [ $fails -eq 0 ]
