@@ -303,9 +303,16 @@ enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name
 
 enum base_status base_npy_read(const char *path, struct base_tensor **out, struct base_diag *diag)
 {
+    return base_npy_read_lim(path, NULL, out, diag);
+}
+
+enum base_status base_npy_read_lim(const char *path, const struct base_limits *lim, struct base_tensor **out,
+                                   struct base_diag *diag)
+{
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    FILE *f;
+    uint64_t fsize;
+    TRY(base_file_open(path, lim, &f, &fsize, diag));
     unsigned char pre[12];
     size_t got = fread(pre, 1, sizeof pre, f);
     size_t hlen = 0, toff = 0;
@@ -315,7 +322,7 @@ enum base_status base_npy_read(const char *path, struct base_tensor **out, struc
     if (st != BASE_OK) goto done;
     text = malloc(hlen + 1);
     if (!text) {
-        st = BASE_ERR_NOMEM;
+        st = base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory for a %zu-byte header", hlen);
         goto done;
     }
     /* the first bytes of the header text may already be in pre[] */
@@ -337,7 +344,12 @@ enum base_status base_npy_read(const char *path, struct base_tensor **out, struc
     /* check the size before allocating, so a lying header cannot make us
      * allocate (and zero) more than the file holds */
     size_t nbytes_hdr = (size_t)count * base_dtype_size(h.dt);
-    off_t here = ftello(f);
+    if (!fsize && (uint64_t)nbytes_hdr > base_limit(lim, BASE_LIMIT_INPUT_BYTES)) {
+        /* a FIFO or device (--allow-special-files): no size to check against */
+        st = base_limit_fail(diag, path, 0, 0, lim, BASE_LIMIT_INPUT_BYTES, (uint64_t)nbytes_hdr, "npy data bytes");
+        goto done;
+    }
+    off_t here = fsize ? ftello(f) : -1;
     if (here >= 0 && fseeko(f, 0, SEEK_END) == 0) {
         off_t end = ftello(f);
         size_t data_start = toff + hlen;
@@ -450,15 +462,10 @@ enum base_status base_npy_write(const char *path, const struct base_tensor *t, s
     if (!hn)
         return base_diag_set(diag, BASE_ERR_UNSUPPORTED, path, 0, 0,
                              "npy: element type %s has no .npy form", base_dtype_name(t->dtype));
-    FILE *f = fopen(path, "wb");
-    if (!f) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot create: %s", strerror(errno));
+    /* whole or not at all (base_out: a temporary name, renamed) */
+    struct base_out o;
+    TRY(base_out_open(&o, path, diag));
     size_t nbytes = base_tensor_nbytes(t);
-    bool ok = fwrite(hdr, 1, hn, f) == hn && (nbytes == 0 || fwrite(t->data, 1, nbytes, f) == nbytes);
-    int err = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        err = errno;
-    }
-    if (!ok) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "write failed: %s", strerror(err));
-    return BASE_OK;
+    if (fwrite(hdr, 1, hn, o.f) == hn && nbytes) fwrite(t->data, 1, nbytes, o.f);
+    return base_out_commit(&o, diag);
 }
