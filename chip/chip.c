@@ -177,6 +177,10 @@ struct key_def {
 #define SRQ (K_SRC | K_REQ)
 #define SRP (K_SRC | K_REQ | K_POS)
 
+/* The smallest positive rate, clock (GHz) or bandwidth (bytes/ns) a chip
+ * file may give: 1 MHz, a thousandth of a row or element per cycle. */
+#define CHIP_MIN_POSITIVE 1e-3
+
 static const struct key_def keys[] = {
     /* [chip] */
     {SEC_CHIP, "name", V_NAME, OC(name), K_REQ, 0, 0, "a name", 0},
@@ -661,6 +665,11 @@ static enum base_status store_number(struct parser *p, const struct key_def *k, 
     if ((k->flags & K_POS) && n.v <= 0)
         return perr(p, p->lineno, col, "'%s' must be > 0 (%s), got %s", k->name, k->what,
                     tok_str(p, t, buf, sizeof buf));
+    /* a positive rate, clock or bandwidth far below any chip's would make
+     * simulated times past 2^64 ps and MFU figures past 10^299 % */
+    if ((k->flags & K_POS) && (k->kind == V_F64) && n.v < CHIP_MIN_POSITIVE)
+        return perr(p, p->lineno, col, "'%s' is out of range (%s, at least %g), got %s", k->name, k->what,
+                    CHIP_MIN_POSITIVE, tok_str(p, t, buf, sizeof buf));
     uint64_t u = 0;
     if (integer) {
         if (n.integral_text) {
@@ -1118,12 +1127,12 @@ static enum base_status read_file(const char *path, char **text, size_t *len, st
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open chip file: %s", strerror(errno));
+    FILE *f;
+    TRY(base_file_open(path, NULL, &f, NULL, diag)); /* a regular file: a FIFO would block */
     char *buf = malloc(MAX_FILE_BYTES + 1);
     if (!buf) {
         fclose(f);
-        return BASE_ERR_NOMEM;
+        return base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory reading a chip file");
     }
     size_t n = fread(buf, 1, MAX_FILE_BYTES + 1, f);
     bool err = ferror(f) != 0;

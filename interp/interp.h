@@ -28,6 +28,7 @@ struct interp_options {
                                   thread-safe (the default, stderr, is) */
     uint64_t seed;             /* seeds stablehlo.rng (with each op's id) */
     int max_call_depth;        /* 0: 256 */
+    const struct base_limits *limits; /* borrowed; NULL: the defaults (loop-trips: while loops) */
 };
 
 struct interp_result {

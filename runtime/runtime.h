@@ -46,7 +46,8 @@ struct rt_collective {
 
 struct rt_options {
     bool timing_only;    /* the sim was created timing-only: no values are read back */
-    uint64_t max_steps;  /* stop (ERR_LIMIT) after this many steps; 0: 100 million */
+    uint64_t max_steps;  /* stop (ERR_LIMIT) after this many steps; 0: the host-steps limit */
+    const struct base_limits *limits; /* borrowed; NULL: the defaults */
     /* Optional: called before each kernel launch runs, at its start time,
      * with the plan's kernel index and the host dispatch / launch gap the
      * runtime advanced time by just before it (traces/). */
