@@ -482,13 +482,17 @@ enum base_status trc_open(const char *path, struct trc_file **out, struct base_d
 {
     *out = NULL;
     struct trc_file *f = calloc(1, sizeof *f);
-    if (!f) return BASE_ERR_NOMEM;
+    if (!f) return base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory opening a trace");
     snprintf(f->path, sizeof f->path, "%s", path);
-    f->f = fopen(path, "rb");
-    if (!f->f) {
-        enum base_status st = base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    /* a regular file of any size (read at random, a chunk at a time): a FIFO
+     * or device would block or never end */
+    struct base_limits lim;
+    base_limits_default(&lim);
+    lim.v[BASE_LIMIT_INPUT_BYTES] = UINT64_MAX;
+    enum base_status ost = base_file_open(path, &lim, &f->f, NULL, diag);
+    if (ost != BASE_OK) {
         trc_close(f);
-        return st;
+        return ost;
     }
     enum base_status st = BASE_OK;
     if (fseeko(f->f, 0, SEEK_END) != 0) st = base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot seek: %s", strerror(errno));

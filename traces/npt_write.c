@@ -297,12 +297,15 @@ enum base_status trc_write_npt(const struct trc_trace *t, const char *path, stru
     memset(&w, 0, sizeof w);
     w.path = path;
     w.diag = diag;
-    w.f = fopen(path, "wb");
-    if (!w.f) return io_fail(&w, "open for writing");
+    /* whole or not at all: a temporary name, renamed on success (base_out) */
+    struct base_out o;
+    TRY(base_out_open(&o, path, diag));
+    w.f = o.f;
     char *vbuf = malloc(1 << 20);
     if (vbuf) setvbuf(w.f, vbuf, _IOFBF, 1 << 20);
     enum base_status st = write_all(&w, t);
-    if (fclose(w.f) != 0 && st == BASE_OK) st = io_fail(&w, "close");
+    if (st == BASE_OK) st = base_out_commit(&o, diag);
+    else base_out_abort(&o);
     free(vbuf);
     if (w.zs_ready) deflateEnd(&w.zs);
     free(w.idx);

@@ -225,6 +225,10 @@ enum base_status trc_write_json(const struct trc_trace *t, const char *path, boo
  * carries the lane table in otherData); errors name the byte offset. */
 enum base_status trc_read(const char *path, struct trc_trace **out, struct base_diag *diag);
 enum base_status trc_read_json(const char *path, struct trc_trace **out, struct base_diag *diag);
+/* The same within lim (NULL: the defaults): a regular file of at most
+ * input-bytes that inflates (.json.gz) to at most inflated-bytes. */
+enum base_status trc_read_json_lim(const char *path, const struct base_limits *lim, struct trc_trace **out,
+                                   struct base_diag *diag);
 
 /* ---------------------------------------------------- .npt random access */
 
