@@ -9,6 +9,8 @@ SHARED=${SHARED:-../shared}
 ONLY=${ONLY:-}
 export SHARED
 export SDL_VIDEODRIVER=${SDL_VIDEODRIVER:-dummy}
+# an error without a message aborts the command (tools/common.c tool_print_diag)
+export NPUSIM_STRICT_DIAG=1
 
 pass=0
 fail=0

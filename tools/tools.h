@@ -38,8 +38,19 @@ int tool_partition(const struct graph_module *m, const char *model, const char *
                    const char *const *shards, int n_shards, struct graph_module **out);
 int cmd_view(int argc, char **argv);
 
-/* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...". */
+/* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...".  A
+ * diagnostic without a message is a bug: it prints what it can and, under
+ * NPUSIM_STRICT_DIAG=1 (the tests), aborts. */
 void tool_print_diag(const struct base_diag *d);
+/* The limits of this run (docs/limits.md): defaults raised by --limit
+ * NAME=VALUE and --allow-special-files, which main takes from any command's
+ * arguments before the command sees them. */
+const struct base_limits *tool_limits(void);
+/* A count option's value: whole, exact, in [lo, hi] (base_parse_u64: "4x",
+ * "-5" and wrapped values are refused); prints the error naming the option
+ * (and, when k >= 0 and the value is past the limit, the limit) and returns
+ * false. */
+bool tool_count(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi, int k, uint64_t *out);
 /* Parses and verifies a model file; prints the diagnostic on failure. */
 struct graph_module *tool_load_model(const char *path, bool verify);
 /* Ops of dialects npusim does not know (other dialects, ops newer than
@@ -86,7 +97,8 @@ int tool_dyn_refine(const char *cmd, struct graph_module **m, struct graph_modul
 /* Random inputs of a refined program: the dimension arguments get the values
  * refinement gave them. */
 void tool_dyn_set_dim_args(struct base_tensor **in, int n, const struct graph_refine_result *res);
-/* mkdir -p; 0 on success, -1 with errno set. */
-int tool_mkdir_p(const char *path);
+/* The --out folder: made when missing (the last folder only: its parent
+ * must exist); false with the error printed. */
+bool tool_out_dir(const char *cmd, const char *path);
 
 #endif
