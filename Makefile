@@ -61,7 +61,8 @@ BENCH_BINS := $(BENCH_SRCS:%.c=$(B)/%)
 ifeq ($(NO_SDL),1)
 TEST_BINS := $(filter-out $(B)/tests/visualizer/%,$(TEST_BINS))
 BENCH_BINS := $(filter-out $(B)/bench/view_bench,$(BENCH_BINS))
-VIZ_OBJS :=
+VIZ_OBJS := $(B)/visualizer/png.o $(B)/visualizer/chart.o
+TOOL_OBJS += $(VIZ_OBJS)
 else
 SDL_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags sdl2 SDL2_ttf 2>/dev/null))
 SDL_LIBS := $(shell pkg-config --libs sdl2 SDL2_ttf 2>/dev/null || echo -lSDL2_ttf -lSDL2)
@@ -72,14 +73,21 @@ endif
 FUZZ_TARGETS := $(basename $(notdir $(filter-out fuzz/replay_main.c,$(wildcard fuzz/*.c))))
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
 
+# The differential fuzzer (fuzz/diff/, docs/fuzzing.md): a program of its
+# own, not part of the library.
+DIFF_FUZZ_SRCS := $(wildcard fuzz/diff/*.c)
+DIFF_FUZZ_OBJS := $(DIFF_FUZZ_SRCS:%.c=$(B)/%.o)
+DIFF_FUZZ := $(B)/fuzz/diff_fuzz
+
 ALL_OBJS := $(LIB_OBJS) $(TOOL_OBJS) $(TEST_SUPPORT_OBJS) $(TEST_SRCS:%.c=$(B)/%.o) \
-            $(FUZZ_TARGETS:%=$(B)/fuzz/%.o) $(B)/fuzz/replay_main.o $(BENCH_SRCS:%.c=$(B)/%.o)
+            $(FUZZ_TARGETS:%=$(B)/fuzz/%.o) $(B)/fuzz/replay_main.o $(BENCH_SRCS:%.c=$(B)/%.o) \
+            $(DIFF_FUZZ_OBJS)
 
 # keep objects of test and bench binaries (make would delete them as intermediates)
 .SECONDARY:
 
-.PHONY: all check check-asan test conform fuzz fuzz-regress demo bench deps lint clean
-all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
+.PHONY: all check check-asan test conform fuzz fuzz-regress demo bench calibrate deps lint clean
+all: $(LIB) $(NPUSIM) $(TEST_BINS) $(FUZZ_REPLAY) $(DIFF_FUZZ) $(BENCH_BINS)
 
 $(B)/%.o: %.c | $(B)/.dirs
 	@mkdir -p $(dir $@)
@@ -106,6 +114,9 @@ $(B)/bench/%: $(B)/bench/%.o $(LIB)
 
 $(B)/fuzz/replay_%: $(B)/fuzz/%.o $(B)/fuzz/replay_main.o $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+$(DIFF_FUZZ): $(DIFF_FUZZ_OBJS) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(DIFF_FUZZ_OBJS) $(LIB) $(LDLIBS_ALL)
 
 # ---------------------------------------------------------------- checks
 # Unit tests, then the conformance corpus against the known-failure lists,
@@ -152,6 +163,12 @@ bench:
 	@$(MAKE) --no-print-directory BUILD=release all
 	@SHARED=$(SHARED) ./bench/run.sh build/release
 
+# Every row of ../shared/hw/published_perf_calibration.tsv through the model
+# generator and the estimator: npusim's figure, the published one, the error
+# (docs/estimate.md "Calibration").  Use BUILD=release: it simulates pods.
+calibrate: $(NPUSIM)
+	@SHARED=$(SHARED) ./scripts/calibrate.sh $(B)
+
 # The layer and prefix rules (docs/architecture.md), then cppcheck.
 lint: all
 	@./scripts/lint.sh $(B)
@@ -164,6 +181,7 @@ clean:
 # visualizer rules (see VIZ_OBJS above)
 ifeq ($(NO_SDL),1)
 $(B)/tools/cmd_view.o: CFLAGS_ALL += -DNPUSIM_NO_SDL
+$(B)/visualizer/%.o: CFLAGS_ALL += $(ZLIB_CFLAGS)
 else
 $(B)/visualizer/%.o: CFLAGS_ALL += $(SDL_CFLAGS) $(ZLIB_CFLAGS)
 $(B)/tests/visualizer/%.o: CFLAGS_ALL += $(SDL_CFLAGS)

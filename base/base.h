@@ -320,6 +320,12 @@ static inline float base_bf16_to_f32(uint16_t b) {
     return c.f;
 }
 uint16_t base_f32_to_bf16(float f);
+/* The bf16 parts of an f32 as a TPU's f32 passes take them (docs/isa.md,
+ * Numerics): p0 = bf16(v), p1 = bf16(v - p0), p2 = bf16(v - p0 - p1), with
+ * p0 + p1 + p2 within 2^-24 |v|.  A non-finite v is p0 alone (its low parts
+ * are 0, never inf - inf); a finite v whose nearest bf16 overflows takes the
+ * largest finite one toward zero, so every part stays finite. */
+void base_f32_bf16_parts(float v, float parts[3]);
 float base_f16_to_f32(uint16_t h);
 uint16_t base_f32_to_f16(float f);
 
@@ -335,6 +341,10 @@ double base_elem_get_f64(enum base_dtype dt, const void *data, size_t i);
 void base_elem_set_f64(enum base_dtype dt, void *data, size_t i, double v);
 /* Raw storage bits (zero-extended), for bitcasts and exact compares. */
 uint64_t base_elem_get_bits(enum base_dtype dt, const void *data, size_t i);
+/* Whether elements [0, count) of data all have element 0's bits (as
+ * base_elem_get_bits reads them); count < 1: false.  Fast on whole-byte
+ * types (one memcmp of the data against itself shifted by an element). */
+bool base_elems_splat(enum base_dtype dt, const void *data, int64_t count);
 void base_elem_set_bits(enum base_dtype dt, void *data, size_t i, uint64_t bits);
 /* Complex parts; for real types im is 0 and set ignores im. */
 void base_elem_get_c128(enum base_dtype dt, const void *data, size_t i, double *re, double *im);

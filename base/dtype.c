@@ -450,6 +450,22 @@ static inline uint64_t canon_nan64(uint64_t u)
 }
 
 uint16_t base_f32_to_bf16(float f) { return bf16_from_f32_bits(f32_bits(f)); }
+
+void base_f32_bf16_parts(float v, float parts[3])
+{
+    parts[1] = parts[2] = 0;
+    if (!isfinite(v)) {
+        parts[0] = v;
+        return;
+    }
+    for (int j = 0; j < 3; j++) {
+        uint32_t u = f32_bits(v);
+        float h = base_bf16_to_f32(bf16_from_f32_bits(u));
+        if (!isfinite(h)) h = base_bf16_to_f32((uint16_t)(u >> 16)); /* rounded up past the largest: truncate */
+        parts[j] = h;
+        v = v - h;
+    }
+}
 float base_f16_to_f32(uint16_t h) { return f32_from_bits(f32_bits_from_f16(h)); }
 uint16_t base_f32_to_f16(float f) { return f16_from_f32_bits(f32_bits(f)); }
 
@@ -690,6 +706,18 @@ uint64_t base_elem_get_bits(enum base_dtype dt, const void *data, size_t i)
     if (dt == BASE_DT_C128) return load_raw(8, data, 2 * i); /* real part only */
     uint64_t raw = load_raw(size, data, i);
     return bits >= 64 ? raw : raw & MASK(bits);
+}
+
+bool base_elems_splat(enum base_dtype dt, const void *data, int64_t count)
+{
+    if (!data || count < 1) return false;
+    size_t size = base_dtype_size(dt);
+    if (dt != BASE_DT_C128 && (size_t)base_dtype_bits(dt) == 8 * size)
+        return count == 1 || !memcmp((const char *)data + size, data, (size_t)(count - 1) * size);
+    uint64_t b0 = base_elem_get_bits(dt, data, 0);
+    for (int64_t i = 1; i < count; i++)
+        if (base_elem_get_bits(dt, data, (size_t)i) != b0) return false;
+    return true;
 }
 
 void base_elem_set_bits(enum base_dtype dt, void *data, size_t i, uint64_t bits)

@@ -86,8 +86,15 @@ int main(int argc, char **argv)
     enum { FRAMES = 60 };
     double worst_p99 = 0;
     int only = argc > 3 ? atoi(argv[3]) : -1; /* profiling: one zoom */
+    /* twice: every lane open, then every core folded (X: each core's 16
+     * lanes drawn over one another in one strip: 160 lanes per frame) */
+    for (int folded = 0; folded < 2; folded++)
     for (size_t z = 0; z < ARRAY_LEN(fractions); z++) {
         if (only >= 0 && (size_t)only != z) continue;
+        if (folded && z == 0) {
+            viz_collapse(v, "cores", 1);
+            printf("  every core folded (X): the lanes of all 10 cores drawn in 10 strips\n");
+        }
         uint64_t span = (uint64_t)((double)end * fractions[z]);
         if (span < 2000) span = 2000;
         uint64_t start = (end - span) / 3;

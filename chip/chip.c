@@ -12,7 +12,7 @@
  * The parser never trusts its input: it is fed truncated and mutated files by
  * tests/sim/test_chip.c.
  */
-#include "chip/chip.h"
+#include "chip/chip_internal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -1123,7 +1123,36 @@ static void exe_dir(char *buf, size_t cap)
         buf[0] = 0;
 }
 
+bool chip_data_path(const char *file, char *path, size_t cap, char *tried, size_t tried_cap)
+{
+    char dirs[3][2048];
+    int nd = 0;
+    const char *env = getenv("NPUSIM_CHIPS");
+    if (env && *env) snprintf(dirs[nd++], sizeof dirs[0], "%s", env);
+    snprintf(dirs[nd++], sizeof dirs[0], "chips");
+    char ed[1800];
+    exe_dir(ed, sizeof ed);
+    if (ed[0]) snprintf(dirs[nd++], sizeof dirs[0], "%s/../../chips", ed);
+    for (int d = 0; d < nd; d++) {
+        int w = snprintf(path, cap, "%s/%s", dirs[d], file);
+        if (w > 0 && (size_t)w < cap && file_readable(path)) return true;
+    }
+    if (tried && tried_cap) {
+        tried[0] = 0;
+        for (int d = 0; d < nd; d++) {
+            size_t tl = strlen(tried);
+            snprintf(tried + tl, tried_cap - tl, "%s%s", d ? ", " : "", dirs[d]);
+        }
+    }
+    return false;
+}
+
 static enum base_status read_file(const char *path, char **text, size_t *len, struct base_diag *diag)
+{
+    return chip_read_text(path, "chip file", text, len, diag);
+}
+
+enum base_status chip_read_text(const char *path, const char *what, char **text, size_t *len, struct base_diag *diag)
 {
     *text = NULL;
     *len = 0;
@@ -1139,11 +1168,11 @@ static enum base_status read_file(const char *path, char **text, size_t *len, st
     fclose(f);
     if (err) {
         free(buf);
-        return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot read chip file");
+        return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot read %s", what);
     }
     if (n > MAX_FILE_BYTES) {
         free(buf);
-        return base_diag_set(diag, BASE_ERR_LIMIT, path, 1, 1, "chip file is larger than %u bytes", MAX_FILE_BYTES);
+        return base_diag_set(diag, BASE_ERR_LIMIT, path, 1, 1, "%s is larger than %u bytes", what, MAX_FILE_BYTES);
     }
     *text = buf;
     *len = n;
@@ -1167,25 +1196,9 @@ enum base_status chip_load(const char *name_or_path, struct chip_desc *out, stru
                 return base_diag_set(diag, BASE_ERR_INVALID, name_or_path, 0, 0,
                                      "bad chip name '%s' (letters, digits, '-', '_', '.'; or give a path)",
                                      name_or_path);
-        char dirs[3][2048];
-        int nd = 0;
-        const char *env = getenv("NPUSIM_CHIPS");
-        if (env && *env) snprintf(dirs[nd++], sizeof dirs[0], "%s", env);
-        snprintf(dirs[nd++], sizeof dirs[0], "chips");
-        char ed[1800];
-        exe_dir(ed, sizeof ed);
-        if (ed[0]) snprintf(dirs[nd++], sizeof dirs[0], "%s/../../chips", ed);
-        bool found = false;
-        for (int d = 0; d < nd && !found; d++) {
-            int w = snprintf(path, sizeof path, "%s/%s.chip", dirs[d], name_or_path);
-            found = w > 0 && (size_t)w < sizeof path && file_readable(path);
-        }
-        if (!found) {
-            char tried[1024] = "";
-            for (int d = 0; d < nd; d++) {
-                size_t tl = strlen(tried);
-                snprintf(tried + tl, sizeof tried - tl, "%s%s", d ? ", " : "", dirs[d]);
-            }
+        char file[CHIP_NAME_MAX + 8], tried[1024] = "";
+        snprintf(file, sizeof file, "%s.chip", name_or_path);
+        if (!chip_data_path(file, path, sizeof path, tried, sizeof tried)) {
             char names[256] = "";
             for (size_t b = 0; b < ARRAY_LEN(bundled); b++) {
                 size_t nl = strlen(names);

@@ -190,4 +190,80 @@ void chip_rank_view(const struct chip_desc *c, struct chip_desc *out);
 double chip_peak_flops(const struct chip_desc *c, enum chip_rate_class rc); /* per chip, FLOP/s */
 const struct chip_engine_desc *chip_engine(const struct chip_desc *c, const char *name);
 
+/* ------------------------------------------------------------------ prices */
+
+/* $ per chip-hour from chips/prices.tsv (docs/chips.md "Prices"): one row
+ * per chip, provider, instance, regions and pricing, each with its source
+ * and date; at most one row per chip is its default (the chip file's
+ * price_per_chip_hour_usd).  X(ENUM, "name") */
+#define CHIP_PRICINGS(X)                                                     \
+    X(ON_DEMAND, "on-demand")                                                \
+    X(SPOT, "spot")                                                          \
+    X(COMMIT_1Y, "commit-1y")                                                \
+    X(COMMIT_3Y, "commit-3y")                                                \
+    X(CAPACITY_BLOCK, "capacity-block")                                      \
+    X(RI_EFFECTIVE, "ri-effective") /* a reserved instance's effective rate */
+enum chip_pricing {
+#define X(e, name) CHIP_PRICING_##e,
+    CHIP_PRICINGS(X)
+#undef X
+    CHIP_PRICING_COUNT
+};
+const char *chip_pricing_name(enum chip_pricing p);
+bool chip_pricing_lookup(const char *name, enum chip_pricing *out);
+
+/* How far a price can be trusted: a list price as a catalog or the provider
+ * gives it; a secondary source; one catalog row with no second source; a
+ * catalog inconsistent across regions; a cost model, not a price. */
+#define CHIP_PRICE_STATUSES(X)                                               \
+    X(LIST, "list")                                                          \
+    X(SECONDARY, "secondary")                                                \
+    X(UNCONFIRMED, "unconfirmed")                                            \
+    X(LOW_CONFIDENCE, "low-confidence")                                      \
+    X(ESTIMATE, "estimate")
+enum chip_price_status {
+#define X(e, name) CHIP_PRICE_##e,
+    CHIP_PRICE_STATUSES(X)
+#undef X
+    CHIP_PRICE_STATUS_COUNT
+};
+const char *chip_price_status_name(enum chip_price_status s);
+
+struct chip_price {
+    char chip[CHIP_NAME_MAX];   /* "tpu-v6e", or a GPU's name ("h100-sxm") */
+    char provider[32];
+    char instance[96];
+    char region[128];           /* one or more, comma-separated, or "n/p", "all" */
+    enum chip_pricing pricing;
+    double usd_per_chip_hour;   /* > 0 */
+    double usd_per_instance_hour; /* 0: not given */
+    uint32_t chips_per_instance;  /* 0: not given */
+    bool is_default;
+    enum chip_price_status status;
+    char source[256];           /* "[S45] SkyPilot catalog ..." */
+    char source_date[96];
+    char notes[256];
+    int line;                   /* in the file */
+};
+
+struct chip_prices {
+    char path[256];
+    int n;
+    struct chip_price *rows;
+};
+
+/* Reads a prices file (path NULL: the bundled chips/prices.tsv, looked up as
+ * chip_load looks up chip files).  Tab-separated: '#' comment lines, the
+ * header row, then rows; every row needs a chip, a known pricing and status,
+ * a price > 0, a source and a date; a chip has at most one default row.
+ * Errors are located (file:line:col of the field).  chip_prices_free frees. */
+enum base_status chip_prices_load(const char *path, struct chip_prices *out, struct base_diag *diag);
+enum base_status chip_prices_parse(const char *text, size_t len, const char *path, struct chip_prices *out,
+                                   struct base_diag *diag);
+void chip_prices_free(struct chip_prices *p);
+/* The row for chip: its default row (pricing < 0 and region NULL), else the
+ * first row of that pricing (any, when pricing < 0) whose region list
+ * contains region (any, when NULL).  NULL: no price. */
+const struct chip_price *chip_price_find(const struct chip_prices *p, const char *chip, int pricing, const char *region);
+
 #endif

@@ -496,6 +496,11 @@ enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel 
  * not: f64 or complex elements, quantized types, dynamic shapes). */
 bool cc_dot_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
 bool cc_conv_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+/* The precision a dot's (its algorithm's, else the higher of its
+ * precision_config's, else t's default) or a convolution's f32 matmuls run
+ * at (cc_plan_op_precision). */
+enum isa_precision cc_dot_precision(const struct graph_op *op, const struct cc_target *t);
+enum isa_precision cc_conv_precision(const struct graph_op *op, const struct cc_target *t);
 /* Whether DOT kernels take elementwise epilogues beyond a lone convert
  * (they need k_elem.c's tile sources, CC_EW_SOURCES below); when false the
  * grouping should leave the ops after a dot to their own kernels. */
@@ -585,6 +590,10 @@ enum base_status cc_emit_select_and_scatter(const struct cc_target *t, const str
  * reason when not). */
 bool cc_custom_call_claims(const struct graph_op *op);
 bool cc_custom_call_view(const struct graph_op *op, char *why, size_t cap);
+/* The value gv is the identity of (an identity custom_call's, an
+ * optimization_barrier's or an annotation's operand), or NULL: the plan binds both to one
+ * buffer, so a kernel that maps graph values looks through it. */
+const struct graph_value *cc_identity_source(const struct graph_value *gv);
 
 /* ------------------------------------------------------------ plan (compile.c) */
 

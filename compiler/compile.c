@@ -113,6 +113,10 @@ void cc_plan_destroy(struct cc_plan *p)
 const struct chip_desc *cc_plan_chip(const struct cc_plan *p) { return &p->chip; }
 enum cc_mode cc_plan_mode(const struct cc_plan *p) { return p->opt.mode; }
 enum isa_precision cc_plan_default_precision(const struct cc_plan *p) { return p->opt.default_precision; }
+enum isa_precision cc_plan_op_precision(const struct cc_plan *p, const struct graph_op *op)
+{
+    return op->kind == GRAPH_OP_CONVOLUTION ? cc_conv_precision(op, &p->target) : cc_dot_precision(op, &p->target);
+}
 int cc_plan_num_partitions(const struct cc_plan *p) { return p->num_partitions > 1 ? p->num_partitions : 1; }
 const struct graph_module *cc_plan_module(const struct cc_plan *p) { return p->m; }
 const struct graph_op *cc_plan_manual_computation(const struct cc_plan *p) { return p->mc; }
@@ -600,8 +604,7 @@ static bool is_view_op(enum graph_op_kind k)
     case GRAPH_OP_BROADCAST:
     case GRAPH_OP_SLICE:
     case GRAPH_OP_REVERSE:
-    case GRAPH_OP_BITCAST_CONVERT:
-    case GRAPH_OP_SDY_SHARDING_CONSTRAINT: return true; /* a layout hint for the partitioner: the value itself */
+    case GRAPH_OP_BITCAST_CONVERT: return true;
     default: return false;
     }
 }
@@ -656,6 +659,10 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
     case GRAPH_OP_CALL:
     case GRAPH_OP_COMPOSITE:
     case GRAPH_OP_OPTIMIZATION_BARRIER:
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT:
+    case GRAPH_OP_SDY_RESHARD:
+    case GRAPH_OP_SDY_PROPAGATION_BARRIER:
+    case GRAPH_OP_MHLO_COPY:
     case GRAPH_OP_INTERP_PRINT: return true;
     case GRAPH_OP_WHILE:
     case GRAPH_OP_IF:
@@ -692,12 +699,11 @@ static bool op_supported(const struct graph_op *op, const struct cc_target *t, c
         return why_set(why, cap, "sdy.manual_computation is lowered only as the whole entry function (whose body is then "
                                  "the program of one partition)");
     if (!plain_types(op, t, why, cap)) return false;
-    if (icn_coll_of_op(op->kind, NULL)) {
-        unsigned f;
-        if (graph_op_kind_has(op->kind, GRAPH_OPF_REGIONS)) /* a reduction body */
-            return cc_body_binary_func(op, &f, why, cap);
-        return true;
-    }
+    /* a collective's values are the interpreter's (the runtime evaluates it
+     * on every partition's operands: interp_spmd_grid_eval), so any
+     * reduction body and element type; its time is the interconnect
+     * model's, whose reduction rate stands for the body */
+    if (icn_coll_of_op(op->kind, NULL)) return true;
     if (is_view_op(op->kind)) {
         if (op->kind == GRAPH_OP_BITCAST_CONVERT) {
             enum base_dtype a = op->operands[0]->type->elem, b = op->results[0].type->elem;
@@ -787,9 +793,6 @@ static bool view_of(const struct graph_op *op, const struct cc_view *in, struct 
     const struct graph_type *rt = op->results[0].type;
     int64_t a[BASE_MAX_RANK], b[BASE_MAX_RANK], s[BASE_MAX_RANK];
     switch (op->kind) {
-    case GRAPH_OP_SDY_SHARDING_CONSTRAINT:
-        *out = *in;
-        return true;
     case GRAPH_OP_RESHAPE: return cc_view_reshape(in, rt->rank, rt->dims, out);
     case GRAPH_OP_TRANSPOSE:
         if (graph_attr_as_i64_list(graph_op_attr(op, "permutation"), a, BASE_MAX_RANK) != in->rank) return false;
@@ -1049,11 +1052,7 @@ static enum base_status lin_branches(struct cc *c, const struct graph_op *op, in
 
 static bool splat_tensor(const struct base_tensor *t)
 {
-    if (!t || !t->data || t->count < 1) return false;
-    uint64_t b0 = base_elem_get_bits(t->dtype, t->data, 0);
-    for (int64_t i = 1; i < t->count; i++)
-        if (base_elem_get_bits(t->dtype, t->data, (size_t)i) != b0) return false;
-    return true;
+    return t && base_elems_splat(t->dtype, t->data, t->count);
 }
 
 /* op's results: new values written by node nd. */
@@ -1197,6 +1196,10 @@ static enum base_status lin_op_on(struct cc *c, const struct graph_op *op, int s
     case GRAPH_OP_INFEED:
     case GRAPH_OP_OUTFEED: return host_io_node(c, N_HOST, op, scope, in);
     case GRAPH_OP_OPTIMIZATION_BARRIER:
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT: /* annotations: each result is its operand */
+    case GRAPH_OP_SDY_RESHARD:
+    case GRAPH_OP_SDY_PROPAGATION_BARRIER:
+    case GRAPH_OP_MHLO_COPY:
         for (int i = 0; i < op->n_results && i < op->n_operands; i++) TRY(bind(c, scope, &op->results[i], in[i]));
         return BASE_OK;
     case GRAPH_OP_CUSTOM_CALL:
@@ -1444,6 +1447,18 @@ static bool can_join(const struct cc *c, int g, int nd)
         int x = n->in[i];
         if (producer_group(c, x) != g) continue;
         if (c->vi[x].root != x) return false; /* a view of g's value: g must write it first */
+        /* the kernels find g's values by the graph values its ops make: an
+         * operand that names one through another value (an
+         * optimization_barrier's or get_tuple_element's result) is read
+         * from HBM, after g */
+        if (n->kind == N_OP && c->vi[x].v != n->op->operands[i]) {
+            /* ... except in an elementwise kernel, which looks through
+             * identities (sdy annotations, optimization_barrier:
+             * cc_identity_source) to the value g makes */
+            const struct graph_value *gv = n->op->operands[i];
+            while (gv && gv != c->vi[x].v) gv = cc_identity_source(gv);
+            if (!gv || gr->kind != CC_K_ELEMENTWISE) return false;
+        }
         via = true;
     }
     return via;

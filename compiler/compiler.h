@@ -145,6 +145,10 @@ void cc_plan_destroy(struct cc_plan *p);
 const struct chip_desc *cc_plan_chip(const struct cc_plan *p);
 enum cc_mode cc_plan_mode(const struct cc_plan *p);
 enum isa_precision cc_plan_default_precision(const struct cc_plan *p); /* cc_options.default_precision */
+/* The precision the f32 (and, on a TPU, f16) matmuls of a dot_general, dot
+ * or convolution of the plan run at: its algorithm's, else the higher of
+ * its precision_config (HIGH, HIGHEST), else the plan's default. */
+enum isa_precision cc_plan_op_precision(const struct cc_plan *p, const struct graph_op *op);
 /* > 1 when the plan is the program one partition runs (an entry function
  * that is one sdy.manual_computation: its body, on the partition's shards;
  * inputs and outputs are the shards): the number of partitions (the mesh's

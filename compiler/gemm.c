@@ -1534,8 +1534,6 @@ static void axpy(float a, const float *b, float *c, uint32_t n)
     }
 }
 
-static float bf16_part(float v) { return base_bf16_to_f32(base_f32_to_bf16(v)); }
-
 enum base_status cc_gemm_reference(const struct chip_desc *chip, const struct cc_gemm_config *cfg,
                                    const struct base_tensor *a, const struct base_tensor *b, struct base_tensor **c)
 {
@@ -1570,22 +1568,35 @@ enum base_status cc_gemm_reference(const struct chip_desc *chip, const struct cc
             /* bf16 parts x0 = bf16(x), x1 = bf16(x - x0), x2 = bf16(x - x0 - x1) */
             const uint8_t(*plan)[2] = passes == 6 ? six : passes == 3 ? three : one;
             for (size_t i = 0; i < (size_t)K * N; i++) {
-                float v = B[i];
-                for (int q = 0; q < 3; q++) {
-                    bparts[(size_t)q * K * N + i] = bf16_part(v);
-                    v = v - bparts[(size_t)q * K * N + i];
-                }
+                float p[3];
+                base_f32_bf16_parts(B[i], p);
+                for (int q = 0; q < 3; q++) bparts[(size_t)q * K * N + i] = p[q];
             }
             for (uint32_t m = 0; m < M; m++) {
                 float *crow = C + (size_t)m * N;
                 for (uint32_t k = 0; k < K; k++) {
-                    float ap[3], v = A[(size_t)m * K + k];
-                    for (int q = 0; q < 3; q++) {
-                        ap[q] = bf16_part(v);
-                        v = v - ap[q];
+                    float ap[3];
+                    base_f32_bf16_parts(A[(size_t)m * K + k], ap);
+                    const float *b0 = bparts + (size_t)k * N;
+                    /* a non-finite x0 * y0 is the k's whole contribution (the simulator's rule) */
+                    bool finite = true;
+                    for (uint32_t n = 0; n < N && finite && passes > 1; n++) finite = isfinite(ap[0] * b0[n]);
+                    if (finite) {
+                        for (uint32_t q = 0; q < passes; q++)
+                            axpy(ap[plan[q][0]], bparts + (size_t)plan[q][1] * K * N + (size_t)k * N, crow, N);
+                        continue;
                     }
-                    for (uint32_t q = 0; q < passes; q++)
-                        axpy(ap[plan[q][0]], bparts + (size_t)plan[q][1] * K * N + (size_t)k * N, crow, N);
+                    for (uint32_t n = 0; n < N; n++) {
+                        float p0 = ap[0] * b0[n];
+                        if (!isfinite(p0)) {
+                            crow[n] = crow[n] + p0;
+                            continue;
+                        }
+                        for (uint32_t q = 0; q < passes; q++) {
+                            float pq = ap[plan[q][0]] * bparts[(size_t)plan[q][1] * K * N + (size_t)k * N + n];
+                            crow[n] = crow[n] + pq;
+                        }
+                    }
                 }
             }
         }

@@ -164,7 +164,7 @@ static enum base_dtype conv_mm_dtype(const struct chip_desc *chip, enum base_dty
 
 /* The precision of the f32 matmuls: HIGH or HIGHEST when precision_config
  * asks, else the compilation's default (cc_options.default_precision). */
-static enum isa_precision conv_precision(const struct graph_op *op, const struct cc_target *t)
+enum isa_precision cc_conv_precision(const struct graph_op *op, const struct cc_target *t)
 {
     const struct graph_attr *pc = graph_op_attr(op, "precision_config");
     enum isa_precision p = ISA_PREC_DEFAULT;
@@ -283,7 +283,7 @@ enum base_status cc_emit_conv(const struct cc_target *t, const struct cc_kernel 
         cc_quant_mm(op, 1, 0, t, &p.mm_dt, &p.s_zp, &p.v_zp, qwhy, sizeof qwhy);
     }
     p.acc_dt = op->results[0].type->elem;
-    p.prec = conv_precision(op, t);
+    p.prec = cc_conv_precision(op, t);
     bool empty = KOg == 0 || wcount == 0 || KI == 0;
     for (int i = 0; i < p.n_nd; i++)
         if (p.n[i] == 0) empty = true;

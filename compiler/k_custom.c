@@ -55,3 +55,13 @@ bool cc_custom_call_view(const struct graph_op *op, char *why, size_t cap)
     }
     return true;
 }
+
+const struct graph_value *cc_identity_source(const struct graph_value *gv)
+{
+    const struct graph_op *op = gv ? gv->def : NULL;
+    if (!op || gv->index >= op->n_operands) return NULL;
+    if (op->kind == GRAPH_OP_OPTIMIZATION_BARRIER || graph_op_kind_has(op->kind, GRAPH_OPF_IDENTITY) ||
+        cc_custom_call_claims(op))
+        return op->operands[gv->index];
+    return NULL;
+}

@@ -741,16 +741,38 @@ static enum base_status run_int(struct mm *m)
                     cn[d + 1] = cnt[d];
                     voff += s0[d] * p->v_n[d];
                 }
-                struct isa_ap vd = hbm_ap(0, p->v_dt, tt.mr, 0, nd + 1, dstr, cn);
-                struct isa_ap ring = cc_kb_sp(m->b, vb, vs, (uint64_t)off * base_dtype_size(p->v_dt), 0, tt.mr, p->v_dt, 0);
-                vd.space = ISA_SPACE_SP;
-                vd.addr = ring.addr;
-                vd.part_stride_bytes = 0;
-                struct isa_ap vsrc = hbm_ap(hbm_addr(p->v_addr, p->v_dt, voff), p->v_dt, tt.mr, 0, nd + 1, vstr, cn);
-                if (vd.ndims > ISA_MAX_DIMS || vsrc.ndims > ISA_MAX_DIMS)
-                    return cc_kb_fail(m->b, BASE_ERR_UNSUPPORTED, "integer sums over more than %d moving dims",
-                                      ISA_MAX_DIMS - 1);
-                TRY(mm_dma(m, m->ld, m->n_ld, &m->ld_next, &vd, &vsrc, &va, 1, 1));
+                /* one DMA of [rows][box dims], or (more dims than an access
+                 * pattern has) one per index of the outer box dims */
+                for (int outer = 0; outer <= nd; outer++) {
+                    int64_t ds[CC_MM_MAX_N + 1], vs2[CC_MM_MAX_N + 1], cs[CC_MM_MAX_N + 1];
+                    int n2 = 0;
+                    ds[n2] = dstr[0], vs2[n2] = vstr[0], cs[n2++] = cn[0];
+                    for (int d = outer; d < nd; d++) ds[n2] = dstr[d + 1], vs2[n2] = vstr[d + 1], cs[n2++] = cn[d + 1];
+                    struct isa_ap vd = hbm_ap(0, p->v_dt, tt.mr, 0, n2, ds, cs);
+                    struct isa_ap vsrc = hbm_ap(0, p->v_dt, tt.mr, 0, n2, vs2, cs);
+                    if ((vd.ndims > ISA_MAX_DIMS || vsrc.ndims > ISA_MAX_DIMS) && outer < nd) continue;
+                    if (vd.ndims > ISA_MAX_DIMS || vsrc.ndims > ISA_MAX_DIMS)
+                        return cc_kb_fail(m->b, BASE_ERR_INTERNAL, "no access pattern for an integer sum's moving rows");
+                    int64_t idx[CC_MM_MAX_N] = {0}, n_iter = 1;
+                    for (int d = 0; d < outer; d++) n_iter *= cn[d + 1];
+                    for (int64_t it = 0; it < n_iter; it++) {
+                        int64_t o2 = off, v2 = voff;
+                        for (int d = 0; d < outer; d++) o2 += idx[d] * dstr[d + 1], v2 += idx[d] * vstr[d + 1];
+                        for (int d = outer - 1; d >= 0; d--) { /* the next index, innermost fastest */
+                            if (++idx[d] < cn[d + 1]) break;
+                            idx[d] = 0;
+                        }
+                        struct isa_ap dst2 = hbm_ap(0, p->v_dt, tt.mr, 0, n2, ds, cs);
+                        struct isa_ap ring =
+                            cc_kb_sp(m->b, vb, vs, (uint64_t)o2 * base_dtype_size(p->v_dt), 0, tt.mr, p->v_dt, 0);
+                        dst2.space = ISA_SPACE_SP;
+                        dst2.addr = ring.addr;
+                        dst2.part_stride_bytes = 0;
+                        struct isa_ap src2 = hbm_ap(hbm_addr(p->v_addr, p->v_dt, v2), p->v_dt, tt.mr, 0, n2, vs2, cs);
+                        TRY(mm_dma(m, m->ld, m->n_ld, &m->ld_next, &dst2, &src2, &va, 1, 1));
+                    }
+                    break;
+                }
             }
             for (uint32_t k = 0; k < kq->rows; k++) {
                 int tslot = (int)(k % 2);
@@ -1232,7 +1254,7 @@ static bool algorithm_precision(const struct graph_op *op, bool integer, enum is
 /* The precision of the dot's f32 matmuls: its algorithm's, else HIGH or
  * HIGHEST when precision_config asks, else the compilation's default
  * (cc_options.default_precision, as a framework's global setting). */
-static enum isa_precision dot_precision(const struct graph_op *op, const struct cc_target *t)
+enum isa_precision cc_dot_precision(const struct graph_op *op, const struct cc_target *t)
 {
     enum isa_precision p = ISA_PREC_DEFAULT;
     if (algorithm_precision(op, false, &p, NULL, 0) && p != ISA_PREC_COUNT) return p;
@@ -1327,7 +1349,7 @@ static enum base_status dot_analyze(const struct cc_target *t, const struct cc_k
     d->lt = L->dtype;
     d->rt = R->dtype;
     d->res_dt = op->results[0].type->elem;
-    d->prec = dot_precision(op, t);
+    d->prec = cc_dot_precision(op, t);
     if (op->results[0].type->quant) {
         d->quant = true;
         cc_quant_mm(op, 0, 1, t, &d->quant_mm, &d->zp[0], &d->zp[1], why, sizeof why);
@@ -1635,7 +1657,13 @@ enum base_status cc_emit_dot(const struct cc_target *t, const struct cc_kernel *
         const struct cc_view *v = &k->in[i].view;
         bool same = v->rank == rt->rank;
         for (int j = 0; j < rt->rank && same; j++) same = v->dims[j] == rt->dims[j];
-        in_ok[i] = (same || v->rank == 0) && k->in[i].value != op->operands[0] && k->in[i].value != op->operands[1];
+        /* the dot's operands are the matmul's, unless the epilogue reads one
+         * too (c = a @ b; d = c * a with a of the result's shape, or a scalar) */
+        bool epi_reads = false;
+        for (int j = 0; j < n_epi && !epi_reads; j++)
+            for (int q = 0; q < es.ops[j]->n_operands && !epi_reads; q++) epi_reads = es.ops[j]->operands[q] == k->in[i].value;
+        in_ok[i] = (same || v->rank == 0) &&
+                   (epi_reads || (k->in[i].value != op->operands[0] && k->in[i].value != op->operands[1]));
     }
     es.n_in = k->n_in;
     es.in = k->in;

@@ -108,9 +108,7 @@ static bool splat_value(const struct graph_op *op, double *out)
     if (!t || !t->data || t->count < 1) return false;
     enum base_dtype dt = t->dtype;
     if (base_dtype_is_complex(dt)) return false;
-    uint64_t b0 = base_elem_get_bits(dt, t->data, 0);
-    for (int64_t i = 1; i < t->count; i++)
-        if (base_elem_get_bits(dt, t->data, (size_t)i) != b0) return false;
+    if (!base_elems_splat(dt, t->data, t->count)) return false;
     double v;
     if (base_dtype_is_float(dt)) {
         v = base_elem_get_f64(dt, t->data, 0);
@@ -497,8 +495,9 @@ static int total_order_key(struct eprog *e, int x)
 
 static int map_get(const struct eprog *e, const struct graph_value *gv)
 {
-    for (int i = 0; i < e->n_map; i++)
-        if (e->gv_of[i] == gv) return e->id_of[i];
+    for (; gv; gv = cc_identity_source(gv)) /* an identity's result is its operand's buffer */
+        for (int i = 0; i < e->n_map; i++)
+            if (e->gv_of[i] == gv) return e->id_of[i];
     return -1;
 }
 
@@ -858,14 +857,18 @@ static void buffer_bytes(const struct eprog *e, uint64_t *per_elem, uint64_t *fi
 {
     *per_elem = 0;
     *fixed = 0;
+    uint64_t ies = 0;
     for (int i = 0; i < e->n_vals; i++) {
         const struct eval *v = &e->v[i];
         if (v->alias >= 0 || v->kind == VK_IMM) continue;
         if (v->in < 0 && v->def < 0 && !v->iota && v->src < 0) continue;
         uint64_t es = base_dtype_size(v->dt), slots = v->resident ? 1 : N_SLOTS;
-        if (v->kind == VK_TILE) *per_elem += es * slots * (v->iota ? 2 : 1);
+        if (v->kind == VK_TILE) *per_elem += es * slots;
         else *fixed += 64 * slots;
+        /* iotas also share a scratch tile of at least 4-byte elements (cc_ew_prepare's iota_buf) */
+        if (v->iota && (es < 4 ? 4 : es) > ies) ies = es < 4 ? 4 : es;
     }
+    *per_elem += ies * N_SLOTS;
 }
 
 /* Classify the views' values on a tiling: per-partition scalars (stride 0
@@ -1117,33 +1120,48 @@ static enum base_status alloc_buffers(struct cc_ew *m)
     int owner_last[CC_KB_MAX_BUFS];
     size_t owner_es[CC_KB_MAX_BUFS];
     int owner_kind[CC_KB_MAX_BUFS];
+    bool owner_res[CC_KB_MAX_BUFS];
     int n_pool = 0, pool_buf[CC_KB_MAX_BUFS];
+    /* a resident read by a tile's instruction lives through every tile; one
+     * read only by hoisted instructions dies in the prologue (a kernel whose
+     * whole input is one tile is hoisted entirely: lgamma's ~100 values) */
+    bool read_per_tile[MAX_VALS];
+    memset(read_per_tile, 0, sizeof read_per_tile);
+    for (int i = 0; i < e->n_ins; i++)
+        for (int s = 0; s < 3; s++) {
+            int r = root_val(e, e->ins[i].src[s]);
+            if (r >= 0 && !e->ins[i].hoisted) read_per_tile[r] = true;
+        }
     for (int i = 0; i < e->n_vals; i++) {
         struct eval *v = &e->v[i];
         if (v->alias >= 0 || v->kind == VK_IMM) continue;
         if (v->in < 0 && v->def < 0 && !v->iota && v->src < 0) continue;
         size_t es = base_dtype_size(v->dt);
         uint64_t bytes = v->kind == VK_TILE ? m->max_f * es : es;
-        if (v->resident || v->in >= 0 || v->output || v->iota || v->src >= 0) {
+        bool prologue_temp = v->resident && !read_per_tile[i] && !v->sink && v->def >= 0;
+        if ((v->resident && !prologue_temp) || v->in >= 0 || v->output || v->iota || v->src >= 0) {
             v->buf = cc_kb_buffer(b, bytes, v->resident ? 1 : CC_EW_SLOTS);
             if (v->buf < 0) return b->diag->status;
             continue;
         }
-        /* a temporary: reuse a pooled buffer whose value died before this one is defined */
+        /* a temporary: reuse a pooled buffer (of the same lifetime class:
+         * prologue or tiles) whose value died before this one is defined */
         int got = -1;
         for (int k = 0; k < n_pool; k++)
-            if (owner_last[k] < v->def && owner_es[k] == es && owner_kind[k] == (int)v->kind) {
+            if (owner_last[k] < v->def && owner_es[k] == es && owner_kind[k] == (int)v->kind &&
+                owner_res[k] == prologue_temp) {
                 got = k;
                 break;
             }
         if (got < 0) {
             if (n_pool >= CC_KB_MAX_BUFS) return cc_kb_fail(b, BASE_ERR_LIMIT, "too many temporaries");
-            int id = cc_kb_buffer(b, bytes, CC_EW_SLOTS);
+            int id = cc_kb_buffer(b, bytes, prologue_temp ? 1 : CC_EW_SLOTS);
             if (id < 0) return b->diag->status;
             got = n_pool++;
             pool_buf[got] = id;
             owner_es[got] = es;
             owner_kind[got] = (int)v->kind;
+            owner_res[got] = prologue_temp;
         }
         owner_last[got] = v->last > v->def ? v->last : v->def;
         v->buf = pool_buf[got];

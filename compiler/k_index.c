@@ -39,15 +39,24 @@ static bool dyn_at(const struct cc_kernel *k, const struct cc_emit_ctx *ctx, int
     const struct cc_view *v = &k->dyn_views[i];
     const struct base_tensor *t = ctx->dyn[i];
     size_t es = base_dtype_size(v->dtype);
-    if (es != base_dtype_size(t->dtype) || !base_dtype_is_int(v->dtype)) return false;
-    int64_t off = (int64_t)(v->addr / es);
+    if (!base_dtype_is_int(v->dtype)) return false;
+    int64_t off = 0;
     for (int d = v->rank - 1; d >= 0; d--) {
         int64_t n = v->dims[d] > 0 ? v->dims[d] : 1;
         off += (e % n) * v->strides[d];
         e /= n;
     }
-    if (off < 0 || (uint64_t)off >= (uint64_t)t->count) return false;
-    *out = base_elem_get_i64(v->dtype, t->data, (size_t)off);
+    /* the element's bytes in the buffer, which a view may read as another
+     * type (a bitcast_convert between widths: i32[n, 2] read as i64[n]) */
+    int64_t byte = (int64_t)v->addr + off * (int64_t)es;
+    if (byte < 0 || (uint64_t)byte + es > base_tensor_nbytes(t)) return false;
+    if (es == base_dtype_size(t->dtype) && byte % (int64_t)es == 0 && v->dtype == t->dtype) {
+        *out = base_elem_get_i64(v->dtype, t->data, (size_t)(byte / (int64_t)es));
+        return true;
+    }
+    unsigned char raw[16] = {0};
+    memcpy(raw, (const unsigned char *)t->data + byte, es);
+    *out = base_elem_get_i64(v->dtype, raw, 0);
     return true;
 }
 

@@ -241,10 +241,20 @@ enum base_status cc_emit_pad(const struct cc_target *t, const struct cc_kernel *
         graph_attr_as_i64_list(graph_op_attr(op, "edge_padding_high"), hi, BASE_MAX_RANK) != rank ||
         graph_attr_as_i64_list(graph_op_attr(op, "interior_padding"), in, BASE_MAX_RANK) != rank ||
         x->rank != rank || x->dtype != o->dtype) {
-        if (rank != 0) {
-            st = cc_kb_fail(b, BASE_ERR_INVALID, "pad needs edge_padding_low/high and interior_padding of rank %d", rank);
-            goto done;
-        }
+        st = cc_kb_fail(b, BASE_ERR_INVALID, "pad needs edge_padding_low/high and interior_padding of rank %d", rank);
+        goto done;
+    }
+    /* a scalar is padded by nothing: the copy of one element, as a 1-D pad
+     * (the tiling gives a rank-0 space one dim of 1) */
+    struct cc_view x1, o1;
+    if (rank == 0) {
+        x1 = *x;
+        o1 = *o;
+        x1.rank = o1.rank = rank = 1;
+        x1.dims[0] = o1.dims[0] = 1;
+        x1.strides[0] = o1.strides[0] = 1;
+        x = &x1;
+        o = &o1;
     }
     size_t es = base_dtype_size(o->dtype);
     uint64_t avail = b->sp_bytes > 8192 ? b->sp_bytes - 8192 : 0;

@@ -276,6 +276,10 @@ static bool is_move(enum graph_op_kind k)
     case GRAPH_OP_DYNAMIC_SLICE:
     case GRAPH_OP_DYNAMIC_UPDATE_SLICE:
     case GRAPH_OP_OPTIMIZATION_BARRIER:
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT:
+    case GRAPH_OP_SDY_RESHARD:
+    case GRAPH_OP_SDY_PROPAGATION_BARRIER:
+    case GRAPH_OP_MHLO_COPY:
         return true;
     default: return false;
     }

@@ -39,13 +39,3 @@ uint64_t event_ps_to_cycles(uint64_t ps, double clock_ghz)
     return event_ps_to_cycles_khz(ps, event_clock_khz(clock_ghz));
 }
 
-uint64_t event_bytes_to_ps(double bytes, double bytes_per_ns)
-{
-    if (!(bytes > 0)) return 0;
-    if (!(bytes_per_ns > 0)) return UINT64_MAX;
-    double x = bytes * 1000.0 / bytes_per_ns;
-    if (x >= 1.8e19) return UINT64_MAX;
-    uint64_t r = (uint64_t)x;
-    if (x - (double)r > 1e-6) r++;
-    return r;
-}

@@ -87,6 +87,16 @@ uint64_t event_ps_to_cycles(uint64_t ps, double clock_ghz);
  * ps, where a fraction below 1e-6 ps is dropped (so 4096 B at 409.6 B/ns is
  * exactly 10000 ps despite binary floating point).  bytes may be fractional
  * (what is left of a transfer).  0 bytes: 0 ps. */
-uint64_t event_bytes_to_ps(double bytes, double bytes_per_ns);
+static inline uint64_t event_bytes_to_ps(double bytes, double bytes_per_ns)
+{
+    /* inline: the HBM model calls it for every transfer at every change of shares */
+    if (!(bytes > 0)) return 0;
+    if (!(bytes_per_ns > 0)) return UINT64_MAX;
+    double x = bytes * 1000.0 / bytes_per_ns;
+    if (x >= 1.8e19) return UINT64_MAX;
+    uint64_t r = (uint64_t)x;
+    if (x - (double)r > 1e-6) r++;
+    return r;
+}
 
 #endif

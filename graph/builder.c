@@ -938,7 +938,7 @@ void graph_builder_set_name(struct graph_builder *b, struct graph_value *v, cons
 
 static bool make_loc(struct graph_builder *b, const struct graph_loc *in, struct graph_loc *out)
 {
-    struct graph_loc l = {b->m->path, 0, 0, NULL};
+    struct graph_loc l = {b->m->path, 0, 0, NULL, NULL};
     if (in) {
         l.file = in->file ? intern(b, in->file) : b->m->path;
         l.line = in->line;

@@ -181,8 +181,12 @@ enum graph_op_flag {
     GRAPH_OPF_VALUE_CHECK = 1u << 9,
     /* names a probe file: probe_id and `iteration` (printed so, kept as iter) */
     GRAPH_OPF_PROBE = 1u << 10,
+    /* an annotation: each result is its operand, of the same type
+     * (sdy.sharding_constraint, sdy.reshard, sdy.propagation_barrier,
+     * mhlo.copy); it computes nothing in the program one partition runs */
+    GRAPH_OPF_IDENTITY = 1u << 11,
 };
-#define GRAPH_OPF_ALL ((unsigned)GRAPH_OPF_PROBE * 2u - 1u) /* every flag (PROBE is the highest) */
+#define GRAPH_OPF_ALL ((unsigned)GRAPH_OPF_IDENTITY * 2u - 1u) /* every flag (IDENTITY is the highest) */
 
 const char *graph_op_kind_name(enum graph_op_kind k);
 enum graph_op_cat graph_op_kind_cat(enum graph_op_kind k);
@@ -201,6 +205,12 @@ struct graph_loc {
     int line;         /* 1-based position of the op's first token */
     int col;
     const char *name; /* from loc("...") / #locN alias, or NULL */
+    /* The whole location as text, aliases resolved (docs/graph-ir.md
+     * "Locations"): its frames innermost first, `name`, `file:line:col` or
+     * `name (file:line:col)`, joined by " <- " (callsite: callee <- caller),
+     * ", " (fused) and " @ " (a name over a chain: the op's name in the
+     * framework @ the code that made it).  NULL: no location, or unknown. */
+    const char *chain;
 };
 
 struct graph_op;

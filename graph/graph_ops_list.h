@@ -19,7 +19,12 @@
     X(SDY_MANUAL_COMPUTATION, "sdy.manual_computation", CONTROL,                                   \
       GRAPH_OPF_SPMD | GRAPH_OPF_REGIONS | GRAPH_OPF_CONTROL_FLOW)                                 \
     X(SDY_RETURN, "sdy.return", CONTROL, GRAPH_OPF_TERMINATOR)                                     \
-    X(SDY_SHARDING_CONSTRAINT, "sdy.sharding_constraint", CONTROL, 0)                              \
+    /* annotations that exports carry: the identity on values (sdy.constant \
+     * is read as stablehlo.constant, graph_op_kind_from_name) */                                  \
+    X(SDY_SHARDING_CONSTRAINT, "sdy.sharding_constraint", MISC, GRAPH_OPF_IDENTITY)                \
+    X(SDY_RESHARD, "sdy.reshard", MISC, GRAPH_OPF_IDENTITY)                                        \
+    X(SDY_PROPAGATION_BARRIER, "sdy.propagation_barrier", MISC, GRAPH_OPF_IDENTITY)                \
+    X(MHLO_COPY, "mhlo.copy", MISC, GRAPH_OPF_IDENTITY)                                            \
     /* elementwise unary */                                                                        \
     X(ABS, "stablehlo.abs", UNARY, 0)                                                              \
     X(CBRT, "stablehlo.cbrt", UNARY, 0)                                                            \

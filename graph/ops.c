@@ -56,6 +56,10 @@ unsigned graph_op_kind_flags(enum graph_op_kind k)
 enum graph_op_kind graph_op_kind_from_name(const char *name, size_t len)
 {
     if (!name || len == 0 || len > 255) return GRAPH_OP_UNKNOWN;
+    /* Shardy's constant (one the sharding propagation must not merge with
+     * another) is a stablehlo.constant in every other respect; sdy's own
+     * export pass turns it into one */
+    if (len == 12 && !memcmp(name, "sdy.constant", 12)) return GRAPH_OP_CONSTANT;
     unsigned char last = (unsigned char)name[len - 1];
     /* entry 0 is the UNKNOWN placeholder */
     for (int k = 1; k < GRAPH_OP_COUNT; k++) {

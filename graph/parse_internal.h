@@ -71,6 +71,12 @@ struct loc_fixup {
     const char *pos;
 };
 
+/* An op location whose chain is formatted once every alias is known. */
+struct loc_chain_fix {
+    struct graph_loc *loc;
+    const char *body; /* after "loc(" */
+};
+
 struct loc_alias {
     const char *body;  /* after "loc(" */
     int state;         /* 0 unresolved, 1 resolving, 2 resolved */
@@ -113,6 +119,7 @@ struct parser {
     struct ptab aliases;  /* #name / !name -> attr / type / loc alias */
     struct loc_alias **loc_nums; /* #loc<N> location aliases, indexed by N */
     size_t loc_nums_cap;
+    struct pstack chains;   /* struct loc_chain_fix */
 
     struct pstack ops;      /* struct graph_op * */
     struct pstack vals;     /* struct graph_value * (operands) */

@@ -541,20 +541,6 @@ static enum base_status form_optimization_barrier(struct parser *p, struct op_bu
     return BASE_OK; /* results have the operand types, already on the stack */
 }
 
-/* sdy.sharding_constraint %x <@mesh, [{"x"}, {}]> attr-dict : type */
-static enum base_status form_sharding_constraint(struct parser *p, struct op_build *b)
-{
-    TRY(operand(p));
-    TRY(expect_char(p, '<', "before the sharding of sdy.sharding_constraint"));
-    const struct graph_attr *sh = NULL;
-    TRY(graph_parse_sdy_sharding_body(p, &sh));
-    TRY(graph_push_attr(p, "sharding", sh));
-    TRY(opt_attr_dict(p));
-    struct sig s;
-    TRY(expect_sig(p, &s, "before the sharding constraint's type"));
-    return bind_same(p, b, &s, 1);
-}
-
 static enum base_status form_custom_call(struct parser *p, struct op_build *b)
 {
     TRY(expect_char(p, '@', "before the custom call target"));
@@ -1456,6 +1442,31 @@ static enum base_status form_manual_computation(struct parser *p, struct op_buil
     return bind_functional(p, b, &s, -1);
 }
 
+/* sdy.sharding_constraint %x <@mesh, [...]> attr-dict : T (sdy.reshard alike);
+ * sdy.propagation_barrier %x allowed_direction=D attr-dict : T */
+static const char *const prop_dirs[] = {"NONE", "FORWARD", "BACKWARD", "BOTH", NULL};
+static enum base_status form_sdy_annotation(struct parser *p, struct op_build *b)
+{
+    TRY(operand(p));
+    if (b->kind == GRAPH_OP_SDY_PROPAGATION_BARRIER) {
+        TRY(keyword_eq(p, "allowed_direction"));
+        TRY(enum_attr(p, "allowed_direction", "sdy.propagation_direction", prop_dirs));
+    } else {
+        const struct graph_attr *sh;
+        if (at_char(p, '#')) {
+            TRY(graph_parse_attr(p, &sh));
+        } else {
+            TRY(expect_char(p, '<', "to open the sharding"));
+            TRY(graph_parse_sdy_sharding_body(p, &sh));
+        }
+        TRY(graph_push_attr(p, "sharding", sh));
+    }
+    TRY(opt_attr_dict(p));
+    struct sig s;
+    TRY(expect_sig(p, &s, "before the op's type"));
+    return bind_same(p, b, &s, 1);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Dispatch                                                                  */
 
@@ -1475,6 +1486,10 @@ enum base_status graph_parse_custom_op(struct parser *p, struct op_build *b)
     case GRAPH_OP_SDY_RETURN: return form_return(p, b);
     case GRAPH_OP_SDY_MESH: return form_sdy_mesh(p, b);
     case GRAPH_OP_SDY_MANUAL_COMPUTATION: return form_manual_computation(p, b);
+    case GRAPH_OP_SDY_SHARDING_CONSTRAINT:
+    case GRAPH_OP_SDY_RESHARD:
+    case GRAPH_OP_SDY_PROPAGATION_BARRIER: return form_sdy_annotation(p, b);
+    case GRAPH_OP_MHLO_COPY: return form_operands(p, b, 1, 1, true);
     case GRAPH_OP_CONSTANT:
     case GRAPH_OP_ARITH_CONSTANT:
     case GRAPH_OP_CHLO_CONSTANT: return form_constant(p, b);
@@ -1514,7 +1529,6 @@ enum base_status graph_parse_custom_op(struct parser *p, struct op_build *b)
     case GRAPH_OP_REPLICA_ID:
     case GRAPH_OP_PARTITION_ID: return form_type_only(p, b);
     case GRAPH_OP_OPTIMIZATION_BARRIER: return form_optimization_barrier(p, b);
-    case GRAPH_OP_SDY_SHARDING_CONSTRAINT: return form_sharding_constraint(p, b);
     case GRAPH_OP_CUSTOM_CALL: return form_custom_call(p, b);
     case GRAPH_OP_DOT: return form_dot_general(p, b, false);
     case GRAPH_OP_DOT_GENERAL: return form_dot_general(p, b, true);

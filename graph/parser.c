@@ -784,6 +784,7 @@ enum base_status graph_parse_opt_loc(struct parser *p, struct graph_loc *loc)
     const char *q = graph_lex_skip_ws(p->cur + 3, p->end);
     if (q >= p->end || *q != '(') return BASE_OK;
     p->cur = q + 1;
+    const char *body = p->cur;
     struct loc_value v;
     TRY(parse_loc_inner(p, &v));
     TRY(expect_char(p, ')', "to close the location"));
@@ -798,6 +799,8 @@ enum base_status graph_parse_opt_loc(struct parser *p, struct graph_loc *loc)
         return BASE_OK;
     }
     if (!loc) return BASE_OK;
+    struct loc_chain_fix cf = {loc, body};
+    TRY(ps_push(p, &p->chains, &cf));
     if (v.file && p->positions_from_locs) {
         loc->file = v.file;
         loc->line = v.line;
@@ -827,6 +830,174 @@ static enum base_status resolve_fixups(struct parser *p)
         if (!found) return graph_perr(p, f->pos, "undefined location alias '%.*s'", (int)f->len, f->alias);
     }
     return BASE_OK;
+}
+
+/* ---- location chains (graph_loc.chain) ---- */
+
+#define LOC_FRAMES 32
+#define LOC_CHAIN_MAX 1024
+
+struct loc_frame {
+    const char *name, *file;
+    int line, col;
+    char sep; /* before this frame: '<' callsite, ',' fused, '@' a name over a chain; 0 first */
+};
+struct loc_chain {
+    struct loc_frame f[LOC_FRAMES];
+    int n;
+    bool more; /* frames dropped past LOC_FRAMES */
+};
+
+static void chain_push(struct loc_chain *c, struct loc_frame fr)
+{
+    if (c->n < LOC_FRAMES) c->f[c->n++] = fr;
+    else c->more = true;
+}
+
+/* Appends the frames of the location body at p->cur (the first pass
+ * checked its syntax; false on anything unexpected, which stops the chain
+ * where it is). */
+static bool chain_parse(struct parser *p, struct loc_chain *c, char sep, int depth)
+{
+    if (depth > 64) return false;
+    skip_ws(p);
+    const char *pos = p->cur;
+    if (pos >= p->end) return false;
+    if (*pos == '#') {
+        size_t n = 1 + graph_lex_suffix_id(pos + 1, p->end);
+        p->cur += n;
+        bool other;
+        struct loc_alias *la = find_loc_alias(p, pos, n, &other);
+        if (!la) return true;
+        const char *saved = p->cur;
+        p->cur = la->body;
+        bool ok = chain_parse(p, c, sep, depth + 1);
+        p->cur = saved;
+        return ok;
+    }
+    if (*pos == '"') {
+        const char *s;
+        size_t len;
+        if (graph_parse_string_lit(p, &s, &len) != BASE_OK) return false;
+        if (accept_char(p, ':')) {
+            int64_t line = 0, col = 0, tmp;
+            if (graph_parse_int_lit(p, &line, "(location line)") != BASE_OK) return false;
+            if (accept_char(p, ':') && graph_parse_int_lit(p, &col, "(location column)") != BASE_OK) return false;
+            if (graph_accept_kw(p, "to")) {
+                if (accept_char(p, ':')) {
+                    if (graph_parse_int_lit(p, &tmp, "(location column)") != BASE_OK) return false;
+                } else {
+                    if (graph_parse_int_lit(p, &tmp, "(location line)") != BASE_OK) return false;
+                    if (accept_char(p, ':') && graph_parse_int_lit(p, &tmp, "(location column)") != BASE_OK) return false;
+                }
+            }
+            if (line < 0 || line > INT32_MAX || col < 0 || col > INT32_MAX) return true;
+            chain_push(c, (struct loc_frame){NULL, s, (int)line, (int)col, sep});
+            return true;
+        }
+        int before = c->n;
+        if (accept_char(p, '(')) {
+            if (!chain_parse(p, c, sep, depth + 1) || !accept_char(p, ')')) return false;
+        }
+        if (c->n > before && !c->f[before].name) { /* a name on a position: one frame */
+            c->f[before].name = s;
+            return true;
+        }
+        if (c->n > before) { /* a name over a chain: its own frame first */
+            if (c->n == LOC_FRAMES) c->n--, c->more = true;
+            memmove(&c->f[before + 1], &c->f[before], (size_t)(c->n - before) * sizeof *c->f);
+            c->n++;
+            c->f[before + 1].sep = '@';
+            c->f[before] = (struct loc_frame){s, NULL, 0, 0, sep};
+            return true;
+        }
+        chain_push(c, (struct loc_frame){s, NULL, 0, 0, sep});
+        return true;
+    }
+    if (graph_accept_kw(p, "unknown")) return true;
+    if (graph_accept_kw(p, "callsite")) {
+        if (!accept_char(p, '(') || !chain_parse(p, c, sep, depth + 1)) return false;
+        if (graph_expect_kw(p, "at", "in callsite location") != BASE_OK) return false;
+        return chain_parse(p, c, '<', depth + 1) && accept_char(p, ')');
+    }
+    if (graph_accept_kw(p, "fused")) {
+        if (accept_char(p, '<')) {
+            const struct graph_attr *meta;
+            if (graph_parse_attr(p, &meta) != BASE_OK || !accept_char(p, '>')) return false;
+        }
+        if (!accept_char(p, '[')) return false;
+        if (accept_char(p, ']')) return true;
+        int first = c->n;
+        do {
+            int before = c->n;
+            if (!chain_parse(p, c, c->n > first ? ',' : sep, depth + 1)) return false;
+            /* torch_xla's fused["op", "file":line:col]: the name and where it came from, one frame */
+            if (before > first && c->n == before + 1 && c->f[before - 1].name && !c->f[before - 1].file &&
+                !c->f[before].name && c->f[before].file) {
+                c->f[before - 1].file = c->f[before].file;
+                c->f[before - 1].line = c->f[before].line;
+                c->f[before - 1].col = c->f[before].col;
+                c->n--;
+            }
+        } while (accept_char(p, ','));
+        return accept_char(p, ']');
+    }
+    return false;
+}
+
+static bool frame_eq(const struct loc_frame *a, const struct loc_frame *b)
+{
+    return a->line == b->line && a->col == b->col && (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name))) &&
+           (a->file == b->file || (a->file && b->file && !strcmp(a->file, b->file)));
+}
+
+/* The chain as text (graph.h struct graph_loc.chain); NULL when empty. */
+static const char *chain_format(struct parser *p, struct loc_chain *c)
+{
+    char buf[LOC_CHAIN_MAX + 8];
+    size_t n = 0;
+    bool cut = c->more;
+    const struct loc_frame *prev = NULL;
+    for (int i = 0; i < c->n; i++) {
+        const struct loc_frame *f = &c->f[i];
+        if (prev && frame_eq(prev, f)) continue; /* fused locations repeat themselves */
+        char fr[LOC_CHAIN_MAX];
+        int k;
+        if (f->name && f->file) k = snprintf(fr, sizeof fr, "%s (%s:%d:%d)", f->name, f->file, f->line, f->col);
+        else if (f->file) k = snprintf(fr, sizeof fr, "%s:%d:%d", f->file, f->line, f->col);
+        else k = snprintf(fr, sizeof fr, "%s", f->name ? f->name : "");
+        const char *sep = !prev ? "" : f->sep == '<' ? " <- " : f->sep == '@' ? " @ " : ", ";
+        if (k < 0 || n + strlen(sep) + (size_t)k > LOC_CHAIN_MAX) {
+            cut = true;
+            break;
+        }
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", sep, fr);
+        prev = f;
+    }
+    if (!n) return NULL;
+    if (cut) n += (size_t)snprintf(buf + n, sizeof buf - n, " ...");
+    return graph_pstrndup(p, buf, n);
+}
+
+static enum base_status resolve_chains(struct parser *p)
+{
+    struct loc_chain *c = malloc(sizeof *c);
+    if (!c) return nomem(p);
+    const char *saved = p->cur;
+    int depth = p->depth;
+    enum base_status st = BASE_OK;
+    for (size_t i = 0; i < p->chains.n && st == BASE_OK; i++) {
+        struct loc_chain_fix *f = ps_at(&p->chains, i);
+        c->n = 0;
+        c->more = false;
+        p->cur = f->body;
+        chain_parse(p, c, 0, 0);
+        p->depth = depth;
+        f->loc->chain = chain_format(p, c); /* unknown: NULL */
+    }
+    p->cur = saved;
+    free(c);
+    return st;
 }
 
 /* #name = loc(...) | #name = attr | !name = type */
@@ -1375,6 +1546,7 @@ static void parser_free(struct parser *p)
     ps_free(&p->rnames);
     ps_free(&p->argnames);
     ps_free(&p->fixups);
+    ps_free(&p->chains);
     ps_free(&p->resources);
     ps_free(&p->tensors);
     ps_free(&p->blobs);
@@ -1450,6 +1622,7 @@ enum base_status graph_parse(const char *text, size_t len, const struct graph_pa
     ps_init(&p.rnames, sizeof(struct result_name));
     ps_init(&p.argnames, sizeof(struct result_name));
     ps_init(&p.fixups, sizeof(struct loc_fixup));
+    ps_init(&p.chains, sizeof(struct loc_chain_fix));
     ps_init(&p.resources, sizeof(struct pending_resource));
     ps_init(&p.tensors, sizeof(struct base_tensor *));
     ps_init(&p.blobs, sizeof(struct blob_entry));
@@ -1458,6 +1631,7 @@ enum base_status graph_parse(const char *text, size_t len, const struct graph_pa
     if (!m->path) st = BASE_ERR_NOMEM;
     if (st == BASE_OK) st = parse_top(&p);
     if (st == BASE_OK) st = resolve_fixups(&p);
+    if (st == BASE_OK) st = resolve_chains(&p);
     if (st == BASE_OK) st = graph_resolve_resources(&p);
     if (st != BASE_OK) {
         if (diag && diag->status == BASE_OK) base_diag_set(diag, st, p.path, 0, 0, "%s", base_status_str(st));

@@ -138,7 +138,7 @@ static bool pure_kind(enum graph_op_kind k)
     default: break;
     }
     return k == GRAPH_OP_CONSTANT || k == GRAPH_OP_IOTA || k == GRAPH_OP_TUPLE || k == GRAPH_OP_GET_TUPLE_ELEMENT ||
-           k == GRAPH_OP_OPTIMIZATION_BARRIER;
+           k == GRAPH_OP_OPTIMIZATION_BARRIER || graph_op_kind_has(k, GRAPH_OPF_IDENTITY);
 }
 
 /* The declared type of result i against what the rules made of it: a static

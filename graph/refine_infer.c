@@ -1290,7 +1290,11 @@ enum base_status graph_rf_infer(struct rf_ctx *cx, const struct graph_op *op, st
         case GRAPH_OP_TRIANGULAR_SOLVE: st = rule_like(cx, op, in, out, 1, false); break;
         case GRAPH_OP_SORT:
         case GRAPH_OP_SCATTER:
-        case GRAPH_OP_OPTIMIZATION_BARRIER: st = rule_like(cx, op, in, out, 0, true); break;
+        case GRAPH_OP_OPTIMIZATION_BARRIER:
+        case GRAPH_OP_SDY_SHARDING_CONSTRAINT:
+        case GRAPH_OP_SDY_RESHARD:
+        case GRAPH_OP_SDY_PROPAGATION_BARRIER:
+        case GRAPH_OP_MHLO_COPY: st = rule_like(cx, op, in, out, 0, true); break;
         case GRAPH_OP_REDUCE: st = rule_reduce(cx, op, in, out); break;
         case GRAPH_OP_REDUCE_WINDOW: st = rule_reduce_window(cx, op, in, out); break;
         case GRAPH_OP_CONVOLUTION:

@@ -772,6 +772,11 @@ enum base_status graph_verify_control_op(struct verify_ctx *cx, const struct gra
     case GRAPH_OP_CASE: return case_op(cx, op);
     case GRAPH_OP_OPTIMIZATION_BARRIER: return optimization_barrier(cx, op);
     case GRAPH_OP_SDY_SHARDING_CONSTRAINT: return sharding_constraint(cx, op);
+    case GRAPH_OP_SDY_RESHARD:
+    case GRAPH_OP_SDY_PROPAGATION_BARRIER:
+    case GRAPH_OP_MHLO_COPY: /* the identity: one operand, its type */
+        VTRY(graph_verify_counts(cx, op, 1, 1, 1, 1, 0));
+        return optimization_barrier(cx, op);
     case GRAPH_OP_COMPOSITE: return composite(cx, op);
     case GRAPH_OP_CONSTANT: return constant(cx, op);
     case GRAPH_OP_ARITH_CONSTANT: return arith_constant(cx, op);

@@ -377,7 +377,8 @@ void interp_register_control(interp_kernel_fn *table)
     table[GRAPH_OP_IF] = k_if;
     table[GRAPH_OP_CASE] = k_case;
     table[GRAPH_OP_OPTIMIZATION_BARRIER] = k_passthrough;
-    table[GRAPH_OP_SDY_SHARDING_CONSTRAINT] = k_passthrough; /* a layout hint: the value itself */
+    for (int k = 0; k < GRAPH_OP_COUNT; k++) /* annotations: sdy.sharding_constraint, mhlo.copy, ... */
+        if (graph_op_kind_has((enum graph_op_kind)k, GRAPH_OPF_IDENTITY)) table[k] = k_passthrough;
     table[GRAPH_OP_TUPLE] = k_tuple;
     table[GRAPH_OP_GET_TUPLE_ELEMENT] = k_get_tuple_element;
     table[GRAPH_OP_AFTER_ALL] = k_token;

@@ -323,6 +323,9 @@ struct isa_program {
 
 void isa_program_init(struct isa_program *p);
 void isa_program_deinit(struct isa_program *p); /* leaves p empty (initialised) */
+/* Empties p for a new program, keeping its streams' buffers for reuse (a
+ * runtime emitting one kernel after another); isa_program_deinit frees them. */
+void isa_program_reset(struct isa_program *p);
 /* The stream for engine `name`, created on first use.  NULL on OOM / too many streams. */
 struct isa_stream *isa_program_stream(struct isa_program *p, const char *engine);
 enum base_status isa_stream_push(struct isa_stream *s, const struct isa_instr *in);

@@ -10,8 +10,15 @@ void isa_program_init(struct isa_program *p) { memset(p, 0, sizeof *p); }
 void isa_program_deinit(struct isa_program *p)
 {
     if (!p) return;
-    for (int i = 0; i < p->n_streams && i < ISA_MAX_STREAMS; i++) free(p->streams[i].instrs);
+    for (int i = 0; i < ISA_MAX_STREAMS; i++) free(p->streams[i].instrs); /* reset keeps spare buffers */
     isa_program_init(p);
+}
+
+void isa_program_reset(struct isa_program *p)
+{
+    for (int i = 0; i < p->n_streams; i++) p->streams[i].n = 0;
+    p->n_streams = 0;
+    p->name[0] = 0;
 }
 
 static bool ident_char(char c, bool first)
@@ -42,7 +49,11 @@ struct isa_stream *isa_program_stream(struct isa_program *p, const char *engine)
         if (strcmp(p->streams[i].engine, engine) == 0) return &p->streams[i];
     if (p->n_streams >= ISA_MAX_STREAMS || n == 0 || n >= sizeof p->streams[0].engine) return NULL;
     struct isa_stream *s = &p->streams[p->n_streams++];
+    struct isa_instr *spare = s->instrs; /* a buffer isa_program_reset kept */
+    uint32_t cap = s->cap;
     memset(s, 0, sizeof *s);
+    s->instrs = spare;
+    s->cap = cap;
     memcpy(s->engine, engine, n + 1);
     return s;
 }

@@ -74,17 +74,19 @@ static enum base_status on_collective(struct rec_recorder *r, const struct rt_co
     const struct graph_op *op = c->op;
     const char *full = op && op->name ? op->name : "collective";
     const char *shortn = strncmp(full, "stablehlo.", 10) == 0 ? full + 10 : full;
-    uint32_t name, opid = 0, loc = 0, alg;
+    uint32_t name, opid = 0, loc = 0, src = 0, alg;
     TRY(trc_trace_intern(r->t, shortn, &name));
     TRY(trc_trace_intern(r->t, c->algorithm, &alg));
     if (op && op->id < r->n_ops && r->ops[op->id].op) {
         opid = r->ops[op->id].op;
         loc = r->ops[op->id].loc;
+        src = r->ops[op->id].src;
     } else if (op) {
         char buf[512];
         snprintf(buf, sizeof buf, "%s:%d:%d", op->loc.file ? op->loc.file : "?", op->loc.line, op->loc.col);
         TRY(trc_trace_intern(r->t, full, &opid));
         if (op->loc.file || op->loc.line) TRY(trc_trace_intern(r->t, buf, &loc));
+        TRY(trc_trace_intern(r->t, op->loc.chain, &src));
     }
     uint64_t end = c->start_ps + c->time_ps;
     uint32_t lane;
@@ -101,6 +103,7 @@ static enum base_status on_collective(struct rec_recorder *r, const struct rt_co
     s.name = name;
     s.op = opid;
     s.loc = loc;
+    s.src = src;
     s.kernel = alg;
     TRY(trc_trace_add_slice(r->t, lane, &s));
     r->n_records++;

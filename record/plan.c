@@ -13,7 +13,7 @@ static enum base_status name_ops(struct rec_recorder *r, const struct graph_bloc
     if (depth > 64) return BASE_OK; /* the parser caps nesting; belt and braces */
     for (int i = 0; i < b->n_ops; i++) {
         const struct graph_op *op = b->ops[i];
-        TRY(rec_recorder_set_op(r, op->id, op->name, op->loc.file, op->loc.line, op->loc.col));
+        TRY(rec_recorder_set_op(r, op->id, op->name, op->loc.file, op->loc.line, op->loc.col, op->loc.chain));
         for (int g = 0; g < op->n_regions; g++)
             for (int k = 0; k < op->regions[g].n_blocks; k++) TRY(name_ops(r, &op->regions[g].blocks[k], depth + 1));
     }
@@ -49,4 +49,5 @@ void rec_recorder_on_launch(void *user, uint32_t kernel, uint64_t start_ps, uint
     }
     const struct cc_kernel_info *ki = cc_plan_kernel_info(r->plan, kernel);
     rec_recorder_launch(r, kernel, ki->name, ki->root ? ki->root->id : UINT32_MAX, start_ps, gap_ps);
+    r->k_model_flops = ki->flops;
 }

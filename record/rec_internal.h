@@ -12,7 +12,7 @@
 #define REC_COUNTER_SAMPLES 4096
 
 struct rec_op_names {
-    uint32_t op, loc; /* string ids */
+    uint32_t op, loc, src; /* string ids */
 };
 
 struct rec_sig {
@@ -43,8 +43,10 @@ struct rec_recorder {
     uint32_t dispatch_name;
     /* the open launch */
     bool k_open;
-    uint32_t k_name, k_op, k_loc, k_index;
+    uint32_t k_name, k_op, k_loc, k_src, k_index;
     uint64_t k_start, k_end;
+    uint64_t k_hbm_bytes, k_sim_flops; /* of its instructions and transfers, as the simulator counts them */
+    uint64_t k_model_flops;            /* the plan's FLOPs of the kernel (cc_kernel_info.flops); UINT64_MAX: unknown */
     uint64_t last_end; /* of the previous launch (0 before the first) */
     uint64_t launches;
     struct rec_sig_ring *sig; /* [core][sem] */

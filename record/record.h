@@ -16,14 +16,18 @@
 struct rec_recorder;
 
 /* A recorder for one chip (chip index `chip_index`: the process it lands
- * in).  The chip description is copied. */
+ * in).  The chip description is copied.  A multi-chip run records each
+ * chip with its own recorder (rt_options.chip_users) and merges their
+ * traces (trc_trace_merge): one process per chip. */
 enum base_status rec_recorder_create(const struct chip_desc *chip, uint32_t chip_index, struct rec_recorder **out);
 void rec_recorder_destroy(struct rec_recorder *r);
 /* The hooks to pass in sim_options.hooks (they point at r). */
 const struct sim_hooks *rec_recorder_hooks(struct rec_recorder *r);
-/* Names graph op `id` (the tag of the instructions it produced). */
+/* Names graph op `id` (the tag of the instructions it produced): its name,
+ * its position in the .mlir and its whole location chain (graph_loc.chain;
+ * NULL: none), which its slices carry (trc_slice.src). */
 enum base_status rec_recorder_set_op(struct rec_recorder *r, uint32_t id, const char *name, const char *file, int line,
-                                     int col);
+                                     int col, const char *chain);
 /* A kernel launch starts at start_ps, after gap_ps of host dispatch or
  * launch gap (a `dispatch` slice on the host lane): records until the next
  * launch belong to it. */

@@ -100,7 +100,7 @@ enum base_status rec_recorder_set_meta(struct rec_recorder *r, const char *key, 
 }
 
 enum base_status rec_recorder_set_op(struct rec_recorder *r, uint32_t id, const char *name, const char *file, int line,
-                                     int col)
+                                     int col, const char *chain)
 {
     if (id >= r->n_ops) {
         size_t cap = r->n_ops;
@@ -112,6 +112,7 @@ enum base_status rec_recorder_set_op(struct rec_recorder *r, uint32_t id, const 
     char loc[512];
     snprintf(loc, sizeof loc, "%s:%d:%d", file ? file : "?", line, col);
     TRY(trc_trace_intern(r->t, name, &r->ops[id].op));
+    TRY(trc_trace_intern(r->t, chain, &r->ops[id].src));
     return trc_trace_intern(r->t, file || line ? loc : NULL, &r->ops[id].loc);
 }
 
@@ -144,8 +145,14 @@ static void kernel_close(struct rec_recorder *r)
     s.kernel = r->k_name;
     s.op = r->k_op;
     s.loc = r->k_loc;
+    s.src = r->k_src;
     s.a = r->k_index;
     s.b = r->launches - 1;
+    /* the run report's figures: HBM bytes as simulated, the graph's FLOPs
+     * (the simulator's in c; they are the FLOPs when the plan is unknown) */
+    s.bytes = r->k_hbm_bytes;
+    s.flops = r->k_model_flops != UINT64_MAX ? r->k_model_flops : r->k_sim_flops;
+    s.c = r->k_sim_flops;
     if (trc_trace_add_slice(r->t, r->kernels_lane, &s) != BASE_OK) r->oom = true;
     r->k_open = false;
     r->last_end = r->k_end;
@@ -174,8 +181,11 @@ void rec_recorder_launch(struct rec_recorder *r, uint32_t kernel_index, const ch
     }
     r->k_op = root_op < r->n_ops ? r->ops[root_op].op : 0;
     r->k_loc = root_op < r->n_ops ? r->ops[root_op].loc : 0;
+    r->k_src = root_op < r->n_ops ? r->ops[root_op].src : 0;
     r->k_index = kernel_index;
     r->k_start = r->k_end = start_ps;
+    r->k_hbm_bytes = r->k_sim_flops = 0;
+    r->k_model_flops = UINT64_MAX;
     r->k_open = true;
     r->launches++; /* semaphores start again at 0: older signallers are void */
 }
@@ -283,6 +293,7 @@ static void on_instr(void *user, uint64_t now_ps, const struct sim_instr_record 
     uint32_t lane = lane_of(r, rec->core, rec->engine);
     kernel_extend(r, rec->end_ps);
     note_footprint(r, rec->core, rec->instr, rec->loop_iter);
+    r->k_sim_flops += rec->flops;
     if (rec->instr->op == ISA_OP_DMA) return; /* on_dma recorded it */
     note_signal(r, rec->core, rec->instr, lane, false, rec->start_ps, rec->visible_ps);
     struct trc_slice *s = push(r, lane);
@@ -300,6 +311,7 @@ static void on_instr(void *user, uint64_t now_ps, const struct sim_instr_record 
     if (rec->tag < r->n_ops) {
         s->op = r->ops[rec->tag].op;
         s->loc = r->ops[rec->tag].loc;
+        s->src = r->ops[rec->tag].src;
     }
 }
 
@@ -309,6 +321,7 @@ static void on_dma(void *user, uint64_t now_ps, const struct sim_dma_record *rec
     struct rec_recorder *r = user;
     uint32_t lane = lane_of(r, rec->core, rec->engine);
     kernel_extend(r, rec->end_ps);
+    r->k_hbm_bytes += rec->hbm_bytes;
     note_signal(r, rec->core, rec->instr, lane, true, rec->start_ps, rec->end_ps);
     struct trc_slice *s = push(r, lane);
     if (!s) return;
@@ -332,6 +345,7 @@ static void on_dma(void *user, uint64_t now_ps, const struct sim_dma_record *rec
     if (tag < r->n_ops) {
         s->op = r->ops[tag].op;
         s->loc = r->ops[tag].loc;
+        s->src = r->ops[tag].src;
     }
 }
 
@@ -360,6 +374,7 @@ static void on_wait(void *user, uint64_t now_ps, const struct sim_wait_record *r
     if (tag < r->n_ops) {
         s->op = r->ops[tag].op;
         s->loc = r->ops[tag].loc;
+        s->src = r->ops[tag].src;
     }
     /* the flow: the latest signal of this semaphore visible by the end of
      * the wait released it; draw it when a DMA gave it */

@@ -185,6 +185,8 @@ static enum base_status fill(struct rep_run *r, const struct rep_source *src)
     r->host_ops = rep->host_ops;
     r->host_bytes = rep->host_bytes;
     r->host_ps = rep->host_ps;
+    r->loop_trips_simulated = rep->loop_trips_simulated;
+    r->loop_trips_reused = rep->loop_trips_reused;
 
     TRY(fill_kernels(r, src)); /* sums model_flops */
     double total_s = (double)rep->total_ps * 1e-12;

@@ -105,17 +105,70 @@ struct rep_output_check {
 
 #define REP_MAX_HINTS 4
 
-/* Tokens/s and $ per 1M tokens (the estimator, to come): a later section
- * that the writers will print when present.  Not filled yet. */
+/* Tokens/s and $ per 1M tokens of a system running one step of a workload
+ * (the estimator: report/estimate.h, docs/estimate.md). */
 struct rep_throughput {
     bool present;
-    double tokens_per_step;
-    double tokens_per_s;
+    double tokens_per_step;           /* the system's, one step */
+    uint32_t chips;                   /* the system's */
+    double step_s;
+    double tokens_per_s;              /* the system's: tokens_per_step / step_s */
+    double tokens_per_s_per_chip;
+    bool has_price;                   /* false: no price for the chip (give --price) */
     double usd_per_chip_hour;
-    double usd_per_mtok;
+    char price_basis[256];            /* "on-demand, us-central1, ... [S45] ..."; "--price" */
+    bool price_is_estimate;           /* the price's row is not a list price */
+    double usd_per_step;              /* usd_per_chip_hour x chips x step_s / 3600 */
+    double usd_per_mtok;              /* usd_per_step / tokens_per_step x 1e6 */
 };
-struct rep_compare_row; /* other chips and GPUs on the same graph (to come) */
-struct rep_mode_row;    /* the same graph in other execution modes (to come) */
+
+/* Memory per device of a system (bytes).  The breakdown is the estimator's
+ * model of what a framework keeps (presets; docs/estimate.md); the plan's
+ * figures are the simulated program's buffers. */
+struct rep_memory {
+    bool modelled;                    /* the breakdown below is set (presets) */
+    double weights, optimizer, gradients, activations, kv_cache;
+    double total;                     /* modelled: the breakdown's sum; else the plan's, donated */
+    double plan_bytes;                /* the compiled plan's buffers (inputs, outputs, temporaries) */
+    double plan_donated_bytes;        /* the same with each output that has an input's type in its place */
+    double capacity;                  /* the chip's HBM */
+    bool fits;                        /* total <= capacity */
+};
+
+/* One system (a chip kind and a count) running the same workload: a row of
+ * the estimator's table.  kind "simulated" rows are npusim's; "gpu" rows and
+ * the execution modes and recompile figures are room for what comes next. */
+struct rep_compare_row {
+    char kind[16];                    /* "simulated" ("gpu": to come) */
+    char chip[CHIP_NAME_MAX];
+    uint32_t chips;
+    char mode[16];                    /* "compiled" */
+    char layout[96];                  /* "fsdp=64,tp=4"; a graph's own: "8 partitions x 32" (replicas) */
+    int dp, fsdp, tp, sp, ep, pp, microbatches;
+    bool layout_searched;             /* chosen by the search (no --parallel) */
+    uint32_t layouts_considered, layouts_fit, layouts_simulated;
+    bool ok;                          /* the figures below are set; else error says why */
+    char error[320];
+    uint64_t step_ps;                 /* one step of the system (the representative chip's total) */
+    uint64_t kernel_ps, dispatch_ps, collective_ps, collective_exposed_ps, host_ps;
+    double model_flops;               /* one step, the whole system */
+    double peak_flops;                /* per chip, of the MFU's class */
+    double mfu;                       /* model_flops / (step x chips x peak) */
+    struct rep_memory mem;
+    struct rep_throughput thr;
+    uint64_t loop_trips_simulated, loop_trips_reused;
+    /* to come (the next issue): recompiles of a dynamic-shape workload */
+    bool has_recompiles;
+    uint32_t recompiles;
+    double recompile_s;
+};
+
+/* The same graph in another execution mode (to come; never filled yet). */
+struct rep_mode_row {
+    char mode[16];
+    uint64_t step_ps;
+    double tokens_per_s, usd_per_mtok;
+};
 
 struct rep_run {
     /* what ran */
@@ -149,6 +202,10 @@ struct rep_run {
     uint64_t host_ops;                /* how many ran */
     double host_bytes;                /* over the host link, both ways */
     uint64_t host_ps;                 /* their time (dispatch, transfers, host compute); the chip waits */
+
+    /* loop reuse (timing-only): static-count while loop trips simulated, and
+     * charged as copies of a simulated trip (rt_options.loop_reuse) */
+    uint64_t loop_trips_simulated, loop_trips_reused;
 
     /* FLOPs and MFU */
     uint64_t model_flops;             /* the graph's FLOPs, all launches */

@@ -1,10 +1,9 @@
 /* The run report as JSON (`npusim run --json`; the keys: docs/report.md). */
-#include "report/report.h"
+#include "report/rep_internal.h"
 
 #include <math.h>
 
-/* A JSON string: quotes, backslashes and control characters escaped ("" for NULL). */
-static void json_str(FILE *f, const char *s)
+void rep_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; s && *s; s++) {
@@ -22,7 +21,7 @@ static void write_kernels(const struct rep_run *r, FILE *f)
     for (uint32_t k = 0; k < r->n_kernels; k++) {
         const struct rep_kernel *ks = &r->kernels[k];
         fprintf(f, "%s\n  {\"name\": ", k ? "," : "");
-        json_str(f, ks->name);
+        rep_json_str(f, ks->name);
         fprintf(f,
                 ", \"launches\": %llu, \"time_ps\": %llu, \"dispatch_ps\": %llu, \"model_flops\": %llu, \"flops\": "
                 "%llu, \"hbm_bytes\": %llu, \"bound\": \"%s\"",
@@ -39,14 +38,15 @@ static void write_collectives(const struct rep_run *r, FILE *f)
     fprintf(f,
             "\n ],\n \"partitions\": %d, \"ranks_per_chip\": %u, \"system_chips\": %d, \"collectives\": %llu, \"collective_bytes\": %.17g, \"collective_ps\": %llu, "
             "\"collective_exposed_ps\": %llu,\n \"host_ops\": %llu, \"host_bytes\": %.17g, \"host_ps\": %llu,\n "
-            "\"collective_table\": [",
+            "\"loop_trips_simulated\": %llu, \"loop_trips_reused\": %llu,\n \"collective_table\": [",
             r->partitions, r->ranks_per_chip, r->system_chips, (unsigned long long)r->collectives, r->collective_bytes,
             (unsigned long long)r->collective_ps, (unsigned long long)r->collective_exposed_ps,
-            (unsigned long long)r->host_ops, r->host_bytes, (unsigned long long)r->host_ps);
+            (unsigned long long)r->host_ops, r->host_bytes, (unsigned long long)r->host_ps,
+            (unsigned long long)r->loop_trips_simulated, (unsigned long long)r->loop_trips_reused);
     for (uint32_t i = 0; i < r->n_colls; i++) {
         const struct rep_collective *c = &r->colls[i];
         fprintf(f, "%s\n  {\"op\": ", i ? "," : "");
-        json_str(f, c->op);
+        rep_json_str(f, c->op);
         fprintf(f,
                 ", \"line\": %d, \"bytes\": %.17g, \"algorithm\": \"%s\", \"group_size\": %u, \"groups\": %u, "
                 "\"start_ps\": %llu, \"time_ps\": %llu, \"exposed_ps\": %llu, \"busbw_gbps\": %g, "
@@ -94,9 +94,9 @@ static void write_output_checks(const struct rep_run *r, FILE *f)
 void rep_run_write_json(const struct rep_run *r, FILE *f)
 {
     fprintf(f, "{\"model\": ");
-    json_str(f, r->model);
+    rep_json_str(f, r->model);
     fprintf(f, ", \"chip\": ");
-    json_str(f, r->chip);
+    rep_json_str(f, r->chip);
     fprintf(f, ", \"mode\": \"%s\", \"cores\": %d, \"timing_only\": %s,\n", r->mode, r->cores,
             r->timing_only ? "true" : "false");
     fprintf(f,

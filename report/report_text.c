@@ -43,6 +43,12 @@ static void write_summary(const struct rep_run *r, FILE *f)
                 "`npusim coverage` lists the former\n",
                 (unsigned long long)r->host_ops, r->host_ops == 1 ? "" : "s", (double)r->host_ps * 1e-6,
                 r->host_bytes * 1e-6);
+    if (r->loop_trips_reused)
+        fprintf(f,
+                "loops: %llu trip%s simulated, %llu charged as copies of the last simulated one (its trips "
+                "repeat exactly; --no-loop-reuse simulates them all)\n",
+                (unsigned long long)r->loop_trips_simulated, r->loop_trips_simulated == 1 ? "" : "s",
+                (unsigned long long)r->loop_trips_reused);
     fprintf(f, "FLOPs: %.4g (model)", (double)r->model_flops);
     if (peak > 0 && total_s > 0)
         fprintf(f, ", %.3g TFLOP/s, MFU %.2f%% of the %.1f TFLOP/s %s peak (%.2f%% over the kernels' time)\n",

@@ -63,6 +63,8 @@ struct rt {
     struct interp_spmd_grid *grid;
     int grid_partition;
     bool own_grid;
+    /* loop reuse (opt.loop_reuse): per step, a loop head's samples (lazily) */
+    struct loop_reuse **reuse;
     /* interpreter.probe: the values each probe_id recorded, in order */
     struct rt_probe *probes;
     int n_probes;
@@ -233,7 +235,7 @@ static enum base_status launch(struct rt *r, uint32_t k)
         for (uint32_t i = 0; i < nd && st == BASE_OK; i++) st = read_buffer(r, cc_kernel_dyn_buffer(p, k, i), &dyn[i]);
     uint32_t loaded = 0;
     for (uint32_t c = 0; c < r->n_cores && st == BASE_OK; c++) {
-        isa_program_init(&r->progs[c]);
+        isa_program_reset(&r->progs[c]); /* the last launch's buffers, reused */
         struct cc_emit_ctx ctx = {c, r->n_cores, r->opt.timing_only || nd == 0 ? NULL : (const struct base_tensor *const *)dyn};
         st = cc_kernel_emit(p, k, &ctx, &r->progs[c], r->diag);
         if (st == BASE_OK && r->progs[c].n_streams > 0) {
@@ -250,7 +252,6 @@ static enum base_status launch(struct rt *r, uint32_t k)
         if (loaded) st = sim_run(r->sim, r->diag);
         end = sim_now_ps(r->sim);
     }
-    for (uint32_t c = 0; c < r->n_cores; c++) isa_program_deinit(&r->progs[c]);
     for (uint32_t i = 0; i < nd && i < 16; i++) base_tensor_release(dyn[i]);
     if (st != BASE_OK) return st;
     r->launches++;
@@ -751,6 +752,220 @@ static enum base_status collective_step(struct rt *r, uint32_t pc, const struct 
     return BASE_OK;
 }
 
+/* ------------------------------------------------------------ loop reuse */
+
+/* What a run looked like at one arrival at a loop's BRANCH: the counters
+ * (the simulator's, the runtime's, the report's) and the state that carries
+ * into the next trip, relative to the time. */
+struct loop_snap {
+    struct sim_mark *sim;
+    uint64_t now, steps_done, launches;
+    struct rt_report tot;             /* the report's scalars (its arrays are not copied) */
+    struct rt_kernel_stats *kernels;  /* the report's kernel rows (with a report) */
+    uint32_t n_pend;
+    struct pending_coll *pend;        /* done_ps: time left after now (0: done) */
+    uint64_t net_free_rel;            /* links free after now (0: free) */
+};
+
+struct loop_reuse {
+    uint64_t arrivals;                /* in this run of the loop */
+    uint32_t cap_pend;
+    struct loop_snap snap[3];         /* arrivals a-2, a-1, a at a % 3 */
+};
+
+static void loop_reuse_free(struct loop_reuse *lr)
+{
+    if (!lr) return;
+    for (int i = 0; i < 3; i++) {
+        sim_mark_destroy(lr->snap[i].sim);
+        free(lr->snap[i].kernels);
+        free(lr->snap[i].pend);
+    }
+    free(lr);
+}
+
+static enum base_status loop_snap_take(struct rt *r, struct loop_reuse *lr, struct loop_snap *sn)
+{
+    if (!sn->sim) TRY(sim_mark_create(r->sim, &sn->sim));
+    else sim_mark_set(sn->sim, r->sim);
+    uint32_t nk = r->rep ? r->rep->n_kernels : 0;
+    if (nk && !sn->kernels && !(sn->kernels = malloc(nk * sizeof *sn->kernels))) return BASE_ERR_NOMEM;
+    if (r->n_pend > lr->cap_pend) {
+        for (int i = 0; i < 3; i++) {
+            struct pending_coll *np = realloc(lr->snap[i].pend, r->n_pend * sizeof *np);
+            if (!np) return BASE_ERR_NOMEM;
+            lr->snap[i].pend = np;
+        }
+        lr->cap_pend = r->n_pend;
+    }
+    uint64_t now = sim_now_ps(r->sim);
+    sn->now = now;
+    sn->steps_done = r->steps_done;
+    sn->launches = r->launches;
+    if (r->rep) {
+        sn->tot = *r->rep;
+        memcpy(sn->kernels, r->rep->kernels, nk * sizeof *sn->kernels);
+    }
+    sn->n_pend = r->n_pend;
+    for (uint32_t j = 0; j < r->n_pend; j++) {
+        sn->pend[j] = r->pend[j];
+        sn->pend[j].done_ps = r->pend[j].done_ps > now ? r->pend[j].done_ps - now : 0;
+    }
+    sn->net_free_rel = r->net_free_ps > now ? r->net_free_ps - now : 0;
+    return BASE_OK;
+}
+
+/* Whether the trips a -> b and b -> c grew every figure alike and b and c
+ * left the same state behind: then, the simulation being deterministic,
+ * every later trip is c's again. */
+static bool loop_periodic(const struct rt *r, const struct loop_snap *a, const struct loop_snap *b,
+                          const struct loop_snap *c)
+{
+#define SAME(f) (b->f - a->f == c->f - b->f)
+    if (!sim_marks_periodic(a->sim, b->sim, c->sim) || !SAME(now) || !SAME(steps_done) || !SAME(launches)) return false;
+    if (b->n_pend != c->n_pend || b->net_free_rel != c->net_free_rel) return false;
+    for (uint32_t j = 0; j < c->n_pend; j++)
+        if (b->pend[j].step != c->pend[j].step || b->pend[j].done_ps != c->pend[j].done_ps) return false;
+    if (!r->rep) return true;
+    if (!SAME(tot.launches) || !SAME(tot.device_ps) || !SAME(tot.dispatch_ps) || !SAME(tot.collectives) ||
+        !SAME(tot.collective_bytes) || !SAME(tot.collective_ps) || !SAME(tot.collective_exposed_ps) ||
+        !SAME(tot.n_colls) || !SAME(tot.host_ops) || !SAME(tot.host_bytes) || !SAME(tot.host_ps) ||
+        !SAME(tot.loop_trips_simulated) || !SAME(tot.loop_trips_reused) || !SAME(tot.n_checks))
+        return false;
+#undef SAME
+    for (uint32_t k = 0; k < r->rep->n_kernels; k++) {
+        const struct rt_kernel_stats *x = &a->kernels[k], *y = &b->kernels[k], *z = &c->kernels[k];
+#define SAME(f) (y->f - x->f == z->f - y->f)
+        if (!SAME(launches) || !SAME(time_ps) || !SAME(dispatch_ps) || !SAME(flops) || !SAME(model_flops) ||
+            !SAME(hbm_bytes) || !SAME(compute_busy_ps) || !SAME(dma_busy_ps) || !SAME(hbm_ps) || !SAME(instructions))
+            return false;
+        for (int e = 0; e < ISA_ENGINE_KIND_COUNT; e++)
+            if (!SAME(busy_ps[e])) return false;
+#undef SAME
+        if (z->launches != y->launches && z->last_end_ps - b->now != y->last_end_ps - a->now) return false;
+    }
+    /* the collectives of the two trips: the same runs at the same offsets */
+    uint32_t n = c->tot.n_colls - b->tot.n_colls;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct rt_collective *p = &r->rep->colls[a->tot.n_colls + i], *q = &r->rep->colls[b->tot.n_colls + i];
+        if (p->op != q->op || p->bytes != q->bytes || p->time_ps != q->time_ps || p->start_ps - a->now != q->start_ps - b->now ||
+            p->group_size != q->group_size || p->n_groups != q->n_groups)
+            return false;
+    }
+    /* what is still in flight was started in the last trip, and b's in its own */
+    for (uint32_t j = 0; j < c->n_pend; j++) {
+        if (c->pend[j].record < 0 || b->pend[j].record < 0) {
+            if (c->pend[j].record != b->pend[j].record) return false;
+            continue;
+        }
+        if ((uint64_t)c->pend[j].record < c->tot.n_colls - n || (uint64_t)b->pend[j].record < b->tot.n_colls - n ||
+            c->pend[j].record - (int64_t)b->tot.n_colls != b->pend[j].record - (int64_t)a->tot.n_colls)
+            return false;
+    }
+    return true;
+}
+
+/* Charges `times` more trips like the one from b to c (now): the simulator's
+ * counters and clock, the runtime's, the report's, each collective run. */
+static enum base_status loop_charge(struct rt *r, const struct loop_snap *a, const struct loop_snap *b,
+                                    const struct loop_snap *c, uint64_t times)
+{
+    uint64_t period = c->now - b->now, shift = period * times;
+    uint64_t steps = c->steps_done - b->steps_done;
+    uint64_t max = r->opt.max_steps ? r->opt.max_steps : 100000000u;
+    if (steps && times > (max - r->steps_done) / steps)
+        return base_diag_set(r->diag, BASE_ERR_LIMIT, NULL, 0, 0, "more than %llu steps run (an endless loop?)",
+                             (unsigned long long)max);
+    TRY(sim_repeat(r->sim, b->sim, times, r->diag));
+    r->steps_done += times * steps;
+    r->launches += times * (c->launches - b->launches);
+    for (uint32_t j = 0; j < r->n_pend; j++) r->pend[j].done_ps += shift;
+    r->net_free_ps += shift;
+    struct rt_report *rp = r->rep;
+    if (!rp) return BASE_OK;
+#define ADD(f) (rp->f += times * (c->tot.f - b->tot.f))
+    ADD(launches);
+    ADD(device_ps);
+    ADD(dispatch_ps);
+    ADD(collectives);
+    ADD(collective_ps);
+    ADD(collective_exposed_ps);
+    ADD(host_ops);
+    ADD(host_ps);
+#undef ADD
+    /* (the loop counts: a charged trip counts once, whatever loops it holds) */
+    rp->collective_bytes += (double)times * (c->tot.collective_bytes - b->tot.collective_bytes);
+    rp->host_bytes += (double)times * (c->tot.host_bytes - b->tot.host_bytes);
+    for (uint32_t k = 0; k < rp->n_kernels; k++) {
+        struct rt_kernel_stats *o = &rp->kernels[k];
+        const struct rt_kernel_stats *y = &b->kernels[k];
+        if (o->launches == y->launches) continue;
+#define ADD(f) (o->f += times * (o->f - y->f))
+        for (int e = 0; e < ISA_ENGINE_KIND_COUNT; e++) ADD(busy_ps[e]);
+        ADD(time_ps);
+        ADD(dispatch_ps);
+        ADD(flops);
+        ADD(model_flops);
+        ADD(hbm_bytes);
+        ADD(compute_busy_ps);
+        ADD(dma_busy_ps);
+        ADD(hbm_ps);
+        ADD(instructions);
+        ADD(launches);
+#undef ADD
+        o->last_end_ps += shift;
+    }
+    /* each collective run of the skipped trips: a copy of the last trip's,
+     * later by a period per trip; the exposure a run of the last trip will
+     * get is the one its twin of the trip before got */
+    uint32_t first = b->tot.n_colls, n = c->tot.n_colls - first;
+    if (!n) return BASE_OK;
+    for (uint32_t i = 0; i < n; i++) rp->colls[first + i].exposed_ps = rp->colls[a->tot.n_colls + i].exposed_ps;
+    uint64_t total = (uint64_t)rp->n_colls + times * n, cap = 1;
+    if (total > UINT32_MAX) return base_diag_set(r->diag, BASE_ERR_LIMIT, NULL, 0, 0, "more than 2^32 collective runs");
+    while (cap < total) cap *= 2;
+    struct rt_collective *nc = realloc(rp->colls, cap * sizeof *nc);
+    if (!nc) return base_diag_set(r->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    rp->colls = nc;
+    for (uint64_t t = 1; t <= times; t++)
+        for (uint32_t i = 0; i < n; i++) {
+            struct rt_collective *d = &nc[rp->n_colls++];
+            *d = nc[first + i];
+            d->start_ps += t * period;
+        }
+    /* the runs still in flight are the last copies */
+    for (uint32_t j = 0; j < r->n_pend; j++)
+        if (r->pend[j].record >= (int64_t)first) r->pend[j].record += (int64_t)(times * n);
+    return BASE_OK;
+}
+
+/* At the BRANCH of a static-count while loop (timing-only, opt.loop_reuse),
+ * about to start trip trips[pc]: records the run, and once the trips repeat
+ * charges the rest of them and sets trips[pc] to the trip count (the branch
+ * then leaves the loop). */
+static enum base_status loop_arrive(struct rt *r, uint32_t pc, const struct cc_step *s)
+{
+    struct loop_reuse *lr = r->reuse[pc];
+    if (!lr && !(lr = r->reuse[pc] = calloc(1, sizeof *lr)))
+        return base_diag_set(r->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    uint64_t a = (uint64_t)r->trips[pc];
+    if (a == 0) lr->arrivals = 0;
+    lr->arrivals++;
+    uint32_t sample = r->opt.loop_sample ? r->opt.loop_sample : 2;
+    if (sample < 2) sample = 2;
+    if (a >= (uint64_t)s->trip_count) return BASE_OK; /* the loop ends here */
+    struct loop_snap *c = &lr->snap[a % 3];
+    if (loop_snap_take(r, lr, c) != BASE_OK) return base_diag_set(r->diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (a < sample || lr->arrivals < 3) return BASE_OK;
+    const struct loop_snap *x = &lr->snap[(a - 2) % 3], *y = &lr->snap[(a - 1) % 3];
+    if (!loop_periodic(r, x, y, c)) return BASE_OK;
+    uint64_t rest = (uint64_t)s->trip_count - a;
+    TRY(loop_charge(r, x, y, c, rest));
+    if (r->rep) r->rep->loop_trips_reused += rest;
+    r->trips[pc] = s->trip_count;
+    return BASE_OK;
+}
+
 /* Runs steps from r->pc to the end of the plan or, with
  * stop_at_collective, to the next COLLECTIVE step (r->pc then names it). */
 static enum base_status walk(struct rt *r)
@@ -783,8 +998,10 @@ static enum base_status walk(struct rt *r)
                                    "%s: the branch depends on computed values, which a timing-only run does not have "
                                    "(run without --timing-only)",
                                    s->op ? s->op->name : "branch");
+                if (r->opt.loop_reuse) TRY(loop_arrive(r, pc, s));
                 v = r->trips[pc] < s->trip_count;
                 r->trips[pc] = v ? r->trips[pc] + 1 : 0;
+                if (v && r->rep) r->rep->loop_trips_simulated++;
             }
             pc = v ? pc + 1 : s->target;
             break;
@@ -852,6 +1069,9 @@ static enum base_status rt_init(struct rt *r, const struct cc_plan *plan, struct
     r->instr0 = calloc(r->n_eng + 1, sizeof *r->instr0);
     r->trips = calloc(n_steps + 1, sizeof *r->trips);
     r->coll = calloc(n_steps + 1, sizeof *r->coll);
+    if (r->opt.loop_reuse && r->opt.timing_only && !(r->reuse = calloc(n_steps + 1, sizeof *r->reuse)))
+        return base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (!r->reuse) r->opt.loop_reuse = false;
     if (report) {
         report->n_kernels = cc_plan_n_kernels(plan);
         report->kernels = calloc(report->n_kernels + 1, sizeof *report->kernels);
@@ -924,6 +1144,7 @@ static void rt_deinit(struct rt *r)
         for (uint32_t k = 0; k < rep->n_kernels; k++)
             if (rep->kernels[k].launches) rep->kernels[k].bound = bound_of(&rep->kernels[k]);
     }
+    for (uint32_t c = 0; r->progs && c < r->n_cores; c++) isa_program_deinit(&r->progs[c]);
     free(r->progs);
     free(r->busy0);
     free(r->bytes0);
@@ -933,6 +1154,8 @@ static void rt_deinit(struct rt *r)
     for (uint32_t i = 0; r->coll && i <= cc_plan_n_steps(r->plan); i++) free(r->coll[i].link_bytes);
     free(r->coll);
     free(r->pend);
+    for (uint32_t i = 0; r->reuse && i <= cc_plan_n_steps(r->plan); i++) loop_reuse_free(r->reuse[i]);
+    free(r->reuse);
     if (r->own_grid) interp_spmd_grid_destroy(r->grid);
     for (int i = 0; i < r->n_probes; i++) {
         for (int j = 0; j < r->probes[i].n; j++) base_tensor_release(r->probes[i].values[j]);
@@ -1117,9 +1340,13 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
         st = rt_init(&rs[p], plan, sims[p], (uint32_t)p, timing_only ? NULL : shards + (size_t)p * ni, ni, opt,
                      reports ? &reports[p] : NULL, diag);
         rs[p].stop_at_collective = true;
+        rs[p].opt.loop_reuse = false; /* the chips meet at collectives: every trip runs */
         rs[p].grid = grid; /* host fallback: each chip evaluates its own partition's op */
         rs[p].grid_partition = p;
-        if (p > 0) { /* traces follow chip 0 */
+        if (opt && opt->chip_users) { /* each chip its own recorder */
+            rs[p].opt.launch_user = opt->chip_users[p];
+            rs[p].opt.collective_user = opt->chip_users[p];
+        } else if (p > 0) { /* else traces follow chip 0 */
             rs[p].opt.on_launch = NULL;
             rs[p].opt.on_collective = NULL;
         }
@@ -1162,23 +1389,23 @@ static double type_eps(enum base_dtype dt)
 
 /* The precision an f32 matmul runs at on the chip: bf16 products (1 pass),
  * about 16 bits (3 passes), f32 (6 passes, or a native fp32 array). */
-static double f32_dot_eps(const struct chip_desc *chip, enum isa_precision dflt, const struct graph_op *op)
+static double f32_dot_eps(const struct cc_plan *plan, const struct graph_op *op)
 {
-    /* a DEFAULT op runs at the plan's default precision (--precision) */
-    uint32_t passes = dflt == ISA_PREC_HIGHEST ? chip->fp32_passes_highest
-                      : dflt == ISA_PREC_HIGH  ? chip->fp32_passes_high
+    /* the precision the compiler ran the op at: an op that asks for HIGH
+     * runs 3 passes even when the plan's default (--precision) is HIGHEST */
+    const struct chip_desc *chip = cc_plan_chip(plan);
+    enum isa_precision prec = cc_plan_op_precision(plan, op);
+    uint32_t passes = prec == ISA_PREC_HIGHEST ? chip->fp32_passes_highest
+                      : prec == ISA_PREC_HIGH  ? chip->fp32_passes_high
                                                : chip->fp32_passes_default;
-    const struct graph_attr *pc = graph_op_attr(op, "precision_config");
-    if (pc && pc->kind == GRAPH_ATTR_ARRAY)
-        for (int i = 0; i < pc->u.array.n; i++) {
-            if (graph_attr_is_keyword(pc->u.array.items[i], "HIGHEST") && chip->fp32_passes_highest > passes)
-                passes = chip->fp32_passes_highest;
-            if (graph_attr_is_keyword(pc->u.array.items[i], "HIGH") && chip->fp32_passes_high > passes)
-                passes = chip->fp32_passes_high;
-        }
     if (chip->family == CHIP_FAMILY_NEURON) return ldexp(1.0, -24); /* native fp32 */
     return passes <= 1 ? ldexp(1.0, -8) : passes <= 3 ? ldexp(1.0, -16) : ldexp(1.0, -24);
 }
+
+/* Operands a TPU's arrays multiply as f32, in bf16 passes: f32, and f16
+ * (which its arrays do not take: docs/compiler.md "Kernels: dot_general";
+ * on a NeuronCore f16 is native and f32_dot_eps is fp32's). */
+static bool passes_type(enum base_dtype dt) { return dt == BASE_DT_F32 || dt == BASE_DT_F16; }
 
 void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want, struct rt_tolerance *tol)
 {
@@ -1187,7 +1414,6 @@ void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want
         tol->exact = true;
         return;
     }
-    const struct chip_desc *chip = cc_plan_chip(plan);
     double eps = type_eps(want->dtype), rtol = 4 * eps;
     /* matmuls: products at the chip's precision, sums in fp32 in another
      * order than the interpreter's: sqrt(K) rounding errors */
@@ -1205,21 +1431,27 @@ void rt_tolerance_for(const struct cc_plan *plan, const struct base_tensor *want
             for (int i = 0; i < nc; i++)
                 if (cd[i] >= 0 && cd[i] < lt->rank) K *= lt->dims[cd[i]];
             enum base_dtype a = lt->elem, b = op->operands[1]->type->elem;
-            double e = a == BASE_DT_F32 || b == BASE_DT_F32 ? f32_dot_eps(chip, cc_plan_default_precision(plan), op) : 0;
+            double e = passes_type(a) || passes_type(b) ? f32_dot_eps(plan, op) : 0;
             double t = 2 * sqrt((double)K) * (e + ldexp(1.0, -24));
             if (t > dot) dot = t;
         } else if (op->kind == GRAPH_OP_CONVOLUTION && op->n_operands == 2) {
             const struct graph_type *kt = op->operands[1]->type;
             double K = (double)base_shape_count(kt->rank, kt->dims);
-            double e = kt->elem == BASE_DT_F32 ? f32_dot_eps(chip, cc_plan_default_precision(plan), op) : 0;
+            double e = passes_type(kt->elem) || passes_type(op->operands[0]->type->elem)
+                           ? f32_dot_eps(plan, op)
+                           : 0;
             double t = 2 * sqrt(K) * (e + ldexp(1.0, -24));
             if (t > dot) dot = t;
         } else if (op->kind == GRAPH_OP_REDUCE && op->n_operands >= 2) {
-            /* sums below f32 round per chunk on chip, per step in the interpreter */
-            const struct graph_type *xt = op->operands[0]->type;
+            /* sums below f32 round per chunk on chip, per step in the
+             * interpreter: every input of a variadic reduce */
             const struct graph_type *rt = op->results[0].type;
-            if (base_dtype_is_float(xt->elem) && base_dtype_bits(xt->elem) < 32) {
-                double R = (double)base_shape_count(xt->rank, xt->dims) / (double)base_shape_count(rt->rank, rt->dims);
+            for (int i = 0; i < op->n_operands / 2; i++) {
+                const struct graph_type *xt = op->operands[i]->type;
+                if (!base_dtype_is_float(xt->elem) || base_dtype_bits(xt->elem) >= 32) continue;
+                int64_t n_out = base_shape_count(rt->rank, rt->dims);
+                if (n_out <= 0) continue; /* nothing reduced into (and no R to divide by) */
+                double R = (double)base_shape_count(xt->rank, xt->dims) / (double)n_out;
                 double t = 2 * sqrt(R) * type_eps(xt->elem);
                 if (t > red) red = t;
             }

@@ -48,6 +48,18 @@ struct rt_options {
     bool timing_only;    /* the sim was created timing-only: no values are read back */
     uint64_t max_steps;  /* stop (ERR_LIMIT) after this many steps; 0: the host-steps limit */
     const struct base_limits *limits; /* borrowed; NULL: the defaults */
+    /* Loop reuse (timing-only runs; docs/compiler.md "Runtime"): a while
+     * loop with a static trip count is simulated trip by trip until its
+     * trips are seen to repeat exactly (the last two simulated trips grew
+     * every counter by the same amount and left the same state behind:
+     * collectives in flight, the links' next free time, relative to the
+     * time), and at least loop_sample trips ran; the remaining trips are then
+     * charged as copies of the last one (sim_repeat), their kernel, collective
+     * and engine figures included.  A loop whose trips never repeat is
+     * simulated in full.  Off by default; leave it off when recording a
+     * trace (skipped trips have no events). */
+    bool loop_reuse;
+    uint32_t loop_sample; /* trips simulated before reuse may begin; 0: 2 (at least 2) */
     /* Optional: called before each kernel launch runs, at its start time,
      * with the plan's kernel index and the host dispatch / launch gap the
      * runtime advanced time by just before it (traces/). */
@@ -60,12 +72,17 @@ struct rt_options {
      * chip when the sims were created for one rank's share of a chip
      * (chip_rank_view: what npusim run does), else one partition per chip. */
     const struct icn_topo *topo;
-    /* Optional: called as each collective starts (chip 0 of a multi-chip
-     * run), with the topology it runs on and the bytes it moves over each
+    /* Optional: called as each collective starts (on chip 0 of a multi-chip
+     * run, or on each chip with chip_users), with the topology it runs on and the bytes it moves over each
      * of its links (topo->n_links entries) (traces/). */
     void (*on_collective)(void *user, const struct rt_collective *c, const struct icn_topo *topo,
                           const double *link_bytes);
     void *collective_user;
+    /* Optional, SPMD runs (rt_run_spmd): n entries; partition i calls
+     * on_launch and on_collective with chip_users[i] as their user (one
+     * recorder per chip).  NULL: only chip 0 calls them, with launch_user
+     * and collective_user. */
+    void *const *chip_users;
     /* interpreter.probe writes each value it reads back here, as the
      * interpreter does (interp_options.probe_dir); NULL: recorded in
      * memory only (for check.expect_serialized_eq) */
@@ -118,6 +135,10 @@ struct rt_report {
     uint64_t host_ops;
     double host_bytes;
     uint64_t host_ps;
+    /* loop reuse (rt_options.loop_reuse): trips of static-count while loops
+     * simulated, and trips charged as copies of a simulated one (a trip of
+     * an outer loop counts once, whatever loops it holds) */
+    uint64_t loop_trips_simulated, loop_trips_reused;
 };
 void rt_report_free(struct rt_report *r);
 

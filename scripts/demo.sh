@@ -31,10 +31,11 @@ echo "== npusim run $MODEL --chip trn2 --mesh model=4 --shard ... --random-input
     grep -E '^(SPMD|ranks|total|collectives|collective |all_reduce|system|check)|^ +(chip|rank) +|^ +[0-9] +[0-9.]+ '
 echo
 
-# A picture of the trn2 trace, rendered without a display.
+# Pictures of the trn2 trace and of the two chips compared, rendered without a display.
 shot=""
-if "$NPUSIM" view "$OUT/trn2.npt" --screenshot "$OUT/trn2.png" --size 1600x900; then
-    shot="$OUT/trn2.png"
+if "$NPUSIM" view "$OUT/trn2.npt" --screenshot "$OUT/trn2.png" --size 1600x900 &&
+    "$NPUSIM" view "$OUT/tpu-v6e.npt" "$OUT/trn2.npt" --screenshot "$OUT/compare.png" --size 1600x900; then
+    shot="$OUT/trn2.png and $OUT/compare.png"
 fi
 
 # One line per figure, the two chips in columns (from the --json reports).
@@ -49,8 +50,9 @@ done
 echo
 echo "Outputs are in $OUT/<chip>/ as .npy; the reports as JSON in $OUT/<chip>.json."
 echo "Traces: $OUT/<chip>.npt (open with: $NPUSIM view $OUT/trn2.npt; or: $NPUSIM trace stats $OUT/trn2.npt)"
-echo "        $OUT/trn2-4ranks.npt: rank 0 of the 4-rank run, with its collectives and on-chip paths"
+echo "        $OUT/trn2-4ranks.npt: every rank of the 4-rank run, with their collectives and on-chip paths"
+echo "Compare: $NPUSIM view $OUT/tpu-v6e.npt $OUT/trn2.npt; $NPUSIM trace compare $OUT/tpu-v6e.npt $OUT/trn2.npt --by kind"
 echo "        $OUT/<chip>.json.gz (open in Perfetto: https://ui.perfetto.dev, \"Open trace file\")"
-if [ -n "$shot" ]; then echo "A screenshot of the trn2 trace: $shot"; fi
+if [ -n "$shot" ]; then echo "Screenshots: $shot"; fi
 echo "Try: $NPUSIM run $MODEL --chip trn2 --mode eager --random-inputs 1   (per-op dispatch)"
 echo "     $NPUSIM run ../shared/models/qwen_3_0_6b_shlo.mlir --chip trn2 --random-inputs 1 --check   (8 chips, ~2 min)"

@@ -59,6 +59,8 @@ for m in $(echo "$rows" | awk '{ print $2 }'); do
         for s in $(nm -g --defined-only "$o" | awk 'NF == 3 { print $3 }'); do
             ok=0
             [ "$m" = tools ] && [ "$s" = main ] && ok=1
+            # symbols the sanitizers add (ASan's one-definition-rule markers)
+            case "$s" in __odr_asan*|__asan*|__ubsan*|__sancov*) ok=1 ;; esac
             for p in $prefixes; do
                 case "$s" in "$p"*) ok=1 ;; esac
                 up=$(echo "$p" | tr 'a-z' 'A-Z')

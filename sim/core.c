@@ -275,14 +275,12 @@ const struct chip_desc *sim_chip(const struct sim *s) { return &s->chip; }
 
 static void prepare_instr(const struct sim_engine *e, const struct isa_instr *in, struct sim_instr_info *info);
 
+/* The engine's stream is done with; its per-instruction arrays stay for
+ * the next load (sim_destroy frees them). */
 static void unload(struct sim_engine *e)
 {
     e->stream = NULL;
-    free(e->info);
-    free(e->istate);
     free(e->rec_last);
-    e->info = NULL;
-    e->istate = NULL;
     e->rec_last = NULL;
 }
 
@@ -337,13 +335,21 @@ enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program
         }
         /* static facts of every instruction, once */
         unload(e);
-        e->info = calloc(st->n ? st->n : 1, sizeof *e->info);
-        e->istate = calloc(st->n ? st->n : 1, sizeof *e->istate);
+        uint32_t n = st->n ? st->n : 1;
+        if (n > e->info_cap) { /* grown, never shrunk: launch after launch reuses them */
+            free(e->info);
+            free(e->istate);
+            e->info = malloc((size_t)n * sizeof *e->info);
+            e->istate = malloc((size_t)n * sizeof *e->istate);
+            e->info_cap = e->info && e->istate ? n : 0;
+        }
         if (s->opt.check_races) e->rec_last = calloc(st->n ? (size_t)st->n * 4 : 1, sizeof *e->rec_last);
-        if (!e->info || !e->istate || (s->opt.check_races && !e->rec_last)) {
+        if (!e->info_cap || (s->opt.check_races && !e->rec_last)) {
             unload(e);
             return base_diag_set(diag, BASE_ERR_NOMEM, src, 0, 0, "out of memory loading stream '%s'", st->engine);
         }
+        memset(e->info, 0, (size_t)n * sizeof *e->info);
+        memset(e->istate, 0, (size_t)n * sizeof *e->istate);
         for (uint32_t j = 0; j < st->n; j++) prepare_instr(e, &st->instrs[j], &e->info[j]);
         e->stream = st;
     }

@@ -91,6 +91,7 @@ enum base_status sim_exec_dma(struct sim *s, struct sim_exec *x)
         .data_start_ps = data_start,
         .end_ps = data_start,
         .bytes = bytes,
+        .hbm_bytes = factor && bytes ? hbm_side : 0,
         .hbm = factor > 0,
         .src_space = (enum isa_space)src->space,
         .dst_space = (enum isa_space)dst->space,

@@ -49,8 +49,21 @@ static bool is_bitwise(unsigned f)
            f == ISA_ALU_NOT;
 }
 
-static float fmax_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
-static float fmin_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
+/* max / min: a NaN operand is the result (a's first, its sign and payload
+ * kept, as the interpreter's maximum and minimum give it: a NaN's sign is
+ * visible to bitcasts and total-order compares); -0 < +0. */
+static float fmax_nan(float a, float b)
+{
+    if (isnan(a)) return a;
+    if (isnan(b)) return b;
+    return a > b ? a : (b > a ? b : (signbit(a) ? b : a));
+}
+static float fmin_nan(float a, float b)
+{
+    if (isnan(a)) return a;
+    if (isnan(b)) return b;
+    return a < b ? a : (b < a ? b : (signbit(a) ? a : b));
+}
 
 static int64_t f2i(float v)
 {

@@ -15,7 +15,12 @@
  *    1 pass multiplies x0*y0 (f32 rounded to bf16, TPU DEFAULT); 3 passes
  *    add x0*y0, x0*y1, x1*y0 (bf16x3, HIGH); 6 passes add x0*y0, x0*y1,
  *    x1*y0, x0*y2, x1*y1, x2*y0 (bf16x6, HIGHEST), the products of one k in
- *    that order before the next k.  Any other pass count, and every f32
+ *    that order before the next k.  When x0*y0 is not finite (an operand
+ *    is inf or NaN, or the product overflows) it alone is that k's
+ *    contribution: the low passes would add inf - inf or 0 x inf, a NaN
+ *    where the f32 product is inf (base_f32_bf16_parts: a non-finite value
+ *    has no low parts; a finite one never splits into an inf part).  Any
+ *    other pass count, and every f32
  *    matmul on a Neuron core (native fp32 at rows_per_cycle_fp32), multiplies
  *    in f32.
  * The kernel keeps exactly that order (it vectorises across m and n, never
@@ -28,6 +33,8 @@
  * gathered first. */
 #include "sim/sim_internal.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,17 +231,6 @@ void sim_gemm_f32(uint32_t K, uint32_t M, uint32_t N, const float *A, size_t lda
     free(work);
 }
 
-static float bf16_round(float v) { return base_bf16_to_f32(base_f32_to_bf16(v)); }
-
-/* The bf16 parts of v. */
-static void split3(float v, float *p)
-{
-    for (int j = 0; j < 3; j++) {
-        p[j] = bf16_round(v);
-        v = v - p[j];
-    }
-}
-
 /* Rows K x n of v (ld) become (K * np) x n: row k * np + j holds part plan[j] of row k. */
 static void interleave(const float *v, size_t ld, uint32_t K, size_t n, const uint8_t (*plan)[2], int np, int which,
                        float *out)
@@ -242,8 +238,49 @@ static void interleave(const float *v, size_t ld, uint32_t K, size_t n, const ui
     for (uint32_t k = 0; k < K; k++)
         for (size_t i = 0; i < n; i++) {
             float parts[3];
-            split3(v[(size_t)k * ld + i], parts);
+            base_f32_bf16_parts(v[(size_t)k * ld + i], parts);
             for (int j = 0; j < np; j++) out[((size_t)k * np + (size_t)j) * n + i] = parts[plan[j][which]];
+        }
+}
+
+/* The largest |x| of K x n values (ld), +inf when one is not finite. */
+static double max_abs(const float *v, size_t ld, uint32_t K, size_t n)
+{
+    double mx = 0;
+    for (uint32_t k = 0; k < K; k++)
+        for (size_t i = 0; i < n; i++) {
+            double a = fabs((double)v[(size_t)k * ld + i]);
+            if (!isfinite(a)) return INFINITY; /* inf or NaN */
+            if (a > mx) mx = a;
+        }
+    return mx;
+}
+
+/* The passes when a product of high parts can be non-finite (an operand is
+ * inf or NaN, or x0 * y0 overflows): per k, a non-finite x0 * y0 is that k's
+ * whole contribution, since its low passes would add inf - inf or 0 x inf
+ * (a NaN where the f32 product is inf).  Otherwise the passes in order, as
+ * the fast path adds them.  A and B hold the parts interleaved (np rows per
+ * k), as interleave gives them. */
+static void gemm_passes_nonfinite(uint32_t K, int np, uint32_t M, uint32_t N, const float *A, size_t lda,
+                                  const float *B, size_t ldb, float *C, size_t ldc, bool first)
+{
+    for (uint32_t m = 0; m < M; m++)
+        for (uint32_t n = 0; n < N; n++) {
+            float acc = first ? 0.0f : C[(size_t)m * ldc + n];
+            for (uint32_t k = 0; k < K; k++) {
+                const float *a = A + (size_t)k * (size_t)np * lda + m, *b = B + (size_t)k * (size_t)np * ldb + n;
+                float p0 = a[0] * b[0];
+                if (!isfinite(p0)) {
+                    acc = acc + p0;
+                    continue;
+                }
+                for (int j = 0; j < np; j++) {
+                    float p = a[(size_t)j * lda] * b[(size_t)j * ldb];
+                    acc = acc + p;
+                }
+            }
+            C[(size_t)m * ldc + n] = acc;
         }
 }
 
@@ -302,8 +339,13 @@ enum base_status sim_compute_matmul(struct sim *s, struct sim_exec *x, uint32_t 
         float *Ap = sim_buf(s, SIM_BUF_C, (size_t)np * K * M * sizeof(float));
         float *Bp = sim_buf(s, SIM_BUF_D, (size_t)np * K * N * sizeof(float));
         if (!Ap || !Bp) return BASE_ERR_NOMEM;
+        bool nonfinite = np > 1 && !(max_abs(A, lda, K, M) * max_abs(B, ldb, K, N) <= FLT_MAX);
         interleave(A, lda, K, M, plan, np, 0, Ap);
         interleave(B, ldb, K, N, plan, np, 1, Bp);
+        if (nonfinite) {
+            gemm_passes_nonfinite(K, np, M, N, Ap, M, Bp, N, C, ldc, first);
+            return gathered ? sim_scatter_f32(s, core, dst, C) : BASE_OK;
+        }
         A = Ap;
         B = Bp;
         lda = M;

@@ -64,6 +64,8 @@ struct sim_dma_record {
     const struct isa_instr *instr;
     uint64_t start_ps, data_start_ps, end_ps;
     uint64_t bytes;
+    uint64_t hbm_bytes;     /* through HBM: its HBM side's bytes (both sides for hbm -> hbm; a
+                             * converting read counts the HBM side's size), as sim_stats.hbm_bytes adds them */
     bool hbm;               /* shared HBM bandwidth with other transfers */
     enum isa_space src_space, dst_space;
 };
@@ -163,6 +165,24 @@ const struct sim_stats *sim_get_stats(const struct sim *s);
 enum base_status sim_advance(struct sim *s, uint64_t ps, struct base_diag *diag);
 uint64_t sim_now_ps(const struct sim *s);
 const struct chip_desc *sim_chip(const struct sim *s);
+
+/* Repeating a stretch of the run without simulating it again (the
+ * runtime's loop reuse, docs/compiler.md "Runtime").  A mark holds the
+ * counters of the run at one moment between launches: the time, each
+ * engine's busy, wait, instructions, bytes, FLOPs and last result, HBM
+ * bytes and busy time.  sim_marks_periodic tells whether every counter grew
+ * by exactly as much from a to b as from b to c (and each engine's last
+ * result moved with the time, or not at all).  sim_repeat charges `times`
+ * more repetitions of the stretch from `since` to now, as if it had run
+ * again that many times: the clock moves on by times x its length and each
+ * counter grows by times x its growth over it.  Only between launches. */
+struct sim_mark;
+enum base_status sim_mark_create(const struct sim *s, struct sim_mark **out); /* taken now; ERR_NOMEM */
+void sim_mark_set(struct sim_mark *m, const struct sim *s);                    /* taken again, now */
+void sim_mark_destroy(struct sim_mark *m);
+uint64_t sim_mark_now_ps(const struct sim_mark *m);
+bool sim_marks_periodic(const struct sim_mark *a, const struct sim_mark *b, const struct sim_mark *c);
+enum base_status sim_repeat(struct sim *s, const struct sim_mark *since, uint64_t times, struct base_diag *diag);
 
 /* A place in memory.  HBM: byte address `addr` (partition ignored).  SP/ACC
  * of core `core`: partition `partition`, byte `addr` within it. */

@@ -110,8 +110,9 @@ struct sim_engine {
     uint64_t khz;
     uint64_t dispatch_ps;
     const struct isa_stream *stream;
-    struct sim_instr_info *info; /* per instruction of stream (owned) */
-    struct sim_instr_state *istate; /* per instruction of stream (owned) */
+    struct sim_instr_info *info; /* per instruction of stream (owned; kept across loads) */
+    struct sim_instr_state *istate; /* per instruction of stream (owned; kept across loads) */
+    uint32_t info_cap;           /* entries info and istate hold */
     enum sim_engine_state state;
 
     /* front end */

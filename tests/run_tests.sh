@@ -42,6 +42,8 @@ if [ -z "$ONLY" ] || [ "$ONLY" = unit ]; then
     run "lint/test_lint.sh (layers and prefixes)" tests/lint/test_lint.sh "$B"
     # the npusim command on other dialects, elided constants, ... (exit status and messages)
     run "tools/test_cli.sh (the command on unusual inputs)" tests/tools/test_cli.sh "$B"
+    # npusim's JSON traces in Chrome's trace engine (node + npm @paulirish/trace_engine): every flow linked
+    run "traces/test_trace_engine.sh (Chrome's trace engine)" tests/traces/test_trace_engine.sh "$B"
 fi
 
 # The viewer's tests again under SDL's offscreen driver and under Xvfb with
@@ -135,6 +137,9 @@ spmd_check() {
 if [ -z "$ONLY" ] || [ "$ONLY" = models ]; then
     echo "model exports (random inputs):"
     mkdir -p "$B/test-out"
+    # exports from the field (tests/data/models): parse, verify, coverage and a
+    # timing-only run on trn2 and tpu-v6e, nothing unsupported
+    run "models/test_field.sh (tests/data/models on trn2, tpu-v6e)" tests/models/test_field.sh "$B"
     run "models/qwen_3_0_6b (8 partitions, twice)" models_check "$SHARED/models/qwen_3_0_6b_shlo.mlir" twice
     run "models/glm_358b_1_layer" models_check "$SHARED/models/glm_358b_1_layer_shlo.mlir"
     for chip in trn2 tpu-v6e; do
@@ -160,6 +165,13 @@ if [ -z "$ONLY" ] || [ "$ONLY" = fuzz ]; then
         target=${r##*/replay_}
         run "fuzz/$target" "$r" "fuzz/corpus/$target"
     done
+    # the differential fuzzer (docs/fuzzing.md): its reproducers, then a short
+    # deterministic run (fixed seeds: any finding fails)
+    if [ -x "$B/fuzz/diff_fuzz" ]; then
+        run "fuzz/diff_fuzz reproducers" "$B/fuzz/diff_fuzz" --replay fuzz/corpus/diff_fuzz
+        run "fuzz/diff_fuzz --seed 1 (100 programs)" "$B/fuzz/diff_fuzz" --seed 1 --iterations 100 --max-ops 150 \
+            --no-minimize --out "$B/test-out/diff_fuzz"
+    fi
 fi
 
 echo

@@ -126,7 +126,8 @@ static void print_table(struct chip_desc *chips, int n)
            "pub = the chip file's [published] figure (from ../shared/hw/chips.tsv); SRAM = scratchpad\n"
            "(VMEM / SBUF), ACC = accumulator (MXU results / PSUM), both per core.\n");
     if (any_off) printf("! derived peak more than %.0f%% from the published one\n", PEAK_TOLERANCE_PCT);
-    if (any_est) printf("* price is an estimate (EST in the chip file: unverified list price or a TCO model)\n");
+    if (any_est)
+        printf("* price is an estimate (EST in the chip file: its chips/prices.tsv default row is not a list price)\n");
 }
 
 /* The chip-page footnotes, one line per chip that has them. */

@@ -23,7 +23,8 @@ static void help(FILE *f)
             "usage: npusim run MODEL.mlir --chip NAME|FILE.chip [--mode compiled|fused-eager|eager]\n"
             "                  [--inputs A.npy,B.npy,...|--random-inputs SEED] [--timing-only]\n"
             "                  [--check] [--out DIR] [--json] [--entry NAME] [--cores N]\n"
-            "                  [--precision default|high|highest] [--no-checks] [--trace FILE]\n"
+            "                  [--precision default|high|highest] [--checks|--no-checks]\n"
+            "                  [--no-loop-reuse] [--trace FILE]\n"
             "                  [--chips N] [--mesh AXES] [--shard ARG=SPEC]... [--topology SHAPE]\n"
             "                  [--shape ARG=DIMS]... [--dim ARG=N]... [--lnc N | --ranks-per-chip N]\n"
             "\n"
@@ -55,7 +56,13 @@ static void help(FILE *f)
             "  --cores N            spread kernels over N cores (default: all of the chip's)\n"
             "  --precision P        f32 matmuls that ask for the default precision run at P:\n"
             "                       default (the chip's: one bf16 pass on TPU), high or highest\n"
-            "  --no-checks          skip the simulator's race and uninitialised-read checks\n"
+            "  --checks             the simulator's race and uninitialised-read checks (on by\n"
+            "                       default, except in --timing-only runs, where they would\n"
+            "                       cost many times the time: docs/compiler.md)\n"
+            "  --no-checks          skip them\n"
+            "  --no-loop-reuse      --timing-only: simulate every trip of every while loop (by\n"
+            "                       default a loop whose trips repeat exactly is simulated for\n"
+            "                       a few trips and the rest charged as copies; docs/compiler.md)\n"
             "  --trace FILE         record a trace of the run: FILE.npt (native, for npusim\n"
             "                       trace/view), FILE.json or FILE.json.gz (Perfetto); docs/traces.md\n"
             "  --chips N            run on N simulated chips: an SPMD program's partitions,\n"
@@ -102,7 +109,8 @@ struct run_args {
     enum cc_mode mode;
     long seed;
     int cores, chips, lnc, ranks_per_chip;
-    bool timing_only, check, json, sim_checks, no_fallback;
+    bool timing_only, check, json, no_fallback, no_loop_reuse;
+    int sim_checks; /* -1: the default (on, but off when timing-only); 0 off; 1 on */
     enum isa_precision precision;
     struct tool_dyn dyn;
 };
@@ -111,7 +119,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 {
     memset(a, 0, sizeof *a);
     a->seed = -1;
-    a->sim_checks = true;
+    a->sim_checks = -1;
     const char *v = NULL;
     for (int i = 1; i < argc; i++) {
         if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
@@ -189,7 +197,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         } else if (tool_flag(argv[i], "--json")) {
             a->json = true;
         } else if (tool_flag(argv[i], "--no-checks")) {
-            a->sim_checks = false;
+            a->sim_checks = 0;
+        } else if (tool_flag(argv[i], "--checks")) {
+            a->sim_checks = 1;
+        } else if (tool_flag(argv[i], "--no-loop-reuse")) {
+            a->no_loop_reuse = true;
         } else if (tool_dyn_opt(argc, argv, &i, &a->dyn)) {
             if (a->dyn.no_refine) {
                 fprintf(stderr, "npusim run: --no-refine: the compiler needs static shapes\n");
@@ -215,6 +227,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
         fprintf(stderr, "npusim run: give --inputs or --random-inputs, not both\n");
         return TOOL_USAGE;
     }
+    if (a->sim_checks < 0) a->sim_checks = !a->timing_only;
     if (a->timing_only && (a->check || a->out_dir)) {
         fprintf(stderr, "npusim run: --timing-only has no values to --check or write to --out\n");
         return TOOL_USAGE;
@@ -266,12 +279,12 @@ static int make_inputs(const struct run_args *a, const struct graph_op *func, st
 
 /* --trace: a recorder for the run, its parameters in the trace header. */
 static int start_trace(const struct run_args *a, const struct chip_desc *chip, const struct cc_plan *p,
-                       struct rec_recorder **out)
+                       uint32_t chip_index, struct rec_recorder **out)
 {
     struct rec_recorder *r = NULL;
     char v[64];
     snprintf(v, sizeof v, "%ld", a->seed);
-    enum base_status st = rec_recorder_create(chip, 0, &r);
+    enum base_status st = rec_recorder_create(chip, chip_index, &r);
     if (st == BASE_OK) st = rec_recorder_describe_plan(r, p);
     if (st == BASE_OK) st = rec_recorder_set_meta(r, "model", a->path);
     if (st == BASE_OK) st = rec_recorder_set_meta(r, "seed", a->seed >= 0 ? v : "none");
@@ -288,9 +301,11 @@ static int start_trace(const struct run_args *a, const struct chip_desc *chip, c
     return 0;
 }
 
-/* Writes the trace; also after a failed run (error: its message), which is
- * when one is most wanted. */
-static int finish_trace(const struct run_args *a, struct rec_recorder *r, uint64_t total_ps, const struct base_diag *error)
+/* Writes the trace (every chip's recorder merged: one process per chip);
+ * also after a failed run (error: its message), which is when one is most
+ * wanted. */
+static int finish_trace(const struct run_args *a, struct rec_recorder **recs, int n_recs, uint64_t total_ps,
+                        const struct base_diag *error)
 {
     double t0 = now_s();
     char v[32];
@@ -298,14 +313,25 @@ static int finish_trace(const struct run_args *a, struct rec_recorder *r, uint64
     struct trc_trace *t = NULL;
     struct base_diag d;
     base_diag_clear(&d);
-    uint64_t n = rec_recorder_n_records(r);
-    enum base_status st = rec_recorder_set_meta(r, "total_ps", v);
+    uint64_t n = 0;
+    for (int c = 0; c < n_recs; c++) n += rec_recorder_n_records(recs[c]);
+    enum base_status st = rec_recorder_set_meta(recs[0], "total_ps", v);
+    if (st == BASE_OK && n_recs > 1) {
+        snprintf(v, sizeof v, "%d", n_recs);
+        st = rec_recorder_set_meta(recs[0], "chips", v);
+    }
     if (st == BASE_OK && error) {
         char msg[BASE_DIAG_MSG_MAX + 64];
         base_diag_format(error, msg, sizeof msg);
-        st = rec_recorder_set_meta(r, "error", msg);
+        st = rec_recorder_set_meta(recs[0], "error", msg);
     }
-    if (st == BASE_OK) st = rec_recorder_finish(r, &t);
+    if (st == BASE_OK) st = rec_recorder_finish(recs[0], &t);
+    for (int c = 1; c < n_recs && st == BASE_OK; c++) {
+        struct trc_trace *tc = NULL;
+        st = rec_recorder_finish(recs[c], &tc);
+        if (st == BASE_OK) st = trc_trace_merge(t, tc);
+        trc_trace_destroy(tc);
+    }
     enum trc_format fmt = TRC_FORMAT_NPT;
     trc_format_from_path(a->trace, &fmt);
     if (st == BASE_OK) st = trc_write(t, a->trace, fmt, &d);
@@ -315,8 +341,8 @@ static int finish_trace(const struct run_args *a, struct rec_recorder *r, uint64
         else fprintf(stderr, "npusim run: --trace %s: %s\n", a->trace, base_status_str(st));
         return TOOL_FAIL;
     }
-    fprintf(stderr, "npusim run: trace %s: %llu records, written in %.2f s\n", a->trace, (unsigned long long)n,
-            now_s() - t0);
+    fprintf(stderr, "npusim run: trace %s: %llu records%s, written in %.2f s\n", a->trace, (unsigned long long)n,
+            n_recs > 1 ? " (every chip)" : "", now_s() - t0);
     return 0;
 }
 
@@ -411,7 +437,8 @@ int cmd_run(int argc, char **argv)
     struct rt_report *reps = NULL;
     struct interp_result gold;
     memset(&gold, 0, sizeof gold);
-    struct rec_recorder *rec = NULL;
+    struct rec_recorder **recs = NULL; /* one per simulated chip */
+    void **users = NULL;                /* the same, for rt_options.chip_users */
     struct rep_run *report = NULL;
     rc = TOOL_FAIL;
     if (make_inputs(&a, func, in)) goto done;
@@ -448,17 +475,20 @@ int cmd_run(int argc, char **argv)
     so.timing_only = a.timing_only;
     so.check_races = so.check_uninit = a.sim_checks;
     so.limits = tool_limits();
-    if (a.trace && start_trace(&a, &chip, p, &rec) != 0) goto done;
-    if (rec) so.hooks = rec_recorder_hooks(rec);
     /* an SPMD program with values runs every partition on its own chip; else
      * one chip (a representative partition when timing-only) */
     bool multi = cc_plan_num_partitions(p) > 1 && !a.timing_only;
     n_sims = multi ? cc_plan_num_partitions(p) : 1;
     sims = calloc((size_t)n_sims, sizeof *sims);
     reps = calloc((size_t)n_sims, sizeof *reps);
-    if (!sims || !reps) goto done;
+    recs = calloc((size_t)n_sims, sizeof *recs);
+    users = calloc((size_t)n_sims, sizeof *users);
+    if (!sims || !reps || !recs || !users) goto done;
+    for (int c = 0; a.trace && c < n_sims; c++) /* every chip its own recorder, merged at the end */
+        if (start_trace(&a, &chip, p, (uint32_t)c, &recs[c]) != 0) goto done;
+        else users[c] = recs[c];
     for (int c = 0; c < n_sims; c++) {
-        if (c > 0) so.hooks = NULL; /* the trace follows chip 0 */
+        so.hooks = recs[c] ? rec_recorder_hooks(recs[c]) : NULL;
         if (sim_create(&chip, &so, &sims[c], &d) != BASE_OK) {
             tool_print_diag(&d);
             goto done;
@@ -468,12 +498,14 @@ int cmd_run(int argc, char **argv)
     rt_options_default(&ro);
     ro.timing_only = a.timing_only;
     ro.limits = tool_limits();
+    ro.loop_reuse = a.timing_only && !a.no_loop_reuse && !a.trace; /* a trace wants every trip's events */
     if (a.topology) ro.topo = &topo;
-    if (rec) {
+    if (a.trace) {
         ro.on_launch = rec_recorder_on_launch;
-        ro.launch_user = rec;
+        ro.launch_user = recs[0];
         ro.on_collective = rec_recorder_on_collective;
-        ro.collective_user = rec;
+        ro.collective_user = recs[0];
+        ro.chip_users = multi ? users : NULL;
     }
     outs = calloc((size_t)cc_plan_n_outputs(p) + 1, sizeof *outs);
     double t1 = now_s();
@@ -481,11 +513,11 @@ int cmd_run(int argc, char **argv)
                                  : rt_run(p, sims[0], in, n_args, &ro, outs, reps, &d);
     if (rst != BASE_OK) {
         tool_print_diag(&d);
-        if (rec) finish_trace(&a, rec, sim_now_ps(sims[0]), &d);
+        if (a.trace) finish_trace(&a, recs, n_sims, sim_now_ps(sims[0]), &d);
         goto done;
     }
     double t_run = now_s() - t1;
-    if (rec && finish_trace(&a, rec, reps[0].total_ps, NULL) != 0) goto done;
+    if (a.trace && finish_trace(&a, recs, n_sims, reps[0].total_ps, NULL) != 0) goto done;
     struct rep_source src = {.model = a.path, .plan = p, .stats = sim_get_stats(sims[0]), .chips = reps,
                              .n_chips = n_sims, .timing_only = a.timing_only, .topology = a.topology,
                              .ranks_per_chip = chip.ranks_per_chip};
@@ -544,7 +576,9 @@ done:
     free(reps);
     for (int c = 0; sims && c < n_sims; c++) sim_destroy(sims[c]);
     free(sims);
-    rec_recorder_destroy(rec);
+    for (int c = 0; recs && c < n_sims; c++) rec_recorder_destroy(recs[c]);
+    free(recs);
+    free(users);
     cc_plan_destroy(p);
     for (int i = 0; i < n_args; i++) base_tensor_release(in[i]);
     free(in);

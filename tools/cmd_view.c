@@ -1,5 +1,5 @@
-/* npusim view FILE.npt [--screenshot OUT.png] [--range T0:T1] [--size WxH]
- *                      [--script FILE] [--font FILE.ttf] */
+/* npusim view TRACE [TRACE_B] [--screenshot OUT.png] [--range T0:T1] [--size WxH]
+ *                             [--script FILE] [--font FILE.ttf] */
 #include "tools/tools.h"
 
 #include <stdlib.h>
@@ -8,12 +8,18 @@
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: npusim view FILE.npt [--screenshot OUT.png] [--range T0:T1] [--size WxH]\n"
-            "                            [--script FILE] [--font FILE.ttf]\n"
+            "usage: npusim view TRACE [TRACE_B] [--screenshot OUT.png] [--range T0:T1] [--size WxH]\n"
+            "                                   [--script FILE] [--font FILE.ttf]\n"
             "\n"
-            "The trace viewer (SDL2; docs/visualizer.md).  Lanes per chip, core and engine;\n"
-            "wheel or W/S zoom at the cursor, drag or A/D pan, click a slice for details,\n"
-            "/ searches op names, F zooms to the selection, 0 shows the whole run, Q quits.\n"
+            "The trace viewer (SDL2; docs/visualizer.md).  TRACE is .npt, .json or .json.gz\n"
+            "(npusim's own).  Lanes per chip, core and engine; wheel or W/S zoom at the\n"
+            "cursor, drag or A/D pan, click a slice for details, / searches ops, locations\n"
+            "and kernels, F zooms to the selection, 0 shows the whole run, click a header\n"
+            "or C collapses a chip, core or engine class, X collapses every core, E expands\n"
+            "all, G groups the top ops by op, kind, kernel or source line, Q quits.\n"
+            "With TRACE_B: a compare view, both traces on one time axis and the top-ops\n"
+            "rows matched: time in A, in B, B - A (trn2 against tpu-v6e, eager against\n"
+            "compiled).\n"
             "  --screenshot OUT.png  render headless (no display needed) and write a PNG\n"
             "  --range T0:T1         initial time range (12ns:3.5us; a bare number is ps)\n"
             "  --size WxH            window or screenshot size (default 1280x800)\n"
@@ -52,7 +58,7 @@ static int fail(const struct base_diag *d, enum base_status st)
 
 int cmd_view(int argc, char **argv)
 {
-    const char *path = NULL, *shot = NULL, *range = NULL, *size = NULL, *script = NULL, *font = NULL, *v;
+    const char *path = NULL, *path_b = NULL, *shot = NULL, *range = NULL, *size = NULL, *script = NULL, *font = NULL, *v;
     int frames = 0;
     for (int i = 1; i < argc; i++) {
         if (tool_flag(argv[i], "--help") || tool_flag(argv[i], "-h")) {
@@ -75,8 +81,10 @@ int cmd_view(int argc, char **argv)
             return TOOL_USAGE;
         } else if (!path) {
             path = argv[i];
+        } else if (!path_b) {
+            path_b = argv[i];
         } else {
-            fprintf(stderr, "npusim view: one trace file only\n");
+            fprintf(stderr, "npusim view: one trace, or two to compare\n");
             return TOOL_USAGE;
         }
     }
@@ -112,17 +120,23 @@ int cmd_view(int argc, char **argv)
 
     struct base_diag d;
     base_diag_clear(&d);
-    enum trc_format fmt;
-    if (!trc_format_from_path(path, &fmt) || fmt != TRC_FORMAT_NPT) {
-        fprintf(stderr, "npusim view: %s: the viewer reads .npt traces (npusim trace convert %s OUT.npt)\n", path,
-                path);
-        return TOOL_USAGE;
+    struct trc_file *f = NULL, *fb = NULL;
+    const char *paths[2] = {path, path_b};
+    for (int k = 0; k < 2 && paths[k]; k++) {
+        enum trc_format fmt;
+        if (!trc_format_from_path(paths[k], &fmt)) {
+            fprintf(stderr, "npusim view: %s: a trace's name ends in .npt, .json or .json.gz\n", paths[k]);
+            trc_close(f);
+            return TOOL_USAGE;
+        }
+        enum base_status ost = trc_open(paths[k], k ? &fb : &f, &d); /* JSON: converted on open */
+        if (ost != BASE_OK) {
+            trc_close(f);
+            return fail(&d, ost);
+        }
     }
-    struct trc_file *f = NULL;
-    enum base_status st = trc_open(path, &f, &d);
-    if (st != BASE_OK) return fail(&d, st);
     struct viz_viewer *vw = NULL;
-    st = viz_viewer_create(f, &o, &vw, &d);
+    enum base_status st = fb ? viz_viewer_create_compare(f, fb, &o, &vw, &d) : viz_viewer_create(f, &o, &vw, &d);
     if (st == BASE_OK && range) viz_set_range(vw, t0, t1);
     if (st == BASE_OK && script) {
         char *text = NULL;
@@ -145,12 +159,13 @@ int cmd_view(int argc, char **argv)
             }
         } else {
             char title[300];
-            snprintf(title, sizeof title, "npusim view %s", path);
+            snprintf(title, sizeof title, "npusim view %s%s%s", path, path_b ? " vs " : "", path_b ? path_b : "");
             st = viz_run_window(vw, title, frames, &d);
         }
     }
     viz_viewer_destroy(vw);
     trc_close(f);
+    trc_close(fb);
     return st == BASE_OK ? TOOL_OK : fail(&d, st);
 }
 

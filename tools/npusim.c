@@ -14,6 +14,8 @@ static const struct tool_cmd cmds[] = {
     {"exec", "run an ISA program on a simulated chip: time, statistics, dumps", cmd_exec},
     {"gemm", "generate and run a tiled GEMM: time, % of peak, closed form, check", cmd_gemm},
     {"run", "compile a model and run it on one chip or many: time, MFU, kernels, collectives, check", cmd_run},
+    {"estimate", "which chip, how many, at what cost: step time, tokens/s, MFU, memory, $ per 1M tokens per system",
+     cmd_estimate},
     {"coverage", "which ops of a model the compiler lowers for a chip, and where it does not", cmd_coverage},
     {"trace", "trace files: stats (busy time, top ops), convert (npt <-> Perfetto json), check", cmd_trace},
     {"partition", "split an unsharded program over a device mesh: per-partition SPMD program, collectives",

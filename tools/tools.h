@@ -26,6 +26,7 @@ int cmd_exec(int argc, char **argv);
 int cmd_gemm(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_net(int argc, char **argv);
 int cmd_model(int argc, char **argv);

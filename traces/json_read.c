@@ -191,7 +191,7 @@ static bool to_i64(const char *s, int64_t *out)
 
 /* ------------------------------------------------------------- events */
 
-#define VAL_MAX 1024
+#define VAL_MAX 4096
 struct kv {
     char key[32];
     char val[VAL_MAX];
@@ -305,13 +305,16 @@ static enum base_status on_slice(struct rd *d, const struct ev *e)
     memset(&s, 0, sizeof s);
     s.start_ps = ts + d->base;
     s.dur_ps = dur;
-    const struct kv *cat = find(e->top, e->n_top, "cat");
+    /* args.kind (files of npusim 0.x before it: the category) */
+    const struct kv *cat = find(e->args, e->n_args, "kind");
+    if (!cat) cat = find(e->top, e->n_top, "cat");
     enum trc_slice_kind kind;
-    if (!cat || !trc_slice_kind_lookup(cat->val, &kind)) return ev_fail(d, "an X event's cat is not a slice kind");
+    if (!cat || !trc_slice_kind_lookup(cat->val, &kind)) return ev_fail(d, "an X event's args.kind is not a slice kind");
     s.kind = kind;
     TRY(intern_arg(d, e->top, e->n_top, "name", &s.name));
     TRY(intern_arg(d, e->args, e->n_args, "op", &s.op));
     TRY(intern_arg(d, e->args, e->n_args, "loc", &s.loc));
+    TRY(intern_arg(d, e->args, e->n_args, "source", &s.src));
     bool coll = kind == TRC_SLICE_COLLECTIVE || kind == TRC_SLICE_LINK; /* their kernel field is the algorithm */
     TRY(intern_arg(d, e->args, e->n_args, coll ? "algorithm" : "kernel", &s.kernel));
     bool ok = get_u64(e->args, e->n_args, "bytes", &s.bytes) && get_u64(e->args, e->n_args, "flops", &s.flops);
@@ -346,7 +349,7 @@ static enum base_status on_slice(struct rd *d, const struct ev *e)
         break;
     default:
         ok = ok && get_u64(e->args, e->n_args, "kernel_index", &s.a) && get_u64(e->args, e->n_args, "launch", &s.b) &&
-             get_u64(e->args, e->n_args, "c", &s.c);
+             get_u64(e->args, e->n_args, kind == TRC_SLICE_KERNEL ? "sim_flops" : "c", &s.c);
         break;
     }
     if (!ok) return ev_fail(d, "an X event's args do not decode (counts must be non-negative integers)");
@@ -359,10 +362,15 @@ static enum base_status on_counter(struct rd *d, const struct ev *e)
     const struct kv *val = find(e->args, e->n_args, "value");
     uint64_t ts;
     if (!name || !kts || !us_to_ps(kts->val, &ts) || !val) return ev_fail(d, "a C event needs name, ts and args.value");
+    uint64_t pid = 1; /* chip + 1: counters of several chips share their names */
+    if (!get_u64(e->top, e->n_top, "pid", &pid)) return ev_fail(d, "a C event's pid is not a number");
     uint32_t lane = d->last_counter;
-    if (lane >= d->t->n_lanes || strcmp(d->t->lanes[lane].lane.name, name->val) != 0) {
+    if (lane >= d->t->n_lanes || strcmp(d->t->lanes[lane].lane.name, name->val) != 0 ||
+        d->t->lanes[lane].lane.chip + 1 != pid) {
         for (lane = 0; lane < d->t->n_lanes; lane++)
-            if (d->t->lanes[lane].lane.kind == TRC_LANE_COUNTER && !strcmp(d->t->lanes[lane].lane.name, name->val)) break;
+            if (d->t->lanes[lane].lane.kind == TRC_LANE_COUNTER && !strcmp(d->t->lanes[lane].lane.name, name->val) &&
+                d->t->lanes[lane].lane.chip + 1 == pid)
+                break;
         if (lane == d->t->n_lanes) return ev_fail(d, "a C event names no counter lane of otherData.npusim_lanes");
         d->last_counter = lane;
     }
@@ -375,7 +383,8 @@ static enum base_status on_counter(struct rd *d, const struct ev *e)
 static enum base_status on_flow(struct rd *d, const struct ev *e, bool start)
 {
     uint64_t id, tid, ts;
-    const struct kv *kts = find(e->top, e->n_top, "ts");
+    const struct kv *kts = find(e->args, e->n_args, "at"); /* the exact time, when the event binds to a slice's start */
+    if (!kts) kts = find(e->top, e->n_top, "ts");
     if (!get_u64(e->top, e->n_top, "id", &id) || id == 0 || id > (1u << 28) || !get_u64(e->top, e->n_top, "tid", &tid) ||
         tid == 0 || tid > d->t->n_lanes || !kts || !us_to_ps(kts->val, &ts))
         return ev_fail(d, "a flow event needs id, tid (a lane) and ts");

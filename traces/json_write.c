@@ -159,6 +159,83 @@ static uint32_t lane_pid(const struct trc_lane *l, uint32_t chips)
     return l->kind == TRC_LANE_LINK ? chips + l->chip + 1 : l->chip + 1;
 }
 
+/* A slice's category.  A flow binds to the slices at its ends when they
+ * have its category (Chrome's trace engine: same ts, pid, tid and cat; a
+ * flow's s and f events share cat, name and id): the work of the engines
+ * and DMA queues (instructions, transfers, waits) is "engine", so flows
+ * link a DMA to the wait or instruction it released; args.kind says which
+ * kind a slice is. */
+static const char *slice_cat(uint32_t kind)
+{
+    return kind == TRC_SLICE_INSTR || kind == TRC_SLICE_DMA || kind == TRC_SLICE_WAIT
+               ? "engine"
+               : trc_slice_kind_name((enum trc_slice_kind)kind);
+}
+
+/* The slice of lane that contains t (a non-zero one; else one starting at
+ * t), or NULL. */
+static const struct trc_slice *slice_at(const struct trc_lane_data *l, uint64_t t)
+{
+    size_t lo = 0, hi = l->n_slices;
+    while (lo < hi) { /* the first slice starting after t */
+        size_t mid = (lo + hi) / 2;
+        if (l->slices[mid].start_ps <= t) lo = mid + 1;
+        else hi = mid;
+    }
+    const struct trc_slice *at = NULL;
+    for (size_t back = 0; lo > 0 && back < 64; back++, lo--) {
+        const struct trc_slice *s = &l->slices[lo - 1];
+        if (s->dur_ps && t < s->start_ps + s->dur_ps) return s;
+        if (s->dur_ps) break; /* non-zero slices do not overlap: none earlier reaches t */
+        if (s->start_ps == t) at = s;
+    }
+    return at;
+}
+
+/* After wait slice w of lane l: the slice of the instruction it held (the
+ * first non-wait slice from its end with its stream index), or NULL. */
+static const struct trc_slice *released_by(const struct trc_lane_data *l, const struct trc_slice *w)
+{
+    uint64_t end = w->start_ps + w->dur_ps;
+    for (size_t k = (size_t)(w - l->slices) + 1; k < l->n_slices && k < (size_t)(w - l->slices) + 64; k++) {
+        const struct trc_slice *s = &l->slices[k];
+        if (s->start_ps > end) break;
+        if (s->start_ps == end && s->kind != TRC_SLICE_WAIT && s->a == w->c) return s;
+    }
+    return NULL;
+}
+
+/* One end of a flow: its event at the start of the slice it binds to, with
+ * the exact time in args.at when that differs.  The end binds to the wait
+ * slice when it starts after the DMA; else to the instruction the wait
+ * released (Chrome's engine keeps one event per timestamp in a flow, and
+ * Perfetto drops an end that comes before its start). */
+static void write_flow_end(struct jw *w, const struct trc_trace *t, uint32_t chips, const struct trc_flow *f, size_t id,
+                           bool start, uint64_t base)
+{
+    uint32_t lane = start ? f->from_lane : f->to_lane;
+    uint64_t at = start ? f->from_ps : f->to_ps;
+    const struct trc_lane_data *l = &t->lanes[lane];
+    const struct trc_slice *s = slice_at(l, at);
+    if (!start && s) {
+        const struct trc_slice *from = slice_at(&t->lanes[f->from_lane], f->from_ps);
+        uint64_t from_ts = from ? from->start_ps : f->from_ps;
+        const struct trc_slice *r = s->kind == TRC_SLICE_WAIT && s->start_ps <= from_ts ? released_by(l, s) : NULL;
+        if (r) s = r;
+    }
+    uint64_t ts = s ? s->start_ps : at;
+    jw_fmt(w, start ? ",\n{\"ph\":\"s\"" : ",\n{\"ph\":\"f\",\"bp\":\"e\"");
+    jw_fmt(w, ",\"id\":%zu,\"pid\":%u,\"tid\":%u,\"name\":\"signal\",\"cat\":\"engine\",\"ts\":", id,
+           lane_pid(&l->lane, chips), lane + 1);
+    jw_us(w, ts - base);
+    if (ts != at) {
+        jw_s(w, ",\"args\":{\"at\":");
+        jw_us(w, at - base);
+        jw_s(w, "}");
+    }
+    jw_s(w, "}");
+}
+
 static void write_slice(struct jw *w, const struct trc_trace *t, uint32_t chips, uint32_t lane, const struct trc_slice *s,
                         uint64_t base)
 {
@@ -175,8 +252,10 @@ static void write_slice(struct jw *w, const struct trc_trace *t, uint32_t chips,
     jw_s(w, ",\"name\":");
     jw_str(w, trc_trace_string(t, s->name));
     jw_s(w, ",\"cat\":\"");
+    jw_s(w, slice_cat(s->kind));
+    jw_s(w, "\",\"args\":{\"kind\":\"");
     jw_s(w, trc_slice_kind_name((enum trc_slice_kind)s->kind));
-    jw_s(w, "\",\"args\":{\"bytes\":");
+    jw_s(w, "\",\"bytes\":");
     jw_u64(w, s->bytes);
     jw_kv(w, "flops", s->flops);
     if (s->op) {
@@ -186,6 +265,10 @@ static void write_slice(struct jw *w, const struct trc_trace *t, uint32_t chips,
     if (s->loc) {
         jw_s(w, ",\"loc\":");
         jw_str(w, trc_trace_string(t, s->loc));
+    }
+    if (s->src) {
+        jw_s(w, ",\"source\":");
+        jw_str(w, trc_trace_string(t, s->src));
     }
     if (s->kernel) {
         jw_s(w, coll ? ",\"algorithm\":" : ",\"kernel\":");
@@ -221,6 +304,11 @@ static void write_slice(struct jw *w, const struct trc_trace *t, uint32_t chips,
         jw_kv(w, "collective", s->c);
         jw_kd(w, "gbps", trc_link_gbps(s));     /* derived: bytes / dur */
         jw_kd(w, "util", trc_link_util(s));     /* derived: gbps / link_gbps */
+        break;
+    case TRC_SLICE_KERNEL:
+        jw_kv(w, "kernel_index", s->a);
+        jw_kv(w, "launch", s->b);
+        jw_kv(w, "sim_flops", s->c);
         break;
     default:
         jw_kv(w, "kernel_index", s->a);
@@ -282,7 +370,17 @@ static void write_all(struct jw *w, const struct trc_trace *t)
     if (first) jw_s(w, "{\"ph\":\"M\",\"pid\":1,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"empty\"}}");
     for (uint32_t i = 0; i < t->n_lanes; i++) {
         const struct trc_lane_data *l = &t->lanes[i];
-        for (size_t k = 0; k < l->n_slices; k++) write_slice(w, t, chips, i, &l->slices[k], base);
+        /* at one start time the non-zero slice first (the zero-length ones
+         * nest in it; a flow binds to the first slice of its timestamp) */
+        for (size_t k = 0; k < l->n_slices;) {
+            size_t e = k + 1;
+            while (e < l->n_slices && l->slices[e].start_ps == l->slices[k].start_ps) e++;
+            for (size_t q = e; q > k; q--)
+                if (l->slices[q - 1].dur_ps) write_slice(w, t, chips, i, &l->slices[q - 1], base);
+            for (size_t q = k; q < e; q++)
+                if (!l->slices[q].dur_ps) write_slice(w, t, chips, i, &l->slices[q], base);
+            k = e;
+        }
         for (size_t k = 0; k < l->n_samples; k++) {
             jw_fmt(w, ",\n{\"ph\":\"C\",\"pid\":%u,\"name\":", lane_pid(&l->lane, chips));
             jw_str(w, l->lane.name);
@@ -292,14 +390,8 @@ static void write_all(struct jw *w, const struct trc_trace *t)
         }
     }
     for (size_t k = 0; k < t->n_flows; k++) {
-        const struct trc_flow *f = &t->flows[k];
-        jw_fmt(w, ",\n{\"ph\":\"s\",\"id\":%zu,\"pid\":%u,\"tid\":%u,\"name\":\"signal\",\"cat\":\"flow\",\"ts\":", k + 1,
-               lane_pid(&t->lanes[f->from_lane].lane, chips), f->from_lane + 1);
-        jw_us(w, f->from_ps - base);
-        jw_fmt(w, "},\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":%zu,\"pid\":%u,\"tid\":%u,\"name\":\"signal\",\"cat\":\"flow\",\"ts\":",
-               k + 1, lane_pid(&t->lanes[f->to_lane].lane, chips), f->to_lane + 1);
-        jw_us(w, f->to_ps - base);
-        jw_s(w, "}");
+        write_flow_end(w, t, chips, &t->flows[k], k + 1, true, base);
+        write_flow_end(w, t, chips, &t->flows[k], k + 1, false, base);
     }
     jw_s(w, "\n],\n\"otherData\":{\"generator\":\"npusim\",\"time_base_ps\":");
     jw_fmt(w, "\"%llu\"", (unsigned long long)base);

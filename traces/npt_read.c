@@ -175,7 +175,7 @@ static enum base_status decode(struct trc_file *f, size_t e, void **out, size_t 
         if (x->type == TRC_CHUNK_SLICES) {
             struct trc_slice *s = (struct trc_slice *)v + i;
             ok = trc_slice_decode(&c, s, &prev_slice) && str_ok(f, s->name) && str_ok(f, s->op) && str_ok(f, s->loc) &&
-                 str_ok(f, s->kernel);
+                 str_ok(f, s->kernel) && str_ok(f, s->src);
         } else if (x->type == TRC_CHUNK_SAMPLES) {
             struct trc_sample *s = (struct trc_sample *)v + i;
             s->t_ps = prev + trc_cur_uv(&c);
@@ -194,14 +194,18 @@ static enum base_status decode(struct trc_file *f, size_t e, void **out, size_t 
             b->dominant = (uint32_t)dom;
         } else if (x->type == TRC_CHUNK_OPS) {
             struct trc_op_stats *o = (struct trc_op_stats *)v + i;
-            uint64_t op = trc_cur_uv(&c), loc = trc_cur_uv(&c);
+            uint64_t kind = trc_cur_uv(&c), op = trc_cur_uv(&c), loc = trc_cur_uv(&c), src = trc_cur_uv(&c),
+                     kernel = trc_cur_uv(&c);
             o->busy_ps = trc_cur_uv(&c);
             o->slices = trc_cur_uv(&c);
             o->bytes = trc_cur_uv(&c);
             o->flops = trc_cur_uv(&c);
-            ok = op < f->n_strings && loc < f->n_strings;
+            ok = kind <= 1 && op < f->n_strings && loc < f->n_strings && src < f->n_strings && kernel < f->n_strings;
+            o->kind = (uint32_t)kind;
             o->op = (uint32_t)op;
             o->loc = (uint32_t)loc;
+            o->src = (uint32_t)src;
+            o->kernel = (uint32_t)kernel;
         } else {
             struct trc_flow *fl = (struct trc_flow *)v + i;
             uint64_t a = trc_cur_uv(&c), b = trc_cur_uv(&c);
@@ -277,9 +281,10 @@ static enum base_status read_header(struct trc_file *f, uint64_t *chunks_at, str
     if (version < TRC_NPT_VERSION)
         return bad(f, d,
                    "the header (bytes 8-11): format version %u, older than the version %d this npusim reads "
-                   "(written before collective and link lanes; version 1 files may number lane kinds "
-                   "differently): record the run again",
-                   version, TRC_NPT_VERSION);
+                   "(written before slices carried their location chains%s): record the run again",
+                   version, TRC_NPT_VERSION,
+                   version < 2 ? ", and collective and link lanes; version 1 files may number lane kinds differently"
+                               : "");
     if (version != TRC_NPT_VERSION)
         return bad(f, d, "the header (bytes 8-11): format version %u; this npusim reads version %d", version,
                    TRC_NPT_VERSION);
@@ -478,24 +483,18 @@ static enum base_status sort_chunks(struct trc_file *f, struct base_diag *d)
     return BASE_OK;
 }
 
-enum base_status trc_open(const char *path, struct trc_file **out, struct base_diag *diag)
+enum base_status trc_open_stream(FILE *fp, const char *name, struct trc_file **out, struct base_diag *diag)
 {
     *out = NULL;
     struct trc_file *f = calloc(1, sizeof *f);
-    if (!f) return base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory opening a trace");
-    snprintf(f->path, sizeof f->path, "%s", path);
-    /* a regular file of any size (read at random, a chunk at a time): a FIFO
-     * or device would block or never end */
-    struct base_limits lim;
-    base_limits_default(&lim);
-    lim.v[BASE_LIMIT_INPUT_BYTES] = UINT64_MAX;
-    enum base_status ost = base_file_open(path, &lim, &f->f, NULL, diag);
-    if (ost != BASE_OK) {
-        trc_close(f);
-        return ost;
+    if (!f) {
+        fclose(fp);
+        return base_diag_set(diag, BASE_ERR_NOMEM, name, 0, 0, "out of memory opening a trace");
     }
+    snprintf(f->path, sizeof f->path, "%s", name);
+    f->f = fp;
     enum base_status st = BASE_OK;
-    if (fseeko(f->f, 0, SEEK_END) != 0) st = base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot seek: %s", strerror(errno));
+    if (fseeko(f->f, 0, SEEK_END) != 0) st = base_diag_set(diag, BASE_ERR_IO, name, 0, 0, "cannot seek: %s", strerror(errno));
     else f->size = (uint64_t)ftello(f->f);
     uint64_t chunks_at = 0;
     if (st == BASE_OK) st = read_header(f, &chunks_at, diag);
@@ -508,6 +507,40 @@ enum base_status trc_open(const char *path, struct trc_file **out, struct base_d
     }
     *out = f;
     return BASE_OK;
+}
+
+/* A JSON trace: read whole, written as .npt into an anonymous temporary
+ * file, opened from there (errors still name the JSON file). */
+static enum base_status open_json(const char *path, struct trc_file **out, struct base_diag *diag)
+{
+    struct trc_trace *t = NULL;
+    TRY(trc_read_json(path, &t, diag));
+    FILE *tmp = tmpfile();
+    enum base_status st = tmp ? BASE_OK
+                              : base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot create a temporary file to view it: %s",
+                                              strerror(errno));
+    if (st == BASE_OK) st = trc_write_npt_stream(t, tmp, path, diag);
+    trc_trace_destroy(t);
+    if (st != BASE_OK) {
+        if (tmp) fclose(tmp);
+        return st;
+    }
+    return trc_open_stream(tmp, path, out, diag);
+}
+
+enum base_status trc_open(const char *path, struct trc_file **out, struct base_diag *diag)
+{
+    *out = NULL;
+    enum trc_format fmt;
+    if (trc_format_from_path(path, &fmt) && fmt != TRC_FORMAT_NPT) return open_json(path, out, diag);
+    /* a regular file of any size (read at random, a chunk at a time): a FIFO
+     * or device would block or never end */
+    struct base_limits lim;
+    base_limits_default(&lim);
+    lim.v[BASE_LIMIT_INPUT_BYTES] = UINT64_MAX;
+    FILE *fp;
+    TRY(base_file_open(path, &lim, &fp, NULL, diag));
+    return trc_open_stream(fp, path, out, diag);
 }
 
 void trc_close(struct trc_file *f)
@@ -736,6 +769,7 @@ enum base_status trc_file_load(struct trc_file *f, struct trc_trace **out, struc
                 s.op = map[s.op];
                 s.loc = map[s.loc];
                 s.kernel = map[s.kernel];
+                s.src = map[s.src];
                 st = trc_trace_add_slice(t, e->lane, &s);
             } else if (e->type == TRC_CHUNK_SAMPLES) {
                 const struct trc_sample *s = (const struct trc_sample *)v + k;

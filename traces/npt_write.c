@@ -245,8 +245,11 @@ static enum base_status write_all(struct wr *w, const struct trc_trace *t)
         trc_buf_uv(&w->raw, stats.n_ops);
         for (size_t i = 0; i < stats.n_ops; i++) {
             const struct trc_op_stats *o = &stats.ops[i];
+            trc_buf_uv(&w->raw, o->kind);
             trc_buf_uv(&w->raw, o->op);
             trc_buf_uv(&w->raw, o->loc);
+            trc_buf_uv(&w->raw, o->src);
+            trc_buf_uv(&w->raw, o->kernel);
             trc_buf_uv(&w->raw, o->busy_ps);
             trc_buf_uv(&w->raw, o->slices);
             trc_buf_uv(&w->raw, o->bytes);
@@ -291,26 +294,33 @@ static enum base_status write_all(struct wr *w, const struct trc_trace *t)
     return put(w, f, sizeof f);
 }
 
-enum base_status trc_write_npt(const struct trc_trace *t, const char *path, struct base_diag *diag)
+enum base_status trc_write_npt_stream(const struct trc_trace *t, FILE *f, const char *name, struct base_diag *diag)
 {
     struct wr w;
     memset(&w, 0, sizeof w);
-    w.path = path;
+    w.path = name;
     w.diag = diag;
-    /* whole or not at all: a temporary name, renamed on success (base_out) */
-    struct base_out o;
-    TRY(base_out_open(&o, path, diag));
-    w.f = o.f;
-    char *vbuf = malloc(1 << 20);
-    if (vbuf) setvbuf(w.f, vbuf, _IOFBF, 1 << 20);
+    w.f = f;
     enum base_status st = write_all(&w, t);
-    if (st == BASE_OK) st = base_out_commit(&o, diag);
-    else base_out_abort(&o);
-    free(vbuf);
+    if (st == BASE_OK && fflush(f) != 0) st = io_fail(&w, "write");
     if (w.zs_ready) deflateEnd(&w.zs);
     free(w.idx);
     trc_buf_free(&w.raw);
     trc_buf_free(&w.z);
+    return st;
+}
+
+enum base_status trc_write_npt(const struct trc_trace *t, const char *path, struct base_diag *diag)
+{
+    /* whole or not at all: a temporary name, renamed on success (base_out) */
+    struct base_out o;
+    TRY(base_out_open(&o, path, diag));
+    char *vbuf = malloc(1 << 20);
+    if (vbuf) setvbuf(o.f, vbuf, _IOFBF, 1 << 20);
+    enum base_status st = trc_write_npt_stream(t, o.f, path, diag);
+    if (st == BASE_OK) st = base_out_commit(&o, diag);
+    else base_out_abort(&o);
+    free(vbuf);
     return st;
 }
 

@@ -224,7 +224,8 @@ enum {
     F_DUR = 1 << 9,
     F_A1 = 1 << 10,   /* a = the previous slice's a + 1 (the next instruction of a stream) */
     F_GAP0 = 1 << 11, /* starts where the previous slice ends */
-    F_ALL = (1 << 12) - 1,
+    F_SRC = 1 << 12,  /* src: as the previous slice's (version 3) */
+    F_ALL = (1 << 13) - 1,
 };
 
 static inline uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0); }
@@ -238,7 +239,7 @@ void trc_slice_encode(struct trc_buf *b, const struct trc_slice *s, struct trc_s
                  (s->kernel == prev->kernel ? F_KERNEL : 0) | (s->flops == prev->flops ? F_FLOPS : 0) |
                  (s->b == prev->b ? F_B : 0) | (s->c == prev->c ? F_C : 0) | (s->bytes == prev->bytes ? F_BYTES : 0) |
                  (s->dur_ps == prev->dur_ps ? F_DUR : 0) | (s->a == prev->a + 1 ? F_A1 : 0) |
-                 (s->start_ps == prev_end ? F_GAP0 : 0);
+                 (s->start_ps == prev_end ? F_GAP0 : 0) | (s->src == prev->src ? F_SRC : 0);
     trc_buf_le(b, f, 2);
     if (!(f & F_GAP0)) trc_buf_uv(b, zigzag((int64_t)(s->start_ps - prev_end)));
     if (!(f & F_DUR)) trc_buf_uv(b, s->dur_ps);
@@ -247,6 +248,7 @@ void trc_slice_encode(struct trc_buf *b, const struct trc_slice *s, struct trc_s
     if (!(f & F_OP)) trc_buf_uv(b, s->op);
     if (!(f & F_LOC)) trc_buf_uv(b, s->loc);
     if (!(f & F_KERNEL)) trc_buf_uv(b, s->kernel);
+    if (!(f & F_SRC)) trc_buf_uv(b, s->src);
     if (!(f & F_BYTES)) trc_buf_uv(b, s->bytes);
     if (!(f & F_FLOPS)) trc_buf_uv(b, s->flops);
     if (!(f & F_A1)) trc_buf_uv(b, s->a);
@@ -276,6 +278,9 @@ bool trc_slice_decode(struct trc_cur *c, struct trc_slice *s, struct trc_slice *
     s->op = (uint32_t)v[2];
     s->loc = (uint32_t)v[3];
     s->kernel = (uint32_t)v[4];
+    uint64_t src = (f & F_SRC) ? prev->src : trc_cur_uv(c);
+    if (src > UINT32_MAX) return false;
+    s->src = (uint32_t)src;
     s->bytes = (f & F_BYTES) ? prev->bytes : trc_cur_uv(c);
     s->flops = (f & F_FLOPS) ? prev->flops : trc_cur_uv(c);
     s->a = (f & F_A1) ? prev->a + 1 : trc_cur_uv(c);

@@ -308,8 +308,9 @@ enum base_status trc_trace_finalize(struct trc_trace *t)
     for (uint32_t i = 0; i < t->n_lanes && st == BASE_OK; i++) {
         struct trc_lane_data *l = &t->lanes[i];
         for (size_t k = 0; k < l->n_slices && st == BASE_OK; k++) {
-            uint32_t *f[4] = {&l->slices[k].name, &l->slices[k].op, &l->slices[k].loc, &l->slices[k].kernel};
-            for (int j = 0; j < 4 && st == BASE_OK; j++) {
+            uint32_t *f[5] = {&l->slices[k].name, &l->slices[k].op, &l->slices[k].loc, &l->slices[k].kernel,
+                              &l->slices[k].src};
+            for (int j = 0; j < 5 && st == BASE_OK; j++) {
                 uint32_t o = *f[j];
                 if (o == 0 || o >= n) {
                     *f[j] = 0;
@@ -338,7 +339,8 @@ enum base_status trc_trace_validate(const struct trc_trace *t, struct base_diag 
         size_t max_k = 0;
         for (size_t k = 0; k < l->n_slices; k++) {
             const struct trc_slice *s = &l->slices[k];
-            if (s->name >= t->strings.n || s->op >= t->strings.n || s->loc >= t->strings.n || s->kernel >= t->strings.n)
+            if (s->name >= t->strings.n || s->op >= t->strings.n || s->loc >= t->strings.n || s->kernel >= t->strings.n ||
+                s->src >= t->strings.n)
                 return base_diag_set(diag, BASE_ERR_INVALID, NULL, 0, 0, "lane %u '%s' slice %zu: string id out of range", i,
                                      l->lane.name, k);
             if (s->kind >= TRC_SLICE_KIND_COUNT)
@@ -368,4 +370,48 @@ enum base_status trc_trace_validate(const struct trc_trace *t, struct base_diag 
         if (t->flows[k].from_lane >= t->n_lanes || t->flows[k].to_lane >= t->n_lanes)
             return base_diag_set(diag, BASE_ERR_INVALID, NULL, 0, 0, "flow %zu: lane out of range", k);
     return BASE_OK;
+}
+
+enum base_status trc_trace_merge(struct trc_trace *dst, const struct trc_trace *src)
+{
+    uint32_t *map = calloc(src->strings.n ? src->strings.n : 1, sizeof *map);
+    if (!map) return BASE_ERR_NOMEM;
+    enum base_status st = BASE_OK;
+    for (uint32_t i = 1; i < src->strings.n && st == BASE_OK; i++) st = trc_trace_intern(dst, src->strings.s[i], &map[i]);
+    for (size_t i = 0; i < src->n_meta && st == BASE_OK; i++)
+        if (!trc_trace_meta(dst, src->meta[i].key)) st = trc_trace_set_meta(dst, src->meta[i].key, src->meta[i].value);
+    uint32_t lane0 = dst->n_lanes;
+    for (uint32_t i = 0; i < src->n_lanes && st == BASE_OK; i++) {
+        const struct trc_lane_data *l = &src->lanes[i];
+        uint32_t id;
+        st = trc_trace_add_lane(dst, &l->lane, &id);
+        struct trc_lane_data *d = st == BASE_OK ? &dst->lanes[id] : NULL;
+        if (d && l->n_slices) {
+            d->slices = malloc(l->n_slices * sizeof *d->slices);
+            if (!d->slices) st = BASE_ERR_NOMEM;
+            for (size_t k = 0; st == BASE_OK && k < l->n_slices; k++) {
+                struct trc_slice s = l->slices[k];
+                uint32_t *f[5] = {&s.name, &s.op, &s.loc, &s.kernel, &s.src};
+                for (int j = 0; j < 5; j++) *f[j] = *f[j] < src->strings.n ? map[*f[j]] : 0;
+                d->slices[k] = s;
+            }
+            if (st == BASE_OK) d->n_slices = d->cap_slices = l->n_slices;
+        }
+        if (d && st == BASE_OK && l->n_samples) {
+            d->samples = malloc(l->n_samples * sizeof *d->samples);
+            if (!d->samples) st = BASE_ERR_NOMEM;
+            else {
+                memcpy(d->samples, l->samples, l->n_samples * sizeof *d->samples);
+                d->n_samples = d->cap_samples = l->n_samples;
+            }
+        }
+    }
+    for (size_t k = 0; k < src->n_flows && st == BASE_OK; k++) {
+        struct trc_flow f = src->flows[k];
+        f.from_lane += lane0;
+        f.to_lane += lane0;
+        st = trc_trace_add_flow(dst, &f);
+    }
+    free(map);
+    return st == BASE_OK ? trc_trace_finalize(dst) : st;
 }

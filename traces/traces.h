@@ -116,7 +116,9 @@ static inline double trc_bits_f64(uint64_t u)
  *   DMA     a = source space, b = destination space (enum trc_space),
  *           c = data start - start (dispatch, fixed cost, HBM latency)
  *   WAIT    a = semaphore, b = target value (int64 as bits), c = stream index
- *   KERNEL  a = kernel index in the plan, b = launch number, c = 0
+ *   KERNEL  a = kernel index in the plan, b = launch number, c = FLOPs of its
+ *           instructions as simulated; bytes = HBM bytes as simulated,
+ *           flops = the graph's FLOPs of the kernel (the run report's figures)
  *   DISPATCH the gap before a kernel: as KERNEL, for the kernel it precedes
  *   COLLECTIVE a = group size | groups << 32, b = exposed ps (the part the
  *           chip waited for), c = bus bandwidth GB/s (double bits);
@@ -135,7 +137,8 @@ struct trc_slice {
     uint32_t loc;    /* "file:line:col" of the graph op */
     uint32_t kernel; /* kernel name ("fusion(multiply,add)") */
     uint32_t kind;   /* enum trc_slice_kind */
-    uint32_t reserved;
+    uint32_t src;    /* the graph op's whole location chain (graph_loc.chain: its name in the framework,
+                      * the file:line:col of the code that made it and its callers), 0: none */
 };
 
 /* A LINK slice's achieved GB/s (bytes / duration) and its share of the
@@ -221,6 +224,11 @@ enum base_status trc_write_npt(const struct trc_trace *t, const char *path, stru
 /* gz: zlib-gzipped. */
 enum base_status trc_write_json(const struct trc_trace *t, const char *path, bool gz, struct base_diag *diag);
 
+/* Appends src's lanes (their chip kept), slices, samples, flows and the
+ * meta keys dst lacks to dst, then finalizes dst: one trace of several
+ * chips, each recorded on its own (record/).  src is not changed. */
+enum base_status trc_trace_merge(struct trc_trace *dst, const struct trc_trace *src);
+
 /* Reads any format whole (finalized).  JSON must be npusim's own (it
  * carries the lane table in otherData); errors name the byte offset. */
 enum base_status trc_read(const char *path, struct trc_trace **out, struct base_diag *diag);
@@ -229,6 +237,21 @@ enum base_status trc_read_json(const char *path, struct trc_trace **out, struct 
  * input-bytes that inflates (.json.gz) to at most inflated-bytes. */
 enum base_status trc_read_json_lim(const char *path, const struct base_limits *lim, struct trc_trace **out,
                                    struct base_diag *diag);
+
+/* How the top-ops table groups the ops entries.  X(ENUM, "name") */
+#define TRC_GROUPS(X)                                                          \
+    X(OP, "op")         /* one graph op: its name and location */               \
+    X(KIND, "kind")     /* every op of one name (stablehlo.dot_general) */       \
+    X(KERNEL, "kernel") /* one kernel: engine time and its launches' wall time */ \
+    X(SOURCE, "source") /* one source line: the first file:line of the location chain (else of the .mlir) */
+enum trc_group {
+#define X(e, name) TRC_GROUP_##e,
+    TRC_GROUPS(X)
+#undef X
+        TRC_GROUP_COUNT
+};
+const char *trc_group_name(enum trc_group g);
+bool trc_group_lookup(const char *name, enum trc_group *out);
 
 /* ---------------------------------------------------- .npt random access */
 
@@ -272,7 +295,9 @@ void trc_flow_vec_free(struct trc_flow_vec *v);
  * chunks are read on demand (and cached).  A truncated or corrupt file is
  * an ERR_PARSE: diag.file is the file, the message names the chunk, its
  * byte offset and the check that failed.  Every query below fails the same
- * way when the chunk it reads is damaged; none crashes. */
+ * way when the chunk it reads is damaged; none crashes.  A .json or
+ * .json.gz (npusim's own) is read whole and converted on open into an
+ * anonymous temporary .npt (tmpfile()), which the same queries read. */
 enum base_status trc_open(const char *path, struct trc_file **out, struct base_diag *diag);
 void trc_close(struct trc_file *f);
 
@@ -318,7 +343,8 @@ enum base_status trc_file_ops(struct trc_file *f, const struct trc_op_stats **op
  * read); free with trc_stats_free. */
 struct trc_stats;
 enum base_status trc_file_stats(struct trc_file *f, struct trc_stats *out, struct base_diag *diag);
-void trc_file_stats_write_text(const struct trc_file *f, const struct trc_stats *s, size_t n_top, FILE *out);
+void trc_file_stats_write_text(const struct trc_file *f, const struct trc_stats *s, size_t n_top, enum trc_group by,
+                               FILE *out);
 /* Reads every chunk and checks its crc32 and decoding. */
 enum base_status trc_file_verify(struct trc_file *f, struct base_diag *diag);
 /* The whole file as an in-memory trace. */
@@ -336,9 +362,15 @@ struct trc_lane_stats {
     uint32_t lane;
     uint64_t slices, busy_ps, wait_ps, bytes, flops;
 };
+/* The time of one graph op in one kernel (kind 0: summed over the
+ * instruction and DMA slices of every lane), or of one kernel's launches
+ * (kind 1: its kernel slices: wall time, launches, their bytes and FLOPs). */
 struct trc_op_stats {
-    uint32_t op;  /* string id: the graph op (else the instruction name) */
-    uint32_t loc; /* its location (first seen) */
+    uint32_t op;     /* string id: the graph op (else the instruction name) */
+    uint32_t loc;    /* its location (.mlir file:line:col) */
+    uint32_t src;    /* its location chain (trc_slice.src) */
+    uint32_t kernel; /* the kernel */
+    uint32_t kind;   /* 0: engine time, 1: kernel launches */
     uint64_t busy_ps, slices, bytes, flops;
 };
 struct trc_stats {
@@ -350,7 +382,52 @@ struct trc_stats {
 };
 enum base_status trc_stats_compute(const struct trc_trace *t, struct trc_stats *out);
 void trc_stats_free(struct trc_stats *s);
-/* Per-lane busy time and the top n_top ops by time, as text. */
-void trc_stats_write_text(const struct trc_trace *t, const struct trc_stats *s, size_t n_top, FILE *f);
+
+/* ------------------------------------------------------ top-op groups */
+
+
+#define TRC_KEY_MAX 256
+struct trc_group_row {
+    char key[TRC_KEY_MAX]; /* what rows are matched on across traces: "op loc", op name, kernel, source line */
+    uint32_t op, loc, src, kernel; /* string ids of its busiest entry (colour, search) */
+    uint64_t busy_ps, slices, bytes, flops; /* engine time (kind 0 entries) */
+    uint64_t kernel_ps, launches; /* KERNEL rows: its launches' wall time; other rows: of the kernels of their entries */
+    uint64_t time_ps;  /* what the row is sorted and compared by: kernel_ps for KERNEL rows, else busy_ps */
+    uint32_t n_ops;    /* distinct graph ops (op, location) in it */
+};
+struct trc_groups {
+    enum trc_group by;
+    struct trc_group_row *rows; /* by time_ps, descending */
+    size_t n;
+    uint64_t total_ps;          /* the sum of time_ps: shares are of it */
+    uint64_t total_busy_ps, total_kernel_ps;
+};
+/* str(strs, id) resolves the entries' string ids. */
+enum base_status trc_groups_make(const struct trc_op_stats *ops, size_t n, enum trc_group by,
+                                 const char *(*str)(const void *strs, uint32_t id), const void *strs,
+                                 struct trc_groups *out);
+enum base_status trc_file_groups(struct trc_file *f, enum trc_group by, struct trc_groups *out, struct base_diag *diag);
+enum base_status trc_trace_groups(const struct trc_trace *t, const struct trc_stats *s, enum trc_group by,
+                                  struct trc_groups *out);
+void trc_groups_free(struct trc_groups *g);
+/* The source line of a location chain (src): its first file:line, else
+ * the .mlir location's (loc) file:line; "" when neither has one. */
+const char *trc_source_line(const char *src, const char *loc, char *buf, size_t cap);
+
+/* Two traces' rows matched by key (A's groups against B's, grouped alike):
+ * time in A, in B (0: absent), B - A; by |delta| descending, ties by key. */
+struct trc_diff_row {
+    char key[TRC_KEY_MAX];
+    uint64_t a_ps, b_ps;
+    int64_t delta_ps;
+    size_t a_row, b_row; /* SIZE_MAX: absent */
+};
+enum base_status trc_groups_diff(const struct trc_groups *a, const struct trc_groups *b, struct trc_diff_row **rows,
+                                 size_t *n);
+
+/* Per-lane busy time and the top n_top ops by time grouped by `by`, with
+ * totals and shares, as text. */
+void trc_stats_write_text(const struct trc_trace *t, const struct trc_stats *s, size_t n_top, enum trc_group by,
+                          FILE *f);
 
 #endif

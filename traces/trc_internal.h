@@ -118,10 +118,12 @@ static inline void trc_cur_str(struct trc_cur *c, char *dst, size_t cap)
 #define TRC_NPT_MAGIC "NPUSIMTR"
 #define TRC_NPT_FOOTER_MAGIC "NPTINDEX"
 /* 2: collective and link lanes and slices (lane kinds 5, 6; slice kinds 5,
- * 6).  Version 1 files are refused: the host lane was inserted as lane kind
- * 1 during version 1 without a bump, so a version 1 file's kinds are
- * ambiguous (docs/traces.md). */
-#define TRC_NPT_VERSION 2
+ * 6).  3: slices carry their op's location chain (src; flag bit 12), the
+ * ops chunk is per op and kernel with kernel entries.  Older files are
+ * refused, located (version 1's kinds are ambiguous besides: the host lane
+ * was inserted as lane kind 1 during version 1 without a bump;
+ * docs/traces.md). */
+#define TRC_NPT_VERSION 3
 #define TRC_NPT_HEADER_FIXED 24   /* magic 8, version 4, meta bytes 4, meta crc 4, reserved 4 */
 #define TRC_NPT_CHUNK_HEADER 32   /* see docs/traces.md */
 #define TRC_NPT_FOOTER 32
@@ -173,6 +175,12 @@ enum base_status trc_summarize_levels(const struct trc_slice *s, size_t n, uint3
  * previous slice of the chunk (all zero before the first). */
 void trc_slice_encode(struct trc_buf *b, const struct trc_slice *s, struct trc_slice *prev);
 bool trc_slice_decode(struct trc_cur *c, struct trc_slice *s, struct trc_slice *prev);
+
+/* .npt to / from an open stream (a JSON trace viewed through trc_open is
+ * converted into a tmpfile()). */
+enum base_status trc_write_npt_stream(const struct trc_trace *t, FILE *f, const char *name, struct base_diag *diag);
+/* Takes f (closed by trc_close, also on failure). */
+enum base_status trc_open_stream(FILE *f, const char *name, struct trc_file **out, struct base_diag *diag);
 
 /* trc_trace_validate for a trace read from `path`: a refusal names the file. */
 static inline enum base_status trc_validate_read(const struct trc_trace *t, const char *path, struct base_diag *diag)

@@ -156,14 +156,14 @@ const struct tile *viz_cache_get(struct viz_viewer *v, uint32_t lane, enum tile_
     nt.stamp = v->frame;
     if (type == TILE_SLICES) {
         struct trc_slice_vec sv = {NULL, 0, 0};
-        st = trc_file_slices(v->f, lane, t0, t1, &sv, &d);
+        st = trc_file_slices(viz_src_of(v, lane)->f, viz_local(v, lane), t0, t1, &sv, &d);
         nt.data = sv.v;
         nt.n = sv.n;
         nt.bytes = sv.cap * sizeof *sv.v + sizeof nt;
         if (st != BASE_OK) trc_slice_vec_free(&sv);
     } else {
         struct trc_bucket_vec bv = {NULL, 0, 0};
-        st = trc_file_summary(v->f, lane, level, t0, t1, &bv, &d);
+        st = trc_file_summary(viz_src_of(v, lane)->f, viz_local(v, lane), level, t0, t1, &bv, &d);
         nt.data = bv.v;
         nt.n = bv.n;
         nt.bytes = bv.cap * sizeof *bv.v + sizeof nt;

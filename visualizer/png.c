@@ -1,7 +1,7 @@
 /* A minimal PNG writer (8-bit RGB, one IDAT, zlib level 9), for headless
  * screenshots.  Each row takes the filter (none, sub or up) with the least
  * sum of absolute residuals, the usual heuristic (RFC 2083 / PNG spec 12.8). */
-#include "visualizer/viz_internal.h"
+#include "visualizer/visualizer.h"
 
 #include <errno.h>
 #include <stdlib.h>

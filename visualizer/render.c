@@ -2,6 +2,7 @@
  * counter step plots), the details and top-ops panel, the tooltip. */
 #include "visualizer/viz_internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,16 +52,15 @@ static bool dark(uint32_t c)
     return (c >> 16 & 255) * 299 + (c >> 8 & 255) * 587 + (c & 255) * 114 < 140000;
 }
 
-static uint32_t slice_color(const struct viz_viewer *v, const struct trc_slice *s)
+static uint32_t slice_color(const struct viz_viewer *v, uint32_t lane, const struct trc_slice *s)
 {
     uint32_t id = s->op ? s->op : s->name;
     uint32_t c = s->kind == TRC_SLICE_WAIT         ? VIZ_COLOR_WAIT
                  : s->kind == TRC_SLICE_DISPATCH   ? VIZ_COLOR_DISPATCH
                  : s->kind == TRC_SLICE_COLLECTIVE ? VIZ_COLOR_COLLECTIVE
                  : s->kind == TRC_SLICE_LINK       ? mix(VIZ_COLOR_BG, VIZ_COLOR_LINK, 0.3 + 0.7 * trc_link_util(s))
-                 : id < v->n_strings               ? v->str_color[id]
-                                                   : palette[0];
-    if (v->match_any && !viz_slice_matches(v, s)) c = mix(c, VIZ_COLOR_BG, 0.8);
+                                                   : viz_str_color(v, lane, id);
+    if (v->match_any && !viz_slice_matches(v, lane, s)) c = mix(c, VIZ_COLOR_BG, 0.8);
     return c;
 }
 
@@ -101,21 +101,33 @@ static void column_add(struct viz_viewer *v, struct column *c, int x, double bus
     }
 }
 
+static bool contains_text(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (!n) return false;
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i])) i++;
+        if (i == n) return true;
+    }
+    return false;
+}
+
 static const char *short_op(const char *op)
 {
     return strncmp(op, "stablehlo.", 10) == 0 ? op + 10 : op;
 }
 
-static void draw_slice_label(struct viz_viewer *v, const struct trc_slice *s, int x0, int x1, int y, int h,
+static void draw_slice_label(struct viz_viewer *v, uint32_t lane, const struct trc_slice *s, int x0, int x1, int y, int h,
                              uint32_t color)
 {
     char buf[160];
-    const char *name = trc_file_string(v->f, s->name);
-    const char *op = trc_file_string(v->f, s->op);
+    const char *name = viz_str(v, lane, s->name);
+    const char *op = viz_str(v, lane, s->op);
     if (s->kind == TRC_SLICE_LINK)
         snprintf(buf, sizeof buf, "%s  %.1f GB/s  %.0f%%", name, trc_link_gbps(s), 100.0 * trc_link_util(s));
     else if (s->kind == TRC_SLICE_COLLECTIVE)
-        snprintf(buf, sizeof buf, "%s  %s", name, trc_file_string(v->f, s->kernel));
+        snprintf(buf, sizeof buf, "%s  %s", name, viz_str(v, lane, s->kernel));
     else if (*op && strcmp(name, op) != 0) snprintf(buf, sizeof buf, "%s  %s", name, short_op(op));
     else snprintf(buf, sizeof buf, "%s", name);
     SDL_Rect old = v->fb->clip_rect, r = {x0 + 2, y, x1 - x0 - 4, h};
@@ -184,7 +196,7 @@ static void draw_lane_slices(struct viz_viewer *v, uint32_t lane, int y, int h, 
             if (ti > i0 && st < tile_t0) continue; /* drawn from the previous tile */
             v->stats.slices_drawn++;
             double xs = xa + (st - t0) / v->ppp, xe = xa + (en - t0) / v->ppp;
-            uint32_t c = slice_color(v, s);
+            uint32_t c = slice_color(v, lane, s);
             if (xe - xs < 1.5) {
                 int x = (int)floor(xs);
                 if (x < xa) x = xa;
@@ -200,10 +212,10 @@ static void draw_lane_slices(struct viz_viewer *v, uint32_t lane, int y, int h, 
             if (x1 > xb) x1 = xb;
             viz_fill(v, x0, y, x1 - x0, h, c);
             if (x1 - x0 >= 4) viz_fill(v, x1 - 1, y, 1, h, mix(c, 0xFF000000u, 0.25));
-            if (v->match_any && viz_slice_matches(v, s)) {
+            if (v->match_any && viz_slice_matches(v, lane, s)) {
                 viz_fill(v, x0, y + h - 3, x1 - x0, 3, C_MATCH);
             }
-            if (x1 - x0 >= 32) draw_slice_label(v, s, x0, x1, y, h, c);
+            if (x1 - x0 >= 32) draw_slice_label(v, lane, s, x0, x1, y, h, c);
         }
     }
     column_flush(v, &col, y, h);
@@ -230,6 +242,7 @@ static void draw_lane_summary(struct viz_viewer *v, uint32_t lane, uint32_t leve
     uint32_t shift = level + TILE_SHIFT;
     uint64_t i0 = (uint64_t)(t0 < 0 ? 0 : t0) >> shift, i1 = (uint64_t)t1 >> shift;
     note_drawn(v, lane, TILE_SUMMARY, level, i0, i1);
+    const struct viz_src *src = viz_src_of(v, lane);
     double bw = ldexp(1.0, (int)level);
     struct column col = {-1, 0, 0, 0, 0};
     for (uint64_t ti = i0; ti <= i1; ti++) {
@@ -254,8 +267,8 @@ static void draw_lane_summary(struct viz_viewer *v, uint32_t lane, uint32_t leve
             if (bs >= t1) break;
             v->stats.buckets_drawn++;
             uint32_t dom = b[k].dominant;
-            uint32_t c = dom < v->n_strings ? v->str_color[dom] : palette[0];
-            bool faded = v->match_any && !(dom < v->n_strings && v->match[dom]);
+            uint32_t c = viz_str_color(v, lane, dom);
+            bool faded = v->match_any && !(dom < src->n_strings && src->match[dom]);
             if (faded) c = mix(c, VIZ_COLOR_BG, 0.8);
             double xs = xa + (bs - t0) / v->ppp, xe = xs + bw / v->ppp;
             if (xe - xs >= 1.5) { /* only at the coarsest level: a bucket wider than a pixel */
@@ -285,7 +298,7 @@ void viz_counter_load(struct viz_viewer *v, uint32_t lane)
     struct trc_sample_vec sv = {NULL, 0, 0};
     struct base_diag d;
     base_diag_clear(&d);
-    if (trc_file_samples(v->f, lane, 0, UINT64_MAX, &sv, &d) != BASE_OK) {
+    if (trc_file_samples(viz_src_of(v, lane)->f, viz_local(v, lane), 0, UINT64_MAX, &sv, &d) != BASE_OK) {
         if (v->err.status == BASE_OK) v->err = d;
         trc_sample_vec_free(&sv);
         return;
@@ -339,17 +352,24 @@ static void draw_lane_counter(struct viz_viewer *v, uint32_t lane, int y, int h,
 static void draw_header(struct viz_viewer *v)
 {
     viz_fill(v, 0, 0, v->w, HEADER_H, C_HEADER_BG);
-    char buf[512], a[32], b[32], s[32];
+    char buf[800], a[32], b[32], s[32];
     double t1 = v->t0 + (double)(v->w - LABEL_W) * v->ppp;
     double span = t1 - v->t0;
     viz_format_time(a, sizeof a, v->t0, span);
     viz_format_time(b, sizeof b, t1, span);
     viz_format_time(s, sizeof s, span, 0);
-    const char *model = trc_file_meta(v->f, "model"), *chip = trc_file_meta(v->f, "chip");
     char run[32];
-    viz_format_time(run, sizeof run, (double)v->end_ps, 0);
-    snprintf(buf, sizeof buf, "%s%s%s   run %s   view %s - %s (%s)", model ? model : "", model ? "  " : "",
-             chip ? chip : "", run, a, b, s);
+    viz_format_time(run, sizeof run, (double)v->src[0].end_ps, 0);
+    if (v->n_src > 1) {
+        char run_b[32];
+        viz_format_time(run_b, sizeof run_b, (double)v->src[1].end_ps, 0);
+        snprintf(buf, sizeof buf, "%s  run %s   vs   %s  run %s   view %s - %s (%s)", v->src[0].label, run,
+                 v->src[1].label, run_b, a, b, s);
+    } else {
+        const char *model = trc_file_meta(v->src[0].f, "model"), *chip = trc_file_meta(v->src[0].f, "chip");
+        snprintf(buf, sizeof buf, "%s%s%s   run %s   view %s - %s (%s)", model ? model : "", model ? "  " : "",
+                 chip ? chip : "", run, a, b, s);
+    }
     viz_text_draw(v, 6, (HEADER_H - v->line_h) / 2, buf, C_HEADER_FG);
     if (v->editing || v->query[0]) {
         snprintf(buf, sizeof buf, v->editing ? "search: %s_" : "search: %s  (Esc clears)", v->query);
@@ -367,15 +387,21 @@ static void draw_overview(struct viz_viewer *v)
     viz_fill(v, 0, y, v->w, h, C_LABEL_BG);
     viz_text_draw(v, 6, y + (h - v->line_h) / 2, "overview", C_TEXT_DIM);
     if (tw <= 0) return;
-    for (int x = 0; x < tw; x++) {
-        int b0 = (int)((int64_t)x * OV_BINS / tw), b1 = (int)((int64_t)(x + 1) * OV_BINS / tw);
-        if (b1 <= b0) b1 = b0 + 1;
-        float m = 0;
-        for (int b = b0; b < b1 && b < OV_BINS; b++) m += v->ov[b];
-        m /= (float)(b1 - b0);
-        int bh = (int)(m * (float)(h - 4) + 0.5f);
-        if (m > 0 && bh < 1) bh = 1;
-        viz_vline(v, xa + x, y + h - 2 - bh, bh, C_OV);
+    /* one strip per trace: A above B in a compare view */
+    int sh = (h - 4) / (int)v->n_src;
+    for (uint32_t k = 0; k < v->n_src; k++) {
+        const float *ov = v->src[k].ov;
+        int base = y + 2 + sh * (int)(k + 1);
+        for (int x = 0; x < tw; x++) {
+            int b0 = (int)((int64_t)x * OV_BINS / tw), b1 = (int)((int64_t)(x + 1) * OV_BINS / tw);
+            if (b1 <= b0) b1 = b0 + 1;
+            float m = 0;
+            for (int b = b0; b < b1 && b < OV_BINS; b++) m += ov[b];
+            m /= (float)(b1 - b0);
+            int bh = (int)(m * (float)sh + 0.5f);
+            if (m > 0 && bh < 1) bh = 1;
+            viz_vline(v, xa + x, base - bh, bh, k ? 0xFFA65C5Cu : C_OV);
+        }
     }
     /* the visible window */
     double sx = (double)tw / (double)(v->end_ps ? v->end_ps : 1);
@@ -431,6 +457,26 @@ static void draw_ruler(struct viz_viewer *v, int grid_y0, int grid_y1)
     }
 }
 
+/* A collapsed header's track: the lanes under it drawn over one another
+ * in a strip (busy wherever any of them is), up to 64 of them. */
+static void draw_collapsed(struct viz_viewer *v, size_t r, int y, int h, int xa, int xb, const SDL_Rect *clip)
+{
+    SDL_Rect tclip = {xa, y + 2, xb - xa, h - 4}, in;
+    if (!SDL_IntersectRect(clip, &tclip, &in)) return;
+    SDL_SetClipRect(v->fb, &in);
+    viz_fill(v, xa, y + 2, xb - xa, h - 4, mix(C_CORE_BG, VIZ_COLOR_BG, 0.5));
+    int depth = v->rows[r].depth, drawn = 0;
+    for (size_t k = r + 1; k < v->n_rows && v->rows[k].depth > depth && drawn < 64; k++) {
+        const struct row *lr = &v->rows[k];
+        if (lr->kind != ROW_LANE || viz_lane(v, lr->lane)->kind == TRC_LANE_COUNTER) continue;
+        uint32_t level;
+        if (viz_lane_uses_slices(v, lr->lane, &level)) draw_lane_slices(v, lr->lane, y + 3, h - 6, xa, xb);
+        else draw_lane_summary(v, lr->lane, level, y + 3, h - 6, xa, xb);
+        drawn++;
+    }
+    SDL_SetClipRect(v->fb, clip);
+}
+
 static void draw_rows(struct viz_viewer *v)
 {
     int top = viz_track_top(v), bottom = viz_track_bottom(v);
@@ -443,34 +489,48 @@ static void draw_rows(struct viz_viewer *v)
         int y = top + row->y - v->scroll_y;
         if (y + row->h <= top) continue;
         if (y >= bottom) break;
-        char buf[96];
-        if (row->kind == ROW_CHIP) {
-            viz_fill(v, 0, y, v->w, row->h, C_CHIP_BG);
-            const char *chip = trc_file_meta(v->f, "chip");
-            snprintf(buf, sizeof buf, "%s chip %u%s%s", v->collapsed_chip[row->chip] ? "+" : "-", row->chip,
-                     chip ? "  " : "", chip ? chip : "");
-            viz_text_draw(v, 4, y + (row->h - v->line_h) / 2, buf, C_TEXT);
+        char buf[240];
+        if (row->kind != ROW_LANE) {
+            static const char *const cls[CLASS_COUNT] = {"engines", "dma queues", "counters"};
+            viz_fill(v, 0, y, v->w, row->h, row->kind == ROW_CORE || row->kind == ROW_CLASS ? C_CORE_BG : C_CHIP_BG);
+            const char *sign = row->collapsed ? "+" : "-";
+            char more[32] = "";
+            if (row->collapsed) snprintf(more, sizeof more, "  (%u lanes)", row->n_lanes);
+            const struct viz_src *src = &v->src[row->src];
+            if (row->kind == ROW_SRC) {
+                snprintf(buf, sizeof buf, "%s %s%s", sign, src->label, more);
+            } else if (row->kind == ROW_CHIP) {
+                const char *chip = trc_file_meta(src->f, "chip");
+                snprintf(buf, sizeof buf, "%s %schip %u%s%s%s", sign, v->n_src > 1 ? (row->src ? "B " : "A ") : "",
+                         row->chip, chip ? "  " : "", chip ? chip : "", more);
+            } else if (row->kind == ROW_CORE) {
+                snprintf(buf, sizeof buf, "%s core %d%s", sign, row->core, more);
+            } else {
+                snprintf(buf, sizeof buf, "%s %s (%u)", sign, cls[row->cls], row->n_lanes);
+            }
+            /* an open header has an empty track: its name may run across it */
+            SDL_Rect hclip = {0, y, row->collapsed ? xa - 2 : v->w, row->h}, in;
+            if (SDL_IntersectRect(&clip, &hclip, &in)) {
+                SDL_SetClipRect(v->fb, &in);
+                viz_text_draw(v, 4 + 10 * (row->depth > 0 ? row->depth : 0), y + (row->h - v->line_h) / 2, buf, C_TEXT);
+                SDL_SetClipRect(v->fb, &clip);
+            }
+            if (row->collapsed) draw_collapsed(v, r, y, row->h, xa, xb, &clip);
             continue;
         }
-        if (row->kind == ROW_CORE) {
-            viz_fill(v, 0, y, v->w, row->h, C_CORE_BG);
-            snprintf(buf, sizeof buf, "core %d", row->core);
-            viz_text_draw(v, 14, y + (row->h - v->line_h) / 2, buf, C_TEXT);
-            continue;
-        }
-        const struct trc_lane *ln = trc_file_lane(v->f, row->lane);
+        const struct trc_lane *ln = viz_lane(v, row->lane);
         viz_fill(v, 0, y, xa, row->h, C_LABEL_BG);
         viz_fill(v, 0, y + row->h - 1, v->w, 1, C_GRID);
         SDL_Rect lclip = {0, y, xa - 4, row->h}, in;
         if (SDL_IntersectRect(&clip, &lclip, &in)) {
             SDL_SetClipRect(v->fb, &in);
             bool ctr = ln->kind == TRC_LANE_COUNTER && v->counters[row->lane].loaded;
-            viz_text_draw(v, 22, ctr ? y : y + (row->h - v->line_h) / 2, ln->name, C_TEXT);
+            viz_text_draw(v, 12 + 10 * row->depth, ctr ? y : y + (row->h - v->line_h) / 2, ln->name, C_TEXT);
             if (ctr) {
                 char m[32];
                 viz_format_si(m, sizeof m, v->counters[row->lane].max);
                 snprintf(buf, sizeof buf, "max %s %s", m, ln->unit);
-                viz_text_draw(v, 30, y + row->h - v->line_h - 1, buf, C_TEXT_DIM);
+                viz_text_draw(v, 20 + 10 * row->depth, y + row->h - v->line_h - 1, buf, C_TEXT_DIM);
             }
         }
         SDL_Rect tclip = {xa, y, xb - xa, row->h - 1};
@@ -547,6 +607,117 @@ static const char *space_label(uint64_t space)
     return n ? n : "?";
 }
 
+/* A right-aligned column ending at x_end. */
+static void text_right(struct viz_viewer *v, int x_end, int y, const char *t, uint32_t c)
+{
+    viz_text_draw(v, x_end - viz_text_width(v, t), y, t, c);
+}
+
+/* A group row's name as the panel shows it. */
+static void group_label(const struct viz_viewer *v, const struct viz_src *s, const struct trc_group_row *r, char *buf,
+                        size_t cap)
+{
+    const char *op = trc_file_string(s->f, r->op);
+    const char *sh = strncmp(op, "stablehlo.", 10) == 0 ? op + 10 : op;
+    const char *loc = trc_file_string(s->f, r->loc), *src = trc_file_string(s->f, r->src);
+    const char *slash = strrchr(loc, '/'); /* the panel is narrow: the file's name, not its path */
+    if (slash) loc = slash + 1;
+    char key[TRC_KEY_MAX];
+    const char *ks = strrchr(r->key, '/');
+    snprintf(key, sizeof key, "%s", v->group == TRC_GROUP_SOURCE && ks ? ks + 1 : r->key);
+    switch (v->group) {
+    case TRC_GROUP_OP: snprintf(buf, cap, "%s  %s%s%s", sh, loc, *src ? "  " : "", src); break;
+    case TRC_GROUP_KIND: snprintf(buf, cap, "%s  (%u ops)", sh, r->n_ops); break;
+    case TRC_GROUP_KERNEL: snprintf(buf, cap, "%s  (%llu launches)", r->key, (unsigned long long)r->launches); break;
+    default: snprintf(buf, cap, "%s  %s (%u ops)", key, sh, r->n_ops); break;
+    }
+}
+
+/* The top-ops panel: the rows of the grouping with time and share and a
+ * total; in a compare view A's and B's rows matched by key: A, B, B - A. */
+static void draw_top_ops(struct viz_viewer *v, int half, int y0, const SDL_Rect *right)
+{
+    static const char *const by[TRC_GROUP_COUNT] = {"graph op", "op kind", "kernel", "source line"};
+    const char *what = v->group == TRC_GROUP_KERNEL ? "kernel time" : "engine time";
+    int x = half + 8, y = y0 + 4;
+    char buf[512], a[32], b[32], d[40];
+    snprintf(buf, sizeof buf, "%s by %s, %s   (G: op / kind / kernel / source)",
+             v->n_src > 1 ? "Compare A vs B:" : "Top ops:", by[v->group], what);
+    viz_text_draw(v, x, y, buf, C_TEXT);
+    y += v->line_h + 2;
+    int c3 = v->w - 8, c2 = c3 - 86, c1 = c2 - 86; /* right edges of the number columns */
+    if (v->n_src > 1) {
+        text_right(v, c1, y, "A", C_TEXT_DIM);
+        text_right(v, c2, y, "B", C_TEXT_DIM);
+        text_right(v, c3, y, "B - A", C_TEXT_DIM);
+        y += v->line_h;
+        for (size_t i = 0; i < v->n_diff && y + 2 * v->line_h <= v->h; i++) {
+            const struct trc_diff_row *r = &v->diff[i];
+            const struct viz_src *s = r->a_row != SIZE_MAX ? &v->src[0] : &v->src[1];
+            const struct trc_group_row *gr = &s->groups.rows[r->a_row != SIZE_MAX ? r->a_row : r->b_row];
+            bool hit = v->match_any && contains_text(viz_group_search_text(v, s, gr), v->query);
+            if (hit) viz_fill(v, half + 2, y, v->w - half - 4, v->line_h, 0xFFFFF59Du);
+            viz_fill(v, x, y + 3, 10, v->line_h - 6, viz_name_color(trc_file_string(s->f, gr->op)));
+            if (r->a_row != SIZE_MAX) viz_format_time(a, sizeof a, (double)r->a_ps, 0);
+            else snprintf(a, sizeof a, "-");
+            if (r->b_row != SIZE_MAX) viz_format_time(b, sizeof b, (double)r->b_ps, 0);
+            else snprintf(b, sizeof b, "-");
+            viz_format_time(d + 1, sizeof d - 1, (double)(r->delta_ps < 0 ? -r->delta_ps : r->delta_ps), 0);
+            d[0] = r->delta_ps < 0 ? '-' : '+';
+            text_right(v, c1, y, a, C_TEXT);
+            text_right(v, c2, y, b, C_TEXT);
+            text_right(v, c3, y, d, r->delta_ps > 0 ? 0xFFC62828u : r->delta_ps < 0 ? 0xFF2E7D32u : C_TEXT);
+            SDL_Rect nclip = {x + 14, y, c1 - 70 - (x + 14), v->line_h + 3}, in;
+            if (SDL_IntersectRect(right, &nclip, &in)) {
+                SDL_SetClipRect(v->fb, &in);
+                group_label(v, s, gr, buf, sizeof buf);
+                viz_text_draw(v, x + 14, y, buf, C_TEXT);
+                SDL_SetClipRect(v->fb, right);
+            }
+            y += v->line_h;
+        }
+        viz_format_time(a, sizeof a, (double)v->src[0].groups.total_ps, 0);
+        viz_format_time(b, sizeof b, (double)v->src[1].groups.total_ps, 0);
+        int64_t td = (int64_t)v->src[1].groups.total_ps - (int64_t)v->src[0].groups.total_ps;
+        viz_format_time(d + 1, sizeof d - 1, (double)(td < 0 ? -td : td), 0);
+        d[0] = td < 0 ? '-' : '+';
+        y = y + v->line_h > v->h - 2 ? v->h - v->line_h - 2 : y;
+        viz_fill(v, half + 2, y, v->w - half - 4, 1, C_GRID);
+        viz_text_draw(v, x + 14, y, "total", C_TEXT);
+        text_right(v, c1, y, a, C_TEXT);
+        text_right(v, c2, y, b, C_TEXT);
+        text_right(v, c3, y, d, C_TEXT);
+        return;
+    }
+    const struct viz_src *s = &v->src[0];
+    const struct trc_groups *g = &s->groups;
+    for (size_t i = 0; i < g->n && y + 2 * v->line_h <= v->h; i++) {
+        const struct trc_group_row *r = &g->rows[i];
+        bool hit = v->match_any && contains_text(viz_group_search_text(v, s, r), v->query);
+        if (hit) viz_fill(v, half + 2, y, v->w - half - 4, v->line_h, 0xFFFFF59Du);
+        viz_fill(v, x, y + 3, 10, v->line_h - 6, viz_name_color(trc_file_string(s->f, r->op)));
+        viz_format_time(a, sizeof a, (double)r->time_ps, 0);
+        snprintf(buf, sizeof buf, "%.1f%%", g->total_ps ? 100.0 * (double)r->time_ps / (double)g->total_ps : 0.0);
+        text_right(v, c2, y, a, C_TEXT);
+        text_right(v, c3, y, buf, C_TEXT);
+        SDL_Rect nclip = {x + 14, y, c1 - (x + 14), v->line_h + 3}, in;
+        if (SDL_IntersectRect(right, &nclip, &in)) {
+            SDL_SetClipRect(v->fb, &in);
+            group_label(v, s, r, buf, sizeof buf);
+            viz_text_draw(v, x + 14, y, buf, C_TEXT);
+            SDL_SetClipRect(v->fb, right);
+        }
+        y += v->line_h;
+    }
+    viz_format_time(a, sizeof a, (double)g->total_ps, 0);
+    y = y + v->line_h > v->h - 2 ? v->h - v->line_h - 2 : y;
+    viz_fill(v, half + 2, y, v->w - half - 4, 1, C_GRID);
+    snprintf(buf, sizeof buf, "total  (%zu rows)", g->n);
+    viz_text_draw(v, x + 14, y, buf, C_TEXT);
+    text_right(v, c2, y, a, C_TEXT);
+    text_right(v, c3, y, "100%", C_TEXT);
+}
+
 static void draw_panel(struct viz_viewer *v)
 {
     int y0 = v->h - PANEL_H;
@@ -564,18 +735,28 @@ static void draw_panel(struct viz_viewer *v)
         y += v->line_h;
         viz_text_draw(v, x, y, "wheel or W/S zoom, drag or A/D pan, / search, F zoom to selection, 0 whole run",
                       C_TEXT_DIM);
+        y += v->line_h;
+        viz_text_draw(v, x, y, "click a header or C: collapse, X: collapse cores, E: expand all, G: group top ops",
+                      C_TEXT_DIM);
     } else {
         const struct trc_slice *s = &v->sel;
-        const struct trc_lane *ln = trc_file_lane(v->f, v->sel_lane);
-        snprintf(buf, sizeof buf, "%s  (%s on %s)", trc_file_string(v->f, s->name), trc_slice_kind_name(s->kind),
+        uint32_t sl = v->sel_lane;
+        const struct trc_lane *ln = viz_lane(v, sl);
+        char where[48] = "";
+        if (v->n_src > 1 || viz_src_of(v, sl)->multi_chip)
+            snprintf(where, sizeof where, "%s%s%u ", v->n_src > 1 ? (viz_src_of(v, sl) == &v->src[0] ? "A " : "B ") : "",
+                     "chip", ln ? ln->chip : 0);
+        snprintf(buf, sizeof buf, "%s  (%s on %s%s)", viz_str(v, sl, s->name), trc_slice_kind_name(s->kind), where,
                  ln ? ln->name : "?");
         viz_text_draw(v, x, y, buf, C_TEXT);
         y += v->line_h + 2;
-        const char *op = trc_file_string(v->f, s->op);
+        const char *op = viz_str(v, sl, s->op);
         kv(v, x, &y, "graph op", *op ? op : "-");
-        const char *loc = trc_file_string(v->f, s->loc);
+        const char *loc = viz_str(v, sl, s->loc);
         kv(v, x, &y, "location", *loc ? loc : "-");
-        const char *k = trc_file_string(v->f, s->kernel);
+        const char *src = viz_str(v, sl, s->src);
+        kv(v, x, &y, "source", *src ? src : "-");
+        const char *k = viz_str(v, sl, s->kernel);
         bool coll = s->kind == TRC_SLICE_COLLECTIVE || s->kind == TRC_SLICE_LINK;
         kv(v, x, &y, coll ? "algorithm" : "kernel", *k ? k : "-");
         viz_format_time(a, sizeof a, (double)s->start_ps, 0);
@@ -630,31 +811,7 @@ static void draw_panel(struct viz_viewer *v)
     }
     SDL_Rect right = {half + 1, y0 + 1, v->w - half - 1, PANEL_H - 1};
     SDL_SetClipRect(v->fb, &right);
-    x = half + 8;
-    y = y0 + 4;
-    viz_text_draw(v, x, y, "Top ops by engine time", C_TEXT);
-    y += v->line_h + 2;
-    for (size_t i = 0; i < v->n_ops && y + v->line_h <= v->h; i++) {
-        const struct trc_op_stats *o = &v->ops[i];
-        const char *name = trc_file_string(v->f, o->op);
-        bool hit = v->match_any && o->op < v->n_strings && v->match[o->op];
-        if (hit) viz_fill(v, half + 2, y, v->w - half - 4, v->line_h, 0xFFFFF59Du);
-        viz_fill(v, x, y + 3, 10, v->line_h - 6, o->op < v->n_strings ? v->str_color[o->op] : palette[0]);
-        viz_format_time(a, sizeof a, (double)o->busy_ps, 0);
-        double pct = v->ops_total_ps ? 100.0 * (double)o->busy_ps / (double)v->ops_total_ps : 0;
-        snprintf(buf, sizeof buf, "%s  %.1f%%", a, pct);
-        int tw = viz_text_width(v, buf);
-        viz_text_draw(v, v->w - tw - 8, y, buf, C_TEXT);
-        SDL_Rect nclip = {x + 14, y, v->w - tw - 16 - (x + 14), v->line_h + 3}, in;
-        if (SDL_IntersectRect(&right, &nclip, &in)) {
-            SDL_SetClipRect(v->fb, &in);
-            const char *loc = trc_file_string(v->f, o->loc);
-            snprintf(buf, sizeof buf, "%s%s%s", short_op(name), *loc ? "  " : "", loc);
-            viz_text_draw(v, x + 14, y, buf, C_TEXT);
-            SDL_SetClipRect(v->fb, &right);
-        }
-        y += v->line_h;
-    }
+    draw_top_ops(v, half, y0, &right);
     SDL_SetClipRect(v->fb, NULL);
 }
 
@@ -664,7 +821,7 @@ static bool hover_info(struct viz_viewer *v, int x, int y, char *buf, size_t cap
 {
     uint32_t lane;
     if (!viz_row_lane_at(v, y, &lane)) return false;
-    const struct trc_lane *ln = trc_file_lane(v->f, lane);
+    const struct trc_lane *ln = viz_lane(v, lane);
     double t = v->t0 + (x - LABEL_W + 0.5) * v->ppp;
     char ts[32];
     viz_format_time(ts, sizeof ts, t, 0);
@@ -706,7 +863,7 @@ static bool hover_info(struct viz_viewer *v, int x, int y, char *buf, size_t cap
     if (!count && !busy) return false;
     double span = (double)(last - first + 1) * bw;
     snprintf(buf, cap, "%llu slices, %.0f%% busy, mostly %s  (%s)", (unsigned long long)count, 100.0 * (double)busy / span,
-             trc_file_string(v->f, dom), ts);
+             viz_str(v, lane, dom), ts);
     return true;
 }
 
@@ -716,19 +873,21 @@ static void draw_tooltip(struct viz_viewer *v)
     if (v->mouse_y < viz_track_top(v) || v->mouse_y >= viz_track_bottom(v)) return;
     uint32_t lane;
     struct trc_slice s;
-    char lines[4][200];
+    char lines[5][200];
     int n = 0;
     uint32_t level;
     bool sliced = viz_row_lane_at(v, v->mouse_y, &lane) &&
-                  trc_file_lane(v->f, lane)->kind != TRC_LANE_COUNTER && viz_lane_uses_slices(v, lane, &level);
+                  viz_lane(v, lane)->kind != TRC_LANE_COUNTER && viz_lane_uses_slices(v, lane, &level);
     /* a slice where slices are drawn; else what the pixel summarises */
     if (sliced && viz_pick(v, v->mouse_x, v->mouse_y, &lane, &s)) {
-        const char *op = trc_file_string(v->f, s.op);
+        const char *op = viz_str(v, lane, s.op);
         char d[32];
         viz_format_time(d, sizeof d, (double)s.dur_ps, 0);
-        snprintf(lines[n++], sizeof lines[0], "%s  %s", trc_file_string(v->f, s.name), d);
-        if (*op) snprintf(lines[n++], sizeof lines[0], "%s  %s", op, trc_file_string(v->f, s.loc));
-        const char *k = trc_file_string(v->f, s.kernel);
+        snprintf(lines[n++], sizeof lines[0], "%s  %s", viz_str(v, lane, s.name), d);
+        if (*op) snprintf(lines[n++], sizeof lines[0], "%s  %s", op, viz_str(v, lane, s.loc));
+        const char *src = viz_str(v, lane, s.src);
+        if (*src) snprintf(lines[n++], sizeof lines[0], "%s", src);
+        const char *k = viz_str(v, lane, s.kernel);
         if (*k) snprintf(lines[n++], sizeof lines[0], "kernel %s", k);
     } else if (sliced || !hover_info(v, v->mouse_x, v->mouse_y, lines[0], sizeof lines[0])) {
         return;

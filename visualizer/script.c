@@ -115,6 +115,15 @@ static enum base_status run_line(struct viz_viewer *v, char *line, const char *n
             BAD("script: want `wheel X Y N`");
         viz_input_motion(v, a[0], a[1]);
         viz_input_wheel(v, a[0], a[1], a[2]);
+    } else if (!strcmp(cmd, "collapse") || !strcmp(cmd, "expand") || !strcmp(cmd, "toggle")) {
+        if (na != 1) BAD("script: want `%s PATH` (all, cores, chip0, chip0/core1, chip0/core1/dma, B:chip0)", cmd);
+        int how = !strcmp(cmd, "collapse") ? 1 : !strcmp(cmd, "expand") ? 0 : -1;
+        if (!viz_collapse(v, args[0], how))
+            BAD("script: %s %s: no such group (all, cores, chipN, chipN/coreM, chipN/coreM/engines|dma|counters; "
+                "A: or B: first in a compare view)",
+                cmd, args[0]);
+    } else if (!strcmp(cmd, "group")) {
+        if (na != 1 || !viz_set_group(v, args[0])) BAD("script: want `group op|kind|kernel|source`");
     } else if (!strcmp(cmd, "render")) {
         TRY(viz_render(v, diag));
     } else if (!strcmp(cmd, "screenshot")) {
@@ -122,7 +131,9 @@ static enum base_status run_line(struct viz_viewer *v, char *line, const char *n
         TRY(viz_render(v, diag));
         TRY(viz_write_png(v, args[0], diag));
     } else {
-        BAD("script: unknown command '%s' (range, key, type, search, move, click, drag, wheel, render, screenshot)", cmd);
+        BAD("script: unknown command '%s' (range, key, type, search, move, click, drag, wheel, collapse, expand, "
+            "toggle, group, render, screenshot)",
+            cmd);
     }
 #undef BAD
     return BASE_OK;

@@ -30,6 +30,7 @@ static int track_w(const struct viz_viewer *v)
 struct lane_key {
     uint32_t lane, chip, sort_index;
     int32_t core;
+    int cls; /* core lanes: enum lane_class; chip-wide: -1 */
 };
 
 static int cmp_lane_key(const void *a, const void *b)
@@ -37,21 +38,28 @@ static int cmp_lane_key(const void *a, const void *b)
     const struct lane_key *x = a, *y = b;
     if (x->chip != y->chip) return x->chip < y->chip ? -1 : 1;
     if (x->core != y->core) return x->core < y->core ? -1 : 1; /* chip-wide (-1) first */
+    if (x->cls != y->cls) return x->cls < y->cls ? -1 : 1;     /* engines, DMA queues, counters */
     if (x->sort_index != y->sort_index) return x->sort_index < y->sort_index ? -1 : 1;
     return x->lane < y->lane ? -1 : x->lane > y->lane;
 }
 
+static int lane_class_of(const struct trc_lane *ln)
+{
+    if (ln->core < 0) return -1;
+    return ln->kind == TRC_LANE_DMA ? CLASS_DMA : ln->kind == TRC_LANE_COUNTER ? CLASS_COUNTERS : CLASS_ENGINES;
+}
+
+/* A header hides every following row deeper than itself. */
 static void layout(struct viz_viewer *v)
 {
-    int y = 0;
-    bool collapsed = false;
+    int y = 0, hide_depth = -1;
     for (size_t r = 0; r < v->n_rows; r++) {
         struct row *row = &v->rows[r];
-        if (row->kind == ROW_CHIP) {
-            collapsed = v->collapsed_chip[row->chip];
-            row->hidden = false;
+        if (hide_depth >= 0 && row->depth > hide_depth) {
+            row->hidden = true;
         } else {
-            row->hidden = collapsed;
+            row->hidden = false;
+            hide_depth = row->kind != ROW_LANE && row->collapsed ? row->depth : -1;
         }
         row->y = y;
         if (!row->hidden) y += row->h;
@@ -67,11 +75,16 @@ static void clamp_scroll(struct viz_viewer *v)
     if (v->scroll_y < 0) v->scroll_y = 0;
 }
 
+static void push_row(struct viz_viewer *v, size_t *r, struct row row)
+{
+    v->rows[(*r)++] = row;
+}
+
 static enum base_status build_rows(struct viz_viewer *v)
 {
     uint32_t n = v->n_lanes;
     struct lane_key *keys = malloc((n ? n : 1) * sizeof *keys);
-    v->rows = malloc((3 * (size_t)n + 1) * sizeof *v->rows);
+    v->rows = malloc((5 * (size_t)n + 2) * sizeof *v->rows);
     v->lane_order = malloc((n ? n : 1) * sizeof *v->lane_order);
     v->lane_row = malloc((n ? n : 1) * sizeof *v->lane_row);
     v->lane_spacing_ps = malloc((n ? n : 1) * sizeof *v->lane_spacing_ps);
@@ -79,54 +92,78 @@ static enum base_status build_rows(struct viz_viewer *v)
         free(keys);
         return BASE_ERR_NOMEM;
     }
-    uint32_t max_chip = 0, nk = 0;
-    for (uint32_t l = 0; l < n; l++) {
-        const struct trc_lane *ln = trc_file_lane(v->f, l);
-        v->lane_row[l] = UINT32_MAX;
-        uint64_t cnt = trc_file_lane_count(v->f, l);
-        v->lane_spacing_ps[l] = cnt ? (double)v->end_ps / (double)cnt : 0;
-        if (ln->chip > max_chip) max_chip = ln->chip;
-        /* idle lanes (no slices; counters that stay at 0) are left out, as the JSON writer does */
-        if (trc_file_lane_count(v->f, l) == 0) continue;
-        if (ln->kind == TRC_LANE_COUNTER) {
-            viz_counter_load(v, l);
-            if (v->counters[l].max <= 0) continue;
+    size_t r = 0, n_order = 0;
+    for (uint32_t si = 0; si < v->n_src; si++) {
+        const struct viz_src *src = &v->src[si];
+        uint32_t nk = 0;
+        for (uint32_t l = src->lane0; l < src->lane0 + src->n_lanes; l++) {
+            const struct trc_lane *ln = viz_lane(v, l);
+            v->lane_row[l] = UINT32_MAX;
+            uint64_t cnt = trc_file_lane_count(src->f, l - src->lane0);
+            v->lane_spacing_ps[l] = cnt ? (double)src->end_ps / (double)cnt : 0;
+            /* idle lanes (no slices; counters that stay at 0) are left out, as the JSON writer does */
+            if (cnt == 0) continue;
+            if (ln->kind == TRC_LANE_COUNTER) {
+                viz_counter_load(v, l);
+                if (v->counters[l].max <= 0) continue;
+            }
+            keys[nk++] = (struct lane_key){l, ln->chip, ln->sort_index, ln->core < 0 ? -1 : ln->core, lane_class_of(ln)};
         }
-        keys[nk++] = (struct lane_key){l, ln->chip, ln->sort_index, ln->core < 0 ? -1 : ln->core};
-    }
-    n = nk;
-    qsort(keys, n, sizeof *keys, cmp_lane_key);
-    v->n_chips = max_chip + 1;
-    v->collapsed_chip = calloc(v->n_chips, sizeof *v->collapsed_chip);
-    if (!v->collapsed_chip) {
-        free(keys);
-        return BASE_ERR_NOMEM;
-    }
-    size_t r = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const struct lane_key *k = &keys[i];
-        if (i == 0 || k->chip != keys[i - 1].chip)
-            v->rows[r++] = (struct row){ROW_CHIP, 0, k->chip, -1, GROUP_H, 0, false};
-        if (k->core >= 0 && (i == 0 || k->chip != keys[i - 1].chip || k->core != keys[i - 1].core))
-            v->rows[r++] = (struct row){ROW_CORE, 0, k->chip, k->core, GROUP_H, 0, false};
-        const struct trc_lane *ln = trc_file_lane(v->f, k->lane);
-        int h = ln->kind == TRC_LANE_COUNTER ? COUNTER_H : LANE_H;
-        if (h < v->line_h + 3) h = v->line_h + 3;
-        if (ln->kind == TRC_LANE_COUNTER && h < 2 * v->line_h + 2) h = 2 * v->line_h + 2;
-        v->lane_row[k->lane] = (uint32_t)r;
-        v->rows[r++] = (struct row){ROW_LANE, k->lane, k->chip, k->core, h, 0, false};
-        v->lane_order[i] = k->lane;
+        qsort(keys, nk, sizeof *keys, cmp_lane_key);
+        int base = 0;
+        if (v->n_src > 1) {
+            push_row(v, &r, (struct row){ROW_SRC, 0, si, 0, -1, -1, 0, GROUP_H, 0, false, false, nk});
+            base = 1;
+        }
+        for (uint32_t i = 0; i < nk; i++) {
+            const struct lane_key *k = &keys[i];
+            bool new_chip = i == 0 || k->chip != keys[i - 1].chip;
+            bool new_core = new_chip || k->core != keys[i - 1].core;
+            bool new_cls = new_core || k->cls != keys[i - 1].cls;
+            if (new_chip) {
+                uint32_t m = 0;
+                for (uint32_t j = i; j < nk && keys[j].chip == k->chip; j++) m++;
+                push_row(v, &r, (struct row){ROW_CHIP, 0, si, k->chip, -1, -1, base, GROUP_H, 0, false, false, m});
+            }
+            if (k->core >= 0 && new_core) {
+                uint32_t m = 0;
+                for (uint32_t j = i; j < nk && keys[j].chip == k->chip && keys[j].core == k->core; j++) m++;
+                push_row(v, &r, (struct row){ROW_CORE, 0, si, k->chip, k->core, -1, base + 1, GROUP_H, 0, false, false, m});
+            }
+            int depth = k->core < 0 ? base + 1 : base + 2;
+            if (k->core >= 0) { /* an engine class of two or more lanes gets a header */
+                uint32_t m = 0;
+                uint32_t j0 = i;
+                while (j0 > 0 && keys[j0 - 1].chip == k->chip && keys[j0 - 1].core == k->core && keys[j0 - 1].cls == k->cls) j0--;
+                for (uint32_t j = j0; j < nk && keys[j].chip == k->chip && keys[j].core == k->core && keys[j].cls == k->cls; j++)
+                    m++;
+                if (m >= 2) {
+                    if (new_cls)
+                        push_row(v, &r, (struct row){ROW_CLASS, 0, si, k->chip, k->core, k->cls, base + 2, GROUP_H, 0, false,
+                                                     false, m});
+                    depth = base + 3;
+                }
+            }
+            const struct trc_lane *ln = viz_lane(v, k->lane);
+            int h = ln->kind == TRC_LANE_COUNTER ? COUNTER_H : LANE_H;
+            if (h < v->line_h + 3) h = v->line_h + 3;
+            if (ln->kind == TRC_LANE_COUNTER && h < 2 * v->line_h + 2) h = 2 * v->line_h + 2;
+            v->lane_row[k->lane] = (uint32_t)r;
+            push_row(v, &r, (struct row){ROW_LANE, k->lane, si, k->chip, k->core, -1, depth, h, 0, false, false, 0});
+            v->lane_order[n_order++] = k->lane;
+        }
     }
     v->n_rows = r;
-    v->n_order = n;
+    v->n_order = n_order;
     free(keys);
     layout(v);
     return BASE_OK;
 }
 
-/* The whole-run busy fraction per overview bin, from the coarse summaries
- * (or the slices of lanes too small to have any). */
-static enum base_status build_overview(struct viz_viewer *v, struct base_diag *diag)
+/* The whole-run busy fraction per overview bin of one trace, from the
+ * coarse summaries (or the slices of lanes too small to have any), over the
+ * view's time axis (the longer trace's run). */
+static enum base_status build_overview(struct viz_viewer *v, struct viz_src *src, struct base_diag *diag)
 {
     double *acc = calloc(OV_BINS, sizeof *acc);
     if (!acc) return BASE_ERR_NOMEM;
@@ -136,17 +173,17 @@ static enum base_status build_overview(struct viz_viewer *v, struct base_diag *d
     struct trc_bucket_vec bv = {NULL, 0, 0};
     struct trc_slice_vec sv = {NULL, 0, 0};
     enum base_status st = BASE_OK;
-    for (uint32_t l = 0; l < v->n_lanes && st == BASE_OK; l++) {
-        const struct trc_lane *ln = trc_file_lane(v->f, l);
+    for (uint32_t l = 0; l < src->n_lanes && st == BASE_OK; l++) {
+        const struct trc_lane *ln = trc_file_lane(src->f, l);
         if (ln->kind != TRC_LANE_ENGINE && ln->kind != TRC_LANE_DMA) continue;
-        if (trc_file_lane_count(v->f, l) == 0) continue;
+        if (trc_file_lane_count(src->f, l) == 0) continue;
         counted++;
         uint32_t lo, hi;
-        trc_file_lane_levels(v->f, l, &lo, &hi);
+        trc_file_lane_levels(src->f, l, &lo, &hi);
         if (lo <= hi) {
             uint32_t lv = level < lo ? lo : level > hi ? hi : level;
             bv.n = 0;
-            st = trc_file_summary(v->f, l, lv, 0, UINT64_MAX, &bv, diag);
+            st = trc_file_summary(src->f, l, lv, 0, UINT64_MAX, &bv, diag);
             double bw = ldexp(1.0, (int)lv);
             for (size_t i = 0; i < bv.n && st == BASE_OK; i++) {
                 size_t b = (size_t)((double)bv.v[i].index * bw / bin_ps);
@@ -154,7 +191,7 @@ static enum base_status build_overview(struct viz_viewer *v, struct base_diag *d
             }
         } else {
             sv.n = 0;
-            st = trc_file_slices(v->f, l, 0, UINT64_MAX, &sv, diag);
+            st = trc_file_slices(src->f, l, 0, UINT64_MAX, &sv, diag);
             for (size_t i = 0; i < sv.n && st == BASE_OK; i++) {
                 if (sv.v[i].kind == TRC_SLICE_WAIT) continue;
                 /* spread the slice over the bins it covers */
@@ -175,25 +212,106 @@ static enum base_status build_overview(struct viz_viewer *v, struct base_diag *d
     for (size_t b = 0; b < OV_BINS; b++) {
         if (acc[b] > cap && b + 1 < OV_BINS) acc[b + 1] += acc[b] - cap;
         double f = acc[b] / cap;
-        v->ov[b] = (float)(f > 1 ? 1 : f);
+        src->ov[b] = (float)(f > 1 ? 1 : f);
     }
     /* drawn relative to the busiest bin: the strip shows the run's shape */
     float top = 0;
-    for (size_t b = 0; b < OV_BINS; b++) top = v->ov[b] > top ? v->ov[b] : top;
-    for (size_t b = 0; top > 0 && b < OV_BINS; b++) v->ov[b] /= top;
+    for (size_t b = 0; b < OV_BINS; b++) top = src->ov[b] > top ? src->ov[b] : top;
+    for (size_t b = 0; top > 0 && b < OV_BINS; b++) src->ov[b] /= top;
     free(acc);
     trc_bucket_vec_free(&bv);
     trc_slice_vec_free(&sv);
     return st;
 }
 
-enum base_status viz_viewer_create(struct trc_file *f, const struct viz_options *o, struct viz_viewer **out,
-                                   struct base_diag *diag)
+/* ------------------------------------------------------------ top ops */
+
+
+const char *viz_group_search_text(const struct viz_viewer *v, const struct viz_src *s, const struct trc_group_row *r)
+{
+    switch (v->group) {
+    case TRC_GROUP_OP: return r->loc ? trc_file_string(s->f, r->loc) : trc_file_string(s->f, r->op);
+    case TRC_GROUP_KIND: return trc_file_string(s->f, r->op);
+    case TRC_GROUP_KERNEL: return trc_file_string(s->f, r->kernel);
+    default: return r->key;
+    }
+}
+
+enum base_status viz_groups_build(struct viz_viewer *v, struct base_diag *diag)
+{
+    for (uint32_t i = 0; i < v->n_src; i++) {
+        trc_groups_free(&v->src[i].groups);
+        TRY(trc_file_groups(v->src[i].f, v->group, &v->src[i].groups, diag));
+    }
+    free(v->diff);
+    v->diff = NULL;
+    v->n_diff = 0;
+    if (v->n_src > 1 && trc_groups_diff(&v->src[0].groups, &v->src[1].groups, &v->diff, &v->n_diff) != BASE_OK)
+        return base_diag_set(diag, BASE_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    return BASE_OK;
+}
+
+bool viz_set_group(struct viz_viewer *v, const char *name)
+{
+    enum trc_group g;
+    if (!trc_group_lookup(name, &g)) return false;
+    v->group = g;
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (viz_groups_build(v, &d) != BASE_OK && v->err.status == BASE_OK) v->err = d;
+    return true;
+}
+
+const char *viz_get_group(const struct viz_viewer *v) { return trc_group_name(v->group); }
+
+bool viz_panel_row(const struct viz_viewer *v, size_t i, const char **key, uint64_t *a_ps, uint64_t *b_ps)
+{
+    if (v->n_src > 1) {
+        if (i >= v->n_diff) return false;
+        if (key) *key = v->diff[i].key;
+        if (a_ps) *a_ps = v->diff[i].a_ps;
+        if (b_ps) *b_ps = v->diff[i].b_ps;
+        return true;
+    }
+    const struct trc_groups *g = &v->src[0].groups;
+    if (i >= g->n) return false;
+    if (key) *key = g->rows[i].key;
+    if (a_ps) *a_ps = g->rows[i].time_ps;
+    if (b_ps) *b_ps = 0;
+    return true;
+}
+
+static enum base_status src_init(struct viz_viewer *v, uint32_t si, struct trc_file *f, uint32_t lane0)
+{
+    struct viz_src *s = &v->src[si];
+    s->f = f;
+    s->lane0 = lane0;
+    s->n_lanes = trc_file_n_lanes(f);
+    s->end_ps = trc_file_end_ps(f);
+    s->n_strings = trc_file_n_strings(f);
+    s->str_color = malloc((s->n_strings + 1) * sizeof *s->str_color);
+    s->match = calloc(s->n_strings + 1, sizeof *s->match);
+    if (!s->str_color || !s->match) return BASE_ERR_NOMEM;
+    for (uint32_t i = 0; i < s->n_strings; i++) s->str_color[i] = viz_name_color(trc_file_string(f, i));
+    for (uint32_t l = 0; l < s->n_lanes; l++) s->multi_chip |= trc_file_lane(f, l)->chip != 0;
+    const char *model = trc_file_meta(f, "model"), *chip = trc_file_meta(f, "chip"), *mode = trc_file_meta(f, "mode");
+    const char *chips = trc_file_meta(f, "chips");
+    if (model) {
+        const char *slash = strrchr(model, '/');
+        model = slash ? slash + 1 : model;
+    }
+    snprintf(s->label, sizeof s->label, "%s%s%s%s%s%s%s%s", v->n_src > 1 ? (si ? "B  " : "A  ") : "", chip ? chip : "?",
+             mode ? " " : "", mode ? mode : "", chips ? " x" : "", chips ? chips : "", model ? "  " : "", model ? model : "");
+    return BASE_OK;
+}
+
+static enum base_status create(struct trc_file *a, struct trc_file *b, const struct viz_options *o, struct viz_viewer **out,
+                               struct base_diag *diag)
 {
     *out = NULL;
     struct viz_viewer *v = calloc(1, sizeof *v);
     if (!v) return BASE_ERR_NOMEM;
-    v->f = f;
+    v->n_src = b ? 2 : 1;
     v->w = o && o->width_px > 0 ? o->width_px : 1280;
     v->h = o && o->height_px > 0 ? o->height_px : 800;
     if (v->w < LABEL_W + 64 || v->h < viz_track_top(v) + 40 || v->w > 16384 || v->h > 16384) {
@@ -211,35 +329,45 @@ enum base_status viz_viewer_create(struct trc_file *f, const struct viz_options 
         goto fail;
     }
     viz_cache_init(&v->cache, o && o->cache_bytes ? o->cache_bytes : (uint64_t)512 << 20);
-    v->end_ps = trc_file_end_ps(f);
-    v->n_lanes = trc_file_n_lanes(f);
-    v->n_strings = trc_file_n_strings(f);
-    v->str_color = malloc((v->n_strings + 1) * sizeof *v->str_color);
-    v->match = calloc(v->n_strings + 1, sizeof *v->match);
+    st = src_init(v, 0, a, 0);
+    if (st == BASE_OK && b) st = src_init(v, 1, b, trc_file_n_lanes(a));
+    if (st != BASE_OK) goto fail;
+    v->n_lanes = v->src[0].n_lanes + (b ? v->src[1].n_lanes : 0);
+    v->end_ps = v->src[0].end_ps;
+    if (b && v->src[1].end_ps > v->end_ps) v->end_ps = v->src[1].end_ps;
     v->counters = calloc(v->n_lanes + 1, sizeof *v->counters);
     v->drawn = calloc(v->n_lanes + 1, sizeof *v->drawn);
-    if (!v->str_color || !v->match || !v->counters || !v->drawn) {
+    if (!v->counters || !v->drawn) {
         st = BASE_ERR_NOMEM;
         goto fail;
     }
-    for (uint32_t i = 0; i < v->n_strings; i++) v->str_color[i] = viz_name_color(trc_file_string(f, i));
     st = build_rows(v);
     if (st == BASE_OK && v->err.status != BASE_OK) {
         if (diag) *diag = v->err;
         st = v->err.status;
     }
+    for (uint32_t i = 0; i < v->n_src && st == BASE_OK; i++) st = build_overview(v, &v->src[i], diag);
+    if (st == BASE_OK) st = viz_groups_build(v, diag);
     if (st != BASE_OK) goto fail;
-    st = build_overview(v, diag);
-    if (st != BASE_OK) goto fail;
-    st = trc_file_ops(f, &v->ops, &v->n_ops, diag);
-    if (st != BASE_OK) goto fail;
-    for (size_t i = 0; i < v->n_ops; i++) v->ops_total_ps += v->ops[i].busy_ps;
+    if (b) viz_collapse(v, "cores", 1); /* two traces: each core a strip, so both fit on the screen */
     viz_set_range(v, 0, v->end_ps);
     *out = v;
     return BASE_OK;
 fail:
     viz_viewer_destroy(v);
     return st;
+}
+
+enum base_status viz_viewer_create(struct trc_file *f, const struct viz_options *o, struct viz_viewer **out,
+                                   struct base_diag *diag)
+{
+    return create(f, NULL, o, out, diag);
+}
+
+enum base_status viz_viewer_create_compare(struct trc_file *a, struct trc_file *b, const struct viz_options *o,
+                                           struct viz_viewer **out, struct base_diag *diag)
+{
+    return create(a, b, o, out, diag);
 }
 
 void viz_viewer_destroy(struct viz_viewer *v)
@@ -255,9 +383,12 @@ void viz_viewer_destroy(struct viz_viewer *v)
     free(v->lane_order);
     free(v->lane_row);
     free(v->lane_spacing_ps);
-    free(v->collapsed_chip);
-    free(v->str_color);
-    free(v->match);
+    for (uint32_t i = 0; i < 2; i++) {
+        free(v->src[i].str_color);
+        free(v->src[i].match);
+        trc_groups_free(&v->src[i].groups);
+    }
+    free(v->diff);
     if (v->fb) SDL_FreeSurface(v->fb);
     viz_text_deinit(v);
     free(v);
@@ -358,7 +489,7 @@ const uint32_t *viz_lane_order(const struct viz_viewer *v, size_t *n)
 bool viz_lane_uses_slices(const struct viz_viewer *v, uint32_t lane, uint32_t *level)
 {
     uint32_t lo, hi;
-    trc_file_lane_levels(v->f, lane, &lo, &hi);
+    trc_file_lane_levels(viz_src_of(v, lane)->f, viz_local(v, lane), &lo, &hi);
     /* slices while a pixel covers less than a slice's worth of time (the
      * run over the lane's slices); else the summary level of the zoom,
      * which is at least the lane's finest (buckets of ~8 slices, so a few
@@ -411,7 +542,7 @@ bool viz_pick(struct viz_viewer *v, int x, int y, uint32_t *lane, struct trc_sli
 {
     const struct row *r = row_at(v, y);
     if (!r || r->kind != ROW_LANE || x < LABEL_W) return false;
-    const struct trc_lane *ln = trc_file_lane(v->f, r->lane);
+    const struct trc_lane *ln = viz_lane(v, r->lane);
     if (ln->kind == TRC_LANE_COUNTER) return false;
     double t = v->t0 + (x - LABEL_W + 0.5) * v->ppp;
     double slack = 3 * v->ppp;
@@ -419,7 +550,7 @@ bool viz_pick(struct viz_viewer *v, int x, int y, uint32_t *lane, struct trc_sli
     struct trc_slice_vec sv = {NULL, 0, 0};
     struct base_diag d;
     base_diag_clear(&d);
-    if (trc_file_slices(v->f, r->lane, a, b, &sv, &d) != BASE_OK) {
+    if (trc_file_slices(viz_src_of(v, r->lane)->f, viz_local(v, r->lane), a, b, &sv, &d) != BASE_OK) {
         trc_slice_vec_free(&sv);
         return false;
     }
@@ -461,20 +592,25 @@ static bool contains_ci(const char *hay, const char *needle)
     return false;
 }
 
+/* Every string of each trace: names, ops, locations, location chains,
+ * kernels. */
 static void update_matches(struct viz_viewer *v)
 {
-    v->match_any = false;
-    for (uint32_t i = 0; i < v->n_strings; i++) {
-        v->match[i] = i > 0 && contains_ci(trc_file_string(v->f, i), v->query);
-        v->match_any |= v->match[i];
+    for (uint32_t k = 0; k < v->n_src; k++) {
+        struct viz_src *s = &v->src[k];
+        for (uint32_t i = 0; i < s->n_strings; i++) s->match[i] = i > 0 && contains_ci(trc_file_string(s->f, i), v->query);
     }
     /* a query that matches nothing still dims everything: nothing is highlighted */
-    if (v->query[0]) v->match_any = true;
+    v->match_any = v->query[0] != 0;
 }
 
-bool viz_slice_matches(const struct viz_viewer *v, const struct trc_slice *s)
+bool viz_slice_matches(const struct viz_viewer *v, uint32_t lane, const struct trc_slice *s)
 {
-    return (s->op < v->n_strings && v->match[s->op]) || (s->name < v->n_strings && v->match[s->name]);
+    const struct viz_src *x = viz_src_of(v, lane);
+    const uint32_t ids[5] = {s->op, s->name, s->loc, s->src, s->kernel};
+    for (int i = 0; i < 5; i++)
+        if (ids[i] && ids[i] < x->n_strings && x->match[ids[i]]) return true;
+    return false;
 }
 
 /* ------------------------------------------------------------ input */
@@ -490,9 +626,13 @@ void viz_select(struct viz_viewer *v, uint32_t lane, const struct trc_slice *s)
     base_diag_clear(&d);
     v->sel_flows.n = 0;
     uint64_t a = s->start_ps, b = s->start_ps + (s->dur_ps ? s->dur_ps : 1); /* [start, end): the next slice owns its start */
-    if (trc_file_flows(v->f, a, b, &all, &d) == BASE_OK) {
+    const struct viz_src *src = viz_src_of(v, lane);
+    if (trc_file_flows(src->f, a, b, &all, &d) == BASE_OK) {
         for (size_t i = 0; i < all.n; i++) {
-            const struct trc_flow *fl = &all.v[i];
+            struct trc_flow g = all.v[i]; /* global lanes */
+            g.from_lane += src->lane0;
+            g.to_lane += src->lane0;
+            const struct trc_flow *fl = &g;
             bool out = fl->from_lane == lane && fl->from_ps >= a && fl->from_ps < b;
             bool in = fl->to_lane == lane && fl->to_ps >= a && fl->to_ps < b;
             if (!out && !in) continue;
@@ -509,15 +649,37 @@ void viz_select(struct viz_viewer *v, uint32_t lane, const struct trc_slice *s)
     trc_flow_vec_free(&all);
 }
 
+static struct row *header_at(struct viz_viewer *v, int y)
+{
+    const struct row *r = row_at(v, y);
+    return r && r->kind != ROW_LANE ? (struct row *)r : NULL;
+}
+
+static void toggle_row(struct viz_viewer *v, struct row *r)
+{
+    r->collapsed = !r->collapsed;
+    layout(v);
+    clamp_scroll(v);
+}
+
+/* The header under y, or the innermost header over the lane under y. */
+static struct row *group_at(struct viz_viewer *v, int y)
+{
+    const struct row *r = row_at(v, y);
+    if (!r) return NULL;
+    if (r->kind != ROW_LANE) return (struct row *)r;
+    for (size_t i = (size_t)(r - v->rows); i > 0; i--)
+        if (v->rows[i - 1].kind != ROW_LANE && v->rows[i - 1].depth < r->depth) return &v->rows[i - 1];
+    return NULL;
+}
+
 static void click(struct viz_viewer *v, int x, int y)
 {
     int top = viz_track_top(v), bottom = viz_track_bottom(v);
     if (y >= top && y < bottom) {
-        const struct row *r = row_at(v, y);
-        if (r && r->kind == ROW_CHIP && x < LABEL_W) {
-            v->collapsed_chip[r->chip] = !v->collapsed_chip[r->chip];
-            layout(v);
-            clamp_scroll(v);
+        struct row *h = header_at(v, y);
+        if (h) { /* a chip, core, engine class or trace header: collapse or expand it */
+            toggle_row(v, h);
             return;
         }
         uint32_t lane;
@@ -526,17 +688,127 @@ static void click(struct viz_viewer *v, int x, int y)
         else if (x >= LABEL_W) v->sel_valid = false;
         return;
     }
-    if (y >= bottom && x > v->w / 2) { /* a top op: search for it */
-        int first = bottom + 4 + v->line_h + 2;
+    if (y >= bottom && x > v->w / 2) { /* the panel's title cycles the grouping; a row: search for it */
+        int first = bottom + 4 + v->line_h + 2 + (v->n_src > 1 ? v->line_h : 0);
+        if (y < bottom + 4 + v->line_h) {
+            viz_set_group(v, trc_group_name((enum trc_group)((v->group + 1) % TRC_GROUP_COUNT)));
+            return;
+        }
         if (y < first) return;
         size_t i = (size_t)((y - first) / v->line_h);
-        if (i < v->n_ops) {
-            const char *name = trc_file_string(v->f, v->ops[i].op);
-            snprintf(v->query, sizeof v->query, "%s", name);
-            v->editing = false;
-            update_matches(v);
+        const char *text = NULL;
+        char buf[TRC_KEY_MAX + 2];
+        if (v->n_src > 1 && i < v->n_diff) {
+            const struct trc_diff_row *d = &v->diff[i];
+            const struct viz_src *s = d->a_row != SIZE_MAX ? &v->src[0] : &v->src[1];
+            text = viz_group_search_text(v, s, &s->groups.rows[d->a_row != SIZE_MAX ? d->a_row : d->b_row]);
+        } else if (v->n_src == 1 && i < v->src[0].groups.n) {
+            text = viz_group_search_text(v, &v->src[0], &v->src[0].groups.rows[i]);
+        }
+        if (!text) return;
+        if (v->group == TRC_GROUP_SOURCE) { /* "file:line:" matches that line's positions only */
+            snprintf(buf, sizeof buf, "%s:", text);
+            text = buf;
+        }
+        snprintf(v->query, sizeof v->query, "%s", text);
+        v->editing = false;
+        update_matches(v);
+    }
+}
+
+/* ------------------------------------------------------------ groups */
+
+static const char *const class_names[CLASS_COUNT] = {"engines", "dma", "counters"};
+
+/* The header rows path names (see viz_collapse); calls fn on each. */
+static bool each_group(struct viz_viewer *v, const char *path, void (*fn)(struct row *r, void *u), void *u)
+{
+    int want_src = -1;
+    if ((path[0] == 'A' || path[0] == 'B') && (path[1] == ':' || !path[1])) {
+        want_src = path[0] - 'A';
+        if (want_src >= (int)v->n_src) return false;
+        if (!path[1]) {
+            for (size_t i = 0; i < v->n_rows; i++)
+                if (v->rows[i].kind == ROW_SRC && (int)v->rows[i].src == want_src) {
+                    fn(&v->rows[i], u);
+                    return true;
+                }
+            return false; /* one trace: no header of its own */
+        }
+        path += 2;
+    }
+    bool all = !strcmp(path, "all"), cores = !strcmp(path, "cores");
+    unsigned chip = 0, core = 0;
+    int n = 0, cls = -1;
+    char cname[16] = "";
+    if (!all && !cores) {
+        int used = 0;
+        if (sscanf(path, "chip%u%n", &chip, &used) != 1) return false;
+        n = 1;
+        const char *p = path + used;
+        if (*p == '/') {
+            if (sscanf(p, "/core%u%n", &core, &used) != 1) return false;
+            n = 2;
+            p += used;
+            if (*p == '/') {
+                if (sscanf(p, "/%15[a-z]%n", cname, &used) != 1 || p[used]) return false;
+                for (int c = 0; c < CLASS_COUNT; c++)
+                    if (!strcmp(cname, class_names[c])) cls = c;
+                if (cls < 0) return false;
+                n = 3;
+            } else if (*p) {
+                return false;
+            }
+        } else if (*p) {
+            return false;
         }
     }
+    bool any = false;
+    for (size_t i = 0; i < v->n_rows; i++) {
+        struct row *r = &v->rows[i];
+        if (r->kind == ROW_LANE || r->kind == ROW_SRC || (want_src >= 0 && (int)r->src != want_src)) continue;
+        bool hit = all ? true
+                   : cores ? r->kind == ROW_CORE || r->kind == ROW_CLASS
+                   : n == 1 ? r->kind == ROW_CHIP && r->chip == chip
+                   : n == 2 ? r->kind == ROW_CORE && r->chip == chip && r->core == (int32_t)core
+                            : r->kind == ROW_CLASS && r->chip == chip && r->core == (int32_t)core && r->cls == cls;
+        if (!hit) continue;
+        fn(r, u);
+        any = true;
+    }
+    if (all && want_src < 0)
+        for (size_t i = 0; i < v->n_rows; i++)
+            if (v->rows[i].kind == ROW_SRC) fn(&v->rows[i], u), any = true;
+    return any || all || cores;
+}
+
+static void set_collapsed(struct row *r, void *u)
+{
+    int how = *(int *)u;
+    r->collapsed = how < 0 ? !r->collapsed : how != 0;
+}
+
+bool viz_collapse(struct viz_viewer *v, const char *path, int how)
+{
+    bool all = !strcmp(path, "all");
+    if (all && how == 1) { /* every chip shrinks to its header: the cores under it close too */
+        int one = 1;
+        each_group(v, "cores", set_collapsed, &one);
+    }
+    bool ok = each_group(v, path, set_collapsed, &how);
+    if (ok) {
+        layout(v);
+        clamp_scroll(v);
+    }
+    return ok;
+}
+
+static void is_collapsed(struct row *r, void *u) { *(bool *)u |= r->collapsed; }
+
+bool viz_collapsed(const struct viz_viewer *v, const char *path)
+{
+    bool c = false;
+    return each_group((struct viz_viewer *)v, path, is_collapsed, &c) && c;
 }
 
 static void overview_center(struct viz_viewer *v, int x)
@@ -642,6 +914,20 @@ static void key(struct viz_viewer *v, SDL_Keycode k)
             set_view(v, (double)v->sel.start_ps - d * 0.25, d * 1.5 / track_w(v));
         }
         break;
+    case SDLK_c: { /* the group under the mouse */
+        struct row *g = v->mouse_in ? group_at(v, v->mouse_y) : NULL;
+        if (g) toggle_row(v, g);
+        break;
+    }
+    case SDLK_x: { /* every core: collapse them, or expand them when they all are */
+        bool open = false;
+        for (size_t i = 0; i < v->n_rows; i++)
+            open |= (v->rows[i].kind == ROW_CORE || v->rows[i].kind == ROW_CLASS) && !v->rows[i].collapsed;
+        viz_collapse(v, "cores", open ? 1 : 0);
+        break;
+    }
+    case SDLK_e: viz_collapse(v, "all", 0); break;
+    case SDLK_g: viz_set_group(v, trc_group_name((enum trc_group)((v->group + 1) % TRC_GROUP_COUNT))); break;
     case SDLK_ESCAPE:
         v->sel_valid = false;
         v->query[0] = 0;

@@ -14,9 +14,14 @@
  *                tiles (lane, level, index), least recently used out
  *   input        wheel or W/S: zoom at the cursor (centre without one); drag
  *                or A/D: pan; click: select a slice; '/' search; Esc clear;
- *                F: zoom to the selection; 0 / Home: whole run
+ *                F: zoom to the selection; 0 / Home: whole run; click a
+ *                header or C: collapse a chip, core or engine class; X:
+ *                collapse every core, E: expand all; G: group top ops by
+ *                op, kind, kernel, source line
  *
  * This header has no SDL types, so the tool that uses it needs no SDL flags.
+ * The PNG writer and the charts (png.c, chart.c) need no SDL at all: a
+ * NO_SDL=1 build has them.
  * Times are picoseconds of simulated time; pixels count from the top left.
  */
 #ifndef NPUSIM_VISUALIZER_H
@@ -44,6 +49,12 @@ const char *viz_font_find(void);
  * A missing font is ERR_IO with a message naming the package to install. */
 enum base_status viz_viewer_create(struct trc_file *f, const struct viz_options *o, struct viz_viewer **out,
                                    struct base_diag *diag);
+/* A compare view: traces a and b (both borrowed) one above the other on
+ * one time axis (each from its own 0), a header row per trace; the panel
+ * lists the top-ops rows of both matched by key: time in A, in B, B - A.
+ * Global lanes: a's lanes first, then b's (lane + trc_file_n_lanes(a)). */
+enum base_status viz_viewer_create_compare(struct trc_file *a, struct trc_file *b, const struct viz_options *o,
+                                           struct viz_viewer **out, struct base_diag *diag);
 void viz_viewer_destroy(struct viz_viewer *v);
 
 /* Draws one frame into the framebuffer. */
@@ -71,6 +82,22 @@ uint64_t viz_x_to_time(const struct viz_viewer *v, int x);
 bool viz_lane_rect(const struct viz_viewer *v, uint32_t lane, int *y, int *h, int *x0, int *x1);
 /* Lanes in display order (header rows excluded): *n lanes. */
 const uint32_t *viz_lane_order(const struct viz_viewer *v, size_t *n);
+/* Collapses (how 1), expands (0) or toggles (-1) the groups `path` names:
+ * "all" (every header: each chip shrinks to its header row), "cores" (every
+ * core and engine class: the chip-wide lanes and the core headers stay),
+ * "chipN", "chipN/coreM", "chipN/coreM/engines|dma|counters" (a core's
+ * engine class); in a compare view "A:" or "B:" first, or "A" / "B" alone
+ * for a whole trace.  false when the path names no group. */
+bool viz_collapse(struct viz_viewer *v, const char *path, int how);
+/* Whether a group is collapsed (false when there is no such group). */
+bool viz_collapsed(const struct viz_viewer *v, const char *path);
+/* How the top-ops panel groups: "op", "kind", "kernel" or "source"
+ * (traces.h enum trc_group); false for another name. */
+bool viz_set_group(struct viz_viewer *v, const char *name);
+const char *viz_get_group(const struct viz_viewer *v);
+/* The panel's rows as text, for tests: row i's key, and its time (compare
+ * view: a_ps and b_ps; else a_ps only); false past the last row. */
+bool viz_panel_row(const struct viz_viewer *v, size_t i, const char **key, uint64_t *a_ps, uint64_t *b_ps);
 
 /* The colour of slices of op (or instruction) `name`: a fixed palette
  * entry chosen by the FNV-1a hash of the name (docs/visualizer.md). */
@@ -100,6 +127,8 @@ void viz_input_text(struct viz_viewer *v, const char *utf8);
  *   click X Y          press and release the left button at (X, Y)
  *   drag X0 Y0 X1 Y1   press at (X0, Y0), move to (X1, Y1), release
  *   wheel X Y N        N wheel steps at (X, Y) (N > 0 zooms in)
+ *   collapse PATH      viz_collapse(PATH, 1); `expand PATH`: 0; `toggle PATH`: -1
+ *   group NAME         the top-ops grouping: op, kind, kernel or source
  *   render             draw a frame
  *   screenshot PATH    draw a frame and write it as a PNG
  * Errors name the script line. */
@@ -146,5 +175,32 @@ void viz_set_fetch_budget(struct viz_viewer *v, double ms);
  * back to its invisible offscreen driver) unless SDL_VIDEODRIVER asks for
  * one or max_frames > 0. */
 enum base_status viz_run_window(struct viz_viewer *v, const char *title, int max_frames, struct base_diag *diag);
+
+/* ------------------------------------------------------------ charts */
+
+/* A horizontal bar chart: one panel per series, one bar per label, drawn
+ * headless into an ARGB8888 buffer with a built-in 5 x 7 pixel font (no SDL,
+ * no font file), e.g. `npusim estimate --plot` ($ per 1M tokens and tokens/s
+ * per system).  Bars scale to the panel's largest value; a value that is
+ * NaN or negative is missing (the series' `missing` text, or "n/a"). */
+struct viz_bar_series {
+    const char *name;          /* the panel's title */
+    const char *unit;          /* NULL: none */
+    const double *values;      /* n_bars */
+    const char *missing;       /* text for a missing value; NULL: "n/a" */
+};
+struct viz_bar_chart {
+    const char *title;         /* NULL: none */
+    int n_bars;
+    const char *const *labels; /* n_bars */
+    int n_series;
+    const struct viz_bar_series *series;
+};
+/* The chart's size in pixels. */
+void viz_chart_size(const struct viz_bar_chart *c, int *w, int *h);
+/* Draws it into px (w x h, pitch w; viz_chart_size's size). */
+enum base_status viz_chart_render(const struct viz_bar_chart *c, uint32_t *px, int w, int h);
+/* Draws it and writes it as an RGB PNG. */
+enum base_status viz_chart_png(const struct viz_bar_chart *c, const char *path, struct base_diag *diag);
 
 #endif

@@ -17,22 +17,46 @@ enum {
     COUNTER_H = 30,
     GROUP_H = 18,
     LABEL_W = 170,
-    PANEL_H = 150,
+    PANEL_H = 172,
     OV_BINS = 4096,
     TILE_SHIFT = 10, /* a tile spans 2^(level + TILE_SHIFT) ps */
     RULER_MAX_LABELS = 64,
 };
 
-enum row_kind { ROW_CHIP, ROW_CORE, ROW_LANE };
+/* Rows: a header per trace (compare view), chip, core and engine class
+ * (a core's compute engines, DMA queues or counters, when it has two or
+ * more of them), each collapsible; then the lanes. */
+enum row_kind { ROW_SRC, ROW_CHIP, ROW_CORE, ROW_CLASS, ROW_LANE };
+enum lane_class { CLASS_ENGINES, CLASS_DMA, CLASS_COUNTERS, CLASS_COUNT };
 
 struct row {
     enum row_kind kind;
-    uint32_t lane;  /* ROW_LANE */
+    uint32_t lane;  /* ROW_LANE: global lane (viz_src_of) */
+    uint32_t src;   /* the trace: 0, or 1 in a compare view */
     uint32_t chip;
-    int32_t core;   /* ROW_CORE, ROW_LANE */
+    int32_t core;   /* ROW_CORE, ROW_CLASS, ROW_LANE; -1: chip-wide */
+    int cls;        /* ROW_CLASS: enum lane_class; -1 otherwise */
+    int depth;      /* a header hides the rows after it that are deeper */
     int h;
     int y;          /* content y (before scrolling), relative to the track area's top */
-    bool hidden;    /* in a collapsed group */
+    bool hidden;    /* under a collapsed header */
+    bool collapsed; /* header rows */
+    uint32_t n_lanes; /* header rows: the lanes under it */
+};
+
+/* One trace of the view (two in a compare view); its lanes are global
+ * lanes lane0 .. lane0 + n_lanes - 1. */
+struct viz_src {
+    struct trc_file *f;
+    uint32_t lane0, n_lanes;
+    uint32_t *str_color; /* per string id */
+    bool *match;         /* per string id: contains the query */
+    uint32_t n_strings;
+    uint64_t end_ps;
+    bool multi_chip;     /* lanes of more than one chip */
+    char label[200];     /* "A  file  trn2 compiled" */
+    float ov[OV_BINS];   /* whole-run busy fraction */
+    struct trc_groups groups; /* top ops, grouped by viz_viewer.group */
 };
 
 /* cache of fetched tiles */
@@ -67,7 +91,8 @@ struct glyph {
 };
 
 struct viz_viewer {
-    struct trc_file *f;
+    struct viz_src src[2];
+    uint32_t n_src;
     int w, h;
     SDL_Surface *fb;
     TTF_Font *font;
@@ -78,29 +103,23 @@ struct viz_viewer {
     double t0;  /* view start, ps */
     double ppp; /* ps per pixel */
 
-    uint32_t n_lanes;
+    uint32_t n_lanes; /* of every trace */
     struct row *rows;
     size_t n_rows;
     uint32_t *lane_order;
     size_t n_order;
     int content_h;
     int scroll_y;
-    bool *collapsed_chip; /* per chip */
-    uint32_t n_chips;
     uint32_t *lane_row; /* lane -> row index */
     double *lane_spacing_ps; /* run length / slices: a slice's worth of time */
-
-    uint32_t *str_color; /* per string id */
-    uint32_t n_strings;
 
     struct tile_cache cache;
     uint64_t frame;
     struct counter_data *counters; /* per lane */
 
-    float ov[OV_BINS]; /* whole-run busy fraction */
-    const struct trc_op_stats *ops;
-    size_t n_ops;
-    uint64_t ops_total_ps;
+    enum trc_group group;       /* how the top-ops panel groups */
+    struct trc_diff_row *diff;  /* compare view: A's rows against B's */
+    size_t n_diff;
 
     /* input */
     int mouse_x, mouse_y;
@@ -118,10 +137,9 @@ struct viz_viewer {
     struct trc_slice sel;
     struct trc_flow_vec sel_flows; /* flows into or out of the selection */
 
-    char query[64];
+    char query[TRC_KEY_MAX + 8];
     bool editing;
     bool skip_slash;
-    bool *match; /* per string id: contains the query */
     bool match_any;
 
     char ruler_unit[8];
@@ -142,6 +160,30 @@ struct viz_viewer {
     struct viz_frame_stats stats;
     struct base_diag err; /* first fetch error of a frame */
 };
+
+/* The trace of global lane g, its lane there, and lookups through it. */
+static inline const struct viz_src *viz_src_of(const struct viz_viewer *v, uint32_t g)
+{
+    return v->n_src > 1 && g >= v->src[1].lane0 ? &v->src[1] : &v->src[0];
+}
+static inline uint32_t viz_local(const struct viz_viewer *v, uint32_t g) { return g - viz_src_of(v, g)->lane0; }
+static inline const struct trc_lane *viz_lane(const struct viz_viewer *v, uint32_t g)
+{
+    return trc_file_lane(viz_src_of(v, g)->f, viz_local(v, g));
+}
+static inline const char *viz_str(const struct viz_viewer *v, uint32_t g, uint32_t id)
+{
+    return trc_file_string(viz_src_of(v, g)->f, id);
+}
+static inline uint32_t viz_str_color(const struct viz_viewer *v, uint32_t g, uint32_t id)
+{
+    const struct viz_src *s = viz_src_of(v, g);
+    return id < s->n_strings ? s->str_color[id] : 0xFF4E79A7u;
+}
+/* The row key of a top-ops row as the panel shows it and search finds it. */
+const char *viz_group_search_text(const struct viz_viewer *v, const struct viz_src *s, const struct trc_group_row *r);
+/* Rebuilds the groups (and the diff of a compare view) for v->group. */
+enum base_status viz_groups_build(struct viz_viewer *v, struct base_diag *diag);
 
 /* render.c */
 enum base_status viz_text_init(struct viz_viewer *v, const char *path, int pt, struct base_diag *diag);
@@ -178,7 +220,7 @@ int viz_track_bottom(const struct viz_viewer *v);
 void viz_select(struct viz_viewer *v, uint32_t lane, const struct trc_slice *s);
 bool viz_row_lane_at(const struct viz_viewer *v, int y, uint32_t *lane);
 bool viz_pick(struct viz_viewer *v, int x, int y, uint32_t *lane, struct trc_slice *out);
-bool viz_slice_matches(const struct viz_viewer *v, const struct trc_slice *s);
+bool viz_slice_matches(const struct viz_viewer *v, uint32_t lane, const struct trc_slice *s);
 /* Whether lane is drawn from slices at the current zoom; else *level = the summary level. */
 bool viz_lane_uses_slices(const struct viz_viewer *v, uint32_t lane, uint32_t *level);
 

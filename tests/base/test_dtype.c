@@ -1306,7 +1306,56 @@ static void test_convert_fast_pairs_match_codec(void **state)
     }
 }
 
+/* base_elems_splat: every element's bits equal to the first's (whole-byte
+ * types by one memcmp, sub-byte types element by element). */
+static void test_dtype_elems_splat(void **state)
+{
+    (void)state;
+    uint16_t bf[5];
+    for (int i = 0; i < 5; i++) base_elem_set_f64(BASE_DT_BF16, bf, (size_t)i, 1.5);
+    assert_true(base_elems_splat(BASE_DT_BF16, bf, 5));
+    base_elem_set_f64(BASE_DT_BF16, bf, 4, -1.5);
+    assert_false(base_elems_splat(BASE_DT_BF16, bf, 5));
+    assert_true(base_elems_splat(BASE_DT_BF16, bf, 4));
+    assert_true(base_elems_splat(BASE_DT_BF16, bf, 1));
+    assert_false(base_elems_splat(BASE_DT_BF16, bf, 0));
+    float f[3] = {0.0f, -0.0f, 0.0f}; /* equal as numbers, not as bits */
+    assert_false(base_elems_splat(BASE_DT_F32, f, 3));
+    uint8_t s4[4];
+    for (int i = 0; i < 4; i++) base_elem_set_i64(BASE_DT_SI4, s4, (size_t)i, -3);
+    assert_true(base_elems_splat(BASE_DT_SI4, s4, 4));
+    base_elem_set_i64(BASE_DT_SI4, s4, 2, 5);
+    assert_false(base_elems_splat(BASE_DT_SI4, s4, 4));
+}
+
+/* The bf16 parts of the TPU's f32 passes: finite values split exactly
+ * (to 2^-24), a non-finite one has no low parts, and a value whose nearest
+ * bf16 would overflow splits into finite parts (diff_fuzz: inf x 1 gave
+ * NaN through inf - inf). */
+static void test_f32_bf16_parts(void **state)
+{
+    (void)state;
+    float p[3];
+    base_f32_bf16_parts(1.0f, p);
+    assert_true(p[0] == 1.0f && p[1] == 0 && p[2] == 0);
+    base_f32_bf16_parts(1.0f + 0x1p-10f + 0x1p-20f, p);
+    assert_true(p[0] == 1.0f && p[1] == 0x1p-10f && p[2] == 0x1p-20f);
+    base_f32_bf16_parts(INFINITY, p);
+    assert_true(p[0] == INFINITY && p[1] == 0 && p[2] == 0);
+    base_f32_bf16_parts(-INFINITY, p);
+    assert_true(p[0] == -INFINITY && p[1] == 0 && p[2] == 0);
+    base_f32_bf16_parts(NAN, p);
+    assert_true(isnan(p[0]) && p[1] == 0 && p[2] == 0);
+    float big = 0x1.fffffep127f; /* FLT_MAX: its nearest bf16 is inf */
+    base_f32_bf16_parts(big, p);
+    assert_true(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]));
+    assert_true((double)p[0] + (double)p[1] + (double)p[2] == (double)big);
+    base_f32_bf16_parts(-big, p);
+    assert_true(isfinite(p[0]) && (double)p[0] + (double)p[1] + (double)p[2] == -(double)big);
+}
+
 TEST_MAIN(NULL, NULL,
+          T(test_dtype_elems_splat),
           T(test_dtype_names_parse_back),
           T(test_dtype_parse_mlir_spellings),
           T(test_dtype_parse_uses_length_not_nul),
@@ -1354,4 +1403,5 @@ TEST_MAIN(NULL, NULL,
           T(test_convert_float_to_float),
           T(test_convert_complex),
           T(test_convert_all_pairs_agree_with_elem_access),
-          T(test_convert_fast_pairs_match_codec))
+          T(test_convert_fast_pairs_match_codec),
+          T(test_f32_bf16_parts))

@@ -437,13 +437,98 @@ static void test_chip_prices_flag_estimates(void **state)
 {
     (void)state;
     struct chip_desc c;
-    load_ok("tpu-v6e", &c); /* [S23]: a sourced price */
+    load_ok("tpu-v6e", &c); /* [S45]: a list price */
     assert_true(fabs(c.price_per_chip_hour_usd - 2.70) < 1e-9);
     assert_false(c.price_is_estimate);
-    load_ok("tpu-v5e", &c); /* UNVERIFIED in chips.tsv */
-    assert_true(c.price_is_estimate);
-    load_ok("trn2", &c); /* not published */
+    load_ok("trn2", &c); /* one catalog row, unconfirmed */
+    assert_true(c.price_per_chip_hour_usd > 0 && c.price_is_estimate);
+    load_ok("trn3", &c); /* not found */
     assert_true(c.price_per_chip_hour_usd == 0 && c.price_is_estimate);
+}
+
+/* chips/prices.tsv: every row has a price, a source and a date; a chip has
+ * at most one default row, and the chip file's price is it (0 without one),
+ * flagged EST unless the row is a list price. */
+static void test_chip_prices_file_rows_and_chip_files_agree(void **state)
+{
+    (void)state;
+    struct chip_prices p;
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (chip_prices_load(NULL, &p, &d) != BASE_OK) {
+        base_diag_print(&d, stderr);
+        fail_msg("chips/prices.tsv does not load");
+    }
+    assert_true(p.n >= 30);
+    for (int i = 0; i < p.n; i++) {
+        const struct chip_price *r = &p.rows[i];
+        if (!r->source[0] || !r->source_date[0] || !(r->usd_per_chip_hour > 0) || !r->chip[0])
+            fail_msg("prices.tsv:%d: a row without its chip, price, source or date", r->line);
+        for (int j = 0; j < i; j++)
+            assert_false(r->is_default && p.rows[j].is_default && !strcmp(r->chip, p.rows[j].chip));
+    }
+    const char **names;
+    int n = chip_list(&names);
+    for (int i = 0; i < n; i++) {
+        struct chip_desc c;
+        load_ok(names[i], &c);
+        const struct chip_price *r = chip_price_find(&p, names[i], -1, NULL);
+        double want = r ? r->usd_per_chip_hour : 0;
+        if (fabs(c.price_per_chip_hour_usd - want) > 1e-9)
+            fail_msg("%s.chip: price %g, prices.tsv's default row %g", names[i], c.price_per_chip_hour_usd, want);
+        if (r) assert_int_equal(c.price_is_estimate, r->status != CHIP_PRICE_LIST);
+    }
+    /* lookups by pricing and region */
+    const struct chip_price *r = chip_price_find(&p, "tpu-v6e", CHIP_PRICING_COMMIT_1Y, NULL);
+    assert_non_null(r);
+    assert_true(fabs(r->usd_per_chip_hour - 1.89) < 1e-9);
+    r = chip_price_find(&p, "tpu-v6e", CHIP_PRICING_ON_DEMAND, "europe-west4");
+    assert_non_null(r);
+    assert_true(fabs(r->usd_per_chip_hour - 2.97) < 1e-9);
+    assert_null(chip_price_find(&p, "trn3", -1, NULL));
+    assert_null(chip_price_find(&p, "tpu-v5e", CHIP_PRICING_COMMIT_1Y, NULL));
+    chip_prices_free(&p);
+}
+
+/* A bad row is a located error naming the rule. */
+static void test_chip_prices_bad_rows_are_located(void **state)
+{
+    (void)state;
+    static const char head[] = "# comment\nchip\tprovider\tinstance\tregion\tpricing\tusd_per_chip_hour\t"
+                               "usd_per_instance_hour\tchips_per_instance\tdefault\tstatus\tsource\tsource_date\tnotes\n";
+    static const struct {
+        const char *row;
+        int col;
+        const char *frag;
+    } cases[] = {
+        {"x\tP\ti\tr\ton-demand\t1.5\t\t\tyes\tlist\t\td\t\n", 34, "source"},
+        {"x\tP\ti\tr\ton-demand\t1.5\t\t\tyes\tlist\t[S1]\t\t\n", 39, "date"},
+        {"x\tP\ti\tr\tmonthly\t1.5\t\t\tyes\tlist\t[S1]\td\t\n", 9, "pricing"},
+        {"x\tP\ti\tr\ton-demand\tn/p\t\t\tyes\tlist\t[S1]\td\t\n", 19, "price > 0"},
+        {"x\tP\ti\tr\ton-demand\t1.5\t\t\tyes\tguess\t[S1]\td\t\n", 29, "status"},
+        {"x\tP\ti\tr\ton-demand\t1.5\t\t\tyes\tlist\t[S1]\td\n", 1, "fields"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", head, cases[i].row);
+        struct chip_prices p;
+        struct base_diag d;
+        base_diag_clear(&d);
+        assert_int_equal(chip_prices_parse(text, strlen(text), "p.tsv", &p, &d), BASE_ERR_INVALID);
+        assert_int_equal(d.line, 3);
+        if (d.col != cases[i].col || !strstr(d.msg, cases[i].frag))
+            fail_msg("case %zu: %d:%d: %s", i, d.line, d.col, d.msg);
+    }
+    /* two default rows for one chip */
+    char text[1024];
+    snprintf(text, sizeof text, "%sx\tP\ti\tr\ton-demand\t1\t\t\tyes\tlist\t[S1]\td\t\n"
+                                "x\tP\ti\tr\tspot\t0.5\t\t\tyes\tlist\t[S1]\td\t\n", head);
+    struct chip_prices p;
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(chip_prices_parse(text, strlen(text), "p.tsv", &p, &d), BASE_ERR_INVALID);
+    assert_int_equal(d.line, 4);
+    assert_non_null(strstr(d.msg, "second default"));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1114,7 +1199,8 @@ TEST_MAIN(NULL, NULL, T(test_chip_bundled_files_parse), T(test_chip_ranks_per_ch
           T(test_chip_derived_peaks_match_published), T(test_chip_published_figures_cite_chips_tsv),
           T(test_chip_peak_known_answers), T(test_chip_every_numeric_line_has_source),
           T(test_chip_engines_per_family), T(test_chip_sram_geometry), T(test_chip_fp32_passes),
-          T(test_chip_rate_class_of), T(test_chip_prices_flag_estimates), T(test_chip_toy_file_parses),
+          T(test_chip_rate_class_of), T(test_chip_prices_flag_estimates), T(test_chip_prices_file_rows_and_chip_files_agree),
+          T(test_chip_prices_bad_rows_are_located), T(test_chip_toy_file_parses),
           T(test_chip_errors_are_located), T(test_chip_nul_byte_is_located), T(test_chip_fuzz_truncated_and_mutated),
           T(test_chip_user_file_loads_by_path), T(test_chip_unknown_name_is_reported),
           T(test_chip_cli_json_is_valid), T(test_chip_cli_finds_chips_from_anywhere), T(test_chip_host_section))

@@ -497,7 +497,7 @@ static void test_builder_locations_reach_diagnostics(void **state)
     const struct graph_type *u = graph_builder_tensor_type(b, BASE_DT_F32, 1, DIMS(5));
     struct graph_value *x;
     graph_builder_func(b, "main", &t, NULL, 1, &u, 1, &x);
-    graph_builder_set_loc(b, &(struct graph_loc){"model.py", 12, 7, "layer0/add"});
+    graph_builder_set_loc(b, &(struct graph_loc){"model.py", 12, 7, "layer0/add", NULL});
     struct graph_value *s = graph_builder_op1(b, GRAPH_OP_ADD, VS(x, x), 2, u); /* wrong result shape */
     graph_builder_set_loc(b, NULL);
     graph_builder_return(b, &s, 1);

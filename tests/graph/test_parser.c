@@ -950,6 +950,36 @@ static void test_parser_locations_resolved(void **state)
     graph_module_destroy(m);
 }
 
+/* Each op keeps its whole location (graph_loc.chain): JAX's op name over
+ * a callsite of named Python frames (aliases defined after their use),
+ * torch_xla's fused[name, position], a plain position, a name, unknown. */
+static void test_parser_location_chains_keep_every_frame(void **state)
+{
+    (void)state;
+    struct graph_module *m = parse_ok(
+        "module {\n  func.func @f(%a: tensor<f32>) -> tensor<f32> {\n"
+        "    %0 = stablehlo.abs %a : tensor<f32> loc(#loc9)\n"
+        "    %1 = stablehlo.abs %0 : tensor<f32> loc(fused[\"aten__mm\", \"model.py\":12:0])\n"
+        "    %2 = stablehlo.abs %1 : tensor<f32> loc(\"m.mlir\":7:3)\n"
+        "    %3 = stablehlo.abs %2 : tensor<f32> loc(\"dot.11164\")\n"
+        "    %4 = stablehlo.abs %3 : tensor<f32> loc(unknown)\n"
+        "    %5 = stablehlo.abs %4 : tensor<f32> loc(fused<\"meta\">[#loc1, #loc1, \"x\"])\n"
+        "    return %5 : tensor<f32>\n  }\n}\n"
+        "#loc1 = loc(\"/src/model.py\":25:10 to :30)\n#loc2 = loc(\"/src/train.py\":40:0)\n"
+        "#loc3 = loc(\"forward\"(#loc1))\n#loc4 = loc(\"<module>\"(#loc2))\n"
+        "#loc5 = loc(callsite(#loc3 at #loc4))\n#loc9 = loc(\"jit(step)/dot_general\"(#loc5))\n");
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 0)->loc.chain,
+                        "jit(step)/dot_general @ forward (/src/model.py:25:10) <- <module> (/src/train.py:40:0)");
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 0)->loc.name, "jit(step)/dot_general");
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 1)->loc.chain, "aten__mm (model.py:12:0)");
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 2)->loc.chain, "m.mlir:7:3");
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 3)->loc.chain, "dot.11164");
+    assert_null(find_op(m, GRAPH_OP_ABS, 4)->loc.chain);
+    assert_string_equal(find_op(m, GRAPH_OP_ABS, 5)->loc.chain, "/src/model.py:25:10, x");
+    assert_null(find_op(m, GRAPH_OP_FUNC_RETURN, 0)->loc.chain);
+    graph_module_destroy(m);
+}
+
 static void test_parser_sdy_mesh_and_shardings(void **state)
 {
     (void)state;
@@ -986,6 +1016,41 @@ static void test_parser_sdy_mesh_and_shardings(void **state)
     assert_int_equal(mc->regions[0].blocks[0].n_args, 1);
     assert_int_equal(graph_block_terminator(&mc->regions[0].blocks[0])->kind, GRAPH_OP_SDY_RETURN);
     graph_module_destroy(m);
+}
+
+/* The annotations torch_xla and tt-xla exports carry around values (the
+ * tt-xla z-image VAE and text encoder, gpt-oss-120b): sdy.constant reads as
+ * a stablehlo.constant; sdy.sharding_constraint, sdy.reshard,
+ * sdy.propagation_barrier and mhlo.copy in their custom forms. */
+static void test_parser_sdy_and_mhlo_annotations(void **state)
+{
+    (void)state;
+    struct graph_module *m = parse_ok(
+        "module {\n  sdy.mesh @mesh = <[\"x\"=2]>\n"
+        "  func.func @f(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {\n"
+        "    %c = sdy.constant dense<2.0> : tensor<4x8xf32>\n"
+        "    %0 = sdy.sharding_constraint %a <@mesh, [{\"x\"}, {}]> : tensor<4x8xf32>\n"
+        "    %1 = sdy.reshard %0 <@mesh, [{}, {}]> : tensor<4x8xf32>\n"
+        "    %2 = sdy.propagation_barrier %1 allowed_direction=NONE : tensor<4x8xf32>\n"
+        "    %3 = mhlo.copy %2 {mhlo.sharding = \"{replicated}\"} : tensor<4x8xf32>\n"
+        "    %4 = stablehlo.add %3, %c : tensor<4x8xf32>\n"
+        "    return %4 : tensor<4x8xf32>\n  }\n}\n");
+    const struct graph_op *c = find_op(m, GRAPH_OP_CONSTANT, 0);
+    assert_non_null(c);
+    assert_string_equal(c->name, "sdy.constant");
+    assert_non_null(graph_op_attr(c, "value"));
+    const struct graph_op *sc = find_op(m, GRAPH_OP_SDY_SHARDING_CONSTRAINT, 0);
+    assert_string_equal(graph_op_attr(sc, "sharding")->tag, "sdy.sharding");
+    assert_non_null(find_op(m, GRAPH_OP_SDY_RESHARD, 0));
+    assert_non_null(graph_op_attr(find_op(m, GRAPH_OP_SDY_PROPAGATION_BARRIER, 0), "allowed_direction"));
+    const struct graph_op *cp = find_op(m, GRAPH_OP_MHLO_COPY, 0);
+    assert_true(graph_op_kind_has(cp->kind, GRAPH_OPF_IDENTITY));
+    assert_true(graph_type_equal(cp->results[0].type, cp->operands[0]->type));
+    graph_module_destroy(m);
+    parse_err("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+              "  %0 = sdy.propagation_barrier %a allowed_direction=SIDEWAYS : tensor<4xf32>\n"
+              "  return %0 : tensor<4xf32>\n}\n",
+              BASE_ERR_PARSE, 2, 53, "expected a allowed_direction value");
 }
 
 static void test_parser_tolerates_export_banner(void **state)
@@ -1219,7 +1284,7 @@ static void test_parser_sharding_constraint_forms_match_generic(void **state)
     graph_module_destroy(m);
 }
 
-TEST_MAIN(NULL, NULL, T(test_parser_sharding_constraint_forms_match_generic), T(test_parser_module_name_and_attributes), T(test_parser_bare_functions_form_implicit_module),
+TEST_MAIN(NULL, NULL, T(test_parser_sharding_constraint_forms_match_generic), T(test_parser_sdy_and_mhlo_annotations), T(test_parser_module_name_and_attributes), T(test_parser_bare_functions_form_implicit_module),
           T(test_parser_func_signature_attributes), T(test_parser_func_declaration_has_empty_region),
           T(test_parser_value_names_and_dense_ids), T(test_parser_result_groups_and_uses),
           T(test_parser_unregistered_generic_op_kept), T(test_parser_elementwise_forms_match_generic),
@@ -1234,7 +1299,7 @@ TEST_MAIN(NULL, NULL, T(test_parser_sharding_constraint_forms_match_generic), T(
           T(test_parser_integer_literals_of_every_width), T(test_parser_nested_lists_and_complex),
           T(test_parser_dense_resource_fills_from_trailer), T(test_parser_attribute_kinds), T(test_parser_attribute_and_type_aliases), T(test_parser_lone_unused_attribute_alias),
           T(test_parser_quantized_types), T(test_parser_dynamic_unranked_bounded_token_tuple), T(test_parser_sub_axis_info_round_trips),
-          T(test_parser_every_element_type), T(test_parser_locations_resolved),
+          T(test_parser_every_element_type), T(test_parser_locations_resolved), T(test_parser_location_chains_keep_every_frame),
           T(test_parser_sdy_mesh_and_shardings), T(test_parser_tolerates_export_banner),
           T(test_parser_input_need_not_be_nul_terminated), T(test_parser_error_unclosed_brace),
           T(test_parser_error_bad_element_type), T(test_parser_error_undefined_value),

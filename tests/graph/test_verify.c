@@ -552,6 +552,14 @@ static void test_verify_rejects_wrong_operand_count(void **state)
                  2, 3, "stablehlo.add: expects 2 operands, got 1");
 }
 
+static void test_verify_rejects_annotation_changing_type(void **state)
+{
+    (void)state;
+    expect_error(FN("%a: tensor<2xf32>",
+                    "  %0 = \"mhlo.copy\"(%a) : (tensor<2xf32>) -> tensor<2xf16>\n"),
+                 2, 3, "(C1) operand 0 and result 0 must have the same type");
+}
+
 static void test_verify_rejects_elementwise_shape_mismatch(void **state)
 {
     (void)state;
@@ -1795,6 +1803,7 @@ TEST_MAIN(NULL, NULL, T(test_verify_sharding_constraint_needs_its_rank),
           T(test_verify_spec_examples_misc_ops_are_clean),
           T(test_verify_dynamic_dims_match_anything),
           T(test_verify_select_and_clamp_take_scalar_operands),
+          T(test_verify_rejects_annotation_changing_type),
           T(test_verify_rejects_wrong_operand_count),
           T(test_verify_rejects_elementwise_shape_mismatch),
           T(test_verify_rejects_popcnt_on_floats),

@@ -82,10 +82,10 @@ static int setup(void **state)
     assert_int_equal(icn_topo_torus(&f->topo, 2, dims, wrap, LINK_GBPS, 1000), BASE_OK);
     assert_true(f->topo.n_links <= 16);
     f->ops[0].name = "stablehlo.all_reduce";
-    f->ops[0].loc = (struct graph_loc){"m.mlir", 7, 3, NULL};
+    f->ops[0].loc = (struct graph_loc){"m.mlir", 7, 3, NULL, NULL};
     f->ops[0].id = 1000; /* not named by a plan: the recorder takes the op's own name */
     f->ops[1].name = "stablehlo.all_gather";
-    f->ops[1].loc = (struct graph_loc){"m.mlir", 9, 5, NULL};
+    f->ops[1].loc = (struct graph_loc){"m.mlir", 9, 5, NULL, NULL};
     f->ops[1].id = 1001;
     struct rec_recorder *r = NULL;
     assert_int_equal(rec_recorder_create(&f->chip, 0, &r), BASE_OK);
@@ -294,7 +294,7 @@ static void test_links_json_puts_links_in_their_own_process(void **state)
              x + 1);
     const char *e = strstr(s, want);
     assert_non_null(e);
-    assert_non_null(strstr(e, "\"cat\":\"link\",\"args\":{\"bytes\":100,"));
+    assert_non_null(strstr(e, "\"cat\":\"link\",\"args\":{\"kind\":\"link\",\"bytes\":100,"));
     assert_non_null(strstr(e, "\"algorithm\":\"ring\",\"link\":0,\"link_gbps\":50,\"collective\":0,\"gbps\":25,\"util\":0.5}"));
     snprintf(want, sizeof want, "{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":0.001000,\"dur\":0.004000,\"name\":\"all_reduce\"",
              c + 1);
@@ -315,7 +315,7 @@ static void test_links_older_npt_version_is_refused_located(void **state)
     assert_int_equal(trc_write_npt(f->t, p, &d), BASE_OK);
     size_t n;
     uint8_t *b = read_all(p, &n);
-    assert_int_equal(b[8], 2); /* this version */
+    assert_int_equal(b[8], 3); /* this version */
     b[8] = 1;                  /* version 1, with a valid header crc: only the version is wrong */
     uint32_t crc = (uint32_t)crc32(0L, b, 20);
     for (int i = 0; i < 4; i++) b[20 + i] = (uint8_t)(crc >> (8 * i));
@@ -328,7 +328,7 @@ static void test_links_older_npt_version_is_refused_located(void **state)
     assert_string_equal(d.file, o);
     assert_non_null(strstr(d.msg, "bytes 8-11"));
     assert_non_null(strstr(d.msg, "format version 1"));
-    assert_non_null(strstr(d.msg, "version 2"));
+    assert_non_null(strstr(d.msg, "version 3"));
 }
 
 /* ------------------------------------------------------------ stats */
@@ -349,11 +349,11 @@ static char *stats_text(const struct fx *f, bool from_file)
         struct trc_file *tf = NULL;
         assert_int_equal(trc_open(p, &tf, &d), BASE_OK);
         assert_int_equal(trc_file_stats(tf, &s, &d), BASE_OK);
-        trc_file_stats_write_text(tf, &s, 10, m);
+        trc_file_stats_write_text(tf, &s, 10, TRC_GROUP_OP, m);
         trc_close(tf);
     } else {
         assert_int_equal(trc_stats_compute(f->t, &s), BASE_OK);
-        trc_stats_write_text(f->t, &s, 10, m);
+        trc_stats_write_text(f->t, &s, 10, TRC_GROUP_OP, m);
     }
     trc_stats_free(&s);
     fclose(m);

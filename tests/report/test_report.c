@@ -294,7 +294,7 @@ static const char *const k_keys[] = {
     "kernels.name", "kernels.launches", "kernels.time_ps", "kernels.dispatch_ps", "kernels.model_flops",
     "kernels.flops", "kernels.hbm_bytes", "kernels.bound", "kernels.line", "kernels.col", "partitions", "ranks_per_chip", "system_chips",
     "collectives", "collective_bytes", "collective_ps", "collective_exposed_ps", "host_ops", "host_bytes", "host_ps",
-    "collective_table",
+    "loop_trips_simulated", "loop_trips_reused", "collective_table",
     "chips_simulated", "chips", "chips.total_ps", "chips.kernel_ps", "chips.dispatch_ps", "chips.collective_ps",
     "chips.collective_exposed_ps", "system_ps", "checks", "checks_failed",
 };

@@ -156,4 +156,28 @@ expect "interp: a bounded dim runs at the size given" 0 "output 0: tensor<6x5xf3
     "$NPUSIM" interp "$tmp/bounded.mlir" --random-inputs 1 --shape 0=6x5
 expect "interp: a size above the bound" 1 "dimension 0 is given as 9, above its bound 8" \
     "$NPUSIM" interp "$tmp/bounded.mlir" --random-inputs 1 --shape 0=9x5
+# npusim estimate on a graph (elided constants: timing only needs no values)
+expect "estimate: a graph needs its tokens" 2 "give --batch and --seq" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:1
+expect "estimate: a bad system is located" 2 "--chips:1:14: error: trn2: the count" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips tpu-v6e,trn2:x --batch 4 --seq 1
+expect "estimate: a graph takes no --parallel" 2 "partition it" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:8 --batch 4 --seq 1 --parallel tp=8
+expect "estimate: one row per system" 0 "^tpu-v6e x8  *1 partition x 8 " \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:1,tpu-v6e:8,trn3:2 --batch 4 --seq 1 --plot "$tmp/e.png"
+expect "estimate: a chip without a price" 0 "trn3 x2: no price: give --price trn3=USD_PER_CHIP_HOUR" \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn3:2 --batch 4 --seq 1
+expect "estimate: --price gives one" 0 '"usd_per_chip_hour": 3.5, "price_basis": "--price"' \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn3:2 --batch 4 --seq 1 --price trn3=3.5 --json
+expect "estimate: --plot wrote a PNG" 0 "PNG image" file "$tmp/e.png"
+expect "estimate: CSV" 0 "^model,source,workload," \
+    "$NPUSIM" estimate "$tmp/elided.mlir" --chips trn2:1 --batch 4 --seq 1 --csv
+# make calibrate's harness on a hand-written program (a TSV of the published table's columns)
+printf 'System\tchips\tmodel\tworkload\tbatch_seq\tmetric\tvalue\tsource\n' >"$tmp/cal.tsv"
+printf 'TPU v6e (test)\t2\tgraph: %s\ttrain\tGB 4 x seq 1\tseq/s\t1000\tnone\n' "$tmp/elided.mlir" >>"$tmp/cal.tsv"
+printf 'trn1 (test)\t16\tBERT-Large\ttrain\tGB 8\tseq/s\t5\tnone\n' >>"$tmp/cal.tsv"
+expect "calibrate: a graph row and a row without a preset" 0 "calibrate: 1 of 2 rows with figures; median |error|" \
+    env NPUSIM="$NPUSIM" ./scripts/calibrate.sh "$B" "$tmp/cal.tsv"
+expect "calibrate: the row's figure and error" 0 "^1  *TPU v6e (test) .* seq/s  *1000  *[0-9.e+]*  *[-+][0-9.]*%$" \
+    env NPUSIM="$NPUSIM" ./scripts/calibrate.sh "$B" "$tmp/cal.tsv"
 [ $fails -eq 0 ]

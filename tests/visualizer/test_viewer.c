@@ -57,11 +57,10 @@ static void add_slice(struct trc_trace *t, uint32_t lane, uint64_t start, uint64
     assert_int_equal(trc_trace_add_slice(t, lane, &s), BASE_OK);
 }
 
-/* Lanes are added out of display order; the viewer must sort them. */
-static int setup(void **state)
+/* The fixture's trace, its times scaled by num / den (a compare view's B).
+ * Lanes are added out of display order; the viewer must sort them. */
+static struct trc_trace *fixture_trace(uint64_t num, uint64_t den)
 {
-    struct fx *fx = calloc(1, sizeof *fx);
-    snprintf(fx->path, sizeof fx->path, "/tmp/npusim_test_viz_%d.npt", (int)getpid());
     struct trc_trace *t;
     assert_int_equal(trc_trace_create(&t), BASE_OK);
     trc_trace_set_meta(t, "chip", "testchip");
@@ -75,19 +74,34 @@ static int setup(void **state)
     ids[L_CHIP1] = add_lane(t, "core0 pe", TRC_LANE_ENGINE, 1, 0, 0);
     ids[L_IDLE] = add_lane(t, "core0 pool", TRC_LANE_ENGINE, 0, 0, 3);
     for (int i = 0; i < N_LANES; i++) assert_int_equal(ids[i], (uint32_t)i);
-    add_slice(t, L_PE, 100 * US, 2 * US, TRC_SLICE_INSTR, "matmul", "stablehlo.dot_general", "m.mlir:3:5");
-    add_slice(t, L_PE, 150 * US, 50 * US, TRC_SLICE_WAIT, "wait s3", "", "");
-    add_slice(t, L_ACT, 300 * US, 200 * US, TRC_SLICE_INSTR, "activate.exp", "stablehlo.exponential", "m.mlir:4:5");
-    add_slice(t, L_DMA, 200 * US, 60 * US, TRC_SLICE_DMA, "dma hbm->sp", "stablehlo.dot_general", "m.mlir:3:5");
-    add_slice(t, L_KERN, 90 * US, 420 * US, TRC_SLICE_KERNEL, "fusion(dot)", "stablehlo.dot_general", "m.mlir:3:5");
-    add_slice(t, L_CHIP1, 600 * US, 400 * US, TRC_SLICE_INSTR, "activate.tanh", "stablehlo.tanh", "m.mlir:5:5");
+#define SC(x) ((x) * num / den)
+    add_slice(t, L_PE, SC(100 * US), SC(2 * US), TRC_SLICE_INSTR, "matmul", "stablehlo.dot_general", "m.mlir:3:5");
+    add_slice(t, L_PE, SC(150 * US), SC(50 * US), TRC_SLICE_WAIT, "wait s3", "", "");
+    add_slice(t, L_ACT, SC(300 * US), SC(200 * US), TRC_SLICE_INSTR, "activate.exp", "stablehlo.exponential", "m.mlir:4:5");
+    /* the exponential's location chain, as a JAX export gives it */
+    struct trc_lane_data *act = &t->lanes[L_ACT];
+    assert_int_equal(trc_trace_intern(t, "jit(f)/exp @ act (/src/model.py:31:8) <- <module> (/src/train.py:40:4)",
+                                      &act->slices[act->n_slices - 1].src),
+                     BASE_OK);
+    add_slice(t, L_DMA, SC(200 * US), SC(60 * US), TRC_SLICE_DMA, "dma hbm->sp", "stablehlo.dot_general", "m.mlir:3:5");
+    add_slice(t, L_KERN, SC(90 * US), SC(420 * US), TRC_SLICE_KERNEL, "fusion(dot)", "stablehlo.dot_general", "m.mlir:3:5");
+    add_slice(t, L_CHIP1, SC(600 * US), SC(400 * US), TRC_SLICE_INSTR, "activate.tanh", "stablehlo.tanh", "m.mlir:5:5");
     /* 20 000 slices of 10 ns every 50 ns: enough for summaries */
     for (uint64_t k = 0; k < 20000; k++)
-        add_slice(t, L_BIG, k * 50000, 10000, TRC_SLICE_INSTR, "tensor_tensor.add", "stablehlo.add", "m.mlir:6:5");
+        add_slice(t, L_BIG, SC(k * 50000), SC(10000), TRC_SLICE_INSTR, "tensor_tensor.add", "stablehlo.add", "m.mlir:6:5");
     assert_int_equal(trc_trace_add_sample(t, L_HBM, 0, 0), BASE_OK);
-    assert_int_equal(trc_trace_add_sample(t, L_HBM, 200 * US, 100), BASE_OK);
-    assert_int_equal(trc_trace_add_sample(t, L_HBM, 260 * US, 0), BASE_OK);
+    assert_int_equal(trc_trace_add_sample(t, L_HBM, SC(200 * US), 100), BASE_OK);
+    assert_int_equal(trc_trace_add_sample(t, L_HBM, SC(260 * US), 0), BASE_OK);
+#undef SC
     assert_int_equal(trc_trace_finalize(t), BASE_OK);
+    return t;
+}
+
+static int setup(void **state)
+{
+    struct fx *fx = calloc(1, sizeof *fx);
+    snprintf(fx->path, sizeof fx->path, "/tmp/npusim_test_viz_%d.npt", (int)getpid());
+    struct trc_trace *t = fixture_trace(1, 1);
     assert_true(t->end_ps == 1000 * US);
     struct base_diag d;
     base_diag_clear(&d);
@@ -722,6 +736,223 @@ static void test_viewer_draws_collective_and_link_lanes(void **state)
     unlink(path);
 }
 
+
+/* ---------------------------------------------------- groups, compare */
+
+static bool visible(struct viz_viewer *v, uint32_t lane)
+{
+    int y, h, x0, x1;
+    return viz_lane_rect(v, lane, &y, &h, &x0, &x1);
+}
+
+static void test_viewer_cores_and_engine_classes_collapse(void **state)
+{
+    struct fx *fx = *state;
+    struct base_diag d;
+    viz_set_range(fx->v, 0, 1000 * US);
+    int y, h, x0, x1;
+    assert_true(viz_lane_rect(fx->v, L_DMA, &y, &h, &x0, &x1));
+    int dma_y = y;
+    /* core 0's compute engines (pe, act: a class of two) fold into their header */
+    script(fx->v, "collapse chip0/core0/engines\n");
+    assert_true(viz_collapsed(fx->v, "chip0/core0/engines"));
+    assert_false(visible(fx->v, L_PE) || visible(fx->v, L_ACT));
+    assert_true(viz_lane_rect(fx->v, L_DMA, &y, &h, &x0, &x1));
+    assert_true(y < dma_y);
+    /* the collapsed header draws its lanes in one strip: the exponential at 400 us */
+    render(fx->v);
+    assert_true(viz_lane_rect(fx->v, L_DMA, &y, &h, &x0, &x1));
+    int strip_y = y - 18 / 2; /* the header row just above the DMA lane */
+    assert_int_equal(viz_pixel(fx->v, x_of(fx->v, 400 * US), strip_y), viz_name_color("stablehlo.exponential"));
+    /* the whole core, then every core (X), then everything back (E) */
+    script(fx->v, "expand chip0/core0/engines\ncollapse chip0/core0\n");
+    assert_false(visible(fx->v, L_PE) || visible(fx->v, L_DMA));
+    assert_true(visible(fx->v, L_BIG) && visible(fx->v, L_KERN));
+    script(fx->v, "key E\nkey X\n");
+    assert_false(visible(fx->v, L_PE) || visible(fx->v, L_BIG) || visible(fx->v, L_CHIP1));
+    assert_true(visible(fx->v, L_KERN) && visible(fx->v, L_HBM)); /* chip-wide lanes stay */
+    script(fx->v, "key X\n"); /* X again: every core open */
+    assert_true(visible(fx->v, L_PE) && visible(fx->v, L_BIG));
+    /* C folds the innermost group of the lane under the mouse */
+    char s[64];
+    snprintf(s, sizeof s, "move 400 %d\nkey C\n", lane_mid_y(fx->v, L_ACT));
+    script(fx->v, s);
+    assert_true(viz_collapsed(fx->v, "chip0/core0/engines"));
+    assert_true(visible(fx->v, L_DMA));
+    script(fx->v, "collapse all\n");
+    assert_false(visible(fx->v, L_KERN) || visible(fx->v, L_CHIP1));
+    script(fx->v, "expand all\n");
+    for (uint32_t l = 0; l < L_IDLE; l++)
+        if (l != L_CHIP1) assert_true(visible(fx->v, l)); /* (chip 1 is below the screen) */
+    /* a path that names no group is a located script error */
+    base_diag_clear(&d);
+    assert_int_equal(viz_script_run(fx->v, "render\ncollapse chip0/core9\n", "s.txt", &d), BASE_ERR_PARSE);
+    assert_int_equal(d.line, 2);
+    assert_non_null(strstr(d.msg, "no such group"));
+    assert_false(viz_collapse(fx->v, "chip0/core0/vectors", 1));
+}
+
+static void test_viewer_top_ops_group_by_kind_kernel_and_source(void **state)
+{
+    struct fx *fx = *state;
+    const char *key;
+    uint64_t a, b;
+    /* by graph op (the default): tanh 400 us, add 200 us and exponential 200 us, dot_general 62 us */
+    assert_string_equal(viz_get_group(fx->v), "op");
+    assert_true(viz_panel_row(fx->v, 0, &key, &a, &b));
+    assert_string_equal(key, "stablehlo.tanh  m.mlir:5:5");
+    assert_int_equal(a, 400 * US);
+    script(fx->v, "group kind\n");
+    assert_true(viz_panel_row(fx->v, 3, &key, &a, &b));
+    assert_string_equal(key, "stablehlo.dot_general");
+    assert_int_equal(a, 62 * US); /* the matmul and its DMA */
+    assert_false(viz_panel_row(fx->v, 4, NULL, NULL, NULL));
+    /* by kernel: the kernel slices' wall time */
+    script(fx->v, "key G\n");
+    assert_string_equal(viz_get_group(fx->v), "kernel");
+    assert_true(viz_panel_row(fx->v, 0, &key, &a, &b));
+    assert_string_equal(key, "k0");
+    assert_int_equal(a, 420 * US);
+    /* by source line: the chain's Python line for the exponential, the .mlir line otherwise */
+    script(fx->v, "group source\n");
+    bool py = false;
+    for (size_t i = 0; viz_panel_row(fx->v, i, &key, &a, &b); i++)
+        if (!strcmp(key, "/src/model.py:31")) py = a == 200 * US;
+    assert_true(py);
+    /* the panel: a click on the title cycles the grouping; on a row, searches for it */
+    render(fx->v);
+    char s[64];
+    snprintf(s, sizeof s, "click %d %d\n", W - 100, H - 172 + 6);
+    script(fx->v, s);
+    assert_string_equal(viz_get_group(fx->v), "op");
+    script(fx->v, "group kind\n");
+    snprintf(s, sizeof s, "click %d %d\n", W - 300, H - 172 + 4 + 15 + 2 + 3);
+    script(fx->v, s);
+    assert_string_equal(viz_search_query(fx->v, NULL), "stablehlo.tanh");
+    assert_false(viz_set_group(fx->v, "banana"));
+}
+
+static void test_viewer_search_finds_location_chains(void **state)
+{
+    struct fx *fx = *state;
+    uint32_t exp_c = viz_name_color("stablehlo.exponential"), dot_c = viz_name_color("stablehlo.dot_general");
+    viz_set_range(fx->v, 140 * US, 540 * US);
+    script(fx->v, "search model.py:31\n"); /* in the exponential's chain only */
+    render(fx->v);
+    assert_int_equal(viz_pixel(fx->v, x_of(fx->v, 400 * US), lane_mid_y(fx->v, L_ACT)), exp_c);
+    assert_int_not_equal(viz_pixel(fx->v, x_of(fx->v, 230 * US), fill_y(fx->v, L_DMA)), dot_c);
+    script(fx->v, "search m.mlir:3:5\n"); /* a .mlir location */
+    render(fx->v);
+    assert_int_equal(viz_pixel(fx->v, x_of(fx->v, 230 * US), fill_y(fx->v, L_DMA)), dot_c);
+    assert_int_not_equal(viz_pixel(fx->v, x_of(fx->v, 400 * US), lane_mid_y(fx->v, L_ACT)), exp_c);
+    /* the details of the exponential show its chain */
+    script(fx->v, "key Escape\n");
+    char s[64];
+    snprintf(s, sizeof s, "click %d %d\n", x_of(fx->v, 400 * US), lane_mid_y(fx->v, L_ACT));
+    script(fx->v, s);
+    uint32_t lane;
+    struct trc_slice sl;
+    assert_true(viz_selection(fx->v, &lane, &sl));
+    assert_int_equal(lane, L_ACT);
+    assert_string_equal(trc_file_string(fx->f, sl.src),
+                        "jit(f)/exp @ act (/src/model.py:31:8) <- <module> (/src/train.py:40:4)");
+}
+
+static void test_viewer_opens_json_traces_like_npt(void **state)
+{
+    struct fx *fx = *state;
+    char paths[2][64];
+    snprintf(paths[0], sizeof paths[0], "/tmp/npusim_test_viz_%d.json", (int)getpid());
+    snprintf(paths[1], sizeof paths[1], "/tmp/npusim_test_viz_%d.json.gz", (int)getpid());
+    struct trc_trace *t = fixture_trace(1, 1);
+    struct base_diag d;
+    base_diag_clear(&d);
+    viz_set_range(fx->v, 140 * US, 540 * US);
+    render(fx->v);
+    int w, h, pitch;
+    const uint32_t *want = viz_pixels(fx->v, &w, &h, &pitch);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(trc_write_json(t, paths[k], k == 1, &d), BASE_OK);
+        struct trc_file *f = NULL;
+        assert_int_equal(trc_open(paths[k], &f, &d), BASE_OK);
+        struct viz_options o = {W, H, NULL, 0, 0};
+        struct viz_viewer *v = NULL;
+        assert_int_equal(viz_viewer_create(f, &o, &v, &d), BASE_OK);
+        viz_set_range(v, 140 * US, 540 * US);
+        render(v);
+        int w2, h2, pitch2;
+        const uint32_t *got = viz_pixels(v, &w2, &h2, &pitch2);
+        for (int y = 0; y < h; y++) assert_memory_equal(got + (size_t)y * pitch2, want + (size_t)y * pitch, (size_t)w * 4);
+        viz_viewer_destroy(v);
+        trc_close(f);
+        unlink(paths[k]);
+    }
+    trc_trace_destroy(t);
+}
+
+static void test_viewer_compare_view_puts_two_traces_on_one_axis(void **state)
+{
+    struct fx *fx = *state;
+    char path_b[64];
+    snprintf(path_b, sizeof path_b, "/tmp/npusim_test_viz_b_%d.npt", (int)getpid());
+    struct trc_trace *t = fixture_trace(1, 2); /* B: everything twice as fast */
+    struct base_diag d;
+    base_diag_clear(&d);
+    assert_int_equal(trc_write_npt(t, path_b, &d), BASE_OK);
+    trc_trace_destroy(t);
+    struct trc_file *fb = NULL;
+    assert_int_equal(trc_open(path_b, &fb, &d), BASE_OK);
+    struct viz_options o = {W, H, NULL, 0, 0};
+    struct viz_viewer *v = NULL;
+    assert_int_equal(viz_viewer_create_compare(fx->f, fb, &o, &v, &d), BASE_OK);
+    /* one time axis: the longer run */
+    uint64_t t0, t1;
+    viz_get_range(v, &t0, &t1);
+    assert_int_equal(t1, 1000 * US);
+    /* B's lanes follow A's (global lanes: + A's lane count); cores start folded so both fit */
+    uint32_t nb = N_LANES, b_kern = nb + L_KERN, b_act = nb + L_ACT;
+    assert_true(visible(v, L_KERN) && visible(v, b_kern));
+    assert_false(visible(v, L_ACT) || visible(v, b_act));
+    script(v, "expand B:chip0/core0\nexpand B:chip0/core0/engines\ncollapse A\n");
+    assert_true(visible(v, b_act));
+    assert_false(visible(v, L_ACT));
+    int ya, yb, h, x0, x1;
+    script(v, "expand A\n");
+    assert_true(viz_lane_rect(v, L_KERN, &ya, &h, &x0, &x1));
+    assert_true(viz_lane_rect(v, b_kern, &yb, &h, &x0, &x1));
+    assert_true(yb > ya);
+    script(v, "collapse A\n"); /* A folded to its header: B's lanes fit */
+    /* B's exponential at 150-250 us, drawn in B's lane */
+    viz_set_range(v, 100 * US, 500 * US);
+    render(v);
+    int xb = (int)(viz_time_to_x(v, 200 * US) + 0.5);
+    assert_true(viz_lane_rect(v, b_act, &yb, &h, &x0, &x1));
+    assert_int_equal(viz_pixel(v, xb, yb + 2), viz_name_color("stablehlo.exponential"));
+    /* the panel: each op in A and B, B - A */
+    script(v, "group kind\n");
+    const char *key;
+    uint64_t a, b;
+    bool tanh = false;
+    for (size_t i = 0; viz_panel_row(v, i, &key, &a, &b); i++) {
+        assert_int_equal(b * 2, a);
+        if (!strcmp(key, "stablehlo.tanh")) tanh = a == 400 * US;
+        if (i == 0) assert_string_equal(key, "stablehlo.tanh"); /* the largest difference first */
+    }
+    assert_true(tanh);
+    /* a whole trace folds */
+    script(v, "collapse B\n");
+    assert_false(visible(v, b_kern));
+    assert_true(viz_collapsed(v, "B"));
+    assert_false(viz_collapse(v, "C:chip0", 1));
+    char shot[80];
+    snprintf(shot, sizeof shot, "/tmp/npusim_test_viz_cmp_%d.png", (int)getpid());
+    assert_int_equal(viz_write_png(v, shot, &d), BASE_OK);
+    unlink(shot);
+    viz_viewer_destroy(v);
+    trc_close(fb);
+    unlink(path_b);
+}
+
 static void test_viz_time_parse_units(void **state)
 {
     (void)state;
@@ -755,5 +986,10 @@ TEST_MAIN(NULL, NULL, cmocka_unit_test_setup_teardown(test_viewer_orders_lanes_b
           cmocka_unit_test_setup_teardown(test_viewer_missing_font_names_the_package, setup, teardown),
           cmocka_unit_test_setup_teardown(test_viewer_script_errors_name_the_line, setup, teardown),
           cmocka_unit_test_setup_teardown(test_viewer_progressive_loading_completes_to_the_full_frame, setup, teardown),
+          cmocka_unit_test_setup_teardown(test_viewer_cores_and_engine_classes_collapse, setup, teardown),
+          cmocka_unit_test_setup_teardown(test_viewer_top_ops_group_by_kind_kernel_and_source, setup, teardown),
+          cmocka_unit_test_setup_teardown(test_viewer_search_finds_location_chains, setup, teardown),
+          cmocka_unit_test_setup_teardown(test_viewer_opens_json_traces_like_npt, setup, teardown),
+          cmocka_unit_test_setup_teardown(test_viewer_compare_view_puts_two_traces_on_one_axis, setup, teardown),
           T(test_viewer_opens_an_empty_trace), T(test_viewer_draws_collective_and_link_lanes),
           T(test_viz_time_parse_units))
