@@ -486,6 +486,12 @@ struct base_limits {
 };
 
 void base_limits_default(struct base_limits *l);
+/* Makes *l (copied) what a NULL `lim` means from now on, process-wide (NULL:
+ * back to the defaults).  Called once by the command line before any work
+ * and before any thread starts; library callers pass their own instead. */
+void base_limits_install(const struct base_limits *l);
+/* The installed limits, or NULL when none are. */
+const struct base_limits *base_limits_current(void);
 /* The value of limit k (l NULL: its default). */
 uint64_t base_limit(const struct base_limits *l, enum base_limit k);
 const char *base_limit_name(enum base_limit k);

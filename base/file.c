@@ -25,6 +25,7 @@ enum base_status base_file_open(const char *path, const struct base_limits *lim,
 {
     *out = NULL;
     if (size) *size = 0;
+    if (!lim) lim = base_limits_current();
     /* O_NONBLOCK: opening a FIFO with no writer must not block before we can
      * look at what it is */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);

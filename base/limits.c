@@ -23,9 +23,23 @@ void base_limits_default(struct base_limits *l)
     for (int k = 0; k < BASE_LIMIT_COUNT; k++) l->v[k] = limits[k].def;
 }
 
+/* What NULL means (base_limits_install): the command line's limits, so every
+ * reader honours --limit without each call passing them. */
+static struct base_limits installed;
+static bool have_installed;
+
+void base_limits_install(const struct base_limits *l)
+{
+    if (l) installed = *l;
+    have_installed = l != NULL;
+}
+
+const struct base_limits *base_limits_current(void) { return have_installed ? &installed : NULL; }
+
 uint64_t base_limit(const struct base_limits *l, enum base_limit k)
 {
     if ((unsigned)k >= BASE_LIMIT_COUNT) return 0;
+    if (!l && have_installed) l = &installed;
     return l ? l->v[k] : limits[k].def;
 }
 

@@ -771,7 +771,7 @@ static enum base_status parse_opaque(struct parser *p, const char *start, const 
                 }
                 if (depth < 0) return graph_perr(p, q, "unbalanced brackets in an attribute");
             }
-            if (depth > p->max_nesting) return graph_perr_st(p, q, BASE_ERR_LIMIT, "attribute nested too deeply");
+            if (depth > p->max_nesting) return graph_perr_st(p, q, BASE_ERR_LIMIT, "attribute nested deeper than %d levels (the nesting limit; raise it with --limit nesting=N)", p->max_nesting);
             q++;
         }
         if (depth != 0) return graph_perr(p, start, "unclosed dialect attribute: missing '>'");

@@ -115,7 +115,7 @@ enum base_status graph_perr_st(struct parser *p, const char *pos, enum base_stat
 enum base_status graph_enter_nesting(struct parser *p, const char *pos)
 {
     if (++p->depth > p->max_nesting)
-        return graph_perr_st(p, pos, BASE_ERR_LIMIT, "nesting deeper than %d levels", p->max_nesting);
+        return graph_perr_st(p, pos, BASE_ERR_LIMIT, "nesting deeper than %d levels (the nesting limit; raise it with --limit nesting=N)", p->max_nesting);
     return BASE_OK;
 }
 
@@ -1605,7 +1605,7 @@ enum base_status graph_parse(const char *text, size_t len, const struct graph_pa
     p.m = m;
     p.arena = &m->arena;
     p.diag = diag;
-    p.max_nesting = opt && opt->max_nesting > 0 ? opt->max_nesting : GRAPH_MAX_NESTING;
+    p.max_nesting = opt && opt->max_nesting > 0 ? opt->max_nesting : (int)base_limit(NULL, BASE_LIMIT_NESTING);
     p.max_elements = opt && opt->max_elements > 0 ? opt->max_elements : BASE_MAX_ELEMS;
     p.positions_from_locs = opt && opt->positions_from_locs;
     p.lc_pos = p.lc_line_start = p.src;

@@ -42,6 +42,8 @@ if [ -z "$ONLY" ] || [ "$ONLY" = unit ]; then
     run "lint/test_lint.sh (layers and prefixes)" tests/lint/test_lint.sh "$B"
     # the npusim command on other dialects, elided constants, ... (exit status and messages)
     run "tools/test_cli.sh (the command on unusual inputs)" tests/tools/test_cli.sh "$B"
+    # issue 20's reproducers: bad inputs refused with a clear error, no crash, hang or partial file
+    run "tools/test_hardening.sh (hostile inputs, limits, atomic outputs)" tests/tools/test_hardening.sh "$B"
     # npusim's JSON traces in Chrome's trace engine (node + npm @paulirish/trace_engine): every flow linked
     run "traces/test_trace_engine.sh (Chrome's trace engine)" tests/traces/test_trace_engine.sh "$B"
 fi

@@ -91,6 +91,7 @@ static int take_limits(int *argc, char **argv)
     }
     argv[n] = NULL;
     *argc = n;
+    base_limits_install(&limits); /* every reader honours them */
     return TOOL_OK;
 }
 
