@@ -424,6 +424,12 @@ enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name
                                    struct base_tensor **out, struct base_diag *diag);
 enum base_status base_npy_write(const char *path, const struct base_tensor *t, struct base_diag *diag);
 
+/* A module's public entry point returns through this: an error without a
+ * message (an out-of-memory path deep inside that only returned its status)
+ * gets one naming the step ("out of memory while compiling"), so no error
+ * ever reaches the user empty (issue 20).  Returns st. */
+enum base_status base_diag_ensure(struct base_diag *d, enum base_status st, const char *file, const char *what);
+
 /* ------------------------------------------------------------------------ */
 /* Checked arithmetic: sizes, addresses and shape products never wrap.       */
 /* Each gives the exact result in *out and true, or false when it does not   */

@@ -114,3 +114,11 @@ enum base_status base_limit_fail(struct base_diag *d, const char *file, int line
                          (unsigned long long)value, base_limit_name(k), (unsigned long long)base_limit(l, k),
                          base_limit_what(k), base_limit_name(k));
 }
+
+enum base_status base_diag_ensure(struct base_diag *d, enum base_status st, const char *file, const char *what)
+{
+    if (st == BASE_OK || !d || d->msg[0]) return st;
+    base_diag_set(d, st, file ? file : "", 0, 0, "%s while %s",
+                  st == BASE_ERR_NOMEM ? "out of memory" : base_status_str(st), what);
+    return st;
+}

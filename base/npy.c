@@ -270,7 +270,7 @@ static void fix_bools(struct base_tensor *t)
     for (int64_t i = 0; i < t->count; i++) p[i] = p[i] != 0;
 }
 
-enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name,
+static enum base_status base_npy_read_mem_impl(const void *buf, size_t len, const char *name,
                                    struct base_tensor **out, struct base_diag *diag)
 {
     const unsigned char *b = buf;
@@ -301,12 +301,18 @@ enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name
     return BASE_OK;
 }
 
+enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name,
+                                   struct base_tensor **out, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, base_npy_read_mem_impl(buf, len, name, out, diag), name, "reading a .npy");
+}
+
 enum base_status base_npy_read(const char *path, struct base_tensor **out, struct base_diag *diag)
 {
     return base_npy_read_lim(path, NULL, out, diag);
 }
 
-enum base_status base_npy_read_lim(const char *path, const struct base_limits *lim, struct base_tensor **out,
+static enum base_status base_npy_read_lim_impl(const char *path, const struct base_limits *lim, struct base_tensor **out,
                                    struct base_diag *diag)
 {
     *out = NULL;
@@ -395,6 +401,12 @@ done:
     return st;
 }
 
+enum base_status base_npy_read_lim(const char *path, const struct base_limits *lim, struct base_tensor **out,
+                                   struct base_diag *diag)
+{
+    return base_diag_ensure(diag, base_npy_read_lim_impl(path, lim, out, diag), path, "reading a .npy");
+}
+
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                   */
 
@@ -455,7 +467,7 @@ static size_t build_header(const struct base_tensor *t, char *buf, size_t cap)
     return total;
 }
 
-enum base_status base_npy_write(const char *path, const struct base_tensor *t, struct base_diag *diag)
+static enum base_status base_npy_write_impl(const char *path, const struct base_tensor *t, struct base_diag *diag)
 {
     char hdr[1024];
     size_t hn = build_header(t, hdr, sizeof hdr);
@@ -468,4 +480,9 @@ enum base_status base_npy_write(const char *path, const struct base_tensor *t, s
     size_t nbytes = base_tensor_nbytes(t);
     if (fwrite(hdr, 1, hn, o.f) == hn && nbytes) fwrite(t->data, 1, nbytes, o.f);
     return base_out_commit(&o, diag);
+}
+
+enum base_status base_npy_write(const char *path, const struct base_tensor *t, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, base_npy_write_impl(path, t, diag), path, "writing a .npy");
 }

@@ -1032,7 +1032,7 @@ static enum base_status parse_lines(struct parser *p)
     return check_file(p);
 }
 
-enum base_status chip_parse(const char *text, size_t len, const char *path, struct chip_desc *out,
+static enum base_status chip_parse_impl(const char *text, size_t len, const char *path, struct chip_desc *out,
                                 struct base_diag *diag)
 {
     memset(out, 0, sizeof *out);
@@ -1055,6 +1055,12 @@ enum base_status chip_parse(const char *text, size_t len, const char *path, stru
     }
     snprintf(out->path, sizeof out->path, "%s", path);
     return BASE_OK;
+}
+
+enum base_status chip_parse(const char *text, size_t len, const char *path, struct chip_desc *out,
+                                struct base_diag *diag)
+{
+    return base_diag_ensure(diag, chip_parse_impl(text, len, path, out, diag), path, "reading a chip file");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1179,7 +1185,7 @@ enum base_status chip_read_text(const char *path, const char *what, char **text,
     return BASE_OK;
 }
 
-enum base_status chip_load(const char *name_or_path, struct chip_desc *out, struct base_diag *diag)
+static enum base_status chip_load_impl(const char *name_or_path, struct chip_desc *out, struct base_diag *diag)
 {
     memset(out, 0, sizeof *out);
     if (!name_or_path || !*name_or_path)
@@ -1236,6 +1242,11 @@ enum base_status chip_load(const char *name_or_path, struct chip_desc *out, stru
     }
     free(text);
     return st;
+}
+
+enum base_status chip_load(const char *name_or_path, struct chip_desc *out, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, chip_load_impl(name_or_path, out, diag), name_or_path, "loading a chip");
 }
 
 /* ------------------------------------------------------------------------ */

@@ -1588,7 +1588,7 @@ static void release_unreachable_tensors(struct parser *p)
     free(ts);
 }
 
-enum base_status graph_parse(const char *text, size_t len, const struct graph_parse_options *opt,
+static enum base_status graph_parse_impl(const char *text, size_t len, const struct graph_parse_options *opt,
                              struct graph_module **out, struct base_diag *diag)
 {
     *out = NULL;
@@ -1646,6 +1646,12 @@ enum base_status graph_parse(const char *text, size_t len, const struct graph_pa
     parser_free(&p);
     *out = m;
     return BASE_OK;
+}
+
+enum base_status graph_parse(const char *text, size_t len, const struct graph_parse_options *opt,
+                             struct graph_module **out, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, graph_parse_impl(text, len, opt, out, diag), opt && opt->path ? opt->path : "", "parsing");
 }
 
 enum base_status graph_parse_file(const char *path, struct graph_module **out, struct base_diag *diag)

@@ -206,7 +206,7 @@ enum base_status isa_program_load(const char *path, struct isa_program *out, str
     return isa_program_load_lim(path, NULL, out, diag);
 }
 
-enum base_status isa_program_load_lim(const char *path, const struct base_limits *lim, struct isa_program *out,
+static enum base_status isa_program_load_lim_impl(const char *path, const struct base_limits *lim, struct isa_program *out,
                                       struct base_diag *diag)
 {
     isa_program_init(out);
@@ -221,4 +221,10 @@ enum base_status isa_program_load_lim(const char *path, const struct base_limits
         st = isa_assemble(buf, len, path, out, diag);
     free(buf);
     return st;
+}
+
+enum base_status isa_program_load_lim(const char *path, const struct base_limits *lim, struct isa_program *out,
+                                      struct base_diag *diag)
+{
+    return base_diag_ensure(diag, isa_program_load_lim_impl(path, lim, out, diag), path, "loading a program");
 }

@@ -1164,7 +1164,7 @@ static void rt_deinit(struct rt *r)
     free(r->probes);
 }
 
-enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base_tensor *const *inputs, int n_inputs,
+static enum base_status rt_run_impl(const struct cc_plan *plan, struct sim *sim, struct base_tensor *const *inputs, int n_inputs,
                         const struct rt_options *opt, struct base_tensor **outputs, struct rt_report *report,
                         struct base_diag *diag)
 {
@@ -1175,6 +1175,13 @@ enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base
     if (st == BASE_OK && outputs) st = rt_read_outputs(&r, outputs);
     rt_deinit(&r);
     return st;
+}
+
+enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base_tensor *const *inputs, int n_inputs,
+                        const struct rt_options *opt, struct base_tensor **outputs, struct rt_report *report,
+                        struct base_diag *diag)
+{
+    return base_diag_ensure(diag, rt_run_impl(plan, sim, inputs, n_inputs, opt, outputs, report, diag), "", "running the compiled program");
 }
 
 /* ------------------------------------------------------------- multi-chip */
@@ -1302,7 +1309,7 @@ static enum base_status spmd_walk(struct rt *rs, int n, struct interp_spmd_grid 
     return st;
 }
 
-enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims, int n_sims,
+static enum base_status rt_run_spmd_impl(const struct cc_plan *plan, struct sim *const *sims, int n_sims,
                              struct base_tensor *const *inputs, int n_inputs, const struct rt_options *opt,
                              struct base_tensor **outputs, struct rt_report *reports, struct base_diag *diag)
 {
@@ -1376,6 +1383,13 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
     free(rs);
     interp_spmd_grid_destroy(grid);
     return st;
+}
+
+enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims, int n_sims,
+                             struct base_tensor *const *inputs, int n_inputs, const struct rt_options *opt,
+                             struct base_tensor **outputs, struct rt_report *reports, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, rt_run_spmd_impl(plan, sims, n_sims, inputs, n_inputs, opt, outputs, reports, diag), "", "running the compiled program on every chip");
 }
 
 /* --------------------------------------------------------------- tolerances */

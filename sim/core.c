@@ -284,7 +284,7 @@ static void unload(struct sim_engine *e)
     e->rec_last = NULL;
 }
 
-enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program *prog, const char *path,
+static enum base_status sim_load_impl(struct sim *s, uint32_t core, const struct isa_program *prog, const char *path,
                           struct base_diag *diag)
 {
     const char *src = path && path[0] ? path : prog->name[0] ? prog->name : "<program>";
@@ -356,6 +356,12 @@ enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program
     co->prog = prog;
     snprintf(co->src, sizeof co->src, "%s", src);
     return BASE_OK;
+}
+
+enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program *prog, const char *path,
+                          struct base_diag *diag)
+{
+    return base_diag_ensure(diag, sim_load_impl(s, core, prog, path, diag), path, "loading a program into the simulator");
 }
 
 /* ------------------------------------------------------------ signals */
@@ -844,7 +850,7 @@ static void unload_all(struct sim *s)
     for (uint32_t k = 0; k < s->chip.cores; k++) s->cores[k].prog = NULL;
 }
 
-enum base_status sim_run(struct sim *s, struct base_diag *diag)
+static enum base_status sim_run_impl(struct sim *s, struct base_diag *diag)
 {
     if (s->err != BASE_OK)
         return base_diag_set(diag, BASE_ERR_INVALID, "<program>", 0, 0, "sim_run: an earlier run of this simulation failed");
@@ -877,6 +883,11 @@ enum base_status sim_run(struct sim *s, struct base_diag *diag)
         return s->err;
     }
     return BASE_OK;
+}
+
+enum base_status sim_run(struct sim *s, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, sim_run_impl(s, diag), "", "simulating");
 }
 
 enum base_status sim_advance(struct sim *s, uint64_t ps, struct base_diag *diag)

@@ -555,7 +555,7 @@ enum base_status trc_read_json(const char *path, struct trc_trace **out, struct 
     return trc_read_json_lim(path, NULL, out, diag);
 }
 
-enum base_status trc_read_json_lim(const char *path, const struct base_limits *lim, struct trc_trace **out,
+static enum base_status trc_read_json_lim_impl(const char *path, const struct base_limits *lim, struct trc_trace **out,
                                    struct base_diag *diag)
 {
     *out = NULL;
@@ -622,4 +622,10 @@ enum base_status trc_read_json_lim(const char *path, const struct base_limits *l
     }
     *out = d.t;
     return BASE_OK;
+}
+
+enum base_status trc_read_json_lim(const char *path, const struct base_limits *lim, struct trc_trace **out,
+                                   struct base_diag *diag)
+{
+    return base_diag_ensure(diag, trc_read_json_lim_impl(path, lim, out, diag), path, "reading a trace");
 }

@@ -413,7 +413,7 @@ static void write_all(struct jw *w, const struct trc_trace *t)
     jw_s(w, "]}}\n");
 }
 
-enum base_status trc_write_json(const struct trc_trace *t, const char *path, bool gz, struct base_diag *diag)
+static enum base_status trc_write_json_impl(const struct trc_trace *t, const char *path, bool gz, struct base_diag *diag)
 {
     struct jw *w = calloc(1, sizeof *w);
     if (!w) return base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory");
@@ -452,4 +452,9 @@ enum base_status trc_write_json(const struct trc_trace *t, const char *path, boo
                              strerror(errno_ ? errno_ : EIO));
     }
     return base_out_commit(&o, diag);
+}
+
+enum base_status trc_write_json(const struct trc_trace *t, const char *path, bool gz, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, trc_write_json_impl(t, path, gz, diag), path, "writing a trace");
 }

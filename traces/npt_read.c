@@ -528,7 +528,7 @@ static enum base_status open_json(const char *path, struct trc_file **out, struc
     return trc_open_stream(tmp, path, out, diag);
 }
 
-enum base_status trc_open(const char *path, struct trc_file **out, struct base_diag *diag)
+static enum base_status trc_open_impl(const char *path, struct trc_file **out, struct base_diag *diag)
 {
     *out = NULL;
     enum trc_format fmt;
@@ -541,6 +541,11 @@ enum base_status trc_open(const char *path, struct trc_file **out, struct base_d
     FILE *fp;
     TRY(base_file_open(path, &lim, &fp, NULL, diag));
     return trc_open_stream(fp, path, out, diag);
+}
+
+enum base_status trc_open(const char *path, struct trc_file **out, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, trc_open_impl(path, out, diag), path, "opening a trace");
 }
 
 void trc_close(struct trc_file *f)
@@ -743,7 +748,7 @@ enum base_status trc_file_verify(struct trc_file *f, struct base_diag *d)
     return BASE_OK;
 }
 
-enum base_status trc_file_load(struct trc_file *f, struct trc_trace **out, struct base_diag *d)
+static enum base_status trc_file_load_impl(struct trc_file *f, struct trc_trace **out, struct base_diag *d)
 {
     *out = NULL;
     struct trc_trace *t;
@@ -790,6 +795,11 @@ enum base_status trc_file_load(struct trc_file *f, struct trc_trace **out, struc
     }
     *out = t;
     return BASE_OK;
+}
+
+enum base_status trc_file_load(struct trc_file *f, struct trc_trace **out, struct base_diag *d)
+{
+    return base_diag_ensure(d, trc_file_load_impl(f, out, d), "", "loading a trace");
 }
 
 enum base_status trc_read(const char *path, struct trc_trace **out, struct base_diag *diag)

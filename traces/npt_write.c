@@ -310,7 +310,7 @@ enum base_status trc_write_npt_stream(const struct trc_trace *t, FILE *f, const 
     return st;
 }
 
-enum base_status trc_write_npt(const struct trc_trace *t, const char *path, struct base_diag *diag)
+static enum base_status trc_write_npt_impl(const struct trc_trace *t, const char *path, struct base_diag *diag)
 {
     /* whole or not at all: a temporary name, renamed on success (base_out) */
     struct base_out o;
@@ -322,6 +322,11 @@ enum base_status trc_write_npt(const struct trc_trace *t, const char *path, stru
     else base_out_abort(&o);
     free(vbuf);
     return st;
+}
+
+enum base_status trc_write_npt(const struct trc_trace *t, const char *path, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, trc_write_npt_impl(t, path, diag), path, "writing a trace");
 }
 
 bool trc_format_from_path(const char *path, enum trc_format *out)
