@@ -149,6 +149,44 @@ bool tool_opt(int argc, char **argv, int *i, const char *name, const char **valu
     return true;
 }
 
+bool tool_out_begin(struct base_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    if (!path) {
+        o->f = stdout;
+        return true;
+    }
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (base_out_open(o, path, &d) == BASE_OK) return true;
+    tool_print_diag(&d);
+    return false;
+}
+
+int tool_out_end(struct base_out *o, bool ok)
+{
+    if (!o->path) { /* stdout */
+        ok = fflush(stdout) == 0 && ok;
+        return ok ? TOOL_OK : TOOL_FAIL;
+    }
+    if (!ok) {
+        fprintf(stderr, "npusim: %s: error: write failed (nothing written)\n", o->path);
+        base_out_abort(o);
+        return TOOL_FAIL;
+    }
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (base_out_commit(o, &d) == BASE_OK) return TOOL_OK;
+    tool_print_diag(&d);
+    return TOOL_FAIL;
+}
+
+bool tool_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 bool tool_out_dir(const char *cmd, const char *path)
 {
     struct stat st;

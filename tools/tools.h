@@ -98,6 +98,15 @@ int tool_dyn_refine(const char *cmd, struct graph_module **m, struct graph_modul
 /* Random inputs of a refined program: the dimension arguments get the values
  * refinement gave them. */
 void tool_dyn_set_dim_args(struct base_tensor **in, int n, const struct graph_refine_result *res);
+/* An output file written whole or not at all (base_out: a temporary name in
+ * the same folder, renamed at the end).  path NULL: stdout (o->f = stdout).
+ * begin prints the error and returns false; end commits when ok (or aborts,
+ * removing the temporary) and returns TOOL_OK or TOOL_FAIL, the error
+ * printed naming the file and the reason. */
+bool tool_out_begin(struct base_out *o, const char *path);
+int tool_out_end(struct base_out *o, bool ok);
+/* a and b name the same existing file (an output must not overwrite its input). */
+bool tool_same_file(const char *a, const char *b);
 /* The --out folder: made when missing (the last folder only: its parent
  * must exist); false with the error printed. */
 bool tool_out_dir(const char *cmd, const char *path);

@@ -167,6 +167,10 @@ printf '.engine pool\n    nop\n' >"$tmp/x.s"
 "$NPUSIM" asm "$tmp/x.s" -o "$tmp/x.bin" >/dev/null 2>&1
 cp "$tmp/x.bin" "$tmp/x.bin.orig"
 expect "asm x.bin does not overwrite its input" 1 "x.bin" "$NPUSIM" asm "$tmp/x.bin"
+cp "$tmp/x.s" "$tmp/x.s.orig"
+expect "asm x.s -o x.s is refused" 1 "x.s: the output is the input" "$NPUSIM" asm "$tmp/x.s" -o "$tmp/x.s"
+expect "disasm x.bin -o x.bin is refused" 1 "x.bin: the output is the input" "$NPUSIM" disasm "$tmp/x.bin" -o "$tmp/x.bin"
+if cmp -s "$tmp/x.s" "$tmp/x.s.orig"; then echo "ok   asm -o its input left it alone"; else echo "FAIL asm -o its input changed it"; fails=$((fails + 1)); fi
 if cmp -s "$tmp/x.bin" "$tmp/x.bin.orig"; then echo "ok   asm x.bin left its input alone"; else echo "FAIL asm x.bin changed its input"; fails=$((fails + 1)); fi
 mkdir -p "$tmp/o/deep"
 expect "--dump ../../name" 2 "'../../name' would leave the output folder" \
@@ -181,6 +185,9 @@ expect "exec --dump past the file size limit" 1 "x.npy: error: write failed: Fil
     sh -c "trap '' XFSZ; ulimit -f 1; exec \"\$0\" \"\$@\"" "$NPUSIM" exec "$tmp/nop.s" --chip trn2 \
     --dump "x=hbm:0:100000:f32" --out "$tmp/fail"
 nothing "failed .npy write left nothing" "$tmp/fail"
+expect "model -o past the file size limit" 1 "b.mlir: error: write failed" \
+    sh -c "trap '' XFSZ; ulimit -f 1; exec \"\$0\" \"\$@\"" "$NPUSIM" model llama3-8b -o "$tmp/fail/b.mlir"
+nothing "failed model write left nothing" "$tmp/fail"
 # the limits themselves: a bad --limit names the limits
 expect "--limit of an unknown name" 2 "unknown limit 'bogus' (limits: input-bytes" "$NPUSIM" parse "$tmp/m.mlir" --limit bogus=3
 expect "--limit above its ceiling" 2 "--limit nesting=5000: at most 1024" "$NPUSIM" parse "$tmp/m.mlir" --limit nesting=5000
