@@ -196,4 +196,7 @@ expect "--limit of an unknown name" 2 "unknown limit 'bogus' (limits: input-byte
 expect "--limit above its ceiling" 2 "--limit nesting=5000: at most 1024" "$NPUSIM" parse "$tmp/m.mlir" --limit nesting=5000
 expect "input-bytes applies to a regular file" 1 "m.mlir: error: file size: .* is over the input-bytes limit of 100" \
     "$NPUSIM" parse "$tmp/m.mlir" --limit input-bytes=100
+expect "nesting past the limit names it" 1 "deep_nesting.mlir:1:86: error: nesting deeper than 64 levels (the nesting limit; raise it with --limit nesting=N)" \
+    "$NPUSIM" parse fuzz/corpus/graph_parse/deep_nesting.mlir
+expect "--limit nesting=1024 reads it" 0 "ok (verified)" "$NPUSIM" parse fuzz/corpus/graph_parse/deep_nesting.mlir --limit nesting=1024
 [ $fails -eq 0 ]
