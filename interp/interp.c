@@ -1131,7 +1131,7 @@ static enum base_status interp_run_impl(const struct graph_module *m, const char
 done:
     if (jobs)
         for (int i = 0; i < n; i++)
-            if (jobs[i].proc.env) proc_deinit(&jobs[i].proc);
+            if (jobs[i].proc.module) proc_deinit(&jobs[i].proc); /* initialised, if only in part */
     if (outs)
         for (int i = 0; i < n * n_out; i++) interp_value_release(outs[i]);
     if (args)
