@@ -315,7 +315,11 @@ static enum base_status parse_quant(struct parser *p, struct graph_quant **out)
     do {
         double s;
         int64_t zp = 0;
+        const char *at = p->cur;
         TRY(graph_parse_f64_lit(p, &s, "(quantization scale)"));
+        /* as MLIR's quant dialect: a scale is finite and positive (a nan
+         * scale printed as hex did not read back; found by fuzz/mlir_mutate) */
+        if (!(s > 0) || isinf(s)) return graph_perr(p, at, "illegal quantization scale: want a finite number > 0");
         if (accept_char(p, ':')) TRY(graph_parse_int_lit(p, &zp, "(zero point)"));
         TRY(ps_push(p, &p->f64s, &s));
         TRY(ps_push(p, &p->i64s, &zp));
