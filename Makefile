@@ -86,6 +86,9 @@ TOOL_OBJS += $(VIZ_OBJS)
 endif
 
 FUZZ_TARGETS := $(basename $(notdir $(filter-out fuzz/replay_main.c,$(wildcard fuzz/*.c))))
+ifeq ($(NO_SDL),1)
+FUZZ_TARGETS := $(filter-out viz_script,$(FUZZ_TARGETS)) # the viewer's --script target needs SDL
+endif
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(B)/fuzz/replay_%)
 
 # The differential fuzzer (fuzz/diff/, docs/fuzzing.md): a program of its
@@ -134,6 +137,8 @@ $(SO): $(LIB_OBJS) $(filter-out $(B)/tools/npusim.o,$(TOOL_OBJS))
 $(NPUSIM): $(TOOL_OBJS) $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(TOOL_OBJS) $(LIB) $(LDLIBS_ALL)
 
+# the allocation-failure walk wraps malloc, calloc and realloc (tests/runtime/test_alloc_fail.c)
+$(B)/tests/runtime/test_alloc_fail: LDFLAGS_ALL += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(B)/tests/%: $(B)/tests/%.o $(TEST_SUPPORT_OBJS) $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB) $(CMOCKA_LIBS) $(LDLIBS_ALL)
 
@@ -175,7 +180,8 @@ fuzz:
 	@mkdir -p $(FUZZ_B)
 	@for t in $(FUZZ_TARGETS); do \
 	  echo "clang $$t"; \
-	  clang $(FUZZ_CFLAGS) -o $(FUZZ_B)/$$t fuzz/$$t.c $(LIB_SRCS) -lm -lpthread $(ZLIB_LIBS) || exit 1; \
+	  viz=; [ $$t = viz_script ] && viz="$(wildcard visualizer/*.c) $(SDL_CFLAGS) $(SDL_LIBS)"; \
+	  clang $(FUZZ_CFLAGS) -o $(FUZZ_B)/$$t fuzz/$$t.c $(LIB_SRCS) $$viz -lm -lpthread $(ZLIB_LIBS) || exit 1; \
 	done
 	@echo "run e.g.: $(FUZZ_B)/graph_parse fuzz/corpus/graph_parse -max_total_time=60"
 
@@ -242,6 +248,8 @@ $(B)/tests/visualizer/%: $(B)/tests/visualizer/%.o $(VIZ_OBJS) $(TEST_SUPPORT_OB
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(VIZ_OBJS) $(TEST_SUPPORT_OBJS) $(LIB) $(CMOCKA_LIBS) $(LDLIBS_ALL) $(SDL_LIBS)
 $(B)/bench/view_bench: $(B)/bench/view_bench.o $(VIZ_OBJS) $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(VIZ_OBJS) $(LIB) $(LDLIBS_ALL) $(SDL_LIBS)
+$(B)/fuzz/replay_viz_script: $(B)/fuzz/viz_script.o $(B)/fuzz/replay_main.o $(VIZ_OBJS) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $(SDL_LIBS)
 endif
 
 -include $(ALL_OBJS:.o=.d)

@@ -404,7 +404,9 @@ enum base_status base_tensor_clone(const struct base_tensor *t, struct base_tens
 struct base_tensor *base_tensor_retain(struct base_tensor *t);
 void base_tensor_release(struct base_tensor *t); /* NULL is a no-op */
 size_t base_tensor_nbytes(const struct base_tensor *t);
-/* Element count of a shape; -1 when a dim is negative or the count overflows BASE_MAX_ELEMS. */
+/* Element count of a shape; -1 when a dim is negative or the count overflows
+ * BASE_MAX_ELEMS, or the product of its nonzero dims does (the strides of a
+ * shape with a zero dim). */
 int64_t base_shape_count(int rank, const int64_t *dims);
 /* Fills t with deterministic random data for tests and estimates: floats
  * (and complex parts) uniform with mean 0 and standard deviation `scale`;
@@ -461,6 +463,11 @@ void base_tensor_type_str(const struct base_tensor *t, char *buf, size_t cap);
  * written as '<V2' (raw 16-bit patterns, as ml_dtypes' bfloat16 saves) and read
  * back as bf16.  Fortran-order and big-endian files are rejected with a diag. */
 enum base_status base_npy_read(const char *path, struct base_tensor **out, struct base_diag *diag);
+/* The same within lim (NULL: the defaults): a regular file (base_file_open)
+ * of at most input-bytes. */
+struct base_limits;
+enum base_status base_npy_read_lim(const char *path, const struct base_limits *lim, struct base_tensor **out,
+                                   struct base_diag *diag);
 enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name,
                                    struct base_tensor **out, struct base_diag *diag);
 enum base_status base_npy_write(const char *path, const struct base_tensor *t, struct base_diag *diag);
@@ -536,8 +543,136 @@ enum base_status base_diag_nomem(struct base_diag *d, const char *file, int line
 
 /* ------------------------------------------------------------------------ */
 /* Small file helpers                                                        */
+/* A module's public entry point returns through this: an error without a
+ * message (an out-of-memory path deep inside that only returned its status)
+ * gets one naming the step ("out of memory while compiling"), so no error
+ * ever reaches the user empty (issue 20).  Returns st. */
+enum base_status base_diag_ensure(struct base_diag *d, enum base_status st, const char *file, const char *what);
 
-/* Reads a whole file into a NUL-terminated heap buffer (free with free()). */
+/* ------------------------------------------------------------------------ */
+/* Checked arithmetic: sizes, addresses and shape products never wrap.       */
+/* Each gives the exact result in *out and true, or false when it does not   */
+/* fit (then *out is unspecified).  base_sat_* saturate instead.             */
+
+static inline bool base_add_u64(uint64_t a, uint64_t b, uint64_t *out) { return !__builtin_add_overflow(a, b, out); }
+static inline bool base_mul_u64(uint64_t a, uint64_t b, uint64_t *out) { return !__builtin_mul_overflow(a, b, out); }
+static inline bool base_add_i64(int64_t a, int64_t b, int64_t *out) { return !__builtin_add_overflow(a, b, out); }
+static inline bool base_sub_i64(int64_t a, int64_t b, int64_t *out) { return !__builtin_sub_overflow(a, b, out); }
+static inline bool base_mul_i64(int64_t a, int64_t b, int64_t *out) { return !__builtin_mul_overflow(a, b, out); }
+static inline bool base_add_size(size_t a, size_t b, size_t *out) { return !__builtin_add_overflow(a, b, out); }
+static inline bool base_mul_size(size_t a, size_t b, size_t *out) { return !__builtin_mul_overflow(a, b, out); }
+static inline uint64_t base_sat_add_u64(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static inline uint64_t base_sat_mul_u64(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+/* Bytes of a row-major tensor of `dims` and element type dt; false when a
+ * dim is negative or the shape is past BASE_MAX_ELEMS (base_shape_count). */
+bool base_shape_bytes(int rank, const int64_t *dims, enum base_dtype dt, uint64_t *bytes);
+/* A decimal count, optionally with a suffix K M G T (powers of 1024) or KB
+ * MB GB TB (powers of 1000), whole and exact: "4x", "-5", "1e3", "" and
+ * values past UINT64_MAX are refused (false). */
+bool base_parse_u64(const char *s, uint64_t *out);
+
+/* ------------------------------------------------------------------------ */
+/* Limits: every bound npusim puts on its inputs and on its work, in one     */
+/* table (docs/limits.md).  X(ENUM, "name", default, "what it bounds",       */
+/* ceiling): a command raises one with --limit NAME=VALUE (up to the         */
+/* ceiling), and the error at a limit names it and that option.  Library     */
+/* functions take a `const struct base_limits *` (NULL: the defaults).       */
+
+#define BASE_LIMITS(X)                                                                                      \
+    X(INPUT_BYTES, "input-bytes", UINT64_C(4) << 30, "bytes of one input file (programs, .npy, chip files, " \
+      "traces, scripts, corpus files)", UINT64_MAX)                                                        \
+    X(INFLATED_BYTES, "inflated-bytes", UINT64_C(2) << 30, "bytes a compressed input (.json.gz) inflates to", \
+      UINT64_MAX)                                                                                           \
+    X(NESTING, "nesting", 64, "nesting depth of a program's regions, brackets and attributes", 1024)       \
+    X(STEPS, "steps", UINT64_C(10000000000), "instructions one simulated program executes (loops "        \
+      "counted trip by trip)", UINT64_MAX)                                                                  \
+    X(LOOP_TRIPS, "loop-trips", UINT64_C(10000000), "trips of one while loop in the interpreter", UINT64_MAX) \
+    X(HOST_STEPS, "host-steps", UINT64_C(100000000), "steps of a compiled program's host side (launches, "  \
+      "branches, collectives) in one run", UINT64_MAX)                                                      \
+    X(CHIPS, "chips", 65536, "chips (or ranks) of one simulated system", UINT64_C(1) << 32)               \
+    X(CHUNKS, "chunks", 65536, "pipelined chunks of one collective", UINT64_C(1) << 32)                   \
+    X(COLLECTIVE_BYTES, "collective-bytes", UINT64_C(1) << 50, "bytes one collective moves per chip",      \
+      UINT64_C(1) << 60)
+
+enum base_limit {
+#define X(e, name, def, what, ceil) BASE_LIMIT_##e,
+    BASE_LIMITS(X)
+#undef X
+    BASE_LIMIT_COUNT
+};
+
+struct base_limits {
+    uint64_t v[BASE_LIMIT_COUNT];
+    bool special_files; /* readers take FIFOs and devices (still capped at input-bytes) */
+};
+
+void base_limits_default(struct base_limits *l);
+/* Makes *l (copied) what a NULL `lim` means from now on, process-wide (NULL:
+ * back to the defaults).  Called once by the command line before any work
+ * and before any thread starts; library callers pass their own instead. */
+void base_limits_install(const struct base_limits *l);
+/* The installed limits, or NULL when none are. */
+const struct base_limits *base_limits_current(void);
+/* The value of limit k (l NULL: its default). */
+uint64_t base_limit(const struct base_limits *l, enum base_limit k);
+const char *base_limit_name(enum base_limit k);
+const char *base_limit_what(enum base_limit k);
+uint64_t base_limit_default(enum base_limit k);
+uint64_t base_limit_ceiling(enum base_limit k);
+/* "NAME=VALUE" (VALUE as base_parse_u64 reads it, at most the ceiling). */
+enum base_status base_limits_set(struct base_limits *l, const char *spec, struct base_diag *diag);
+/* The error at limit k: "<context>: <value> is over the <name> limit of <max>
+ * (<what>; raise it with --limit <name>=N)", ERR_LIMIT. */
+enum base_status base_limit_fail(struct base_diag *d, const char *file, int line, int col, const struct base_limits *l,
+                                 enum base_limit k, uint64_t value, const char *fmt, ...) BASE_PRINTF(8, 9);
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                     */
+
+/* Reads a whole file into a NUL-terminated heap buffer (free with free()),
+ * with the default limits (base_file_read_lim). */
 enum base_status base_file_read(const char *path, char **out, size_t *len, struct base_diag *diag);
+/* The same within lim: a regular file (FIFOs, devices and folders are refused
+ * unless lim->special_files: they could block or never end) of at most
+ * input-bytes.  Every error names the file and the reason. */
+enum base_status base_file_read_lim(const char *path, const struct base_limits *lim, char **out, size_t *len,
+                                    struct base_diag *diag);
+/* Opens a file for reading under the same rules; *size gets its size (0 for a
+ * special file, whose reader must cap what it reads: base_limit(lim,
+ * BASE_LIMIT_INPUT_BYTES)). */
+enum base_status base_file_open(const char *path, const struct base_limits *lim, FILE **out, uint64_t *size,
+                                struct base_diag *diag);
+
+/* Atomic outputs: every file npusim writes goes to a temporary name in the
+ * same folder (PATH.tmp-PID-N) and is renamed to PATH when the write has
+ * succeeded; a failed write leaves nothing behind, and the error names the
+ * file and the reason.
+ *     struct base_out o;
+ *     TRY(base_out_open(&o, path, diag));
+ *     fwrite(..., o.f); ...
+ *     return base_out_commit(&o, diag);   // or base_out_abort(&o)
+ * Writers that need their own stream (gzip) write through a dup of
+ * fileno(o.f) and close it before the commit. */
+struct base_out {
+    FILE *f;
+    char *path; /* the final name */
+    char *tmp;  /* the temporary name */
+};
+enum base_status base_out_open(struct base_out *o, const char *path, struct base_diag *diag);
+/* Flushes, closes and renames; on any failure (a write error on o->f
+ * included) removes the temporary file and returns ERR_IO naming PATH and the
+ * reason. */
+enum base_status base_out_commit(struct base_out *o, struct base_diag *diag);
+/* Closes and removes the temporary file (a no-op after commit). */
+void base_out_abort(struct base_out *o);
+/* dir/name (dir "" or NULL: name) into buf, when name stays inside dir: a
+ * relative path without "." or ".." components (no way out of the folder).
+ * ERR_INVALID (naming `what`, e.g. "dump name") otherwise. */
+enum base_status base_path_join(const char *dir, const char *name, const char *suffix, char *buf, size_t cap,
+                                const char *what, struct base_diag *diag);
 
 #endif

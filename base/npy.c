@@ -270,7 +270,7 @@ static void fix_bools(struct base_tensor *t)
     for (int64_t i = 0; i < t->count; i++) p[i] = p[i] != 0;
 }
 
-enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name,
+static enum base_status base_npy_read_mem_impl(const void *buf, size_t len, const char *name,
                                    struct base_tensor **out, struct base_diag *diag)
 {
     const unsigned char *b = buf;
@@ -301,11 +301,24 @@ enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name
     return BASE_OK;
 }
 
+enum base_status base_npy_read_mem(const void *buf, size_t len, const char *name,
+                                   struct base_tensor **out, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, base_npy_read_mem_impl(buf, len, name, out, diag), name, "reading a .npy");
+}
+
 enum base_status base_npy_read(const char *path, struct base_tensor **out, struct base_diag *diag)
 {
+    return base_npy_read_lim(path, NULL, out, diag);
+}
+
+static enum base_status base_npy_read_lim_impl(const char *path, const struct base_limits *lim, struct base_tensor **out,
+                                   struct base_diag *diag)
+{
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    FILE *f;
+    uint64_t fsize;
+    TRY(base_file_open(path, lim, &f, &fsize, diag));
     unsigned char pre[12];
     size_t got = fread(pre, 1, sizeof pre, f);
     size_t hlen = 0, toff = 0;
@@ -315,7 +328,7 @@ enum base_status base_npy_read(const char *path, struct base_tensor **out, struc
     if (st != BASE_OK) goto done;
     text = malloc(hlen + 1);
     if (!text) {
-        st = BASE_ERR_NOMEM;
+        st = base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory for a %zu-byte header", hlen);
         goto done;
     }
     /* the first bytes of the header text may already be in pre[] */
@@ -337,7 +350,12 @@ enum base_status base_npy_read(const char *path, struct base_tensor **out, struc
     /* check the size before allocating, so a lying header cannot make us
      * allocate (and zero) more than the file holds */
     size_t nbytes_hdr = (size_t)count * base_dtype_size(h.dt);
-    off_t here = ftello(f);
+    if (!fsize && (uint64_t)nbytes_hdr > base_limit(lim, BASE_LIMIT_INPUT_BYTES)) {
+        /* a FIFO or device (--allow-special-files): no size to check against */
+        st = base_limit_fail(diag, path, 0, 0, lim, BASE_LIMIT_INPUT_BYTES, (uint64_t)nbytes_hdr, "npy data bytes");
+        goto done;
+    }
+    off_t here = fsize ? ftello(f) : -1;
     if (here >= 0 && fseeko(f, 0, SEEK_END) == 0) {
         off_t end = ftello(f);
         size_t data_start = toff + hlen;
@@ -381,6 +399,12 @@ done:
     free(text);
     fclose(f);
     return st;
+}
+
+enum base_status base_npy_read_lim(const char *path, const struct base_limits *lim, struct base_tensor **out,
+                                   struct base_diag *diag)
+{
+    return base_diag_ensure(diag, base_npy_read_lim_impl(path, lim, out, diag), path, "reading a .npy");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -443,58 +467,45 @@ static size_t build_header(const struct base_tensor *t, char *buf, size_t cap)
     return total;
 }
 
-/* The file appears whole or not at all: written to PATH.part, then renamed
- * (a failed or interrupted write leaves no half-written PATH).  A lazy
- * tensor is written in chunks of its values. */
-enum base_status base_npy_write(const char *path, const struct base_tensor *t, struct base_diag *diag)
+static enum base_status base_npy_write_impl(const char *path, const struct base_tensor *t, struct base_diag *diag)
 {
     char hdr[1024];
     size_t hn = build_header(t, hdr, sizeof hdr);
     if (!hn)
         return base_diag_set(diag, BASE_ERR_UNSUPPORTED, path, 0, 0,
                              "npy: element type %s has no .npy form", base_dtype_name(t->dtype));
-    size_t pn = strlen(path);
-    char *tmp = malloc(pn + 6);
-    if (!tmp) return base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory");
-    memcpy(tmp, path, pn);
-    memcpy(tmp + pn, ".part", 6);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        enum base_status st = base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot create: %s", strerror(errno));
-        free(tmp);
-        return st;
-    }
+    /* whole or not at all (base_out: a temporary name, renamed); a lazy
+     * tensor is written in chunks of its values */
+    struct base_out o;
+    TRY(base_out_open(&o, path, diag));
     size_t nbytes = base_tensor_nbytes(t);
-    bool ok = fwrite(hdr, 1, hn, f) == hn;
-    int err = errno;
-    enum base_status rst = BASE_OK;
+    bool ok = fwrite(hdr, 1, hn, o.f) == hn;
     if (ok && nbytes && !t->lazy) {
-        ok = fwrite(t->data, 1, nbytes, f) == nbytes;
-        err = errno;
+        fwrite(t->data, 1, nbytes, o.f);
     } else if (ok && nbytes) {
         size_t es = base_dtype_size(t->dtype);
         int64_t per = (int64_t)((size_t)1 << 20) / (int64_t)es;
         char *buf = malloc((size_t)per * es);
-        if (!buf) rst = BASE_ERR_NOMEM;
-        for (int64_t i = 0; buf && ok && rst == BASE_OK && i < t->count; i += per) {
+        if (!buf) {
+            base_out_abort(&o);
+            return base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory");
+        }
+        for (int64_t i = 0; i < t->count; i += per) {
             int64_t n = t->count - i < per ? t->count - i : per;
-            rst = base_tensor_read(t, i, n, buf);
-            if (rst == BASE_OK) ok = fwrite(buf, es, (size_t)n, f) == (size_t)n;
-            err = errno;
+            enum base_status rst = base_tensor_read(t, i, n, buf);
+            if (rst != BASE_OK) {
+                free(buf);
+                base_out_abort(&o);
+                return base_diag_set(diag, rst, path, 0, 0, "cannot read the values to write: %s", base_status_str(rst));
+            }
+            fwrite(buf, es, (size_t)n, o.f);
         }
         free(buf);
     }
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        err = errno;
-    }
-    if (ok && rst == BASE_OK && rename(tmp, path) != 0) {
-        ok = false;
-        err = errno;
-    }
-    if (!ok || rst != BASE_OK) remove(tmp);
-    free(tmp);
-    if (rst != BASE_OK) return base_diag_set(diag, rst, path, 0, 0, "cannot read the values to write: %s", base_status_str(rst));
-    if (!ok) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "write failed: %s", strerror(err));
-    return BASE_OK;
+    return base_out_commit(&o, diag);
+}
+
+enum base_status base_npy_write(const char *path, const struct base_tensor *t, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, base_npy_write_impl(path, t, diag), path, "writing a .npy");
 }

@@ -49,14 +49,24 @@ static void blob_release(struct base_blob *b)
 
 int64_t base_shape_count(int rank, const int64_t *dims)
 {
+    /* the product of the nonzero dims is the largest stride: it must stay
+     * within the limit even when a zero dim makes the count 0
+     * (tensor<0x99999999999x99999999999xf32>) */
     int64_t n = 1;
+    bool zero = false;
     for (int i = 0; i < rank; i++) {
         if (dims[i] < 0) return -1;
-        if (dims[i] == 0) n = 0;
+        if (dims[i] == 0) zero = true;
         else if (n > BASE_MAX_ELEMS / dims[i]) return -1;
         else n *= dims[i];
     }
-    return n;
+    return zero ? 0 : n;
+}
+
+bool base_shape_bytes(int rank, const int64_t *dims, enum base_dtype dt, uint64_t *bytes)
+{
+    int64_t n = base_shape_count(rank, dims);
+    return n >= 0 && (unsigned)dt < BASE_DT_COUNT && base_mul_u64((uint64_t)n, base_dtype_size(dt), bytes);
 }
 
 void base_shape_strides(int rank, const int64_t *dims, int64_t *strides)

@@ -186,6 +186,10 @@ struct key_def {
 #define SRQ (K_SRC | K_REQ)
 #define SRP (K_SRC | K_REQ | K_POS)
 
+/* The smallest positive rate, clock (GHz) or bandwidth (bytes/ns) a chip
+ * file may give: 1 MHz, a thousandth of a row or element per cycle. */
+#define CHIP_MIN_POSITIVE 1e-3
+
 static const struct key_def keys[] = {
     /* [chip] */
     {SEC_CHIP, "name", V_NAME, OC(name), K_REQ, 0, 0, "a name", 0},
@@ -674,6 +678,11 @@ static enum base_status store_number(struct parser *p, const struct key_def *k, 
     if ((k->flags & K_POS) && n.v <= 0)
         return perr(p, p->lineno, col, "'%s' must be > 0 (%s), got %s", k->name, k->what,
                     tok_str(p, t, buf, sizeof buf));
+    /* a positive rate, clock or bandwidth far below any chip's would make
+     * simulated times past 2^64 ps and MFU figures past 10^299 % */
+    if ((k->flags & K_POS) && (k->kind == V_F64) && n.v < CHIP_MIN_POSITIVE)
+        return perr(p, p->lineno, col, "'%s' is out of range (%s, at least %g), got %s", k->name, k->what,
+                    CHIP_MIN_POSITIVE, tok_str(p, t, buf, sizeof buf));
     uint64_t u = 0;
     if (integer) {
         if (n.integral_text) {
@@ -1038,7 +1047,7 @@ static enum base_status parse_lines(struct parser *p)
     return check_file(p);
 }
 
-enum base_status chip_parse(const char *text, size_t len, const char *path, struct chip_desc *out,
+static enum base_status chip_parse_impl(const char *text, size_t len, const char *path, struct chip_desc *out,
                                 struct base_diag *diag)
 {
     memset(out, 0, sizeof *out);
@@ -1061,6 +1070,12 @@ enum base_status chip_parse(const char *text, size_t len, const char *path, stru
     }
     snprintf(out->path, sizeof out->path, "%s", path);
     return BASE_OK;
+}
+
+enum base_status chip_parse(const char *text, size_t len, const char *path, struct chip_desc *out,
+                                struct base_diag *diag)
+{
+    return base_diag_ensure(diag, chip_parse_impl(text, len, path, out, diag), path, "reading a chip file");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1172,12 +1187,12 @@ enum base_status chip_read_text(const char *path, const char *what, char **text,
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open %s: %s", what, strerror(errno));
+    FILE *f;
+    TRY(base_file_open(path, NULL, &f, NULL, diag)); /* a regular file: a FIFO would block */
     char *buf = malloc(MAX_FILE_BYTES + 1);
     if (!buf) {
         fclose(f);
-        return BASE_ERR_NOMEM;
+        return base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory reading a chip file");
     }
     size_t n = fread(buf, 1, MAX_FILE_BYTES + 1, f);
     bool err = ferror(f) != 0;
@@ -1195,7 +1210,7 @@ enum base_status chip_read_text(const char *path, const char *what, char **text,
     return BASE_OK;
 }
 
-enum base_status chip_load(const char *name_or_path, struct chip_desc *out, struct base_diag *diag)
+static enum base_status chip_load_impl(const char *name_or_path, struct chip_desc *out, struct base_diag *diag)
 {
     memset(out, 0, sizeof *out);
     if (!name_or_path || !*name_or_path)
@@ -1252,6 +1267,11 @@ enum base_status chip_load(const char *name_or_path, struct chip_desc *out, stru
     }
     free(text);
     return st;
+}
+
+enum base_status chip_load(const char *name_or_path, struct chip_desc *out, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, chip_load_impl(name_or_path, out, diag), name_or_path, "loading a chip");
 }
 
 /* ------------------------------------------------------------------------ */

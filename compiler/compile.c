@@ -2214,7 +2214,7 @@ static enum base_status compile(struct cc *c, const struct graph_op *f)
     return st;
 }
 
-enum base_status cc_compile(const struct graph_module *m, const struct chip_desc *chip,
+static enum base_status cc_compile_impl(const struct graph_module *m, const struct chip_desc *chip,
                             const struct cc_options *opt, struct cc_plan **out, struct base_diag *diag)
 {
     *out = NULL;
@@ -2249,6 +2249,12 @@ enum base_status cc_compile(const struct graph_module *m, const struct chip_desc
     }
     *out = p;
     return BASE_OK;
+}
+
+enum base_status cc_compile(const struct graph_module *m, const struct chip_desc *chip,
+                            const struct cc_options *opt, struct cc_plan **out, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, cc_compile_impl(m, chip, opt, out, diag), chip->name, "compiling");
 }
 
 int cc_plan_n_cores(const struct cc_plan *p) { return p->opt.n_cores; }

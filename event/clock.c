@@ -18,7 +18,8 @@ uint64_t event_cycles_to_ps_khz(uint64_t cycles, uint64_t khz)
 {
     if (cycles <= UINT64_MAX / PS_PER_S_OVER_KHZ) return (cycles * PS_PER_S_OVER_KHZ + khz - 1) / khz;
     unsigned __int128 n = (unsigned __int128)cycles * PS_PER_S_OVER_KHZ;
-    return (uint64_t)((n + khz - 1) / khz);
+    n = (n + khz - 1) / khz;
+    return n > UINT64_MAX ? UINT64_MAX : (uint64_t)n; /* saturates: the simulator refuses such times */
 }
 
 uint64_t event_ps_to_cycles_khz(uint64_t ps, uint64_t khz)

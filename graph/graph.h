@@ -318,7 +318,7 @@ const struct graph_op *graph_block_terminator(const struct graph_block *b);
 
 struct graph_parse_options {
     const char *path;          /* for diagnostics; also stored in locs */
-    int max_nesting;           /* 0: GRAPH_MAX_NESTING */
+    int max_nesting;           /* 0: the nesting limit (base_limit; default GRAPH_MAX_NESTING) */
     int64_t max_elements;      /* per literal/type; 0: BASE_MAX_ELEMS */
     bool positions_from_locs;  /* an op's loc("file":line:col) is its position (file, line, col) */
 };

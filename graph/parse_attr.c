@@ -315,7 +315,11 @@ static enum base_status parse_quant(struct parser *p, struct graph_quant **out)
     do {
         double s;
         int64_t zp = 0;
+        const char *at = p->cur;
         TRY(graph_parse_f64_lit(p, &s, "(quantization scale)"));
+        /* as MLIR's quant dialect: a scale is finite and positive (a nan
+         * scale printed as hex did not read back; found by fuzz/mlir_mutate) */
+        if (!(s > 0) || isinf(s)) return graph_perr(p, at, "illegal quantization scale: want a finite number > 0");
         if (accept_char(p, ':')) TRY(graph_parse_int_lit(p, &zp, "(zero point)"));
         TRY(ps_push(p, &p->f64s, &s));
         TRY(ps_push(p, &p->i64s, &zp));
@@ -771,7 +775,7 @@ static enum base_status parse_opaque(struct parser *p, const char *start, const 
                 }
                 if (depth < 0) return graph_perr(p, q, "unbalanced brackets in an attribute");
             }
-            if (depth > p->max_nesting) return graph_perr_st(p, q, BASE_ERR_LIMIT, "attribute nested too deeply");
+            if (depth > p->max_nesting) return graph_perr_st(p, q, BASE_ERR_LIMIT, "attribute nested deeper than %d levels (the nesting limit; raise it with --limit nesting=N)", p->max_nesting);
             q++;
         }
         if (depth != 0) return graph_perr(p, start, "unclosed dialect attribute: missing '>'");

@@ -115,7 +115,7 @@ enum base_status graph_perr_st(struct parser *p, const char *pos, enum base_stat
 enum base_status graph_enter_nesting(struct parser *p, const char *pos)
 {
     if (++p->depth > p->max_nesting)
-        return graph_perr_st(p, pos, BASE_ERR_LIMIT, "nesting deeper than %d levels", p->max_nesting);
+        return graph_perr_st(p, pos, BASE_ERR_LIMIT, "nesting deeper than %d levels (the nesting limit; raise it with --limit nesting=N)", p->max_nesting);
     return BASE_OK;
 }
 
@@ -1588,7 +1588,7 @@ static void release_unreachable_tensors(struct parser *p)
     free(ts);
 }
 
-enum base_status graph_parse(const char *text, size_t len, const struct graph_parse_options *opt,
+static enum base_status graph_parse_impl(const char *text, size_t len, const struct graph_parse_options *opt,
                              struct graph_module **out, struct base_diag *diag)
 {
     *out = NULL;
@@ -1605,7 +1605,7 @@ enum base_status graph_parse(const char *text, size_t len, const struct graph_pa
     p.m = m;
     p.arena = &m->arena;
     p.diag = diag;
-    p.max_nesting = opt && opt->max_nesting > 0 ? opt->max_nesting : GRAPH_MAX_NESTING;
+    p.max_nesting = opt && opt->max_nesting > 0 ? opt->max_nesting : (int)base_limit(NULL, BASE_LIMIT_NESTING);
     p.max_elements = opt && opt->max_elements > 0 ? opt->max_elements : BASE_MAX_ELEMS;
     p.positions_from_locs = opt && opt->positions_from_locs;
     p.lc_pos = p.lc_line_start = p.src;
@@ -1646,6 +1646,12 @@ enum base_status graph_parse(const char *text, size_t len, const struct graph_pa
     parser_free(&p);
     *out = m;
     return BASE_OK;
+}
+
+enum base_status graph_parse(const char *text, size_t len, const struct graph_parse_options *opt,
+                             struct graph_module **out, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, graph_parse_impl(text, len, opt, out, diag), opt && opt->path ? opt->path : "", "parsing");
 }
 
 enum base_status graph_parse_file(const char *path, struct graph_module **out, struct base_diag *diag)

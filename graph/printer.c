@@ -906,6 +906,11 @@ static void print_block(struct printer *pr, const struct graph_block *b, int dep
             graph_print_type(s, b->args[i].type);
         }
         graph_print_buf_puts(s, "):\n");
+    } else if (b->n_ops == 0) {
+        /* an empty block needs its label, else it reads back as no block
+         * (found by fuzz/mlir_mutate: func.func @f() { ^f: }) */
+        indent(s, depth > 0 ? depth - 1 : 0);
+        graph_print_buf_puts(s, "^bb0:\n");
     }
     for (int i = 0; i < b->n_ops; i++) print_op(pr, b->ops[i], depth);
 }

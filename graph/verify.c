@@ -1058,7 +1058,7 @@ static enum base_status walk_op(struct verify_ctx *cx, const struct graph_op *op
     return walk_regions(cx, op, depth);
 }
 
-enum base_status graph_verify(const struct graph_module *m, struct base_diag *diag)
+static enum base_status graph_verify_impl(const struct graph_module *m, struct base_diag *diag)
 {
     if (!m) return base_diag_set(diag, BASE_ERR_INVALID, NULL, 0, 0, "graph_verify: no module");
     struct verify_ctx cx;
@@ -1078,4 +1078,9 @@ enum base_status graph_verify(const struct graph_module *m, struct base_diag *di
     free(cx.funcs);
     free(cx.scratch);
     return st;
+}
+
+enum base_status graph_verify(const struct graph_module *m, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, graph_verify_impl(m, diag), "", "verifying the program");
 }

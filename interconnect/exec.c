@@ -142,6 +142,7 @@ enum base_status icn_run(const struct icn_topo *t, const struct icn_plan *const 
         else if (!icn_exec_finished(&x[i])) st = BASE_ERR_INTERNAL;
         if (x[i].end_ps > end) end = x[i].end_ps;
     }
+    if (st == BASE_OK && end > ICN_MAX_TIME_PS) st = BASE_ERR_LIMIT; /* saturated: the bytes or rates are absurd */
     if (st == BASE_OK) {
         out->time_ps = end;
         out->bytes_moved = net.bytes_sent;

@@ -125,6 +125,11 @@ enum base_status icn_topo_ranks(struct icn_topo *t, uint32_t ranks_per_chip, dou
  *   rule broken. */
 enum base_status icn_topo_from_chip(const struct chip_desc *chip, const char *shape, enum icn_wrap wrap,
                                     const struct icn_dcn *dcn, struct icn_topo *t, struct base_diag *diag);
+/* The same within lim (NULL: the defaults): at most `chips` ranks (slices x
+ * chips x ranks per chip), checked before anything is built. */
+enum base_status icn_topo_from_chip_lim(const struct chip_desc *chip, const char *shape, enum icn_wrap wrap,
+                                        const struct icn_dcn *dcn, const struct base_limits *lim, struct icn_topo *t,
+                                        struct base_diag *diag);
 struct icn_dcn icn_dcn_default(void);
 /* A rank's on-chip path to another rank of its chip, per direction: EST, the
  * chip's HBM bandwidth shared by its ranks, each byte read once and written
@@ -213,6 +218,10 @@ struct icn_flow {
     uint64_t send_ps;      /* start of the bandwidth phase (after the delay) */
     uint64_t data_end_ps;  /* its end; arrival = data_end_ps + latency_ps */
 };
+
+/* The latest time a collective may end (2^62 ps, 53 days): icn_run returns
+ * ERR_LIMIT past it (times saturate rather than wrap). */
+#define ICN_MAX_TIME_PS (UINT64_C(1) << 62)
 
 struct icn_net {
     const struct icn_topo *topo;

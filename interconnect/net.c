@@ -174,7 +174,8 @@ static void enter_tail(struct icn_net *net, struct icn_flow *f)
 {
     f->phase = ICN_FLOW_TAIL;
     f->data_end_ps = event_sched_now(net->sched);
-    enum base_status st = event_sched_at(net->sched, &f->ev, event_sched_now(net->sched) + f->latency_ps);
+    /* saturating: times past 2^64 ps stay at the end of time (icn_run refuses them) */
+    enum base_status st = event_sched_at(net->sched, &f->ev, base_sat_add_u64(event_sched_now(net->sched), f->latency_ps));
     BASE_ASSERT(st == BASE_OK);
 }
 
@@ -301,7 +302,7 @@ enum base_status icn_net_send(struct icn_net *net, uint32_t src, uint32_t dst, d
     f->tag = tag;
     if (delay_ps > 0) {
         f->phase = ICN_FLOW_WAIT;
-        enum base_status st = event_sched_at(net->sched, &f->ev, event_sched_now(net->sched) + delay_ps);
+        enum base_status st = event_sched_at(net->sched, &f->ev, base_sat_add_u64(event_sched_now(net->sched), delay_ps));
         if (st != BASE_OK) {
             f->phase = ICN_FLOW_FREE;
             f->next_free = net->free_head;

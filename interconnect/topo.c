@@ -189,6 +189,27 @@ static void auto_wrap(const struct chip_desc *chip, uint32_t ndims, const uint32
 enum base_status icn_topo_from_chip(const struct chip_desc *chip, const char *shape, enum icn_wrap wrap,
                                     const struct icn_dcn *dcn, struct icn_topo *t, struct base_diag *diag)
 {
+    return icn_topo_from_chip_lim(chip, shape, wrap, dcn, NULL, t, diag);
+}
+
+/* The chips limit, before anything is built (a topology's arrays grow with
+ * its chips): slices x chips per slice x ranks per chip. */
+static enum base_status check_chips(const struct chip_desc *chip, const char *shape, uint64_t slices, uint64_t chips,
+                                    const struct base_limits *lim, struct base_diag *diag)
+{
+    uint64_t r = chip->ranks_per_chip ? chip->ranks_per_chip : 1, n;
+    if (!base_mul_u64(slices, chips, &n) || !base_mul_u64(n, r, &n)) n = UINT64_MAX;
+    if (n > base_limit(lim, BASE_LIMIT_CHIPS))
+        return base_limit_fail(diag, "--topology", 0, 0, lim, BASE_LIMIT_CHIPS, n, "topology '%s': ranks", shape);
+    if (n > (UINT64_C(1) << 24))
+        return bad_shape(diag, shape, "%llu ranks: at most 2^24", (unsigned long long)n);
+    return BASE_OK;
+}
+
+enum base_status icn_topo_from_chip_lim(const struct chip_desc *chip, const char *shape, enum icn_wrap wrap,
+                                        const struct icn_dcn *dcn, const struct base_limits *lim, struct icn_topo *t,
+                                        struct base_diag *diag)
+{
     const struct chip_link_desc *l = &chip->links;
     if (l->count == 0 || l->topology == CHIP_TOPO_NONE || !(l->bytes_per_ns > 0))
         return bad_shape(diag, shape, "chip %s has no chip-to-chip links ([links] count %u)", chip->name, l->count);
@@ -214,8 +235,9 @@ enum base_status icn_topo_from_chip(const struct chip_desc *chip, const char *sh
                              chip->name, l->count);
         const uint32_t dims[3] = {4, 4, 4};
         const bool w[3] = {true, true, true};
+        TRY(check_chips(chip, shape, slices, 64, lim, diag));
         st = icn_topo_torus(t, 3, dims, w, l->bytes_per_ns, l->latency_ps);
-        if (st) return st;
+        if (st) return bad_shape(diag, shape, "cannot build the torus: %s", base_status_str(st));
         t->dim_bytes_per_ns[2] = ICN_TRN2_US_Z_BYTES_PER_NS;
         finish(t);
     } else {
@@ -237,11 +259,12 @@ enum base_status icn_topo_from_chip(const struct chip_desc *chip, const char *sh
         }
         if (*s) return bad_shape(diag, shape, "unexpected text '%s'", s);
         uint64_t chips = (uint64_t)dims[0] * dims[1] * dims[2];
+        TRY(check_chips(chip, shape, slices, chips, lim, diag));
         if (want_switch) {
             if (nd != 1) return bad_shape(diag, shape, "a switched fabric takes a chip count, not axes");
             /* the chip's links bundled into one uplink (docs/interconnect.md) */
             st = icn_topo_switch(t, dims[0], l->bytes_per_ns * l->count, l->latency_ps);
-            if (st) return st;
+            if (st) return bad_shape(diag, shape, "cannot build the switch: %s", base_status_str(st));
         } else {
             uint32_t used = 0;
             for (uint32_t d = 0; d < nd; d++) used += dims[d] > 1;
@@ -258,7 +281,7 @@ enum base_status icn_topo_from_chip(const struct chip_desc *chip, const char *sh
                 for (uint32_t d = 0; d < nd; d++) w[d] = wrap == ICN_WRAP_ALL && dims[d] >= 2;
             }
             st = icn_topo_torus(t, nd, dims, w, l->bytes_per_ns, l->latency_ps);
-            if (st) return st;
+            if (st) return bad_shape(diag, shape, "cannot build the torus: %s", base_status_str(st));
         }
     }
     struct icn_dcn chip_dcn = icn_dcn_default();

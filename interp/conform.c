@@ -225,6 +225,13 @@ enum base_status interp_run_case(const char *text, size_t len, const char *path,
         graph_module_destroy(m);
         return st;
     }
+    if (m->body.n_ops == 0) { /* nothing to run or check: never a pass (upstream has empty modules on purpose) */
+        res->outcome = INTERP_CASE_NOCHECK;
+        snprintf(res->reason, sizeof res->reason, "%s:%d: an empty case (no operations): parsed and verified only",
+                 path, first_line);
+        graph_module_destroy(m);
+        return BASE_OK;
+    }
     if (!block_has_checks(&m->body, 0)) {
         res->outcome = INTERP_CASE_NOCHECK;
         snprintf(res->reason, sizeof res->reason, "no check ops: parsed and verified only");
@@ -232,8 +239,9 @@ enum base_status interp_run_case(const char *text, size_t len, const char *path,
         return BASE_OK;
     }
     if (!entry) {
-        /* an empty module (or only declarations) has nothing to run */
-        res->outcome = INTERP_CASE_PASS;
+        /* checks but no entry function: nothing runs them, never a pass */
+        res->outcome = INTERP_CASE_NOCHECK;
+        snprintf(res->reason, sizeof res->reason, "no entry function: parsed and verified only");
         graph_module_destroy(m);
         return BASE_OK;
     }

@@ -1117,7 +1117,7 @@ static enum base_status check_input(const struct graph_op *func, int i, const st
     return BASE_OK;
 }
 
-enum base_status interp_run(const struct graph_module *m, const char *entry,
+static enum base_status interp_run_impl(const struct graph_module *m, const char *entry,
                                   struct base_tensor *const *inputs, int n_inputs,
                                   const struct interp_options *opt, struct interp_result *res,
                                   struct base_diag *diag)
@@ -1207,7 +1207,7 @@ enum base_status interp_run(const struct graph_module *m, const char *entry,
 done:
     if (jobs)
         for (int i = 0; i < n; i++)
-            if (jobs[i].proc.env) proc_deinit(&jobs[i].proc);
+            if (jobs[i].proc.module) proc_deinit(&jobs[i].proc); /* initialised, if only in part */
     if (outs)
         for (int i = 0; i < n * n_out; i++) interp_value_release(outs[i]);
     if (args)
@@ -1227,6 +1227,14 @@ done:
     if (st == BASE_ERR_NOMEM && diag && diag->status == BASE_OK)
         base_diag_set(diag, st, m->path, 0, 0, "out of memory");
     return st;
+}
+
+enum base_status interp_run(const struct graph_module *m, const char *entry,
+                                  struct base_tensor *const *inputs, int n_inputs,
+                                  const struct interp_options *opt, struct interp_result *res,
+                                  struct base_diag *diag)
+{
+    return base_diag_ensure(diag, interp_run_impl(m, entry, inputs, n_inputs, opt, res, diag), "", "interpreting");
 }
 
 void interp_result_free(struct interp_result *res)

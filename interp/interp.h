@@ -40,6 +40,7 @@ struct interp_options {
     } matmul;
     void (*on_op)(void *user); /* optional: called by process 0 after each op it runs (progress) */
     void *op_user;
+    const struct base_limits *limits; /* borrowed; NULL: the defaults (loop-trips: while loops) */
 };
 
 /* The precision level a dot or dot_general asks for: 0 DEFAULT, 1 HIGH, 2

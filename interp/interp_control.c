@@ -96,6 +96,7 @@ static enum base_status k_while(struct interp_proc *p, const struct graph_op *op
     }
     for (int i = 0; i < n; i++) cur[i] = interp_value_retain(in[i]);
     enum base_status st = BASE_OK;
+    uint64_t trips = 0, max_trips = base_limit(p->opt ? p->opt->limits : NULL, BASE_LIMIT_LOOP_TRIPS);
     for (;;) {
         struct interp_value *c = NULL;
         st = call_region_n(p, op, &op->regions[0], n, cur, &c, 1);
@@ -108,6 +109,13 @@ static enum base_status k_while(struct interp_proc *p, const struct graph_op *op
             break;
         }
         if (!go) break;
+        if (++trips > max_trips) {
+            st = interp_fail(p, op, BASE_ERR_LIMIT,
+                             "while: more than %llu trips (the loop-trips limit: an endless loop? raise it with "
+                             "--limit loop-trips=N)",
+                             (unsigned long long)max_trips);
+            break;
+        }
         st = call_region_n(p, op, &op->regions[1], n, cur, next, n);
         if (st != BASE_OK) break;
         for (int i = 0; i < n; i++) {

@@ -607,7 +607,7 @@ static enum base_status assemble_line(struct lexer *lx, struct isa_program *out,
     return BASE_OK;
 }
 
-enum base_status isa_assemble(const char *text, size_t len, const char *path, struct isa_program *out,
+static enum base_status isa_assemble_impl(const char *text, size_t len, const char *path, struct isa_program *out,
                               struct base_diag *diag)
 {
     isa_program_init(out);
@@ -650,4 +650,10 @@ enum base_status isa_assemble(const char *text, size_t len, const char *path, st
     }
     if (st != BASE_OK) isa_program_deinit(out);
     return st;
+}
+
+enum base_status isa_assemble(const char *text, size_t len, const char *path, struct isa_program *out,
+                              struct base_diag *diag)
+{
+    return base_diag_ensure(diag, isa_assemble_impl(text, len, path, out, diag), path, "assembling");
 }

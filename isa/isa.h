@@ -330,6 +330,10 @@ void isa_program_reset(struct isa_program *p);
 struct isa_stream *isa_program_stream(struct isa_program *p, const char *engine);
 enum base_status isa_stream_push(struct isa_stream *s, const struct isa_instr *in);
 uint64_t isa_program_count(const struct isa_program *p); /* static instructions */
+/* Instructions a stream executes, loops counted trip by trip (saturating at
+ * UINT64_MAX; HALT not considered: an upper bound), for a validated stream;
+ * *heaviest (may be NULL) gets the index of the loop with the most trips. */
+uint64_t isa_stream_steps(const struct isa_stream *s, uint32_t *heaviest);
 /* Every instruction valid (isa_instr_validate), and the loop structure sane:
  * each LOOP body lies inside its stream and inside the enclosing body, loops
  * nest at most ISA_MAX_LOOP_DEPTH deep, loop_step_bytes[d] and wait_step[d]
@@ -339,6 +343,9 @@ uint64_t isa_program_count(const struct isa_program *p); /* static instructions 
 enum base_status isa_program_validate(const struct isa_program *p, const char *path, struct base_diag *diag);
 /* Reads a program file: binary when it starts with ISA_BIN_MAGIC, else text. */
 enum base_status isa_program_load(const char *path, struct isa_program *out, struct base_diag *diag);
+/* The same within lim (NULL: the defaults; base_file_read_lim). */
+enum base_status isa_program_load_lim(const char *path, const struct base_limits *lim, struct isa_program *out,
+                                      struct base_diag *diag);
 
 /* Text assembly.  The syntax is documented in docs/isa.md; errors are located
  * (file:line:col) and name the instruction and the rule.  asm -> text is the

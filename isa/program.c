@@ -79,6 +79,29 @@ uint64_t isa_program_count(const struct isa_program *p)
     return n;
 }
 
+uint64_t isa_stream_steps(const struct isa_stream *s, uint32_t *heaviest)
+{
+    uint64_t total = 0, mult[ISA_MAX_LOOP_DEPTH + 1] = {1}, worst = 0;
+    uint64_t end[ISA_MAX_LOOP_DEPTH + 1] = {0};
+    int depth = 0;
+    if (heaviest) *heaviest = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        while (depth > 0 && i >= end[depth]) depth--;
+        const struct isa_instr *in = &s->instrs[i];
+        total = base_sat_add_u64(total, mult[depth]);
+        if (in->op == ISA_OP_LOOP && depth < ISA_MAX_LOOP_DEPTH) {
+            depth++;
+            end[depth] = (uint64_t)i + 1 + in->body;
+            mult[depth] = base_sat_mul_u64(mult[depth - 1], in->count ? in->count : 1); /* 0 trips run once */
+            if (mult[depth] > worst) {
+                worst = mult[depth];
+                if (heaviest) *heaviest = i;
+            }
+        }
+    }
+    return total;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Structural validation                                                     */
 
@@ -180,10 +203,16 @@ enum base_status isa_program_validate(const struct isa_program *p, const char *p
 
 enum base_status isa_program_load(const char *path, struct isa_program *out, struct base_diag *diag)
 {
+    return isa_program_load_lim(path, NULL, out, diag);
+}
+
+static enum base_status isa_program_load_lim_impl(const char *path, const struct base_limits *lim, struct isa_program *out,
+                                      struct base_diag *diag)
+{
     isa_program_init(out);
     char *buf = NULL;
     size_t len = 0;
-    TRY(base_file_read(path, &buf, &len, diag));
+    TRY(base_file_read_lim(path, lim, &buf, &len, diag));
     enum base_status st;
     size_t mlen = strlen(ISA_BIN_MAGIC);
     if (len >= mlen && memcmp(buf, ISA_BIN_MAGIC, mlen) == 0)
@@ -192,4 +221,10 @@ enum base_status isa_program_load(const char *path, struct isa_program *out, str
         st = isa_assemble(buf, len, path, out, diag);
     free(buf);
     return st;
+}
+
+enum base_status isa_program_load_lim(const char *path, const struct base_limits *lim, struct isa_program *out,
+                                      struct base_diag *diag)
+{
+    return base_diag_ensure(diag, isa_program_load_lim_impl(path, lim, out, diag), path, "loading a program");
 }

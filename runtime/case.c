@@ -231,8 +231,11 @@ enum base_status rt_run_case(const char *text, size_t len, const char *path, int
     if (st != BASE_OK) goto failed;
     res->accepted = true;
     const struct graph_op *entry = graph_module_entry(m);
-    if (!entry) {
-        res->outcome = INTERP_CASE_PASS;
+    if (!entry) { /* nothing runs: never a pass */
+        res->outcome = INTERP_CASE_NOCHECK;
+        snprintf(res->reason, sizeof res->reason, "%s:%d: %s", path, first_line,
+                 m->body.n_ops ? "no entry function: parsed and verified only"
+                               : "an empty case (no operations): parsed and verified only");
         goto done;
     }
     if (interp_case_is_dynamic(m, entry)) {
@@ -280,6 +283,10 @@ enum base_status rt_run_case(const char *text, size_t len, const char *path, int
     res->n_checks = rep.n_checks;
     res->n_checks_failed = rep.n_checks_failed;
     res->outcome = rep.n_checks_failed ? INTERP_CASE_FAIL : INTERP_CASE_PASS;
+    if (rep.n_checks == 0) { /* ran, but nothing judged it: not a pass */
+        res->outcome = INTERP_CASE_NOCHECK;
+        snprintf(res->reason, sizeof res->reason, "no check ops: compiled and ran, nothing to judge");
+    }
     for (int i = 0; i < rep.n_checks; i++)
         if (!rep.checks[i].passed) {
             const struct interp_check_result *c = &rep.checks[i];

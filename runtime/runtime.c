@@ -613,7 +613,11 @@ static enum base_status coll_model(struct rt *r, const struct graph_op *op, enum
         if (st == BASE_OK) st = icn_run(topo, &pl, 1, &res, ci->link_bytes);
         ci->alg = ip.alg;
         icn_plan_deinit(&ip);
-        if (st != BASE_OK) return fail_at(r, op, st, "%s: the interconnect model failed: %s", op->name, r->diag->msg);
+        if (st != BASE_OK)
+            return fail_at(r, op, st, "%s: the interconnect model failed: %s", op->name,
+                           r->diag->msg[0] ? r->diag->msg
+                           : st == BASE_ERR_LIMIT ? "the collective would end past 2^62 ps (too many bytes for the links)"
+                                                  : base_status_str(st));
         ci->ps = res.time_ps;
         ci->link_util_mean = res.link_util_mean;
         ci->link_util_max = res.link_util_max;
@@ -975,13 +979,15 @@ static enum base_status walk(struct rt *r)
 {
     const struct cc_plan *p = r->plan;
     uint32_t n = cc_plan_n_steps(p), pc = r->pc;
-    uint64_t max = r->opt.max_steps ? r->opt.max_steps : 100000000u;
+    uint64_t max = r->opt.max_steps ? r->opt.max_steps : base_limit(r->opt.limits, BASE_LIMIT_HOST_STEPS);
     while (pc < n) {
         const struct cc_step *s = cc_plan_step(p, pc);
         TRY(wait_for_step(r, s));
         if (s->kind == CC_STEP_COLLECTIVE && r->stop_at_collective) break;
         if (++r->steps_done > max)
-            return base_diag_set(r->diag, BASE_ERR_LIMIT, NULL, 0, 0, "more than %llu steps run (an endless loop?)",
+            return base_diag_set(r->diag, BASE_ERR_LIMIT, NULL, 0, 0,
+                                 "more than %llu host steps run (an endless loop? the host-steps limit: raise it "
+                                 "with --limit host-steps=N)",
                                  (unsigned long long)max);
         switch (s->kind) {
         case CC_STEP_KERNEL:
@@ -1183,7 +1189,7 @@ static void rt_deinit(struct rt *r)
     free(r->probes);
 }
 
-enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base_tensor *const *inputs, int n_inputs,
+static enum base_status rt_run_impl(const struct cc_plan *plan, struct sim *sim, struct base_tensor *const *inputs, int n_inputs,
                         const struct rt_options *opt, struct base_tensor **outputs, struct rt_report *report,
                         struct base_diag *diag)
 {
@@ -1194,6 +1200,13 @@ enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base
     if (st == BASE_OK && (outputs || r.opt.on_output)) st = rt_read_outputs(&r, outputs);
     rt_deinit(&r);
     return st;
+}
+
+enum base_status rt_run(const struct cc_plan *plan, struct sim *sim, struct base_tensor *const *inputs, int n_inputs,
+                        const struct rt_options *opt, struct base_tensor **outputs, struct rt_report *report,
+                        struct base_diag *diag)
+{
+    return base_diag_ensure(diag, rt_run_impl(plan, sim, inputs, n_inputs, opt, outputs, report, diag), "", "running the compiled program");
 }
 
 /* ------------------------------------------------------------- multi-chip */
@@ -1496,7 +1509,7 @@ static enum base_status spmd_gather(struct spmd *sp, enum base_status st, struct
     return out;
 }
 
-enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims, int n_sims,
+static enum base_status rt_run_spmd_impl(const struct cc_plan *plan, struct sim *const *sims, int n_sims,
                              struct base_tensor *const *inputs, int n_inputs, const struct rt_options *opt,
                              struct base_tensor **outputs, struct rt_report *reports, struct base_diag *diag)
 {
@@ -1619,6 +1632,14 @@ enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims
     interp_spmd_grid_destroy(sp.grid);
     return st;
 }
+
+enum base_status rt_run_spmd(const struct cc_plan *plan, struct sim *const *sims, int n_sims,
+                             struct base_tensor *const *inputs, int n_inputs, const struct rt_options *opt,
+                             struct base_tensor **outputs, struct rt_report *reports, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, rt_run_spmd_impl(plan, sims, n_sims, inputs, n_inputs, opt, outputs, reports, diag), "", "running the compiled program on every chip");
+}
+
 /* --------------------------------------------------------------- tolerances */
 
 /* Relative precision of a float type: 2^-(mantissa bits). */

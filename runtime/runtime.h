@@ -46,7 +46,8 @@ struct rt_collective {
 
 struct rt_options {
     bool timing_only;    /* the sim was created timing-only: no values are read back */
-    uint64_t max_steps;  /* stop (ERR_LIMIT) after this many steps; 0: 100 million */
+    uint64_t max_steps;  /* stop (ERR_LIMIT) after this many steps; 0: the host-steps limit */
+    const struct base_limits *limits; /* borrowed; NULL: the defaults */
     /* Loop reuse (timing-only runs; docs/compiler.md "Runtime"): a while
      * loop with a static trip count is simulated trip by trip until its
      * trips are seen to repeat exactly (the last two simulated trips grew

@@ -165,7 +165,8 @@ enum base_status sim_create(const struct chip_desc *chip, const struct sim_optio
     *out = NULL;
     TRY(check_chip(chip, diag));
     struct sim *s = calloc(1, sizeof *s);
-    if (!s) return BASE_ERR_NOMEM;
+    if (!s) return base_diag_set(diag, BASE_ERR_NOMEM, chip->path[0] ? chip->path : chip->name, 0, 0,
+                                 "out of memory creating the simulator of chip %s", chip->name);
     s->chip = *chip;
     if (opt)
         s->opt = *opt;
@@ -180,17 +181,23 @@ enum base_status sim_create(const struct chip_desc *chip, const struct sim_optio
     s->n_eng = c->cores * c->n_engines;
     s->n_vc = 0; /* the clocks are made at sim_run, for the engines that have a stream */
     enum base_status st = BASE_ERR_NOMEM;
+    const char *what = "its engines and cores"; /* what failed, for the message */
     s->cores = calloc(c->cores, sizeof *s->cores);
     s->eng = calloc(s->n_eng, sizeof *s->eng);
     s->est = calloc(s->n_eng, sizeof *s->est);
     if (!s->cores || !s->eng || !s->est) goto fail;
+    what = "the event queue";
     if ((st = event_sched_init(&s->sched, 3 * s->n_eng + 4)) != BASE_OK) goto fail;
+    what = "the HBM";
     if ((st = mem_hbm_init(&s->hbm, c->hbm.capacity_bytes, values, track)) != BASE_OK) goto fail;
+    what = "the HBM's bandwidth share";
     if ((st = mem_bw_init(&s->hbm_bw, &s->sched, c->hbm.bytes_per_ns, s->n_eng, SIM_PRIO_FLOW)) != BASE_OK) goto fail;
     for (uint32_t k = 0; k < c->cores; k++) {
         struct sim_core *co = &s->cores[k];
+        what = "the scratchpad";
         st = mem_sram_init(&co->sp, c->scratchpad.partitions, c->scratchpad.bytes_per_partition, 1, values, track);
         if (st != BASE_OK) goto fail;
+        what = "the accumulator";
         st = mem_sram_init(&co->acc, c->accumulator.partitions, c->accumulator.bytes_per_partition,
                            c->accumulator.banks ? c->accumulator.banks : 1, values, track);
         if (st != BASE_OK) goto fail;
@@ -213,12 +220,22 @@ enum base_status sim_create(const struct chip_desc *chip, const struct sim_optio
         event_init(&e->ev_signal, on_signal, e, SIM_PRIO_SIGNAL);
         event_init(&e->ev_dma, sim_dma_on_event, e, SIM_PRIO_DMA);
     }
+    what = "the checks' state";
     if ((st = sim_check_init(s)) != BASE_OK) goto fail;
     *out = s;
     return BASE_OK;
 fail:
     sim_destroy(s);
-    return st;
+    if (!strcmp(what, "the scratchpad") || !strcmp(what, "the accumulator")) {
+        const struct chip_sram_desc *m = !strcmp(what, "the scratchpad") ? &chip->scratchpad : &chip->accumulator;
+        return base_diag_set(diag, st, chip->path[0] ? chip->path : chip->name, 0, 0,
+                             "%s creating %s of chip %s (%u partitions of %llu bytes%s)",
+                             st == BASE_ERR_NOMEM ? "out of memory" : base_status_str(st), what, chip->name,
+                             m->partitions, (unsigned long long)m->bytes_per_partition,
+                             values ? ", values stored" : "");
+    }
+    return base_diag_set(diag, st, chip->path[0] ? chip->path : chip->name, 0, 0, "%s creating %s of chip %s",
+                         st == BASE_ERR_NOMEM ? "out of memory" : base_status_str(st), what, chip->name);
 }
 
 void sim_destroy(struct sim *s)
@@ -267,7 +284,7 @@ static void unload(struct sim_engine *e)
     e->rec_last = NULL;
 }
 
-enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program *prog, const char *path,
+static enum base_status sim_load_impl(struct sim *s, uint32_t core, const struct isa_program *prog, const char *path,
                           struct base_diag *diag)
 {
     const char *src = path && path[0] ? path : prog->name[0] ? prog->name : "<program>";
@@ -276,6 +293,20 @@ enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program
                              s->chip.cores);
     if (s->err != BASE_OK) return base_diag_set(diag, BASE_ERR_INVALID, src, 0, 0, "an earlier run of this simulation failed");
     TRY(isa_program_validate(prog, src, diag));
+    /* the steps limit, before anything runs: loop counts are static, so an
+     * endless-looking nest (loop 4294967295 in loop 4294967295) is refused
+     * here instead of running for centuries */
+    uint64_t steps = 0;
+    for (int k = 0; k < prog->n_streams; k++) {
+        uint32_t heavy = 0;
+        steps = base_sat_add_u64(steps, isa_stream_steps(&prog->streams[k], &heavy));
+        if (steps > base_limit(s->opt.limits, BASE_LIMIT_STEPS)) {
+            uint32_t line = prog->streams[k].n ? prog->streams[k].instrs[heavy].src_line : 0;
+            return base_limit_fail(diag, src, (int)line, col_of(line), s->opt.limits, BASE_LIMIT_STEPS, steps,
+                                   "instructions the program would execute (stream '%s', loops counted trip by trip)",
+                                   prog->streams[k].engine);
+        }
+    }
     struct sim_core *co = &s->cores[core];
     for (uint32_t i = 0; i < s->chip.n_engines; i++) unload(&s->eng[core * s->chip.n_engines + i]);
     for (int k = 0; k < prog->n_streams; k++) {
@@ -325,6 +356,12 @@ enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program
     co->prog = prog;
     snprintf(co->src, sizeof co->src, "%s", src);
     return BASE_OK;
+}
+
+enum base_status sim_load(struct sim *s, uint32_t core, const struct isa_program *prog, const char *path,
+                          struct base_diag *diag)
+{
+    return base_diag_ensure(diag, sim_load_impl(s, core, prog, path, diag), path, "loading a program into the simulator");
 }
 
 /* ------------------------------------------------------------ signals */
@@ -568,6 +605,13 @@ static void engine_run(struct sim *s, struct sim_engine *e)
         }
         const struct isa_instr *in = &stream->instrs[e->pc];
         uint64_t now = e->t_ready;
+        if (now > SIM_MAX_TIME_PS) {
+            struct sim_exec tx = {.e = e, .in = in, .pc = e->pc, .now = now};
+            sim_fail(s, &tx, BASE_ERR_LIMIT, "simulated time past %llu ps (%.0f days): a rate, clock or bandwidth of "
+                     "the chip too small for this program?", (unsigned long long)SIM_MAX_TIME_PS,
+                     (double)SIM_MAX_TIME_PS / 86400e12);
+            return;
+        }
         if ((in->flags & ISA_FLAG_SIGNAL) && e->ring_n == SIM_SIGNAL_RING) {
             uint64_t t = e->ring[e->ring_head].time_ps;
             schedule_step(s, e, t > now ? t : now);
@@ -625,6 +669,12 @@ static void engine_run(struct sim *s, struct sim_engine *e)
         enum base_status st = exec_table[in->op](s, &x);
         if (st != BASE_OK) {
             if (s->err == BASE_OK) sim_fail(s, &x, st, "%s", base_status_str(st));
+            return;
+        }
+        if (x.end > SIM_MAX_TIME_PS || x.visible > SIM_MAX_TIME_PS || x.next > SIM_MAX_TIME_PS) {
+            sim_fail(s, &x, BASE_ERR_LIMIT, "simulated time past %llu ps (%.0f days): a rate, clock or bandwidth of "
+                     "the chip too small for this program?", (unsigned long long)SIM_MAX_TIME_PS,
+                     (double)SIM_MAX_TIME_PS / 86400e12);
             return;
         }
         advance_pc(e, in);
@@ -800,7 +850,7 @@ static void unload_all(struct sim *s)
     for (uint32_t k = 0; k < s->chip.cores; k++) s->cores[k].prog = NULL;
 }
 
-enum base_status sim_run(struct sim *s, struct base_diag *diag)
+static enum base_status sim_run_impl(struct sim *s, struct base_diag *diag)
 {
     if (s->err != BASE_OK)
         return base_diag_set(diag, BASE_ERR_INVALID, "<program>", 0, 0, "sim_run: an earlier run of this simulation failed");
@@ -833,6 +883,11 @@ enum base_status sim_run(struct sim *s, struct base_diag *diag)
         return s->err;
     }
     return BASE_OK;
+}
+
+enum base_status sim_run(struct sim *s, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, sim_run_impl(s, diag), "", "simulating");
 }
 
 enum base_status sim_advance(struct sim *s, uint64_t ps, struct base_diag *diag)

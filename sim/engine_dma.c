@@ -104,7 +104,8 @@ enum base_status sim_exec_dma(struct sim *s, struct sim_exec *x)
         st = event_sched_at(&s->sched, &e->ev_dma, data_start);
     } else {
         e->dma_phase = DMA_PHASE_END;
-        st = event_sched_at(&s->sched, &e->ev_dma, data_start + event_bytes_to_ps((double)bytes, e->d->bytes_per_ns));
+        st = event_sched_at(&s->sched, &e->ev_dma,
+                            base_sat_add_u64(data_start, event_bytes_to_ps((double)bytes, e->d->bytes_per_ns)));
     }
     return st;
 }

@@ -121,7 +121,7 @@ enum base_status sim_exec_elem(struct sim *s, struct sim_exec *x)
     BASE_ASSERT(info->elem);
     TRY(sim_check_access(s, x, info->rd, info->wr));
     x->start = x->now;
-    x->end = x->visible = x->next = x->now + info->elem_ps;
+    x->end = x->visible = x->next = base_sat_add_u64(x->now, info->elem_ps);
     x->flops = info->flops;
     if (s->opt.timing_only) return BASE_OK;
     if (x->in->op == ISA_OP_TRANSPOSE) return sim_compute_transpose(s, x);

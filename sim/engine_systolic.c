@@ -159,22 +159,25 @@ enum base_status sim_exec_systolic(struct sim *s, struct sim_exec *x)
     uint64_t S = sim_ceil_ratio((double)T, rpc);
     if (S < d->min_stream_cycles) S = d->min_stream_cycles;
     uint64_t now = x->now;
+    /* saturating: a tiny rate in a chip file makes huge times, which the
+     * engine loop then refuses (SIM_MAX_TIME_PS), never wraps */
     if (d->preload && ws) {
-        uint64_t ready = now + event_cycles_to_ps_khz(d->dispatch_cycles + p * L, e->khz);
+        uint64_t ready = base_sat_add_u64(now, event_cycles_to_ps_khz(d->dispatch_cycles + p * L, e->khz));
         uint64_t stream_start = ready > e->array_free_ps ? ready : e->array_free_ps;
-        uint64_t stream_end = stream_start + event_cycles_to_ps_khz(p * S, e->khz);
+        uint64_t stream_end = base_sat_add_u64(stream_start, event_cycles_to_ps_khz(base_sat_mul_u64(p, S), e->khz));
         x->start = now;
         x->end = stream_end;
-        x->visible = stream_end + event_cycles_to_ps_khz((uint64_t)d->rows + d->cols - 1, e->khz);
+        x->visible = base_sat_add_u64(stream_end, event_cycles_to_ps_khz((uint64_t)d->rows + d->cols - 1, e->khz));
         x->next = stream_start;
         e->array_free_ps = stream_end;
     } else {
         /* a head waits for the previous fold to drain; a continuation streams behind it */
         uint64_t begin = same || now >= e->last_visible ? now : e->last_visible;
-        uint64_t lead = d->dispatch_cycles + p * (L + S);
-        uint64_t stream_end = begin + event_cycles_to_ps_khz(lead, e->khz);
+        uint64_t lead = base_sat_add_u64(d->dispatch_cycles, base_sat_mul_u64(p, base_sat_add_u64(L, S)));
+        uint64_t stream_end = base_sat_add_u64(begin, event_cycles_to_ps_khz(lead, e->khz));
         x->start = begin;
-        x->end = x->visible = begin + event_cycles_to_ps_khz(lead + p * drain, e->khz);
+        x->end = x->visible =
+            base_sat_add_u64(begin, event_cycles_to_ps_khz(base_sat_add_u64(lead, base_sat_mul_u64(p, drain)), e->khz));
         x->next = stream_end;
         e->array_free_ps = stream_end;
     }

@@ -56,7 +56,38 @@ enum base_status sim_loc_parse(const char *text, struct sim_loc *out, const char
     return BASE_OK;
 }
 
-/* The access pattern covering a row-major tensor of `dims` at loc. */
+enum base_status sim_region_parse(const char *text, struct sim_loc *loc, enum base_dtype *dt, int *rank,
+                                  int64_t *dims)
+{
+    const char *p;
+    if (sim_loc_parse(text, loc, &p) != BASE_OK || *p != ':') return BASE_ERR_PARSE;
+    p++;
+    *rank = 0;
+    for (;;) {
+        uint64_t v;
+        if (*p < '0' || *p > '9' || *rank >= BASE_MAX_RANK) return BASE_ERR_PARSE;
+        errno = 0;
+        char *end;
+        unsigned long long u = strtoull(p, &end, 10);
+        if (errno || u > (unsigned long long)INT64_MAX) return BASE_ERR_PARSE;
+        v = u;
+        dims[(*rank)++] = (int64_t)v;
+        p = end;
+        if (*p == 'x') {
+            p++;
+            continue;
+        }
+        if (*p != ':') return BASE_ERR_PARSE;
+        p++;
+        break;
+    }
+    return base_dtype_parse(p, strlen(p), dt) ? BASE_OK : BASE_ERR_PARSE;
+}
+
+/* The access pattern covering a row-major tensor of `dims` at loc.  Every
+ * size and end address is checked arithmetic: an address near 2^64 plus a
+ * size must not wrap past the bounds check (exec --inputs x=a.npy@sp:0:
+ * 18446744073709551488). */
 static enum base_status loc_ap(const struct sim *s, const struct sim_loc *loc, enum base_dtype dt, int rank,
                                const int64_t *dims, struct isa_ap *ap, struct base_diag *diag)
 {
@@ -67,15 +98,19 @@ static enum base_status loc_ap(const struct sim *s, const struct sim_loc *loc, e
     if (loc->core >= s->chip.cores)
         return base_diag_set(diag, BASE_ERR_INVALID, "<host>", 0, 0, "core %u: chip %s has %u cores", loc->core,
                              s->chip.name, s->chip.cores);
-    int64_t count = 1;
-    for (int d = 0; d < rank; d++) count *= dims[d];
+    int64_t count = rank >= 0 && rank <= BASE_MAX_RANK ? base_shape_count(rank, dims) : -1;
+    if (count < 0 || (unsigned)dt >= BASE_DT_COUNT)
+        return base_diag_set(diag, BASE_ERR_LIMIT, "<host>", 0, 0,
+                             "a tensor of rank %d with a negative dim or more than %lld elements", rank,
+                             (long long)BASE_MAX_ELEMS);
+    uint64_t es = base_dtype_size(dt), end;
     if (loc->space == ISA_SPACE_HBM) {
         ap->part_count = 1;
         ap->ndims = 1;
         ap->count[0] = (uint32_t)count;
         ap->stride[0] = 1;
-        if (count > UINT32_MAX || !mem_hbm_in_range(&s->hbm, (int64_t)loc->addr,
-                                                    (int64_t)(loc->addr + (uint64_t)count * base_dtype_size(dt))))
+        if (count > UINT32_MAX || !base_add_u64(loc->addr, (uint64_t)count * es, &end) ||
+            end > s->hbm.capacity_bytes)
             return base_diag_set(diag, BASE_ERR_CHECK, "<host>", 0, 0,
                                  "hbm bytes [0x%llx, +%lld elements) beyond the %llu-byte HBM",
                                  (unsigned long long)loc->addr, (long long)count,
@@ -86,16 +121,15 @@ static enum base_status loc_ap(const struct sim *s, const struct sim_loc *loc, e
         return base_diag_set(diag, BASE_ERR_INVALID, "<host>", 0, 0, "no memory space %u", loc->space);
     const struct mem_sram *m = loc->space == ISA_SPACE_SP ? &s->cores[loc->core].sp : &s->cores[loc->core].acc;
     int64_t parts = rank >= 1 ? dims[0] : 1, per = rank >= 1 && dims[0] ? count / dims[0] : count;
-    if (parts < 1 || loc->partition + (uint64_t)parts > m->partitions)
-        return base_diag_set(diag, BASE_ERR_CHECK, "<host>", 0, 0, "%s partitions %u..%lld outside its %u partitions",
-                             isa_space_name(loc->space), loc->partition, (long long)(loc->partition + parts - 1),
-                             m->partitions);
-    if (loc->addr + (uint64_t)per * base_dtype_size(dt) > m->bytes_per_partition || per > UINT32_MAX)
+    if (rank >= 1 && dims[0] == 0) per = 0;
+    if (parts < 1 || (uint64_t)parts > m->partitions || loc->partition > m->partitions - (uint64_t)parts)
+        return base_diag_set(diag, BASE_ERR_CHECK, "<host>", 0, 0, "%s partitions %u..+%lld outside its %u partitions",
+                             isa_space_name(loc->space), loc->partition, (long long)parts, m->partitions);
+    if (per > UINT32_MAX || !base_add_u64(loc->addr, (uint64_t)per * es, &end) || end > m->bytes_per_partition)
         return base_diag_set(diag, BASE_ERR_CHECK, "<host>", 0, 0,
-                             "%s bytes [0x%llx, 0x%llx) of a partition overflow its %llu bytes",
+                             "%s bytes [0x%llx, +%llu) of a partition overflow its %llu bytes",
                              isa_space_name(loc->space), (unsigned long long)loc->addr,
-                             (unsigned long long)(loc->addr + (uint64_t)per * base_dtype_size(dt)),
-                             (unsigned long long)m->bytes_per_partition);
+                             (unsigned long long)((uint64_t)per * es), (unsigned long long)m->bytes_per_partition);
     ap->part_start = (uint16_t)loc->partition;
     ap->part_count = (uint16_t)parts;
     ap->ndims = 1;

@@ -98,6 +98,7 @@ struct sim_options {
     bool check_races;   /* unordered conflicting accesses are errors (default on) */
     const struct sim_hooks *hooks; /* borrowed; NULL: none */
     struct base_logger *log;       /* NULL: silent */
+    const struct base_limits *limits; /* borrowed; NULL: the defaults (steps: sim_load) */
 };
 void sim_options_default(struct sim_options *o);
 
@@ -194,6 +195,11 @@ struct sim_loc {
 /* Parses "hbm:ADDR", "sp:PART:ADDR" or "acc:PART:ADDR", optionally prefixed
  * "cN." for core N (numbers decimal or 0x hex); *end is set past it. */
 enum base_status sim_loc_parse(const char *text, struct sim_loc *out, const char **end);
+/* A region, as `npusim exec --dump` names one: "LOC:SHAPE:DTYPE" (SHAPE like
+ * 128x512, DTYPE like f32).  ERR_PARSE when malformed; the shape's size is
+ * checked when the region is read or written. */
+enum base_status sim_region_parse(const char *text, struct sim_loc *loc, enum base_dtype *dt, int *rank,
+                                  int64_t *dims);
 
 /* Host access, outside simulated time.  Layout: in HBM, t's elements
  * row-major at loc->addr; in SP/ACC, t's first dim is partitions (from

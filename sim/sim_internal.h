@@ -285,5 +285,8 @@ void sim_gemm_f32(uint32_t K, uint32_t M, uint32_t N, const float *A, size_t lda
 
 /* ceil(x) for a non-negative ratio, ignoring a fraction below 1e-9. */
 uint64_t sim_ceil_ratio(double num, double den);
+/* The latest simulated time an instruction may reach (2^62 ps, 53 days):
+ * past it the run fails (ERR_LIMIT) instead of wrapping the clock. */
+#define SIM_MAX_TIME_PS (UINT64_C(1) << 62)
 
 #endif

@@ -9,6 +9,8 @@ SHARED=${SHARED:-../shared}
 ONLY=${ONLY:-}
 export SHARED
 export SDL_VIDEODRIVER=${SDL_VIDEODRIVER:-dummy}
+# an error without a message aborts the command (tools/common.c tool_print_diag)
+export NPUSIM_STRICT_DIAG=1
 
 pass=0
 fail=0
@@ -43,6 +45,8 @@ if [ -z "$ONLY" ] || [ "$ONLY" = unit ]; then
     # mpirun -np 2, 3, 4: byte-identical to one process (docs/distributed.md)
     run "dist/test_mpi.sh (npusim run over MPI ranks)" tests/dist/test_mpi.sh "$B"
     run "tools/test_memory.sh (memory options, --weights)" tests/tools/test_memory.sh "$B"
+    # issue 20's reproducers: bad inputs refused with a clear error, no crash, hang or partial file
+    run "tools/test_hardening.sh (hostile inputs, limits, atomic outputs)" tests/tools/test_hardening.sh "$B"
     # npusim's JSON traces in Chrome's trace engine (node + npm @paulirish/trace_engine): every flow linked
     run "traces/test_trace_engine.sh (Chrome's trace engine)" tests/traces/test_trace_engine.sh "$B"
 fi

@@ -80,17 +80,9 @@ static int parse_args(const char *cmd, int argc, char **argv, void (*help)(FILE 
 
 static int write_file(const char *path, const uint8_t *buf, size_t len)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "npusim: %s: cannot open for writing: %s\n", path, strerror(errno));
-        return TOOL_FAIL;
-    }
-    size_t w = fwrite(buf, 1, len, f);
-    if (fclose(f) != 0 || w != len) {
-        fprintf(stderr, "npusim: %s: write error\n", path);
-        return TOOL_FAIL;
-    }
-    return TOOL_OK;
+    struct base_out o;
+    if (!tool_out_begin(&o, path)) return TOOL_FAIL;
+    return tool_out_end(&o, fwrite(buf, 1, len, o.f) == len);
 }
 
 int cmd_asm(int argc, char **argv)
@@ -125,7 +117,12 @@ int cmd_asm(int argc, char **argv)
         } else {
             char *def = out ? NULL : default_output(in);
             const char *path = out ? out : def;
-            rc = path ? write_file(path, bin, blen) : TOOL_FAIL;
+            if (path && tool_same_file(path, in)) { /* asm x.bin, asm x.s -o x.s */
+                fprintf(stderr, "npusim asm: %s: the output is the input (give -o FILE)\n", path);
+                rc = TOOL_FAIL;
+            } else {
+                rc = path ? write_file(path, bin, blen) : TOOL_FAIL;
+            }
             if (rc == TOOL_OK)
                 fprintf(stderr, "npusim asm: %s: %d stream(s), %llu instruction(s) -> %s (%zu bytes)\n", in,
                         p.n_streams, (unsigned long long)isa_program_count(&p), path, blen);
@@ -152,18 +149,17 @@ int cmd_disasm(int argc, char **argv)
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
-    FILE *f = out ? fopen(out, "w") : stdout;
-    if (!f) {
-        fprintf(stderr, "npusim disasm: %s: cannot open for writing: %s\n", out, strerror(errno));
+    struct base_out o;
+    if (out && tool_same_file(out, in)) {
+        fprintf(stderr, "npusim disasm: %s: the output is the input\n", out);
         isa_program_deinit(&p);
         return TOOL_FAIL;
     }
-    enum base_status st = isa_disassemble(&p, f);
-    if (out && fclose(f) != 0) st = BASE_ERR_IO;
-    if (st != BASE_OK) {
-        fprintf(stderr, "npusim disasm: %s: %s\n", in, base_status_str(st));
-        rc = TOOL_FAIL;
+    if (!tool_out_begin(&o, out)) {
+        isa_program_deinit(&p);
+        return TOOL_FAIL;
     }
+    rc = tool_out_end(&o, isa_disassemble(&p, o.f) == BASE_OK);
     isa_program_deinit(&p);
     return rc;
 }

@@ -457,13 +457,13 @@ int cmd_conform(int argc, char **argv)
                 return TOOL_USAGE;
             }
         } else if (tool_opt(argc, argv, &i, "--jobs", &v)) {
-            jobs = atoi(v);
-            if (jobs < 1 || jobs > 64) {
-                fprintf(stderr, "npusim conform: --jobs must be 1..64\n");
-                return TOOL_USAGE;
-            }
+            uint64_t x;
+            if (!tool_count("conform", "--jobs", v, 1, 64, -1, &x)) return TOOL_USAGE;
+            jobs = (int)x;
         } else if (tool_opt(argc, argv, &i, "--timeout", &v)) {
-            timeout_s = atoi(v);
+            uint64_t x; /* "-5" and "5s" are refused, not read as -5 or 5 */
+            if (!tool_count("conform", "--timeout", v, 1, 30 * 24 * 3600, -1, &x)) return TOOL_USAGE;
+            timeout_s = (int)x;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "npusim conform: unknown option %s\n", argv[i]);
             help(stderr);
@@ -515,7 +515,7 @@ int cmd_conform(int argc, char **argv)
         struct strvec files = {0};
         if (S_ISDIR(st.st_mode)) walk(root, &files);
         else strvec_push(&files, strdup(root));
-        qsort(files.v, (size_t)files.n, sizeof *files.v, cmp_str);
+        if (files.n > 1) qsort(files.v, (size_t)files.n, sizeof *files.v, cmp_str); /* qsort(NULL, 0) is undefined */
         const char *base = S_ISDIR(st.st_mode) ? root : "";
         for (int f = 0; f < files.n; f++) {
             add_cases(&cl, base, files.v[f]);
@@ -524,6 +524,11 @@ int cmd_conform(int argc, char **argv)
         free(files.v);
     }
 
+    if (cl.n == 0) {
+        fprintf(stderr, "npusim conform: no cases: no .mlir or .mlir.bc files under the path%s given\n",
+                roots.n == 1 ? "" : "s");
+        return TOOL_FAIL;
+    }
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     run_all(&cfg, &cl, jobs, timeout_s, fork_cases);

@@ -80,33 +80,14 @@ static bool parse_input(const char *s, struct io *io)
     return sim_loc_parse(at + 1, &io->loc, &end) == BASE_OK && *end == 0 && io->file[0];
 }
 
-/* NAME=LOC:SHAPE:DTYPE */
+/* NAME=LOC:SHAPE:DTYPE (sim_region_parse) */
 static bool parse_dump(const char *s, struct io *io)
 {
     const char *eq = strchr(s, '=');
     if (!eq || (size_t)(eq - s) >= sizeof io->name || eq == s) return false;
     memcpy(io->name, s, (size_t)(eq - s));
     io->name[eq - s] = 0;
-    const char *p;
-    if (sim_loc_parse(eq + 1, &io->loc, &p) != BASE_OK || *p != ':') return false;
-    p++;
-    io->rank = 0;
-    for (;;) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(p, &end, 10);
-        if (end == p || errno || v < 0 || io->rank >= BASE_MAX_RANK) return false;
-        io->dims[io->rank++] = v;
-        p = end;
-        if (*p == 'x') {
-            p++;
-            continue;
-        }
-        if (*p != ':') return false;
-        p++;
-        break;
-    }
-    return base_dtype_parse(p, strlen(p), &io->dtype);
+    return sim_region_parse(eq + 1, &io->loc, &io->dtype, &io->rank, io->dims) == BASE_OK;
 }
 
 /* Splits a comma-separated option value into entries. */
@@ -187,8 +168,15 @@ int cmd_exec(int argc, char **argv)
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
+    /* dump names stay inside --out (checked before the run, not after it) */
+    static char files[MAX_IO][4096];
+    for (int i = 0; i < n_dump; i++)
+        if (base_path_join(out_dir, dumps[i].name, ".npy", files[i], sizeof files[i], "--dump name", &d) != BASE_OK) {
+            tool_print_diag(&d);
+            return TOOL_USAGE;
+        }
     static struct isa_program prog;
-    if (isa_program_load(path, &prog, &d) != BASE_OK) {
+    if (isa_program_load_lim(path, tool_limits(), &prog, &d) != BASE_OK) {
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
@@ -197,6 +185,7 @@ int cmd_exec(int argc, char **argv)
     opt.timing_only = timing_only;
     opt.check_races = races;
     opt.check_uninit = uninit;
+    opt.limits = tool_limits();
     struct sim *s = NULL;
     int rc = TOOL_FAIL;
     if (sim_create(&chip, &opt, &s, &d) != BASE_OK || sim_load(s, 0, &prog, path, &d) != BASE_OK) {
@@ -205,7 +194,7 @@ int cmd_exec(int argc, char **argv)
     }
     for (int i = 0; i < n_in; i++) {
         struct base_tensor *t = NULL;
-        if (base_npy_read(inputs[i].file, &t, &d) != BASE_OK) {
+        if (base_npy_read_lim(inputs[i].file, tool_limits(), &t, &d) != BASE_OK) {
             tool_print_diag(&d);
             goto done;
         }
@@ -230,10 +219,7 @@ int cmd_exec(int argc, char **argv)
         sim_stats_write_json(stats, chip.name, stdout);
     else
         sim_stats_write_text(stats, stdout);
-    if (n_dump && tool_mkdir_p(out_dir) != 0) {
-        fprintf(stderr, "npusim exec: cannot create %s: %s\n", out_dir, strerror(errno));
-        goto done;
-    }
+    if (n_dump && !tool_out_dir("exec", out_dir)) goto done;
     for (int i = 0; i < n_dump; i++) {
         struct base_tensor *t = NULL;
         if (sim_read_tensor(s, &dumps[i].loc, dumps[i].dtype, dumps[i].rank, dumps[i].dims, &t, &d) != BASE_OK) {
@@ -241,17 +227,7 @@ int cmd_exec(int argc, char **argv)
             base_diag_print(&d, stderr);
             goto done;
         }
-        char file[4096];
-        size_t ld = strlen(out_dir), ln = strlen(dumps[i].name);
-        if (ld + ln + 6 > sizeof file) {
-            fprintf(stderr, "npusim exec: dump path too long\n");
-            base_tensor_release(t);
-            goto done;
-        }
-        memcpy(file, out_dir, ld);
-        file[ld] = '/';
-        memcpy(file + ld + 1, dumps[i].name, ln);
-        memcpy(file + ld + 1 + ln, ".npy", 5);
+        const char *file = files[i];
         st = base_npy_write(file, t, &d);
         base_tensor_release(t);
         if (st != BASE_OK) {

@@ -282,14 +282,11 @@ int cmd_gemm(int argc, char **argv)
     }
     double build_s = now_s() - t0;
     if (o.asm_path) {
-        FILE *f = fopen(o.asm_path, "w");
-        if (!f || isa_disassemble(&prog, f) != BASE_OK) {
-            fprintf(stderr, "npusim gemm: cannot write %s: %s\n", o.asm_path, strerror(errno));
-            if (f) fclose(f);
+        struct base_out out;
+        if (!tool_out_begin(&out, o.asm_path) || tool_out_end(&out, isa_disassemble(&prog, out.f) == BASE_OK)) {
             isa_program_deinit(&prog);
             return TOOL_FAIL;
         }
-        fclose(f);
     }
     struct cc_gemm_model model;
     cc_gemm_model(&chip, &plan, &model);

@@ -245,8 +245,7 @@ int cmd_interp(int argc, char **argv)
     int nproc = res.n_processes;
     for (int i = 0; i < res.n_outputs; i++) summarize(i, res.outputs[i]);
     if (out_dir) {
-        if (tool_mkdir_p(out_dir) != 0) {
-            fprintf(stderr, "npusim interp: cannot create %s: %s\n", out_dir, strerror(errno));
+        if (!tool_out_dir("interp", out_dir)) {
             interp_result_free(&res);
             goto done;
         }

@@ -164,14 +164,12 @@ int cmd_model(int argc, char **argv)
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
-    FILE *f = out ? fopen(out, "w") : stdout;
-    if (!f) {
-        fprintf(stderr, "npusim model: cannot write %s: %s\n", out, strerror(errno));
+    struct base_out o;
+    if (!tool_out_begin(&o, out)) {
         graph_module_destroy(m);
         return TOOL_FAIL;
     }
-    enum base_status st = graph_print(m, f);
-    if (out && fclose(f) != 0) st = BASE_ERR_IO;
+    enum base_status st = tool_out_end(&o, graph_print(m, o.f) == BASE_OK) == TOOL_OK ? BASE_OK : BASE_ERR_IO;
     double total, active;
     mdl_params(&c, &total, &active);
     fprintf(stderr, "npusim model: %s %s, batch %lld, seq %lld: %.3fB parameters (%.3fB active), %d ops, %.4g FLOPs / step\n",

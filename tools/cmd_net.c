@@ -216,6 +216,14 @@ int cmd_net(int argc, char **argv)
                 fprintf(stderr, "npusim net: bad --bytes '%s'\n", v);
                 return TOOL_USAGE;
             }
+            if (d.bytes > (double)base_limit(tool_limits(), BASE_LIMIT_COLLECTIVE_BYTES)) {
+                struct base_diag bd;
+                base_diag_clear(&bd);
+                base_limit_fail(&bd, "", 0, 0, tool_limits(), BASE_LIMIT_COLLECTIVE_BYTES,
+                                d.bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)d.bytes, "npusim net --bytes");
+                tool_print_diag(&bd);
+                return TOOL_USAGE;
+            }
         } else if (tool_opt(argc, argv, &i, "--groups", &v)) {
             groups_s = v;
         } else if (tool_opt(argc, argv, &i, "--pairs", &v)) {
@@ -238,8 +246,9 @@ int cmd_net(int argc, char **argv)
             if (!parse_pos(v, &x)) return fprintf(stderr, "npusim net: bad --reduce-gbs\n"), TOOL_USAGE;
             d.reduce_bytes_per_ns = x;
         } else if (tool_opt(argc, argv, &i, "--chunks", &v)) {
-            if (!parse_pos(v, &x)) return fprintf(stderr, "npusim net: bad --chunks\n"), TOOL_USAGE;
-            d.chunks = (uint32_t)x;
+            uint64_t c;
+            if (!tool_count("net", "--chunks", v, 1, 0, BASE_LIMIT_CHUNKS, &c)) return TOOL_USAGE;
+            d.chunks = (uint32_t)c;
         } else if (tool_opt(argc, argv, &i, "--link-gbs", &v)) {
             if (!parse_pos(v, &link_gbs)) return fprintf(stderr, "npusim net: bad --link-gbs\n"), TOOL_USAGE;
         } else if (tool_opt(argc, argv, &i, "--latency-ns", &v)) {
@@ -253,14 +262,17 @@ int cmd_net(int argc, char **argv)
             if (end == v || *end || !(launch_us >= 0))
                 return fprintf(stderr, "npusim net: bad --launch-us\n"), TOOL_USAGE;
         } else if (tool_opt(argc, argv, &i, "--lnc", &v)) {
-            if (!parse_pos(v, &x) || x != floor(x)) return fprintf(stderr, "npusim net: bad --lnc\n"), TOOL_USAGE;
-            lnc = (uint32_t)x;
+            uint64_t c;
+            if (!tool_count("net", "--lnc", v, 1, CHIP_MAX_CORES, -1, &c)) return TOOL_USAGE;
+            lnc = (uint32_t)c;
         } else if (tool_opt(argc, argv, &i, "--ranks-per-chip", &v)) {
-            if (!parse_pos(v, &x) || x != floor(x))
-                return fprintf(stderr, "npusim net: bad --ranks-per-chip\n"), TOOL_USAGE;
-            rpc = (uint32_t)x;
+            uint64_t c;
+            if (!tool_count("net", "--ranks-per-chip", v, 1, CHIP_MAX_CORES, -1, &c)) return TOOL_USAGE;
+            rpc = (uint32_t)c;
         } else if (tool_opt(argc, argv, &i, "--links", &v)) {
-            top_links = (uint32_t)strtoul(v, NULL, 10);
+            uint64_t c;
+            if (!tool_count("net", "--links", v, 0, 1u << 20, -1, &c)) return TOOL_USAGE;
+            top_links = (uint32_t)c;
         } else if (tool_flag(a, "--representative")) {
             rep_set = rep = true;
         } else if (tool_flag(a, "--full")) {
@@ -298,7 +310,7 @@ int cmd_net(int argc, char **argv)
         return TOOL_USAGE;
     }
     struct icn_topo topo;
-    if (icn_topo_from_chip(&chip, shape, wrap, NULL, &topo, &diag) != BASE_OK) {
+    if (icn_topo_from_chip_lim(&chip, shape, wrap, NULL, tool_limits(), &topo, &diag) != BASE_OK) {
         tool_print_diag(&diag);
         return TOOL_FAIL;
     }
@@ -347,7 +359,12 @@ int cmd_net(int argc, char **argv)
     enum base_status st = link_bytes ? icn_run(&topo, &pp, 1, &r, link_bytes) : BASE_ERR_NOMEM;
     double t2 = now_s();
     if (st != BASE_OK) {
-        fprintf(stderr, "npusim net: run failed: %s\n", base_status_str(st));
+        if (st == BASE_ERR_LIMIT)
+            fprintf(stderr, "npusim net: run failed: the collective would end past %llu ps (%.0f days): too many "
+                            "bytes for these links\n",
+                    (unsigned long long)ICN_MAX_TIME_PS, (double)ICN_MAX_TIME_PS / 86400e12);
+        else
+            fprintf(stderr, "npusim net: run failed: %s\n", base_status_str(st));
         rc = TOOL_FAIL;
         goto out;
     }

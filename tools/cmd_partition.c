@@ -196,14 +196,12 @@ int cmd_partition(int argc, char **argv)
         rc = TOOL_FAIL;
     }
     if (rc == TOOL_OK) {
-        FILE *f = out_path ? fopen(out_path, "w") : stdout;
-        if (!f) {
-            perror(out_path);
+        struct base_out o;
+        if (out_path && tool_same_file(out_path, model)) {
+            fprintf(stderr, "npusim partition: %s: the output is the input\n", out_path);
             rc = TOOL_FAIL;
         } else {
-            if (fwrite(text, 1, len, f) != len) rc = TOOL_FAIL;
-            if (out_path && fclose(f)) rc = TOOL_FAIL;
-            if (rc != TOOL_OK) fprintf(stderr, "npusim partition: cannot write %s\n", out_path ? out_path : "stdout");
+            rc = tool_out_begin(&o, out_path) ? tool_out_end(&o, fwrite(text, 1, len, o.f) == len) : TOOL_FAIL;
         }
     }
     free(text);

@@ -182,23 +182,29 @@ static int parse_args(int argc, char **argv, struct run_args *a)
             }
             a->shards[a->n_shards++] = v;
         } else if (tool_opt(argc, argv, &i, "--lnc", &v)) {
-            a->lnc = atoi(v);
-            if (a->lnc < 1 || a->ranks_per_chip) {
+            uint64_t x;
+            if (!tool_count("run", "--lnc", v, 1, CHIP_MAX_CORES, -1, &x)) return TOOL_USAGE;
+            a->lnc = (int)x;
+            if (a->ranks_per_chip) {
                 fprintf(stderr, "npusim run: --lnc needs a count >= 1 (and no --ranks-per-chip)\n");
                 return TOOL_USAGE;
             }
         } else if (tool_opt(argc, argv, &i, "--ranks-per-chip", &v)) {
-            a->ranks_per_chip = atoi(v);
-            if (a->ranks_per_chip < 1 || a->lnc) {
+            uint64_t x;
+            if (!tool_count("run", "--ranks-per-chip", v, 1, CHIP_MAX_CORES, -1, &x)) return TOOL_USAGE;
+            a->ranks_per_chip = (int)x;
+            if (a->lnc) {
                 fprintf(stderr, "npusim run: --ranks-per-chip needs a count >= 1 (and no --lnc)\n");
                 return TOOL_USAGE;
             }
         } else if (tool_opt(argc, argv, &i, "--chips", &v)) {
-            a->chips = atoi(v);
-            if (a->chips < 1) {
-                fprintf(stderr, "npusim run: --chips needs a count >= 1\n");
+            uint64_t x; /* "4x" and 99999999999 are refused, not read as 4 or wrapped */
+            if (!tool_count("run", "--chips", v, 1, 0, BASE_LIMIT_CHIPS, &x)) return TOOL_USAGE;
+            if (x > INT32_MAX) {
+                fprintf(stderr, "npusim run: --chips %llu: at most %d\n", (unsigned long long)x, INT32_MAX);
                 return TOOL_USAGE;
             }
+            a->chips = (int)x;
         } else if (tool_opt(argc, argv, &i, "--trace", &a->trace)) {
             enum trc_format tf;
             if (!trc_format_from_path(a->trace, &tf)) {
@@ -223,11 +229,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
                 return TOOL_USAGE;
             }
         } else if (tool_opt(argc, argv, &i, "--cores", &v)) {
-            a->cores = atoi(v);
-            if (a->cores < 1) {
-                fprintf(stderr, "npusim run: --cores needs a count >= 1\n");
-                return TOOL_USAGE;
-            }
+            uint64_t x; /* at most the chip's cores: checked once the chip is loaded */
+            if (!tool_count("run", "--cores", v, 1, UINT32_MAX, -1, &x)) return TOOL_USAGE;
+            a->cores = (int)x;
         } else if (tool_flag(argv[i], "--timing-only")) {
             a->timing_only = true;
         } else if (tool_flag(argv[i], "--no-fallback")) {
@@ -305,7 +309,7 @@ static int make_inputs(const struct run_args *a, const struct graph_op *func, co
         int n = 0;
         for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++) {
             if (n >= n_args) continue;
-            if (base_npy_read(tok, &in[n], &d) != BASE_OK) {
+            if (base_npy_read_lim(tok, tool_limits(), &in[n], &d) != BASE_OK) {
                 tool_print_diag(&d);
                 free(list);
                 return TOOL_FAIL;
@@ -503,6 +507,10 @@ static int cmd_run_args(const struct run_args *args)
         tool_print_diag(&d);
         return TOOL_FAIL;
     }
+    if (a.cores && (uint32_t)a.cores > chip.cores) {
+        fprintf(stderr, "npusim run: --cores %d: chip %s has %u cores\n", a.cores, chip.name, chip.cores);
+        return TOOL_USAGE;
+    }
     struct graph_module *m = tool_load_model(a.path, true);
     if (!m) return TOOL_FAIL;
     /* timing-only runs need no values: elided constants stay as they are */
@@ -595,8 +603,14 @@ static int cmd_run_args(const struct run_args *args)
         goto done;
     }
     static struct icn_topo topo;
-    if (a.topology && icn_topo_from_chip(&chip, a.topology, ICN_WRAP_AUTO, NULL, &topo, &d) != BASE_OK) {
+    if (a.topology && icn_topo_from_chip_lim(&chip, a.topology, ICN_WRAP_AUTO, NULL, tool_limits(), &topo, &d) != BASE_OK) {
         tool_print_diag(&d);
+        goto done;
+    }
+    if (a.topology && topo.n_ranks != (uint32_t)cc_plan_num_partitions(p)) {
+        fprintf(stderr, "npusim run: --topology %s has %u rank%s, but %s is a program of %d partition(s): one rank "
+                        "per partition\n",
+                a.topology, topo.n_ranks, topo.n_ranks == 1 ? "" : "s", a.path, cc_plan_num_partitions(p));
         goto done;
     }
     /* an SPMD program with values runs every partition on its own chip; else
@@ -638,6 +652,7 @@ static int cmd_run_args(const struct run_args *args)
     sim_options_default(&so);
     so.timing_only = a.timing_only;
     so.check_races = so.check_uninit = a.sim_checks;
+    so.limits = tool_limits();
     /* --check: the golden interpreter first (--expect: the files as the
      * outputs come), so that each output is compared as the chips give it
      * back, then freed (streaming) */
@@ -681,6 +696,7 @@ static int cmd_run_args(const struct run_args *args)
     struct rt_options ro;
     rt_options_default(&ro);
     ro.timing_only = a.timing_only;
+    ro.limits = tool_limits();
     ro.loop_reuse = a.timing_only && !a.no_loop_reuse && !a.trace; /* a trace wants every trip's events */
     if (a.topology) ro.topo = &topo;
     ro.on_launch = on_launch;
@@ -701,10 +717,7 @@ static int cmd_run_args(const struct run_args *args)
         goto done;
     }
     if (!a.timing_only && (kc.active || a.out_dir) && dist_rank() == 0) { /* over MPI, rank 0 has the outputs */
-        if (a.out_dir && tool_mkdir_p(a.out_dir) != 0) {
-            fprintf(stderr, "npusim run: cannot create %s: %s\n", a.out_dir, strerror(errno));
-            goto done;
-        }
+        if (a.out_dir && !tool_out_dir("run", a.out_dir)) goto done;
         ro.on_output = stream_output;
         ro.output_user = &sc;
     }

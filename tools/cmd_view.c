@@ -138,7 +138,15 @@ int cmd_view(int argc, char **argv)
     struct viz_viewer *vw = NULL;
     enum base_status st = fb ? viz_viewer_create_compare(f, fb, &o, &vw, &d) : viz_viewer_create(f, &o, &vw, &d);
     if (st == BASE_OK && range) viz_set_range(vw, t0, t1);
-    if (st == BASE_OK && script) st = viz_script_run_file(vw, script, &d);
+    if (st == BASE_OK && script) {
+        char *text = NULL;
+        size_t len = 0;
+        st = base_file_read_lim(script, tool_limits(), &text, &len, &d);
+        if (st == BASE_OK && strlen(text) != len)
+            st = base_diag_set(&d, BASE_ERR_PARSE, script, 0, 0, "script: a NUL byte in the text");
+        if (st == BASE_OK) st = viz_script_run(vw, text, script, &d);
+        free(text);
+    }
     if (st == BASE_OK) {
         if (shot) {
             st = viz_render(vw, &d);

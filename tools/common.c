@@ -13,7 +13,37 @@
 void tool_print_diag(const struct base_diag *d)
 {
     fprintf(stderr, "npusim: ");
+    if (!d->msg[0]) {
+        /* every error must say something: an empty one is a bug to fix where
+         * the status was returned without a diagnostic */
+        fprintf(stderr, "%s%serror: %s (an error without a message: please report it)\n", d->file,
+                d->file[0] ? ": " : "", base_status_str(d->status));
+        const char *strict = getenv("NPUSIM_STRICT_DIAG");
+        if (strict && strict[0] == '1') abort();
+        return;
+    }
     base_diag_print(d, stderr);
+}
+
+bool tool_count(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi, int k, uint64_t *out)
+{
+    uint64_t x;
+    if (!base_parse_u64(v, &x) || x < lo || (k < 0 && x > hi)) {
+        fprintf(stderr, "npusim %s: %s wants a whole number", cmd, opt);
+        if (k >= 0) fprintf(stderr, " >= %llu", (unsigned long long)lo);
+        else fprintf(stderr, " in %llu..%llu", (unsigned long long)lo, (unsigned long long)hi);
+        fprintf(stderr, ", got '%s'\n", v);
+        return false;
+    }
+    if (k >= 0 && x > base_limit(tool_limits(), (enum base_limit)k)) {
+        struct base_diag d;
+        base_diag_clear(&d);
+        base_limit_fail(&d, "", 0, 0, tool_limits(), (enum base_limit)k, x, "npusim %s %s", cmd, opt);
+        tool_print_diag(&d);
+        return false;
+    }
+    *out = x;
+    return true;
 }
 
 struct graph_module *tool_load_model(const char *path, bool verify)
@@ -127,20 +157,57 @@ bool tool_opt(int argc, char **argv, int *i, const char *name, const char **valu
     return true;
 }
 
-int tool_mkdir_p(const char *path)
+bool tool_out_begin(struct base_out *o, const char *path)
 {
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf) return -1;
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] != '/' && buf[i] != 0) continue;
-        char c = buf[i];
-        buf[i] = 0;
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-        buf[i] = c;
+    memset(o, 0, sizeof *o);
+    if (!path) {
+        o->f = stdout;
+        return true;
     }
-    return 0;
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (base_out_open(o, path, &d) == BASE_OK) return true;
+    tool_print_diag(&d);
+    return false;
+}
+
+int tool_out_end(struct base_out *o, bool ok)
+{
+    if (!o->path) { /* stdout */
+        ok = fflush(stdout) == 0 && ok;
+        return ok ? TOOL_OK : TOOL_FAIL;
+    }
+    if (!ok) {
+        fprintf(stderr, "npusim: %s: error: write failed (nothing written)\n", o->path);
+        base_out_abort(o);
+        return TOOL_FAIL;
+    }
+    struct base_diag d;
+    base_diag_clear(&d);
+    if (base_out_commit(o, &d) == BASE_OK) return TOOL_OK;
+    tool_print_diag(&d);
+    return TOOL_FAIL;
+}
+
+bool tool_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool tool_out_dir(const char *cmd, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return true;
+        fprintf(stderr, "npusim %s: --out %s: not a folder\n", cmd, path);
+        return false;
+    }
+    /* one folder, not a path: a typo must not create a tree anywhere */
+    if (mkdir(path, 0777) == 0 || errno == EEXIST) return true;
+    fprintf(stderr, "npusim %s: --out %s: cannot create the folder: %s%s\n", cmd, path, strerror(errno),
+            errno == ENOENT ? " (npusim creates the last folder only: its parent must exist)" : "");
+    return false;
 }
 
 bool tool_precision_parse(const char *s, enum isa_precision *out)

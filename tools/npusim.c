@@ -23,13 +23,65 @@ static void usage(FILE *f)
             "examples:\n"
             "  npusim parse model.mlir --print\n"
             "  npusim interp examples/transformer_block.mlir --random-inputs 1 --out out/\n"
-            "  npusim conform ../shared/conformance/stablehlo-interpret\n");
+            "  npusim conform ../shared/conformance/stablehlo-interpret\n"
+            "\n"
+            "every command also takes:\n"
+            "  --limit NAME=N         raise (or lower) one of npusim's limits (docs/limits.md):\n");
+    for (int k = 0; k < BASE_LIMIT_COUNT; k++)
+        fprintf(f, "      %-18s %llu: %s\n", base_limit_name((enum base_limit)k),
+                (unsigned long long)base_limit_default((enum base_limit)k), base_limit_what((enum base_limit)k));
+    fprintf(f, "  --allow-special-files  read FIFOs and devices too (up to input-bytes)\n");
+}
+
+/* The limits of this run (docs/limits.md): the defaults, raised by --limit
+ * NAME=VALUE and --allow-special-files anywhere on the command line.  Set
+ * once in main before the command runs, read-only after: the command's one
+ * piece of process-wide state, like argv. */
+static struct base_limits limits;
+
+const struct base_limits *tool_limits(void) { return &limits; }
+
+/* Takes the limit options out of argv; TOOL_OK or TOOL_USAGE. */
+static int take_limits(int *argc, char **argv)
+{
+    base_limits_default(&limits);
+    int n = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *v = NULL;
+        if (!strcmp(argv[i], "--allow-special-files")) {
+            limits.special_files = true;
+            continue;
+        }
+        if (!strncmp(argv[i], "--limit=", 8)) v = argv[i] + 8;
+        else if (!strcmp(argv[i], "--limit")) {
+            if (i + 1 >= *argc) {
+                fprintf(stderr, "npusim: --limit needs NAME=VALUE (docs/limits.md)\n");
+                return TOOL_USAGE;
+            }
+            v = argv[++i];
+        }
+        if (v) {
+            struct base_diag d;
+            base_diag_clear(&d);
+            if (base_limits_set(&limits, v, &d) != BASE_OK) {
+                tool_print_diag(&d);
+                return TOOL_USAGE;
+            }
+            continue;
+        }
+        argv[n++] = argv[i];
+    }
+    argv[n] = NULL;
+    *argc = n;
+    base_limits_install(&limits); /* every reader honours them */
+    return TOOL_OK;
 }
 
 int main(int argc, char **argv)
 {
     /* progress goes to stderr, results to stdout: keep them in order on a terminal or a pipe */
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (take_limits(&argc, argv) != TOOL_OK) return TOOL_USAGE;
     size_t n_cmds;
     const struct tool_cmd *cmds = tool_commands(&n_cmds); /* tools/commands.c */
     if (argc < 2) {

@@ -142,6 +142,7 @@ int tool_check_begin(struct tool_check *k, const struct tool_check_opts *c, cons
     io.num_partitions = num_partitions;
     io.on_op = on_op;
     io.op_user = op_user;
+    io.limits = tool_limits();
     rt_interp_target_precision(p, &io.matmul);
     struct interp_result r;
     memset(&r, 0, sizeof r);

@@ -102,8 +102,19 @@ int tool_check_output(struct tool_check *k, const struct cc_plan *p, int i, cons
 enum base_status tool_check_finish(const struct tool_check *k, struct rep_run *report, const struct rep_output_check *rows);
 void tool_check_free(struct tool_check *k);
 
-/* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...". */
+/* Prints a diagnostic to stderr as "npusim: file:line:col: error: ...".  A
+ * diagnostic without a message is a bug: it prints what it can and, under
+ * NPUSIM_STRICT_DIAG=1 (the tests), aborts. */
 void tool_print_diag(const struct base_diag *d);
+/* The limits of this run (docs/limits.md): defaults raised by --limit
+ * NAME=VALUE and --allow-special-files, which main takes from any command's
+ * arguments before the command sees them. */
+const struct base_limits *tool_limits(void);
+/* A count option's value: whole, exact, in [lo, hi] (base_parse_u64: "4x",
+ * "-5" and wrapped values are refused); prints the error naming the option
+ * (and, when k >= 0 and the value is past the limit, the limit) and returns
+ * false. */
+bool tool_count(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi, int k, uint64_t *out);
 /* Parses and verifies a model file; prints the diagnostic on failure. */
 struct graph_module *tool_load_model(const char *path, bool verify);
 /* Ops of dialects npusim does not know (other dialects, ops newer than
@@ -155,8 +166,18 @@ int tool_dyn_refine(const char *cmd, struct graph_module **m, struct graph_modul
 /* Random inputs of a refined program: the dimension arguments get the values
  * refinement gave them. */
 void tool_dyn_set_dim_args(struct base_tensor **in, int n, const struct graph_refine_result *res);
-/* mkdir -p; 0 on success, -1 with errno set. */
-int tool_mkdir_p(const char *path);
+/* An output file written whole or not at all (base_out: a temporary name in
+ * the same folder, renamed at the end).  path NULL: stdout (o->f = stdout).
+ * begin prints the error and returns false; end commits when ok (or aborts,
+ * removing the temporary) and returns TOOL_OK or TOOL_FAIL, the error
+ * printed naming the file and the reason. */
+bool tool_out_begin(struct base_out *o, const char *path);
+int tool_out_end(struct base_out *o, bool ok);
+/* a and b name the same existing file (an output must not overwrite its input). */
+bool tool_same_file(const char *a, const char *b);
+/* The --out folder: made when missing (the last folder only: its parent
+ * must exist); false with the error printed. */
+bool tool_out_dir(const char *cmd, const char *path);
 
 /* --weights PATH (a .safetensors file, a directory of shards with its
  * model.safetensors.index.json, or the index): each argument of func from

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <zlib.h>
 
 struct jr {
@@ -494,18 +495,31 @@ static enum base_status read_events(struct rd *d)
     return st;
 }
 
-static enum base_status slurp(const char *path, char **buf, size_t *n, struct base_diag *diag)
+/* The whole file, inflated when it is gzip: a regular file (base_file_open)
+ * of at most input-bytes, inflating to at most inflated-bytes (a 6 MB
+ * .json.gz can hold 6 GB of zeros). */
+static enum base_status slurp(const char *path, const struct base_limits *lim, char **buf, size_t *n,
+                              struct base_diag *diag)
 {
-    gzFile gz = gzopen(path, "rb"); /* reads plain files too */
-    if (!gz) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    FILE *f;
+    TRY(base_file_open(path, lim, &f, NULL, diag));
+    int fd = dup(fileno(f));
+    fclose(f);
+    gzFile gz = fd >= 0 ? gzdopen(fd, "rb") : NULL; /* reads plain files too */
+    if (!gz) {
+        int err = errno;
+        if (fd >= 0) close(fd);
+        return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open: %s", strerror(err));
+    }
+    uint64_t max = base_limit(lim, BASE_LIMIT_INFLATED_BYTES), in_max = base_limit(lim, BASE_LIMIT_INPUT_BYTES);
     size_t cap = 1 << 20, len = 0;
     char *b = malloc(cap);
-    enum base_status st = b ? BASE_OK : BASE_ERR_NOMEM;
+    enum base_status st = b ? BASE_OK : base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory");
     while (st == BASE_OK) {
         if (len + (1 << 20) > cap) {
-            char *q = realloc(b, cap * 2);
+            char *q = cap > SIZE_MAX / 2 ? NULL : realloc(b, cap * 2);
             if (!q) {
-                st = BASE_ERR_NOMEM;
+                st = base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory reading %zu bytes", len);
                 break;
             }
             b = q;
@@ -519,6 +533,12 @@ static enum base_status slurp(const char *path, char **buf, size_t *n, struct ba
         }
         if (got == 0) break;
         len += (size_t)got;
+        if (gzdirect(gz) ? (uint64_t)len > in_max : (uint64_t)len > max) {
+            st = gzdirect(gz) ? base_limit_fail(diag, path, 0, 0, lim, BASE_LIMIT_INPUT_BYTES, (uint64_t)len, "bytes read")
+                              : base_limit_fail(diag, path, 0, 0, lim, BASE_LIMIT_INFLATED_BYTES, (uint64_t)len,
+                                                "bytes inflated");
+            break;
+        }
     }
     gzclose(gz);
     if (st != BASE_OK) {
@@ -532,10 +552,16 @@ static enum base_status slurp(const char *path, char **buf, size_t *n, struct ba
 
 enum base_status trc_read_json(const char *path, struct trc_trace **out, struct base_diag *diag)
 {
+    return trc_read_json_lim(path, NULL, out, diag);
+}
+
+static enum base_status trc_read_json_lim_impl(const char *path, const struct base_limits *lim, struct trc_trace **out,
+                                   struct base_diag *diag)
+{
     *out = NULL;
     char *buf = NULL;
     size_t len = 0;
-    TRY(slurp(path, &buf, &len, diag));
+    TRY(slurp(path, lim, &buf, &len, diag));
     struct rd d;
     memset(&d, 0, sizeof d);
     d.r.p = d.r.start = buf;
@@ -596,4 +622,10 @@ enum base_status trc_read_json(const char *path, struct trc_trace **out, struct 
     }
     *out = d.t;
     return BASE_OK;
+}
+
+enum base_status trc_read_json_lim(const char *path, const struct base_limits *lim, struct trc_trace **out,
+                                   struct base_diag *diag)
+{
+    return base_diag_ensure(diag, trc_read_json_lim_impl(path, lim, out, diag), path, "reading a trace");
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <zlib.h>
 
 struct jw {
@@ -17,21 +18,27 @@ struct jw {
     char buf[1 << 16];
     size_t n;
     bool err;
+    int errno_; /* of the first failed write */
 };
 
+/* Once a write has failed (disk full, file too large) the buffer is
+ * dropped, never kept: jw_put must always find room after a flush. */
 static void jw_flush(struct jw *w)
 {
-    if (!w->n || w->err) return;
-    if (w->gz) {
-        if (gzwrite(w->gz, w->buf, (unsigned)w->n) != (int)w->n) w->err = true;
-    } else if (fwrite(w->buf, 1, w->n, w->f) != w->n) {
-        w->err = true;
+    if (w->n && !w->err) {
+        if (w->gz) {
+            if (gzwrite(w->gz, w->buf, (unsigned)w->n) != (int)w->n) w->err = true;
+        } else if (fwrite(w->buf, 1, w->n, w->f) != w->n) {
+            w->err = true;
+        }
+        if (w->err) w->errno_ = errno;
     }
     w->n = 0;
 }
 
 static void jw_put(struct jw *w, const char *s, size_t n)
 {
+    if (w->err) return;
     if (w->n + n > sizeof w->buf) jw_flush(w);
     if (n > sizeof w->buf) {
         for (size_t i = 0; i < n; i += sizeof w->buf / 2) jw_put(w, s + i, n - i < sizeof w->buf / 2 ? n - i : sizeof w->buf / 2);
@@ -406,23 +413,48 @@ static void write_all(struct jw *w, const struct trc_trace *t)
     jw_s(w, "]}}\n");
 }
 
-enum base_status trc_write_json(const struct trc_trace *t, const char *path, bool gz, struct base_diag *diag)
+static enum base_status trc_write_json_impl(const struct trc_trace *t, const char *path, bool gz, struct base_diag *diag)
 {
     struct jw *w = calloc(1, sizeof *w);
     if (!w) return base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "out of memory");
-    if (gz) w->gz = gzopen(path, "wb1"); /* level 1: gzip at 6 costs 3x the formatting */
-    else w->f = fopen(path, "wb");
-    if (!w->gz && !w->f) {
-        enum base_status st = base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open for writing: %s", strerror(errno));
+    /* whole or not at all: a temporary name, renamed on success (base_out) */
+    struct base_out o;
+    enum base_status st = base_out_open(&o, path, diag);
+    if (st != BASE_OK) {
         free(w);
         return st;
+    }
+    if (gz) {
+        int fd = dup(fileno(o.f));
+        w->gz = fd >= 0 ? gzdopen(fd, "wb1") : NULL; /* level 1: gzip at 6 costs 3x the formatting */
+        if (!w->gz) {
+            int err = errno;
+            if (fd >= 0) close(fd);
+            base_out_abort(&o);
+            free(w);
+            return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open for writing: %s", strerror(err));
+        }
+    } else {
+        w->f = o.f;
     }
     write_all(w, t);
     jw_flush(w);
     bool err = w->err;
-    if (w->gz) err |= gzclose(w->gz) != Z_OK;
-    else err |= fclose(w->f) != 0;
+    int errno_ = w->errno_;
+    if (w->gz && gzclose(w->gz) != Z_OK && !err) {
+        err = true;
+        errno_ = errno ? errno : EIO;
+    }
     free(w);
-    if (err) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
-    return BASE_OK;
+    if (err) {
+        base_out_abort(&o);
+        return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "write failed: %s (nothing written)",
+                             strerror(errno_ ? errno_ : EIO));
+    }
+    return base_out_commit(&o, diag);
+}
+
+enum base_status trc_write_json(const struct trc_trace *t, const char *path, bool gz, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, trc_write_json_impl(t, path, gz, diag), path, "writing a trace");
 }

@@ -489,7 +489,7 @@ enum base_status trc_open_stream(FILE *fp, const char *name, struct trc_file **o
     struct trc_file *f = calloc(1, sizeof *f);
     if (!f) {
         fclose(fp);
-        return BASE_ERR_NOMEM;
+        return base_diag_set(diag, BASE_ERR_NOMEM, name, 0, 0, "out of memory opening a trace");
     }
     snprintf(f->path, sizeof f->path, "%s", name);
     f->f = fp;
@@ -528,14 +528,24 @@ static enum base_status open_json(const char *path, struct trc_file **out, struc
     return trc_open_stream(tmp, path, out, diag);
 }
 
-enum base_status trc_open(const char *path, struct trc_file **out, struct base_diag *diag)
+static enum base_status trc_open_impl(const char *path, struct trc_file **out, struct base_diag *diag)
 {
     *out = NULL;
     enum trc_format fmt;
     if (trc_format_from_path(path, &fmt) && fmt != TRC_FORMAT_NPT) return open_json(path, out, diag);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    /* a regular file of any size (read at random, a chunk at a time): a FIFO
+     * or device would block or never end */
+    struct base_limits lim;
+    base_limits_default(&lim);
+    lim.v[BASE_LIMIT_INPUT_BYTES] = UINT64_MAX;
+    FILE *fp;
+    TRY(base_file_open(path, &lim, &fp, NULL, diag));
     return trc_open_stream(fp, path, out, diag);
+}
+
+enum base_status trc_open(const char *path, struct trc_file **out, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, trc_open_impl(path, out, diag), path, "opening a trace");
 }
 
 void trc_close(struct trc_file *f)
@@ -738,7 +748,7 @@ enum base_status trc_file_verify(struct trc_file *f, struct base_diag *d)
     return BASE_OK;
 }
 
-enum base_status trc_file_load(struct trc_file *f, struct trc_trace **out, struct base_diag *d)
+static enum base_status trc_file_load_impl(struct trc_file *f, struct trc_trace **out, struct base_diag *d)
 {
     *out = NULL;
     struct trc_trace *t;
@@ -785,6 +795,11 @@ enum base_status trc_file_load(struct trc_file *f, struct trc_trace **out, struc
     }
     *out = t;
     return BASE_OK;
+}
+
+enum base_status trc_file_load(struct trc_file *f, struct trc_trace **out, struct base_diag *d)
+{
+    return base_diag_ensure(d, trc_file_load_impl(f, out, d), "", "loading a trace");
 }
 
 enum base_status trc_read(const char *path, struct trc_trace **out, struct base_diag *diag)

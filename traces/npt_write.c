@@ -310,17 +310,23 @@ enum base_status trc_write_npt_stream(const struct trc_trace *t, FILE *f, const 
     return st;
 }
 
-enum base_status trc_write_npt(const struct trc_trace *t, const char *path, struct base_diag *diag)
+static enum base_status trc_write_npt_impl(const struct trc_trace *t, const char *path, struct base_diag *diag)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open for writing: %s", strerror(errno));
+    /* whole or not at all: a temporary name, renamed on success (base_out) */
+    struct base_out o;
+    TRY(base_out_open(&o, path, diag));
     char *vbuf = malloc(1 << 20);
-    if (vbuf) setvbuf(f, vbuf, _IOFBF, 1 << 20);
-    enum base_status st = trc_write_npt_stream(t, f, path, diag);
-    if (fclose(f) != 0 && st == BASE_OK)
-        st = base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot close: %s", strerror(errno));
+    if (vbuf) setvbuf(o.f, vbuf, _IOFBF, 1 << 20);
+    enum base_status st = trc_write_npt_stream(t, o.f, path, diag);
+    if (st == BASE_OK) st = base_out_commit(&o, diag);
+    else base_out_abort(&o);
     free(vbuf);
     return st;
+}
+
+enum base_status trc_write_npt(const struct trc_trace *t, const char *path, struct base_diag *diag)
+{
+    return base_diag_ensure(diag, trc_write_npt_impl(t, path, diag), path, "writing a trace");
 }
 
 bool trc_format_from_path(const char *path, enum trc_format *out)

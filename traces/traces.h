@@ -233,6 +233,10 @@ enum base_status trc_trace_merge(struct trc_trace *dst, const struct trc_trace *
  * carries the lane table in otherData); errors name the byte offset. */
 enum base_status trc_read(const char *path, struct trc_trace **out, struct base_diag *diag);
 enum base_status trc_read_json(const char *path, struct trc_trace **out, struct base_diag *diag);
+/* The same within lim (NULL: the defaults): a regular file of at most
+ * input-bytes that inflates (.json.gz) to at most inflated-bytes. */
+enum base_status trc_read_json_lim(const char *path, const struct base_limits *lim, struct trc_trace **out,
+                                   struct base_diag *diag);
 
 /* How the top-ops table groups the ops entries.  X(ENUM, "name") */
 #define TRC_GROUPS(X)                                                          \

@@ -47,7 +47,7 @@ enum base_status viz_png_write(const char *path, const uint32_t *px, int w, int 
     uint8_t *comp = malloc(comp_n);
     enum base_status st = BASE_OK;
     if (!raw || !cur || !prev || !cand || !comp) {
-        st = BASE_ERR_NOMEM;
+        st = base_diag_set(diag, BASE_ERR_NOMEM, path, 0, 0, "png: out of memory for a %dx%d image", w, h);
         goto out;
     }
     for (int y = 0; y < h; y++) {
@@ -76,11 +76,9 @@ enum base_status viz_png_write(const char *path, const uint32_t *px, int w, int 
         st = base_diag_set(diag, BASE_ERR_INTERNAL, path, 0, 0, "png: zlib compress2 failed");
         goto out;
     }
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        st = base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "png: cannot create: %s", strerror(errno));
-        goto out;
-    }
+    struct base_out o; /* whole or not at all: renamed on success */
+    if ((st = base_out_open(&o, path, diag)) != BASE_OK) goto out;
+    FILE *f = o.f;
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     uint8_t ihdr[13];
     put32(ihdr, (uint32_t)w);
@@ -90,10 +88,9 @@ enum base_status viz_png_write(const char *path, const uint32_t *px, int w, int 
     ihdr[10] = 0; /* deflate */
     ihdr[11] = 0; /* adaptive filtering */
     ihdr[12] = 0; /* no interlace */
-    bool ok = fwrite(sig, 1, 8, f) == 8 && chunk(f, "IHDR", ihdr, 13) && chunk(f, "IDAT", comp, comp_n) &&
-              chunk(f, "IEND", NULL, 0);
-    if (fclose(f) != 0) ok = false;
-    if (!ok) st = base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "png: write failed");
+    if (fwrite(sig, 1, 8, f) == 8 && chunk(f, "IHDR", ihdr, 13) && chunk(f, "IDAT", comp, comp_n))
+        chunk(f, "IEND", NULL, 0);
+    st = base_out_commit(&o, diag); /* sees any failed write (ferror) */
 out:
     free(raw);
     free(cur);

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A pixel coordinate from a double, clamped: at a tiny ps-per-pixel (--range
+ * 1000:1001) a slice far away maps to x ~ 1e15, which (int) cannot hold. */
+static int viz_px(double x) { return x < -1e9 ? -1000000000 : x > 1e9 ? 1000000000 : (int)x; }
+
 #define C_HEADER_BG 0xFF263238u
 #define C_HEADER_FG 0xFFECEFF1u
 #define C_LABEL_BG 0xFFF5F5F5u
@@ -198,7 +202,7 @@ static void draw_lane_slices(struct viz_viewer *v, uint32_t lane, int y, int h, 
             double xs = xa + (st - t0) / v->ppp, xe = xa + (en - t0) / v->ppp;
             uint32_t c = slice_color(v, lane, s);
             if (xe - xs < 1.5) {
-                int x = (int)floor(xs);
+                int x = viz_px(floor(xs));
                 if (x < xa) x = xa;
                 if (x >= xb) continue;
                 double d = (double)s->dur_ps;
@@ -207,7 +211,7 @@ static void draw_lane_slices(struct viz_viewer *v, uint32_t lane, int y, int h, 
                 continue;
             }
             column_flush(v, &col, y, h);
-            int x0 = (int)floor(xs + 0.5), x1 = (int)floor(xe + 0.5);
+            int x0 = viz_px(floor(xs + 0.5)), x1 = viz_px(floor(xe + 0.5));
             if (x0 < xa) x0 = xa;
             if (x1 > xb) x1 = xb;
             viz_fill(v, x0, y, x1 - x0, h, c);
@@ -228,7 +232,7 @@ static void draw_selection(struct viz_viewer *v, uint32_t lane, int y, int h, in
     double xs = xa + ((double)v->sel.start_ps - v->t0) / v->ppp;
     double xe = xa + ((double)(v->sel.start_ps + v->sel.dur_ps) - v->t0) / v->ppp;
     if (xe < xa || xs >= xb) return;
-    int x0 = (int)floor(xs + 0.5), x1 = (int)floor(xe + 0.5);
+    int x0 = viz_px(floor(xs + 0.5)), x1 = viz_px(floor(xe + 0.5));
     if (x1 - x0 < 2) x1 = x0 + 2;
     viz_fill(v, x0, y, x1 - x0, 2, C_SEL);
     viz_fill(v, x0, y + h - 2, x1 - x0, 2, C_SEL);
@@ -273,7 +277,7 @@ static void draw_lane_summary(struct viz_viewer *v, uint32_t lane, uint32_t leve
             double xs = xa + (bs - t0) / v->ppp, xe = xs + bw / v->ppp;
             if (xe - xs >= 1.5) { /* only at the coarsest level: a bucket wider than a pixel */
                 column_flush(v, &col, y, h);
-                int x0 = (int)floor(xs + 0.5), x1 = (int)floor(xe + 0.5);
+                int x0 = viz_px(floor(xs + 0.5)), x1 = viz_px(floor(xe + 0.5));
                 if (x0 < xa) x0 = xa;
                 if (x1 > xb) x1 = xb;
                 double frac = (double)b[k].busy_ps / bw;
@@ -281,7 +285,7 @@ static void draw_lane_summary(struct viz_viewer *v, uint32_t lane, uint32_t leve
                 else if (b[k].wait_ps) viz_fill(v, x0, y, x1 - x0, h, VIZ_COLOR_WAIT);
                 continue;
             }
-            int x = (int)floor(xs);
+            int x = viz_px(floor(xs));
             if (x < xa) x = xa;
             if (x >= xb) continue;
             column_add(v, &col, x, (double)b[k].busy_ps, (double)b[k].wait_ps, c, y, h);
@@ -339,7 +343,7 @@ static void draw_lane_counter(struct viz_viewer *v, uint32_t lane, int y, int h,
         }
         have = any;
         if (!any) continue;
-        int top = y + h - 1 - (int)floor((m > 0 ? m : 0) / cd->max * ph + 0.5);
+        int top = y + h - 1 - viz_px(floor((m > 0 ? m : 0) / cd->max * ph + 0.5));
         if (m > 0) viz_vline(v, x, top, y + h - top, C_COUNTER_FILL);
         int a = prev_top < 0 || top < prev_top ? top : prev_top, b = prev_top > top ? prev_top : top;
         viz_vline(v, x, a, b - a + 1, C_COUNTER); /* the step's vertical edge, then the level */
@@ -405,7 +409,7 @@ static void draw_overview(struct viz_viewer *v)
     }
     /* the visible window */
     double sx = (double)tw / (double)(v->end_ps ? v->end_ps : 1);
-    int w0 = xa + (int)floor(v->t0 * sx), w1 = xa + (int)ceil((v->t0 + (double)tw * v->ppp) * sx);
+    int w0 = xa + viz_px(floor(v->t0 * sx)), w1 = xa + viz_px(ceil((v->t0 + (double)tw * v->ppp) * sx));
     if (w1 - w0 < 2) w1 = w0 + 2;
     viz_fill_blend(v, xa, y, w0 - xa, h, 0xFF000000u, 70);
     viz_fill_blend(v, w1, y, v->w - w1, h, 0xFF000000u, 70);
@@ -440,11 +444,11 @@ static void draw_ruler(struct viz_viewer *v, int grid_y0, int grid_y1)
     while (dec < 6 && q * pow(10, dec) < 0.999) dec++;
     v->n_ruler_labels = 0;
     for (double t = ceil(v->t0 / step) * step; t < t1; t += step) {
-        int x = xa + (int)floor((t - v->t0) / v->ppp + 0.5);
+        int x = xa + viz_px(floor((t - v->t0) / v->ppp + 0.5));
         viz_fill(v, x, y + h - 7, 1, 6, 0xFF616161u);
         viz_fill(v, x, grid_y0, 1, grid_y1 - grid_y0, C_GRID);
         for (int k = 1; k < 5; k++) {
-            int xm = xa + (int)floor((t + step * k / 5 - v->t0) / v->ppp + 0.5);
+            int xm = xa + viz_px(floor((t + step * k / 5 - v->t0) / v->ppp + 0.5));
             viz_fill(v, xm, y + h - 4, 1, 3, 0xFF9E9E9Eu);
         }
         char buf[24];

@@ -161,32 +161,13 @@ enum base_status viz_script_run(struct viz_viewer *v, const char *text, const ch
 
 enum base_status viz_script_run_file(struct viz_viewer *v, const char *path, struct base_diag *diag)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot open script: %s", strerror(errno));
     char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return BASE_ERR_NOMEM;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, 4096, f);
-        n += got;
-        if (got < 4096) break;
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (err) {
+    size_t n = 0;
+    TRY(base_file_read(path, &buf, &n, diag)); /* a regular file, at most input-bytes */
+    if (strlen(buf) != n) {
         free(buf);
-        return base_diag_set(diag, BASE_ERR_IO, path, 0, 0, "cannot read script");
+        return base_diag_set(diag, BASE_ERR_PARSE, path, 0, 0, "script: a NUL byte in the text");
     }
-    buf[n] = 0;
     enum base_status st = viz_script_run(v, buf, path, diag);
     free(buf);
     return st;

@@ -1,0 +1,3 @@
+func.func @main(%a: tensor<2xfoo>) {
+  return
+}

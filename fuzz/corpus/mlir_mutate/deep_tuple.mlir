@@ -1,0 +1,3 @@
+func.func @f(%a: tuple<tuple<tuple<tuple<tuple<tuple<tuple<tuple<tuple<tuple<tuple<tuple<tuple<tuple<tuple<tuple<tuple<tensor<f32>>>>>>>>>>>>>>>>>>) {
+  return
+}

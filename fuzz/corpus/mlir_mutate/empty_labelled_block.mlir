@@ -1,0 +1,3 @@
+func.func @bb1() {
+^f:
+}

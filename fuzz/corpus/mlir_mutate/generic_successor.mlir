@@ -1,0 +1,5 @@
+func.func @f() {
+  "cf.br"()[^bb1] : () -> ()
+^bb1:
+  return
+}

@@ -1,0 +1,3 @@
+func.func @main() -> tensor<f32> {
+  return %x : tensor<f32>
+}
