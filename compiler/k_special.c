@@ -231,7 +231,9 @@ static int erfc_f32(struct sp *s, int x)
     int e1 = act(s, ISA_ACT_EXP, neg(s, mul(s, hi, hi)));
     int e2 = act(s, ISA_ACT_EXP, sub(s, horner(s, t, c, 10), mul(s, lo, add(s, x, hi))));
     int tail = mul(s, t, mul(s, e1, e2));
-    tail = sel(s, cmp(s, ISA_ALU_EQ, x, K(s, INFINITY)), K(s, 0), tail);
+    /* past 10.1 erfc is below half the smallest f32 subnormal: 0, and the
+     * split's x + hi would overflow (0 x inf: NaN) for x near FLT_MAX */
+    tail = sel(s, cmp(s, ISA_ALU_GT, x, K(s, 10.1)), K(s, 0), tail);
     return sel(s, cmp(s, ISA_ALU_LT, x, K(s, 0.5)), near, tail);
 }
 
