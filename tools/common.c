@@ -306,3 +306,22 @@ void tool_print_peak_memory(const char *cmd, uint64_t estimate_bytes)
     base_size_format(estimate_bytes, e, sizeof e);
     fprintf(stderr, "npusim %s: peak memory %s (estimated %s)\n", cmd, r, e);
 }
+
+/* The limits of this run (docs/limits.md): the defaults, raised by --limit
+ * NAME=VALUE and --allow-special-files anywhere on the command line (main
+ * sets them before the command runs; read-only after: the command's one
+ * piece of process-wide state, like argv).  Here, not in main's file, so
+ * that libnpusim.so's commands (npusim_command) have them too. */
+static struct base_limits g_limits;
+static bool g_limits_set;
+
+struct base_limits *tool_limits_edit(void)
+{
+    if (!g_limits_set) {
+        base_limits_default(&g_limits);
+        g_limits_set = true;
+    }
+    return &g_limits;
+}
+
+const struct base_limits *tool_limits(void) { return tool_limits_edit(); }

@@ -33,23 +33,17 @@ static void usage(FILE *f)
     fprintf(f, "  --allow-special-files  read FIFOs and devices too (up to input-bytes)\n");
 }
 
-/* The limits of this run (docs/limits.md): the defaults, raised by --limit
- * NAME=VALUE and --allow-special-files anywhere on the command line.  Set
- * once in main before the command runs, read-only after: the command's one
- * piece of process-wide state, like argv. */
-static struct base_limits limits;
-
-const struct base_limits *tool_limits(void) { return &limits; }
-
-/* Takes the limit options out of argv; TOOL_OK or TOOL_USAGE. */
+/* Takes the limit options out of argv into tool_limits_edit(); TOOL_OK or
+ * TOOL_USAGE. */
 static int take_limits(int *argc, char **argv)
 {
-    base_limits_default(&limits);
+    struct base_limits *lim = tool_limits_edit();
+    base_limits_default(lim);
     int n = 1;
     for (int i = 1; i < *argc; i++) {
         const char *v = NULL;
         if (!strcmp(argv[i], "--allow-special-files")) {
-            limits.special_files = true;
+            lim->special_files = true;
             continue;
         }
         if (!strncmp(argv[i], "--limit=", 8)) v = argv[i] + 8;
@@ -63,7 +57,7 @@ static int take_limits(int *argc, char **argv)
         if (v) {
             struct base_diag d;
             base_diag_clear(&d);
-            if (base_limits_set(&limits, v, &d) != BASE_OK) {
+            if (base_limits_set(lim, v, &d) != BASE_OK) {
                 tool_print_diag(&d);
                 return TOOL_USAGE;
             }
@@ -73,7 +67,7 @@ static int take_limits(int *argc, char **argv)
     }
     argv[n] = NULL;
     *argc = n;
-    base_limits_install(&limits); /* every reader honours them */
+    base_limits_install(lim); /* every reader honours them */
     return TOOL_OK;
 }
 

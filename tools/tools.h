@@ -110,6 +110,7 @@ void tool_print_diag(const struct base_diag *d);
  * NAME=VALUE and --allow-special-files, which main takes from any command's
  * arguments before the command sees them. */
 const struct base_limits *tool_limits(void);
+struct base_limits *tool_limits_edit(void); /* main, before the command runs */
 /* A count option's value: whole, exact, in [lo, hi] (base_parse_u64: "4x",
  * "-5" and wrapped values are refused); prints the error naming the option
  * (and, when k >= 0 and the value is past the limit, the limit) and returns
