@@ -1368,7 +1368,7 @@ static bool rule_gather(struct pctx *c, const struct graph_op *op)
     struct graph_value *r = &n->results[0];
     if (by_rows) {
         /* rows of other partitions: zeros; then the sum over the row axes */
-        int64_t keep[GRAPH_MAX_RANK];
+        int64_t keep[GRAPH_MAX_RANK] = {0};
         int nk = 0;
         for (int d = 0; d < rrank; d++)
             if (!in_list(offs, n_off, d)) keep[nk++] = d;
