@@ -1748,11 +1748,13 @@ enum base_status cc_emit_sort(const struct cc_target *t, const struct cc_kernel 
     int n_cores = ctx && ctx->n_cores ? (int)ctx->n_cores : 1;
     /* few long rows of a top-k, or rows too long for a partition: segmented */
     {
-        int64_t clo, chi;
-        cc_core_share(R, ctx, &clo, &chi);
+        /* every core decides alike (by the largest share, not its own): the
+         * two ways split the rows over the cores differently, and a core of
+         * each would write the same rows (a race diff_fuzz found on 8 cores) */
+        int64_t share = (R + n_cores - 1) / n_cores, clo = 0, chi = share;
         struct segplan sg;
         uint64_t all_free = cc_kb_free_bytes(b);
-        if (plan_slot_bytes(pl, 1) > avail || (chi - clo) * 4 <= (int64_t)P) {
+        if (plan_slot_bytes(pl, 1) > avail || share * 4 <= (int64_t)P) {
             struct splan *wp = malloc(sizeof *wp); /* the plan with a wide index */
             if (!wp) {
                 st = cc_kb_fail(b, BASE_ERR_NOMEM, "out of memory");
