@@ -475,7 +475,7 @@ static enum base_status read_attr_list(struct bc_ctx *c, struct bc_rd *r, int64_
     return BASE_OK;
 }
 
-static enum base_status read_type_list(struct bc_ctx *c, struct bc_rd *r, int64_t *n, const struct bc_type ***out)
+enum base_status graph_bc_type_list(struct bc_ctx *c, struct bc_rd *r, int64_t *n, const struct bc_type ***out)
 {
     uint64_t k;
     TRY(graph_bc_count(c, r, 1, &k));
@@ -565,8 +565,8 @@ static enum base_status builtin_type(struct bc_ctx *c, struct bc_rd *r, const st
         {
             int64_t ni, nr;
             const struct bc_type **in, **res;
-            TRY(read_type_list(c, r, &ni, &in));
-            TRY(read_type_list(c, r, &nr, &res));
+            TRY(graph_bc_type_list(c, r, &ni, &in));
+            TRY(graph_bc_type_list(c, r, &nr, &res));
             const struct bc_type **all = graph_bc_alloc(c, (size_t)(ni + nr) * sizeof *all);
             if (!all) return graph_bc_nomem(c);
             memcpy(all, in, (size_t)ni * sizeof *all);
@@ -598,7 +598,7 @@ static enum base_status builtin_type(struct bc_ctx *c, struct bc_rd *r, const st
     case 15: {
         t->kind = BCT_TUPLE;
         const struct bc_type **items;
-        TRY(read_type_list(c, r, &t->n, &items));
+        TRY(graph_bc_type_list(c, r, &t->n, &items));
         t->items = items;
         *out = t;
         return BASE_OK;

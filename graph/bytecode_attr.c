@@ -49,18 +49,6 @@ static enum base_status svarints(struct bc_ctx *c, struct bc_rd *r, int64_t *n, 
     return BASE_OK;
 }
 
-static enum base_status type_list(struct bc_ctx *c, struct bc_rd *r, int64_t *n, const struct bc_type ***out)
-{
-    uint64_t k;
-    TRY(graph_bc_count(c, r, 1, &k));
-    const struct bc_type **v = graph_bc_alloc(c, (size_t)k * sizeof *v);
-    if (!v) return graph_bc_nomem(c);
-    for (uint64_t i = 0; i < k; i++) TRY(graph_bc_type_ref(c, r, &v[i]));
-    *n = (int64_t)k;
-    *out = v;
-    return BASE_OK;
-}
-
 /* Value bits of an integer or float scalar type (0: neither). */
 static int type_bits(const struct bc_type *t)
 {
@@ -299,8 +287,8 @@ enum base_status graph_bc_vhlo_type(struct bc_ctx *c, struct bc_rd *r, const str
         const struct bc_type **in, **res;
         int64_t ni, nr;
         t->kind = BCT_FUNC;
-        TRY(type_list(c, r, &ni, &in));
-        TRY(type_list(c, r, &nr, &res));
+        TRY(graph_bc_type_list(c, r, &ni, &in));
+        TRY(graph_bc_type_list(c, r, &nr, &res));
         const struct bc_type **all = graph_bc_alloc(c, (size_t)(ni + nr) * sizeof *all);
         if (!all) return graph_bc_nomem(c);
         memcpy(all, in, (size_t)ni * sizeof *all);
@@ -321,7 +309,7 @@ enum base_status graph_bc_vhlo_type(struct bc_ctx *c, struct bc_rd *r, const str
     case 23: case 42: {
         const struct bc_type **items;
         t->kind = code == 23 ? BCT_TUPLE : BCT_FUTURE;
-        TRY(type_list(c, r, &t->n, &items));
+        TRY(graph_bc_type_list(c, r, &t->n, &items));
         t->items = items;
         return BASE_OK;
     }

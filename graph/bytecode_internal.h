@@ -223,6 +223,8 @@ enum base_status graph_bc_blob(struct bc_ctx *c, struct bc_rd *r, struct bc_span
 enum base_status graph_bc_attr_at(struct bc_ctx *c, const struct bc_rd *at, uint64_t idx, const struct bc_attr **out);
 enum base_status graph_bc_attr_ref(struct bc_ctx *c, struct bc_rd *r, const struct bc_attr **out);
 enum base_status graph_bc_type_ref(struct bc_ctx *c, struct bc_rd *r, const struct bc_type **out);
+/* A count, then that many type references (an array in the context's arena). */
+enum base_status graph_bc_type_list(struct bc_ctx *c, struct bc_rd *r, int64_t *n, const struct bc_type ***out);
 void *graph_bc_alloc(struct bc_ctx *c, size_t n);
 enum base_status graph_bc_nomem(struct bc_ctx *c);
 /* An APInt of a known width: 1 byte up to 8 bits, a signed varint up to 64. */
