@@ -570,6 +570,9 @@ struct isa_ap cc_ew_source_ap(const struct cc_ew *w, int i, int64_t tile, int sl
  * op]; bits bit for bit the interpreter's (interp/interp_rng.c);
  * cc_rng_op_supported says whether an rng_bit_generator / rng can be one. */
 bool cc_rng_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap);
+/* rng NORMAL's f32 Box-Muller against the interpreter's f64 one: its bound
+ * for cc_decomposition_ulps (0 for every other rng). */
+double cc_rng_decomposition_ulps(const struct graph_op *op, double *abs_err);
 enum base_status cc_emit_rng_bit_generator(const struct cc_target *t, const struct cc_kernel *k,
                                            const struct cc_emit_ctx *ctx, struct isa_program *out,
                                            struct base_diag *diag);

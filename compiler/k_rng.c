@@ -324,6 +324,28 @@ static bool bits_ok(enum base_dtype dt)
            (int)base_dtype_size(dt) * 8 == w;
 }
 
+/* NORMAL: lo + hi sqrt(-2 ln u1) cos(2 pi u2), u rounded to f32 and the
+ * functions f32 activations, against the interpreter's doubles.  The error
+ * is the angle's (an f32 ulp of 2 pi plus u2's rounding, about 1.2e-6 rad)
+ * times the radius (at most sqrt(-2 ln 2^-53) = 8.6), so |hi| 1.2e-5 in
+ * absolute terms (what an element near 0 of a large radius sees), and
+ * relative to the largest draw 16 ulps (measured: 11.7 ulps, 6.9e-6 of a
+ * largest 4.9, over 512K draws; tests/compiler/test_k_rng.c asserts it). */
+double cc_rng_decomposition_ulps(const struct graph_op *op, double *abs_err)
+{
+    *abs_err = 0;
+    if (op->kind != GRAPH_OP_RNG || op->n_operands < 2 ||
+        !graph_attr_is_keyword(graph_op_attr(op, "rng_distribution"), "NORMAL"))
+        return 0;
+    double hi = 1; /* the scale when it is not a constant: the usual N(0, 1) */
+    const struct graph_op *d = op->operands[1]->def;
+    const struct graph_attr *a = d && d->kind == GRAPH_OP_CONSTANT ? graph_op_attr(d, "value") : NULL;
+    const struct base_tensor *v = a && a->kind == GRAPH_ATTR_ELEMENTS ? a->u.elements.value : NULL;
+    if (v && v->data && v->count == 1 && base_dtype_is_float(v->dtype)) hi = fabs(base_elem_get_f64(v->dtype, v->data, 0));
+    *abs_err = 1.2e-5 * (isfinite(hi) ? hi : 1);
+    return 16;
+}
+
 bool cc_rng_op_supported(const struct graph_op *op, const struct cc_target *t, char *why, size_t cap)
 {
     if (why && cap) why[0] = 0;

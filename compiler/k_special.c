@@ -71,6 +71,7 @@ double cc_decomposition_ulps(const struct graph_op *op, double *abs_err)
     /* the bounds tests/compiler/test_k_special.c asserts on tpu-v5e and trn2 */
     *abs_err = op->kind == GRAPH_OP_CHLO_LGAMMA || op->kind == GRAPH_OP_CHLO_DIGAMMA ? 2e-6 : 0;
     switch (op->kind) {
+    case GRAPH_OP_RNG: return cc_rng_decomposition_ulps(op, abs_err);
     case GRAPH_OP_CHLO_LGAMMA: return 40;
     case GRAPH_OP_CHLO_BESSEL_I1E: return 12;
     case GRAPH_OP_CHLO_DIGAMMA: return 8;

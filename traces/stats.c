@@ -538,12 +538,10 @@ static void write_text(const struct src *x, const struct trc_stats *s, size_t n_
     fprintf(f, "\n%.3f us simulated, %u lanes, %llu slices, %llu counter samples, %llu flows\n", (double)s->end_ps * 1e-6,
             s->n_lanes, (unsigned long long)s->n_slices, (unsigned long long)s->n_samples, (unsigned long long)s->n_flows);
     fprintf(f, "\n%-20s %10s %12s %7s %12s %12s %12s\n", "lane", "slices", "busy us", "busy %", "wait us", "MB", "GFLOP");
-    uint64_t total_busy = 0;
     for (uint32_t i = 0; i < s->n_lanes; i++) {
         const struct trc_lane_stats *l = &s->lanes[i];
         const struct trc_lane *ln = x->lane(x->p, i);
         if (ln->kind == TRC_LANE_COUNTER || !l->slices) continue;
-        if (ln->kind == TRC_LANE_ENGINE || ln->kind == TRC_LANE_DMA) total_busy += l->busy_ps;
         char lb[80];
         fprintf(f, "%-20s %10llu %12.3f %6.2f%% %12.3f %12.3f %12.4f\n", lane_label(x, s->n_lanes, ln, lb, sizeof lb),
                 (unsigned long long)l->slices,

@@ -24,6 +24,8 @@
  * Deterministic: the program is a function of struct df_gen_opts only. */
 #include "fuzz/diff/diff.h"
 
+#include "compiler/compiler.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,12 @@ enum {
      * rounds (an f32 one on a TPU) sums like products, whose rounding errors
      * add up coherently, K ulps rather than the tolerance's sqrt(K) */
     DV_UNIFORM = 1u << 4,
+    /* a function the chip approximates with an absolute error (lgamma at 1
+     * and 2, digamma: cc_decomposition_ulps): where the interpreter gives 0
+     * the chip may give 1e-7, and inf times it is inf on chip, NaN in the
+     * interpreter: no product (multiply, a product reduction, a matmul)
+     * takes it */
+    DV_ABSERR = 1u << 5,
 };
 
 struct dv {
@@ -263,7 +271,7 @@ static void push(struct gen *g, struct graph_value *v, unsigned flags)
 {
     if (!v) return;
     if (is_cplx(E(v)) || v->type->quant) flags |= DV_NOVIEW;
-    if (!is_float(E(v))) flags &= ~(unsigned)DV_INEXACT;
+    if (!is_float(E(v))) flags &= ~(unsigned)(DV_INEXACT | DV_ABSERR);
     if (!is_float(E(v)) && !is_cplx(E(v))) flags &= ~(unsigned)DV_NANBITS;
     if (is_tensor(v) && CNT(v) <= 1) flags |= DV_UNIFORM;
     if (g->n == g->cap) {
@@ -299,10 +307,18 @@ static unsigned join(struct gen *g, struct graph_value *const *in, int n)
     unsigned f = 0, all = DV_UNIFORM;
     for (int i = 0; i < n; i++)
         if (in[i]) {
-            f |= flags_of(g, in[i]) & (DV_INEXACT | DV_VARYING | DV_NANBITS);
+            f |= flags_of(g, in[i]) & (DV_INEXACT | DV_VARYING | DV_NANBITS | DV_ABSERR);
             all &= flags_of(g, in[i]);
         }
     return f | (n ? all : 0);
+}
+
+/* Whether a product may take these operands: none DV_ABSERR. */
+static bool product_ok(struct gen *g, struct graph_value *const *in, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (in[i] && (flags_of(g, in[i]) & DV_ABSERR)) return false;
+    return true;
 }
 
 /* An op at the end of the current block; its operands count as used. */
@@ -801,7 +817,7 @@ static const struct uop k_float_unary[] = {
     {GRAPH_OP_SQRT, false, false, false, 4},
     {GRAPH_OP_RSQRT, false, false, false, 5},
     {GRAPH_OP_CBRT, false, true, false, 1},
-    {GRAPH_OP_TANH, true, true, false, 6},
+    {GRAPH_OP_TANH, false, true, false, 6}, /* bounded: an input's rounding at a scale of 100 is not one at 1 */
     {GRAPH_OP_SINE, false, false, false, 2},
     {GRAPH_OP_COSINE, false, false, false, 2},
     {GRAPH_OP_TAN, false, false, false, 1},
@@ -856,7 +872,10 @@ static bool g_unary(struct gen *g)
     const struct graph_type *rt = u->to_bool ? tt(g, BASE_DT_I1, RK(x), T(x)->dims) : T(x);
     struct graph_value *r = mk1(g, u->k, &x, 1, rt);
     bool bits_kept = u->k == GRAPH_OP_ABS || u->k == GRAPH_OP_NEGATE || u->to_bool;
-    push(g, r, join(g, &x, 1) | (u->makes_inexact ? DV_INEXACT : 0) | (bits_kept ? 0 : DV_NANBITS));
+    double abs_err = 0;
+    (void)cc_decomposition_ulps(r->def, &abs_err);
+    push(g, r, join(g, &x, 1) | (u->makes_inexact ? DV_INEXACT : 0) | (bits_kept ? 0 : DV_NANBITS) |
+                   (abs_err > 0 ? DV_ABSERR : 0));
     return true;
 }
 
@@ -909,6 +928,7 @@ static bool g_binary(struct gen *g)
     if (!ws[bo - tab]) return false;
     struct graph_value *y = chance(g, 0.15) ? x : want_like(g, x, !bo->inexact_ok);
     struct graph_value *in[2] = {x, y};
+    if (bo->k == GRAPH_OP_MULTIPLY && !product_ok(g, in, 2)) return false;
     if (chance(g, 0.5)) {
         in[0] = y;
         in[1] = x;
@@ -1254,7 +1274,7 @@ static bool g_dot(struct gen *g)
         int64_t ld[2] = {m, k}, rd[2] = {k, n};
         if (lr == 1) ld[0] = k;
         struct graph_value *in[2] = {want_type(g, ty->l, lr, ld, need_exact), want_type(g, ty->r, rr, rd, need_exact)};
-        if (makes_inexact && !uniform_ok(g, in, 2)) return false;
+        if ((makes_inexact && !uniform_ok(g, in, 2)) || !product_ok(g, in, 2)) return false;
         int64_t od[2];
         int orank = 0;
         if (lr == 2) od[orank++] = m;
@@ -1317,7 +1337,7 @@ static bool g_dot(struct gen *g)
         if (rp[p] >= nb + nc) od[orank++] = rd[p];
     if (lrank > MAXR || rrank > MAXR || orank > MAXR) return false;
     struct graph_value *in[2] = {want_type(g, ty->l, lrank, ld, need_exact), want_type(g, ty->r, rrank, rd, need_exact)};
-    if (makes_inexact && !uniform_ok(g, in, 2)) return false;
+    if ((makes_inexact && !uniform_ok(g, in, 2)) || !product_ok(g, in, 2)) return false;
     struct graph_op *op = mk(g, GRAPH_OP_DOT_GENERAL, in, 2, (const struct graph_type *[]){tt(g, ty->out, orank, od)}, 1);
     attr(g, op, "dot_dimension_numbers", graph_builder_attr_dot_dims(g->b, lb, rb, nb, lc, rc, nc));
     precision(g, op);
@@ -1445,7 +1465,7 @@ static bool g_conv(struct gen *g)
     }
     struct graph_value *in[2] = {want_type(g, ty->l, rank, idims, need_exact),
                                  want_type(g, ty->r, rank, kdims, need_exact)};
-    if (makes_inexact && !uniform_ok(g, in, 2)) return false;
+    if ((makes_inexact && !uniform_ok(g, in, 2)) || !product_ok(g, in, 2)) return false;
     struct graph_op *op =
         mk(g, GRAPH_OP_CONVOLUTION, in, 2, (const struct graph_type *[]){tt(g, ty->out, rank, odims)}, 1);
     attr(g, op, "dimension_numbers", conv_dims(g, ib, ifd, isp, ki, ko, ksp, ob, of, osp, nsp));
@@ -1498,7 +1518,16 @@ static void simple_body(struct gen *g, struct graph_op *op, int n, const enum ba
     graph_builder_return(g->b, r, n);
 }
 
-static enum graph_op_kind draw_reducer(struct gen *g, enum base_dtype dt, int64_t n_reduced)
+static enum graph_op_kind draw_reducer_any(struct gen *g, enum base_dtype dt, int64_t n_reduced);
+
+/* A reducer for x's elements: not a product of a DV_ABSERR value. */
+static enum graph_op_kind draw_reducer(struct gen *g, struct graph_value *x, int64_t n_reduced)
+{
+    enum graph_op_kind k = draw_reducer_any(g, E(x), n_reduced);
+    return k == GRAPH_OP_MULTIPLY && !product_ok(g, &x, 1) ? GRAPH_OP_MAXIMUM : k;
+}
+
+static enum graph_op_kind draw_reducer_any(struct gen *g, enum base_dtype dt, int64_t n_reduced)
 {
     if (is_bool(dt)) {
         static const enum graph_op_kind k[] = {GRAPH_OP_AND, GRAPH_OP_OR, GRAPH_OP_XOR, GRAPH_OP_MAXIMUM};
@@ -1521,6 +1550,15 @@ static enum graph_op_kind draw_reducer(struct gen *g, enum base_dtype dt, int64_
 static bool sum_inexact(enum graph_op_kind k, enum base_dtype dt)
 {
     return is_float(dt) && base_dtype_bits(dt) < 32 && (k == GRAPH_OP_ADD || k == GRAPH_OP_MULTIPLY);
+}
+
+/* A reduction whose order is the chip's own may leave a NaN of any bits: a
+ * sum or product makes new NaNs, and max / min over several NaNs (a bitcast
+ * makes NaNs of many payloads) keep whichever comes first. */
+static unsigned reducer_nanbits(enum graph_op_kind k)
+{
+    return k == GRAPH_OP_ADD || k == GRAPH_OP_MULTIPLY || k == GRAPH_OP_MAXIMUM || k == GRAPH_OP_MINIMUM ? DV_NANBITS
+                                                                                                         : 0;
 }
 
 static struct graph_value *init_value(struct gen *g, enum graph_op_kind k, enum base_dtype dt)
@@ -1604,7 +1642,7 @@ static bool g_reduce(struct gen *g)
     unsigned f = 0;
     for (int i = 0; i < n; i++) {
         dt[i] = E(in[i]);
-        k[i] = draw_reducer(g, dt[i], n_red);
+        k[i] = draw_reducer(g, in[i], n_red);
         if (sum_inexact(k[i], dt[i])) {
             /* a bf16/f16 sum the chip rounds per chunk, the interpreter per
              * step: the --check tolerance (2 sqrt(R) eps of the result's
@@ -1631,8 +1669,7 @@ static bool g_reduce(struct gen *g)
     attr(g, op, "dimensions", dense(g, dims, nd));
     simple_body(g, op, n, dt, k, false);
     f |= join(g, in, 2 * n);
-    for (int i = 0; i < n; i++)
-        if (k[i] == GRAPH_OP_ADD || k[i] == GRAPH_OP_MULTIPLY) f |= DV_NANBITS;
+    for (int i = 0; i < n; i++) f |= reducer_nanbits(k[i]);
     for (int i = 0; i < n; i++) push(g, graph_builder_result(op, i), f);
     return true;
 }
@@ -1670,7 +1707,7 @@ static bool g_reduce_window(struct gen *g)
     }
     if (count_of(rank, od) > 2 * g->max_elems) return false;
     enum base_dtype dt = E(x);
-    enum graph_op_kind k = draw_reducer(g, dt, count_of(rank, win));
+    enum graph_op_kind k = draw_reducer(g, x, count_of(rank, win));
     if (k == GRAPH_OP_MULTIPLY) k = GRAPH_OP_ADD;
     struct graph_value *in[2] = {x, init_value(g, k, dt)};
     struct graph_op *op = mk(g, GRAPH_OP_REDUCE_WINDOW, in, 2, (const struct graph_type *[]){tt(g, dt, rank, od)}, 1);
@@ -1680,7 +1717,7 @@ static bool g_reduce_window(struct gen *g)
     if (any_wd) attr(g, op, "window_dilations", dense(g, wd, rank));
     if (any_pad) attr(g, op, "padding", graph_builder_attr_elements_i64(g->b, pad, 2, (const int64_t[]){rank, 2}));
     simple_body(g, op, 1, &dt, &k, false);
-    push(g, graph_builder_result(op, 0), join(g, in, 2) | (k == GRAPH_OP_ADD ? DV_NANBITS : 0));
+    push(g, graph_builder_result(op, 0), join(g, in, 2) | reducer_nanbits(k));
     return true;
 }
 
@@ -1882,7 +1919,8 @@ static bool g_scatter(struct gen *g)
     struct graph_op *op = mk(g, GRAPH_OP_SCATTER, in, 3, (const struct graph_type *[]){T(x)}, 1);
     attr(g, op, "scatter_dimension_numbers", scatter_dims(g, uwd, win_n, iwd, n_iwd, sd, k, nbatch));
     enum base_dtype dt = E(x);
-    enum graph_op_kind kind = draw_reducer(g, dt, 2);
+    enum graph_op_kind kind = draw_reducer(g, x, 2);
+    if (kind == GRAPH_OP_MULTIPLY && !product_ok(g, &upd, 1)) kind = GRAPH_OP_MAXIMUM;
     bool replace = chance(g, 0.3);
     simple_body(g, op, 1, &dt, &kind, replace);
     unsigned f = join(g, in, 3); /* combined exactly as the interpreter does, update by update */
@@ -2250,7 +2288,7 @@ static bool g_collective(struct gen *g)
     switch (which) {
     case 0: { /* all_reduce */
         enum base_dtype dt = E(x);
-        enum graph_op_kind k = draw_reducer(g, dt, S);
+        enum graph_op_kind k = draw_reducer(g, x, S);
         if (is_bool(dt)) return false;
         op = mk(g, GRAPH_OP_ALL_REDUCE, &x, 1, (const struct graph_type *[]){T(x)}, 1);
         attr(g, op, "replica_groups", groups);
@@ -2258,6 +2296,7 @@ static bool g_collective(struct gen *g)
         if (chance(g, 0.5)) attr(g, op, "use_global_device_ids", graph_builder_attr_unit(g->b));
         simple_body(g, op, 1, &dt, &k, false);
         if (sum_inexact(k, dt)) f |= DV_INEXACT;
+        f |= reducer_nanbits(k);
         f = full ? (f & ~(unsigned)DV_VARYING) : (f | DV_VARYING);
         break;
     }
@@ -2287,7 +2326,7 @@ static bool g_collective(struct gen *g)
         }
         dims[dim] /= S;
         enum base_dtype dt = E(x);
-        enum graph_op_kind k = draw_reducer(g, dt, S);
+        enum graph_op_kind k = draw_reducer(g, x, S);
         if (is_bool(dt)) return false;
         op = mk(g, GRAPH_OP_REDUCE_SCATTER, &x, 1,
                 (const struct graph_type *[]){graph_builder_type_with_dims(g->b, T(x), rank, dims)}, 1);
@@ -2297,6 +2336,7 @@ static bool g_collective(struct gen *g)
         if (chance(g, 0.5)) attr(g, op, "use_global_device_ids", graph_builder_attr_unit(g->b));
         simple_body(g, op, 1, &dt, &k, false);
         if (sum_inexact(k, dt)) f |= DV_INEXACT;
+        f |= reducer_nanbits(k);
         f |= DV_VARYING;
         break;
     }

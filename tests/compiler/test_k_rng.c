@@ -145,6 +145,9 @@ static void test_k_rng_rng_floats(void **state)
     rng("UNIFORM", "tensor<f32>", "tensor<2x3x500xf32>", "[2, 3, 500]", 3, 4e-7);
     rng("UNIFORM", "tensor<bf16>", "tensor<1000xbf16>", "[1000]", 1, 1.0 / 128);
     rng("NORMAL", "tensor<f32>", "tensor<4x333xf32>", "[4, 333]", 2, 2e-6);
+    /* the bound --check allows (cc_decomposition_ulps): 16 f32 ulps of the
+     * largest draw, over enough draws to reach the radius' tail */
+    rng("NORMAL", "tensor<f32>", "tensor<128x1024xf32>", "[128, 1024]", 2, 16 * ldexp(1.0, -23));
 }
 
 TEST_MAIN(NULL, NULL, cmocka_unit_test(test_k_rng_threefry_u64), cmocka_unit_test(test_k_rng_threefry_narrow_split_dims),
