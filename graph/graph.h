@@ -224,6 +224,7 @@ struct graph_value {
     int index;                  /* result number / argument number */
     uint32_t id;                /* unique within the module, dense from 0 */
     const char *name;           /* source name without '%' ("0", "cst_3", "arg0"), or NULL */
+    const struct graph_loc *loc; /* a block argument's loc(...) (JAX names parameters so), or NULL */
 };
 
 struct graph_op {

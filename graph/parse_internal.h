@@ -62,6 +62,7 @@ struct result_name {
     const char *name; /* arena string, NUL-terminated */
     const char *pos;
     int count;
+    struct graph_loc *loc; /* a block argument's location, or NULL */
 };
 
 struct loc_fixup {
@@ -231,6 +232,8 @@ enum base_status graph_type_cache_put(struct parser *p, const char *text, size_t
 
 /* Locations */
 enum base_status graph_parse_opt_loc(struct parser *p, struct graph_loc *loc); /* NULL loc: discard */
+/* A block argument's optional loc(...), kept (*out NULL when there is none). */
+enum base_status graph_parse_arg_loc(struct parser *p, struct graph_loc **out);
 
 /* Regions and ops */
 struct region_args {
@@ -238,6 +241,7 @@ struct region_args {
     const char *const *names;     /* arena strings (may be NULL: unnamed) */
     const char *const *name_pos;
     const struct graph_type *const *types;
+    struct graph_loc *const *locs; /* may be NULL */
 };
 enum base_status graph_parse_region(struct parser *p, struct graph_region *r, const struct region_args *args,
                               bool isolated);

@@ -788,6 +788,7 @@ struct arg_list {
     const char **names;
     const char **pos;
     const struct graph_type **types;
+    struct graph_loc **locs;
 };
 
 static enum base_status arg_list_alloc(struct parser *p, struct arg_list *a, int n)
@@ -797,12 +798,14 @@ static enum base_status arg_list_alloc(struct parser *p, struct arg_list *a, int
     a->names = graph_palloc(p, k * sizeof *a->names);
     a->pos = graph_palloc(p, k * sizeof *a->pos);
     a->types = graph_palloc(p, k * sizeof *a->types);
-    return a->names && a->pos && a->types ? BASE_OK : nomem(p);
+    a->locs = graph_palloc(p, k * sizeof *a->locs);
+    if (a->locs) memset(a->locs, 0, k * sizeof *a->locs);
+    return a->names && a->pos && a->types && a->locs ? BASE_OK : nomem(p);
 }
 
 static struct region_args region_args_of(const struct arg_list *a)
 {
-    struct region_args r = {a->n, a->names, a->pos, a->types};
+    struct region_args r = {a->n, a->names, a->pos, a->types, a->locs};
     return r;
 }
 
@@ -826,7 +829,7 @@ static enum base_status form_while(struct parser *p, struct op_build *b)
     size_t nb = p->argnames.n;
     if (!accept_char(p, ')')) {
         do {
-            struct result_name rn = {NULL, NULL, 1};
+            struct result_name rn = {NULL, NULL, 1, NULL};
             TRY(def_name(p, &rn.name, &rn.pos));
             TRY(expect_char(p, '=', "after the iteration argument"));
             TRY(operand(p));
@@ -1221,7 +1224,7 @@ static enum base_status form_func(struct parser *p, struct op_build *b)
     bool named = false, any_arg_attr = false;
     if (!accept_char(p, ')')) {
         do {
-            struct result_name rn = {NULL, NULL, 1};
+            struct result_name rn = {NULL, NULL, 1, NULL};
             if (at_char(p, '%')) {
                 named = true;
                 TRY(def_name(p, &rn.name, &rn.pos));
@@ -1239,7 +1242,7 @@ static enum base_status form_func(struct parser *p, struct op_build *b)
                 d = empty_dict(p);
                 if (!d) return nomem(p);
             }
-            TRY(graph_parse_opt_loc(p, NULL));
+            TRY(graph_parse_arg_loc(p, &rn.loc));
             TRY(ps_push(p, &p->argnames, &rn));
             TRY(ps_push(p, &p->tys, &t));
             TRY(ps_push(p, &p->attrs, &d));
@@ -1310,6 +1313,7 @@ static enum base_status form_func(struct parser *p, struct op_build *b)
         args.names[i] = rn->name;
         args.pos[i] = rn->pos;
         args.types[i] = *(const struct graph_type **)ps_at(&p->tys, tb + (size_t)i);
+        args.locs[i] = rn->loc;
     }
     p->argnames.n = nb;
     p->tys.n = tb;
@@ -1410,7 +1414,7 @@ static enum base_status form_manual_computation(struct parser *p, struct op_buil
     size_t nb = p->argnames.n, tb = p->tys.n;
     if (!accept_char(p, ')')) {
         do {
-            struct result_name rn = {NULL, NULL, 1};
+            struct result_name rn = {NULL, NULL, 1, NULL};
             TRY(def_name(p, &rn.name, &rn.pos));
             TRY(expect_char(p, ':', "after the body argument"));
             const struct graph_type *t;

@@ -777,6 +777,18 @@ static enum base_status resolve_loc_alias(struct parser *p, const char *alias, s
     return BASE_OK;
 }
 
+enum base_status graph_parse_arg_loc(struct parser *p, struct graph_loc **out)
+{
+    *out = NULL;
+    skip_ws(p);
+    if ((size_t)(p->end - p->cur) < 4 || memcmp(p->cur, "loc", 3) != 0) return BASE_OK;
+    struct graph_loc *l = graph_palloc(p, sizeof *l);
+    if (!l) return nomem(p);
+    memset(l, 0, sizeof *l);
+    *out = l;
+    return graph_parse_opt_loc(p, l);
+}
+
 enum base_status graph_parse_opt_loc(struct parser *p, struct graph_loc *loc)
 {
     skip_ws(p);
@@ -1275,7 +1287,7 @@ static enum base_status parse_generic_op(struct parser *p, struct op_build *b)
  * ^bb0(%a: T loc(...), ...). */
 static enum base_status make_block_args(struct parser *p, struct graph_block *blk, int n,
                                         const char *const *names, const char *const *pos,
-                                        const struct graph_type *const *types)
+                                        const struct graph_type *const *types, struct graph_loc *const *locs)
 {
     blk->n_args = n;
     if (!n) return BASE_OK;
@@ -1288,6 +1300,7 @@ static enum base_status make_block_args(struct parser *p, struct graph_block *bl
         v->index = i;
         v->id = graph_new_value_id(p);
         v->name = names ? names[i] : NULL;
+        v->loc = locs ? locs[i] : NULL;
         if (v->name) TRY(graph_define_values(p, v->name, strlen(v->name), pos[i], v, 1));
     }
     return BASE_OK;
@@ -1309,13 +1322,13 @@ static enum base_status parse_block_label(struct parser *p, struct graph_block *
             size_t an = graph_lex_suffix_id(apos + 1, p->end);
             if (!an) return graph_perr(p, apos, "expected a block argument name after '%%'");
             p->cur = apos + 1 + an;
-            struct result_name rn = {graph_pstrndup(p, apos + 1, an), apos, 1};
+            struct result_name rn = {graph_pstrndup(p, apos + 1, an), apos, 1, NULL};
             TRY(ps_push(p, &p->argnames, &rn));
             TRY(expect_char(p, ':', "after a block argument name"));
             const struct graph_type *t;
             TRY(graph_parse_type(p, &t));
             TRY(ps_push(p, &p->tys, &t));
-            TRY(graph_parse_opt_loc(p, NULL));
+            TRY(graph_parse_arg_loc(p, &((struct result_name *)ps_at(&p->argnames, p->argnames.n - 1))->loc));
         } while (accept_char(p, ','));
         TRY(expect_char(p, ')', "to close the block arguments"));
     }
@@ -1323,21 +1336,24 @@ static enum base_status parse_block_label(struct parser *p, struct graph_block *
     int n_args = (int)(p->argnames.n - nb);
     const char **names = NULL, **poss = NULL;
     const struct graph_type **types = NULL;
+    struct graph_loc **locs = NULL;
     if (n_args) {
         names = graph_palloc(p, (size_t)n_args * sizeof *names);
         poss = graph_palloc(p, (size_t)n_args * sizeof *poss);
         types = graph_palloc(p, (size_t)n_args * sizeof *types);
-        if (!names || !poss || !types) return nomem(p);
+        locs = graph_palloc(p, (size_t)n_args * sizeof *locs);
+        if (!names || !poss || !types || !locs) return nomem(p);
         for (int i = 0; i < n_args; i++) {
             struct result_name *rn = ps_at(&p->argnames, nb + (size_t)i);
             names[i] = rn->name;
             poss[i] = rn->pos;
+            locs[i] = rn->loc;
             types[i] = *(const struct graph_type **)ps_at(&p->tys, tb + (size_t)i);
         }
     }
     p->argnames.n = nb;
     p->tys.n = tb;
-    return make_block_args(p, blk, n_args, names, poss, types);
+    return make_block_args(p, blk, n_args, names, poss, types, locs);
 }
 
 enum base_status graph_parse_region(struct parser *p, struct graph_region *r, const struct region_args *args,
@@ -1353,7 +1369,7 @@ enum base_status graph_parse_region(struct parser *p, struct graph_region *r, co
     struct graph_block *blk = graph_palloc(p, sizeof *blk);
     if (!blk) return nomem(p);
     bool labelled = false;
-    if (args && args->n) TRY(make_block_args(p, blk, args->n, args->names, args->name_pos, args->types));
+    if (args && args->n) TRY(make_block_args(p, blk, args->n, args->names, args->name_pos, args->types, args->locs));
     if (at_char(p, '^')) {
         if (args && args->n)
             return graph_perr(p, p->cur, "this region's arguments are given by the op; it takes no block label");
@@ -1405,7 +1421,7 @@ static enum base_status parse_result_list(struct parser *p)
             count = (int64_t)num.mag;
             p->cur += k;
         }
-        struct result_name rn = {graph_pstrndup(p, pos + 1, n), pos, (int)count};
+        struct result_name rn = {graph_pstrndup(p, pos + 1, n), pos, (int)count, NULL};
         if (!rn.name) return nomem(p);
         TRY(ps_push(p, &p->rnames, &rn));
     } while (accept_char(p, ','));

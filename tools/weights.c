@@ -122,11 +122,14 @@ int tool_weights_inputs(const char *path, const char *map_path, const struct gra
         const struct graph_value *v = &b->args[i];
         char idx[16], info[512];
         snprintf(idx, sizeof idx, "%d", i);
-        /* the tensor: the map's (by name, then index), else the argument's own name, else its jax.arg_info */
+        /* the tensor: the map's (by name, location or index), else the
+         * argument's own name, its loc("...") name, its jax.arg_info */
+        const char *loc = v->loc ? v->loc->name : NULL;
         const char *want = NULL, *why = NULL;
         int map_line = 0;
         for (int k = 0; k < n_map && !want; k++)
-            if ((v->name && !strcmp(map[k].arg, v->name)) || !strcmp(map[k].arg, idx)) {
+            if ((v->name && !strcmp(map[k].arg, v->name)) || (loc && !strcmp(map[k].arg, loc)) ||
+                !strcmp(map[k].arg, idx)) {
                 want = map[k].tensor;
                 map_line = map[k].line;
                 map[k].used = true;
@@ -143,6 +146,8 @@ int tool_weights_inputs(const char *path, const char *map_path, const struct gra
             }
         } else if (v->name && base_st_set_find(set, v->name, &f, &ti)) {
             why = "its name";
+        } else if (loc && base_st_set_find(set, loc, &f, &ti)) {
+            why = "its location";
         } else if (jax_arg_info(func, i, info, sizeof info) && base_st_set_find(set, info, &f, &ti)) {
             why = "jax.arg_info";
         }
@@ -172,9 +177,9 @@ int tool_weights_inputs(const char *path, const char *map_path, const struct gra
             char ts[128];
             graph_type_str(ty, ts, sizeof ts);
             fprintf(stderr,
-                    "npusim run: argument %d (%%%s: %s) is not in %s (by name%s): map it with --weights-map, or "
+                    "npusim run: argument %d (%%%s: %s) is not in %s (by name%s%s): map it with --weights-map, or "
                     "give --random-inputs SEED to fill what the file lacks\n",
-                    i, v->name ? v->name : idx, ts, path, jax_arg_info(func, i, info, sizeof info) ? " or jax.arg_info" : "");
+                    i, v->name ? v->name : idx, ts, path, loc ? ", location" : "", jax_arg_info(func, i, info, sizeof info) ? " or jax.arg_info" : "");
             rc = TOOL_FAIL;
             break;
         }

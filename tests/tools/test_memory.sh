@@ -81,6 +81,29 @@ expect "weights: a missing argument is named" 1 "argument 0 (%x: tensor<2xf32>) 
 expect "weights: --random-inputs fills what the file lacks" 0 "1 argument(s) from .*1 random (seed 5)" \
     run --weights "$tmp/w.safetensors" --random-inputs 5 --check
 # explicit map, by name and by index
+# keyed by the arguments' locations, as JAX names parameters (one through
+# an alias defined after its use)
+cat >"$tmp/locs.mlir" <<'MLIR'
+func.func @main(%arg0: tensor<2xf32> loc("params['x']"), %arg1: tensor<2xf32> loc(#loc1)) -> tensor<2xf32> {
+  %0 = stablehlo.multiply %arg0, %arg1 : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+#loc1 = loc("params['w']")
+MLIR
+st "$tmp/locs.safetensors" '{"params['"'"'x'"'"']":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"params['"'"'w'"'"']":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}}' \
+    '\000\000\100\100\000\000\200\100\000\000\200\077\000\000\000\100'
+expect "weights: by argument location" 0 "2 argument(s) from" \
+    "$NPUSIM" run "$tmp/locs.mlir" --chip trn2 --weights "$tmp/locs.safetensors" --check --out "$tmp/oloc"
+got=$(tail_hex "$tmp/oloc/output_0.npy" 8)
+if [ "$got" = 0000404000000041 ]; then echo "ok   weights: values by location"; else
+    echo "FAIL weights: output bytes by location $got"; fails=$((fails + 1)); fi
+printf "params['w'] params['x']\n" >"$tmp/locmap.txt"
+expect "weights-map: by location" 0 "2 argument(s) from" \
+    "$NPUSIM" run "$tmp/locs.mlir" --chip trn2 --weights "$tmp/locs.safetensors" --weights-map "$tmp/locmap.txt" --check --out "$tmp/olocmap"
+got=$(tail_hex "$tmp/olocmap/output_0.npy" 8)
+if [ "$got" = 0000104100008041 ]; then echo "ok   weights-map: x * x by location"; else
+    echo "FAIL weights-map: output bytes by location $got, want 0000104100008041 ([9, 16])"; fails=$((fails + 1)); fi
+
 st "$tmp/ab.safetensors" '{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}}' \
     '\000\000\100\100\000\000\200\100\000\000\200\077\000\000\000\100'
 printf '# argument tensor\nx a\n1 b  # w by index\n' >"$tmp/map.txt"
