@@ -1753,6 +1753,17 @@ void rt_tolerance_for_opts(const struct cc_plan *plan, const struct base_tensor 
             }
         }
     }
+    /* a collective sum below f32 rounds at each step of the chips' order (a
+     * ring, a tree), the interpreter's in its own: a term per partition at
+     * most (tensor parallelism's partial sums) */
+    int R = cc_plan_num_partitions(plan);
+    for (uint32_t i = 0; R > 1 && i < cc_plan_n_steps(plan); i++) {
+        const struct cc_step *st = cc_plan_step(plan, i);
+        const struct graph_op *op = st->kind == CC_STEP_COLLECTIVE ? st->op : NULL;
+        if (!op || (op->kind != GRAPH_OP_ALL_REDUCE && op->kind != GRAPH_OP_REDUCE_SCATTER) || op->n_operands < 1) continue;
+        enum base_dtype xt = op->operands[0]->type->elem;
+        if (base_dtype_is_float(xt) && base_dtype_bits(xt) < 32) red = fmax(red, 2 * sqrt((double)R) * type_eps(xt));
+    }
     /* the special functions' instruction sequences (lgamma, erf_inv, ...):
      * their documented bound in f32 ulps, propagated through a few ops */
     const struct graph_module *gm = cc_plan_module(plan);

@@ -204,18 +204,15 @@ static void test_layout_shards_arguments_by_role(void **state)
     graph_module_destroy(m);
 }
 
-/* A training step, data and tensor parallel, on 4 simulated trn2 chips
- * with values: every output as the interpreter's unsharded run gives it
- * (as `npusim run --chips 4 --check`). */
-static void test_layout_runs_on_simulated_chips(void **state)
+/* Runs the layout `par` of (c, w) on n simulated trn2 chips with values:
+ * every output as the interpreter's unsharded run gives it (as `npusim run
+ * --chips n --check`). */
+static void run_on_chips(const struct mdl_config *c, struct mdl_workload *w, const char *par, int n)
 {
-    (void)state;
-    struct mdl_config c = tiny_config(0, "dtype=f32");
-    struct mdl_workload w = tiny_workload(MDL_TRAIN, 4, 8);
     struct base_diag d;
     base_diag_clear(&d);
-    assert_int_equal(mdl_parallel_parse("dp=2,tp=2", &w.par, &d), BASE_OK);
-    struct graph_module *m = gen_or_fail(&c, &w);
+    assert_int_equal(mdl_parallel_parse(par, &w->par, &d), BASE_OK);
+    struct graph_module *m = gen_or_fail(c, w);
     struct part_report rep;
     struct graph_module *p = partitioned(m, &rep);
     struct chip_desc chip;
@@ -225,15 +222,16 @@ static void test_layout_runs_on_simulated_chips(void **state)
         base_diag_print(&d, stderr);
         fail_msg("cc_compile");
     }
-    assert_int_equal(cc_plan_num_partitions(plan), 4);
-    struct sim *sims[4];
+    assert_int_equal(cc_plan_num_partitions(plan), n);
+    struct sim *sims[8];
     struct sim_options so;
     sim_options_default(&so);
-    for (int i = 0; i < 4; i++) assert_int_equal(sim_create(&chip, &so, &sims[i], &d), BASE_OK);
-    struct base_tensor **in = inputs_or_fail(&c, &w, m, test_seed());
+    assert_true(n <= 8);
+    for (int i = 0; i < n; i++) assert_int_equal(sim_create(&chip, &so, &sims[i], &d), BASE_OK);
+    struct base_tensor **in = inputs_or_fail(c, w, m, test_seed());
     int no = cc_plan_n_outputs(plan);
     struct base_tensor **out = calloc((size_t)no + 1, sizeof *out);
-    if (rt_run_spmd(plan, sims, 4, in, n_args(m), NULL, out, NULL, &d) != BASE_OK) {
+    if (rt_run_spmd(plan, sims, n, in, n_args(m), NULL, out, NULL, &d) != BASE_OK) {
         base_diag_print(&d, stderr);
         fail_msg("rt_run_spmd");
     }
@@ -243,18 +241,38 @@ static void test_layout_runs_on_simulated_chips(void **state)
         struct rt_compare cmp;
         rt_compare_output(plan, out[i], gold.outputs[i], &cmp);
         if (!cmp.passed)
-            fail_msg("output %d: %lld elements out of bound (worst %.9g vs %.9g)", i, (long long)cmp.n_bad,
+            fail_msg("%s: output %d: %lld elements out of bound (worst %.9g vs %.9g)", par, i, (long long)cmp.n_bad,
                      cmp.got_at_worst, cmp.want_at_worst);
         base_tensor_release(out[i]);
     }
     free(out);
     interp_result_free(&gold);
-    for (int i = 0; i < 4; i++) sim_destroy(sims[i]);
+    for (int i = 0; i < n; i++) sim_destroy(sims[i]);
     free_inputs(in, n_args(m));
     cc_plan_destroy(plan);
     part_report_free(&rep);
     graph_module_destroy(p);
     graph_module_destroy(m);
+}
+
+/* A training step, data and tensor parallel, on 4 chips. */
+static void test_layout_runs_on_simulated_chips(void **state)
+{
+    (void)state;
+    struct mdl_config c = tiny_config(0, "dtype=f32");
+    struct mdl_workload w = tiny_workload(MDL_TRAIN, 4, 8);
+    run_on_chips(&c, &w, "dp=2,tp=2", 4);
+}
+
+/* A bf16 prefill over 8 tensor-parallel chips: the all_reduces sum bf16
+ * partials in the chips' order, and --check's tolerance allows for it (a
+ * tp=8 llama3-8b failed --check in its logits before). */
+static void test_layout_bf16_tensor_parallel_sums(void **state)
+{
+    (void)state;
+    struct mdl_config c = tiny_config(0, "hidden=256,heads=8,kv_heads=8,head_dim=32,ffn=512,vocab=1024,dtype=bf16");
+    struct mdl_workload w = tiny_workload(MDL_PREFILL, 1, 32);
+    run_on_chips(&c, &w, "tp=8", 8);
 }
 
 static void test_layout_refuses_sizes_that_do_not_divide(void **state)
@@ -295,4 +313,5 @@ static void test_layout_refuses_sizes_that_do_not_divide(void **state)
 
 TEST_MAIN(NULL, NULL, T(test_layouts_partition_fully_and_match_the_unsharded_program),
           T(test_layouts_have_their_collectives), T(test_layout_shards_arguments_by_role),
-          T(test_layout_runs_on_simulated_chips), T(test_layout_refuses_sizes_that_do_not_divide))
+          T(test_layout_runs_on_simulated_chips), T(test_layout_bf16_tensor_parallel_sums),
+          T(test_layout_refuses_sizes_that_do_not_divide))
