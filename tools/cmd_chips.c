@@ -254,7 +254,7 @@ int cmd_chips(int argc, char **argv)
     int n = n_names ? n_names : n_bundled;
     struct chip_desc *chips = calloc((size_t)n, sizeof *chips);
     if (!chips) {
-        fprintf(stderr, "npusim chips: out of memory\n");
+        tool_print_nomem("chips", (uint64_t)n * sizeof *chips, "the chips' table");
         return TOOL_FAIL;
     }
     int loaded = 0, rc = TOOL_OK;

@@ -116,7 +116,7 @@ static void strvec_push(struct strvec *s, char *x)
         s->cap = s->cap ? s->cap * 2 : 64;
         s->v = realloc(s->v, (size_t)s->cap * sizeof *s->v);
         if (!s->v) {
-            fprintf(stderr, "npusim conform: out of memory\n");
+            tool_print_nomem("conform", (uint64_t)s->cap * sizeof *s->v, "the list of files");
             exit(TOOL_FAIL);
         }
     }
@@ -376,7 +376,7 @@ static struct known *load_known(const char *path, int *n_out)
         if (n == cap) {
             struct known *grown = realloc(k, (size_t)(cap *= 2) * sizeof *k);
             if (!grown) {
-                fprintf(stderr, "npusim conform: out of memory\n");
+                tool_print_nomem("conform", (uint64_t)cap * sizeof *k, "the known-failures list");
                 exit(TOOL_FAIL);
             }
             k = grown;

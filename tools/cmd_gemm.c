@@ -305,20 +305,23 @@ int cmd_gemm(int argc, char **argv)
         tool_print_diag(&d);
         goto done;
     }
+    /* what the two inputs take (each copy: created, transposed, packed) */
+    uint64_t in_bytes = ((uint64_t)o.cfg.m * (uint64_t)o.cfg.k + (uint64_t)o.cfg.k * (uint64_t)o.cfg.n) *
+                        base_dtype_size(o.cfg.dtype);
     if (functional) {
         int64_t ad[2] = {o.cfg.m, o.cfg.k}, bd[2] = {o.cfg.k, o.cfg.n};
         if (base_tensor_create(o.cfg.dtype, 2, ad, &a) != BASE_OK || base_tensor_create(o.cfg.dtype, 2, bd, &b) != BASE_OK ||
             base_tensor_fill_random(a, o.seed, 1.0) != BASE_OK || base_tensor_fill_random(b, o.seed + 1, 1.0) != BASE_OK) {
-            fprintf(stderr, "npusim gemm: out of memory for the inputs\n");
+            tool_print_nomem("gemm", in_bytes, "the inputs");
             goto done;
         }
     }
     if (swap && functional && (transpose2d(b, &at) != BASE_OK || transpose2d(a, &bt) != BASE_OK)) {
-        fprintf(stderr, "npusim gemm: out of memory for the inputs\n");
+        tool_print_nomem("gemm", in_bytes, "the transposed inputs");
         goto done;
     }
     if (cc_gemm_pack_a(&plan, swap ? at : a, &pa) != BASE_OK || cc_gemm_pack_b(&plan, swap ? bt : b, &pb) != BASE_OK) {
-        fprintf(stderr, "npusim gemm: out of memory packing the inputs\n");
+        tool_print_nomem("gemm", in_bytes, "packing the inputs");
         goto done;
     }
     if (write_region(s, &plan.a, pa, &d) != BASE_OK || write_region(s, &plan.b, pb, &d) != BASE_OK) {
@@ -353,7 +356,7 @@ int cmd_gemm(int argc, char **argv)
         }
         if ((!swap && cc_gemm_unpack_c(&plan, raw, &c) != BASE_OK) || !c ||
             cc_gemm_reference(&chip, &o.cfg, a, b, &ref) != BASE_OK) {
-            fprintf(stderr, "npusim gemm: out of memory checking the result\n");
+            tool_print_nomem("gemm", 2 * (uint64_t)o.cfg.m * (uint64_t)o.cfg.n * sizeof(float), "checking the result");
             goto done;
         }
         ref_s = now_s() - t0;

@@ -192,7 +192,7 @@ int cmd_partition(int argc, char **argv)
     size_t len = 0;
     int rc = tool_partition(m, model, entry, mesh_s, shards, n_shards, &mp);
     if (rc == TOOL_OK && graph_print_str_positions(mp, &text, &len) != BASE_OK) { /* each op at its source line */
-        fprintf(stderr, "npusim partition: out of memory\n");
+        tool_print_nomem("partition", 0, "printing the partitioned module");
         rc = TOOL_FAIL;
     }
     if (rc == TOOL_OK) {

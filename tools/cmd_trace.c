@@ -135,7 +135,7 @@ static int compare(int argc, char **argv)
     struct trc_diff_row *rows = NULL;
     size_t n = 0;
     if (rc == TOOL_OK && trc_groups_diff(&g[0], &g[1], &rows, &n) != BASE_OK) {
-        fprintf(stderr, "npusim trace compare: out of memory\n");
+        tool_print_nomem("trace compare", (uint64_t)(g[0].n + g[1].n) * sizeof *rows, "the table of differences");
         rc = TOOL_FAIL;
     }
     if (rc == TOOL_OK) {

@@ -10,7 +10,10 @@
 
 #include "runtime/runtime.h"
 
-void tool_print_diag(const struct base_diag *d)
+/* d, then for an allocation that failed without saying what is left: the
+ * memory available now and, when known, what the run was estimated to
+ * need (every out-of-memory error names its numbers: docs/memory.md). */
+static void print_diag(const char *cmd, const struct base_diag *d, uint64_t estimate_bytes)
 {
     fprintf(stderr, "npusim: ");
     if (!d->msg[0]) {
@@ -20,10 +23,20 @@ void tool_print_diag(const struct base_diag *d)
                 d->file[0] ? ": " : "", base_status_str(d->status));
         const char *strict = getenv("NPUSIM_STRICT_DIAG");
         if (strict && strict[0] == '1') abort();
-        return;
+    } else {
+        base_diag_print(d, stderr);
     }
-    base_diag_print(d, stderr);
+    if (d->status != BASE_ERR_NOMEM || strstr(d->msg, "available")) return;
+    char e[32], m[32];
+    base_size_format(estimate_bytes, e, sizeof e);
+    base_size_format(base_mem_available(), m, sizeof m);
+    if (estimate_bytes)
+        fprintf(stderr, "npusim %s: out of memory: needed %s (the run's estimate), available %s now\n", cmd, e, m);
+    else
+        fprintf(stderr, "npusim%s%s: out of memory: available %s now\n", cmd ? " " : "", cmd ? cmd : "", m);
 }
+
+void tool_print_diag(const struct base_diag *d) { print_diag(NULL, d, 0); }
 
 bool tool_count(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi, int k, uint64_t *out)
 {
@@ -290,13 +303,7 @@ void tool_print_nomem(const char *cmd, uint64_t needed, const char *what)
 
 void tool_print_run_error(const char *cmd, const struct base_diag *d, uint64_t estimate_bytes)
 {
-    tool_print_diag(d);
-    if (d->status == BASE_ERR_NOMEM) {
-        char e[32], m[32];
-        base_size_format(estimate_bytes, e, sizeof e);
-        base_size_format(base_mem_available(), m, sizeof m);
-        fprintf(stderr, "npusim %s: out of memory: needed %s (the run's estimate), available %s now\n", cmd, e, m);
-    }
+    print_diag(cmd, d, estimate_bytes);
 }
 
 void tool_print_peak_memory(const char *cmd, uint64_t estimate_bytes)

@@ -113,7 +113,7 @@ int tool_check_begin(struct tool_check *k, const struct tool_check_opts *c, cons
     k->want = calloc((size_t)n + 1, sizeof *k->want);
     k->exact = calloc((size_t)n + 1, sizeof *k->exact);
     if (!k->co || !k->want || !k->exact) {
-        fprintf(stderr, "npusim run: out of memory for the output checks\n");
+        tool_print_nomem("run", 3 * ((uint64_t)n + 1) * sizeof *k->co, "the output checks");
         return TOOL_FAIL;
     }
     k->active = true;
