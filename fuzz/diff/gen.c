@@ -1518,15 +1518,6 @@ static void simple_body(struct gen *g, struct graph_op *op, int n, const enum ba
     graph_builder_return(g->b, r, n);
 }
 
-static enum graph_op_kind draw_reducer_any(struct gen *g, enum base_dtype dt, int64_t n_reduced);
-
-/* A reducer for x's elements: not a product of a DV_ABSERR value. */
-static enum graph_op_kind draw_reducer(struct gen *g, struct graph_value *x, int64_t n_reduced)
-{
-    enum graph_op_kind k = draw_reducer_any(g, E(x), n_reduced);
-    return k == GRAPH_OP_MULTIPLY && !product_ok(g, &x, 1) ? GRAPH_OP_MAXIMUM : k;
-}
-
 static enum graph_op_kind draw_reducer_any(struct gen *g, enum base_dtype dt, int64_t n_reduced)
 {
     if (is_bool(dt)) {
@@ -1545,6 +1536,13 @@ static enum graph_op_kind draw_reducer_any(struct gen *g, enum base_dtype dt, in
                                            GRAPH_OP_AND, GRAPH_OP_OR,      GRAPH_OP_XOR};
     static const int w[] = {40, 15, 10, 5, 4, 4, 4};
     return k[pickw(g, w, 7)];
+}
+
+/* A reducer for x's elements: not a product of a DV_ABSERR value. */
+static enum graph_op_kind draw_reducer(struct gen *g, struct graph_value *x, int64_t n_reduced)
+{
+    enum graph_op_kind k = draw_reducer_any(g, E(x), n_reduced);
+    return k == GRAPH_OP_MULTIPLY && !product_ok(g, &x, 1) ? GRAPH_OP_MAXIMUM : k;
 }
 
 static bool sum_inexact(enum graph_op_kind k, enum base_dtype dt)
