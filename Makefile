@@ -175,7 +175,7 @@ fuzz-regress: $(FUZZ_REPLAY)
 
 # libFuzzer builds (clang), one binary per target under build/fuzz/.
 FUZZ_B := build/fuzz
-FUZZ_CFLAGS := $(CSTD) $(WARN) -O1 -g -I. -fsanitize=fuzzer,address,undefined
+FUZZ_CFLAGS := $(CSTD) $(WARN) -O1 -g -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 fuzz:
 	@mkdir -p $(FUZZ_B)
 	@for t in $(FUZZ_TARGETS); do \

@@ -125,6 +125,15 @@ const struct graph_attr *graph_attr_elements_i64(struct parser *p, const int64_t
 /* ------------------------------------------------------------------------ */
 /* Numbers                                                                   */
 
+enum base_status graph_parse_f64_literal(struct parser *p, const char *text, size_t n, const char *pos, double *out)
+{
+    if (!graph_lex_parse_f64(text, n, out)) return graph_perr(p, pos, "numeric literal too long");
+    /* as MLIR's parser: a decimal literal past the largest double is an
+     * error, not inf (inf and NaN are written as hexadecimal bits) */
+    if (isinf(*out)) return graph_perr(p, pos, "floating point value too large");
+    return BASE_OK;
+}
+
 enum base_status graph_parse_f64_lit(struct parser *p, double *out, const char *ctx)
 {
     skip_ws(p);
@@ -149,7 +158,7 @@ enum base_status graph_parse_f64_lit(struct parser *p, double *out, const char *
         return graph_perr(p, pos, "expected a number %s, found %s", ctx, found);
     }
     double d;
-    if (!graph_lex_parse_f64(p->cur, n, &d)) return graph_perr(p, pos, "numeric literal too long");
+    TRY(graph_parse_f64_literal(p, p->cur, n, pos, &d));
     p->cur += n;
     *out = neg ? -d : d;
     return BASE_OK;
@@ -225,7 +234,7 @@ static enum base_status parse_number_attr(struct parser *p, const struct graph_a
     bool typed = accept_scalar_type_suffix(p, &dt);
     if (num.is_float || (typed && base_dtype_is_float(dt) && !num.is_hex)) {
         double d;
-        if (!graph_lex_parse_f64(text, n, &d)) return graph_perr(p, pos, "numeric literal too long");
+        TRY(graph_parse_f64_literal(p, text, n, pos, &d));
         struct graph_attr *a = graph_new_attr(p, GRAPH_ATTR_FLOAT);
         if (!a) return nomem(p);
         a->elem = typed ? dt : BASE_DT_F64;

@@ -232,6 +232,9 @@ enum base_status graph_type_cache_put(struct parser *p, const char *text, size_t
 
 /* Locations */
 enum base_status graph_parse_opt_loc(struct parser *p, struct graph_loc *loc); /* NULL loc: discard */
+/* The decimal float literal text[0..n) (at pos): too long, or past the
+ * largest double, is an error. */
+enum base_status graph_parse_f64_literal(struct parser *p, const char *text, size_t n, const char *pos, double *out);
 /* A block argument's optional loc(...), kept (*out NULL when there is none). */
 enum base_status graph_parse_arg_loc(struct parser *p, struct graph_loc **out);
 

@@ -94,7 +94,7 @@ static enum base_status lit_float(struct lit *L, enum base_dtype dt, const char 
             store_float_bits(dt, dst, num.mag);
         } else {
             double d;
-            if (!graph_lex_parse_f64(q, n, &d)) return graph_perr(p, pos, "numeric literal too long");
+            TRY(graph_parse_f64_literal(p, q, n, pos, &d));
             store_float(dt, dst, neg ? -d : d);
         }
         *qp = q + n;

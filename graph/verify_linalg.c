@@ -505,9 +505,13 @@ static enum base_status convolution(struct verify_ctx *cx, const struct graph_op
                 res[os.v[s]] = GRAPH_DYN;
                 continue;
             }
-            int64_t dil_in = in == 0 ? 0 : (in - 1) * ldil[s] + 1;
-            int64_t padded = lo[s] + dil_in + hi[s];
-            int64_t dil_win = win == 0 ? 0 : (win - 1) * rdil[s] + 1;
+            /* sizes from attributes: any int64, so every step is checked */
+            int64_t dil_in = 0, padded = 0, dil_win = 0;
+            bool ok = (in == 0 || (base_mul_i64(in - 1, ldil[s], &dil_in) && base_add_i64(dil_in, 1, &dil_in))) &&
+                      base_add_i64(lo[s], dil_in, &padded) && base_add_i64(padded, hi[s], &padded) &&
+                      (win == 0 || (base_mul_i64(win - 1, rdil[s], &dil_win) && base_add_i64(dil_win, 1, &dil_win)));
+            if (!ok)
+                return graph_verify_fail(cx, op, "(C25) spatial dim %d: the dilated and padded sizes pass 2^63", s);
             res[os.v[s]] = padded <= 0 || dil_win > padded ? 0 : (padded - dil_win) / strides[s] + 1;
         }
         VTRY(graph_verify_result_dims(cx, op, "(C25)", "result", o, N, res));

@@ -481,7 +481,7 @@ static enum base_status slice(struct verify_ctx *cx, const struct graph_op *op)
                                (long long)st[i], (long long)li[i], (long long)bound);
         if (sd[i] <= 0)
             return graph_verify_fail(cx, op, "(C4) strides[%d] = %lld must be > 0", i, (long long)sd[i]);
-        dims[i] = (li[i] - st[i] + sd[i] - 1) / sd[i];
+        dims[i] = li[i] == st[i] ? 0 : (li[i] - st[i] - 1) / sd[i] + 1; /* ceil, without passing INT64_MAX */
     }
     return graph_verify_result_dims(cx, op, "(C5)", "result", out, ns, dims);
 }
