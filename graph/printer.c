@@ -430,11 +430,23 @@ static void print_struct_value(struct sbuf *s, const struct graph_attr *v)
 static void print_axis_name(struct sbuf *s, const struct graph_attr *a)
 {
     /* KEYWORD: `?` (open dimension); sub-axes keep their full spelling */
-    if (a->kind == GRAPH_ATTR_KEYWORD || (a->tag && !strcmp(a->tag, "sdy.sub_axis"))) {
+    if (a->kind == GRAPH_ATTR_KEYWORD || (a->kind == GRAPH_ATTR_STRING && a->tag && !strcmp(a->tag, "sdy.sub_axis"))) {
         graph_print_buf_putn(s, a->u.str.s, a->u.str.len);
         return;
     }
-    graph_print_string(s, a->u.str.s, a->u.str.len);
+    if (a->kind == GRAPH_ATTR_STRING) graph_print_string(s, a->u.str.s, a->u.str.len);
+    else graph_print_attr(s, a); /* not a name: printed as what it is */
+}
+
+/* Whether arr is a list of axis names (what #sdy<manual_axes{...}> holds). */
+static bool is_axis_list(const struct graph_attr *arr)
+{
+    if (!arr || arr->kind != GRAPH_ATTR_ARRAY) return false;
+    for (int i = 0; i < arr->u.array.n; i++) {
+        const struct graph_attr *a = arr->u.array.items[i];
+        if (a->kind != GRAPH_ATTR_STRING && a->kind != GRAPH_ATTR_KEYWORD) return false;
+    }
+    return true;
 }
 
 static void print_axis_set(struct sbuf *s, const struct graph_attr *arr)
@@ -804,8 +816,7 @@ static void print_op_attr(struct printer *pr, const struct graph_op *op, const s
         graph_print_buf_puts(s, "]>");
         return;
     }
-    if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION && v->kind == GRAPH_ATTR_ARRAY &&
-        !strcmp(na->name, "manual_axes")) {
+    if (op->kind == GRAPH_OP_SDY_MANUAL_COMPUTATION && is_axis_list(v) && !strcmp(na->name, "manual_axes")) {
         graph_print_buf_puts(s, "manual_axes = #sdy<manual_axes");
         print_axis_set(s, v);
         graph_print_buf_putc(s, '>');
