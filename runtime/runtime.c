@@ -1705,11 +1705,14 @@ void rt_tolerance_for_opts(const struct cc_plan *plan, const struct base_tensor 
 {
     bool at_target = o && o->ref_at_target;
     memset(tol, 0, sizeof *tol);
-    if (!base_dtype_is_float(want->dtype)) {
+    /* complex: each part as a float of the component type (the chips
+     * multiply in f32 what the interpreter multiplies in doubles) */
+    enum base_dtype et = base_dtype_component(want->dtype);
+    if (!base_dtype_is_float(et)) {
         tol->exact = true;
         return;
     }
-    double eps = type_eps(want->dtype), rtol = 4 * eps;
+    double eps = type_eps(et), rtol = 4 * eps;
     /* matmuls: products at the chip's precision, sums in fp32 in another
      * order than the interpreter's: sqrt(K) rounding errors */
     double dot = 0, red = 0;
@@ -1770,13 +1773,20 @@ void rt_tolerance_for_opts(const struct cc_plan *plan, const struct base_tensor 
     double dec_abs = 0, dec = gm ? 2 * block_decomposition_ulps(&gm->body, &dec_abs) * ldexp(1.0, -23) : 0;
     rtol += dot + red + dec;
     double mx = 0;
+    bool cplx = base_dtype_is_complex(want->dtype);
     for (int64_t i = 0; i < want->count; i++) {
-        double v = fabs(base_elem_get_f64(want->dtype, want->data, (size_t)i));
-        if (isfinite(v) && v > mx) mx = v;
+        double re, im = 0;
+        if (cplx) base_elem_get_c128(want->dtype, want->data, (size_t)i, &re, &im);
+        else re = base_elem_get_f64(want->dtype, want->data, (size_t)i);
+        if (isfinite(fabs(re)) && fabs(re) > mx) mx = fabs(re);
+        if (isfinite(fabs(im)) && fabs(im) > mx) mx = fabs(im);
     }
     if (o && o->rtol >= 0) rtol = o->rtol;
     tol->rtol = rtol;
-    tol->atol = o && o->atol >= 0 ? o->atol : fmax(rtol * mx, 2 * dec_abs);
+    /* differences below the smallest normal are subnormals flushed (a
+     * TPU's bf16 passes of a matmul), not an answer */
+    const struct base_float_format *ff = base_float_format(et);
+    tol->atol = o && o->atol >= 0 ? o->atol : fmax(fmax(rtol * mx, 2 * dec_abs), ff ? ff->min_normal : 0);
 }
 
 void rt_interp_target_precision(const struct cc_plan *plan, struct interp_matmul_precision *mp)
@@ -1815,6 +1825,16 @@ void rt_compare_output(const struct cc_plan *plan, const struct base_tensor *got
     rt_compare_output_opts(plan, got, want, NULL, out);
 }
 
+/* got against want under t: |got - want| over its bound (<= 1 passes). */
+static double float_ratio(double x, double y, const struct rt_tolerance *t, double *max_abs_err)
+{
+    if (isnan(x) || isnan(y)) return isnan(x) && isnan(y) ? 0 : INFINITY;
+    if (isinf(x) || isinf(y)) return x == y ? 0 : INFINITY;
+    double err = fabs(x - y), bound = t->atol + t->rtol * fabs(y);
+    if (err > *max_abs_err) *max_abs_err = err;
+    return err == 0 ? 0 : bound > 0 ? err / bound : INFINITY;
+}
+
 void rt_compare_output_opts(const struct cc_plan *plan, const struct base_tensor *got, const struct base_tensor *want,
                             const struct rt_check_options *o, struct rt_compare *out)
 {
@@ -1836,16 +1856,19 @@ void rt_compare_output_opts(const struct cc_plan *plan, const struct base_tensor
                 x = (double)base_elem_get_i64(dt, got->data, (size_t)i);
                 y = (double)base_elem_get_i64(dt, want->data, (size_t)i);
             }
+        } else if (base_dtype_is_complex(dt)) { /* each part; the worse is reported */
+            double xr, xi, yr, yi;
+            base_elem_get_c128(dt, got->data, (size_t)i, &xr, &xi);
+            base_elem_get_c128(dt, want->data, (size_t)i, &yr, &yi);
+            double rr = float_ratio(xr, yr, &out->tol, &out->max_abs_err),
+                   ri = float_ratio(xi, yi, &out->tol, &out->max_abs_err);
+            ratio = rr >= ri ? rr : ri;
+            x = rr >= ri ? xr : xi;
+            y = rr >= ri ? yr : yi;
         } else {
             x = base_elem_get_f64(dt, got->data, (size_t)i);
             y = base_elem_get_f64(dt, want->data, (size_t)i);
-            if (isnan(x) || isnan(y)) ratio = isnan(x) && isnan(y) ? 0 : INFINITY;
-            else if (isinf(x) || isinf(y)) ratio = x == y ? 0 : INFINITY;
-            else {
-                double err = fabs(x - y), bound = out->tol.atol + out->tol.rtol * fabs(y);
-                if (err > out->max_abs_err) out->max_abs_err = err;
-                ratio = err == 0 ? 0 : bound > 0 ? err / bound : INFINITY;
-            }
+            ratio = float_ratio(x, y, &out->tol, &out->max_abs_err);
         }
         if (ratio > 1) out->n_bad++;
         if (ratio > worst) {

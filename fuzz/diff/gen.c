@@ -1528,7 +1528,10 @@ static enum graph_op_kind draw_reducer_any(struct gen *g, enum base_dtype dt, in
         static const enum graph_op_kind k[] = {GRAPH_OP_ADD, GRAPH_OP_MAXIMUM, GRAPH_OP_MINIMUM, GRAPH_OP_MULTIPLY};
         static const int w[] = {50, 25, 12, 5};
         enum graph_op_kind r = k[pickw(g, w, 4)];
-        if (r == GRAPH_OP_MULTIPLY && n_reduced > 16) r = GRAPH_OP_ADD;
+        /* a product below f32 rounds per chunk on chip, per step in the
+         * interpreter: one side overflows (or reaches 0) where the other
+         * does not, inf against a finite value, which no tolerance covers */
+        if (r == GRAPH_OP_MULTIPLY && (n_reduced > 16 || (is_float(dt) && base_dtype_bits(dt) < 32))) r = GRAPH_OP_ADD;
         if (is_cplx(dt) && r != GRAPH_OP_MULTIPLY) r = GRAPH_OP_ADD;
         return r;
     }
@@ -1651,6 +1654,13 @@ static bool g_reduce(struct gen *g)
                 in[i] = mk1(g, GRAPH_OP_ABS, &in[i], 1, T(in[i]));
                 push(g, in[i], fl);
             }
+        } else if (k[i] == GRAPH_OP_ADD && is_float(dt[i]) && (flags_of(g, in[i]) & DV_INEXACT)) {
+            /* a sum of rounded values (a TPU's f32 matmul) that cancels is
+             * judged at the scale of its result, not of its terms: keep the
+             * terms non-negative */
+            unsigned fl = flags_of(g, in[i]);
+            in[i] = mk1(g, GRAPH_OP_ABS, &in[i], 1, T(in[i]));
+            push(g, in[i], fl);
         }
         in[n + i] = sum_inexact(k[i], dt[i]) ? scalar_const(g, dt[i], identity(k[i], dt[i])) : init_value(g, k[i], dt[i]);
         if (sum_inexact(k[i], dt[i])) f |= DV_INEXACT;
