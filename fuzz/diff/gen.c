@@ -2515,6 +2515,13 @@ static bool g_complex(struct gen *g)
         static const enum graph_op_kind k[] = {GRAPH_OP_NEGATE, GRAPH_OP_MULTIPLY, GRAPH_OP_ADD, GRAPH_OP_CHLO_CONJ};
         enum graph_op_kind kk = k[rnd(g, 4)];
         struct graph_value *ab[2] = {c, c};
+        if (kk == GRAPH_OP_MULTIPLY) {
+            /* c conj(c) = |c|^2: a product of the chips' f32 parts that
+             * never cancels (c c's a^2 - b^2 does when |a| ~ |b|, judged
+             * at the result's scale, not the products') */
+            ab[1] = mk1(g, GRAPH_OP_CHLO_CONJ, &c, 1, ct);
+            push(g, ab[1], f);
+        }
         c = mk1(g, kk, ab, kk == GRAPH_OP_MULTIPLY || kk == GRAPH_OP_ADD ? 2 : 1, ct);
         if (kk == GRAPH_OP_MULTIPLY) f |= DV_INEXACT; /* within 2 ulps (docs/compiler.md, complex) */
         push(g, c, f);
