@@ -142,12 +142,17 @@ static bool documented_refusal(const struct base_diag *d)
     return false;
 }
 
-/* Whether a block (or a region below it) sums in an order of its own: a
- * matmul, convolution, reduction or collective reduction. */
+/* Whether a block (or a region below it) has steps the chips and the
+ * interpreter compute at other precisions: sums in an order of its own (a
+ * matmul, convolution, reduction, collective reduction) or a complex
+ * multiply or divide (f32 parts on chip, doubles in the interpreter). */
 static bool block_has_sum(const struct graph_block *b)
 {
     for (int i = 0; i < b->n_ops; i++) {
         const struct graph_op *op = b->ops[i];
+        if ((op->kind == GRAPH_OP_MULTIPLY || op->kind == GRAPH_OP_DIVIDE) && op->n_results == 1 &&
+            base_dtype_is_complex(op->results[0].type->elem))
+            return true;
         switch (op->kind) {
         case GRAPH_OP_DOT_GENERAL:
         case GRAPH_OP_DOT:
