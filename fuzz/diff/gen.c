@@ -1654,6 +1654,11 @@ static bool g_reduce(struct gen *g)
                 in[i] = mk1(g, GRAPH_OP_ABS, &in[i], 1, T(in[i]));
                 push(g, in[i], fl);
             }
+        } else if (k[i] == GRAPH_OP_ADD && is_float(dt[i]) && (flags_of(g, in[i]) & DV_INEXACT) &&
+                   (flags_of(g, in[i]) & DV_UNIFORM) && n_red > 4) {
+            /* like values rounded alike: their errors add up coherently, n
+             * ulps rather than the tolerance's sqrt(n) (as for matmuls) */
+            k[i] = GRAPH_OP_MAXIMUM;
         } else if (k[i] == GRAPH_OP_ADD && is_float(dt[i]) && (flags_of(g, in[i]) & DV_INEXACT)) {
             /* a sum of rounded values (a TPU's f32 matmul) that cancels is
              * judged at the scale of its result, not of its terms: keep the
