@@ -142,30 +142,41 @@ static bool documented_refusal(const struct base_diag *d)
     return false;
 }
 
-/* Whether a block (or a region below it) has steps the chips and the
- * interpreter compute at other precisions: sums in an order of its own (a
- * matmul, convolution, reduction, collective reduction) or a complex
- * multiply or divide (f32 parts on chip, doubles in the interpreter). */
-static bool block_has_sum(const struct graph_block *b)
+/* Whether op is a complex multiply or divide: f32 parts on chip, doubles in
+ * the interpreter, so a part past FLT_MAX is inf (or inf - inf = NaN) on
+ * chip and may be finite in the interpreter. */
+static bool is_complex_product(const struct graph_op *op)
+{
+    return (op->kind == GRAPH_OP_MULTIPLY || op->kind == GRAPH_OP_DIVIDE) && op->n_results == 1 &&
+           base_dtype_is_complex(op->results[0].type->elem);
+}
+
+/* Whether op sums in an order of its own (a matmul, convolution, reduction,
+ * collective reduction) or is a complex product: steps the chips and the
+ * interpreter compute at other precisions. */
+static bool is_wide_step(const struct graph_op *op)
+{
+    switch (op->kind) {
+    case GRAPH_OP_DOT_GENERAL:
+    case GRAPH_OP_DOT:
+    case GRAPH_OP_CONVOLUTION:
+    case GRAPH_OP_REDUCE:
+    case GRAPH_OP_REDUCE_WINDOW:
+    case GRAPH_OP_ALL_REDUCE:
+    case GRAPH_OP_REDUCE_SCATTER: return true;
+    default: return is_complex_product(op);
+    }
+}
+
+/* Whether a block (or a region below it) has an op that pred holds for. */
+static bool block_any(const struct graph_block *b, bool (*pred)(const struct graph_op *))
 {
     for (int i = 0; i < b->n_ops; i++) {
         const struct graph_op *op = b->ops[i];
-        if ((op->kind == GRAPH_OP_MULTIPLY || op->kind == GRAPH_OP_DIVIDE) && op->n_results == 1 &&
-            base_dtype_is_complex(op->results[0].type->elem))
-            return true;
-        switch (op->kind) {
-        case GRAPH_OP_DOT_GENERAL:
-        case GRAPH_OP_DOT:
-        case GRAPH_OP_CONVOLUTION:
-        case GRAPH_OP_REDUCE:
-        case GRAPH_OP_REDUCE_WINDOW:
-        case GRAPH_OP_ALL_REDUCE:
-        case GRAPH_OP_REDUCE_SCATTER: return true;
-        default: break;
-        }
+        if (pred(op)) return true;
         for (int r = 0; r < op->n_regions; r++)
             for (int k = 0; k < op->regions[r].n_blocks; k++)
-                if (block_has_sum(&op->regions[r].blocks[k])) return true;
+                if (block_any(&op->regions[r].blocks[k], pred)) return true;
     }
     return false;
 }
@@ -191,11 +202,12 @@ static bool inputs_near_overflow(struct base_tensor *const *in, int n_in)
  * side and finite on the other.  Not a finding when the program sums and
  * either its inputs come near their type's largest value or the output's
  * finite side is within 2x of its own type's. */
-static bool overflow_of_sums(bool sums, bool near_inputs, enum base_dtype out, const struct rt_compare *cmp)
+static bool overflow_of_sums(bool sums, bool near_inputs, bool complex_products, enum base_dtype out,
+                             const struct rt_compare *cmp)
 {
     double x = cmp->got_at_worst, y = cmp->want_at_worst;
     if (!sums) return false;
-    if (near_inputs && !isfinite(x) && isfinite(y)) return true;
+    if ((near_inputs || complex_products) && !isfinite(x) && isfinite(y)) return true;
     /* a sum rounded to a narrow output type whose largest value it reaches
      * (f8E4M3FN: 448, then NaN): a rounding of the sum's order decides
      * between the largest value and inf / NaN */
@@ -206,7 +218,7 @@ static bool overflow_of_sums(bool sums, bool near_inputs, enum base_dtype out, c
 
 static void run_chip(struct ctx *c, const struct graph_module *m, const struct df_run_opts *o, int ci,
                      struct base_tensor *const *in, int n_in, const struct interp_result *gold, bool sums,
-                     bool near_inputs)
+                     bool near_inputs, bool complex_products)
 {
     struct df_result *res = c->res;
     struct base_diag d;
@@ -264,7 +276,7 @@ static void run_chip(struct ctx *c, const struct graph_module *m, const struct d
         struct rt_compare cmp;
         rt_compare_output(p, outs[i], gold->outputs[i], &cmp);
         if (cmp.passed) continue;
-        if (overflow_of_sums(sums, near_inputs, outs[i] ? outs[i]->dtype : BASE_DT_F32, &cmp)) {
+        if (overflow_of_sums(sums, near_inputs, complex_products, outs[i] ? outs[i]->dtype : BASE_DT_F32, &cmp)) {
             set(res, DF_KIND_REFUSED, ci, BASE_ERR_CHECK, "output %d: %.9g against %.9g after sums near the type's largest value",
                 i, cmp.got_at_worst, cmp.want_at_worst);
             break;
@@ -342,10 +354,11 @@ static void evaluate(struct ctx *c, const char *text, size_t len, const char *pa
         goto done;
     }
     res->n_outputs = gold.n_outputs;
-    bool sums = block_has_sum(&m->body), near_inputs = inputs_near_overflow(in, n_in);
+    bool sums = block_any(&m->body, is_wide_step), near_inputs = inputs_near_overflow(in, n_in),
+         complex_products = block_any(&m->body, is_complex_product);
     for (int ci = 0; ci < o->n_chips && !df_kind_is_finding(res->kind); ci++) {
         enum df_kind before = res->kind;
-        run_chip(c, m, o, ci, in, n_in, &gold, sums, near_inputs);
+        run_chip(c, m, o, ci, in, n_in, &gold, sums, near_inputs, complex_products);
         if (res->kind == DF_KIND_REFUSED && before == DF_KIND_NONE) continue;
     }
     interp_result_free(&gold);
