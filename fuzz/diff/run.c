@@ -181,6 +181,33 @@ static bool block_any(const struct graph_block *b, bool (*pred)(const struct gra
     return false;
 }
 
+/* What of a program decides whether a difference is documented. */
+struct traits {
+    bool sums;             /* is_wide_step */
+    bool near_inputs;      /* inputs_near_overflow */
+    bool complex_products; /* is_complex_product */
+    bool f32_matmuls;      /* is_f32_matmul */
+};
+
+/* Whether op is a matmul or convolution with an f32 operand. */
+static bool is_f32_matmul(const struct graph_op *op)
+{
+    if (op->kind != GRAPH_OP_DOT_GENERAL && op->kind != GRAPH_OP_DOT && op->kind != GRAPH_OP_CONVOLUTION) return false;
+    for (int i = 0; i < op->n_operands && i < 2; i++)
+        if (op->operands[i]->type->elem == BASE_DT_F32) return true;
+    return false;
+}
+
+/* docs/compiler.md: a chip that multiplies f32 in bf16 passes (a TPU) rounds
+ * an operand below bf16's range to zero (and its arrays flush subnormals),
+ * so inf times such a value is inf x 0 = NaN on chip where the spec's f32
+ * product is inf, as XLA's bf16_6x decomposition gives.  Not a finding: NaN
+ * against an infinity on such a chip when the program has an f32 matmul. */
+static bool inf_times_flushed(const struct chip_desc *chip, const struct traits *t, const struct rt_compare *cmp)
+{
+    return t->f32_matmuls && chip->fp32_passes_highest > 1 && isnan(cmp->got_at_worst) && isinf(cmp->want_at_worst);
+}
+
 /* Whether an input holds a finite float within 4x of its type's largest
  * (df_make_input's 3e38 in f32 or bf16, 65504 in f16). */
 static bool inputs_near_overflow(struct base_tensor *const *in, int n_in)
@@ -202,12 +229,11 @@ static bool inputs_near_overflow(struct base_tensor *const *in, int n_in)
  * side and finite on the other.  Not a finding when the program sums and
  * either its inputs come near their type's largest value or the output's
  * finite side is within 2x of its own type's. */
-static bool overflow_of_sums(bool sums, bool near_inputs, bool complex_products, enum base_dtype out,
-                             const struct rt_compare *cmp)
+static bool overflow_of_sums(const struct traits *t, enum base_dtype out, const struct rt_compare *cmp)
 {
     double x = cmp->got_at_worst, y = cmp->want_at_worst;
-    if (!sums) return false;
-    if ((near_inputs || complex_products) && !isfinite(x) && isfinite(y)) return true;
+    if (!t->sums) return false;
+    if ((t->near_inputs || t->complex_products) && !isfinite(x) && isfinite(y)) return true;
     /* a sum rounded to a narrow output type whose largest value it reaches
      * (f8E4M3FN: 448, then NaN): a rounding of the sum's order decides
      * between the largest value and inf / NaN */
@@ -217,8 +243,8 @@ static bool overflow_of_sums(bool sums, bool near_inputs, bool complex_products,
 }
 
 static void run_chip(struct ctx *c, const struct graph_module *m, const struct df_run_opts *o, int ci,
-                     struct base_tensor *const *in, int n_in, const struct interp_result *gold, bool sums,
-                     bool near_inputs, bool complex_products)
+                     struct base_tensor *const *in, int n_in, const struct interp_result *gold,
+                     const struct traits *t)
 {
     struct df_result *res = c->res;
     struct base_diag d;
@@ -276,9 +302,15 @@ static void run_chip(struct ctx *c, const struct graph_module *m, const struct d
         struct rt_compare cmp;
         rt_compare_output(p, outs[i], gold->outputs[i], &cmp);
         if (cmp.passed) continue;
-        if (overflow_of_sums(sums, near_inputs, complex_products, outs[i] ? outs[i]->dtype : BASE_DT_F32, &cmp)) {
+        if (overflow_of_sums(t, outs[i] ? outs[i]->dtype : BASE_DT_F32, &cmp)) {
             set(res, DF_KIND_REFUSED, ci, BASE_ERR_CHECK, "output %d: %.9g against %.9g after sums near the type's largest value",
                 i, cmp.got_at_worst, cmp.want_at_worst);
+            break;
+        }
+        if (inf_times_flushed(&chip, t, &cmp)) {
+            set(res, DF_KIND_REFUSED, ci, BASE_ERR_CHECK,
+                "output %d: %.9g against %.9g after an f32 matmul in bf16 passes (inf x a value below bf16's range)", i,
+                cmp.got_at_worst, cmp.want_at_worst);
             break;
         }
         char tw[64] = "?", tg[64] = "?";
@@ -354,11 +386,13 @@ static void evaluate(struct ctx *c, const char *text, size_t len, const char *pa
         goto done;
     }
     res->n_outputs = gold.n_outputs;
-    bool sums = block_any(&m->body, is_wide_step), near_inputs = inputs_near_overflow(in, n_in),
-         complex_products = block_any(&m->body, is_complex_product);
+    struct traits t = {.sums = block_any(&m->body, is_wide_step),
+                       .near_inputs = inputs_near_overflow(in, n_in),
+                       .complex_products = block_any(&m->body, is_complex_product),
+                       .f32_matmuls = block_any(&m->body, is_f32_matmul)};
     for (int ci = 0; ci < o->n_chips && !df_kind_is_finding(res->kind); ci++) {
         enum df_kind before = res->kind;
-        run_chip(c, m, o, ci, in, n_in, &gold, sums, near_inputs, complex_products);
+        run_chip(c, m, o, ci, in, n_in, &gold, &t);
         if (res->kind == DF_KIND_REFUSED && before == DF_KIND_NONE) continue;
     }
     interp_result_free(&gold);
