@@ -147,12 +147,25 @@ grep -v '^#' "$TSV" | tail -n +2 | while IFS="$(printf '\t')" read -r system chi
         "$NPUSIM" estimate "$preset" --workload train --batch "$gb" --seq "$seq" --chips "$chip:$chips" \
             --csv $ARGS >"$tmp/r.csv" 2>"$tmp/r.err"
     fi
-    # the figure from the CSV's row (columns by their header names)
-    fig=$(awk -F, -v unit="$unit" -v seq="$seq" '
-        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    # the figure from the CSV's row (columns by their header names; a quoted
+    # field such as the layout "dp=2,fsdp=256" holds commas)
+    fig=$(awk -v unit="$unit" -v seq="$seq" '
+        function fields(line, f,   n, i, c, q, cur) {
+            n = 0; cur = ""; q = 0
+            for (i = 1; i <= length(line); i++) {
+                c = substr(line, i, 1)
+                if (c == "\"") { q = !q; continue }
+                if (c == "," && !q) { f[++n] = cur; cur = ""; continue }
+                cur = cur c
+            }
+            f[++n] = cur
+            return n
+        }
+        NR == 1 { n = fields($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
         NR == 2 {
-            if ($col["ok"] != "true") exit
-            step = $col["step_s"]; chips = $col["chips"]; flops = $col["model_flops"]; tps = $col["tokens_per_s"]
+            fields($0, v)
+            if (v[col["ok"]] != "true") exit
+            step = v[col["step_s"]]; chips = v[col["chips"]]; flops = v[col["model_flops"]]; tps = v[col["tokens_per_s"]]
             if (step <= 0) exit
             if (unit ~ /TFLOP/) printf "%.4g", flops / step / chips / 1e12
             else if (unit ~ /seq/) printf "%.4g", tps / seq
