@@ -186,7 +186,9 @@ struct cc_kb {
     struct cc_kb_buf bufs[CC_KB_MAX_BUFS];
     int32_t signals[CHIP_MAX_ENGINES];                /* signalling instructions emitted per engine */
     int32_t known[CHIP_MAX_ENGINES][CHIP_MAX_ENGINES]; /* known[e][f]: e already waited for f >= value */
-    int dma_next;                 /* round-robin position among t->dma */
+    int dma_next;                 /* round-robin position among the DMA queues */
+    const int *dma_q;             /* the queues cc_kb_dma uses (NULL: t->dma): a matmul gives */
+    int n_dma_q;                  /* its epilogue's transfers the store queues (k_dot.c) */
     uint32_t tag;                 /* put on every instruction (graph op id of the root) */
 };
 
@@ -501,10 +503,11 @@ bool cc_conv_op_supported(const struct graph_op *op, const struct cc_target *t, 
  * at (cc_plan_op_precision). */
 enum isa_precision cc_dot_precision(const struct graph_op *op, const struct cc_target *t);
 enum isa_precision cc_conv_precision(const struct graph_op *op, const struct cc_target *t);
-/* Whether DOT kernels take elementwise epilogues beyond a lone convert
- * (they need k_elem.c's tile sources, CC_EW_SOURCES below); when false the
- * grouping should leave the ops after a dot to their own kernels. */
-bool cc_dot_fuses_epilogues(void);
+/* Whether the DOT kernel of dot on chip takes elementwise epilogues beyond
+ * a lone convert (they need k_elem.c's tile sources, CC_EW_SOURCES below,
+ * and a problem the general engine runs at the GEMM's pace); when false
+ * the grouping leaves the ops after the dot to their own kernels. */
+bool cc_dot_fuses_epilogues(const struct graph_op *dot, const struct chip_desc *chip);
 
 /* A sum of matmuls (k_dot.c): the engine of the dot kernels the GEMM
  * generator (gemm.h) does not take (several contracting dims that do not

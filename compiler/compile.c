@@ -1511,7 +1511,7 @@ static enum base_status group_nodes(struct cc *c, enum cc_mode mode, struct emit
                 if (!same_shape(gr->rank, gr->dims, o->rank, o->dims)) continue;
                 if (mode == CC_MODE_COMPILED && gr->kind != CC_K_ELEMENTWISE && gr->kind != CC_K_DOT) continue;
                 /* a dot's epilogue: what the dot kernels take (a lone convert, or any chain) */
-                if (gr->kind == CC_K_DOT && !cc_dot_fuses_epilogues() &&
+                if (gr->kind == CC_K_DOT && !cc_dot_fuses_epilogues(c->nodes[gr->nodes[0]].op, &c->p->chip) &&
                     (gr->n_nodes > 1 || n->op->kind != GRAPH_OP_CONVERT))
                     continue;
                 if (mode == CC_MODE_FUSED_EAGER && (gr->kind != CC_K_ELEMENTWISE || !gr->small || !small)) continue;

@@ -70,7 +70,10 @@ struct mm {
     int n_ev, ev[2], fill;
     /* buffers */
     bool panel_mode;
-    int panel;              /* 2 slots: a group's stationary tiles, all K tiles */
+    bool v_panel;           /* the panel holds the moving tiles of an n box instead (plain_moving) */
+    int64_t n_boxes;        /* n boxes per job */
+    int panel;              /* 2 slots: a group's stationary (or moving) tiles, all K tiles */
+    int spanel[2];          /* v_panel: per wave (by parity) a slot per tile: its stationary tiles */
     int ring_n, ring_buf[MM_RING_MAX / 4 + 1], sring_buf[MM_RING_MAX / 4 + 1];
     int stage, n_stage;
     int cvt;                /* integer sums: the cast to the stored type, 2 slots */
@@ -151,6 +154,18 @@ static enum base_status mm_dma(struct mm *m, const int *qs, int nq, int *next, c
     return cc_kb_emit_group(m->b, ins, eng, n, acc, n_acc);
 }
 
+/* Bytes per result element an epilogue moves: its inputs of the result's
+ * shape (the kernel's inputs after the dot's two operands; scalars stay)
+ * and its outputs. */
+static double epilogue_bytes(const struct cc_kernel *k)
+{
+    double b = 0;
+    for (int i = 2; i < k->n_in; i++)
+        if (k->in[i].value->type->rank > 0) b += (double)base_dtype_size(k->in[i].value->type->elem);
+    for (int i = 0; i < k->n_out; i++) b += (double)base_dtype_size(k->out[i].value->type->elem);
+    return b;
+}
+
 /* DMA queues for loads and for stores, in proportion to the bytes each
  * moves per tile (at least one each when there are two). */
 static void split_queues(struct mm *m, double ld_bytes, double st_bytes)
@@ -164,6 +179,12 @@ static void split_queues(struct mm *m, double ld_bytes, double st_bytes)
     for (int i = 0; i < m->n_ld; i++) m->ld[i] = t->dma[i];
     for (int i = 0; i < m->n_st; i++) m->st[i] = t->dma[n - m->n_st + i];
     m->ld_next = m->st_next = 0;
+    /* an epilogue's loads and stores (cc_kb_dma) on the store queues: on
+     * the load queues they would wait behind the panels, and the arrays
+     * for them */
+    m->b->dma_q = m->st;
+    m->b->n_dma_q = m->n_st;
+    m->b->dma_next = 0;
 }
 
 /* The valid n of dim d in [lo, lo + cnt) for a piece with offset add: the
@@ -213,7 +234,13 @@ static void tile_of(const struct mm *m, int64_t index, struct mm_tile *tt)
         tt->nc[d] = box.count[m->gn[d]];
         tt->F *= (uint64_t)tt->nc[d];
     }
-    tt->group = job * cc_ceil_div(p->M, m->mt) + tt->m0 / m->mt;
+    if (m->v_panel) { /* the tiles of one n box share its moving tiles */
+        int64_t nb = 0;
+        for (int d = 0; d < p->n_nd; d++) nb = nb * cc_ceil_div(p->n[d], m->ncnt[d]) + tt->n0[d] / m->ncnt[d];
+        tt->group = job * m->n_boxes + nb;
+    } else {
+        tt->group = job * cc_ceil_div(p->M, m->mt) + tt->m0 / m->mt;
+    }
 }
 
 /* Buffer and slot of ring position r. */
@@ -246,9 +273,10 @@ static enum base_status sub_zp(struct mm *m, double zp, const struct isa_ap *ap,
     return cc_kb_emit(m->b, m->fill, &in, &ac, 1);
 }
 
-/* The stationary tiles of group (job, m0) into panel slot `slot`: per piece,
- * its full K tiles in one DMA, the ragged one apart. */
-static enum base_status load_panel(struct mm *m, const struct mm_tile *tt, int slot)
+/* The stationary tiles of group (job, m0) into slot `slot` of buffer buf
+ * (the panel, or a v_panel wave's): per piece, its full K tiles in one DMA,
+ * the ragged one apart. */
+static enum base_status load_panel(struct mm *m, const struct mm_tile *tt, int buf, int slot)
 {
     const struct cc_mm *p = m->p;
     int64_t job_s = p->job_off ? p->job_off[tt->job][0] : 0;
@@ -267,7 +295,7 @@ static enum base_status load_panel(struct mm *m, const struct mm_tile *tt, int s
         int n_same = 1;
         while (i + n_same < m->n_kt && m->kts[i + n_same].piece == kq->piece && m->kts[i + n_same].rows == kq->rows)
             n_same++;
-        struct isa_ap dst = cc_kb_sp(m->b, m->panel, slot, (uint64_t)i * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, 0);
+        struct isa_ap dst = cc_kb_sp(m->b, buf, slot, (uint64_t)i * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, 0);
         dst.ndims = 2;
         dst.stride[0] = m->mt;
         dst.count[0] = (uint32_t)n_same;
@@ -280,20 +308,20 @@ static enum base_status load_panel(struct mm *m, const struct mm_tile *tt, int s
         dma_split(m->ld, m->n_ld, &m->ld_next, &dst, &src, pieces, ins, eng, &n);
         i += n_same;
     }
-    struct cc_access ac = {m->panel, slot, CC_WR};
+    struct cc_access ac = {buf, slot, CC_WR};
     enum base_status st = cc_kb_emit_group(m->b, ins, eng, n, &ac, 1);
     for (int i = 0; i < m->n_kt && st == BASE_OK && p->s_zp != 0;) {
         const struct mm_kt *kq = &m->kts[i];
         int n_same = 1;
         while (i + n_same < m->n_kt && m->kts[i + n_same].piece == kq->piece && m->kts[i + n_same].rows == kq->rows)
             n_same++;
-        struct isa_ap dst = cc_kb_sp(m->b, m->panel, slot, (uint64_t)i * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, 0);
+        struct isa_ap dst = cc_kb_sp(m->b, buf, slot, (uint64_t)i * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, 0);
         dst.ndims = 2;
         dst.stride[0] = m->mt;
         dst.count[0] = (uint32_t)n_same;
         dst.stride[1] = 1;
         dst.count[1] = tt->mr;
-        st = sub_zp(m, p->s_zp, &dst, m->panel, slot);
+        st = sub_zp(m, p->s_zp, &dst, buf, slot);
         i += n_same;
     }
     free(ins);
@@ -375,7 +403,61 @@ static enum base_status load_v_tile(struct mm *m, const struct mm_tile *tt, cons
     return sub_zp(m, p->v_zp, &whole, buf, slot);
 }
 
-static enum base_status store_tile(struct mm *m, const struct mm_tile *tt, int buf, int slot, enum base_dtype dt)
+/* The moving tiles of tt's n box, all K tiles, into panel slot `slot` (K
+ * tile i at i x fmax elements): plain_moving problems only, whose tiles
+ * hold no padding.  A piece's full K tiles go in one DMA (split over the
+ * queues), as load_panel's: per-tile DMAs would each pay the fixed cost. */
+static enum base_status load_v_panel(struct mm *m, const struct mm_tile *tt, int slot)
+{
+    const struct cc_mm *p = m->p;
+    int64_t job_v = p->job_off ? p->job_off[tt->job][1] : 0;
+    size_t cap = (size_t)m->n_kt * CHIP_MAX_ENGINES;
+    struct isa_instr *ins = malloc(cap * sizeof *ins);
+    int *eng = malloc(cap * sizeof *eng), n = 0;
+    if (!ins || !eng) {
+        free(ins);
+        free(eng);
+        return cc_kb_fail(m->b, BASE_ERR_NOMEM, "out of memory");
+    }
+    /* source dims: the K tiles, then the n box's (one pattern needs at most ISA_MAX_DIMS) */
+    bool merge = p->n_nd + 1 <= ISA_MAX_DIMS;
+    for (int i = 0; i < m->n_kt;) {
+        const struct mm_kt *kq = &m->kts[i];
+        const struct cc_mm_piece *pc = &p->pieces[kq->piece];
+        int n_same = 1;
+        while (merge && i + n_same < m->n_kt && m->kts[i + n_same].piece == kq->piece &&
+               m->kts[i + n_same].rows == kq->rows)
+            n_same++;
+        int64_t voff = job_v + pc->v_off + (int64_t)kq->r0 * pc->v_k, st[CC_MM_MAX_N + 1], cn[CC_MM_MAX_N + 1];
+        st[0] = (int64_t)m->kt * pc->v_k;
+        cn[0] = n_same;
+        for (int d = 0; d < p->n_nd; d++) {
+            voff += tt->n0[d] * p->v_n[d];
+            st[d + 1] = p->v_n[d];
+            cn[d + 1] = tt->nc[d];
+        }
+        struct isa_ap dst = cc_kb_sp(m->b, m->panel, slot, (uint64_t)i * m->fmax * m->es_mm, 0, kq->rows, p->mm_dt, 0);
+        dst.ndims = 2;
+        dst.stride[0] = (int64_t)m->fmax;
+        dst.count[0] = (uint32_t)n_same;
+        dst.stride[1] = 1;
+        dst.count[1] = (uint32_t)tt->F;
+        struct isa_ap src = hbm_ap(hbm_addr(p->v_addr, p->v_dt, voff), p->v_dt, kq->rows, pc->v_k, p->n_nd + 1, st, cn);
+        int pieces = cc_kb_dma_pieces(m->b, (uint64_t)kq->rows * n_same * tt->F * m->es_mm, kq->rows);
+        dma_split(m->ld, m->n_ld, &m->ld_next, &dst, &src, pieces, ins, eng, &n);
+        i += n_same;
+    }
+    /* one access: the parts write disjoint bytes and need not wait for each other */
+    struct cc_access ac = {m->panel, slot, CC_WR};
+    enum base_status st = cc_kb_emit_group(m->b, ins, eng, n, &ac, 1);
+    free(ins);
+    free(eng);
+    return st;
+}
+
+/* last: the core's last tile (every queue is idle by then, the tail short). */
+static enum base_status store_tile(struct mm *m, const struct mm_tile *tt, int buf, int slot, enum base_dtype dt,
+                                   bool last)
 {
     const struct cc_mm *p = m->p;
     int64_t job_c = p->job_off ? p->job_off[tt->job][2] : 0, st[CC_MM_MAX_N];
@@ -388,18 +470,20 @@ static enum base_status store_tile(struct mm *m, const struct mm_tile *tt, int b
     struct isa_ap src = cc_kb_sp(m->b, buf, slot, 0, 0, tt->mr, dt, tt->F);
     struct cc_access ac = {buf, slot, CC_RD};
     uint64_t bytes = (uint64_t)tt->mr * tt->F * base_dtype_size(p->c_dt);
-    if (tt->index + 1 == m->hi) { /* the last: every queue is idle by then, the tail short */
+    if (last) {
         int next = 0;
         return mm_dma(m, m->t->dma, m->t->n_dma, &next, &dst, &src, &ac, 1, m->t->n_dma);
     }
     return mm_dma(m, m->st, m->n_st, &m->st_next, &dst, &src, &ac, 1, cc_kb_dma_pieces(m->b, bytes, tt->mr));
 }
 
-/* The sum, the epilogue (or the rounding copy) and the store of tile u. */
+/* The sum, the epilogue (or the rounding copy) and the store of tile tt,
+ * the core's u-th (from m->lo) in the order of the work. */
 static enum base_status finish_tile(struct mm *m, const struct mm_tile *tt, int64_t u, const struct isa_ap *sum,
                                     struct cc_access sum_acc, int engine)
 {
     const struct cc_mm *p = m->p;
+    bool last = u + 1 == m->hi;
     struct isa_instr cp;
     memset(&cp, 0, sizeof cp);
     cp.op = ISA_OP_COPY;
@@ -420,27 +504,41 @@ static enum base_status finish_tile(struct mm *m, const struct mm_tile *tt, int6
     if (p->integer) {
         /* the sum is a tile of acc_dt in the scratchpad: stored as is, or
          * cast exactly to the stored type (a DMA would go through f32) */
-        if (p->c_dt == p->acc_dt) return store_tile(m, tt, sum_acc.buf, sum_acc.slot, p->acc_dt);
+        if (p->c_dt == p->acc_dt) return store_tile(m, tt, sum_acc.buf, sum_acc.slot, p->acc_dt, last);
         int cs = (int)(u % 2);
         cp.op = ISA_OP_UNARY;
         cp.func = ISA_ALU_CAST;
         cp.dst = cc_kb_sp(m->b, m->cvt, cs, 0, 0, tt->mr, p->c_dt, tt->F);
         struct cc_access a[2] = {sum_acc, {m->cvt, cs, CC_WR}};
         TRY(cc_kb_emit(m->b, engine, &cp, a, 2));
-        return store_tile(m, tt, m->cvt, cs, p->c_dt);
+        return store_tile(m, tt, m->cvt, cs, p->c_dt, last);
     }
     int slot = (int)(u % m->n_stage);
     int sb = m->stage + slot / 4, ss = slot % 4;
     cp.dst = cc_kb_sp(m->b, sb, ss, 0, 0, tt->mr, p->acc_dt, tt->F);
     struct cc_access a[2] = {sum_acc, {sb, ss, CC_WR}};
     TRY(cc_kb_emit(m->b, engine, &cp, a, 2));
-    return store_tile(m, tt, sb, ss, p->acc_dt);
+    return store_tile(m, tt, sb, ss, p->acc_dt, last);
 }
 
 struct step {
     int64_t u;  /* tile (index in this core's share) */
     int t;      /* K tile */
 };
+
+/* The panel of tt's group: its stationary or (v_panel) its moving tiles. */
+static enum base_status load_group_panel(struct mm *m, const struct mm_tile *tt, int slot)
+{
+    return m->v_panel ? load_v_panel(m, tt, slot) : load_panel(m, tt, m->panel, slot);
+}
+
+/* Tiles by group, then by index: a group's tiles one after the other. */
+static int by_group(const void *a, const void *b)
+{
+    const struct mm_tile *x = a, *y = b;
+    if (x->group != y->group) return x->group < y->group ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
 
 /* The halo of tile tt: per n dim its first view index q_lo (before the
  * view's index map is applied) and extent; row-major pitches. */
@@ -549,12 +647,15 @@ static enum base_status run_float(struct mm *m)
     struct step *steps = calloc((size_t)nt * (size_t)m->n_kt, sizeof *steps);
     int64_t *wave_end = calloc((size_t)nt, sizeof *wave_end); /* per tile: one past the last tile of its wave */
     int64_t *wstart = calloc((size_t)nt + 1, sizeof *wstart), *gord = calloc((size_t)nt, sizeof *gord);
+    int64_t *wave_of = calloc((size_t)nt, sizeof *wave_of);
     enum base_status st = BASE_OK;
-    if (!tiles || !steps || !wave_end || !wstart || !gord) {
+    if (!tiles || !steps || !wave_end || !wstart || !gord || !wave_of) {
         st = cc_kb_fail(m->b, BASE_ERR_NOMEM, "out of memory");
         goto done;
     }
     for (int64_t u = 0; u < nt; u++) tile_of(m, m->lo + u, &tiles[u]);
+    /* v_panel: the grid walks M before n, the work n box by n box */
+    if (m->v_panel) qsort(tiles, (size_t)nt, sizeof *tiles, by_group);
     /* waves: up to n_pe consecutive tiles of one group, their K tiles
      * interleaved so the arrays work side by side */
     int64_t ns = 0;
@@ -571,6 +672,8 @@ static enum base_status run_float(struct mm *m)
     int nw = 0;
     for (int64_t u = 0; u < nt; u = wave_end[u]) wstart[nw++] = u;
     wstart[nw] = nt;
+    for (int w = 0; w < nw; w++)
+        for (int64_t u = wstart[w]; u < wstart[w + 1]; u++) wave_of[u] = w;
     int D = m->halo ? m->hring / m->n_pe - 1 : 0, next_wave = 0;
 #define LOAD_WAVE(w_)                                                                                   \
     do {                                                                                                \
@@ -583,14 +686,22 @@ static enum base_status run_float(struct mm *m)
         if (tiles[u].group != last_group) gi++, last_group = tiles[u].group;
         gord[u] = gi;
     }
-    /* loads of step s */
+    /* loads of step s (v_panel: none, the panels hold every operand) */
 #define LOAD_STEP(s_)                                                                                   \
     do {                                                                                                \
         const struct step *sp_ = &steps[s_];                                                            \
+        if (m->v_panel) break;                                                                          \
         if (!m->panel_mode) st = load_s_tile(m, &tiles[sp_->u], &m->kts[sp_->t], (int)(s_));            \
         if (st == BASE_OK) st = load_v_tile(m, &tiles[sp_->u], &m->kts[sp_->t], (int)(s_));              \
     } while (0)
-    if (m->panel_mode && nt > 0) st = load_panel(m, &tiles[0], 0);
+    /* v_panel: the stationary tiles of wave w_'s tiles, a slot each */
+#define LOAD_SPANELS(w_)                                                                                \
+    do {                                                                                                \
+        for (int64_t u_ = wstart[w_]; u_ < wstart[(w_) + 1] && st == BASE_OK; u_++)                     \
+            st = load_panel(m, &tiles[u_], m->spanel[(w_) % 2], (int)(u_ - wstart[w_]));                \
+    } while (0)
+    if (m->panel_mode && nt > 0) st = load_group_panel(m, &tiles[0], 0);
+    if (m->v_panel && nw > 0 && st == BASE_OK) LOAD_SPANELS(0);
     if (m->halo)
         for (; next_wave < D && next_wave < nw && st == BASE_OK; next_wave++) LOAD_WAVE(next_wave);
     else
@@ -608,13 +719,17 @@ static enum base_status run_float(struct mm *m)
         const struct mm_tile *tt = &tiles[sp->u];
         /* the next group's panel, once this group has started */
         if (m->panel_mode && sp->t == 0 && next_panel_tile < nt && gord[next_panel_tile] == gord[sp->u] + 1) {
-            st = load_panel(m, &tiles[next_panel_tile], (int)(gord[next_panel_tile] % 2));
+            st = load_group_panel(m, &tiles[next_panel_tile], (int)(gord[next_panel_tile] % 2));
             int64_t v = next_panel_tile;
             while (v < nt && gord[v] == gord[next_panel_tile]) v++;
             next_panel_tile = v;
             if (st != BASE_OK) break;
         }
-        if (m->halo) {
+        if (m->v_panel) {
+            /* the next wave's stationary tiles, once this wave has started */
+            int w = (int)wave_of[sp->u];
+            if (sp->t == 0 && sp->u == wstart[w] && w + 1 < nw) LOAD_SPANELS(w + 1);
+        } else if (m->halo) {
             if (sp->t == 0 && sp->u == wstart[next_wave - D > 0 ? next_wave - D : 0] && next_wave < nw) {
                 LOAD_WAVE(next_wave);
                 next_wave++;
@@ -630,7 +745,11 @@ static enum base_status run_float(struct mm *m)
         mm.dst = sp_ap(ISA_SPACE_ACC, 0, tt->mr, acc_addr(m, sp->u), BASE_DT_F32, tt->F);
         struct cc_access a[3];
         int na = 0;
-        if (m->panel_mode) {
+        if (m->v_panel) {
+            int w = (int)wave_of[sp->u], b = m->spanel[w % 2], slot = (int)(sp->u - wstart[w]);
+            mm.src0 = cc_kb_sp(m->b, b, slot, (uint64_t)sp->t * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, tt->mr);
+            a[na++] = (struct cc_access){b, slot, CC_RD};
+        } else if (m->panel_mode) {
             int slot = (int)(gord[sp->u] % 2);
             mm.src0 = cc_kb_sp(m->b, m->panel, slot, (uint64_t)sp->t * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, tt->mr);
             a[na++] = (struct cc_access){m->panel, slot, CC_RD};
@@ -642,6 +761,10 @@ static enum base_status run_float(struct mm *m)
         if (m->halo) {
             mm.src1 = halo_view(m, tt, sp->u, kq, &a[na]);
             na++;
+        } else if (m->v_panel) {
+            int slot = (int)(gord[sp->u] % 2);
+            mm.src1 = cc_kb_sp(m->b, m->panel, slot, (uint64_t)sp->t * m->fmax * m->es_mm, 0, kq->rows, p->mm_dt, tt->F);
+            a[na++] = (struct cc_access){m->panel, slot, CC_RD};
         } else {
             int vb = ring_buf(m, m->ring_buf, (int)s), vs = ring_slot(m, (int)s);
             mm.src1 = cc_kb_sp(m->b, vb, vs, 0, 0, kq->rows, p->mm_dt, tt->F);
@@ -666,7 +789,9 @@ static enum base_status run_float(struct mm *m)
     }
 #undef LOAD_STEP
 #undef LOAD_WAVE
+#undef LOAD_SPANELS
 done:
+    free(wave_of);
     free(gord);
     free(wstart);
     free(tiles);
@@ -808,6 +933,56 @@ static enum base_status run_int(struct mm *m)
 
 /* Tile counts of the n box: innermost dims whole while they fit fmax, then a
  * chunk of the next (a divisor when one is at least half the chunk). */
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether the moving operand's tiles hold no padding (no convolution
+ * offsets, dilations or limits) and no zero point: a panel of them is one
+ * DMA per K tile (load_v_panel). */
+static bool plain_moving(const struct cc_mm *p)
+{
+    if (p->v_zp != 0) return false;
+    for (int d = 0; d < p->n_nd; d++) {
+        if (p->mul[d] != 1 || p->div[d] != 1 || p->lim[d] < p->n[d]) return false;
+        for (int i = 0; i < p->n_pieces; i++)
+            if (p->pieces[i].add[d] != 0) return false;
+    }
+    return true;
+}
+
+/* Whether this core's tiles read fewer bytes with the moving tiles of an n
+ * box kept (each stationary tile streamed per tile) than with the
+ * stationary tiles of an M group kept (each moving tile streamed): per K
+ * row, groups x the kept width + tiles x the streamed width.  A GEMM's
+ * rhs is read once per M group the other way (a 4096^3 matmul: 32 times). */
+static bool prefer_v_panel(struct mm *m)
+{
+    int64_t nt = m->hi - m->lo, s_groups = 0, v_groups = 0, last = -1;
+    int64_t *ids = malloc((size_t)nt * sizeof *ids);
+    if (!ids) return false;
+    struct mm_tile tt;
+    m->v_panel = false;
+    for (int64_t u = 0; u < nt; u++) {
+        tile_of(m, m->lo + u, &tt);
+        if (tt.group != last) s_groups++, last = tt.group;
+    }
+    m->v_panel = true;
+    for (int64_t u = 0; u < nt; u++) {
+        tile_of(m, m->lo + u, &tt);
+        ids[u] = tt.group;
+    }
+    m->v_panel = false;
+    qsort(ids, (size_t)nt, sizeof *ids, cmp_i64);
+    for (int64_t u = 0; u < nt; u++) v_groups += u == 0 || ids[u] != ids[u - 1];
+    free(ids);
+    double keep_s = (double)s_groups * m->mt + (double)nt * (double)m->fmax;
+    double keep_v = (double)v_groups * (double)m->fmax + (double)nt * m->mt;
+    return keep_v < keep_s;
+}
+
 static void box_counts(const struct cc_mm *p, uint64_t fmax, int64_t *cnt)
 {
     int64_t acc = 1;
@@ -1007,12 +1182,24 @@ enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k
         st = run_int(&m);
         goto done;
     }
-    uint64_t panel_bytes = (uint64_t)m.n_kt * m.mt * m.es_mm;
-    m.panel_mode = 2 * panel_bytes <= cc_kb_free_bytes(m.b) / 2;
+    m.n_boxes = 1;
+    for (int d = 0; d < p->n_nd; d++) m.n_boxes *= cc_ceil_div(p->n[d], m.ncnt[d]);
+    uint64_t panel_bytes = (uint64_t)m.n_kt * m.mt * m.es_mm, v_panel_bytes = (uint64_t)m.n_kt * m.fmax * m.es_mm;
+    /* v_panel: two moving panels, and per wave parity a stationary panel
+     * per array (a slot per tile of the wave, at most 4) */
+    uint64_t v_mode_bytes = 2 * v_panel_bytes + 2 * (uint64_t)m.n_pe * panel_bytes;
+    if (m.n_pe <= 4 && plain_moving(p) && v_mode_bytes <= cc_kb_free_bytes(m.b) / 2 && prefer_v_panel(&m)) {
+        m.v_panel = m.panel_mode = true;
+        for (int i = 0; i < 2; i++)
+            if ((m.spanel[i] = cc_kb_buffer(m.b, panel_bytes, m.n_pe)) < 0) goto fail;
+        panel_bytes = v_panel_bytes;
+    } else {
+        m.panel_mode = 2 * panel_bytes <= cc_kb_free_bytes(m.b) / 2;
+    }
     if (m.panel_mode && (m.panel = cc_kb_buffer(m.b, panel_bytes, 2)) < 0) goto fail;
     /* halo mode: pieces that differ only in their n offsets (convolution
      * windows) read one halo per tile and K chunk */
-    bool same = p->n_pieces > 1 && p->n_nd > 0 && m.panel_mode;
+    bool same = p->n_pieces > 1 && p->n_nd > 0 && m.panel_mode && !m.v_panel;
     for (int i = 1; i < p->n_pieces && same; i++)
         same = p->pieces[i].rows == p->pieces[0].rows && p->pieces[i].v_off == p->pieces[0].v_off &&
                p->pieces[i].v_k == p->pieces[0].v_k;
@@ -1050,15 +1237,21 @@ enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k
             goto done;
         }
     }
-    uint64_t slot_bytes = ((m.fmax * m.es_mm + 63) & ~(uint64_t)63) + (m.panel_mode ? 0 : ((m.mt * m.es_mm + 63) & ~(uint64_t)63));
-    uint64_t fr = cc_kb_free_bytes(m.b);
-    m.ring_n = fr / slot_bytes >= 8 ? 8 : fr / slot_bytes >= 4 ? 4 : 2;
-    int nbuf = m.ring_n > 4 ? m.ring_n / 4 : 1, per_buf = m.ring_n > 4 ? 4 : m.ring_n;
-    for (int i = 0; i < nbuf; i++) {
-        if ((m.ring_buf[i] = cc_kb_buffer(m.b, m.fmax * m.es_mm, per_buf)) < 0) goto fail;
-        if (!m.panel_mode && (m.sring_buf[i] = cc_kb_buffer(m.b, m.mt * m.es_mm, per_buf)) < 0) goto fail;
+    /* the ring: the streamed tiles (moving, or both); none with v_panel */
+    bool ring_v = !m.v_panel, ring_s = !m.panel_mode;
+    m.ring_n = 1;
+    if (ring_v) {
+        uint64_t slot_bytes = ((m.fmax * m.es_mm + 63) & ~(uint64_t)63) + (ring_s ? ((m.mt * m.es_mm + 63) & ~(uint64_t)63) : 0);
+        uint64_t fr = cc_kb_free_bytes(m.b);
+        m.ring_n = fr / slot_bytes >= 8 ? 8 : fr / slot_bytes >= 4 ? 4 : 2;
+        int nbuf = m.ring_n > 4 ? m.ring_n / 4 : 1, per_buf = m.ring_n > 4 ? 4 : m.ring_n;
+        for (int i = 0; i < nbuf; i++) {
+            if ((m.ring_buf[i] = cc_kb_buffer(m.b, m.fmax * m.es_mm, per_buf)) < 0) goto fail;
+            if (ring_s && (m.sring_buf[i] = cc_kb_buffer(m.b, m.mt * m.es_mm, per_buf)) < 0) goto fail;
+        }
     }
-    split_queues(&m, (double)m.n_kt * m.kt * m.fmax * m.es_mm, (double)m.mt * m.fmax * base_dtype_size(p->c_dt));
+    split_queues(&m, (double)m.n_kt * m.kt * (ring_v ? m.fmax : m.mt) * m.es_mm,
+                 (double)m.mt * m.fmax * (m.ew ? epilogue_bytes(k) : (double)base_dtype_size(p->c_dt)));
     st = run_float(&m);
     goto done;
 fail:
@@ -1577,11 +1770,43 @@ static enum base_status dot_general_mm(const struct cc_target *t, const struct c
     return st;
 }
 
-bool cc_dot_fuses_epilogues(void)
+bool cc_dot_fuses_epilogues(const struct graph_op *dot, const struct chip_desc *chip)
 {
 #ifdef CC_EW_SOURCES
-    return true;
+    /* The general engine (cc_mm_emit) runs a dot with an epilogue at the
+     * GEMM's pace when it can keep the moving tiles of an n box over the
+     * whole K (v_panel) or the lhs has few 128-row groups (each reads the
+     * rhs once).  Otherwise (a long K: an FFN's down projection) it would
+     * read the rhs once per group, several times the GEMM's bytes: the dot
+     * takes the GEMM path and the epilogue a kernel of its own, which
+     * costs one more write and read of the result. */
+    int nb = 0, nc = 0;
+    int64_t lb[BASE_MAX_RANK], rb[BASE_MAX_RANK], lc[BASE_MAX_RANK], rc[BASE_MAX_RANK];
+    if (!dot_dims(dot, &nb, lb, rb, &nc, lc, rc)) return true; /* refused at emission, located */
+    const struct graph_type *l = dot->operands[0]->type, *r = dot->operands[1]->type;
+    if (!real_float(l->elem) || !real_float(r->elem)) return true; /* integer sums: the general engine alone */
+    int64_t K = 1, M = 1, N = 1;
+    for (int i = 0; i < nc; i++) K *= l->dims[lc[i]];
+    for (int d = 0; d < l->rank; d++)
+        if (!has(lb, nb, d) && !has(lc, nc, d)) M *= l->dims[d];
+    for (int d = 0; d < r->rank; d++)
+        if (!has(rb, nb, d) && !has(rc, nc, d)) N *= r->dims[d];
+    struct cc_target t;
+    cc_target_init(&t, chip);
+    if (t.n_pe < 1) return true;
+    const struct chip_engine_desc *pe = &chip->engines[t.pe[0]];
+    uint64_t psp = chip->scratchpad.partitions, banks = chip->accumulator.banks ? chip->accumulator.banks : 1;
+    uint64_t kt = pe->rows < psp ? pe->rows : psp, mt = pe->cols < psp ? pe->cols : psp;
+    uint64_t fmax = chip->accumulator.bytes_per_partition / banks / 4;
+    if (fmax > (uint64_t)N) fmax = (uint64_t)N;
+    if (kt < 1 || mt < 1) return true;
+    uint64_t es = base_dtype_size(pick_mm_dtype(chip, l->elem, r->elem)), n_kt = ((uint64_t)K + kt - 1) / kt;
+    uint64_t keep = 2 * n_kt * fmax * es + 2 * (uint64_t)t.n_pe * n_kt * mt * es;
+    bool few_groups = (uint64_t)M <= 2 * (uint64_t)t.n_pe * mt;
+    return few_groups || keep <= chip->scratchpad.bytes_per_partition / 2;
 #else
+    (void)dot;
+    (void)chip;
     return false;
 #endif
 }

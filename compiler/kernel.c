@@ -322,7 +322,10 @@ enum base_status cc_kb_dma(struct cc_kb *b, const struct isa_ap *dst, const stru
     if (b->t->n_dma == 0) return cc_kb_fail(b, BASE_ERR_UNSUPPORTED, "the chip has no DMA queue");
     struct isa_instr ins[CC_MAX_ENGINES_OF_KIND];
     int eng[CC_MAX_ENGINES_OF_KIND], n = 0;
-    cc_dma_split(b->t->dma, b->t->n_dma, &b->dma_next, dst, src, pieces, ins, eng, &n);
+    if (b->dma_q && b->n_dma_q > 0)
+        cc_dma_split(b->dma_q, b->n_dma_q, &b->dma_next, dst, src, pieces < b->n_dma_q ? pieces : b->n_dma_q, ins, eng, &n);
+    else
+        cc_dma_split(b->t->dma, b->t->n_dma, &b->dma_next, dst, src, pieces, ins, eng, &n);
     return cc_kb_emit_group(b, ins, eng, n, acc, n_acc);
 }
 

@@ -80,6 +80,33 @@ static void test_plan_compiled_fuses_an_elementwise_chain(void **state)
     graph_module_destroy(m);
 }
 
+/* A dot takes its elementwise epilogue into its kernel when the general
+ * engine keeps a panel of the moving operand over the whole K (a short K),
+ * and leaves it to a kernel of its own when it cannot (a long K: an FFN's
+ * down projection; compiler/k_dot.c cc_dot_fuses_epilogues). */
+static void test_plan_dot_epilogue_fused_unless_k_is_long(void **state)
+{
+    (void)state;
+    static const int64_t ks[2] = {1024, 65536};
+    for (int i = 0; i < 2; i++) {
+        char src[1024];
+        long long k = (long long)ks[i];
+        snprintf(src, sizeof src,
+                 "func.func @main(%%a: tensor<2048x%lldxbf16>, %%b: tensor<%lldx1024xbf16>) -> tensor<2048x1024xbf16> {\n"
+                 "  %%0 = stablehlo.dot_general %%a, %%b, contracting_dims = [1] x [0] : (tensor<2048x%lldxbf16>, "
+                 "tensor<%lldx1024xbf16>) -> tensor<2048x1024xbf16>\n"
+                 "  %%1 = stablehlo.logistic %%0 : tensor<2048x1024xbf16>\n"
+                 "  func.return %%1 : tensor<2048x1024xbf16>\n}\n",
+                 k, k, k, k);
+        struct graph_module *m = prog_parse(src);
+        struct cc_plan *p = compile_mode(m, CC_MODE_COMPILED);
+        assert_int_equal(cc_plan_n_kernels(p), i == 0 ? 1 : 2);
+        assert_string_equal(cc_plan_kernel(p, 0)->info.name, i == 0 ? "fusion(dot_general,logistic)" : "dot_general");
+        cc_plan_destroy(p);
+        graph_module_destroy(m);
+    }
+}
+
 static void test_plan_eager_gives_every_op_a_dispatched_kernel(void **state)
 {
     (void)state;
@@ -591,7 +618,7 @@ static void test_plan_call_takes_any_number_of_operands(void **state)
     free(src);
 }
 
-TEST_MAIN(setup, NULL, T(test_plan_compiled_fuses_an_elementwise_chain),
+TEST_MAIN(setup, NULL, T(test_plan_compiled_fuses_an_elementwise_chain), T(test_plan_dot_epilogue_fused_unless_k_is_long),
           T(test_plan_eager_gives_every_op_a_dispatched_kernel), T(test_plan_fused_eager_fuses_only_small_runs),
           T(test_plan_compiled_fuses_a_reduce_prologue), T(test_plan_views_are_strides_not_kernels),
           T(test_plan_returned_view_is_copied), T(test_plan_call_is_inlined), T(test_plan_dead_ops_are_dropped),
