@@ -30,6 +30,9 @@
 
 /* ====================================================== the general engine */
 
+
+
+
 #define MM_RING_MAX 8   /* moving tiles in flight */
 #define MM_ACC_MAX 8    /* accumulator tiles (one bank each) */
 
@@ -41,6 +44,7 @@ struct mm_kt {          /* a K tile: rows [r0, r0 + rows) of piece p */
 struct mm_tile {
     int64_t index;      /* in the grid (cc_tiling order) */
     int64_t job, m0, group;
+    int64_t nbox;       /* v_panel: the n box's index in its job */
     uint32_t mr;
     int64_t n0[CC_MM_MAX_N], nc[CC_MM_MAX_N];
     uint64_t F;
@@ -70,10 +74,11 @@ struct mm {
     int n_ev, ev[2], fill;
     /* buffers */
     bool panel_mode;
-    bool v_panel;           /* the panel holds the moving tiles of an n box instead (plain_moving) */
+    bool v_panel;           /* the panel holds the moving tiles of n_group n boxes instead (plain_moving) */
     int64_t n_boxes;        /* n boxes per job */
+    int64_t n_group;        /* v_panel: n boxes per group (a row of tiles shares one stationary panel) */
     int panel;              /* 2 slots: a group's stationary (or moving) tiles, all K tiles */
-    int spanel[2];          /* v_panel: per wave (by parity) a slot per tile: its stationary tiles */
+    int spanel;             /* v_panel: 2 slots (by row parity): a row's stationary tiles */
     int ring_n, ring_buf[MM_RING_MAX / 4 + 1], sring_buf[MM_RING_MAX / 4 + 1];
     int stage, n_stage;
     int cvt;                /* integer sums: the cast to the stored type, 2 slots */
@@ -234,10 +239,11 @@ static void tile_of(const struct mm *m, int64_t index, struct mm_tile *tt)
         tt->nc[d] = box.count[m->gn[d]];
         tt->F *= (uint64_t)tt->nc[d];
     }
-    if (m->v_panel) { /* the tiles of one n box share its moving tiles */
+    if (m->v_panel) { /* the tiles of n_group n boxes share their moving tiles */
         int64_t nb = 0;
         for (int d = 0; d < p->n_nd; d++) nb = nb * cc_ceil_div(p->n[d], m->ncnt[d]) + tt->n0[d] / m->ncnt[d];
-        tt->group = job * m->n_boxes + nb;
+        tt->nbox = nb;
+        tt->group = job * cc_ceil_div(m->n_boxes, m->n_group) + nb / m->n_group;
     } else {
         tt->group = job * cc_ceil_div(p->M, m->mt) + tt->m0 / m->mt;
     }
@@ -403,15 +409,32 @@ static enum base_status load_v_tile(struct mm *m, const struct mm_tile *tt, cons
     return sub_zp(m, p->v_zp, &whole, buf, slot);
 }
 
-/* The moving tiles of tt's n box, all K tiles, into panel slot `slot` (K
- * tile i at i x fmax elements): plain_moving problems only, whose tiles
- * hold no padding.  A piece's full K tiles go in one DMA (split over the
- * queues), as load_panel's: per-tile DMAs would each pay the fixed cost. */
+/* Box nb (row-major over the n box grid) of the n dims: its first n and counts. */
+static uint64_t box_of(const struct mm *m, int64_t nb, int64_t *n0, int64_t *nc)
+{
+    const struct cc_mm *p = m->p;
+    uint64_t F = 1;
+    for (int d = p->n_nd - 1; d >= 0; d--) {
+        int64_t cnt = cc_ceil_div(p->n[d], m->ncnt[d]);
+        n0[d] = (nb % cnt) * m->ncnt[d];
+        nc[d] = p->n[d] - n0[d] < m->ncnt[d] ? p->n[d] - n0[d] : m->ncnt[d];
+        nb /= cnt;
+        F *= (uint64_t)nc[d];
+    }
+    return F;
+}
+
+/* The moving tiles of tt's group (its n_group n boxes), all K tiles, into
+ * panel slot `slot` (box g's K tile i at (g x n_kt + i) x fmax elements):
+ * plain_moving problems only, whose tiles hold no padding.  A piece's full
+ * K tiles go in one DMA (split over the queues), as load_panel's: per-tile
+ * DMAs would each pay the fixed cost. */
 static enum base_status load_v_panel(struct mm *m, const struct mm_tile *tt, int slot)
 {
     const struct cc_mm *p = m->p;
     int64_t job_v = p->job_off ? p->job_off[tt->job][1] : 0;
-    size_t cap = (size_t)m->n_kt * CHIP_MAX_ENGINES;
+    int64_t b0 = tt->nbox / m->n_group * m->n_group, nbx = m->n_boxes - b0 < m->n_group ? m->n_boxes - b0 : m->n_group;
+    size_t cap = (size_t)(m->n_kt * nbx) * CHIP_MAX_ENGINES;
     struct isa_instr *ins = malloc(cap * sizeof *ins);
     int *eng = malloc(cap * sizeof *eng), n = 0;
     if (!ins || !eng) {
@@ -421,31 +444,37 @@ static enum base_status load_v_panel(struct mm *m, const struct mm_tile *tt, int
     }
     /* source dims: the K tiles, then the n box's (one pattern needs at most ISA_MAX_DIMS) */
     bool merge = p->n_nd + 1 <= ISA_MAX_DIMS;
-    for (int i = 0; i < m->n_kt;) {
-        const struct mm_kt *kq = &m->kts[i];
-        const struct cc_mm_piece *pc = &p->pieces[kq->piece];
-        int n_same = 1;
-        while (merge && i + n_same < m->n_kt && m->kts[i + n_same].piece == kq->piece &&
-               m->kts[i + n_same].rows == kq->rows)
-            n_same++;
-        int64_t voff = job_v + pc->v_off + (int64_t)kq->r0 * pc->v_k, st[CC_MM_MAX_N + 1], cn[CC_MM_MAX_N + 1];
-        st[0] = (int64_t)m->kt * pc->v_k;
-        cn[0] = n_same;
-        for (int d = 0; d < p->n_nd; d++) {
-            voff += tt->n0[d] * p->v_n[d];
-            st[d + 1] = p->v_n[d];
-            cn[d + 1] = tt->nc[d];
+    for (int64_t g = 0; g < nbx; g++) {
+        int64_t n0[CC_MM_MAX_N], nc[CC_MM_MAX_N];
+        uint64_t F = box_of(m, b0 + g, n0, nc);
+        for (int i = 0; i < m->n_kt;) {
+            const struct mm_kt *kq = &m->kts[i];
+            const struct cc_mm_piece *pc = &p->pieces[kq->piece];
+            int n_same = 1;
+            while (merge && i + n_same < m->n_kt && m->kts[i + n_same].piece == kq->piece &&
+                   m->kts[i + n_same].rows == kq->rows)
+                n_same++;
+            int64_t voff = job_v + pc->v_off + (int64_t)kq->r0 * pc->v_k, st[CC_MM_MAX_N + 1], cn[CC_MM_MAX_N + 1];
+            st[0] = (int64_t)m->kt * pc->v_k;
+            cn[0] = n_same;
+            for (int d = 0; d < p->n_nd; d++) {
+                voff += n0[d] * p->v_n[d];
+                st[d + 1] = p->v_n[d];
+                cn[d + 1] = nc[d];
+            }
+            uint64_t at = ((uint64_t)g * (uint64_t)m->n_kt + (uint64_t)i) * m->fmax * m->es_mm;
+            struct isa_ap dst = cc_kb_sp(m->b, m->panel, slot, at, 0, kq->rows, p->mm_dt, 0);
+            dst.ndims = 2;
+            dst.stride[0] = (int64_t)m->fmax;
+            dst.count[0] = (uint32_t)n_same;
+            dst.stride[1] = 1;
+            dst.count[1] = (uint32_t)F;
+            struct isa_ap src =
+                hbm_ap(hbm_addr(p->v_addr, p->v_dt, voff), p->v_dt, kq->rows, pc->v_k, p->n_nd + 1, st, cn);
+            int pieces = cc_kb_dma_pieces(m->b, (uint64_t)kq->rows * n_same * F * m->es_mm, kq->rows);
+            dma_split(m->ld, m->n_ld, &m->ld_next, &dst, &src, pieces, ins, eng, &n);
+            i += n_same;
         }
-        struct isa_ap dst = cc_kb_sp(m->b, m->panel, slot, (uint64_t)i * m->fmax * m->es_mm, 0, kq->rows, p->mm_dt, 0);
-        dst.ndims = 2;
-        dst.stride[0] = (int64_t)m->fmax;
-        dst.count[0] = (uint32_t)n_same;
-        dst.stride[1] = 1;
-        dst.count[1] = (uint32_t)tt->F;
-        struct isa_ap src = hbm_ap(hbm_addr(p->v_addr, p->v_dt, voff), p->v_dt, kq->rows, pc->v_k, p->n_nd + 1, st, cn);
-        int pieces = cc_kb_dma_pieces(m->b, (uint64_t)kq->rows * n_same * tt->F * m->es_mm, kq->rows);
-        dma_split(m->ld, m->n_ld, &m->ld_next, &dst, &src, pieces, ins, eng, &n);
-        i += n_same;
     }
     /* one access: the parts write disjoint bytes and need not wait for each other */
     struct cc_access ac = {m->panel, slot, CC_WR};
@@ -647,21 +676,30 @@ static enum base_status run_float(struct mm *m)
     struct step *steps = calloc((size_t)nt * (size_t)m->n_kt, sizeof *steps);
     int64_t *wave_end = calloc((size_t)nt, sizeof *wave_end); /* per tile: one past the last tile of its wave */
     int64_t *wstart = calloc((size_t)nt + 1, sizeof *wstart), *gord = calloc((size_t)nt, sizeof *gord);
-    int64_t *wave_of = calloc((size_t)nt, sizeof *wave_of);
+    int64_t *row_of = calloc((size_t)nt, sizeof *row_of), *rstart = calloc((size_t)nt + 1, sizeof *rstart);
     enum base_status st = BASE_OK;
-    if (!tiles || !steps || !wave_end || !wstart || !gord || !wave_of) {
+    if (!tiles || !steps || !wave_end || !wstart || !gord || !row_of || !rstart) {
         st = cc_kb_fail(m->b, BASE_ERR_NOMEM, "out of memory");
         goto done;
     }
     for (int64_t u = 0; u < nt; u++) tile_of(m, m->lo + u, &tiles[u]);
-    /* v_panel: the grid walks M before n, the work n box by n box */
+    /* v_panel: the grid walks M before n, the work group by group (a group
+     * row by row: the tiles of one M tile, which share its stationary panel) */
     if (m->v_panel) qsort(tiles, (size_t)nt, sizeof *tiles, by_group);
+    int64_t nr = 0;
+    for (int64_t u = 0; u < nt; u++) {
+        if (u == 0 || tiles[u].group != tiles[u - 1].group || tiles[u].m0 != tiles[u - 1].m0) rstart[nr++] = u;
+        row_of[u] = nr - 1;
+    }
+    rstart[nr] = nt;
     /* waves: up to n_pe consecutive tiles of one group, their K tiles
      * interleaved so the arrays work side by side */
     int64_t ns = 0;
     for (int64_t u = 0; u < nt;) {
         int64_t w = 1;
-        while (u + w < nt && w < m->n_pe && tiles[u + w].group == tiles[u].group) w++;
+        while (u + w < nt && w < m->n_pe && tiles[u + w].group == tiles[u].group &&
+               (!m->v_panel || row_of[u + w] == row_of[u]))
+            w++;
         for (int t = 0; t < m->n_kt; t++)
             for (int64_t i = 0; i < w; i++) steps[ns++] = (struct step){u + i, t};
         for (int64_t i = 0; i < w; i++) wave_end[u + i] = u + w;
@@ -672,8 +710,6 @@ static enum base_status run_float(struct mm *m)
     int nw = 0;
     for (int64_t u = 0; u < nt; u = wave_end[u]) wstart[nw++] = u;
     wstart[nw] = nt;
-    for (int w = 0; w < nw; w++)
-        for (int64_t u = wstart[w]; u < wstart[w + 1]; u++) wave_of[u] = w;
     int D = m->halo ? m->hring / m->n_pe - 1 : 0, next_wave = 0;
 #define LOAD_WAVE(w_)                                                                                   \
     do {                                                                                                \
@@ -694,14 +730,9 @@ static enum base_status run_float(struct mm *m)
         if (!m->panel_mode) st = load_s_tile(m, &tiles[sp_->u], &m->kts[sp_->t], (int)(s_));            \
         if (st == BASE_OK) st = load_v_tile(m, &tiles[sp_->u], &m->kts[sp_->t], (int)(s_));              \
     } while (0)
-    /* v_panel: the stationary tiles of wave w_'s tiles, a slot each */
-#define LOAD_SPANELS(w_)                                                                                \
-    do {                                                                                                \
-        for (int64_t u_ = wstart[w_]; u_ < wstart[(w_) + 1] && st == BASE_OK; u_++)                     \
-            st = load_panel(m, &tiles[u_], m->spanel[(w_) % 2], (int)(u_ - wstart[w_]));                \
-    } while (0)
     if (m->panel_mode && nt > 0) st = load_group_panel(m, &tiles[0], 0);
-    if (m->v_panel && nw > 0 && st == BASE_OK) LOAD_SPANELS(0);
+    /* v_panel: row r's stationary tiles, in the slot of its parity */
+    if (m->v_panel && nr > 0 && st == BASE_OK) st = load_panel(m, &tiles[0], m->spanel, 0);
     if (m->halo)
         for (; next_wave < D && next_wave < nw && st == BASE_OK; next_wave++) LOAD_WAVE(next_wave);
     else
@@ -726,9 +757,10 @@ static enum base_status run_float(struct mm *m)
             if (st != BASE_OK) break;
         }
         if (m->v_panel) {
-            /* the next wave's stationary tiles, once this wave has started */
-            int w = (int)wave_of[sp->u];
-            if (sp->t == 0 && sp->u == wstart[w] && w + 1 < nw) LOAD_SPANELS(w + 1);
+            /* the next row's stationary tiles, once this row has started */
+            int64_t r = row_of[sp->u];
+            if (sp->t == 0 && sp->u == rstart[r] && r + 1 < nr)
+                st = load_panel(m, &tiles[rstart[r + 1]], m->spanel, (int)((r + 1) % 2));
         } else if (m->halo) {
             if (sp->t == 0 && sp->u == wstart[next_wave - D > 0 ? next_wave - D : 0] && next_wave < nw) {
                 LOAD_WAVE(next_wave);
@@ -746,9 +778,9 @@ static enum base_status run_float(struct mm *m)
         struct cc_access a[3];
         int na = 0;
         if (m->v_panel) {
-            int w = (int)wave_of[sp->u], b = m->spanel[w % 2], slot = (int)(sp->u - wstart[w]);
-            mm.src0 = cc_kb_sp(m->b, b, slot, (uint64_t)sp->t * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, tt->mr);
-            a[na++] = (struct cc_access){b, slot, CC_RD};
+            int slot = (int)(row_of[sp->u] % 2);
+            mm.src0 = cc_kb_sp(m->b, m->spanel, slot, (uint64_t)sp->t * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, tt->mr);
+            a[na++] = (struct cc_access){m->spanel, slot, CC_RD};
         } else if (m->panel_mode) {
             int slot = (int)(gord[sp->u] % 2);
             mm.src0 = cc_kb_sp(m->b, m->panel, slot, (uint64_t)sp->t * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, tt->mr);
@@ -763,7 +795,8 @@ static enum base_status run_float(struct mm *m)
             na++;
         } else if (m->v_panel) {
             int slot = (int)(gord[sp->u] % 2);
-            mm.src1 = cc_kb_sp(m->b, m->panel, slot, (uint64_t)sp->t * m->fmax * m->es_mm, 0, kq->rows, p->mm_dt, tt->F);
+            uint64_t at = ((uint64_t)(tt->nbox % m->n_group) * (uint64_t)m->n_kt + (uint64_t)sp->t) * m->fmax * m->es_mm;
+            mm.src1 = cc_kb_sp(m->b, m->panel, slot, at, 0, kq->rows, p->mm_dt, tt->F);
             a[na++] = (struct cc_access){m->panel, slot, CC_RD};
         } else {
             int vb = ring_buf(m, m->ring_buf, (int)s), vs = ring_slot(m, (int)s);
@@ -789,9 +822,9 @@ static enum base_status run_float(struct mm *m)
     }
 #undef LOAD_STEP
 #undef LOAD_WAVE
-#undef LOAD_SPANELS
 done:
-    free(wave_of);
+    free(row_of);
+    free(rstart);
     free(gord);
     free(wstart);
     free(tiles);
@@ -979,7 +1012,8 @@ static bool prefer_v_panel(struct mm *m)
     for (int64_t u = 0; u < nt; u++) v_groups += u == 0 || ids[u] != ids[u - 1];
     free(ids);
     double keep_s = (double)s_groups * m->mt + (double)nt * (double)m->fmax;
-    double keep_v = (double)v_groups * (double)m->fmax + (double)nt * m->mt;
+    double rows = (double)nt / (double)m->n_group; /* about: a row holds n_group tiles */
+    double keep_v = (double)v_groups * (double)m->n_group * (double)m->fmax + (rows < v_groups ? v_groups : rows) * m->mt;
     return keep_v < keep_s;
 }
 
@@ -1185,14 +1219,16 @@ enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k
     m.n_boxes = 1;
     for (int d = 0; d < p->n_nd; d++) m.n_boxes *= cc_ceil_div(p->n[d], m.ncnt[d]);
     uint64_t panel_bytes = (uint64_t)m.n_kt * m.mt * m.es_mm, v_panel_bytes = (uint64_t)m.n_kt * m.fmax * m.es_mm;
-    /* v_panel: two moving panels, and per wave parity a stationary panel
-     * per array (a slot per tile of the wave, at most 4) */
-    uint64_t v_mode_bytes = 2 * v_panel_bytes + 2 * (uint64_t)m.n_pe * panel_bytes;
-    if (m.n_pe <= 4 && plain_moving(p) && v_mode_bytes <= cc_kb_free_bytes(m.b) / 2 && prefer_v_panel(&m)) {
+    /* v_panel: two moving panels of n_group = n_pe boxes each (a row of
+     * tiles, one per array, sharing a stationary panel: the lhs is read
+     * once per group; fewer boxes in a row would leave arrays idle, more
+     * measured slower on tpu-v5e), and two stationary panels (a row's) */
+    m.n_group = m.n_pe;
+    uint64_t v_mode_bytes = 2 * (uint64_t)m.n_group * v_panel_bytes + 2 * panel_bytes;
+    if (m.n_group <= m.n_boxes && v_mode_bytes <= cc_kb_free_bytes(m.b) / 2 && plain_moving(p) && prefer_v_panel(&m)) {
         m.v_panel = m.panel_mode = true;
-        for (int i = 0; i < 2; i++)
-            if ((m.spanel[i] = cc_kb_buffer(m.b, panel_bytes, m.n_pe)) < 0) goto fail;
-        panel_bytes = v_panel_bytes;
+        if ((m.spanel = cc_kb_buffer(m.b, panel_bytes, 2)) < 0) goto fail;
+        panel_bytes = v_panel_bytes * (uint64_t)m.n_group;
     } else {
         m.panel_mode = 2 * panel_bytes <= cc_kb_free_bytes(m.b) / 2;
     }
@@ -1250,7 +1286,11 @@ enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k
             if (ring_s && (m.sring_buf[i] = cc_kb_buffer(m.b, m.mt * m.es_mm, per_buf)) < 0) goto fail;
         }
     }
-    split_queues(&m, (double)m.n_kt * m.kt * (ring_v ? m.fmax : m.mt) * m.es_mm,
+    /* bytes loaded per tile: a moving tile each (and a stationary one when
+     * streamed), or v_panel's row panel shared by n_group tiles */
+    double ld_tile = (double)m.n_kt * m.kt * m.es_mm *
+                     (ring_v ? (double)m.fmax + (ring_s ? (double)m.mt : 0) : (double)m.mt / (double)m.n_group);
+    split_queues(&m, ld_tile,
                  (double)m.mt * m.fmax * (m.ew ? epilogue_bytes(k) : (double)base_dtype_size(p->c_dt)));
     st = run_float(&m);
     goto done;
