@@ -1173,7 +1173,10 @@ static bool g_pad(struct gen *g)
         dims[i] = span + lo[i] + hi[i];
     }
     if (count_of(rank, dims) > 2 * g->max_elems) return false;
-    struct graph_value *pv = want_type(g, E(x), 0, NULL, false);
+    /* an exact padding value: a rounded scalar (one element of a matmul
+     * that cancels) would fill most of the result, the tolerance's scale
+     * then its own (docs/fuzzing.md, "The tolerance's scale") */
+    struct graph_value *pv = want_type(g, E(x), 0, NULL, true);
     struct graph_value *ins[2] = {x, pv};
     struct graph_op *op = mk(g, GRAPH_OP_PAD, ins, 2,
                              (const struct graph_type *[]){graph_builder_type_with_dims(g->b, T(x), rank, dims)}, 1);
