@@ -964,8 +964,7 @@ static enum base_status run_int(struct mm *m)
     return st;
 }
 
-/* Tile counts of the n box: innermost dims whole while they fit fmax, then a
- * chunk of the next (a divisor when one is at least half the chunk). */
+/* qsort order of int64_t. */
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -1017,6 +1016,8 @@ static bool prefer_v_panel(struct mm *m)
     return keep_v < keep_s;
 }
 
+/* Tile counts of the n box: innermost dims whole while they fit fmax, then a
+ * chunk of the next (a divisor when one is at least half the chunk). */
 static void box_counts(const struct cc_mm *p, uint64_t fmax, int64_t *cnt)
 {
     int64_t acc = 1;
