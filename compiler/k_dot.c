@@ -279,59 +279,86 @@ static enum base_status sub_zp(struct mm *m, double zp, const struct isa_ap *ap,
     return cc_kb_emit(m->b, m->fill, &in, &ac, 1);
 }
 
+/* Panel loads: many DMAs emitted as one access (the parts write disjoint
+ * bytes of one slot and need not wait for each other). */
+struct dma_batch {
+    struct isa_instr *ins;
+    int *eng;
+    int n;
+};
+
+static enum base_status batch_new(struct mm *m, size_t n_dmas, struct dma_batch *b)
+{
+    size_t cap = n_dmas * CHIP_MAX_ENGINES;
+    b->ins = malloc(cap * sizeof *b->ins);
+    b->eng = malloc(cap * sizeof *b->eng);
+    b->n = 0;
+    if (b->ins && b->eng) return BASE_OK;
+    free(b->ins);
+    free(b->eng);
+    return cc_kb_fail(m->b, BASE_ERR_NOMEM, "out of memory");
+}
+
+static enum base_status batch_emit(struct mm *m, struct dma_batch *b, int buf, int slot)
+{
+    struct cc_access ac = {buf, slot, CC_WR};
+    enum base_status st = cc_kb_emit_group(m->b, b->ins, b->eng, b->n, &ac, 1);
+    free(b->ins);
+    free(b->eng);
+    return st;
+}
+
+/* K tiles from i on of one piece and row count (one DMA loads them). */
+static int same_kts(const struct mm *m, int i)
+{
+    int n = 1;
+    while (i + n < m->n_kt && m->kts[i + n].piece == m->kts[i].piece && m->kts[i + n].rows == m->kts[i].rows) n++;
+    return n;
+}
+
+/* n_same K tiles of `width` elements in a panel slot, at byte `at` and a
+ * pitch of `pitch` elements per K tile. */
+static struct isa_ap panel_ap(const struct mm *m, int buf, int slot, uint64_t at, uint32_t rows, int n_same,
+                              uint64_t pitch, uint64_t width)
+{
+    struct isa_ap a = cc_kb_sp(m->b, buf, slot, at, 0, rows, m->p->mm_dt, 0);
+    a.ndims = 2;
+    a.stride[0] = (int64_t)pitch;
+    a.count[0] = (uint32_t)n_same;
+    a.stride[1] = 1;
+    a.count[1] = (uint32_t)width;
+    return a;
+}
+
 /* The stationary tiles of group (job, m0) into slot `slot` of buffer buf
- * (the panel, or a v_panel wave's): per piece, its full K tiles in one DMA,
+ * (the panel, or a v_panel row's): per piece, its full K tiles in one DMA,
  * the ragged one apart. */
 static enum base_status load_panel(struct mm *m, const struct mm_tile *tt, int buf, int slot)
 {
     const struct cc_mm *p = m->p;
     int64_t job_s = p->job_off ? p->job_off[tt->job][0] : 0;
-    /* one access: the parts write disjoint bytes and need not wait for each other */
-    size_t cap = (size_t)m->n_kt * CHIP_MAX_ENGINES;
-    struct isa_instr *ins = malloc(cap * sizeof *ins);
-    int *eng = malloc(cap * sizeof *eng), n = 0;
-    if (!ins || !eng) {
-        free(ins);
-        free(eng);
-        return cc_kb_fail(m->b, BASE_ERR_NOMEM, "out of memory");
-    }
+    struct dma_batch b;
+    TRY(batch_new(m, (size_t)m->n_kt, &b));
     for (int i = 0; i < m->n_kt;) {
         const struct mm_kt *kq = &m->kts[i];
         const struct cc_mm_piece *pc = &p->pieces[kq->piece];
-        int n_same = 1;
-        while (i + n_same < m->n_kt && m->kts[i + n_same].piece == kq->piece && m->kts[i + n_same].rows == kq->rows)
-            n_same++;
-        struct isa_ap dst = cc_kb_sp(m->b, buf, slot, (uint64_t)i * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, 0);
-        dst.ndims = 2;
-        dst.stride[0] = m->mt;
-        dst.count[0] = (uint32_t)n_same;
-        dst.stride[1] = 1;
-        dst.count[1] = tt->mr;
+        int n_same = same_kts(m, i);
+        struct isa_ap dst = panel_ap(m, buf, slot, (uint64_t)i * m->mt * m->es_mm, kq->rows, n_same, m->mt, tt->mr);
         int64_t st[2] = {(int64_t)m->kt * pc->s_k, p->s_m}, cn[2] = {n_same, tt->mr};
         uint64_t a = hbm_addr(p->s_addr, p->s_dt, job_s + pc->s_off + (int64_t)kq->r0 * pc->s_k + tt->m0 * p->s_m);
         struct isa_ap src = hbm_ap(a, p->s_dt, kq->rows, pc->s_k, 2, st, cn); /* same element order as dst */
         int pieces = cc_kb_dma_pieces(m->b, (uint64_t)kq->rows * n_same * tt->mr * m->es_mm, kq->rows);
-        dma_split(m->ld, m->n_ld, &m->ld_next, &dst, &src, pieces, ins, eng, &n);
+        dma_split(m->ld, m->n_ld, &m->ld_next, &dst, &src, pieces, b.ins, b.eng, &b.n);
         i += n_same;
     }
-    struct cc_access ac = {buf, slot, CC_WR};
-    enum base_status st = cc_kb_emit_group(m->b, ins, eng, n, &ac, 1);
+    enum base_status st = batch_emit(m, &b, buf, slot);
     for (int i = 0; i < m->n_kt && st == BASE_OK && p->s_zp != 0;) {
-        const struct mm_kt *kq = &m->kts[i];
-        int n_same = 1;
-        while (i + n_same < m->n_kt && m->kts[i + n_same].piece == kq->piece && m->kts[i + n_same].rows == kq->rows)
-            n_same++;
-        struct isa_ap dst = cc_kb_sp(m->b, buf, slot, (uint64_t)i * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, 0);
-        dst.ndims = 2;
-        dst.stride[0] = m->mt;
-        dst.count[0] = (uint32_t)n_same;
-        dst.stride[1] = 1;
-        dst.count[1] = tt->mr;
+        int n_same = same_kts(m, i);
+        struct isa_ap dst =
+            panel_ap(m, buf, slot, (uint64_t)i * m->mt * m->es_mm, m->kts[i].rows, n_same, m->mt, tt->mr);
         st = sub_zp(m, p->s_zp, &dst, buf, slot);
         i += n_same;
     }
-    free(ins);
-    free(eng);
     return st;
 }
 
@@ -434,14 +461,8 @@ static enum base_status load_v_panel(struct mm *m, const struct mm_tile *tt, int
     const struct cc_mm *p = m->p;
     int64_t job_v = p->job_off ? p->job_off[tt->job][1] : 0;
     int64_t b0 = tt->nbox / m->n_group * m->n_group, nbx = m->n_boxes - b0 < m->n_group ? m->n_boxes - b0 : m->n_group;
-    size_t cap = (size_t)(m->n_kt * nbx) * CHIP_MAX_ENGINES;
-    struct isa_instr *ins = malloc(cap * sizeof *ins);
-    int *eng = malloc(cap * sizeof *eng), n = 0;
-    if (!ins || !eng) {
-        free(ins);
-        free(eng);
-        return cc_kb_fail(m->b, BASE_ERR_NOMEM, "out of memory");
-    }
+    struct dma_batch b;
+    TRY(batch_new(m, (size_t)(m->n_kt * nbx), &b));
     /* source dims: the K tiles, then the n box's (one pattern needs at most ISA_MAX_DIMS) */
     bool merge = p->n_nd + 1 <= ISA_MAX_DIMS;
     for (int64_t g = 0; g < nbx; g++) {
@@ -450,10 +471,7 @@ static enum base_status load_v_panel(struct mm *m, const struct mm_tile *tt, int
         for (int i = 0; i < m->n_kt;) {
             const struct mm_kt *kq = &m->kts[i];
             const struct cc_mm_piece *pc = &p->pieces[kq->piece];
-            int n_same = 1;
-            while (merge && i + n_same < m->n_kt && m->kts[i + n_same].piece == kq->piece &&
-                   m->kts[i + n_same].rows == kq->rows)
-                n_same++;
+            int n_same = merge ? same_kts(m, i) : 1;
             int64_t voff = job_v + pc->v_off + (int64_t)kq->r0 * pc->v_k, st[CC_MM_MAX_N + 1], cn[CC_MM_MAX_N + 1];
             st[0] = (int64_t)m->kt * pc->v_k;
             cn[0] = n_same;
@@ -463,25 +481,15 @@ static enum base_status load_v_panel(struct mm *m, const struct mm_tile *tt, int
                 cn[d + 1] = nc[d];
             }
             uint64_t at = ((uint64_t)g * (uint64_t)m->n_kt + (uint64_t)i) * m->fmax * m->es_mm;
-            struct isa_ap dst = cc_kb_sp(m->b, m->panel, slot, at, 0, kq->rows, p->mm_dt, 0);
-            dst.ndims = 2;
-            dst.stride[0] = (int64_t)m->fmax;
-            dst.count[0] = (uint32_t)n_same;
-            dst.stride[1] = 1;
-            dst.count[1] = (uint32_t)F;
+            struct isa_ap dst = panel_ap(m, m->panel, slot, at, kq->rows, n_same, m->fmax, F);
             struct isa_ap src =
                 hbm_ap(hbm_addr(p->v_addr, p->v_dt, voff), p->v_dt, kq->rows, pc->v_k, p->n_nd + 1, st, cn);
             int pieces = cc_kb_dma_pieces(m->b, (uint64_t)kq->rows * n_same * F * m->es_mm, kq->rows);
-            dma_split(m->ld, m->n_ld, &m->ld_next, &dst, &src, pieces, ins, eng, &n);
+            dma_split(m->ld, m->n_ld, &m->ld_next, &dst, &src, pieces, b.ins, b.eng, &b.n);
             i += n_same;
         }
     }
-    /* one access: the parts write disjoint bytes and need not wait for each other */
-    struct cc_access ac = {m->panel, slot, CC_WR};
-    enum base_status st = cc_kb_emit_group(m->b, ins, eng, n, &ac, 1);
-    free(ins);
-    free(eng);
-    return st;
+    return batch_emit(m, &b, m->panel, slot);
 }
 
 /* last: the core's last tile (every queue is idle by then, the tail short). */
