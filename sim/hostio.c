@@ -105,16 +105,40 @@ static enum base_status loc_ap(const struct sim *s, const struct sim_loc *loc, e
                              (long long)BASE_MAX_ELEMS);
     uint64_t es = base_dtype_size(dt), end;
     if (loc->space == ISA_SPACE_HBM) {
-        ap->part_count = 1;
-        ap->ndims = 1;
-        ap->count[0] = (uint32_t)count;
-        ap->stride[0] = 1;
-        if (count > UINT32_MAX || !base_add_u64(loc->addr, (uint64_t)count * es, &end) ||
-            end > s->hbm.capacity_bytes)
+        if (!base_add_u64(loc->addr, (uint64_t)count * es, &end) || end > s->hbm.capacity_bytes)
             return base_diag_set(diag, BASE_ERR_CHECK, "<host>", 0, 0,
                                  "hbm bytes [0x%llx, +%lld elements) beyond the %llu-byte HBM",
                                  (unsigned long long)loc->addr, (long long)count,
                                  (unsigned long long)s->hbm.capacity_bytes);
+        /* a pattern's counts are 32-bit: the tensor's dims, innermost first,
+         * grouped into at most ISA_MAX_DIMS runs of fewer than 2^32
+         * elements (a step's activations can hold more in all) */
+        uint64_t run[ISA_MAX_DIMS], cur = 1;
+        int n = 0;
+        for (int d = rank - 1; d >= 0 && n < ISA_MAX_DIMS; d--) {
+            uint64_t dn = (uint64_t)dims[d];
+            if (cur > 1 && dn > UINT32_MAX / cur) run[n++] = cur, cur = 1;
+            cur *= dn;
+        }
+        if (n < ISA_MAX_DIMS) run[n++] = cur;
+        uint64_t covered = 1;
+        bool fits = true;
+        for (int i = 0; i < n; i++) {
+            covered *= run[i];
+            fits &= run[i] <= UINT32_MAX;
+        }
+        if (covered != (uint64_t)count || !fits)
+            return base_diag_set(diag, BASE_ERR_LIMIT, "<host>", 0, 0,
+                                 "a tensor of %lld elements whose dims do not group into %d runs of fewer than 2^32",
+                                 (long long)count, ISA_MAX_DIMS);
+        ap->part_count = 1;
+        ap->ndims = (uint8_t)n;
+        int64_t stride = 1;
+        for (int i = 0; i < n; i++) { /* outermost first */
+            ap->count[n - 1 - i] = (uint32_t)run[i];
+            ap->stride[n - 1 - i] = stride;
+            stride *= (int64_t)run[i];
+        }
         return BASE_OK;
     }
     if (loc->space != ISA_SPACE_SP && loc->space != ISA_SPACE_ACC)

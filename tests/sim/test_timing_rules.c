@@ -895,7 +895,34 @@ static void test_rules_hooks_now_ps_and_records(void **state)
 }
 
 
-TEST_MAIN(NULL, NULL, TF(test_rules_signal_applied_before_step_at_equal_time),
+/* The host writes a tensor of more than 2^32 elements (a training step's
+ * activations on a large chip) through an access pattern of several runs;
+ * a single dim past 2^32 is a located limit, not a wrapped count. */
+static void test_rules_host_writes_past_four_giga_elements(void **state)
+{
+    struct fx *f = *state;
+    f->chip.hbm.capacity_bytes = (uint64_t)16 << 30;
+    struct sim_options o;
+    sim_options_default(&o);
+    o.timing_only = true;
+    f->sim = tsim_new(&f->chip, &o, &f->prog, NULL, NULL);
+    struct base_tensor *t = NULL;
+    int64_t dims[3] = {3, 40000, 65536}; /* 7.9e9 elements */
+    assert_int_equal(base_tensor_create_random(BASE_DT_UI8, 3, dims, 1, 1.0, &t), BASE_OK);
+    struct base_diag d;
+    base_diag_clear(&d);
+    struct sim_loc at = loc_hbm(4096);
+    if (sim_write_tensor(f->sim, &at, t, &d) != BASE_OK) fail_msg("sim_write_tensor: %s", d.msg);
+    base_tensor_release(t);
+    int64_t flat[1] = {(int64_t)5 << 30};
+    assert_int_equal(base_tensor_create_random(BASE_DT_UI8, 1, flat, 1, 1.0, &t), BASE_OK);
+    base_diag_clear(&d);
+    assert_int_equal(sim_write_tensor(f->sim, &at, t, &d), BASE_ERR_LIMIT);
+    assert_non_null(strstr(d.msg, "2^32"));
+    base_tensor_release(t);
+}
+
+TEST_MAIN(NULL, NULL, TF(test_rules_host_writes_past_four_giga_elements), TF(test_rules_signal_applied_before_step_at_equal_time),
           TF(test_rules_signalling_control_waits_for_visible), TF(test_rules_halt_waits_for_visible),
           TF(test_rules_signal_ring_stalls_at_64_pending), TF(test_rules_matmul_mixed_types_use_slower_rate),
           TF(test_rules_transpose_on_array_streams_source_class), TF(test_rules_transpose_breaks_os_and_is_chain),
