@@ -25,7 +25,9 @@
 #             the slices (MaxText's default ici_fsdp_parallelism, and
 #             dcn_data_parallelism across a multislice); Neuron rows: "TPn DPn
 #             PPn" count NeuronCores (2 per trn1 chip), so tp/2 chips of TP,
-#             pp stages, and dp filling the system's chips
+#             pp stages, and dp filling the system's chips; with pp, "microbatch
+#             N" (sequences per microbatch) gives mb = batch / (dp x N)
+#             microbatches (else the estimator's default, 2 x pp)
 #   metric    the first unit of the metric column: TFLOP/s/chip (npusim: the
 #             model's FLOPs per step / step time / chips), seq/s (tokens/s
 #             / seq) or tokens/s/chip; the published value is the first number of the value
@@ -136,6 +138,11 @@ grep -v '^#' "$TSV" | tail -n +2 | while IFS="$(printf '\t')" read -r system chi
         layout="dp=$dp,tp=$tp"
         [ "$pp" -gt 1 ] && layout="$layout,pp=$pp"
         [ "$dp" -lt 1 ] && layout="dp=1,tp=$tp,pp=$pp"
+        # "microbatch N" sequences per microbatch: gb / (dp x N) microbatches
+        mbs=$(num_after "microbatch" "$batch_seq")
+        if [ "$pp" -gt 1 ] && [ -n "$mbs" ] && [ "$mbs" -gt 0 ] && [ "$dp" -ge 1 ]; then
+            layout="$layout,mb=$((gb / (dp * mbs)))"
+        fi
         ;;
     esac
     if [ -n "$layout" ]; then
