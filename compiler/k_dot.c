@@ -76,9 +76,10 @@ struct mm {
     bool panel_mode;
     bool v_panel;           /* the panel holds the moving tiles of n_group n boxes instead (plain_moving) */
     int64_t n_boxes;        /* n boxes per job */
-    int64_t n_group;        /* v_panel: n boxes per group (a row of tiles shares one stationary panel) */
+    int64_t n_group;        /* v_panel: n boxes per group (a row of tiles shares one stationary panel;
+                             * a wave is whole rows, at most n_pe tiles) */
     int panel;              /* 2 slots: a group's stationary (or moving) tiles, all K tiles */
-    int spanel;             /* v_panel: 2 slots (by row parity): a row's stationary tiles */
+    int spanel[2];          /* v_panel: per wave parity, a slot per row of the wave: its stationary tiles */
     int ring_n, ring_buf[MM_RING_MAX / 4 + 1], sring_buf[MM_RING_MAX / 4 + 1];
     int stage, n_stage;
     int cvt;                /* integer sums: the cast to the stored type, 2 slots */
@@ -685,8 +686,9 @@ static enum base_status run_float(struct mm *m)
     int64_t *wave_end = calloc((size_t)nt, sizeof *wave_end); /* per tile: one past the last tile of its wave */
     int64_t *wstart = calloc((size_t)nt + 1, sizeof *wstart), *gord = calloc((size_t)nt, sizeof *gord);
     int64_t *row_of = calloc((size_t)nt, sizeof *row_of), *rstart = calloc((size_t)nt + 1, sizeof *rstart);
+    int64_t *wave_of = calloc((size_t)nt, sizeof *wave_of);
     enum base_status st = BASE_OK;
-    if (!tiles || !steps || !wave_end || !wstart || !gord || !row_of || !rstart) {
+    if (!tiles || !steps || !wave_end || !wstart || !gord || !row_of || !rstart || !wave_of) {
         st = cc_kb_fail(m->b, BASE_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -700,14 +702,19 @@ static enum base_status run_float(struct mm *m)
         row_of[u] = nr - 1;
     }
     rstart[nr] = nt;
-    /* waves: up to n_pe consecutive tiles of one group, their K tiles
-     * interleaved so the arrays work side by side */
+    /* waves: up to n_pe consecutive tiles of one group (v_panel: whole rows),
+     * their K tiles interleaved so the arrays work side by side */
     int64_t ns = 0;
     for (int64_t u = 0; u < nt;) {
         int64_t w = 1;
-        while (u + w < nt && w < m->n_pe && tiles[u + w].group == tiles[u].group &&
-               (!m->v_panel || row_of[u + w] == row_of[u]))
-            w++;
+        if (m->v_panel) {
+            w = rstart[row_of[u] + 1] - u;
+            for (int64_t r = row_of[u] + 1; r < nr && tiles[rstart[r]].group == tiles[u].group &&
+                                            w + rstart[r + 1] - rstart[r] <= m->n_pe;
+                 r++)
+                w += rstart[r + 1] - rstart[r];
+        }
+        while (!m->v_panel && u + w < nt && w < m->n_pe && tiles[u + w].group == tiles[u].group) w++;
         for (int t = 0; t < m->n_kt; t++)
             for (int64_t i = 0; i < w; i++) steps[ns++] = (struct step){u + i, t};
         for (int64_t i = 0; i < w; i++) wave_end[u + i] = u + w;
@@ -718,6 +725,8 @@ static enum base_status run_float(struct mm *m)
     int nw = 0;
     for (int64_t u = 0; u < nt; u = wave_end[u]) wstart[nw++] = u;
     wstart[nw] = nt;
+    for (int w = 0; w < nw; w++)
+        for (int64_t u = wstart[w]; u < wstart[w + 1]; u++) wave_of[u] = w;
     int D = m->halo ? m->hring / m->n_pe - 1 : 0, next_wave = 0;
 #define LOAD_WAVE(w_)                                                                                   \
     do {                                                                                                \
@@ -739,8 +748,13 @@ static enum base_status run_float(struct mm *m)
         if (st == BASE_OK) st = load_v_tile(m, &tiles[sp_->u], &m->kts[sp_->t], (int)(s_));              \
     } while (0)
     if (m->panel_mode && nt > 0) st = load_group_panel(m, &tiles[0], 0);
-    /* v_panel: row r's stationary tiles, in the slot of its parity */
-    if (m->v_panel && nr > 0 && st == BASE_OK) st = load_panel(m, &tiles[0], m->spanel, 0);
+    /* v_panel: the stationary tiles of wave w_'s rows, a slot each */
+#define LOAD_SROWS(w_)                                                                                  \
+    do {                                                                                                \
+        for (int64_t r_ = row_of[wstart[w_]]; r_ < nr && rstart[r_] < wstart[(w_) + 1] && st == BASE_OK; r_++) \
+            st = load_panel(m, &tiles[rstart[r_]], m->spanel[(w_) % 2], (int)(r_ - row_of[wstart[w_]]));  \
+    } while (0)
+    if (m->v_panel && nw > 0 && st == BASE_OK) LOAD_SROWS(0);
     if (m->halo)
         for (; next_wave < D && next_wave < nw && st == BASE_OK; next_wave++) LOAD_WAVE(next_wave);
     else
@@ -765,10 +779,9 @@ static enum base_status run_float(struct mm *m)
             if (st != BASE_OK) break;
         }
         if (m->v_panel) {
-            /* the next row's stationary tiles, once this row has started */
-            int64_t r = row_of[sp->u];
-            if (sp->t == 0 && sp->u == rstart[r] && r + 1 < nr)
-                st = load_panel(m, &tiles[rstart[r + 1]], m->spanel, (int)((r + 1) % 2));
+            /* the next wave's stationary tiles, once this wave has started */
+            int w = (int)wave_of[sp->u];
+            if (sp->t == 0 && sp->u == wstart[w] && w + 1 < nw) LOAD_SROWS(w + 1);
         } else if (m->halo) {
             if (sp->t == 0 && sp->u == wstart[next_wave - D > 0 ? next_wave - D : 0] && next_wave < nw) {
                 LOAD_WAVE(next_wave);
@@ -786,9 +799,9 @@ static enum base_status run_float(struct mm *m)
         struct cc_access a[3];
         int na = 0;
         if (m->v_panel) {
-            int slot = (int)(row_of[sp->u] % 2);
-            mm.src0 = cc_kb_sp(m->b, m->spanel, slot, (uint64_t)sp->t * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, tt->mr);
-            a[na++] = (struct cc_access){m->spanel, slot, CC_RD};
+            int w = (int)wave_of[sp->u], b = m->spanel[w % 2], slot = (int)(row_of[sp->u] - row_of[wstart[w]]);
+            mm.src0 = cc_kb_sp(m->b, b, slot, (uint64_t)sp->t * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, tt->mr);
+            a[na++] = (struct cc_access){b, slot, CC_RD};
         } else if (m->panel_mode) {
             int slot = (int)(gord[sp->u] % 2);
             mm.src0 = cc_kb_sp(m->b, m->panel, slot, (uint64_t)sp->t * m->mt * m->es_mm, 0, kq->rows, p->mm_dt, tt->mr);
@@ -830,7 +843,9 @@ static enum base_status run_float(struct mm *m)
     }
 #undef LOAD_STEP
 #undef LOAD_WAVE
+#undef LOAD_SROWS
 done:
+    free(wave_of);
     free(row_of);
     free(rstart);
     free(gord);
@@ -1228,15 +1243,21 @@ enum base_status cc_mm_emit(const struct cc_target *t, const struct cc_kernel *k
     m.n_boxes = 1;
     for (int d = 0; d < p->n_nd; d++) m.n_boxes *= cc_ceil_div(p->n[d], m.ncnt[d]);
     uint64_t panel_bytes = (uint64_t)m.n_kt * m.mt * m.es_mm, v_panel_bytes = (uint64_t)m.n_kt * m.fmax * m.es_mm;
-    /* v_panel: two moving panels of n_group = n_pe boxes each (a row of
-     * tiles, one per array, sharing a stationary panel: the lhs is read
-     * once per group; fewer boxes in a row would leave arrays idle, more
-     * measured slower on tpu-v5e), and two stationary panels (a row's) */
-    m.n_group = m.n_pe;
-    uint64_t v_mode_bytes = 2 * (uint64_t)m.n_group * v_panel_bytes + 2 * panel_bytes;
-    if (m.n_group <= m.n_boxes && v_mode_bytes <= cc_kb_free_bytes(m.b) / 2 && plain_moving(p) && prefer_v_panel(&m)) {
+    /* v_panel: two moving panels of n_group boxes each and, per wave
+     * parity, a stationary panel per row of the wave (n_pe at most).
+     * n_group: the largest divisor of n_pe (so rows fill the waves) that
+     * the boxes and half the scratchpad allow: a row of n_group tiles shares
+     * its stationary panel, the lhs is read once per group (more than n_pe
+     * boxes measured slower on tpu-v5e) */
+    m.n_group = 0;
+    for (int64_t g = m.n_pe; g >= 1 && !m.n_group; g--)
+        if (m.n_pe % g == 0 && g <= m.n_boxes &&
+            2 * (uint64_t)g * v_panel_bytes + 2 * (uint64_t)m.n_pe * panel_bytes <= cc_kb_free_bytes(m.b) / 2)
+            m.n_group = g;
+    if (m.n_group >= 1 && m.n_pe <= CC_KB_MAX_SLOTS && plain_moving(p) && prefer_v_panel(&m)) {
         m.v_panel = m.panel_mode = true;
-        if ((m.spanel = cc_kb_buffer(m.b, panel_bytes, 2)) < 0) goto fail;
+        for (int i = 0; i < 2; i++)
+            if ((m.spanel[i] = cc_kb_buffer(m.b, panel_bytes, m.n_pe)) < 0) goto fail;
         panel_bytes = v_panel_bytes * (uint64_t)m.n_group;
     } else {
         m.panel_mode = 2 * panel_bytes <= cc_kb_free_bytes(m.b) / 2;
