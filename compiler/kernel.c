@@ -185,7 +185,13 @@ static enum base_status push(struct cc_kb *b, int engine, const struct isa_instr
     struct isa_stream *s = isa_program_stream(b->prog, cc_kb_engine_name(b, engine));
     if (!s) return cc_kb_fail(b, BASE_ERR_NOMEM, "cannot add a stream for engine %s", cc_kb_engine_name(b, engine));
     enum base_status st = isa_stream_push(s, in);
-    if (st != BASE_OK) return cc_kb_fail(b, st, "cannot add an instruction");
+    if (st != BASE_OK) {
+        uint64_t n = 0;
+        for (int i = 0; i < b->prog->n_streams; i++) n += b->prog->streams[i].n;
+        return cc_kb_fail(b, st, "%s adding instruction %llu of the kernel's program (%llu bytes each)",
+                          st == BASE_ERR_NOMEM ? "out of memory" : base_status_str(st), (unsigned long long)n + 1,
+                          (unsigned long long)sizeof *in);
+    }
     return BASE_OK;
 }
 
