@@ -577,7 +577,12 @@ static bool sc_piece_at(const struct sc *g, int64_t i, struct sc_piece *p, bool 
  * not for the integer functions that commute and associate (wrapping). */
 static bool sc_ordered(const struct sc_comb *c, enum base_dtype dt)
 {
-    if (c->kind != SC_ALU || base_dtype_is_float(dt)) return true;
+    if (c->kind != SC_ALU) return true;
+    /* float maximum and minimum are exact and commute (NaN propagates from
+     * either side, -0 < +0): only a NaN's payload may follow the order, and
+     * a NaN matches any NaN.  Position by position along the window (the
+     * split walk) a 20 x 468 window of 130 updates took 1.2 M pieces. */
+    if (base_dtype_is_float(dt)) return c->func != ISA_ALU_MAX && c->func != ISA_ALU_MIN;
     switch (c->func) {
     case ISA_ALU_IADD:
     case ISA_ALU_IMUL:
